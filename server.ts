@@ -38,6 +38,7 @@ import { sandboxSystemRouter } from "~/.server/adapters/sandbox-controls/missing
 import { createMetaSandbox, type MetaSandbox } from "@jumbe/sandbox/meta/index";
 import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
 import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
+import { createLlmSandbox, type LlmSandbox } from "@jumbe/sandbox/llm/index";
 import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/receiver";
 import { registerPaybillUrls } from "~/.server/domains/billing/mpesa";
 import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
@@ -61,6 +62,8 @@ export interface AppOptions {
   metaSandbox?: MetaSandbox;
   paystackSandbox?: PaystackSandbox;
   mpesaSandbox?: MpesaSandbox;
+  /** The OpenAI-compatible model stand-in (the assistant's answers, issue 44). */
+  llmSandbox?: LlmSandbox;
   /** `npm run dev`: Vite's dev server (modules, hot updates) in place of the built client files. */
   vite?: express.RequestHandler;
 }
@@ -132,6 +135,7 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
     if (options.paystackSandbox) app.use("/sandbox/paystack", options.paystackSandbox.router);
     if (options.mpesaSandbox) app.use("/sandbox/mpesa", options.mpesaSandbox.router);
+    if (options.llmSandbox) app.use("/sandbox/llm", options.llmSandbox.router);
     app.use(
       "/sandbox/system",
       sandboxSystemRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }),
@@ -295,6 +299,12 @@ function startMpesaSandbox() {
   });
 }
 
+/** The OpenAI-compatible model stand-in of sandbox mode: deterministic answers from the prompt's knowledge, in memory. */
+function startLlmSandbox() {
+  const config = env();
+  return createLlmSandbox({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) });
+}
+
 /** Opens the database, seeds the demo in sandbox mode, starts the job workers, and listens. */
 export async function startServer(
   build: ServerBuild | (() => Promise<ServerBuild>),
@@ -320,7 +330,8 @@ export async function startServer(
   const metaSandbox = config.sandbox ? startMetaSandbox(port, await demoConnectionForSandbox(DEMO_TEMPLATES)) : undefined;
   const paystackSandbox = config.sandbox ? startPaystackSandbox(port) : undefined;
   const mpesaSandbox = config.sandbox ? startMpesaSandbox() : undefined;
-  const app = createApp(build, { metaSandbox, paystackSandbox, mpesaSandbox, vite: overrides.vite });
+  const llmSandbox = config.sandbox ? startLlmSandbox() : undefined;
+  const app = createApp(build, { metaSandbox, paystackSandbox, mpesaSandbox, llmSandbox, vite: overrides.vite });
   const server: Server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();
@@ -367,6 +378,7 @@ export async function startServer(
     await metaSandbox?.close();
     await paystackSandbox?.close();
     await mpesaSandbox?.close();
+    await llmSandbox?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref())]);
@@ -401,6 +413,7 @@ function announce(port: number) {
     lines.push(`  Meta (Graph API, Embedded Signup, webhooks): ${url}/sandbox/meta`);
     lines.push(`  Paystack (card checkout, test card 4084 0840 8408 4081): ${url}/sandbox/paystack`);
     lines.push(`  M-Pesa (Daraja: STK push, paybill): ${url}/sandbox/mpesa (the customer's phone: ${url}/sandbox/mpesa/phone)`);
+    lines.push(`  Model (OpenAI-compatible, base URL ${url}/sandbox/llm/v1, model jumbe-sandbox-1): ${url}/sandbox/llm`);
   }
   console.log(lines.join("\n"));
 }

@@ -18,6 +18,8 @@ import { attachSample, storeSample } from "~/.server/domains/templates/media";
 import { demoPosterPng } from "~/.server/demo/seed-media";
 import { loader as tenantTemplatesLoader } from "~/routes/app/templates/index";
 import { createSignup } from "~/.server/domains/auth/signup";
+import { detailsInWords } from "~/.server/domains/activity/words";
+import { inLocale } from "~/.server/infrastructure/http/display-zone";
 import { createVerifiedUser, META, signedInCookie, uniqueEmail } from "../support/accounts";
 import { formRequest, getRequest, routeArgs, run } from "../support/http";
 import { metaSandboxForFile } from "../support/meta-harness";
@@ -340,6 +342,15 @@ describe("the Templates tab", () => {
       sql`select template_review from organizations where id = ${tenant.actor.organizationId}`,
     );
     expect(org!.template_review).toBe(true);
+    // The log's line in English as stored, and in its reader's language (issue 43).
+    const [held] = await queryRows<{ details: string }>(
+      db(),
+      sql`select details from activity_logs where organization_id = ${tenant.actor.organizationId} and action = 'Template submissions held for review'`,
+    );
+    expect(held!.details).toBe("Meta flagged market_day. Jumbe now reviews new templates before they go to Meta.");
+    expect(inLocale("sw", () => detailsInWords(held!.details))).toBe(
+      "Meta imeonya kuhusu kiolezo market_day. Sasa Jumbe inakagua violezo vipya kabla havijatumwa kwa Meta.",
+    );
     const next = await createTemplate(tenant.actor, input({ name: "market_day_two" }), { submit: true });
     expect(next).toMatchObject({ ok: true, template: { status: "held" } });
   });

@@ -8,6 +8,8 @@ import { changeWallet } from "~/.server/domains/billing/ledger";
 import { WALLET_EMPTY_PAUSE_BEFORE } from "~/.server/domains/billing/charging";
 import { resumeWalletPausedCampaigns } from "~/.server/domains/campaigns/wallet-resume";
 import { changePlan } from "~/.server/domains/billing/settings";
+import { detailsInWords } from "~/.server/domains/activity/words";
+import { inLocale } from "~/.server/infrastructure/http/display-zone";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { formRequest, getRequest } from "../support/http";
@@ -90,6 +92,10 @@ describe("a campaign's finished message", () => {
     expect(await activity(t.organizationId, "Campaign completed")).toEqual([
       { status: "warning", details: `Maji Rongai: ${said} when it finished; failures WhatsApp reports later show on its page.` },
     ]);
+    const [completed] = await activity(t.organizationId, "Campaign completed");
+    expect(inLocale("sw", () => detailsInWords(completed!.details))).toBe(
+      "Maji Rongai: zilizotumwa 1, zilizoshindwa 2 (zimezuiliwa na kikomo cha Meta cha jumbe za matangazo: 1, hawapatikani kwenye WhatsApp: 1), walioachwa nje 1 wakati wa kukamilika; jumbe ambazo WhatsApp itaripoti baadaye kuwa zimeshindwa zitaonekana kwenye ukurasa wake.",
+    );
   });
 });
 
@@ -123,6 +129,11 @@ describe("a pause", () => {
     expect((await activity(t.organizationId, "Campaign paused")).map((a) => a.details)).toEqual([
       "Maji Kitengela: The wallet ran out of money. It resumes by itself after a top-up covers the next messages.",
     ]);
+    // The log says the line, its reason too, in its reader's language (issue 43).
+    const [paused] = await activity(t.organizationId, "Campaign paused");
+    expect(inLocale("sw", () => detailsInWords(paused!.details))).toBe(
+      "Maji Kitengela: Pochi imeishiwa pesa. Itaendelea yenyewe baada ya kuongeza salio la kutosha kulipia jumbe zinazofuata.",
+    );
 
     // One paused before this change, its reason stored with "Paused: ": said once, and a top-up still resumes it.
     await rawQuery(`update campaigns set paused_reason = $2 where id = $1`, [id, WALLET_EMPTY_PAUSE_BEFORE]);
@@ -203,5 +214,8 @@ describe("activity lines", () => {
     expect((await activity(t.organizationId, "Plan change requested")).map((a) => a.details)).toEqual([
       "Starter (prepaid) from 1 December 2026.",
     ]);
+    const [requested] = await activity(t.organizationId, "Plan change requested");
+    expect(inLocale("sw", () => detailsInWords(requested!.details))).toBe("Starter (lipa kabla) kuanzia 1 Desemba 2026.");
+    expect(inLocale("fr", () => detailsInWords(requested!.details))).toBe("Starter (prépayé) à partir du 1 décembre 2026.");
   });
 });

@@ -26,6 +26,8 @@ import { startApiV1Server } from "../support/api-v1-server";
 import { metaSandboxForFile, refusalOf } from "../support/meta-harness";
 import { approvedBodyTemplate, metaReceived, recipient } from "../support/sending-kit";
 import { isRefusal } from "~/.server/infrastructure/refusal";
+import { inLocale } from "~/.server/infrastructure/http/display-zone";
+import { detailsInWords } from "~/.server/domains/activity/words";
 
 // Issue 15, Account Settings: the organisation's details (owners and admins), and closing the
 // organisation (the owner): 30 days in which nothing is sent and every page says when the data
@@ -164,6 +166,10 @@ describe("the organisation's details", () => {
       action: "Organisation details updated",
       details: "Changed name, KRA PIN, postal address, county and industry; the name is now Nyota Savings Sacco Ltd",
     });
+    // The fields in the log's reader's words, joined as the language joins a list (issue 43).
+    expect(inLocale("sw", () => detailsInWords(log!.details))).toBe(
+      "Mabadiliko: jina, PIN ya KRA, anwani ya posta, kaunti na sekta; jina sasa ni Nyota Savings Sacco Ltd",
+    );
     const page = await run(organisationPage.loader, getRequest("/settings/organisation", { cookie }));
     expect(page.data.details).toEqual({
       name: "Nyota Savings Sacco Ltd",
@@ -312,6 +318,17 @@ describe("closing the organisation", () => {
       expect(c.paused_reason).toMatch(/^The organisation is closing: its data will be erased on .+ unless its owner reopens it\./);
     expect(await activity(t.organizationId)).toEqual(
       expect.arrayContaining(["settings: Organisation closing", "message: Campaign paused", "message: Campaign paused"]),
+    );
+    const [closing] = await rawQuery<{ details: string }>(
+      `select details from activity_logs where organization_id = $1 and action = 'Organisation closing'`,
+      [t.organizationId],
+    );
+    // The day written out in English when stored, and in each reader's words when shown.
+    expect(closing!.details).toMatch(
+      /^Its data will be erased on \d{1,2} [A-Z][a-z]+ \d{4} unless it is reopened\. Nothing is sent meanwhile; 2 campaigns paused\.$/,
+    );
+    expect(inLocale("sw", () => detailsInWords(closing!.details))).toMatch(
+      /^Data yake itafutwa tarehe \d{1,2} [A-Z][a-z]+ \d{4} lisipofunguliwa upya\. Hakuna kinachotumwa kwa sasa; kampeni 2 zimesitishwa\.$/,
     );
 
     // Every member's pages carry the date; the owner's Account page offers the reopening.

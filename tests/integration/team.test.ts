@@ -22,6 +22,8 @@ import { action as teamAction } from "~/routes/app/settings/team";
 import { createVerifiedUser, latestMailTo, META, signedInCookie, uniqueEmail } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
 import { isRefusal } from "~/.server/infrastructure/refusal";
+import { inLocale } from "~/.server/infrastructure/http/display-zone";
+import { detailsInWords } from "~/.server/domains/activity/words";
 
 // Issue 15: an organisation's team. Roles live on the member (users.org_role) and are read with the
 // session on every request; invitations are single-use links by e-mail, valid for 7 days.
@@ -267,6 +269,9 @@ describe("the team", () => {
       [owner.organization.id],
     );
     expect(logged).toEqual({ action: "Member removed", details: `${member.email} (Agent)` });
+    // Stored in English whatever the remover read; the log says the role in its reader's words (issue 43).
+    expect(inLocale("sw", () => detailsInWords(logged!.details))).toBe(`${member.email} (Mhudumu)`);
+    expect(inLocale("fr", () => detailsInWords(logged!.details))).toBe(`${member.email} (Agent)`);
   });
 
   it("hands the ownership over with the owner's password, keeping exactly one owner", async () => {

@@ -5,6 +5,13 @@ import { queryRows } from "../infrastructure/db/query";
 import { hashPassword } from "../domains/auth/password";
 import { newBusinessId } from "../domains/auth/signup";
 import { foldAnalytics } from "../domains/analytics/fold";
+import { englishOf, words } from "../infrastructure/words/said";
+
+/** A top-up's details as a payment's writer words them ("KES 3,000.00 by M-Pesa."), so the log says them in its reader's language. */
+const toppedUp = (thousands: number) =>
+  englishOf(
+    words("app_activity_detail_payment_received", { amount: { kes: thousands * 100_000 }, method: words("app_notice_method_mpesa") }),
+  );
 
 /**
  * More tenants for the admin console's demo (Overview and Users): Kenyan businesses on every plan
@@ -109,8 +116,8 @@ export async function seedAdminUsers() {
     }
     await db().execute(sql`
       insert into activity_logs (organization_id, type, status, action, details, created_at) values
-        (${id}, 'security', 'success', 'Account created', ${`${t.owner[0]} ${t.owner[1]} signed up`}, ${joined.toISOString()}::timestamptz),
-        (${id}, 'billing', 'success', 'Wallet topped up', ${`KES ${t.paid},000 by M-Pesa`}, now() - ${`${i * 2 + 1} hours`}::interval)`);
+        (${id}, 'security', 'success', 'Account created', ${`Sign-up for ${email}`}, ${joined.toISOString()}::timestamptz),
+        (${id}, 'billing', 'success', 'Wallet topped up', ${toppedUp(t.paid)}, now() - ${`${i * 2 + 1} hours`}::interval)`);
   }
   await foldAnalytics();
 }

@@ -5,7 +5,7 @@ import { organizationScope } from "~/.server/infrastructure/db/scope";
 import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { parseActivityFilter } from "~/.server/domains/activity/filters";
-import { exportFileName, openActivityCsv } from "~/.server/domains/activity/export";
+import { exportFileName, exportRangeDetails, openActivityCsv } from "~/.server/domains/activity/export";
 import { recordActivity } from "~/.server/domains/activity/record";
 import { log } from "~/.server/infrastructure/log";
 
@@ -33,7 +33,7 @@ export async function loader(args: Route.LoaderArgs) {
       type: "security",
       status: "success",
       action: "Activity log exported",
-      details: `${parsed.filter.start.toISOString()} to ${parsed.filter.end.toISOString()}${parsed.filter.type ? `, type ${parsed.filter.type}` : ""}${parsed.filter.status ? `, status ${parsed.filter.status}` : ""}`,
+      details: exportRangeDetails(parsed.filter),
       meta: requestMeta(request, context),
     });
     return new Response(body, {

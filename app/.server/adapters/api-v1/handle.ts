@@ -3,6 +3,7 @@ import { z } from "zod";
 import { authenticateApiKey } from "../../domains/developer/api-keys";
 import { recordActivity } from "../../domains/activity/record";
 import { log } from "../../infrastructure/log";
+import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
 import { ENDPOINTS, type Endpoint, type EndpointInput } from "./endpoints";
 import { multipartBoundary } from "../../infrastructure/http/multipart";
@@ -138,7 +139,7 @@ async function route(request: Request): Promise<Response> {
         type: "system",
         status: "error",
         action: "API call failed",
-        details: `${request.method} ${url.pathname}${url.search} answered ${response.status}${await refusalWords(response)}`,
+        details: await failedCallWords(request.method, `${url.pathname}${url.search}`, response),
       });
   } catch (error) {
     log().error({ err: error }, "could not record an API call");
@@ -148,8 +149,33 @@ async function route(request: Request): Promise<Response> {
 
 const REFUSAL_WORDS_MAX = 300;
 
+/** The API's methods as the activity log keeps them (another, were there one, as it is). */
+const METHOD_WORDS = new Map<string, MessageKey>([
+  ["GET", "app_activity_detail_http_get"],
+  ["POST", "app_activity_detail_http_post"],
+  ["PUT", "app_activity_detail_http_put"],
+  ["PATCH", "app_activity_detail_http_patch"],
+  ["DELETE", "app_activity_detail_http_delete"],
+]);
+
 /**
- * ": invalid_request: The query parameter connection ...": why a failed call failed, for its activity
+ * A failed call's activity line, in English: "GET /api/v1/x answered 400: invalid_request: ...". The
+ * method, the path and the answer's code and message are data (the answer's texts are the caller's,
+ * in English); "answered" is said in the log's reader's words.
+ */
+async function failedCallWords(method: string, path: string, response: Response): Promise<string> {
+  const known = METHOD_WORDS.get(method);
+  const inputs: Record<string, Said> = { method: known ? words(known) : method, path, status: String(response.status) };
+  const refusal = await refusalWords(response);
+  return englishOf(
+    refusal
+      ? words("app_activity_detail_api_call_refused", { ...inputs, refusal })
+      : words("app_activity_detail_api_call_answered", inputs),
+  );
+}
+
+/**
+ * "invalid_request: The query parameter connection ...": why a failed call failed, for its activity
  * line, from the answer's own code and message (texts Jumbe wrote for the caller; never the request
  * or its body), cut to a bounded length. Nothing when the answer is not such a JSON error.
  */
@@ -160,8 +186,8 @@ async function refusalWords(response: Response): Promise<string> {
     const code = typeof answer.code === "string" ? answer.code.slice(0, 60) : "";
     const message = typeof answer.message === "string" ? answer.message.replace(/\s+/g, " ").trim() : "";
     if (!code && !message) return "";
-    const words = [code, message].filter(Boolean).join(": ");
-    return `: ${words.length > REFUSAL_WORDS_MAX ? `${words.slice(0, REFUSAL_WORDS_MAX - 1)}…` : words}`;
+    const text = [code, message].filter(Boolean).join(": ");
+    return text.length > REFUSAL_WORDS_MAX ? `${text.slice(0, REFUSAL_WORDS_MAX - 1)}…` : text;
   } catch {
     return "";
   }

@@ -16,6 +16,7 @@ import { logMessageEvents } from "../../domains/messaging/conversation-events";
 import { upsertConversations } from "../../domains/inbox/inbound";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
+import { englishOf, words } from "../../infrastructure/words/said";
 
 /**
  * Writing routed webhook changes: statuses, inbound messages and contacts, quality and account
@@ -215,7 +216,10 @@ export class ChangeWork {
         type: "system",
         status: event === "FLAGGED" || event === "DOWNGRADE" ? "warning" : "success",
         action: "WhatsApp number quality update",
-        details: `${phone.display_phone_number}: ${event}${limit ? ` (messaging limit ${limit})` : ""}`,
+        // The number and Meta's codes as Meta gives them; the messaging limit's words in the log's reader's language.
+        details: limit
+          ? englishOf(words("app_activity_detail_number_quality_limit", { number: phone.display_phone_number, event, limit }))
+          : `${phone.display_phone_number}: ${event}`,
       });
     }
     for (const { change, account } of this.accountChanges) {

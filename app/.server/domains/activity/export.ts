@@ -4,6 +4,7 @@ import { activityChunks, type ActivityRecord, type ActivityScope } from "./log-q
 import { csvRow } from "./csv";
 import { log } from "../../infrastructure/log";
 import { m } from "~/paraglide/messages";
+import { englishOf, words } from "../../infrastructure/words/said";
 
 /** The columns' names, in the request's language (the rows' own words stay as they were stored). */
 const header = () => [
@@ -60,4 +61,14 @@ export async function openActivityCsv(scope: ActivityScope, filter: ActivityFilt
       await chunks.return(undefined);
     },
   });
+}
+
+/** The export's activity line: its range (ISO moments) and filters (their codes), in English read back for each reader. */
+export function exportRangeDetails(filter: Pick<ActivityFilter, "start" | "end" | "type" | "status">): string {
+  const range = { start: filter.start.toISOString(), end: filter.end.toISOString() };
+  if (filter.type && filter.status)
+    return englishOf(words("app_activity_detail_export_range_type_status", { ...range, type: filter.type, status: filter.status }));
+  if (filter.type) return englishOf(words("app_activity_detail_export_range_type", { ...range, type: filter.type }));
+  if (filter.status) return englishOf(words("app_activity_detail_export_range_status", { ...range, status: filter.status }));
+  return englishOf(words("app_activity_detail_export_range", range));
 }

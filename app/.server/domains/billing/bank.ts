@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
 import { recordActivity } from "../activity/record";
-import { formatKes } from "~/lib/invoice";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { completePayment, createPayment, issueTopupDocument, parseTopupAmount, refusePayment, type PaymentRow } from "./payments";
 import { isUniqueViolation } from "../../infrastructure/db/errors";
 import { m } from "~/paraglide/messages";
@@ -43,7 +43,12 @@ export async function startBankTransfer(
       type: "billing",
       status: "success",
       action: "Bank transfer started",
-      details: `${formatKes(amountKes * 100)}, reference ${outcome.payment.reference}.`,
+      details: englishOf(
+        words("app_activity_detail_bank_transfer_started", {
+          amount: { kes: amountKes * 100 },
+          reference: String(outcome.payment.reference),
+        }),
+      ),
     });
   return outcome;
 }

@@ -3,9 +3,10 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { notify } from "../notifications/notify";
-import { words } from "../../infrastructure/words/said";
+import { englishOf, words } from "../../infrastructure/words/said";
+import { billingTypeInWords } from "../activity/stored-inputs";
 import { recordActivity } from "../activity/record";
-import { formatKes, type InvoiceLine } from "~/lib/invoice";
+import type { InvoiceLine } from "~/lib/invoice";
 import { issueInvoice } from "./invoices";
 import { lineFromNet } from "./vat";
 import { payOpenInvoicesFromWallet } from "./settle-invoices";
@@ -115,7 +116,13 @@ async function issueMonthlyInvoice(org: Billable, period: Period, now: Date) {
       type: "billing",
       status: "success",
       action: "Invoice issued",
-      details: `${invoice.number} for ${monthWords(period)}: ${formatKes(invoice.totalCents)}.`,
+      details: englishOf(
+        words("app_activity_detail_invoice_issued", {
+          number: invoice.number,
+          month: { month: period.start.slice(0, 7) },
+          amount: { kes: invoice.totalCents },
+        }),
+      ),
     });
   return invoice;
 }
@@ -183,7 +190,7 @@ export async function applyPlanChanges(now: Date) {
       type: "billing",
       status: "success",
       action: "Plan changed",
-      details: `Now on ${row.plan_type} (${row.billing_type}).`,
+      details: englishOf(words("app_activity_detail_plan_now", { plan: row.plan_type, type: billingTypeInWords(row.billing_type) })),
     });
   return rows.length;
 }

@@ -5,8 +5,7 @@ import { queryRow, queryRows } from "../../infrastructure/db/query";
 import type { PaymentMethod } from "../../infrastructure/db/schema/billing";
 import { recordActivity } from "../activity/record";
 import { notify } from "../notifications/notify";
-import { words, type Message, type MessageKey, type Said } from "../../infrastructure/words/said";
-import { formatKes } from "~/lib/invoice";
+import { englishOf, words, type Message, type MessageKey, type Said } from "../../infrastructure/words/said";
 import { changeWallet } from "./ledger";
 import { AMOUNT_DUE_SQL, issueInvoice } from "./invoices";
 import { lineFromGross, lineFromNet } from "./vat";
@@ -263,7 +262,11 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
       words: {
         title: words("app_notice_payment_received_title", { amount: { kes: amountCents } }),
         body: payment.receipt
-          ? words("app_notice_payment_received_receipt_body", { method: METHOD_NOTICE[payment.method], receipt: payment.receipt, via: viaWords(via) })
+          ? words("app_notice_payment_received_receipt_body", {
+              method: METHOD_NOTICE[payment.method],
+              receipt: payment.receipt,
+              via: viaWords(via),
+            })
           : words("app_notice_payment_received_body", { method: METHOD_NOTICE[payment.method], via: viaWords(via) }),
       },
       link: "/billing",
@@ -314,7 +317,18 @@ async function afterCredit(payment: PaymentRow) {
     type: "billing",
     status: "success",
     action: "Payment received",
-    details: `${formatKes(Number(payment.amount_cents))} by ${METHOD_WORDS[payment.method]}${payment.receipt ? ` (${payment.receipt})` : ""}.`,
+    details: englishOf(
+      payment.receipt
+        ? words("app_activity_detail_payment_received_receipt", {
+            amount: { kes: Number(payment.amount_cents) },
+            method: METHOD_NOTICE[payment.method],
+            receipt: payment.receipt,
+          })
+        : words("app_activity_detail_payment_received", {
+            amount: { kes: Number(payment.amount_cents) },
+            method: METHOD_NOTICE[payment.method],
+          }),
+    ),
   });
 }
 
@@ -356,7 +370,14 @@ export async function failPayment(paymentId: string, failure: { code: string; re
       type: "billing",
       status: "warning",
       action: "Payment failed",
-      details: `${formatKes(Number(payment.amount_cents))} by ${METHOD_WORDS[payment.method]}: ${failure.reason}`,
+      // Safaricom's or Paystack's reason as they wrote it.
+      details: englishOf(
+        words("app_activity_detail_payment_failed", {
+          amount: { kes: Number(payment.amount_cents) },
+          method: METHOD_NOTICE[payment.method],
+          reason: failure.reason,
+        }),
+      ),
     });
   return payment;
 }

@@ -2,11 +2,12 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
-import { formatKes } from "~/lib/invoice";
 import { BILLING_TYPES, PLAN_CODES, type BillingType, type PlanCode } from "../../infrastructure/db/schema/billing";
 import { normaliseMpesaPhone } from "../../infrastructure/clients/daraja";
 import { TOPUP_MAX_KES, TOPUP_MIN_KES } from "./payments";
-import { dayWords, periodAt } from "./periods";
+import { periodAt } from "./periods";
+import { englishOf, words } from "../../infrastructure/words/said";
+import { billingTypeInWords } from "../activity/stored-inputs";
 import { Refusal } from "../../infrastructure/refusal";
 import { formatNumber } from "~/lib/dates";
 import { m } from "~/paraglide/messages";
@@ -91,7 +92,12 @@ export async function changePlan(actor: Actor, input: { plan: unknown; billingTy
     type: "billing",
     status: "success",
     action: same ? "Plan change cancelled" : "Plan change requested",
-    details: same ? `Staying on ${org.plan_type} (${org.billing_type}).` : `${plan.name} (${billingType}) from ${dayWords(from)}.`,
+    // The plan's name is data; its billing type and the day are said in the log's reader's language.
+    details: englishOf(
+      same
+        ? words("app_activity_detail_plan_staying", { plan: org.plan_type, type: billingTypeInWords(org.billing_type) })
+        : words("app_activity_detail_plan_from", { plan: plan.name, type: billingTypeInWords(billingType), day: { day: from } }),
+    ),
   });
   return { plan: plan.name, billingType: billingType as BillingType, from: same ? null : from };
 }
@@ -141,10 +147,19 @@ export async function saveWalletAlerts(actor: Actor, input: WalletAlertsInput) {
     type: "billing",
     status: "success",
     action: "Wallet alerts saved",
-    details: [
-      low === null ? "No low-balance alert" : `Alert below ${formatKes(low)}`,
-      below === null ? "no automatic prompt" : `an M-Pesa prompt of ${formatKes(amount!)} to ${phone} below ${formatKes(below)}`,
-    ].join("; "),
+    // Amounts as inputs: the English stored is English whatever the language of the request that saved them.
+    details: englishOf(
+      below === null
+        ? low === null
+          ? words("app_activity_detail_wallet_alerts_none")
+          : words("app_activity_detail_wallet_alerts_low", { low: { kes: low } })
+        : words(low === null ? "app_activity_detail_wallet_alerts_prompt" : "app_activity_detail_wallet_alerts_both", {
+            ...(low === null ? {} : { low: { kes: low } }),
+            amount: { kes: amount! },
+            phone: phone!,
+            below: { kes: below },
+          }),
+    ),
   });
   return { lowBalanceCents: low, autoTopupBelowCents: below, autoTopupAmountCents: amount, autoTopupPhone: phone };
 }

@@ -3,7 +3,7 @@ import { db } from "../../infrastructure/db/client";
 import type { Executor } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
-import { formatNumber } from "~/lib/dates";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { notifyApprovalRequested } from "../notifications/emitters";
 import type { Actor } from "./actor";
 
@@ -38,7 +38,6 @@ export async function requestApproval(tx: Executor, campaignId: string) {
 }
 
 export const kindLabel = (row: { kind: string }) => (row.kind === "broadcast" ? "Broadcast" : "Campaign");
-const people = (n: number) => `${formatNumber(n)} recipient${n === 1 ? "" : "s"}`;
 
 /**
  * THE place where a campaign has been put to approval (after the commit): the activity log says so.
@@ -56,7 +55,14 @@ export async function announceApprovalRequest(
     type: "message",
     status: "warning",
     action: `${kindLabel(campaign)} awaiting approval`,
-    details: `${campaign.name}: ${people(recipients)}, more than the approval threshold of ${formatNumber(threshold ?? 0)}. An owner or admin other than its author must approve it.`,
+    // Counts as numbers: English grouped as English groups them, whatever the request's language.
+    details: englishOf(
+      words(recipients === 1 ? "app_activity_detail_awaiting_approval_one" : "app_activity_detail_awaiting_approval_other", {
+        name: campaign.name,
+        count: recipients,
+        threshold: threshold ?? 0,
+      }),
+    ),
     meta: actor.meta,
   });
   await notifyApprovalRequested(db(), { organizationId: actor.organizationId, ...campaign }, { by: actor.userId, recipients });

@@ -48,6 +48,8 @@ const JUMBE: Record<string, () => string> = {
   number_not_connected: m.messaging_failure_number_not_connected,
   not_opted_in: m.messaging_failure_not_opted_in,
   organization_closing: m.messaging_failure_organization_closing,
+  // A message outside a campaign that waited out a suspension too long (admin/users/suspension.ts).
+  organization_suspended: m.messaging_failure_organization_suspended,
 };
 
 /** The reason in words for a failed message's code and title (Meta's title when the code is unknown). */

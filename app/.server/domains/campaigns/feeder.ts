@@ -22,7 +22,8 @@ import {
   type StoredCampaign,
 } from "./lifecycle";
 import { finalCounts, refreshSendingFigures } from "./progress";
-import { campaignOutcome, outcomeInWords, outcomeWords } from "./outcome";
+import { campaignOutcome, outcomeWords } from "./outcome";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { parameterValue } from "./variables";
 import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
@@ -126,7 +127,12 @@ async function startDueCampaigns() {
       type: "message",
       status: refusal ? "error" : "success",
       action: refusal ? `${what} failed to start` : `${what} started`,
-      details: refusal ? `${campaign.name}: ${refusal.message}` : `${campaign.name}, as scheduled.`,
+      // The refusal's words are English here (no reader's request): the log reads them back as the checks' messages.
+      details: englishOf(
+        refusal
+          ? words("app_activity_detail_campaign_reason", { name: campaign.name, reason: refusal.message })
+          : words("app_activity_detail_started_as_scheduled", { name: campaign.name }),
+      ),
     });
     if (!refusal) started++;
   }
@@ -340,7 +346,7 @@ async function completeCampaign(campaignId: string) {
     type: "message",
     status: row.outcome.failed ? "warning" : "success",
     action: `${row.kind === "broadcast" ? "Broadcast" : "Campaign"} completed`,
-    details: `${row.name}: ${outcomeInWords(row.outcome)} when it finished; failures WhatsApp reports later show on its page.`,
+    details: englishOf(words("app_activity_detail_campaign_finished", { name: row.name, outcome: outcomeWords(row.outcome) })),
   });
   return true;
 }

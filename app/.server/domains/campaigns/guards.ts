@@ -6,6 +6,7 @@ import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
 import { m } from "~/paraglide/messages";
 import { baseLocale } from "~/paraglide/runtime";
+import { englishOf, words } from "../../infrastructure/words/said";
 
 // A pause's reason is stored as Jumbe says it, in English, whoever's request paused it: the
 // campaign's page says it in its reader's language (notifications/stored-words.ts), the API and the log as stored.
@@ -44,7 +45,7 @@ async function pauseWhere(tx: Executor, organizationId: string, match: ReturnTyp
     type: "message",
     status: "warning",
     action: `${campaign.kind === "broadcast" ? "Broadcast" : "Campaign"} paused`,
-    details: `${campaign.name}: ${reason}`,
+    details: englishOf(words("app_activity_detail_campaign_reason", { name: campaign.name, reason })),
   }));
 }
 

@@ -5,6 +5,7 @@ import { isUuid } from "../../infrastructure/db/keyset";
 import type { CampaignAudience, CampaignParameters, LeftOutReason, ParameterSource } from "../../infrastructure/db/schema/campaigns";
 import { recordActivity } from "../activity/record";
 import { momentInWords } from "../activity/moment";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { attributeDefinitions } from "../contacts/attributes";
 import { prepareTemplate, type PreparedTemplate } from "../messaging/compose";
 import { refuseWhileClosing, resolveSenderNumber, type SenderNumber } from "../messaging/sender";
@@ -216,8 +217,21 @@ export async function confirmCampaign(
           : status === "awaiting_approval"
             ? `${what} confirmed`
             : `${what} started`,
-    details:
-      `${checked.name}: ${checked.template.name} to ${recipients} recipient${recipients === 1 ? "" : "s"}` + (at ? ` on ${at}.` : "."),
+    // The moment is the organisation's own time as momentInWords writes it (English), kept as data.
+    details: englishOf(
+      at
+        ? words(recipients === 1 ? "app_activity_detail_campaign_to_one_on" : "app_activity_detail_campaign_to_other_on", {
+            name: checked.name,
+            template: checked.template.name,
+            count: recipients,
+            at,
+          })
+        : words(recipients === 1 ? "app_activity_detail_campaign_to_one" : "app_activity_detail_campaign_to_other", {
+            name: checked.name,
+            template: checked.template.name,
+            count: recipients,
+          }),
+    ),
     meta: actor.meta,
   });
   if (status === "awaiting_approval")
@@ -326,7 +340,8 @@ function recordCampaignEvent(actor: Actor, row: { kind: string; name: string }, 
     type: "message",
     status: reason ? "warning" : "success",
     action: `${label(row)} ${verb}`,
-    details: reason ? `${row.name}: ${reason}` : `${row.name}.`,
+    // Jumbe's reason is stored English (the feeder's), read back in the log's reader's language.
+    details: reason ? englishOf(words("app_activity_detail_campaign_reason", { name: row.name, reason })) : `${row.name}.`,
     meta: actor.meta,
   });
 }

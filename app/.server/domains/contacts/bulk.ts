@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
+import { englishOf, words } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { contactTags, MAX_TAGS } from "./fields";
 import { contactConditions, type Actor, type ContactFilter } from "./manage";
@@ -61,7 +62,15 @@ export async function bulkTag(actor: Actor & { meta?: RequestMeta }, target: Bul
     where organization_id = ${actor.organizationId} and id in (${ids}) and not (tags @> ${sql.param(tags)}::text[])
       and cardinality(tags || ${added(tags)}) <= ${MAX_TAGS}`,
   );
-  await note(actor, "Contacts tagged", `${tags.join(", ")} added to ${changed} contact${changed === 1 ? "" : "s"}.`);
+  await note(
+    actor,
+    "Contacts tagged",
+    englishOf(
+      changed === 1
+        ? words("app_activity_detail_contacts_tagged_one", { tags: tags.join(", ") })
+        : words("app_activity_detail_contacts_tagged", { tags: tags.join(", "), count: changed }),
+    ),
+  );
   return changed;
 }
 
@@ -76,7 +85,15 @@ export async function bulkUntag(actor: Actor & { meta?: RequestMeta }, target: B
     where organization_id = ${actor.organizationId} and id in (${ids}) and tags && ${sql.param(tags)}::text[]`,
   );
   await pruneContactTags({ organizationId: actor.organizationId, tags });
-  await note(actor, "Contacts untagged", `${tags.join(", ")} removed from ${changed} contact${changed === 1 ? "" : "s"}.`);
+  await note(
+    actor,
+    "Contacts untagged",
+    englishOf(
+      changed === 1
+        ? words("app_activity_detail_contacts_untagged_one", { tags: tags.join(", ") })
+        : words("app_activity_detail_contacts_untagged", { tags: tags.join(", "), count: changed }),
+    ),
+  );
   return changed;
 }
 

@@ -4,6 +4,7 @@ import { queryRows } from "../../infrastructure/db/query";
 import { csvRow } from "../activity/csv";
 import { nairobiDate } from "../activity/filters";
 import { log } from "../../infrastructure/log";
+import { englishOf, words, type Message, type MessageKey } from "../../infrastructure/words/said";
 import { attributeDefinitions, type AttributeDefinition } from "./attributes";
 import { contactConditions, type ContactFilter } from "./manage";
 
@@ -28,6 +29,12 @@ interface ExportRow {
 
 const OPT_IN_VALUES = ["opted_in", "opted_out", "unknown"] as const;
 const SEEN_DAYS = { "7": 7, "30": 30, "90": 90 } as const;
+/** An opt-in filter as the activity log names it. */
+const OPT_IN_WORDS: Record<(typeof OPT_IN_VALUES)[number], MessageKey> = {
+  opted_in: "app_activity_detail_export_opted_in",
+  opted_out: "app_activity_detail_export_opted_out",
+  unknown: "app_activity_detail_export_opt_in_unknown",
+};
 
 /**
  * The Contacts tab's filter as its URL carries it (q, tag, optin, seen: 7, 30, 90 or never), for
@@ -48,14 +55,15 @@ export function exportFilter(params: URLSearchParams, now = new Date()): { filte
     seenSince: days ? new Date(now.getTime() - days * 24 * 60 * 60 * 1000) : undefined,
     neverSeen: seen === "never" || undefined,
   };
+  // In English, each part a message (activity/stored-details.ts reads the list back for the log's readers).
   const parts = [
-    q ? `search “${q}”` : "",
-    tag ? `tag ${tag}` : "",
-    optIn ? `opt-in ${optIn.replace("_", " ")}` : "",
-    days ? `seen in the last ${days} days` : "",
-    seen === "never" ? "never seen" : "",
-  ].filter(Boolean);
-  return { filter, description: parts.length ? parts.join(", ") : "All contacts" };
+    q ? words("app_activity_detail_export_search", { q }) : undefined,
+    tag ? words("app_activity_detail_export_tag", { tag }) : undefined,
+    optIn ? words("app_activity_detail_export_opt_in", { state: words(OPT_IN_WORDS[optIn]) }) : undefined,
+    days ? words("app_activity_detail_export_seen_days", { days }) : undefined,
+    seen === "never" ? words("app_activity_detail_export_never_seen") : undefined,
+  ].filter((part): part is Message => part !== undefined);
+  return { filter, description: englishOf(parts.length ? { list: parts } : words("app_activity_detail_export_all")) };
 }
 
 /** contacts_{date}.csv, with the date of the export in Nairobi. */

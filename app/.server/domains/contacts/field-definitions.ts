@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
+import { englishOf, words, type MessageKey } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { AttributeType } from "./attributes";
 import type { Actor } from "./manage";
@@ -10,6 +11,13 @@ import { m } from "~/paraglide/messages";
 
 export const ATTRIBUTE_TYPES: readonly AttributeType[] = ["text", "number", "date", "boolean"];
 export const ATTRIBUTES_MAX = 50;
+/** Each type as the activity log names it, in its reader's language. */
+const TYPE_WORDS: Record<AttributeType, MessageKey> = {
+  text: "app_activity_detail_field_type_text",
+  number: "app_activity_detail_field_type_number",
+  date: "app_activity_detail_field_type_date",
+  boolean: "app_activity_detail_field_type_boolean",
+};
 const KEY = /^[a-z][a-z0-9_]{0,39}$/;
 /** Keys that are a contact's own fields: an attribute by that name would be ambiguous in a template or a CSV. */
 const RESERVED = new Set(["id", "name", "phone", "tags", "notes", "language", "opt_in", "optin", "created_at", "last_seen_at"]);
@@ -41,7 +49,9 @@ export async function defineAttribute(actor: Actor & { meta?: RequestMeta }, inp
     type: "settings",
     status: "success",
     action: "Contact field added",
-    details: `${label} (${key}, ${input.type})`,
+    details: englishOf(
+      words("app_activity_detail_contact_field_added", { label, key, type: words(TYPE_WORDS[input.type as AttributeType]) }),
+    ),
     meta: actor.meta,
   });
   return { key, label, type: input.type as AttributeType };

@@ -7,6 +7,7 @@ import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
 import { MultipartError, MultipartReader } from "../../infrastructure/http/multipart";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { recordActivity } from "../activity/record";
+import { englishOf, words, type Message, type MessageKey } from "../../infrastructure/words/said";
 import { csvRow } from "../activity/csv";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
@@ -106,6 +107,13 @@ function importView(row: ImportRow): ImportView {
     finishedAt: iso(row.finished_at),
   };
 }
+
+/** What a duplicate does, as the activity log names it. */
+const DUPLICATES_WORDS: Record<DuplicatePolicy, MessageKey> = {
+  skip: "app_activity_detail_duplicates_skip",
+  update: "app_activity_detail_duplicates_update",
+  merge_tags: "app_activity_detail_duplicates_merge_tags",
+};
 
 /** Why an import failed, stored as Jumbe says it (English: the job runs outside any request). */
 const stoppedOnError = () => m.messaging_import_stopped_error({}, { locale: baseLocale });
@@ -232,7 +240,7 @@ export async function uploadImport(
     type: "settings",
     status: "success",
     action: "Contact import uploaded",
-    details: `${stored.fileName}, ${stored.columns.length} columns`,
+    details: englishOf(words("app_activity_detail_import_uploaded", { file: stored.fileName, count: stored.columns.length })),
     meta: actor.meta,
   });
   return importView(rows[0]!);
@@ -331,7 +339,12 @@ export async function startImport(actor: ImportActor, id: string, settings: Impo
     type: "settings",
     status: "success",
     action: "Contact import started",
-    details: `${started.file_name}: duplicates ${settings.duplicates.replace("_", " ")}${started.consent_source ? ", with consent evidence" : ""}`,
+    details: englishOf(
+      words(started.consent_source ? "app_activity_detail_import_started_consent" : "app_activity_detail_import_started", {
+        file: started.file_name,
+        policy: words(DUPLICATES_WORDS[settings.duplicates]),
+      }),
+    ),
     meta: actor.meta,
   });
   return importView(started);
@@ -588,13 +601,15 @@ export async function runImportJobs(jobs: Job<{ importId: string; locale?: strin
       // In the language of whoever started it: the rejected rows' reasons are theirs to read.
       await inLocale(locale, () => runImport(job.payload.importId));
     } catch (error) {
-      if (job.attempts >= IMPORT_ATTEMPTS) await failImport(job.payload.importId, stoppedOnError());
+      if (job.attempts >= IMPORT_ATTEMPTS) await failImport(job.payload.importId, words("messaging_import_stopped_error"));
       throw error;
     }
   }
 }
 
-async function failImport(id: string, message: string) {
+/** The import failed for `reason` (stored in English; the page and the log say it in the reader's words). */
+async function failImport(id: string, reason: Message) {
+  const message = englishOf(reason);
   const rows = await queryRows<{ organization_id: string; created_by: string | null; file_name: string }>(
     db(),
     sql`
@@ -608,7 +623,7 @@ async function failImport(id: string, message: string) {
       type: "settings",
       status: "error",
       action: "Contact import failed",
-      details: `${rows[0].file_name}: ${message}`,
+      details: englishOf(words("app_activity_detail_import_failed", { file: rows[0].file_name, error: reason })),
     });
 }
 
@@ -726,7 +741,15 @@ export async function runImport(id: string) {
     type: "settings",
     status: finished.invalid ? "warning" : "success",
     action: "Contact import finished",
-    details: `${start.file_name}: ${finished.created} created, ${finished.updated} updated, ${finished.skipped} skipped, ${finished.invalid} invalid`,
+    details: englishOf(
+      words("app_activity_detail_import_finished", {
+        file: start.file_name,
+        created: finished.created,
+        updated: finished.updated,
+        skipped: finished.skipped,
+        invalid: finished.invalid,
+      }),
+    ),
   });
 }
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { recordActivity } from "../activity/record";
+import { englishOf, words } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { MAX_TAGS } from "./fields";
 import { readContact, type Actor } from "./manage";
@@ -50,7 +51,7 @@ export async function mergeContacts(actor: Actor & { meta?: RequestMeta }, survi
     type: "settings",
     status: "success",
     action: "Contacts merged",
-    details: `${merged.other.name} merged into ${merged.survivor.name}.`,
+    details: englishOf(words("app_activity_detail_contacts_merged", { other: merged.other.name, survivor: merged.survivor.name })),
     meta: actor.meta,
   });
   return merged.survivor;

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
+import { englishOf, words } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { fileStorage } from "../../infrastructure/storage";
 import { log } from "../../infrastructure/log";
@@ -40,7 +41,7 @@ export async function contactDataExport(actor: Actor & { meta?: RequestMeta }, i
     type: "security",
     status: "success",
     action: "Contact data downloaded",
-    details: `Everything held about contact ${id} was downloaded (Data Protection Act 2019, s.26).`,
+    details: englishOf(words("app_activity_detail_contact_data_downloaded", { id })),
     meta: actor.meta,
   });
   return {
@@ -103,7 +104,7 @@ export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: st
     type: "security",
     status: "success",
     action: "Contact erased",
-    details: `Contact ${id} was erased at their request (Data Protection Act 2019, s.40); their messages are kept without personal content.`,
+    details: englishOf(words("app_activity_detail_contact_erased", { id })),
     meta: actor.meta,
   });
 }

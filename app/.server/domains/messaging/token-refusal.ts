@@ -3,6 +3,7 @@ import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { recordActivity } from "../activity/record";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { whatsappReconnectMail } from "../../infrastructure/mail/messages";
 import { ownersToWrite } from "../auth/language";
@@ -50,7 +51,7 @@ export async function markTokensRefused(refusals: { phoneNumberId: string; organ
       type: "settings",
       status: "error",
       action: "WhatsApp connection needs reconnecting",
-      details: `Meta refused Jumbe's access to WhatsApp Business Account ${account.waba_id} (${account.token_refusal}). Sending from its numbers waits until it is connected again.`,
+      details: englishOf(words("app_activity_detail_whatsapp_token_refused", { id: account.waba_id, reason: account.token_refusal })),
     });
 }
 

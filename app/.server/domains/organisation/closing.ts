@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
+import { englishOf, words } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { verifyPassword } from "../auth/password";
 import { can } from "../auth/permissions";
@@ -9,7 +10,7 @@ import { pauseForClosing } from "../campaigns/guards";
 import { refuseOrganisation, ORGANISATION_REFUSALS } from "./refusals";
 import type { OrganisationActor } from "./details";
 import { GRACE_DAYS, ORGANISATION_MESSAGES, sameOrganisationName } from "~/lib/schemas/organisation";
-import { formatDay } from "~/lib/dates";
+import { dayKey, formatDay } from "~/lib/dates";
 
 /**
  * Closing an organisation (decision 032): the owner asks, with their password and its name; for
@@ -66,9 +67,14 @@ export async function closeOrganisation(
     type: "settings",
     status: "warning",
     action: "Organisation closing",
-    details: `Its data will be erased on ${formatDay(eraseAfter)} unless it is reopened. Nothing is sent meanwhile${
-      paused.length ? `; ${paused.length} campaign${paused.length === 1 ? "" : "s"} paused` : ""
-    }.`,
+    // The day in the display zone, written in English whatever the owner reads (the log says it in each reader's words).
+    details: englishOf(
+      paused.length > 1
+        ? words("app_activity_detail_organisation_closing_paused", { day: { day: dayKey(eraseAfter) }, count: paused.length })
+        : words(paused.length ? "app_activity_detail_organisation_closing_one_paused" : "app_activity_detail_organisation_closing", {
+            day: { day: dayKey(eraseAfter) },
+          }),
+    ),
     meta,
   });
   for (const entry of paused) await recordActivity(entry);

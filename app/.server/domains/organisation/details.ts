@@ -1,6 +1,7 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import type { Organization } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
+import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can, type Role } from "../auth/permissions";
 import { refuseOrganisation, ORGANISATION_REFUSALS } from "./refusals";
@@ -38,15 +39,23 @@ export function organisationDetails(organization: Organization): OrganisationDet
   };
 }
 
-const FIELD_WORDS: Record<keyof OrganisationDetails, string> = {
-  name: "name",
-  kraPin: "KRA PIN",
-  postalAddress: "postal address",
-  county: "county",
-  industry: "industry",
-  timeZone: "time zone",
-  defaultLocale: "e-mail language",
+/** Each field as the activity log names it ("name", "KRA PIN"), in its reader's language. */
+const FIELD_WORDS: Record<keyof OrganisationDetails, MessageKey> = {
+  name: "app_activity_detail_field_name",
+  kraPin: "app_activity_detail_field_kra_pin",
+  postalAddress: "app_activity_detail_field_postal_address",
+  county: "app_activity_detail_field_county",
+  industry: "app_activity_detail_field_industry",
+  timeZone: "app_activity_detail_field_time_zone",
+  defaultLocale: "app_activity_detail_field_email_language",
 };
+
+/** "a, b and c": the last two joined by the language's "and" (activity/stored-details.ts reads it back). */
+function fieldList([first, ...rest]: Said[]): Said {
+  if (!rest.length) return first!;
+  if (rest.length === 1) return words("app_activity_detail_list_and", { first: first!, last: rest[0]! });
+  return words("app_activity_detail_list_more", { first: first!, rest: fieldList(rest) });
+}
 
 /**
  * Saves the organisation's details (owners and admins). Empty optional fields are cleared. The
@@ -72,16 +81,18 @@ export async function updateOrganisationDetails(actor: OrganisationActor, input:
      where id = $1`,
     [actor.organization.id, next.name, next.kraPin, next.postalAddress, next.county, next.industry, next.timeZone, next.defaultLocale],
   );
-  const words = changed.map((key) => FIELD_WORDS[key]);
+  const fields = fieldList(changed.map((key) => words(FIELD_WORDS[key])));
   await recordActivity({
     organizationId: actor.organization.id,
     userId: actor.user.id,
     type: "settings",
     status: "success",
     action: "Organisation details updated",
-    details: `Changed ${words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words[0]}${
-      changed.includes("name") ? `; the name is now ${next.name}` : ""
-    }`,
+    details: englishOf(
+      changed.includes("name")
+        ? words("app_activity_detail_organisation_changed_renamed", { fields, name: next.name })
+        : words("app_activity_detail_organisation_changed", { fields }),
+    ),
     meta,
   });
   return changed;

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { organizations, users } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
+import { englishOf, words, type MessageKey } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { CurrentUser } from "../auth/guards";
 import { CODE_MESSAGES, consumeCode, issueCode } from "../auth/codes";
@@ -40,13 +41,19 @@ export async function updateProfile(current: CurrentUser, input: ProfileInput, m
   const phone = input.phoneNumber ? normalizePhone(input.phoneNumber) : null;
   if (input.phoneNumber && !phone) return { ok: false, status: 400, field: "phoneNumber", message: MESSAGES.phoneInvalid };
 
-  const changes: string[] = [];
   const renamed = input.businessName !== current.organization.name;
   // The organisation's name is the organisation's (Account Settings, Organisation): owners and admins change it.
   if (renamed && !mayRenameOrganisation(current.role))
     return { ok: false, status: 403, field: "businessName", message: businessNameNotYours() };
-  if (renamed) changes.push("business name");
-  if ((phone ?? null) !== (current.user.phoneNumber ?? null)) changes.push("phone");
+  const phoneChanged = (phone ?? null) !== (current.user.phoneNumber ?? null);
+  const updated: MessageKey | undefined =
+    renamed && phoneChanged
+      ? "app_activity_detail_profile_updated_name_and_phone"
+      : renamed
+        ? "app_activity_detail_profile_updated_name"
+        : phoneChanged
+          ? "app_activity_detail_profile_updated_phone"
+          : undefined;
   const newEmail = input.email.trim();
   const emailChanged = newEmail.toLowerCase() !== current.user.email.toLowerCase();
 
@@ -62,13 +69,14 @@ export async function updateProfile(current: CurrentUser, input: ProfileInput, m
     await tx.update(users).set({ phoneNumber: phone }).where(eq(users.id, current.user.id));
   });
   if (emailChanged) await startEmailChange(current, newEmail);
-  if (changes.length || emailChanged) {
-    const details = [
-      changes.length ? `Updated ${changes.join(" and ")}` : "",
-      emailChanged ? `E-mail change to ${newEmail} awaiting confirmation` : "",
-    ]
-      .filter(Boolean)
-      .join("; ");
+  if (updated || emailChanged) {
+    const details = englishOf(
+      !emailChanged
+        ? words(updated!)
+        : updated
+          ? words("app_activity_detail_profile_updated_email_change", { updated: words(updated), email: newEmail })
+          : words("app_activity_detail_profile_email_change", { email: newEmail }),
+    );
     await recordActivity({
       organizationId: current.organization.id,
       userId: current.user.id,

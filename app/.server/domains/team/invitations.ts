@@ -12,8 +12,8 @@ import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { invitationMail } from "../../infrastructure/mail/messages";
 import { formatDay } from "~/lib/dates";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
-import { requireTeamManager, type Actor, type AssignableRole } from "./members";
-import { ROLE_WORDS } from "~/lib/schemas/team";
+import { requireTeamManager, roleWords, type Actor, type AssignableRole } from "./members";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { isUuid } from "../../infrastructure/db/keyset";
 import { notifyInvitationAccepted } from "../notifications/emitters";
 import { inLocale } from "../../infrastructure/http/display-zone";
@@ -175,7 +175,7 @@ export async function inviteMember(actor: Actor, input: { email: string; role: A
     type: "settings",
     status: "success",
     action: "Member invited",
-    details: `${email} as ${ROLE_WORDS[input.role]}`,
+    details: englishOf(words("app_activity_detail_member_invited", { email, role: roleWords(input.role) })),
     meta,
   });
   return { id: row!.id };
@@ -333,7 +333,7 @@ export async function acceptInvitation(
     type: "settings",
     status: "success",
     action: "Invitation accepted",
-    details: `${accepted.email} joined as ${ROLE_WORDS[accepted.role]}`,
+    details: englishOf(words("app_activity_detail_member_joined", { email: accepted.email, role: roleWords(accepted.role) })),
     meta,
   });
   return accepted;

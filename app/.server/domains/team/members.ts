@@ -8,8 +8,11 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can, type Role } from "../auth/permissions";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
-import { ROLE_WORDS } from "~/lib/schemas/team";
+import { englishOf, words, type Message } from "../../infrastructure/words/said";
 import { notifyRoleChanged } from "../notifications/emitters";
+
+/** A role as the activity log keeps it: said in its reader's language (ROLE_WORDS' messages). */
+export const roleWords = (role: OrgRole): Message => words(`validation_role_${role}`);
 
 /** Who acts: the signed-in member, as the guards resolve them. */
 export interface Actor {
@@ -99,7 +102,9 @@ export async function changeMemberRole(actor: Actor, memberId: string, role: Ass
     type: "settings",
     status: "success",
     action: "Member role changed",
-    details: `${member.email}: ${ROLE_WORDS[member.org_role]} to ${ROLE_WORDS[role]}`,
+    details: englishOf(
+      words("app_activity_detail_member_role_changed", { email: member.email, from: roleWords(member.org_role), to: roleWords(role) }),
+    ),
     meta,
   });
 }
@@ -118,7 +123,7 @@ export async function removeMember(actor: Actor, memberId: string, meta?: Reques
     type: "settings",
     status: "warning",
     action: "Member removed",
-    details: `${member.email} (${ROLE_WORDS[member.org_role]})`,
+    details: englishOf(words("app_activity_detail_member_removed", { email: member.email, role: roleWords(member.org_role) })),
     meta,
   });
 }
@@ -152,7 +157,7 @@ export async function transferOwnership(actor: Actor, memberId: string, password
     type: "settings",
     status: "success",
     action: "Ownership handed over",
-    details: `To ${member.email}; the former owner is now an admin`,
+    details: englishOf(words("app_activity_detail_ownership_handed_over", { email: member.email })),
     meta,
   });
 }

@@ -7,6 +7,8 @@ import { notifyTemplateDecision } from "../notifications/emitters";
 import { recordTemplateEvent } from "./events";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
+import { englishOf, words, type MessageKey } from "../../infrastructure/words/said";
+import { categoryInWords } from "../activity/stored-inputs";
 
 /**
  * The rule for holding a tenant automatically (issue 19): when Meta flags or disables one of its
@@ -17,6 +19,13 @@ import type { Executor } from "../../infrastructure/db/client";
  */
 export const HOLD_ON_EVENTS = new Set(["FLAGGED", "DISABLED"]);
 export const HOLD_ON_REJECTION = /^(ABUSIVE_CONTENT|SCAM)\b/;
+
+/** The activity log's sentence for a hold, by the event that caused it. */
+const HELD_BECAUSE: Record<string, MessageKey> = {
+  REJECTED: "app_activity_detail_templates_held_rejected",
+  FLAGGED: "app_activity_detail_templates_held_flagged",
+  DISABLED: "app_activity_detail_templates_held_disabled",
+};
 
 export function shouldHoldOrganisation(event: string, reason: string | null) {
   return HOLD_ON_EVENTS.has(event) || (event === "REJECTED" && !!reason && HOLD_ON_REJECTION.test(reason));
@@ -147,7 +156,10 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
             type: "template",
             status: "warning",
             action: "Template submissions held for review",
-            details: `${because}. Jumbe now reviews new templates before they go to Meta.`,
+            // Meta's reason as Meta gave it, inside a sentence said in the log's reader's language.
+            details: HELD_BECAUSE[event]
+              ? englishOf(words(HELD_BECAUSE[event], event === "REJECTED" ? { name, reason: reason ?? "" } : { name }))
+              : `${because}. Jumbe now reviews new templates before they go to Meta.`,
           });
       }
       // A paused or disabled template stops the campaigns sending it (issue 14's quality guard).
@@ -214,7 +226,10 @@ export async function applyTemplateChanges(tx: Executor, changes: TemplateChange
           type: "template",
           status: "warning",
           action: "Meta changed a template's category",
-          details: `${name}: ${previous ?? "?"} to ${next}`,
+          // Meta's codes (MARKETING) in English, the template pages' words for them in another language.
+          details: englishOf(
+            words("app_activity_detail_template_category_changed", { name, from: categoryInWords(previous), to: categoryInWords(next) }),
+          ),
         });
     } else if (change.field === "message_template_quality_update") {
       const score = String(change.value.new_quality_score ?? "").toUpperCase() || null;

@@ -4,6 +4,7 @@ import { queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import type { Job } from "../../infrastructure/jobs/queue";
 import { recordActivity } from "../activity/record";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { webhookDisabledMail } from "../../infrastructure/mail/messages";
 import { ownersToWrite } from "../auth/language";
@@ -159,7 +160,7 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
       type: "settings",
       status: "error",
       action: "Webhook endpoint disabled",
-      details: `No successful delivery to ${disabled} for ${DISABLE_AFTER_DAYS} days`,
+      details: englishOf(words("app_activity_detail_webhook_disabled", { url: disabled, days: DISABLE_AFTER_DAYS })),
     });
 }
 

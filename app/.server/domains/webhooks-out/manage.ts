@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { recordActivity } from "../activity/record";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { wakeWorkers } from "../../infrastructure/jobs/worker";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { CurrentUser } from "../auth/guards";
@@ -134,7 +135,7 @@ export async function redeliver(current: CurrentUser, deliveryId: string, meta: 
     type: "settings",
     status: "success",
     action: "Webhook event redelivered",
-    details: `${outcome} (delivery ${deliveryId})`,
+    details: englishOf(words("app_activity_detail_webhook_redelivered", { event: outcome, id: deliveryId })),
     meta,
   });
   return "queued" as const;

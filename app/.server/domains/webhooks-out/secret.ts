@@ -4,6 +4,7 @@ import { db } from "../../infrastructure/db/client";
 import { webhookEndpoints } from "../../infrastructure/db/schema";
 import { decryptSecret, encryptSecret } from "../../infrastructure/security/crypto";
 import { recordActivity } from "../activity/record";
+import { englishOf, words } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { CurrentUser } from "../auth/guards";
 
@@ -74,7 +75,7 @@ export async function readWebhookSecret(current: CurrentUser, meta: RequestMeta)
     type: "security",
     status: "success",
     action: "Webhook signing secret viewed",
-    details: `Secret ${secrets.current.slice(0, SECRET_PREFIX.length + 4)}...`,
+    details: englishOf(words("app_activity_detail_webhook_secret", { prefix: secrets.current.slice(0, SECRET_PREFIX.length + 4) })),
     meta,
   });
   return secrets.current;
@@ -103,7 +104,12 @@ export async function rotateWebhookSecret(current: CurrentUser, meta: RequestMet
     type: "security",
     status: "warning",
     action: "Webhook signing secret rotated",
-    details: `New secret ${fresh.slice(0, SECRET_PREFIX.length + 4)}...; the previous one also signs for ${PREVIOUS_SECRET_HOURS} hours`,
+    details: englishOf(
+      words("app_activity_detail_webhook_secret_rotated", {
+        prefix: fresh.slice(0, SECRET_PREFIX.length + 4),
+        hours: PREVIOUS_SECRET_HOURS,
+      }),
+    ),
     meta,
   });
   return true;

@@ -11,6 +11,7 @@ import {
 } from "../../infrastructure/db/schema";
 import { decryptSecret, encryptSecret, randomDigits } from "../../infrastructure/security/crypto";
 import { recordActivity } from "../activity/record";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
 import { wakeWorkers } from "../../infrastructure/jobs/worker";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
@@ -80,9 +81,9 @@ export async function completeEmbeddedSignup(
     if (input.phoneNumberId && !chosen.length)
       throw new EmbeddedSignupError(
         "not_granted",
-        `Phone number ${input.phoneNumberId} is not in WhatsApp Business Account ${input.wabaId}.`,
+        englishOf(words("app_activity_detail_signup_number_not_in_account", { number: input.phoneNumberId, waba: input.wabaId })),
       );
-    if (!chosen.length) throw new EmbeddedSignupError("no_numbers", "The WhatsApp Business Account has no phone number yet.");
+    if (!chosen.length) throw new EmbeddedSignupError("no_numbers", englishOf(words("app_activity_detail_signup_no_numbers")));
 
     const registered = new Map<string, Date>();
     for (const number of chosen) {
@@ -139,7 +140,9 @@ async function recordSignupAttempt(attempt: {
     .values({ ...attempt, reason: attempt.reason?.slice(0, 1000) ?? null });
 }
 
-const TAKEN = "This WhatsApp Business Account is connected to another organisation.";
+// A failure's words are stored in English (the activity log's details, the attempt's reason) and said
+// in the log's reader's words (activity/stored-details.ts).
+const taken = () => englishOf(words("app_activity_detail_signup_account_taken"));
 
 /**
  * A live WABA belongs to one tenant: another tenant's is refused before anything happens at Meta.
@@ -151,14 +154,14 @@ async function assertWabaAvailable(organizationId: string, wabaId: string) {
     .from(whatsappAccounts)
     .where(and(eq(whatsappAccounts.wabaId, wabaId), eq(whatsappAccounts.status, "connected")))
     .limit(1);
-  if (owner && owner.organizationId !== organizationId) throw new EmbeddedSignupError("taken", TAKEN);
+  if (owner && owner.organizationId !== organizationId) throw new EmbeddedSignupError("taken", taken());
 }
 
 /** The token must grant management of exactly the WABA the browser reported (a spoofed message names another). */
 function assertGrantsWaba(debug: Awaited<ReturnType<GraphClient["debugToken"]>>, wabaId: string) {
   const management = debug.granularScopes.find((g) => g.scope === "whatsapp_business_management");
   if (!debug.isValid || !management?.targetIds.includes(wabaId))
-    throw new EmbeddedSignupError("not_granted", `The token from Meta does not grant access to WhatsApp Business Account ${wabaId}.`);
+    throw new EmbeddedSignupError("not_granted", englishOf(words("app_activity_detail_signup_not_granted", { waba: wabaId })));
 }
 
 function tokenExpiry(expiresAt: number | undefined, expiresIn: number | undefined) {
@@ -225,7 +228,7 @@ async function storeConnection(
     return connected;
   } catch (error) {
     // A tenant that won a race for the WABA or a number committed first: its live row refuses ours.
-    throw isUniqueViolation(error) ? new EmbeddedSignupError("taken", TAKEN) : error;
+    throw isUniqueViolation(error) ? new EmbeddedSignupError("taken", taken()) : error;
   }
 }
 
@@ -276,7 +279,7 @@ async function writeConnection(
           // Another tenant's live link to it: nothing is inserted and the attempt is refused below.
           .onConflictDoNothing({ target: whatsappAccounts.wabaId, where: sql`status = 'connected'` })
           .returning({ id: whatsappAccounts.id });
-    if (!account) throw new EmbeddedSignupError("taken", TAKEN);
+    if (!account) throw new EmbeddedSignupError("taken", taken());
 
     for (const number of numbers) {
       const values = {
@@ -316,7 +319,10 @@ async function writeConnection(
             .onConflictDoNothing({ target: whatsappPhoneNumbers.phoneNumberId, where: isNull(whatsappPhoneNumbers.disconnectedAt) })
             .returning({ id: whatsappPhoneNumbers.id });
       if (!saved)
-        throw new EmbeddedSignupError("taken", `Phone number ${e164(number.displayPhoneNumber)} is connected to another organisation.`);
+        throw new EmbeddedSignupError(
+          "taken",
+          englishOf(words("app_activity_detail_signup_number_taken", { number: e164(number.displayPhoneNumber) })),
+        );
     }
 
     const primary = numbers[0]!;

@@ -124,7 +124,7 @@ export const EnvVariables = z.object({
     .min(32, "SANDBOX_CONTROL_TOKEN must be at least 32 characters")
     .optional()
     .describe(
-      "At least 32 characters (`openssl rand -base64 32`). When set, the sandbox's control APIs (`/sandbox/meta/control/...`, `/sandbox/mpesa/control/...`, `/sandbox/paystack/control/...`), consoles (`/sandbox/meta`, `/sandbox/mpesa` and its phone page, `/sandbox/paystack`) and mail outbox (`/sandbox/mail`, `/sandbox/mail.json`) ask for it: scripts send `X-Sandbox-Token: <token>` (or `Authorization: Bearer <token>`); in a browser a token form sets an HttpOnly cookie for `/sandbox`. The Embedded Signup dialog, the Graph stand-in, Daraja's API and Paystack's API and checkout stay open. Required on a demo host; unset in development, where the sandbox is open.",
+      "At least 32 characters (`openssl rand -base64 32`). When set, the sandbox's control APIs (`/sandbox/meta/control/...`, `/sandbox/mpesa/control/...`, `/sandbox/paystack/control/...`, `/sandbox/llm/control/...`), consoles (`/sandbox/meta`, `/sandbox/mpesa` and its phone page, `/sandbox/paystack`, `/sandbox/llm`) and mail outbox (`/sandbox/mail`, `/sandbox/mail.json`) ask for it: scripts send `X-Sandbox-Token: <token>` (or `Authorization: Bearer <token>`); in a browser a token form sets an HttpOnly cookie for `/sandbox`. The Embedded Signup dialog, the Graph stand-in, Daraja's API, Paystack's API and checkout and the model's API (`/sandbox/llm/v1`) stay open. Required on a demo host; unset in development, where the sandbox is open.",
     ),
   TRUST_PROXY: z
     .string()

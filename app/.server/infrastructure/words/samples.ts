@@ -12,6 +12,7 @@ export function sampleMessage([key, inputs = {}]: StoredSentence): Message {
 
 function sampleInput(kind: StoredInput, name: string): Said {
   if (kind === "data") return `Wanjiru ${name}`;
+  if (kind === "instant") return "2026-11-27T09:00:00.000Z";
   if (kind === "count") return 1234;
   if (kind === "kes") return { kes: 123_450 };
   if (kind === "day") return { day: "2026-12-01" };

@@ -12,13 +12,14 @@ import { sayIn, type Message, type MessageKey, type Said } from "./said";
  *
  * An input's kind says how its English is read back:
  * - "data": kept as written (a name, an e-mail, a URL, Meta's reason);
+ * - "instant": an ISO 8601 moment ("2026-11-27T09:00:00.000Z"), kept as written;
  * - "count": "1,234" → a number, grouped as the reader's language groups it;
  * - "kes": "KES 2,320.00" → an amount, written as the reader's language writes shillings;
  * - "day": "1 December 2026" → a calendar day; "month": "November 2026" → a month;
  * - a list of message keys: one of those messages (a role, a payment method), said in the reader's language;
  * - another StoredSentences: one of its sentences, itself read back (a pause reason inside a detail).
  */
-export type StoredInput = "data" | "count" | "kes" | "day" | "month" | readonly MessageKey[] | StoredSentences;
+export type StoredInput = "data" | "instant" | "count" | "kes" | "day" | "month" | readonly MessageKey[] | StoredSentences;
 
 /** A message that writes stored English, and the kinds of its inputs (none: a fixed sentence). */
 export type StoredSentence = readonly [key: MessageKey, inputs?: Readonly<Record<string, StoredInput>>];
@@ -40,6 +41,7 @@ const pad = (n: number) => n.toString().padStart(2, "0");
 /** Each kind's English read back into an input; undefined when the text is not of that kind. */
 function readInput(kind: StoredInput, text: string): Said | undefined {
   if (kind === "data") return text;
+  if (kind === "instant") return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/.test(text) ? text : undefined;
   if (kind === "count") return /^\d{1,3}(?:,\d{3})*$|^\d+$/.test(text) ? Number(text.replaceAll(",", "")) : undefined;
   if (kind === "kes") {
     const amount = /^(-?)KES (\d{1,3}(?:,\d{3})*)\.(\d{2})$/.exec(text);

@@ -13,6 +13,7 @@ import { wakeDispatcher } from "../../messaging/dispatcher";
 import { failMessagesIn } from "../../messaging/failures";
 import { Refusal, isRefusal } from "../../../infrastructure/refusal";
 import { m } from "~/paraglide/messages";
+import { englishOf, words } from "../../../infrastructure/words/said";
 
 /**
  * Hours a message outside a campaign may wait out a suspension: reactivating sends those queued
@@ -96,7 +97,7 @@ export async function suspendTenant(admin: CurrentUser, meta: RequestMeta, id: s
       type: "message",
       status: "warning",
       action: `${campaign.kind === "broadcast" ? "Broadcast" : "Campaign"} paused`,
-      details: `${campaign.name}: the organisation was suspended.`,
+      details: englishOf(words("app_activity_detail_campaign_suspended", { name: campaign.name })),
     });
   return { name: tenant.name, campaignsPaused: paused.length };
 }

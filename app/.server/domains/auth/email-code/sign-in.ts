@@ -1,4 +1,5 @@
 import { recordActivity } from "../../activity/record";
+import { englishOf, words } from "../../../infrastructure/words/said";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { rateLimitMessage } from "../../../infrastructure/security/rate-limit";
 import { codeMessage, consumeCode } from "../codes";
@@ -56,7 +57,11 @@ export async function completeEmailCodeSignIn(
       challengeCookie: await openChallenge(user.id, pending.remember),
     };
   return openSignedInSession(user, organization, pending.remember, meta, previousToken, {
-    details: `${pending.remember ? "Remembered for 30 days" : "Browser session"}; code e-mailed after many failed sign-ins`,
+    details: englishOf(
+      words("app_activity_detail_signed_in_email_code", {
+        session: words(pending.remember ? "app_activity_detail_remembered_30_days" : "app_activity_detail_browser_session"),
+      }),
+    ),
     knownDevice: false,
   });
 }

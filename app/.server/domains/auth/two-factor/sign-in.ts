@@ -1,4 +1,5 @@
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
+import { englishOf, words } from "../../../infrastructure/words/said";
 import { openSignedInSession, SIGNIN_MESSAGES, type SignedIn } from "../signin";
 import { findUserById } from "../users";
 import { answerChallenge } from "./challenge";
@@ -23,9 +24,13 @@ export async function completeTwoFactorSignIn(
   const account = await findUserById(answer.userId);
   if (!account || !account.user.isVerified) return { ok: false, status: 401, message: TWO_FACTOR_MESSAGES.challengeGone, restart: true };
   if (account.organization.status === "suspended") return { ok: false, status: 403, message: SIGNIN_MESSAGES.suspended, restart: true };
-  const method = answer.method === "app" ? "authenticator app" : "recovery code";
   const signedIn = await openSignedInSession(account.user, account.organization, answer.remember, meta, previousToken, {
-    details: `${answer.remember ? "Remembered for 30 days" : "Browser session"}; two-factor by ${method}`,
+    details: englishOf(
+      words("app_activity_detail_signed_in_two_factor", {
+        session: words(answer.remember ? "app_activity_detail_remembered_30_days" : "app_activity_detail_browser_session"),
+        method: words(answer.method === "app" ? "app_activity_detail_two_factor_app" : "app_activity_detail_two_factor_recovery_code"),
+      }),
+    ),
     knownDevice: answer.knownDevice,
   });
   return answer.method === "recovery" ? { ...signedIn, notice: TWO_FACTOR_MESSAGES.recoveryUsed(answer.recoveryCodesLeft ?? 0) } : signedIn;
