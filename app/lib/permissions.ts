@@ -66,6 +66,10 @@ export const PERMISSIONS = [
   "inbox:reply",
   "inbox:assign",
   "inbox:quick-replies",
+  // Automations (issue 44): reading the keyword rules, welcome and away messages and their figures;
+  // changing them (owners and admins: they answer customers in the organisation's name).
+  "automations:view",
+  "automations:manage",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -101,6 +105,8 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "inbox:reply",
   "inbox:assign",
   "inbox:quick-replies",
+  "automations:view",
+  "automations:manage",
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
@@ -128,6 +134,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "inbox:reply",
     "inbox:assign",
     "inbox:quick-replies",
+    "automations:view",
+    "automations:manage",
     // An administrator's own organisation pages, as every other organisation page above.
     "billing:view",
     "billing:manage",
@@ -154,6 +162,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     // The inbox: they answer, take and resolve conversations (assigning to others is for owners and admins).
     "inbox:view",
     "inbox:reply",
+    "automations:view",
   ],
   viewer: [
     "account:manage",
@@ -169,6 +178,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "notifications:view",
     // Viewers read the inbox and answer nobody.
     "inbox:view",
+    "automations:view",
   ],
 };
 

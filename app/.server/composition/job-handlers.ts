@@ -1,4 +1,5 @@
 import { registerJobHandler } from "../infrastructure/jobs/worker";
+import { AUTOMATION_QUEUE, runAutomations, type AutomationPayload } from "../domains/automations/run";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 import { WEBHOOK_QUEUE } from "../adapters/webhooks-in/ingest";
 // From the modules that define them, not through process.ts's re-exports: the build puts these
@@ -122,6 +123,15 @@ export function registerJobHandlers() {
     maxAttempts: 6,
     transactional: false,
     run: (jobs) => sendReconnectMails(jobs),
+  });
+  // Automations: a keyword rule, the welcome or the away message for a customer's message; each
+  // message once (a run row), its reply queued in the run's own transaction.
+  registerJobHandler<AutomationPayload>({
+    queue: AUTOMATION_QUEUE,
+    batchSize: 20,
+    maxAttempts: 5,
+    transactional: false,
+    run: (jobs) => runAutomations(jobs),
   });
   // A consent keyword's answer (STOP, ACHA, START…): it queues a message, so outside the webhook's transaction.
   registerJobHandler<{ organizationId: string; messageId: string; status: "opted_in" | "opted_out"; language: "en" | "sw" }>({

@@ -14,6 +14,7 @@ import { releaseMessagingLimitHolds } from "../../domains/messaging/messaging-li
 import { notifyQualityDrop } from "../../domains/notifications/emitters";
 import { logMessageEvents } from "../../domains/messaging/conversation-events";
 import { upsertConversations } from "../../domains/inbox/inbound";
+import { enqueueAutomations } from "../../domains/automations/run";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
 import { englishOf, words } from "../../infrastructure/words/said";
@@ -379,7 +380,9 @@ export class ChangeWork {
       "message",
       inserted.map((m) => m.id),
     );
-    // STOP, ACHA, START…: the consent ledger, and an answer.
-    await applyConsentKeywords(tx, inserted);
+    // STOP, ACHA, START…: the consent ledger, and an answer; they always win over automations.
+    const consentKeywords = await applyConsentKeywords(tx, inserted);
+    // Keyword rules, the welcome and the away message: a job for each message they may answer.
+    await enqueueAutomations(tx, inserted, consentKeywords);
   }
 }

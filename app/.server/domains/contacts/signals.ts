@@ -22,10 +22,10 @@ const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) 
 /** Meta's quick reply on marketing templates: the person stops marketing from this business. */
 const STOP_PROMOTIONS = /^stop promotions$/i;
 
-/** Customers' new messages that are consent keywords: recorded, and each answered once. */
-export async function applyConsentKeywords(tx: Executor, inserted: { id: string; message_type: string }[]) {
+/** Customers' new messages that are consent keywords: recorded, and each answered once. Answers their ids. */
+export async function applyConsentKeywords(tx: Executor, inserted: { id: string; message_type: string }[]): Promise<Set<string>> {
   const candidates = inserted.filter((m) => m.message_type === "text" || m.message_type === "button").map((m) => m.id);
-  if (!candidates.length) return;
+  if (!candidates.length) return new Set();
   const found = await rows<{
     id: string;
     organization_id: string;
@@ -53,7 +53,7 @@ export async function applyConsentKeywords(tx: Executor, inserted: { id: string;
     });
     replies.push({ organizationId: m.organization_id, messageId: m.id, ...keyword });
   }
-  if (!events.length) return;
+  if (!events.length) return new Set();
   await recordConsent(tx, events);
   // The language they wrote in, for the answer and for later, when not known yet.
   for (const r of replies)
@@ -62,6 +62,7 @@ export async function applyConsentKeywords(tx: Executor, inserted: { id: string;
       where id = (select contact_id from messages where id = ${r.messageId})`);
   for (const reply of replies)
     await enqueueJob(CONSENT_REPLY_QUEUE, reply, { executor: tx, uniqueKey: `consent-reply:${reply.messageId}` });
+  return new Set(replies.map((r) => r.messageId));
 }
 
 /** Sends of ours that Meta failed with 131050: the person stopped marketing messages. */

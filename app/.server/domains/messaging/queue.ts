@@ -20,8 +20,8 @@ export interface SendRequest {
   content: OutboundContent;
   /** The message this one answers (a Jumbe message id or a wamid). */
   replyTo?: string;
-  /** Who sends: the API, a campaign or broadcast, an agent in the inbox, or Jumbe itself (a consent keyword's answer). */
-  source: "api" | "campaign" | "broadcast" | "inbox" | "system";
+  /** Who sends: the API, a campaign or broadcast, an agent in the inbox, an automation, or Jumbe itself (a consent keyword's answer). */
+  source: "api" | "campaign" | "broadcast" | "inbox" | "automation" | "system";
   /** The member who wrote it (the inbox). */
   sentBy?: string;
   /** More writes in the message's own transaction (the inbox's conversation and change log). */

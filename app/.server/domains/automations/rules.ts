@@ -1,0 +1,345 @@
+import { sql } from "drizzle-orm";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
+import { isUuid } from "../../infrastructure/db/keyset";
+import { Refusal } from "../../infrastructure/refusal";
+import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import { recordActivity } from "../activity/record";
+import {
+  AUTOMATION_MATCH_TYPES,
+  AUTOMATION_MESSAGES,
+  RULE_COOLDOWN_MAX_MINUTES,
+  RULE_NAME_MAX,
+  RULE_REPLY_MAX,
+  RULE_TAG_MAX,
+  RULE_TAGS_MAX,
+  RULES_MAX,
+  type AutomationMatchType,
+} from "~/lib/schemas/automations-rules";
+import { checkRule, DEFAULT_FUZZY_THRESHOLD, type RuleErrorCode } from "./match";
+import type { RuleAction } from "./rules-cache";
+
+/**
+ * Keyword rules (issue 44): an organisation's owners and admins write them; they run in order, the
+ * first whose keywords a customer's message matches answers it. Every change raises the settings'
+ * version in the same transaction, so each instance compiles the rules again (rules-cache.ts).
+ */
+
+export interface RuleActor {
+  organizationId: string;
+  userId: string | null;
+  meta?: RequestMeta;
+}
+
+export interface RuleInput {
+  name: string;
+  matchType: string;
+  /** One keyword a line, as the form sends them. */
+  keywords: string[];
+  threshold?: number;
+  phoneNumberId?: string | null;
+  cooldownMinutes?: number;
+  reply?: string;
+  addTags?: string[];
+  removeTags?: string[];
+  assignTo?: string | null;
+}
+
+export interface RuleView {
+  id: string;
+  name: string;
+  matchType: AutomationMatchType;
+  keywords: string[];
+  threshold: number | null;
+  phoneNumberId: string | null;
+  cooldownMinutes: number;
+  actions: RuleAction[];
+  position: number;
+  enabled: boolean;
+  firedCount: number;
+  lastFiredAt: string | null;
+}
+
+type Field =
+  | "name"
+  | "matchType"
+  | "keywords"
+  | "threshold"
+  | "phoneNumberId"
+  | "cooldownMinutes"
+  | "reply"
+  | "tags"
+  | "assignTo"
+  | "welcomeText"
+  | "awayText"
+  | "hours"
+  | "form";
+
+/** Why a change is refused; nothing has changed when one is thrown. */
+export const refuseAutomation = (status: 400 | 404 | 409, message: string, field?: Field) =>
+  new Refusal({ domain: "automation", status, message, field });
+
+const notFound = () => refuseAutomation(404, AUTOMATION_MESSAGES.notFound);
+
+/** A keyword check's code as the form's words. */
+function keywordMessage(code: RuleErrorCode, keyword: string): string {
+  switch (code) {
+    case "none":
+      return AUTOMATION_MESSAGES.keywordsNone;
+    case "too_many":
+      return AUTOMATION_MESSAGES.keywordsTooMany;
+    case "too_long":
+      return AUTOMATION_MESSAGES.keywordTooLong(keyword);
+    case "no_words":
+      return AUTOMATION_MESSAGES.keywordNoWords(keyword);
+    case "duplicate":
+      return AUTOMATION_MESSAGES.keywordDuplicate(keyword);
+    case "regex_invalid":
+      return AUTOMATION_MESSAGES.regexInvalid(keyword);
+    case "regex_unsafe":
+      return AUTOMATION_MESSAGES.regexUnsafe(keyword);
+    case "threshold_out_of_range":
+      return AUTOMATION_MESSAGES.threshold;
+    case "unknown_match_type":
+      return AUTOMATION_MESSAGES.matchType;
+  }
+}
+
+const cleanTags = (tags: string[] | undefined) => [...new Set((tags ?? []).map((t) => t.trim()).filter(Boolean))];
+
+interface CheckedRule {
+  name: string;
+  matchType: AutomationMatchType;
+  keywords: string[];
+  threshold: number | null;
+  phoneNumberId: string | null;
+  cooldownMinutes: number;
+  actions: RuleAction[];
+}
+
+/** The rule as it will be stored, or the first thing wrong with it. */
+async function checkedRule(organizationId: string, input: RuleInput): Promise<CheckedRule> {
+  const name = input.name.trim();
+  if (!name) throw refuseAutomation(400, AUTOMATION_MESSAGES.nameRequired, "name");
+  if ([...name].length > RULE_NAME_MAX) throw refuseAutomation(400, AUTOMATION_MESSAGES.nameTooLong, "name");
+  if (!(AUTOMATION_MATCH_TYPES as readonly string[]).includes(input.matchType))
+    throw refuseAutomation(400, AUTOMATION_MESSAGES.matchType, "matchType");
+  const matchType = input.matchType as AutomationMatchType;
+  const keywords = input.keywords.map((k) => k.trim()).filter(Boolean);
+  const threshold = matchType === "fuzzy" ? (input.threshold ?? DEFAULT_FUZZY_THRESHOLD) : null;
+  const [problem] = checkRule({ matchType, keywords, threshold: threshold ?? undefined });
+  if (problem)
+    throw refuseAutomation(
+      400,
+      keywordMessage(problem.code, problem.index === undefined ? "" : (input.keywords.filter((k) => k.trim())[problem.index] ?? "")),
+      problem.code === "threshold_out_of_range" ? "threshold" : "keywords",
+    );
+  const cooldownMinutes = input.cooldownMinutes ?? 0;
+  if (!Number.isInteger(cooldownMinutes) || cooldownMinutes < 0 || cooldownMinutes > RULE_COOLDOWN_MAX_MINUTES)
+    throw refuseAutomation(400, AUTOMATION_MESSAGES.cooldown, "cooldownMinutes");
+  const phoneNumberId = input.phoneNumberId || null;
+  if (phoneNumberId && !(await ownsNumber(organizationId, phoneNumberId)))
+    throw refuseAutomation(400, AUTOMATION_MESSAGES.number, "phoneNumberId");
+  const actions: RuleAction[] = [];
+  const reply = (input.reply ?? "").replace(/\r\n/g, "\n").trim();
+  if ([...reply].length > RULE_REPLY_MAX) throw refuseAutomation(400, AUTOMATION_MESSAGES.replyTooLong, "reply");
+  if (reply) actions.push({ type: "reply", text: reply });
+  const add = cleanTags(input.addTags);
+  const remove = cleanTags(input.removeTags);
+  if (add.length + remove.length > RULE_TAGS_MAX || [...add, ...remove].some((t) => [...t].length > RULE_TAG_MAX))
+    throw refuseAutomation(400, AUTOMATION_MESSAGES.tags, "tags");
+  if (add.length || remove.length) actions.push({ type: "tags", add, remove });
+  if (input.assignTo) {
+    if (!(await answersChats(organizationId, input.assignTo))) throw refuseAutomation(400, AUTOMATION_MESSAGES.assignee, "assignTo");
+    actions.push({ type: "assign", userId: input.assignTo });
+  }
+  if (!actions.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.noAction, "reply");
+  return { name, matchType, keywords, threshold, phoneNumberId, cooldownMinutes, actions };
+}
+
+async function ownsNumber(organizationId: string, phoneNumberId: string) {
+  const row = await queryRow<{ found: boolean }>(
+    db(),
+    sql`select exists (select 1 from whatsapp_phone_numbers where organization_id = ${organizationId}
+                         and phone_number_id = ${phoneNumberId} and disconnected_at is null) as found`,
+  );
+  return Boolean(row?.found);
+}
+
+async function answersChats(organizationId: string, userId: string) {
+  if (!isUuid(userId)) return false;
+  const row = await queryRow<{ found: boolean }>(
+    db(),
+    sql`select exists (select 1 from users where id = ${userId} and organization_id = ${organizationId}
+                         and org_role in ('owner', 'admin', 'agent')) as found`,
+  );
+  return Boolean(row?.found);
+}
+
+/** Every change to the rules or settings: the instances' compiled rules are stale from this transaction on. */
+export async function touchAutomations(tx: Executor, organizationId: string, userId: string | null) {
+  await tx.execute(sql`
+    insert into automation_settings (organization_id, version, updated_by) values (${organizationId}, 1, ${userId})
+    on conflict (organization_id) do update set version = automation_settings.version + 1, updated_at = now(), updated_by = ${userId}`);
+}
+
+/** One change at a time per organisation: the count, the positions. */
+const lockRules = (tx: Executor, organizationId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`automation-rules:${organizationId}`}))`);
+
+interface RuleRow {
+  id: string;
+  name: string;
+  match_type: AutomationMatchType;
+  keywords: string[];
+  threshold: number | null;
+  phone_number_id: string | null;
+  cooldown_minutes: number;
+  actions: RuleAction[];
+  position: number;
+  enabled: boolean;
+  fired_count: number;
+  last_fired_at: string | Date | null;
+}
+
+const viewOf = (r: RuleRow): RuleView => ({
+  id: r.id,
+  name: r.name,
+  matchType: r.match_type,
+  keywords: r.keywords,
+  threshold: r.threshold,
+  phoneNumberId: r.phone_number_id,
+  cooldownMinutes: r.cooldown_minutes,
+  actions: Array.isArray(r.actions) ? r.actions : [],
+  position: r.position,
+  enabled: r.enabled,
+  firedCount: r.fired_count,
+  lastFiredAt: r.last_fired_at === null ? null : new Date(r.last_fired_at).toISOString(),
+});
+
+const COLUMNS = sql`id, name, match_type, keywords, threshold, phone_number_id, cooldown_minutes, actions, position, enabled, fired_count, last_fired_at`;
+
+/** The organisation's rules in the order they are tried. */
+export async function listRules(organizationId: string): Promise<RuleView[]> {
+  const rows = await queryRows<RuleRow>(
+    db(),
+    sql`select ${COLUMNS} from automation_rules where organization_id = ${organizationId} order by position, created_at limit ${RULES_MAX}`,
+  );
+  return rows.map(viewOf);
+}
+
+/** One rule of the organisation; a refusal (404) for another's or an unknown id. */
+export async function getRule(organizationId: string, id: string): Promise<RuleView> {
+  if (!isUuid(id)) throw notFound();
+  const row = await queryRow<RuleRow>(db(), sql`select ${COLUMNS} from automation_rules where organization_id = ${organizationId} and id = ${id}`);
+  if (!row) throw notFound();
+  return viewOf(row);
+}
+
+/** The activity log's line for a change: the action in English (activity/words.ts says it for each reader), the rule's name. */
+const record = (actor: RuleActor, action: string, name: string) =>
+  recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "settings",
+    status: "success",
+    action,
+    details: name,
+    meta: actor.meta,
+  });
+
+/** Adds a rule last in the order (at most RULES_MAX an organisation). */
+export async function createRule(actor: RuleActor, input: RuleInput): Promise<RuleView> {
+  const rule = await checkedRule(actor.organizationId, input);
+  const row = await db().transaction(async (tx) => {
+    await lockRules(tx, actor.organizationId);
+    const count = await queryRow<{ n: number; last: number | null }>(
+      tx,
+      sql`select count(*)::int as n, max(position) as last from automation_rules where organization_id = ${actor.organizationId}`,
+    );
+    if ((count?.n ?? 0) >= RULES_MAX) throw refuseAutomation(409, AUTOMATION_MESSAGES.limit, "form");
+    const saved = await queryRow<RuleRow>(
+      tx,
+      sql`
+      insert into automation_rules (organization_id, name, match_type, keywords, threshold, phone_number_id, cooldown_minutes, actions, position, created_by)
+      values (${actor.organizationId}, ${rule.name}, ${rule.matchType}, ${sql.param(rule.keywords)}::text[], ${rule.threshold},
+              ${rule.phoneNumberId}, ${rule.cooldownMinutes}, ${JSON.stringify(rule.actions)}::jsonb, ${(count?.last ?? 0) + 1}, ${actor.userId})
+      returning ${COLUMNS}`,
+    );
+    await touchAutomations(tx, actor.organizationId, actor.userId);
+    return saved!;
+  });
+  await record(actor, "Automation rule added", rule.name);
+  return viewOf(row);
+}
+
+/** Changes a rule (its place in the order and its figures stay). */
+export async function updateRule(actor: RuleActor, id: string, input: RuleInput): Promise<RuleView> {
+  await getRule(actor.organizationId, id);
+  const rule = await checkedRule(actor.organizationId, input);
+  const row = await db().transaction(async (tx) => {
+    const saved = await queryRow<RuleRow>(
+      tx,
+      sql`
+      update automation_rules set name = ${rule.name}, match_type = ${rule.matchType}, keywords = ${sql.param(rule.keywords)}::text[],
+             threshold = ${rule.threshold}, phone_number_id = ${rule.phoneNumberId}, cooldown_minutes = ${rule.cooldownMinutes},
+             actions = ${JSON.stringify(rule.actions)}::jsonb, updated_at = now()
+      where organization_id = ${actor.organizationId} and id = ${id}
+      returning ${COLUMNS}`,
+    );
+    if (!saved) throw notFound();
+    await touchAutomations(tx, actor.organizationId, actor.userId);
+    return saved;
+  });
+  await record(actor, "Automation rule changed", rule.name);
+  return viewOf(row);
+}
+
+/** Turns a rule on or off. */
+export async function setRuleEnabled(actor: RuleActor, id: string, enabled: boolean): Promise<RuleView> {
+  const existing = await getRule(actor.organizationId, id);
+  const row = await db().transaction(async (tx) => {
+    const saved = await queryRow<RuleRow>(
+      tx,
+      sql`update automation_rules set enabled = ${enabled}, updated_at = now()
+          where organization_id = ${actor.organizationId} and id = ${id} returning ${COLUMNS}`,
+    );
+    if (!saved) throw notFound();
+    await touchAutomations(tx, actor.organizationId, actor.userId);
+    return saved;
+  });
+  if (enabled) await record(actor, "Automation rule turned on", existing.name);
+  else await record(actor, "Automation rule turned off", existing.name);
+  return viewOf(row);
+}
+
+/** Deletes a rule; its runs stay (their rule becomes null), so the inbox still labels its replies. */
+export async function deleteRule(actor: RuleActor, id: string): Promise<void> {
+  const existing = await getRule(actor.organizationId, id);
+  await db().transaction(async (tx) => {
+    await tx.execute(sql`delete from automation_rules where organization_id = ${actor.organizationId} and id = ${id}`);
+    await touchAutomations(tx, actor.organizationId, actor.userId);
+  });
+  await record(actor, "Automation rule deleted", existing.name);
+}
+
+/** Moves a rule one place earlier or later in the order (swapping with its neighbour). */
+export async function moveRule(actor: RuleActor, id: string, direction: "up" | "down"): Promise<void> {
+  await getRule(actor.organizationId, id);
+  await db().transaction(async (tx) => {
+    await lockRules(tx, actor.organizationId);
+    const ordered = await queryRows<{ id: string }>(
+      tx,
+      sql`select id from automation_rules where organization_id = ${actor.organizationId} order by position, created_at`,
+    );
+    const at = ordered.findIndex((r) => r.id === id);
+    const other = direction === "up" ? at - 1 : at + 1;
+    if (at < 0 || other < 0 || other >= ordered.length) return;
+    [ordered[at], ordered[other]] = [ordered[other]!, ordered[at]!];
+    await tx.execute(sql`
+      update automation_rules r set position = t.p
+      from unnest(${sql.param(ordered.map((r) => r.id))}::uuid[], ${sql.param(ordered.map((_, i) => i + 1))}::int[]) as t(id, p)
+      where r.id = t.id and r.organization_id = ${actor.organizationId}`);
+    await touchAutomations(tx, actor.organizationId, actor.userId);
+  });
+}

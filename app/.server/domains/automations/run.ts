@@ -1,0 +1,238 @@
+import { sql } from "drizzle-orm";
+import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
+import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
+import { log } from "../../infrastructure/log";
+import { isRefusal } from "../../infrastructure/refusal";
+import { queueMessage } from "../messaging/queue";
+import { firstMatchingRule } from "./match";
+import { isOpenAt } from "./hours";
+import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
+
+/**
+ * Automations answer customers' messages (issue 44): a keyword rule's actions, else a welcome for a
+ * first message ever, else an away message outside business hours. The webhook's transaction queues a
+ * job for each new customer message of an organisation that has automations (so a crash loses none);
+ * the job decides and acts once (a run row per message, unique, written in the reply's own
+ * transaction). Nothing Jumbe sends is an inbound message, so nothing an automation sends can set one
+ * off; a person holding the conversation silences them all.
+ */
+export const AUTOMATION_QUEUE = "automations.inbound";
+
+/** Automated replies one conversation may get in an hour, and one business number may send. */
+export const CONVERSATION_HOURLY_CAP = 10;
+export const NUMBER_HOURLY_CAP = 1000;
+/** The away message: at most once a conversation in this many hours. */
+export const AWAY_EVERY_HOURS = 24;
+
+/** The kinds of customer message automations read: what they wrote or tapped. */
+const READ_TYPES = new Set(["text", "button", "interactive"]);
+
+export interface AutomationPayload {
+  organizationId: string;
+  messageId: string;
+}
+
+/**
+ * In the webhook's transaction: a job for each new customer message an automation may answer. A
+ * consent keyword (STOP, ACHA…) is answered by the consent ledger alone: it always wins.
+ */
+export async function enqueueAutomations(
+  tx: Executor,
+  inserted: readonly { id: string; organization_id: string; message_type: string; contact_id: string | null }[],
+  consentKeywords: ReadonlySet<string>,
+) {
+  const candidates = inserted.filter((m) => m.contact_id && READ_TYPES.has(m.message_type) && !consentKeywords.has(m.id));
+  if (!candidates.length) return;
+  const organisations = [...new Set(candidates.map((m) => m.organization_id))];
+  const active = new Set(
+    (
+      await queryRows<{ organization_id: string }>(
+        tx,
+        sql`
+        select s.organization_id from automation_settings s
+        where s.organization_id = any(${sql.param(organisations)}::uuid[])
+          and (s.welcome_enabled or s.away_enabled
+               or exists (select 1 from automation_rules r where r.organization_id = s.organization_id and r.enabled))`,
+      )
+    ).map((r) => r.organization_id),
+  );
+  for (const message of candidates)
+    if (active.has(message.organization_id))
+      await enqueueJob(
+        AUTOMATION_QUEUE,
+        { organizationId: message.organization_id, messageId: message.id } satisfies AutomationPayload,
+        { executor: tx, uniqueKey: `automation:${message.id}` },
+      );
+}
+
+interface Inbound {
+  id: string;
+  body: string;
+  phone_number_id: string;
+  contact_id: string;
+  phone: string | null;
+  conversation_id: string;
+  assigned_to: string | null;
+  time_zone: string;
+  first_ever: boolean;
+  ran: boolean;
+}
+
+/** The customer's message and what decides its answer; null when it is not one to answer. */
+async function inboundOf(payload: AutomationPayload): Promise<Inbound | null> {
+  return await queryRow<Inbound>(
+    db(),
+    sql`
+    select m.id, m.body, m.phone_number_id, m.contact_id, c.phone, v.id as conversation_id, v.assigned_to, o.time_zone,
+           not exists (select 1 from messages p where p.organization_id = m.organization_id and p.contact_id = m.contact_id
+                         and p.direction = 'inbound' and p.seq < m.seq) as first_ever,
+           exists (select 1 from automation_runs r where r.message_id = m.id) as ran
+    from messages m
+    join contacts c on c.id = m.contact_id
+    join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
+    join organizations o on o.id = m.organization_id
+    where m.id = ${payload.messageId} and m.organization_id = ${payload.organizationId} and m.direction = 'inbound'`,
+  );
+}
+
+/** What automations decided for a message: which one answers, and how. */
+export type Decision =
+  | { kind: "rule"; rule: LoadedRule; keyword: string }
+  | { kind: "welcome"; text: string }
+  | { kind: "away"; text: string }
+  | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" };
+
+/** Decides without acting: the job, and a rule's "try it" form (with `dryRun`, cooldowns and caps are not read). */
+export async function decide(organizationId: string, inbound: Omit<Inbound, "id" | "ran">, now = new Date()): Promise<Decision> {
+  if (inbound.assigned_to) return { kind: "none", why: "held" };
+  const automations = await automationsOf(organizationId);
+  const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phone_number_id);
+  const match = firstMatchingRule(rules, inbound.body);
+  if (match) {
+    if (match.rule.cooldownMinutes > 0 && (await coolingDown(match.rule, inbound.contact_id, now)))
+      return { kind: "none", why: "cooldown" };
+    return { kind: "rule", rule: match.rule, keyword: match.keyword };
+  }
+  const settings = automations.settings;
+  if (settings.welcomeEnabled && settings.welcomeText && inbound.first_ever) return { kind: "welcome", text: settings.welcomeText };
+  if (settings.awayEnabled && settings.awayText && !isOpenAt({ ...settings.schedule, timeZone: inbound.time_zone }, now)) {
+    if (await awayAlreadySent(inbound.conversation_id, now)) return { kind: "none", why: "answered" };
+    return { kind: "away", text: settings.awayText };
+  }
+  return { kind: "none", why: "no_match" };
+}
+
+async function coolingDown(rule: LoadedRule, contactId: string, now: Date) {
+  const row = await queryRow<{ recent: boolean }>(
+    db(),
+    sql`select exists (select 1 from automation_runs where contact_id = ${contactId} and rule_id = ${rule.id}
+                         and created_at > ${now.toISOString()}::timestamptz - make_interval(mins => ${rule.cooldownMinutes})) as recent`,
+  );
+  return Boolean(row?.recent);
+}
+
+async function awayAlreadySent(conversationId: string, now: Date) {
+  const row = await queryRow<{ sent: boolean }>(
+    db(),
+    sql`select exists (select 1 from automation_runs where conversation_id = ${conversationId} and kind = 'away'
+                         and created_at > ${now.toISOString()}::timestamptz - make_interval(hours => ${AWAY_EVERY_HOURS})) as sent`,
+  );
+  return Boolean(row?.sent);
+}
+
+/** Over a cap: this conversation's automated replies in the last hour, or the number's. */
+async function capped(inbound: Inbound) {
+  const row = await queryRow<{ conversation: number; number: number }>(
+    db(),
+    sql`
+    select (select count(*) from automation_runs where conversation_id = ${inbound.conversation_id} and reply_id is not null
+              and created_at > now() - interval '1 hour')::int as conversation,
+           (select count(*) from automation_runs where phone_number_id = ${inbound.phone_number_id} and reply_id is not null
+              and created_at > now() - interval '1 hour')::int as number`,
+  );
+  return (row?.conversation ?? 0) >= CONVERSATION_HOURLY_CAP || (row?.number ?? 0) >= NUMBER_HOURLY_CAP;
+}
+
+/** Thrown inside a run's transaction when another worker already answered the message: nothing is kept. */
+class AlreadyRan extends Error {}
+
+/** The run's row (once a message) and what its actions change besides the reply: tags, an assignment, the rule's figures. */
+async function writeRun(tx: Executor, inbound: Inbound, decision: Exclude<Decision, { kind: "none" }>, replyId: string | null) {
+  const ruleId = decision.kind === "rule" ? decision.rule.id : null;
+  const run = await queryRow<{ id: string }>(
+    tx,
+    sql`
+    insert into automation_runs (organization_id, message_id, conversation_id, contact_id, phone_number_id, kind, rule_id, reply_id)
+    select organization_id, id, ${inbound.conversation_id}, contact_id, phone_number_id, ${decision.kind}, ${ruleId}, ${replyId}
+    from messages where id = ${inbound.id}
+    on conflict (message_id) do nothing
+    returning id`,
+  );
+  if (!run) throw new AlreadyRan();
+  if (replyId) await tx.execute(sql`update messages set automation_run_id = ${run.id} where id = ${replyId}`);
+  if (decision.kind !== "rule") return;
+  await tx.execute(sql`update automation_rules set fired_count = fired_count + 1, last_fired_at = now() where id = ${decision.rule.id}`);
+  for (const action of decision.rule.actions) await applyAction(tx, inbound, action);
+}
+
+/** A rule's actions other than its reply. */
+async function applyAction(tx: Executor, inbound: Inbound, action: RuleAction) {
+  if (action.type === "tags") {
+    await tx.execute(sql`
+      update contacts set tags = array(select distinct t from unnest(array_cat(tags, ${sql.param(action.add)}::text[])) t
+                                       where t <> all(${sql.param(action.remove)}::text[]) order by t),
+                          updated_at = now()
+      where id = ${inbound.contact_id}`);
+  } else if (action.type === "assign") {
+    // Only a member of the organisation who still may answer; someone removed since is skipped.
+    await tx.execute(sql`
+      update conversations v set assigned_to = ${action.userId}
+      where v.id = ${inbound.conversation_id} and v.assigned_to is null
+        and exists (select 1 from users u where u.id = ${action.userId} and u.organization_id = v.organization_id
+                      and u.org_role in ('owner', 'admin', 'agent'))`);
+  }
+}
+
+/** The reply a decision sends: a rule's reply action, or the welcome or away text. */
+function replyOf(decision: Exclude<Decision, { kind: "none" }>): string | null {
+  if (decision.kind !== "rule") return decision.text;
+  const reply = decision.rule.actions.find((a) => a.type === "reply");
+  return reply?.type === "reply" ? reply.text : null;
+}
+
+/** Runs one message's automations: decided, then acted on in one transaction with its reply. */
+export async function runAutomation(payload: AutomationPayload, now = new Date()): Promise<Decision | null> {
+  const inbound = await inboundOf(payload);
+  if (!inbound || inbound.ran || !inbound.phone) return null;
+  const decision = await decide(payload.organizationId, inbound, now);
+  if (decision.kind === "none") return decision;
+  if (await capped(inbound)) {
+    log().warn({ organizationId: payload.organizationId, conversationId: inbound.conversation_id }, "automation capped");
+    return { kind: "none", why: "capped" };
+  }
+  const text = replyOf(decision);
+  try {
+    if (text === null) await db().transaction((tx) => writeRun(tx, inbound, decision, null));
+    else
+      await queueMessage(payload.organizationId, {
+        to: inbound.phone,
+        from: inbound.phone_number_id,
+        content: { kind: "text", text },
+        replyTo: decision.kind === "rule" ? inbound.id : undefined,
+        source: "automation",
+        onQueued: (tx, messageId) => writeRun(tx, inbound, decision, messageId),
+      });
+  } catch (error) {
+    if (error instanceof AlreadyRan) return null;
+    // The number was disconnected, the organisation is closing…: the customer's message waits for a person.
+    if (!isRefusal(error, "send")) throw error;
+    log().warn({ organizationId: payload.organizationId, code: error.code }, "automation not sent");
+    return { kind: "none", why: "no_match" };
+  }
+  return decision;
+}
+
+export async function runAutomations(jobs: Job<AutomationPayload>[]) {
+  for (const job of jobs) await runAutomation(job.payload);
+}

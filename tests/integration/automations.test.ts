@@ -1,0 +1,192 @@
+import { describe, expect, it, vi } from "vitest";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
+import { createRule, deleteRule, getRule, listRules, moveRule, updateRule } from "~/.server/domains/automations/rules";
+import { readAutomationSettings, saveAutomationSettings } from "~/.server/domains/automations/settings";
+import { runAutomation, CONVERSATION_HOURLY_CAP } from "~/.server/domains/automations/run";
+import { isRefusal } from "~/.server/infrastructure/refusal";
+import { createVerifiedUser } from "../support/accounts";
+import { metaSandboxForFile } from "../support/meta-harness";
+
+// Automations (issue 44): a keyword rule answers a customer's message once, a welcome greets a first
+// message ever, an away message answers outside business hours once a day; a consent keyword, a
+// person holding the conversation, a cooldown and the caps keep them quiet; tenants never share rules.
+
+const meta = metaSandboxForFile();
+
+async function tenant(name: string) {
+  const user = await createVerifiedUser({ businessName: name });
+  const actor = { organizationId: user.organization.id, userId: user.user.id };
+  return { ...actor, actor, ...(await meta.graph.connect(user.organization.id, name)) };
+}
+type Tenant = Awaited<ReturnType<typeof tenant>>;
+
+/** Waits until the condition holds, running the job queue meanwhile. */
+async function until<T>(read: () => Promise<T>, check: (value: T) => boolean) {
+  return vi.waitFor(
+    async () => {
+      await drainJobs();
+      const value = await read();
+      if (!check(value)) throw new Error(`not yet: ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: 8000, interval: 25 },
+  );
+}
+
+const outbound = (organizationId: string) =>
+  rawQuery<{ body: string; source: string; automation_run_id: string | null; context_wamid: string | null }>(
+    `select body, source, automation_run_id, context_wamid from messages where organization_id = $1 and direction = 'outbound' order by seq`,
+    [organizationId],
+  );
+const inboundCount = async (organizationId: string) =>
+  (await rawQuery<{ n: number }>(`select count(*)::int as n from messages where organization_id = $1 and direction = 'inbound'`, [organizationId]))[0]!.n;
+const runs = (organizationId: string) =>
+  rawQuery<{ kind: string; rule_id: string | null; reply_id: string | null; message_id: string }>(
+    `select kind, rule_id, reply_id, message_id from automation_runs where organization_id = $1 order by created_at`,
+    [organizationId],
+  );
+
+/** A customer writes; answers when the webhook is stored and every job it set off has run. */
+async function customerWrites(t: Tenant, from: string, text: string) {
+  const before = await inboundCount(t.organizationId);
+  const sent = await meta.sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from, name: "Achieng Otieno", text });
+  await until(
+    () => inboundCount(t.organizationId),
+    (n) => n === before + 1,
+  );
+  await drainJobs();
+  return sent;
+}
+
+const priceRule = {
+  name: "Prices",
+  matchType: "contains",
+  keywords: ["bei", "price"],
+  reply: "Bei zetu: Starter KES 2,000 kwa mwezi. Tuma PLANS kwa zaidi.",
+  addTags: ["asked-price"],
+};
+
+const allClosed = { 0: [], 1: [], 2: [], 3: [], 4: [], 5: [], 6: [] };
+const allOpen = Object.fromEntries([0, 1, 2, 3, 4, 5, 6].map((d) => [d, [{ from: "00:00", to: "24:00" }]])) as typeof allClosed;
+
+describe("automations", () => {
+  it("answers a matching message once from its rule, tags the contact, and the reply is labelled and never sets one off", async () => {
+    const t = await tenant("Nyota Savings Sacco");
+    const rule = await createRule(t.actor, priceRule);
+    const { wamid } = await customerWrites(t, "254712000201", "Habari, bei gani ya Starter?");
+    const sent = await outbound(t.organizationId);
+    expect(sent).toEqual([{ body: priceRule.reply, source: "automation", automation_run_id: expect.any(String), context_wamid: wamid }]);
+    expect(await runs(t.organizationId)).toEqual([{ kind: "rule", rule_id: rule.id, reply_id: expect.any(String), message_id: expect.any(String) }]);
+    expect((await getRule(t.organizationId, rule.id)).firedCount).toBe(1);
+    expect((await rawQuery<{ tags: string[] }>(`select tags from contacts where phone = '+254712000201'`))[0]!.tags).toEqual(["asked-price"]);
+    // It reaches WhatsApp, and nothing it sent is an inbound message: no second run.
+    await drainDispatcher();
+    expect(meta.sandbox.messages({ phoneNumberId: t.phoneNumberId })).toHaveLength(1);
+    await drainJobs();
+    expect(await runs(t.organizationId)).toHaveLength(1);
+    // The job again (a retry after a crash): nothing more is sent.
+    const [run] = await runs(t.organizationId);
+    expect(await runAutomation({ organizationId: t.organizationId, messageId: run!.message_id })).toBeNull();
+    expect(await outbound(t.organizationId)).toHaveLength(1);
+  });
+
+  it("lets a consent keyword win, and stays silent while a person holds the conversation", async () => {
+    const t = await tenant("Pwani Tours");
+    await createRule(t.actor, { name: "Stop words", matchType: "contains", keywords: ["acha", "stop"], reply: "Sawa!" });
+    await customerWrites(t, "254712000202", "ACHA");
+    // The consent ledger answers (source system); the rule does not.
+    expect((await outbound(t.organizationId)).map((m) => m.source)).toEqual(["system"]);
+    expect(await runs(t.organizationId)).toEqual([]);
+
+    await createRule(t.actor, priceRule);
+    await rawQuery(`update conversations set assigned_to = $1 where organization_id = $2`, [t.userId, t.organizationId]);
+    await customerWrites(t, "254712000202", "bei gani?");
+    expect((await outbound(t.organizationId)).map((m) => m.source)).toEqual(["system"]);
+    expect(await runs(t.organizationId)).toEqual([]);
+  });
+
+  it("greets a first message ever, answers outside hours once a day, and holds a rule back during its cooldown", async () => {
+    const t = await tenant("Mama Mboga Supplies");
+    await saveAutomationSettings(
+      t.actor,
+      { welcomeEnabled: true, welcomeText: "Karibu Mama Mboga!", awayEnabled: true, awayText: "Tumefunga kwa sasa.", days: allClosed, holidays: [], holidayMode: false },
+      "Africa/Nairobi",
+    );
+    await customerWrites(t, "254712000203", "Hello");
+    await customerWrites(t, "254712000203", "Are you there?");
+    await customerWrites(t, "254712000203", "Hello again");
+    // The welcome for the first; the away message once for the next two (closed all week).
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Karibu Mama Mboga!", "Tumefunga kwa sasa."]);
+    expect((await runs(t.organizationId)).map((r) => r.kind)).toEqual(["welcome", "away"]);
+
+    // Open all the time: no away message; a rule with a cooldown answers once in its hour.
+    await saveAutomationSettings(
+      t.actor,
+      { ...(await readAutomationSettings(t.organizationId)), days: allOpen },
+      "Africa/Nairobi",
+    );
+    await createRule(t.actor, { ...priceRule, cooldownMinutes: 60 });
+    await customerWrites(t, "254712000203", "price?");
+    await customerWrites(t, "254712000203", "price please");
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Karibu Mama Mboga!", "Tumefunga kwa sasa.", priceRule.reply]);
+  });
+
+  it("stops at the cap of automated replies a conversation gets in an hour", async () => {
+    const t = await tenant("Kisumu Traders");
+    await createRule(t.actor, { name: "Echo", matchType: "contains", keywords: ["hi"], reply: "Hi there!" });
+    for (let i = 0; i < CONVERSATION_HOURLY_CAP + 2; i++) await customerWrites(t, "254712000204", `hi ${i}`);
+    expect(await outbound(t.organizationId)).toHaveLength(CONVERSATION_HOURLY_CAP);
+  });
+
+  it("keeps each organisation's rules to itself: another's id is not found, and its customers hear nothing of them", async () => {
+    const a = await tenant("Nyota Savings Sacco");
+    const b = await tenant("Pwani Tours");
+    const rule = await createRule(a.actor, priceRule);
+    for (const attempt of [
+      () => getRule(b.organizationId, rule.id),
+      () => updateRule(b.actor, rule.id, priceRule),
+      () => deleteRule(b.actor, rule.id),
+      () => moveRule(b.actor, rule.id, "up"),
+    ]) {
+      const refusal = await attempt().catch((error: unknown) => error);
+      expect(isRefusal(refusal, "automation") && refusal.status).toBe(404);
+    }
+    await customerWrites(b, "254712000205", "bei?");
+    expect(await outbound(b.organizationId)).toEqual([]);
+    expect(await listRules(b.organizationId)).toEqual([]);
+  });
+
+  it("refuses a rule it could not run safely or that does nothing, and stores nothing", async () => {
+    const t = await tenant("Nyota Savings Sacco");
+    for (const [input, field] of [
+      [{ ...priceRule, matchType: "regex", keywords: ["(a+)+$"] }, "keywords"],
+      [{ ...priceRule, keywords: [" ", ""] }, "keywords"],
+      [{ ...priceRule, name: "" }, "name"],
+      [{ ...priceRule, reply: "", addTags: [] }, "reply"],
+      [{ ...priceRule, matchType: "sounds_like" }, "matchType"],
+      [{ ...priceRule, matchType: "fuzzy", threshold: 0.2 }, "threshold"],
+      [{ ...priceRule, cooldownMinutes: -5 }, "cooldownMinutes"],
+      [{ ...priceRule, phoneNumberId: "999" }, "phoneNumberId"],
+    ] as const) {
+      const refusal = await createRule(t.actor, input as never).catch((error: unknown) => error);
+      expect(isRefusal(refusal, "automation") && { status: refusal.status, field: refusal.field }, JSON.stringify(input)).toEqual({
+        status: 400,
+        field,
+      });
+    }
+    expect(await listRules(t.organizationId)).toEqual([]);
+  });
+
+  it("tries rules in their order, which a move changes", async () => {
+    const t = await tenant("Nyota Savings Sacco");
+    const general = await createRule(t.actor, { name: "General", matchType: "contains", keywords: ["loan"], reply: "General loans" });
+    await createRule(t.actor, { name: "School fees", matchType: "contains", keywords: ["school fees loan"], reply: "School fees loans" });
+    await customerWrites(t, "254712000206", "I need a school fees loan");
+    await moveRule(t.actor, general.id, "down");
+    expect((await listRules(t.organizationId)).map((r) => r.name)).toEqual(["School fees", "General"]);
+    await customerWrites(t, "254712000207", "I need a school fees loan");
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["General loans", "School fees loans"]);
+  });
+});
