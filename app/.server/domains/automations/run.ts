@@ -81,7 +81,7 @@ interface Inbound {
 
 /** The customer's message and what decides its answer; null when it is not one to answer. */
 async function inboundOf(payload: AutomationPayload): Promise<Inbound | null> {
-  return await queryRow<Inbound>(
+  return (await queryRow<Inbound>(
     db(),
     sql`
     select m.id, m.body, m.phone_number_id, m.contact_id, c.phone, v.id as conversation_id, v.assigned_to, o.time_zone,
@@ -93,7 +93,7 @@ async function inboundOf(payload: AutomationPayload): Promise<Inbound | null> {
     join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
     join organizations o on o.id = m.organization_id
     where m.id = ${payload.messageId} and m.organization_id = ${payload.organizationId} and m.direction = 'inbound'`,
-  );
+  )) ?? null;
 }
 
 /** What automations decided for a message: which one answers, and how. */
