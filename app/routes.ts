@@ -82,6 +82,12 @@ export default [
     // Writing to one customer first: a contact or a number, and the number to write from.
     route("chat/new", "routes/app/chat/new.tsx"),
     route("chat/:id", "routes/app/chat/conversation.tsx"),
+    // Automations: the keyword rules in their order; a rule's form (a saved one's with "try it"); the
+    // welcome and away messages with the business hours.
+    route("automations", "routes/app/automations/index.tsx"),
+    route("automations/new", "routes/app/automations/rule.tsx", { id: "automation-new" }),
+    route("automations/hours", "routes/app/automations/hours.tsx"),
+    route("automations/:id", "routes/app/automations/rule.tsx", { id: "automation-edit" }),
     // Billing: plan, wallet, usage, invoices and the top-up; a payment's wait; an invoice as a page.
     route("billing", "routes/app/billing/index.tsx"),
     route("billing/payments/:id", "routes/app/billing/payment.tsx"),

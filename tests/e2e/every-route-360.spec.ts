@@ -203,10 +203,13 @@ const PUBLIC: Walk[] = [
   ["invitations/:token", "/invitations/not-a-real-invitation-token"],
 ];
 
-/** A business of its own (so the demo's data stays as seeded): a payment's page and a CSV import's page. */
+/** A business of its own (so the demo's data stays as seeded): a payment's page, a CSV import's page and a keyword rule's. */
 const OWN_BUSINESS: Walk[] = [
   ["billing/payments/:id", (ids) => ids.payment!],
   ["messaging/contacts/import/:id", (ids) => ids.importRun!],
+  ["automations/:id", (ids) => ids.rule!],
+  // Deleting it asks first, on the list's own address.
+  ["automations", (ids) => `/automations?confirm=delete&rule=${ids.rule!.split("/").pop()}`],
 ];
 
 const BUSINESS: Walk[] = [
@@ -247,6 +250,9 @@ const BUSINESS: Walk[] = [
   ["chat/new", "/chat/new"],
   ["chat/new", "/chat/new?q=a"],
   ["chat/:id", (ids) => ids.conversation!],
+  ["automations", "/automations"],
+  ["automations/new", "/automations/new"],
+  ["automations/hours", "/automations/hours"],
   ["billing", "/billing"],
   ["billing/invoices/:id", (ids) => ids.invoice!],
   ["analytics", "/analytics"],
@@ -330,8 +336,17 @@ async function walkOwnBusiness(
     });
     await ownPage.getByRole("button", { name: "Upload" }).click();
     await expect(ownPage).toHaveURL(/\/messaging\/contacts\/import\/[0-9a-f-]{36}$/);
+    const importRun = new URL(ownPage.url()).pathname;
+    // A keyword rule, made through its form (the demo has none).
+    await ownPage.goto("/automations/new");
+    await ownPage.getByLabel("Name", { exact: true }).fill("Prices");
+    await ownPage.getByLabel("Keywords", { exact: true }).fill("bei\nprice");
+    await ownPage.getByLabel("Reply", { exact: true }).fill("Bei zetu: Starter KES 2,000 kwa mwezi.");
+    await ownPage.getByRole("button", { name: "Create rule" }).click();
+    await expect(ownPage).toHaveURL(/\/automations$/);
+    const rule = await linkOn(ownPage, "/automations", /^\/automations\/[0-9a-f-]{36}$/);
     await own.addCookies(cookies);
-    await walk(ownPage, OWN_BUSINESS, { payment, importRun: new URL(ownPage.url()).pathname });
+    await walk(ownPage, OWN_BUSINESS, { payment, importRun, rule });
   } finally {
     await own.close();
   }

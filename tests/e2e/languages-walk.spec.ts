@@ -84,6 +84,9 @@ for (const locale of LOCALES) {
     await expectNoEnglish(page, locale, "/messaging/contacts");
     await expectNoEnglish(page, locale, "/chat");
     await expectNoEnglish(page, locale, await hrefMatching(page, /^\/chat\/[0-9a-f-]{36}$/));
+    await expectNoEnglish(page, locale, "/automations");
+    await expectNoEnglish(page, locale, "/automations/new");
+    await expectNoEnglish(page, locale, "/automations/hours");
     await expectNoEnglish(page, locale, "/billing");
     const invoice = await hrefMatching(page, /^\/billing\/invoices\/[0-9a-f-]{36}$/);
     await expectNoEnglish(page, locale, invoice);

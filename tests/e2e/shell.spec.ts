@@ -12,6 +12,7 @@ const NAV = [
   ["Get Started", "/get-started"],
   ["WhatsApp Setup", "/whatsapp"],
   ["Inbox", "/chat"],
+  ["Automations", "/automations"],
   ["Contacts", "/messaging/contacts"],
   ["Campaigns", "/messaging"],
   ["Templates", "/templates"],

@@ -27,6 +27,7 @@ import { connectedNumber } from "../support/whatsapp";
 import { tableDigests } from "../support/database";
 import { demoData } from "../support/demo-snapshot";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
+import { createRule } from "~/.server/domains/automations/rules";
 
 /**
  * Issue 15: every role against every page, action and API. The expectations come from the one
@@ -128,6 +129,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   // Nobody's notification: each member's own open only to them (tests/integration/notifications.test.ts).
   "/notifications/:id": () => "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
   "/chat/:id": (w) => `/chat/${w.conversation}`,
+  "/automations/:id": (w) => `/automations/${w.rules[0]}`,
   "/billing/payments/:id": (w) => `/billing/payments/${w.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.invoices[1]}`,
   "/billing/invoices/:id/pdf": (w) => `/billing/invoices/${w.invoices[1]}/pdf`,
@@ -483,6 +485,37 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     },
     delete: { needs: "inbox:quick-replies", form: (w) => ({ intent: "delete", id: w.quickReply, confirm: "yes" }) },
   },
+  // Automations (owners and admins): the world's two rules moved, turned off and on, one deleted; a new
+  // rule, a change, and the welcome message. Trying a rule reads only.
+  "/automations": {
+    move: { needs: "automations:manage", form: (w) => ({ intent: "move", id: w.rules[0]!, direction: "down" }) },
+    disable: { needs: "automations:manage", form: (w) => ({ intent: "disable", id: w.rules[0]! }) },
+    enable: { needs: "automations:manage", form: (w) => ({ intent: "enable", id: w.rules[0]! }) },
+    delete: { needs: "automations:manage", form: (w) => ({ intent: "delete", id: w.rules[1]!, confirm: "yes" }) },
+  },
+  "/automations/new": {
+    save: {
+      needs: "automations:manage",
+      form: () => ({
+        intent: "save",
+        name: "AGM",
+        matchType: "contains",
+        keywords: "agm\nmkutano",
+        reply: "Our AGM is on Saturday 14 March.",
+      }),
+    },
+    try: { needs: "automations:manage", form: () => ({ intent: "try", sample: "agm" }), proof: false, why: "a saved rule's only" },
+  },
+  "/automations/:id": {
+    save: {
+      needs: "automations:manage",
+      form: () => ({ intent: "save", name: "Prices", matchType: "contains", keywords: "bei", reply: "Bei zetu zimebadilika." }),
+    },
+    try: { needs: "automations:manage", form: () => ({ intent: "try", sample: "bei gani?" }), proof: false, why: "reads only" },
+  },
+  "/automations/hours": {
+    "": { needs: "automations:manage", form: () => ({ welcomeEnabled: "on", welcomeText: "Karibu Nyota Sacco!" }) },
+  },
   "/api/developer/api-key/regenerate": { "": { needs: "developer:manage", form: () => ({}) } },
   // Billing (owners and admins): a bank transfer (no outside system), a plan from the next period,
   // the wallet's alerts, and a dispute of each of the world's two pending invoices.
@@ -576,6 +609,8 @@ interface World {
   conversationMessage: string;
   /** The demo's saved answer /hours. */
   quickReply: string;
+  /** Two keyword rules of the Sacco's, in their order. */
+  rules: string[];
   /** A bank transfer of the Sacco's (pending), and two pending invoices of such transfers. */
   payment: string;
   invoices: string[];
@@ -643,6 +678,19 @@ async function buildWorld(): Promise<World> {
       values (${organizationId}, ${customer!.id}, 'inbound', 'received', 'Habari, nataka kujua salio langu', 'wamid.matrix1', '105000222', 'text', now())
       returning id`,
   );
+  const rules = [];
+  for (const [name, keyword] of [
+    ["Prices", "bei"],
+    ["Loans", "mkopo"],
+  ] as const)
+    rules.push(
+      (
+        await createRule(
+          { organizationId, userId: owner.id },
+          { name, matchType: "contains", keywords: [keyword], reply: `${name}: tuma ujumbe.` },
+        )
+      ).id,
+    );
   const transfers = [];
   for (let i = 0; i < 2; i++) transfers.push(await startBankTransfer({ organizationId, userId: owner.id }, { amount: 2500 }));
   return {
@@ -660,6 +708,7 @@ async function buildWorld(): Promise<World> {
     segment: segment!.id,
     invitation: invitation!.id,
     account: account.id,
+    rules,
     conversation: conversation!.id,
     conversationMessage: said!.id,
     quickReply: (

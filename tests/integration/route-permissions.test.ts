@@ -176,6 +176,12 @@ const ROWS: Record<string, Row> = {
   "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
   // Writing to one customer first: those who answer customers.
   "/chat/new": { path: "/chat/new", anonymous: "login", owner: "ok", admin: "ok" },
+  // Automations (issue 44): every member reads the rules and the welcome and away messages; a rule's
+  // form is for owners and admins (a platform administrator in their own organisation); nobody's rule is not found.
+  "/automations": { path: "/automations", anonymous: "login", owner: "ok", admin: "ok" },
+  "/automations/new": { path: "/automations/new", anonymous: "login", owner: "ok", admin: "ok" },
+  "/automations/hours": { path: "/automations/hours", anonymous: "login", owner: "ok", admin: "ok" },
+  "/automations/:id": { path: "/automations/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   // Advanced Analytics and its daily CSV (issue 18).
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics/daily.csv": { path: "/analytics/daily.csv", anonymous: "login", owner: "ok", admin: "ok" },
@@ -341,6 +347,14 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", form: { intent: "note", note: "x" }, anonymous: "login", owner: "404" as Outcome },
   // A saved answer with a bad shortcut: refused at the field, signed in or not.
   { path: "/chat/quick-replies", form: { intent: "add", shortcut: "two words", body: "x" }, anonymous: "login", owner: "400" as Outcome },
+  // Automations: nobody's rule is not found; a time that does not exist is refused at its field.
+  {
+    path: "/automations",
+    form: { intent: "disable", id: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" },
+    anonymous: "login",
+    owner: "404" as Outcome,
+  },
+  { path: "/automations/hours", form: { "from-1-0": "25:00", "to-1-0": "17:00" }, anonymous: "login", owner: "400" as Outcome },
   // Broadcast approval: the owner's setting, and approving a campaign (nobody's campaign is not found).
   { path: "/settings/team", form: { intent: "approval", enabled: "on", threshold: "abc" }, anonymous: "login", owner: "400" as Outcome },
   {
@@ -474,6 +488,14 @@ describe("the permissions table", () => {
     expect(needs("/settings/team")).toEqual(["team:view"]);
   });
 
+  it("lets every member read the automations, and only owners and admins (and a platform administrator at home) change them", () => {
+    expect(ROLES.filter((role) => can(role, "automations:view"))).toEqual([...ROLES]);
+    expect(ROLES.filter((role) => can(role, "automations:manage"))).toEqual(["platform_admin", "owner", "admin"]);
+    for (const path of ["/automations", "/automations/hours"]) expect(needs(path), path).toEqual(["automations:view"]);
+    for (const path of ["/automations/new", "/automations/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f"])
+      expect(needs(path), path).toEqual(["automations:manage"]);
+  });
+
   it("keeps the organisation's details to owners and admins, and closing it to the owner", () => {
     expect(ROLES.filter((role) => can(role, "organization:manage"))).toEqual(["owner", "admin"]);
     expect(ROLES.filter((role) => can(role, "organization:close"))).toEqual(["owner"]);
@@ -549,6 +571,8 @@ describe("the layouts' middleware answers each role as the routes declare", () =
     expect(await answer("/settings/organisation", "viewer")).toBe("302 /unauthorized");
     expect(await answer("/settings/account", "admin")).toBe("302 /unauthorized");
     expect(await answer("/chat/quick-replies", "agent")).toBe("302 /unauthorized");
+    expect(await answer("/automations/new", "agent")).toBe("302 /unauthorized");
+    expect(await answer("/automations", "viewer")).toBe("200");
     expect(await answer("/dashboard", "platform_admin")).toBe("302 /unauthorized");
     expect(await answer("/integrations", "viewer")).toBe("302 /unauthorized");
     expect(await answer("/revenue-share", "agent")).toBe("302 /unauthorized");

@@ -143,6 +143,8 @@ describe("search", () => {
     expect((await pages("billing"))[0]).toBe("Billing & Subscription");
     expect(await pages("api key")).toEqual(["Developers"]);
     expect((await pages("inbox"))[0]).toBe("Inbox");
+    expect((await pages("automations"))[0]).toBe("Automations");
+    expect((await pages("away message"))[0]).toBe("Welcome and away messages");
     expect((await pages("contacts"))[0]).toBe("Contacts");
     expect((await pages("campaigns"))[0]).toBe("Message Center");
     expect(await pages("broadcasts")).toContain("Broadcasts");

@@ -91,6 +91,7 @@ describe("the navigation", () => {
     ["Get Started", "/get-started"],
     ["WhatsApp Setup", "/whatsapp"],
     ["Inbox", "/chat"],
+    ["Automations", "/automations"],
     ["Contacts", "/messaging/contacts"],
     ["Campaigns", "/messaging"],
     ["Templates", "/templates"],
@@ -143,6 +144,7 @@ describe("the navigation", () => {
     expect(await current("/messaging/campaigns/new")).toEqual(["Campaigns"]);
     expect(await current("/templates/new")).toEqual(["Templates"]);
     expect(await current("/chat/quick-replies")).toEqual(["Inbox"]);
+    expect(await current("/automations/hours")).toEqual(["Automations"]);
     expect(await current("/settings/team")).toEqual(["Settings"]);
     expect(await current("/profile")).toEqual([]);
   });

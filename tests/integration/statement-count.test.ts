@@ -46,6 +46,13 @@ const USER_BUDGETS: Record<string, number> = {
   "/settings/notifications": 3,
   // session, shell notifications, the saved answers (an edited one is found among them)
   "/chat/quick-replies": 3,
+  // session, shell notifications; side by side: the rules, the welcome and away messages' settings, the
+  // numbers and the members (the list names a rule's number and assignee)
+  "/automations": 6,
+  // session, shell notifications; the numbers and the members a rule's form offers
+  "/automations/new": 4,
+  // session, shell notifications, the welcome and away messages' settings
+  "/automations/hours": 3,
   // session, shell notifications (unread count and latest five, one statement), the page of notifications
   "/notifications": 3,
   // session, shell notifications; the page of conversations (rows, customers, last messages in one

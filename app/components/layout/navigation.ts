@@ -3,6 +3,7 @@ import {
   Activity,
   BarChart3,
   Bell,
+  Bot,
   CreditCard,
   FileText,
   KeyRound,
@@ -67,6 +68,7 @@ export const NAV_GROUPS: readonly NavGroup[] = [
     },
     entries: [
       entry(href("/chat"), m.app_nav_inbox, MessageSquare, { counts: "inbox" }),
+      entry(href("/automations"), m.app_nav_automations, Bot),
       entry(href("/messaging/contacts"), m.app_nav_contacts, Users),
       // The Message Center's campaigns and broadcasts tabs.
       entry(href("/messaging"), m.app_nav_campaigns, Megaphone),

@@ -12,6 +12,21 @@ export const RULE_COOLDOWN_MAX_MINUTES = 7 * 24 * 60;
 export const RULE_TAGS_MAX = 10;
 export const RULE_TAG_MAX = 40;
 export const AUTO_TEXT_MAX = 1024;
+/** The fuzzy match type's similarity: its bounds, the form's step and default. */
+export const THRESHOLD_MIN = 0.5;
+export const THRESHOLD_MAX = 1;
+export const THRESHOLD_STEP = 0.05;
+export const THRESHOLD_DEFAULT = 0.8;
+/** The weekdays in the form's order, Monday first (0 is Sunday, as the hours are stored). */
+export const FORM_WEEKDAYS = [1, 2, 3, 4, 5, 6, 0] as const;
+export type FormWeekday = (typeof FORM_WEEKDAYS)[number];
+/** The opening times the hours form offers a day: two. */
+export const FORM_RANGES = [0, 1] as const;
+export type FormRange = (typeof FORM_RANGES)[number];
+
+/** The name of a day's opening time's field: `from-1-0` is Monday's first opening time. */
+export const rangeField = (end: "from" | "to", day: FormWeekday, index: FormRange) => `${end}-${day}-${index}` as const;
+export type RangeField = ReturnType<typeof rangeField>;
 
 /** Each match type's name, in the request's language. */
 export function matchTypeWords(type: AutomationMatchType): string {
@@ -94,4 +109,45 @@ export const AUTOMATION_MESSAGES = {
   get textTooLong() {
     return m.automations_error_text_too_long({ max: formatNumber(AUTO_TEXT_MAX) });
   },
+  get time() {
+    return m.automations_error_time();
+  },
+  get rangeIncomplete() {
+    return m.automations_error_range_incomplete();
+  },
+  get holiday() {
+    return m.automations_error_holiday();
+  },
+  get sampleRequired() {
+    return m.automations_error_sample_required();
+  },
+  get sampleTooLong() {
+    return m.automations_error_sample_too_long({ max: formatNumber(RULE_REPLY_MAX) });
+  },
+  get unknownAction() {
+    return m.automations_error_unknown_action();
+  },
+  get confirmFirst() {
+    return m.automations_error_confirm_first();
+  },
 };
+
+/** A weekday's name, Monday to Sunday (0 is Sunday), in the request's language. */
+export function weekdayWords(day: FormWeekday): string {
+  switch (day) {
+    case 1:
+      return m.automations_day_monday();
+    case 2:
+      return m.automations_day_tuesday();
+    case 3:
+      return m.automations_day_wednesday();
+    case 4:
+      return m.automations_day_thursday();
+    case 5:
+      return m.automations_day_friday();
+    case 6:
+      return m.automations_day_saturday();
+    case 0:
+      return m.automations_day_sunday();
+  }
+}

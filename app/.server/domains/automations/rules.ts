@@ -73,6 +73,7 @@ type Field =
   | "welcomeText"
   | "awayText"
   | "hours"
+  | "holidays"
   | "form";
 
 /** Why a change is refused; nothing has changed when one is thrown. */
@@ -231,7 +232,10 @@ export async function listRules(organizationId: string): Promise<RuleView[]> {
 /** One rule of the organisation; a refusal (404) for another's or an unknown id. */
 export async function getRule(organizationId: string, id: string): Promise<RuleView> {
   if (!isUuid(id)) throw notFound();
-  const row = await queryRow<RuleRow>(db(), sql`select ${COLUMNS} from automation_rules where organization_id = ${organizationId} and id = ${id}`);
+  const row = await queryRow<RuleRow>(
+    db(),
+    sql`select ${COLUMNS} from automation_rules where organization_id = ${organizationId} and id = ${id}`,
+  );
   if (!row) throw notFound();
   return viewOf(row);
 }

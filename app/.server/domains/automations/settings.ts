@@ -89,7 +89,10 @@ export async function saveAutomationSettings(actor: RuleActor, input: Automation
   const welcomeText = checkedText(input.welcomeEnabled, input.welcomeText, "welcomeText");
   const awayText = checkedText(input.awayEnabled, input.awayText, "awayText");
   const parsed = parseSchedule({ timeZone, days: input.days, holidays: input.holidays, holidayMode: input.holidayMode });
-  if (!parsed.ok) throw refuseAutomation(400, scheduleMessage(parsed.errors[0]!), "hours");
+  if (!parsed.ok) {
+    const [error] = parsed.errors;
+    throw refuseAutomation(400, scheduleMessage(error!), error!.field === "holidays" ? "holidays" : "hours");
+  }
   const { days, holidays, holidayMode } = parsed.schedule;
   await db().transaction(async (tx) => {
     await touchAutomations(tx, actor.organizationId, actor.userId);

@@ -99,6 +99,16 @@ const PAGES: { to: string; title: () => string; words: string }[] = [
     words: "Saved answers chat inbox saved answers quick replies canned responses shortcuts slash reply text",
   },
   {
+    to: "/automations",
+    title: m.automations_title,
+    words: "Automations auto reply replies keyword rules keywords chatbot bot automatic answers inbox whatsapp",
+  },
+  {
+    to: "/automations/hours",
+    title: m.automations_hours_title,
+    words: "Welcome and away messages automations welcome greeting away out of office business hours opening hours holidays closed",
+  },
+  {
     to: "/analytics",
     title: m.app_analytics_title,
     words:

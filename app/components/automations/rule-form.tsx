@@ -1,0 +1,247 @@
+import { Form } from "react-router";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "~/components/ui/form-state";
+import type { TryResult } from "~/.server/domains/automations/page";
+import {
+  AUTOMATION_MATCH_TYPES,
+  matchTypeWords,
+  RULE_COOLDOWN_MAX_MINUTES,
+  RULE_NAME_MAX,
+  RULE_REPLY_MAX,
+  THRESHOLD_MAX,
+  THRESHOLD_MIN,
+  THRESHOLD_STEP,
+  type AutomationMatchType,
+} from "~/lib/schemas/automations-rules";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Field, FormError, RadioGroupField, SelectField, TextareaField } from "~/components/ui/field";
+import { Notice } from "~/components/ui/notice";
+import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
+import { formatNumber } from "~/lib/dates";
+import { m } from "~/paraglide/messages";
+
+// Loaded when a form is first used (decision 061).
+const lazyRuleSchema = lazySchema(() => import("~/lib/schemas/automations"), "RuleFormSchema");
+const lazyTrySchema = lazySchema(() => import("~/lib/schemas/automations"), "TryRuleSchema");
+const TEXT_INPUT = { type: "text" } as const;
+
+type Result = Parameters<typeof useSchemaForm>[1];
+
+/** Each match type's one line, in the request's language. */
+function matchTypeHint(type: AutomationMatchType) {
+  switch (type) {
+    case "exact":
+      return m.automations_match_exact_hint();
+    case "contains":
+      return m.automations_match_contains_hint();
+    case "starts_with":
+      return m.automations_match_starts_with_hint();
+    case "fuzzy":
+      return m.automations_match_fuzzy_hint();
+    case "regex":
+      return m.automations_match_regex_hint();
+  }
+}
+
+export interface RuleChoices {
+  /** The numbers a rule may be kept to ("" is every number). */
+  numbers: { id: string; label: string }[];
+  /** Members who answer chats ("" is nobody). */
+  members: { id: string; name: string }[];
+}
+
+/**
+ * A keyword rule's form, new or saved: its name, how it matches and on what, the number it answers
+ * on, its cooldown, and what it does. It posts `intent=save`; the server checks every field and says
+ * what is wrong at the field, with or without JavaScript.
+ */
+export function RuleForm({
+  id,
+  values,
+  choices,
+  result,
+  submitLabel,
+  cancelTo,
+}: {
+  id: string;
+  values: Record<string, string>;
+  choices: RuleChoices;
+  result: Result;
+  submitLabel: string;
+  cancelTo: string;
+}) {
+  const [form, fields] = useSchemaForm(lazyRuleSchema, result, { id, defaultValue: values });
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid max-w-3xl gap-4">
+      <FormError id={form.errorId} errors={form.errors} />
+      <Card>
+        <div className="grid gap-4">
+          <Field
+            label={m.automations_field_name()}
+            markRequired
+            autoComplete="off"
+            maxLength={RULE_NAME_MAX}
+            hint={m.automations_field_name_hint({ max: RULE_NAME_MAX })}
+            errors={fields.name.errors}
+            {...getInputProps(fields.name, TEXT_INPUT)}
+            key={fields.name.key}
+          />
+          <RadioGroupField
+            legend={m.automations_field_match()}
+            name={fields.matchType.name}
+            id={fields.matchType.id}
+            defaultValue={typeof fields.matchType.initialValue === "string" ? fields.matchType.initialValue : undefined}
+            errors={fields.matchType.errors}
+            key={fields.matchType.key}
+            options={AUTOMATION_MATCH_TYPES.map((type) => ({ value: type, label: matchTypeWords(type), description: matchTypeHint(type) }))}
+          />
+          <TextareaField
+            label={m.automations_field_keywords()}
+            markRequired
+            spellCheck={false}
+            rows={5}
+            hint={m.automations_field_keywords_hint()}
+            errors={fields.keywords.errors}
+            {...getTextareaProps(fields.keywords)}
+            key={fields.keywords.key}
+          />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              label={m.automations_field_threshold()}
+              inputMode="decimal"
+              min={THRESHOLD_MIN}
+              max={THRESHOLD_MAX}
+              step={THRESHOLD_STEP}
+              hint={m.automations_field_threshold_hint()}
+              errors={fields.threshold.errors}
+              {...getInputProps(fields.threshold, { type: "number" })}
+              key={fields.threshold.key}
+            />
+            <Field
+              label={m.automations_field_cooldown()}
+              inputMode="numeric"
+              min={0}
+              max={RULE_COOLDOWN_MAX_MINUTES}
+              step={1}
+              hint={m.automations_field_cooldown_hint()}
+              errors={fields.cooldownMinutes.errors}
+              {...getInputProps(fields.cooldownMinutes, { type: "number" })}
+              key={fields.cooldownMinutes.key}
+            />
+          </div>
+          <SelectField
+            label={m.automations_field_number()}
+            hint={m.automations_field_number_hint()}
+            errors={fields.phoneNumberId.errors}
+            {...getSelectProps(fields.phoneNumberId)}
+            key={fields.phoneNumberId.key}
+            options={[
+              { value: "", label: m.automations_all_numbers() },
+              ...choices.numbers.map((number) => ({ value: number.id, label: number.label })),
+            ]}
+          />
+        </div>
+      </Card>
+      <Card>
+        <fieldset className="grid gap-4" aria-describedby={`${id}-actions-hint`}>
+          <legend className="card-title">{m.automations_actions_legend()}</legend>
+          <p id={`${id}-actions-hint`} className="-mt-2 text-sm text-slate-600">
+            {m.automations_actions_hint()}
+          </p>
+          <TextareaField
+            label={m.automations_field_reply()}
+            rows={5}
+            hint={m.automations_field_reply_hint({ max: formatNumber(RULE_REPLY_MAX) })}
+            errors={fields.reply.errors}
+            {...getTextareaProps(fields.reply)}
+            key={fields.reply.key}
+          />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              label={m.automations_field_add_tags()}
+              autoComplete="off"
+              spellCheck={false}
+              hint={m.automations_field_tags_hint()}
+              errors={fields.addTags.errors}
+              {...getInputProps(fields.addTags, TEXT_INPUT)}
+              key={fields.addTags.key}
+            />
+            <Field
+              label={m.automations_field_remove_tags()}
+              autoComplete="off"
+              spellCheck={false}
+              hint={m.automations_field_tags_hint()}
+              errors={fields.removeTags.errors}
+              {...getInputProps(fields.removeTags, TEXT_INPUT)}
+              key={fields.removeTags.key}
+            />
+          </div>
+          <SelectField
+            label={m.automations_field_assign()}
+            hint={m.automations_field_assign_hint()}
+            errors={fields.assignTo.errors}
+            {...getSelectProps(fields.assignTo)}
+            key={fields.assignTo.key}
+            options={[
+              { value: "", label: m.automations_assign_nobody() },
+              ...choices.members.map((member) => ({ value: member.id, label: member.name })),
+            ]}
+          />
+        </fieldset>
+      </Card>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" name="intent" value="save">
+          {submitLabel}
+        </Button>
+        <ButtonLink to={cancelTo} variant="secondary">
+          {m.automations_cancel()}
+        </ButtonLink>
+      </div>
+    </Form>
+  );
+}
+
+/** What "try it" found for a sample, in sentences. */
+function TryAnswer({ tried }: { tried: TryResult }) {
+  if (!tried.keyword) return <Notice>{m.automations_try_no_match()}</Notice>;
+  return (
+    <Notice tone={tried.earlier || !tried.enabled ? "warning" : "success"} title={m.automations_try_matched({ keyword: tried.keyword })}>
+      <p>
+        {tried.earlier
+          ? m.automations_try_earlier({ name: tried.earlier.name, position: formatNumber(tried.earlier.position) })
+          : m.automations_try_answers()}
+      </p>
+      {tried.enabled ? null : <p className="mt-1">{m.automations_try_off()}</p>}
+    </Notice>
+  );
+}
+
+/** "Try it" on a saved rule: a customer's message, and whether this rule (as saved) answers it. Nothing is sent. */
+export function TryCard({ ruleId, result, tried }: { ruleId: string; result: Result; tried: TryResult | null }) {
+  const [form, fields] = useSchemaForm(lazyTrySchema, result, { id: `try-rule-${ruleId}` });
+  return (
+    <Card className="max-w-3xl">
+      <CardHeader title={m.automations_try_title()} description={m.automations_try_description()} />
+      <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-3">
+        <FormError id={form.errorId} errors={form.errors} />
+        <TextareaField
+          label={m.automations_try_sample()}
+          rows={2}
+          errors={fields.sample.errors}
+          {...getTextareaProps(fields.sample)}
+          key={fields.sample.key}
+        />
+        <div>
+          <Button type="submit" name="intent" value="try" variant="secondary">
+            {m.automations_try_button()}
+          </Button>
+        </div>
+      </Form>
+      {tried ? (
+        <div className="mt-4" aria-live="polite">
+          <TryAnswer tried={tried} />
+        </div>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,273 @@
+// Shared with the browser for inline checks; the server checks again (app/.server/domains/automations/):
+// what needs the server (a regular expression's safety, a number or member of the organisation) is said
+// at its field when the domain refuses it.
+import * as z from "zod/mini";
+import {
+  AUTO_TEXT_MAX,
+  AUTOMATION_MATCH_TYPES,
+  AUTOMATION_MESSAGES,
+  FORM_RANGES,
+  FORM_WEEKDAYS,
+  RULE_COOLDOWN_MAX_MINUTES,
+  RULE_NAME_MAX,
+  RULE_REPLY_MAX,
+  RULE_TAG_MAX,
+  RULE_TAGS_MAX,
+  THRESHOLD_DEFAULT,
+  THRESHOLD_MAX,
+  THRESHOLD_MIN,
+  rangeField,
+  type RangeField,
+} from "./automations-rules";
+export * from "./automations-rules";
+
+const characters = (text: string) => [...text].length;
+
+/** A textarea's keywords, one a line, blank lines left out. */
+export const keywordLines = (text: string) => text.split(/\r?\n/).filter((line) => line.trim() !== "");
+
+/** Comma-separated tags, trimmed, blank ones left out. */
+export const tagList = (text: string | undefined) =>
+  (text ?? "")
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+
+/** A similarity as typed ("0.8", or "0,8" as French writes it). */
+const thresholdOf = (text: string) => (/^\d+([.,]\d+)?$/.test(text) ? Number(text.replace(",", ".")) : NaN);
+
+const name = z.string({ error: () => AUTOMATION_MESSAGES.nameRequired }).check(
+  z.trim(),
+  z.minLength(1, { error: () => AUTOMATION_MESSAGES.nameRequired, abort: true }),
+  z.refine((value) => characters(value) <= RULE_NAME_MAX, { error: () => AUTOMATION_MESSAGES.nameTooLong }),
+);
+
+const keywords = z.string({ error: () => AUTOMATION_MESSAGES.keywordsNone }).check(
+  z.refine((value) => keywordLines(value).length > 0, { error: () => AUTOMATION_MESSAGES.keywordsNone, abort: true }),
+  z.refine((value) => keywordLines(value).length <= 50, { error: () => AUTOMATION_MESSAGES.keywordsTooMany }),
+);
+
+const threshold = z.optional(
+  z.string().check(
+    z.trim(),
+    z.refine(
+      (value) => {
+        const n = thresholdOf(value);
+        return n >= THRESHOLD_MIN && n <= THRESHOLD_MAX;
+      },
+      { error: () => AUTOMATION_MESSAGES.threshold },
+    ),
+  ),
+);
+
+const cooldownMinutes = z.optional(
+  z.string().check(
+    z.trim(),
+    z.refine((value) => /^\d{1,6}$/.test(value) && Number(value) <= RULE_COOLDOWN_MAX_MINUTES, {
+      error: () => AUTOMATION_MESSAGES.cooldown,
+    }),
+  ),
+);
+
+/**
+ * A keyword rule's form: its name, how and on what it matches, the number it answers on, its cooldown,
+ * and what it does (at least one of a reply, tags, an assignment).
+ */
+export const RuleFormSchema = z
+  .object({
+    name,
+    matchType: z.enum(AUTOMATION_MATCH_TYPES, { error: () => AUTOMATION_MESSAGES.matchType }),
+    keywords,
+    threshold,
+    phoneNumberId: z.optional(z.string()),
+    cooldownMinutes,
+    reply: z.optional(
+      z.string().check(z.refine((value) => characters(value.trim()) <= RULE_REPLY_MAX, { error: () => AUTOMATION_MESSAGES.replyTooLong })),
+    ),
+    addTags: z.optional(z.string()),
+    removeTags: z.optional(z.string()),
+    assignTo: z.optional(z.string()),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      const tags = [...tagList(value.addTags), ...tagList(value.removeTags)];
+      if (tags.length > RULE_TAGS_MAX || tags.some((tag) => characters(tag) > RULE_TAG_MAX))
+        ctx.addIssue({ code: "custom", path: ["addTags"], message: AUTOMATION_MESSAGES.tags });
+      if (!value.reply?.trim() && !tags.length && !value.assignTo)
+        ctx.addIssue({ code: "custom", path: ["reply"], message: AUTOMATION_MESSAGES.noAction });
+    }),
+  );
+export type RuleFormValue = z.output<typeof RuleFormSchema>;
+
+/** The form's rule as the domain takes it (app/.server/domains/automations/rules.ts, RuleInput). */
+export function ruleInputOf(value: RuleFormValue) {
+  return {
+    name: value.name,
+    matchType: value.matchType,
+    keywords: keywordLines(value.keywords),
+    threshold: value.threshold === undefined ? undefined : thresholdOf(value.threshold),
+    phoneNumberId: value.phoneNumberId || null,
+    cooldownMinutes: value.cooldownMinutes === undefined ? 0 : Number(value.cooldownMinutes),
+    reply: value.reply ?? "",
+    addTags: tagList(value.addTags),
+    removeTags: tagList(value.removeTags),
+    assignTo: value.assignTo || null,
+  };
+}
+
+/** "Try it": a message as a customer would write it. */
+export const TryRuleSchema = z.object({
+  sample: z.string({ error: () => AUTOMATION_MESSAGES.sampleRequired }).check(
+    z.refine((value) => value.trim() !== "", { error: () => AUTOMATION_MESSAGES.sampleRequired, abort: true }),
+    z.refine((value) => characters(value) <= RULE_REPLY_MAX, { error: () => AUTOMATION_MESSAGES.sampleTooLong }),
+  ),
+});
+
+// ---------------------------------------------------------------------------------------------
+// The welcome and away messages and the business hours
+
+const TIME = /^(([01]?\d|2[0-3]):[0-5]\d|24:00)$/;
+const time = z.optional(z.string().check(z.trim(), z.regex(TIME, { error: () => AUTOMATION_MESSAGES.time })));
+const RANGES = Object.fromEntries(
+  FORM_WEEKDAYS.flatMap((day) =>
+    FORM_RANGES.flatMap((index) => [
+      [rangeField("from", day, index), time],
+      [rangeField("to", day, index), time],
+    ]),
+  ),
+) as Record<RangeField, typeof time>;
+
+const autoText = z.optional(
+  z.string().check(z.refine((value) => characters(value.trim()) <= AUTO_TEXT_MAX, { error: () => AUTOMATION_MESSAGES.textTooLong })),
+);
+
+/** The holidays' textarea: one date a line. */
+export const holidayLines = (text: string | undefined) =>
+  (text ?? "")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/**
+ * The welcome and away messages (each on or off, with its text), up to two opening times a weekday
+ * (a blank day is closed), the holidays and holiday mode. Whether the times overlap, and whether a
+ * holiday is a real date, the domain says (app/.server/domains/automations/hours.ts).
+ */
+export const AutomationSettingsSchema = z
+  .object({
+    welcomeEnabled: z.optional(z.string()),
+    welcomeText: autoText,
+    awayEnabled: z.optional(z.string()),
+    awayText: autoText,
+    ...RANGES,
+    holidays: z.optional(z.string()),
+    holidayMode: z.optional(z.string()),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.welcomeEnabled === "on" && !value.welcomeText?.trim())
+        ctx.addIssue({ code: "custom", path: ["welcomeText"], message: AUTOMATION_MESSAGES.textRequired });
+      if (value.awayEnabled === "on" && !value.awayText?.trim())
+        ctx.addIssue({ code: "custom", path: ["awayText"], message: AUTOMATION_MESSAGES.textRequired });
+      for (const day of FORM_WEEKDAYS)
+        for (const index of FORM_RANGES) {
+          const from = rangeField("from", day, index);
+          const to = rangeField("to", day, index);
+          // One end without the other: said at the one missing.
+          if (!value[from] !== !value[to])
+            ctx.addIssue({ code: "custom", path: [value[from] ? to : from], message: AUTOMATION_MESSAGES.rangeIncomplete });
+        }
+      if (holidayLines(value.holidays).some((line) => !/^\d{4}-\d{2}-\d{2}$/.test(line)))
+        ctx.addIssue({ code: "custom", path: ["holidays"], message: AUTOMATION_MESSAGES.holiday });
+    }),
+  );
+export type AutomationSettingsValue = z.output<typeof AutomationSettingsSchema>;
+
+type Days = Record<0 | 1 | 2 | 3 | 4 | 5 | 6, { from: string; to: string }[]>;
+
+/** The form's settings as the domain takes them (app/.server/domains/automations/settings.ts, AutomationSettings). */
+export function settingsInputOf(value: AutomationSettingsValue) {
+  const days: Days = { 0: [], 1: [], 2: [], 3: [], 4: [], 5: [], 6: [] };
+  for (const day of FORM_WEEKDAYS)
+    for (const index of FORM_RANGES) {
+      const from = value[rangeField("from", day, index)];
+      const to = value[rangeField("to", day, index)];
+      if (from && to) days[day].push({ from, to });
+    }
+  return {
+    welcomeEnabled: value.welcomeEnabled === "on",
+    welcomeText: value.welcomeText ?? "",
+    awayEnabled: value.awayEnabled === "on",
+    awayText: value.awayText ?? "",
+    days,
+    holidays: holidayLines(value.holidays),
+    holidayMode: value.holidayMode === "on",
+  };
+}
+
+/** The form's fields for saved settings: each day's times in their boxes (24:00, which a time box cannot show, as 00:00: the same midnight). */
+export function settingsFormValues(settings: ReturnType<typeof settingsInputOf>): Record<string, string> {
+  const values: Record<string, string> = {
+    welcomeEnabled: settings.welcomeEnabled ? "on" : "",
+    welcomeText: settings.welcomeText,
+    awayEnabled: settings.awayEnabled ? "on" : "",
+    awayText: settings.awayText,
+    holidays: settings.holidays.join("\n"),
+    holidayMode: settings.holidayMode ? "on" : "",
+  };
+  for (const day of FORM_WEEKDAYS)
+    for (const index of FORM_RANGES) {
+      const range = settings.days[day][index];
+      values[rangeField("from", day, index)] = range?.from ?? "";
+      values[rangeField("to", day, index)] = range ? (range.to === "24:00" ? "00:00" : range.to) : "";
+    }
+  return values;
+}
+
+/** A saved rule as its form shows it (the domain's RuleView, app/.server/domains/automations/rules.ts). */
+interface SavedRule {
+  name: string;
+  matchType: string;
+  keywords: readonly string[];
+  threshold: number | null;
+  phoneNumberId: string | null;
+  cooldownMinutes: number;
+  actions: readonly (
+    | { type: "reply"; text: string }
+    | { type: "tags"; add: readonly string[]; remove: readonly string[] }
+    | { type: "assign"; userId: string }
+  )[];
+}
+
+/** A new rule's form: words that match anywhere, the fuzzy similarity at its default, every number, no cooldown. */
+export const NEW_RULE_VALUES: Record<string, string> = {
+  name: "",
+  matchType: "contains",
+  keywords: "",
+  threshold: String(THRESHOLD_DEFAULT),
+  phoneNumberId: "",
+  cooldownMinutes: "0",
+  reply: "",
+  addTags: "",
+  removeTags: "",
+  assignTo: "",
+};
+
+/** A saved rule's fields as its form shows them. */
+export function ruleFormValues(rule: SavedRule): Record<string, string> {
+  const reply = rule.actions.find((action) => action.type === "reply");
+  const tags = rule.actions.find((action) => action.type === "tags");
+  const assign = rule.actions.find((action) => action.type === "assign");
+  return {
+    name: rule.name,
+    matchType: rule.matchType,
+    keywords: rule.keywords.join("\n"),
+    threshold: String(rule.threshold ?? THRESHOLD_DEFAULT),
+    phoneNumberId: rule.phoneNumberId ?? "",
+    cooldownMinutes: String(rule.cooldownMinutes),
+    reply: reply?.type === "reply" ? reply.text : "",
+    addTags: tags?.type === "tags" ? tags.add.join(", ") : "",
+    removeTags: tags?.type === "tags" ? tags.remove.join(", ") : "",
+    assignTo: assign?.type === "assign" ? assign.userId : "",
+  };
+}

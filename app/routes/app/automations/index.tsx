@@ -1,0 +1,192 @@
+import { data, href } from "react-router";
+import type { Route } from "./+types/index";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import { deleteRule, getRule, listRules, moveRule, setRuleEnabled } from "~/.server/domains/automations/rules";
+import { readAutomationSettings } from "~/.server/domains/automations/settings";
+import { answeringMembers, automationNumbers } from "~/.server/domains/automations/page";
+import { AUTOMATION_MESSAGES, RULES_MAX } from "~/lib/schemas/automations-rules";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { ruleColumns, type RuleRow } from "~/components/automations/rule-columns";
+import { Plus } from "~/components/ui/icons";
+import { ButtonLink } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
+import { Notice } from "~/components/ui/notice";
+import { PageTitle } from "~/components/ui/page-title";
+import { Table } from "~/components/ui/table";
+import { TextLink } from "~/components/ui/text-link";
+import { Toast } from "~/components/ui/toast";
+import { formatNumber } from "~/lib/dates";
+import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
+
+// The keyword rules in their order: sent as a document without React (decision 066); every change is a form post.
+export const handle: PermissionHandle & PageHandle = { permission: "automations:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
+
+export const meta: Route.MetaFunction = () => [{ title: m.automations_meta_title() }];
+
+/** The organisation's rules, in the order they are tried; `?confirm=delete&rule=<id>` asks before deleting one. */
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "automations:view");
+  const organizationId = current.organization.id;
+  const canManage = can(current.role, "automations:manage");
+  const [rules, settings, numbers, members] = await Promise.all([
+    listRules(organizationId),
+    readAutomationSettings(organizationId),
+    automationNumbers(organizationId),
+    answeringMembers(organizationId),
+  ]);
+  const rows: RuleRow[] = rules.map((rule, index) => {
+    const assign = rule.actions.find((action) => action.type === "assign");
+    return {
+      ...rule,
+      order: index + 1,
+      numberLabel: rule.phoneNumberId ? (numbers.find((n) => n.id === rule.phoneNumberId)?.label ?? rule.phoneNumberId) : null,
+      assigneeName: assign ? (members.find((member) => member.id === assign.userId)?.name ?? null) : null,
+    };
+  });
+  const params = args.url.searchParams;
+  // Another organisation's id (or none at all) is not found, as in the action.
+  let deleting: { id: string; name: string } | null = null;
+  if (canManage && params.get("confirm") === "delete") {
+    const found = rows.find((rule) => rule.id === params.get("rule"));
+    if (!found) throw data(AUTOMATION_MESSAGES.notFound, { status: 404 });
+    deleting = { id: found.id, name: found.name };
+  }
+  return {
+    rules: rows,
+    canManage,
+    deleting,
+    full: rules.length >= RULES_MAX,
+    welcomeEnabled: settings.welcomeEnabled,
+    awayEnabled: settings.awayEnabled,
+  };
+}
+
+/** Moving, turning on or off and deleting a rule: owners and admins (the guard sends anyone else to the refusal page). */
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "automations:manage");
+  const form = await readForm(args.request);
+  const { intent, id, direction, confirm } = postedTexts(form, ["intent", "id", "direction", "confirm"]);
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  const here = href("/automations");
+  try {
+    switch (intent) {
+      case "move": {
+        if (direction !== "up" && direction !== "down") break;
+        const rule = await getRule(actor.organizationId, id);
+        await moveRule(actor, id, direction);
+        return redirectWithToast(here, "success", m.automations_moved({ name: rule.name }));
+      }
+      case "enable":
+      case "disable": {
+        const rule = await setRuleEnabled(actor, id, intent === "enable");
+        return redirectWithToast(
+          here,
+          "success",
+          rule.enabled ? m.automations_turned_on({ name: rule.name }) : m.automations_turned_off({ name: rule.name }),
+        );
+      }
+      case "delete": {
+        if (confirm !== "yes") return formFailure(null, 400, AUTOMATION_MESSAGES.confirmFirst, { intent });
+        const rule = await getRule(actor.organizationId, id);
+        await deleteRule(actor, id);
+        return redirectWithToast(here, "success", m.automations_deleted({ name: rule.name }));
+      }
+    }
+  } catch (error) {
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    return refusalToast(refusal, { intent });
+  }
+  throw data(AUTOMATION_MESSAGES.unknownAction, { status: 400 });
+}
+
+export default function Automations({ loaderData, actionData }: Route.ComponentProps) {
+  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled } = loaderData;
+  const here = href("/automations");
+  const state = (on: boolean) => (on ? m.automations_on() : m.automations_off());
+  return (
+    <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="max-w-3xl">
+          <PageTitle>{m.automations_title()}</PageTitle>
+          <p className="text-slate-600">{m.automations_intro()}</p>
+        </div>
+        {canManage && !full ? (
+          <ButtonLink to={href("/automations/new")}>
+            <Plus className="size-4" aria-hidden /> {m.automations_new_rule()}
+          </ButtonLink>
+        ) : null}
+      </div>
+      {canManage ? null : <Notice>{m.automations_read_only()}</Notice>}
+      <Card padding="none">
+        <div className="px-4 pt-4">
+          <CardHeader
+            title={m.automations_rules_title()}
+            description={m.automations_rules_description({ count: formatNumber(rules.length), max: formatNumber(RULES_MAX) })}
+          />
+          {canManage && full ? <p className="mt-1 text-sm text-slate-600">{AUTOMATION_MESSAGES.limit}</p> : null}
+        </div>
+        <Table
+          caption={m.automations_rules_title()}
+          columns={ruleColumns({ canManage, count: rules.length })}
+          rows={rules}
+          rowKey={(rule) => rule.id}
+          empty={
+            <>
+              {m.automations_empty_before()}
+              <span className="font-mono">{m.automations_empty_example()}</span>
+              {m.automations_empty_after()}{" "}
+              {canManage ? (
+                <TextLink to={href("/automations/new")} weight="semibold">
+                  {m.automations_empty_create()}
+                </TextLink>
+              ) : null}
+            </>
+          }
+        />
+        {deleting ? (
+          <div className="px-4 pb-4">
+            <ConfirmPanel
+              title={m.automations_delete_title({ name: deleting.name })}
+              intent="delete"
+              confirmLabel={m.automations_delete_confirm()}
+              cancelTo={here}
+              fields={{ id: deleting.id }}
+            >
+              {m.automations_delete_body()}
+            </ConfirmPanel>
+          </div>
+        ) : null}
+      </Card>
+      <Card>
+        <CardHeader title={m.automations_settings_card_title()} description={m.automations_settings_card_description()} />
+        <ul className="mt-3 space-y-1 text-sm text-slate-700">
+          <li>{m.automations_settings_card_welcome({ state: state(welcomeEnabled) })}</li>
+          <li>{m.automations_settings_card_away({ state: state(awayEnabled) })}</li>
+        </ul>
+        <p className="mt-3 text-sm">
+          <TextLink to={href("/automations/hours")} weight="semibold">
+            {m.automations_settings_card_link()}
+          </TextLink>
+        </p>
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}

@@ -1,0 +1,150 @@
+import { data, href } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/rule";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import { createRule, getRule, updateRule } from "~/.server/domains/automations/rules";
+import { answeringMembers, automationNumbers, tryRule } from "~/.server/domains/automations/page";
+import { NEW_RULE_VALUES, RuleFormSchema, ruleFormValues, ruleInputOf, TryRuleSchema } from "~/lib/schemas/automations";
+import { AUTOMATION_MESSAGES } from "~/lib/schemas/automations-rules";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { RuleForm, TryCard } from "~/components/automations/rule-form";
+import { BackLink } from "~/components/ui/back-link";
+import { Badge } from "~/components/ui/badge";
+import { PageTitle } from "~/components/ui/page-title";
+import { Toast } from "~/components/ui/toast";
+import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
+
+// A rule's form (/automations/new and /automations/:id): a document without React (decision 066); the server checks every field.
+export const handle: PermissionHandle & PageHandle = { permission: "automations:manage", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.rule ? m.automations_rule_edit_meta_title({ name: loaderData.rule.name }) : m.automations_rule_new_meta_title() },
+];
+
+/** The domain's answer, or the page's 404 for another organisation's rule or an unknown id. */
+async function found<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    throw refusal;
+  }
+}
+
+/** The numbers a rule may answer on: the connected ones, and the one it keeps to even if disconnected since (said so). */
+function numberChoices(numbers: Awaited<ReturnType<typeof automationNumbers>>, kept: string | null) {
+  return numbers
+    .filter((n) => n.connected || n.id === kept)
+    .map((n) => ({ id: n.id, label: n.connected ? n.label : m.automations_disconnected({ number: n.label }) }));
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "automations:manage");
+  const organizationId = current.organization.id;
+  const id = args.params.id;
+  const [rule, numbers, members] = await Promise.all([
+    id ? found(getRule(organizationId, id)) : null,
+    automationNumbers(organizationId),
+    answeringMembers(organizationId),
+  ]);
+  return {
+    rule: rule ? { id: rule.id, name: rule.name, enabled: rule.enabled } : null,
+    values: rule ? ruleFormValues(rule) : NEW_RULE_VALUES,
+    choices: { numbers: numberChoices(numbers, rule?.phoneNumberId ?? null), members },
+  };
+}
+
+/** The domain's field for the form's: tags are said at the first tags field, the whole rule above the form. */
+const formField = (field: string) => (field === "tags" ? "addTags" : field === "form" ? null : field);
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "automations:manage");
+  const form = await readForm(args.request);
+  const { intent } = postedTexts(form, ["intent"]);
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  const id = args.params.id;
+  try {
+    if (intent === "save") {
+      const submission = parseWithZod(form, { schema: RuleFormSchema });
+      if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
+      try {
+        const input = ruleInputOf(submission.value);
+        const saved = id ? await updateRule(actor, id, input) : await createRule(actor, input);
+        return redirectWithToast(
+          href("/automations"),
+          "success",
+          id ? m.automations_saved({ name: saved.name }) : m.automations_added({ name: saved.name }),
+        );
+      } catch (error) {
+        // Refused for a field (a pattern that could run too long, a number not connected): said there, the form as it was sent.
+        const refusal = refusalOf(error);
+        if (refusal.status === 404 || !refusal.field) throw refusal;
+        return refusalReply(submission, refusal, { field: formField(refusal.field), extra: { intent } });
+      }
+    }
+    if (intent === "try" && id) {
+      const submission = parseWithZod(form, { schema: TryRuleSchema });
+      if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
+      const tried = await tryRule(actor.organizationId, id, submission.value.sample);
+      return { intent, result: submission.reply(), tried, toast: null };
+    }
+  } catch (error) {
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    return refusalToast(refusal, { intent });
+  }
+  throw data(AUTOMATION_MESSAGES.unknownAction, { status: 400 });
+}
+
+type ActionData = Route.ComponentProps["actionData"];
+const resultFor = (actionData: ActionData, intent: string) =>
+  (actionData && actionData.intent === intent && "result" in actionData ? actionData.result : undefined) as Parameters<
+    typeof RuleForm
+  >[0]["result"];
+
+export default function AutomationRule({ loaderData, actionData }: Route.ComponentProps) {
+  const { rule, values, choices } = loaderData;
+  const back = href("/automations");
+  const tried = actionData && "tried" in actionData ? actionData.tried : null;
+  return (
+    <div className="space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <div className="max-w-3xl">
+        <BackLink to={back}>{m.automations_back()}</BackLink>
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          <PageTitle>{rule ? m.automations_rule_edit_title({ name: rule.name }) : m.automations_rule_new_title()}</PageTitle>
+          {rule ? (
+            <Badge tone={rule.enabled ? "success" : "neutral"}>{rule.enabled ? m.automations_on() : m.automations_off()}</Badge>
+          ) : null}
+        </div>
+        <p className="text-slate-600">{m.automations_rule_intro()}</p>
+      </div>
+      <RuleForm
+        key={rule?.id ?? "new"}
+        id={rule ? `rule-${rule.id}` : "new-rule"}
+        values={values}
+        choices={choices}
+        result={resultFor(actionData, "save")}
+        submitLabel={rule ? m.automations_save() : m.automations_create()}
+        cancelTo={back}
+      />
+      {rule ? <TryCard ruleId={rule.id} result={resultFor(actionData, "try")} tried={tried} /> : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}
