@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { test, expect } from "./fixtures";
-import { ADMIN, BASE_URL, DEMO, randomIp, signIn, signUpAndVerifyViaApi } from "./helpers";
+import { ADMIN, BASE_URL, DEMO, field, randomIp, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 39: every page of the product at a small phone's width (360 × 740), signed out, as the demo
 // business and as the platform's administrator. Every route of app/routes.ts is either walked here
@@ -339,9 +339,9 @@ async function walkOwnBusiness(
     const importRun = new URL(ownPage.url()).pathname;
     // A keyword rule, made through its form (the demo has none).
     await ownPage.goto("/automations/new");
-    await ownPage.getByLabel("Name", { exact: true }).fill("Prices");
-    await ownPage.getByLabel("Keywords", { exact: true }).fill("bei\nprice");
-    await ownPage.getByLabel("Reply", { exact: true }).fill("Bei zetu: Starter KES 2,000 kwa mwezi.");
+    await field(ownPage, "Name").fill("Prices");
+    await field(ownPage, "Keywords").fill("bei\nprice");
+    await field(ownPage, "Reply").fill("Bei zetu: Starter KES 2,000 kwa mwezi.");
     await ownPage.getByRole("button", { name: "Create rule" }).click();
     await expect(ownPage).toHaveURL(/\/automations$/);
     const rule = await linkOn(ownPage, "/automations", /^\/automations\/[0-9a-f-]{36}$/);

@@ -127,6 +127,11 @@ async function buildWorld(): Promise<World> {
     payment: await own("payments"),
     invoice: await own("invoices"),
     dispute: await firstId(`select id from invoice_disputes limit 1`, []).catch(() => NOBODY),
+    rule: await firstId(
+      `insert into automation_rules (organization_id, name, match_type, keywords, actions, position)
+       values ($1, 'Prices', 'contains', '{bei}', '[{"type":"reply","text":"Bei zetu"}]'::jsonb, 1) returning id`,
+      [organizationId],
+    ),
     account: (await connectedNumber(organizationId, { wabaId: "104000111", phoneNumberId: "105000222", display: "+254 700 100 200" }))
       .account.id,
   };
@@ -149,6 +154,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/messaging/campaigns/:id/events": (w) => `/messaging/campaigns/${w.ids.campaign}/events`,
   "/notifications/:id": (w) => `/notifications/${w.ids.notification}`,
   "/chat/:id": (w) => `/chat/${w.ids.conversation}`,
+  "/automations/:id": (w) => `/automations/${w.ids.rule}`,
   "/chat/media/:id": (w) => `/chat/media/${w.ids.message}`,
   "/billing/payments/:id": (w) => `/billing/payments/${w.ids.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.ids.invoice}`,
