@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Form, href } from "react-router";
 import { ArrowDown, ArrowUp, Pencil, Power, PowerOff, Trash2 } from "~/components/ui/icons";
 import { Badge } from "~/components/ui/badge";
-import { ButtonLink } from "~/components/ui/button";
+import { Button, ButtonLink } from "~/components/ui/button";
 import type { Column } from "~/components/ui/table";
 import type { RuleView } from "~/.server/domains/automations/rules";
 import { matchTypeWords } from "~/lib/schemas/automations-rules";
@@ -65,16 +65,9 @@ function RulePost({
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button
-        type="submit"
-        name="intent"
-        value={intent}
-        className="inline-flex items-center gap-1 rounded px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
-        aria-label={label}
-        title={label}
-      >
+      <Button type="submit" name="intent" value={intent} variant="secondary" size="sm" aria-label={label} title={label}>
         {children}
-      </button>
+      </Button>
     </Form>
   );
 }
@@ -93,13 +86,15 @@ export function ruleColumns({ canManage, count }: { canManage: boolean; count: n
     {
       key: "name",
       header: m.automations_column_name(),
-      cell: (rule) => <span className="font-medium break-words text-slate-900">{rule.name}</span>,
-    },
-    { key: "match", header: m.automations_column_match(), cell: (rule) => matchTypeWords(rule.matchType), hideOnPhone: true },
-    {
-      key: "keywords",
-      header: m.automations_column_keywords(),
-      cell: (rule) => <span className="block max-w-60 break-words text-slate-700">{rule.keywords.join(", ")}</span>,
+      cell: (rule) => (
+        <div className="max-w-64 min-w-40">
+          <span className="block font-medium break-words text-slate-900">{rule.name}</span>
+          <span className="block text-slate-700">
+            {m.automations_rule_matches({ match: matchTypeWords(rule.matchType), keywords: rule.keywords.join(", ") })}
+          </span>
+          <span className="block text-xs text-slate-500">{rule.numberLabel ?? m.automations_all_numbers()}</span>
+        </div>
+      ),
     },
     {
       key: "does",
@@ -111,12 +106,6 @@ export function ruleColumns({ canManage, count }: { canManage: boolean; count: n
       ),
     },
     {
-      key: "number",
-      header: m.automations_column_number(),
-      cell: (rule) => rule.numberLabel ?? m.automations_all_numbers(),
-      hideOnPhone: true,
-    },
-    {
       key: "state",
       header: m.automations_column_state(),
       cell: (rule) => <Badge tone={rule.enabled ? "success" : "neutral"}>{rule.enabled ? m.automations_on() : m.automations_off()}</Badge>,
@@ -124,14 +113,14 @@ export function ruleColumns({ canManage, count }: { canManage: boolean; count: n
     {
       key: "fired",
       header: m.automations_column_fired(),
-      align: "right",
-      cell: (rule) => <span className="tabular-nums">{formatNumber(rule.firedCount)}</span>,
-    },
-    {
-      key: "last",
-      header: m.automations_column_last(),
-      cell: (rule) => <span className="whitespace-nowrap">{rule.lastFiredAt ? formatWhen(rule.lastFiredAt) : m.automations_never()}</span>,
-      hideOnPhone: true,
+      cell: (rule) => (
+        <>
+          <span className="block tabular-nums">{formatNumber(rule.firedCount)}</span>
+          <span className="block text-xs whitespace-nowrap text-slate-500">
+            {rule.lastFiredAt ? m.automations_last_fired({ when: formatWhen(rule.lastFiredAt) }) : m.automations_never_fired()}
+          </span>
+        </>
+      ),
     },
   ];
   if (!canManage) return columns;
@@ -140,42 +129,46 @@ export function ruleColumns({ canManage, count }: { canManage: boolean; count: n
     header: <span className="sr-only">{m.automations_column_actions()}</span>,
     align: "right",
     cell: (rule) => (
-      <div className="flex flex-wrap justify-end gap-1">
-        <ButtonLink
-          to={href("/automations/:id", { id: rule.id })}
-          variant="secondary"
-          size="sm"
-          aria-label={m.automations_edit_label({ name: rule.name })}
-        >
-          <Pencil className="size-4" aria-hidden /> {m.automations_edit()}
-        </ButtonLink>
-        {rule.order > 1 ? (
-          <RulePost rule={rule} intent="move" fields={{ direction: "up" }} label={m.automations_move_up_label({ name: rule.name })}>
-            <ArrowUp className="size-4" aria-hidden />
-          </RulePost>
-        ) : null}
-        {rule.order < count ? (
-          <RulePost rule={rule} intent="move" fields={{ direction: "down" }} label={m.automations_move_down_label({ name: rule.name })}>
-            <ArrowDown className="size-4" aria-hidden />
-          </RulePost>
-        ) : null}
-        {rule.enabled ? (
-          <RulePost rule={rule} intent="disable" label={m.automations_turn_off_label({ name: rule.name })}>
-            <PowerOff className="size-4" aria-hidden /> {m.automations_turn_off()}
-          </RulePost>
-        ) : (
-          <RulePost rule={rule} intent="enable" label={m.automations_turn_on_label({ name: rule.name })}>
-            <Power className="size-4" aria-hidden /> {m.automations_turn_on()}
-          </RulePost>
-        )}
-        <ButtonLink
-          to={`?confirm=delete&rule=${rule.id}`}
-          variant="secondary"
-          size="sm"
-          aria-label={m.automations_delete_label({ name: rule.name })}
-        >
-          <Trash2 className="size-4" aria-hidden /> {m.automations_delete()}
-        </ButtonLink>
+      <div className="flex flex-col items-end gap-1">
+        <div className="flex gap-1">
+          <ButtonLink
+            to={href("/automations/:id", { id: rule.id })}
+            variant="secondary"
+            size="sm"
+            aria-label={m.automations_edit_label({ name: rule.name })}
+          >
+            <Pencil className="size-4" aria-hidden /> {m.automations_edit()}
+          </ButtonLink>
+          <ButtonLink
+            to={`?confirm=delete&rule=${rule.id}`}
+            variant="secondary"
+            size="sm"
+            aria-label={m.automations_delete_label({ name: rule.name })}
+          >
+            <Trash2 className="size-4" aria-hidden /> {m.automations_delete()}
+          </ButtonLink>
+        </div>
+        <div className="flex gap-1">
+          {rule.order > 1 ? (
+            <RulePost rule={rule} intent="move" fields={{ direction: "up" }} label={m.automations_move_up_label({ name: rule.name })}>
+              <ArrowUp className="size-4" aria-hidden />
+            </RulePost>
+          ) : null}
+          {rule.order < count ? (
+            <RulePost rule={rule} intent="move" fields={{ direction: "down" }} label={m.automations_move_down_label({ name: rule.name })}>
+              <ArrowDown className="size-4" aria-hidden />
+            </RulePost>
+          ) : null}
+          {rule.enabled ? (
+            <RulePost rule={rule} intent="disable" label={m.automations_turn_off_label({ name: rule.name })}>
+              <PowerOff className="size-4" aria-hidden /> {m.automations_turn_off()}
+            </RulePost>
+          ) : (
+            <RulePost rule={rule} intent="enable" label={m.automations_turn_on_label({ name: rule.name })}>
+              <Power className="size-4" aria-hidden /> {m.automations_turn_on()}
+            </RulePost>
+          )}
+        </div>
       </div>
     ),
   });

@@ -1,0 +1,113 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { describe, expect, it } from "vitest";
+import {
+  AUTOMATION_MESSAGES,
+  AutomationSettingsSchema,
+  RuleFormSchema,
+  ruleFormValues,
+  ruleInputOf,
+  settingsFormValues,
+  settingsInputOf,
+} from "./automations";
+
+const posted = (fields: Record<string, string>) => {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+};
+
+describe("the rule form", () => {
+  it("reads keywords a line, tags by commas, a similarity written either way, and blanks as nothing", () => {
+    const submission = parseWithZod(
+      posted({
+        name: " Bei ",
+        matchType: "fuzzy",
+        keywords: "bei\r\n\r\n  price list \n",
+        threshold: "0,85",
+        cooldownMinutes: "30",
+        reply: "Bei zetu",
+        addTags: " asked-price, ,lead ",
+        removeTags: "",
+        phoneNumberId: "",
+        assignTo: "",
+      }),
+      { schema: RuleFormSchema },
+    );
+    expect(submission.status).toBe("success");
+    if (submission.status !== "success") return;
+    expect(ruleInputOf(submission.value)).toEqual({
+      name: "Bei",
+      matchType: "fuzzy",
+      keywords: ["bei", "  price list "],
+      threshold: 0.85,
+      phoneNumberId: null,
+      cooldownMinutes: 30,
+      reply: "Bei zetu",
+      addTags: ["asked-price", "lead"],
+      removeTags: [],
+      assignTo: null,
+    });
+  });
+
+  it("shows a saved rule's fields as it was written", () => {
+    expect(
+      ruleFormValues({
+        name: "Prices",
+        matchType: "contains",
+        keywords: ["bei", "price"],
+        threshold: null,
+        phoneNumberId: null,
+        cooldownMinutes: 0,
+        actions: [
+          { type: "tags", add: ["a", "b"], remove: ["c"] },
+          { type: "assign", userId: "u1" },
+        ],
+      }),
+    ).toEqual({
+      name: "Prices",
+      matchType: "contains",
+      keywords: "bei\nprice",
+      threshold: "0.8",
+      phoneNumberId: "",
+      cooldownMinutes: "0",
+      reply: "",
+      addTags: "a, b",
+      removeTags: "c",
+      assignTo: "u1",
+    });
+  });
+});
+
+describe("the hours form", () => {
+  it("keeps a day's complete opening times, first first, and shows 24:00 as the midnight a time box can hold", () => {
+    const submission = parseWithZod(
+      posted({
+        "from-1-0": "08:00",
+        "to-1-0": "24:00",
+        "from-2-1": "20:00",
+        "to-2-1": "02:00",
+        holidays: "2026-12-25\n",
+        holidayMode: "on",
+      }),
+      { schema: AutomationSettingsSchema },
+    );
+    expect(submission.status).toBe("success");
+    if (submission.status !== "success") return;
+    const input = settingsInputOf(submission.value);
+    expect(input).toMatchObject({
+      welcomeEnabled: false,
+      holidayMode: true,
+      holidays: ["2026-12-25"],
+      days: { 0: [], 1: [{ from: "08:00", to: "24:00" }], 2: [{ from: "20:00", to: "02:00" }] },
+    });
+    expect(settingsFormValues(input)).toMatchObject({ "from-1-0": "08:00", "to-1-0": "00:00", "from-2-0": "20:00", "from-2-1": "" });
+  });
+
+  it("says at its box a time that does not exist, and half an opening time at the half missing", () => {
+    const submission = parseWithZod(posted({ "from-1-0": "25:00", "to-1-0": "17:00", "from-3-1": "09:00" }), {
+      schema: AutomationSettingsSchema,
+    });
+    expect(submission.status).toBe("error");
+    expect(submission.reply().error).toEqual({ "from-1-0": [AUTOMATION_MESSAGES.time], "to-3-1": [AUTOMATION_MESSAGES.rangeIncomplete] });
+  });
+});
