@@ -150,8 +150,10 @@ export interface ThreadMessage {
   retryable: boolean;
   /** The member who wrote it in the inbox; null for customers, campaigns and the API. */
   sentBy: MemberRef | null;
-  /** Where it came from when not the inbox: campaign, broadcast, api, system. */
+  /** Where it came from when not the inbox: campaign, broadcast, api, automation, system. */
   source: string | null;
+  /** An automation's message: which one sent it (issue 44). */
+  automation: { kind: "rule" | "welcome" | "away"; rule: string | null } | null;
 }
 
 export interface ThreadEntry {

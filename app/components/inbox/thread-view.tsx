@@ -6,8 +6,13 @@ import { m } from "~/paraglide/messages";
 import { MessageBody } from "./message-body";
 
 /** Who sent a message that no member wrote, in words; another source as it is. */
-function sourceWords(source: string) {
+function sourceWords(source: string, automation: ThreadMessage["automation"] = null) {
+  if (automation?.kind === "welcome") return m.inbox_source_automation_welcome();
+  if (automation?.kind === "away") return m.inbox_source_automation_away();
+  if (automation?.rule) return m.inbox_source_automation_rule({ rule: automation.rule });
   switch (source) {
+    case "automation":
+      return m.inbox_source_automation();
     case "campaign":
       return m.inbox_source_campaign();
     case "broadcast":
@@ -44,7 +49,7 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
     <li className="msg" data-outbound={outbound ? "" : undefined} data-message={message.id} data-status={message.status}>
       <div className="msg-bubble">
         {message.sentBy || message.source ? (
-          <p className="msg-sender">{message.sentBy?.name ?? sourceWords(message.source ?? "")}</p>
+          <p className="msg-sender">{message.sentBy?.name ?? sourceWords(message.source ?? "", message.automation)}</p>
         ) : null}
         {message.replyTo ? (
           <p className="mb-1 truncate border-l-2 border-brand-600 bg-slate-50 px-2 py-1 text-xs text-slate-600">

@@ -26,8 +26,10 @@ const MESSAGE_SELECT = `
          m.accepted_at, m.delivered_at, m.read_at, m.failed_at, m.error_code, m.error_title, m.error_details, m.source, m.wamid,
          m.context_wamid, m.media_file_id, t.components as template_components, f.mime_type, f.size, f.file_name,
          ${memberColumns("u", "sender")},
-         m.retried_at is not null as retried
+         m.retried_at is not null as retried, ar.kind as automation_kind, rr.name as automation_rule
   from messages m
+  left join automation_runs ar on ar.id = m.automation_run_id
+  left join automation_rules rr on rr.id = ar.rule_id
   left join message_templates t on t.id = m.template_id
   left join media_files f on f.id = m.media_file_id
   left join users u on u.id = m.sent_by`;
@@ -194,6 +196,10 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
       retryable: status === "failed" && row.direction === "outbound" && !row.retried,
       sentBy: memberOf(row, "sender"),
       source: row.direction === "outbound" && row.source !== "inbox" ? ((row.source as string | null) ?? null) : null,
+      // Which automation sent it: a rule (by its name; null once deleted), the welcome or the away message.
+      automation: row.automation_kind
+        ? { kind: row.automation_kind as "rule" | "welcome" | "away", rule: (row.automation_rule as string | null) ?? null }
+        : null,
     };
   });
 }

@@ -1,0 +1,60 @@
+import { createRule } from "../domains/automations/rules";
+import { saveAutomationSettings } from "../domains/automations/settings";
+
+/**
+ * The demo Sacco's automations (issue 44): keyword rules its members write to most, in Swahili and
+ * English, a welcome for a first message and an away message outside its branch hours (Nairobi).
+ * Their figures start at nought: they count only what they answer from now on.
+ */
+export async function seedAutomations(organizationId: string, ownerId: string) {
+  const actor = { organizationId, userId: ownerId };
+  await createRule(actor, {
+    name: "Loan rates",
+    matchType: "contains",
+    keywords: ["riba", "interest", "loan rate", "mkopo"],
+    reply:
+      "Riba ya mikopo ya Nyota ni 1% kwa mwezi kwa salio linalopungua. Mkopo wa dharura hadi mara 3 ya akiba yako. Jibu AGENT kuongea na afisa wa mikopo.",
+    addTags: ["loan-enquiry"],
+  });
+  await createRule(actor, {
+    name: "M-Pesa paybill",
+    matchType: "fuzzy",
+    keywords: ["paybill", "lipa na mpesa", "deposit"],
+    threshold: 0.8,
+    reply: "Weka akiba kwa M-Pesa: Lipa na M-Pesa, Paybill 522533, akaunti ni nambari yako ya uanachama. Utapokea risiti kwa SMS.",
+  });
+  await createRule(actor, {
+    name: "Balance enquiry",
+    matchType: "starts_with",
+    keywords: ["balance", "salio", "statement"],
+    reply: "Kwa usalama wako hatutumi salio kwenye WhatsApp. Piga *384*22# au pakua taarifa kwenye programu ya Nyota.",
+    cooldownMinutes: 60,
+  });
+  await createRule(actor, {
+    name: "Branch hours",
+    matchType: "contains",
+    keywords: ["saa ngapi", "opening hours", "mnafungua", "branch"],
+    reply: "Matawi yetu hufunguliwa Jumatatu hadi Ijumaa saa 2:00 asubuhi hadi saa 11:00 jioni, na Jumamosi saa 3:00 hadi saa 7:00 mchana.",
+  });
+  await saveAutomationSettings(
+    actor,
+    {
+      welcomeEnabled: true,
+      welcomeText: "Karibu Nyota Savings Sacco! Uliza kuhusu mikopo, akiba au M-Pesa. Afisa wetu atakujibu hivi punde.",
+      awayEnabled: true,
+      awayText: "Asante kwa kuwasiliana na Nyota. Tumefunga kwa sasa; tutakujibu tukifungua. Kwa dharura piga 0700 000 111.",
+      days: {
+        0: [],
+        1: [{ from: "08:00", to: "17:00" }],
+        2: [{ from: "08:00", to: "17:00" }],
+        3: [{ from: "08:00", to: "17:00" }],
+        4: [{ from: "08:00", to: "17:00" }],
+        5: [{ from: "08:00", to: "17:00" }],
+        6: [{ from: "09:00", to: "13:00" }],
+      },
+      holidays: ["2026-12-12", "2026-12-25", "2026-12-26", "2027-01-01"],
+      holidayMode: false,
+    },
+    "Africa/Nairobi",
+  );
+}
