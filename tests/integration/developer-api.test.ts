@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { db } from "~/.server/infrastructure/db/client";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
 import {
   activityLogs,
@@ -295,8 +295,25 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/campaigns/{id}/pause",
       "/api/v1/campaigns/{id}/resume",
       "/api/v1/campaigns/{id}/cancel",
+      "/api/v1/automations/rules",
+      "/api/v1/automations/rules/{id}",
+      "/api/v1/automations/settings",
     ]);
     expect(Object.keys(doc.paths["/api/v1/contacts/{id}"])).toEqual(["get", "patch", "delete"]);
+    expect(Object.keys(doc.paths["/api/v1/automations/rules/{id}"])).toEqual(["get", "patch", "delete"]);
+    expect(Object.keys(doc.paths["/api/v1/automations/settings"])).toEqual(["get", "patch"]);
+    expect(Object.keys(doc.paths["/api/v1/automations/rules"].post.responses)).toEqual([
+      "201",
+      "400",
+      "401",
+      "403",
+      "409",
+      "413",
+      "422",
+      "429",
+      "500",
+    ]);
+    expect(doc.components.schemas.AutomationRule.required).toEqual(expect.arrayContaining(["id", "matchType", "actions", "position"]));
     expect(Object.keys(doc.paths["/api/v1/campaigns"])).toEqual(["post", "get"]);
     expect(doc.paths["/api/v1/campaigns"].post.parameters).toEqual([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]);
     expect(Object.keys(doc.paths["/api/v1/campaigns"].post.responses)).toEqual([
@@ -406,6 +423,13 @@ describe("OpenAPI and the Developers page's examples", () => {
       "POST /api/v1/campaigns/{id}/pause",
       "POST /api/v1/campaigns/{id}/resume",
       "POST /api/v1/campaigns/{id}/cancel",
+      "GET /api/v1/automations/rules",
+      "POST /api/v1/automations/rules",
+      "GET /api/v1/automations/rules/{id}",
+      "PATCH /api/v1/automations/rules/{id}",
+      "DELETE /api/v1/automations/rules/{id}",
+      "GET /api/v1/automations/settings",
+      "PATCH /api/v1/automations/settings",
     ]);
     // The contact's consent example runs before its DELETE example (the page lists DELETE first).
     const deletesContact = (e: Endpoint) => e.method === "DELETE" && e.path === "/api/v1/contacts/{id}";
@@ -442,6 +466,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       let templateId = "";
       let mediaId = "";
       let contactId = "";
+      let ruleId = "";
       outputs[language] = [];
       for (const endpoint of runOrder(pages[language].endpoints)) {
         const stdout = await runExample(language, endpoint.example, {
@@ -449,10 +474,12 @@ describe("OpenAPI and the Developers page's examples", () => {
           TEMPLATE_ID: templateId,
           MEDIA_ID: mediaId,
           CONTACT_ID: contactId,
+          RULE_ID: ruleId,
         });
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/templates") templateId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/media") mediaId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/contacts") contactId = JSON.parse(stdout).id;
+        if (endpoint.method === "POST" && endpoint.path === "/api/v1/automations/rules") ruleId = JSON.parse(stdout).id;
         outputs[language].push(stdout);
       }
       expect(templateId).toMatch(/^[0-9a-f-]{36}$/);
@@ -523,6 +550,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       await db().delete(campaignsTable).where(eq(campaignsTable.organizationId, t.organization.id));
       // The next language's account example counts this month's messages from zero again.
       await db().delete(messages).where(eq(messages.organizationId, t.organization.id));
+      // And its automations examples start from no settings, as this one did.
+      await rawQuery(`delete from automation_settings where organization_id = $1`, [t.organization.id]);
       await db().delete(messageTemplates).where(eq(messageTemplates.organizationId, t.organization.id));
     }
 
@@ -547,15 +576,20 @@ describe("OpenAPI and the Developers page's examples", () => {
       // Each language connects a WhatsApp account and number of its own; the earlier ones are listed as disconnected.
       const connectedNumbers = (v: { data: { connection: string; verifiedName: string }[] }) =>
         v.data.filter((n) => n.connection === "connected").map((n) => ({ ...n, id: "", number: "", wabaId: "", verifiedName: "" }));
+      // Whether the organisation is open, and when it opens next, depend on the minute each language ran.
+      const timelessHours = (v: Record<string, unknown>) => ({ ...v, openNow: null, nextOpeningAt: null });
       const same =
         endpoint.path === "/api/v1/phone-numbers"
           ? connectedNumbers
-          : endpoint.path.includes("templates/") ||
-              endpoint.path.includes("/media") ||
-              endpoint.path.includes("contacts/") ||
-              endpoint.method === "POST"
-            ? timeless
-            : (v: unknown) => v;
+          : endpoint.path === "/api/v1/automations/settings"
+            ? timelessHours
+            : endpoint.path.includes("templates/") ||
+                endpoint.path.includes("/media") ||
+                endpoint.path.includes("contacts/") ||
+                endpoint.path.includes("rules/") ||
+                endpoint.method === "POST"
+              ? timeless
+              : (v: unknown) => v;
       expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
       expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
       if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
@@ -578,6 +612,17 @@ describe("OpenAPI and the Developers page's examples", () => {
       if (endpoint.path === "/api/v1/contacts/{id}" && endpoint.method === "PATCH")
         expect(fromCurl.tags).toEqual(["members", "nairobi", "vip"]);
       if (endpoint.path === "/api/v1/contacts/{id}/consent") expect(fromCurl.optIn).toBe("opted_out");
+      if (endpoint.path === "/api/v1/automations/rules" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [] });
+      if (endpoint.path === "/api/v1/automations/rules" && endpoint.method === "POST")
+        expect(fromCurl).toMatchObject({ name: "Prices", matchType: "fuzzy", threshold: 0.8, position: 1, enabled: true });
+      if (endpoint.path === "/api/v1/automations/rules/{id}" && endpoint.method === "PATCH")
+        expect(fromCurl).toMatchObject({ keywords: ["price", "bei", "how much", "gharama"], cooldownMinutes: 60, position: 1 });
+      if (endpoint.path === "/api/v1/automations/settings" && endpoint.method === "PATCH")
+        expect(fromCurl).toMatchObject({
+          welcome: { enabled: true },
+          hours: { monday: [{ from: "08:00", to: "17:00" }], sunday: [] },
+          timeZone: "Africa/Nairobi",
+        });
       if (endpoint.path === "/api/v1/template-samples")
         expect(fromCurl).toEqual({ id: expect.any(String), contentType: "image/png", size: png.length });
     });

@@ -48,6 +48,30 @@ import {
   CreatedCampaign,
 } from "./campaign-schemas";
 import { changeApiCampaign, createApiCampaign, getApiCampaign, listApiCampaigns } from "./campaigns";
+import {
+  AUTOMATION_RULE_CREATE_EXAMPLE,
+  AUTOMATION_RULE_UPDATE_EXAMPLE,
+  AUTOMATION_SETTINGS_EXAMPLE,
+  AutomationRule,
+  AutomationRuleCreate,
+  AutomationRuleList,
+  AutomationRuleUpdate,
+  AutomationSettings,
+  AutomationSettingsUpdate,
+  RuleIdParams,
+} from "./automation-schemas";
+import {
+  createApiRule,
+  deleteApiRule,
+  getApiRule,
+  getApiSettings,
+  listApiRules,
+  RULE_NOT_FOUND,
+  updateApiRule,
+  updateApiSettings,
+} from "./automations";
+import { RULES_MAX } from "~/lib/schemas/automations-rules";
+import { MAX_RANGES_PER_DAY } from "../../domains/automations/hours";
 
 export type HttpMethod = "get" | "post" | "patch" | "delete";
 
@@ -696,6 +720,124 @@ export const ENDPOINTS: Endpoint[] = [
     "Cancels a campaign that has not ended: the people not sent to yet are left out (cancelled); messages already with Meta keep their statuses. Answers the campaign, cancelled.",
     "The campaign has already ended: completed, cancelled or failed (code campaign_state).",
   ),
+  define({
+    method: "get",
+    path: "/api/v1/automations/rules",
+    operationId: "listAutomationRules",
+    permission: "automations:view",
+    summary: "List keyword rules",
+    description:
+      "The organisation's keyword rules in the order they are tried: the first, turned on, whose keywords a customer's message matches answers it. Each has its place in the order (position, 1 first), how many messages it has answered and when it last did. All of them in one answer.",
+    query: NoQuery,
+    params: NoParams,
+    status: 200,
+    response: AutomationRuleList,
+    run: ({ organizationId }) => listApiRules(organizationId),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/automations/rules",
+    operationId: "createAutomationRule",
+    permission: "automations:manage",
+    codes: ["invalid_automation", "rule_limit"],
+    summary: "Add a keyword rule",
+    description:
+      "Adds a rule, turned on and last in the order: its keywords, how they match (exact, contains, starts_with, fuzzy with a threshold, or regex) and what it does, in actions: reply sends a text, addTags and removeTags change the contact's tags, assignTo hands the conversation to a member who answers chats (their user id). It needs at least one action. The Automations page's checks apply: a regular expression that could take too long on some messages is refused. The answer is the rule.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: AutomationRuleCreate, example: AUTOMATION_RULE_CREATE_EXAMPLE },
+    status: 201,
+    response: AutomationRule,
+    errors: {
+      409: `The organisation has ${RULES_MAX} rules, the most it may (code rule_limit).`,
+      422: "A field fails the Automations page's checks (code invalid_automation): the answer's field names it (keywords[2], threshold, actions.assignTo) and the message says what to change. Nothing is saved.",
+    },
+    run: ({ organizationId, body }) => createApiRule(organizationId, body),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/automations/rules/{id}",
+    operationId: "getAutomationRule",
+    permission: "automations:view",
+    notFound: RULE_NOT_FOUND,
+    summary: "One keyword rule",
+    description: "A rule of the organisation, with its place in the order, whether it is on and its figures.",
+    query: NoQuery,
+    params: RuleIdParams,
+    status: 200,
+    response: AutomationRule,
+    errors: { 404: RULE_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiRule(organizationId, params.id),
+  }),
+  define({
+    method: "patch",
+    path: "/api/v1/automations/rules/{id}",
+    operationId: "updateAutomationRule",
+    permission: "automations:manage",
+    codes: ["invalid_automation"],
+    notFound: RULE_NOT_FOUND,
+    summary: "Change a keyword rule",
+    description:
+      "Changes the fields given and leaves the others, then checks the whole rule as adding one does. keywords replaces the list; in actions, each action given replaces the rule's (null or an empty list removes it) and the others stay. enabled turns the rule on or off. position moves it to that place in the order (1 is tried first; a place past the end puts it last), the others keeping their order. The answer is the rule as it is after.",
+    query: NoQuery,
+    params: RuleIdParams,
+    body: { schema: AutomationRuleUpdate, example: AUTOMATION_RULE_UPDATE_EXAMPLE },
+    status: 200,
+    response: AutomationRule,
+    errors: {
+      404: RULE_NOT_FOUND,
+      422: "The rule as changed fails the Automations page's checks (code invalid_automation): the answer's field names where. Nothing is changed.",
+    },
+    run: ({ organizationId, params, body }) => updateApiRule(organizationId, params.id, body),
+  }),
+  define({
+    method: "delete",
+    path: "/api/v1/automations/rules/{id}",
+    operationId: "deleteAutomationRule",
+    permission: "automations:manage",
+    notFound: RULE_NOT_FOUND,
+    summary: "Delete a keyword rule",
+    description: "Deletes the rule; the replies it sent stay in the conversations. Answers 204 with no body.",
+    query: NoQuery,
+    params: RuleIdParams,
+    status: 204,
+    response: NoContent,
+    errors: { 404: RULE_NOT_FOUND },
+    run: ({ organizationId, params }) => deleteApiRule(organizationId, params.id),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/automations/settings",
+    operationId: "getAutomationSettings",
+    permission: "automations:view",
+    summary: "Welcome and away messages and business hours",
+    description:
+      "The welcome message (sent on a customer's first message ever) and the away message (sent outside business hours, once a conversation a day), each only when no keyword rule answered; the opening hours of each weekday, holidays and holiday mode, all in the organisation's time zone (Account Settings); and whether the organisation is open now, and when it next opens.",
+    query: NoQuery,
+    params: NoParams,
+    status: 200,
+    response: AutomationSettings,
+    run: ({ organizationId }) => getApiSettings(organizationId),
+  }),
+  define({
+    method: "patch",
+    path: "/api/v1/automations/settings",
+    operationId: "updateAutomationSettings",
+    permission: "automations:manage",
+    codes: ["invalid_automation"],
+    summary: "Change the welcome and away messages or business hours",
+    description:
+      "Changes the fields given and leaves the others: in welcome and away, enabled and text each; in hours, the weekdays given replace those days' opening times (an empty list closes the day) and the others stay; holidays replaces the list. A range runs from its from (included) to its to (excluded), HH:MM, 24:00 for midnight; one whose to is not after its from runs past midnight. Everything is checked before anything is saved. The answer is the settings as they are after.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: AutomationSettingsUpdate, example: AUTOMATION_SETTINGS_EXAMPLE },
+    status: 200,
+    response: AutomationSettings,
+    errors: {
+      422: `A message is enabled without a text or too long, or the hours are not valid: a time not HH:MM, more than ${MAX_RANGES_PER_DAY} ranges a day, ranges that overlap, a holiday not a date (code invalid_automation). The answer's field names where (welcome.text, hours.monday[0].from, holidays[1]). Nothing is changed.`,
+    },
+    run: ({ organizationId, body }) => updateApiSettings(organizationId, body),
+  }),
 ];
 
 /**

@@ -93,6 +93,11 @@ export const ERROR_CATALOGUE = {
     meaning: "The campaign is not in a state that allows this change (for example pausing one that has ended).",
     action: "Read the campaign's status first.",
   },
+  rule_limit: {
+    status: 409,
+    meaning: "The organisation has as many keyword rules as it may.",
+    action: "Delete a rule it no longer needs, then add the new one.",
+  },
   idempotency_conflict: {
     status: 409,
     meaning: "The Idempotency-Key was used in the last 24 hours for a different request.",
@@ -186,6 +191,12 @@ export const ERROR_CATALOGUE = {
     status: 422,
     meaning: "The scheduled time is past or more than a year ahead.",
     action: "Choose a time within the next year.",
+  },
+  invalid_automation: {
+    status: 422,
+    meaning:
+      "A keyword rule, the welcome or away message or the business hours break a rule of the Automations page; the answer's field names where (a keyword, the threshold, a time).",
+    action: "Correct what the field names, as the message says.",
   },
   rate_limited: {
     status: 429,

@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { literal, pathParameterVariable } from "./examples";
 import { matchPath } from "./handle";
 import { campaignCreateExample, CampaignCreate } from "./campaign-schemas";
+import { ENDPOINTS } from "./endpoints";
 
 const tricky = {
   name: 'it\'s "quoted" \\ and ünïcode ✓ \u2028',
@@ -36,6 +37,7 @@ describe("example bodies", () => {
     expect(pathParameterVariable("/api/v1/templates/{id}", "id")).toBe("TEMPLATE_ID");
     expect(pathParameterVariable("/api/v1/phone-numbers/{id}", "id")).toBe("PHONE_NUMBER_ID");
     expect(pathParameterVariable("/api/v1/campaigns/{id}/pause", "id")).toBe("CAMPAIGN_ID");
+    expect(pathParameterVariable("/api/v1/automations/rules/{id}", "id")).toBe("RULE_ID");
   });
 
   it("schedule the campaign example a week ahead at 09:00 in Nairobi, a valid body whatever the day", () => {
@@ -48,6 +50,13 @@ describe("example bodies", () => {
       expect(example.scheduledFor).toMatch(/T09:00:00\+03:00$/);
     }
     expect(campaignCreateExample(new Date("2026-12-31T21:30:00Z")).scheduledFor).toBe("2027-01-08T09:00:00+03:00");
+  });
+});
+
+describe("every endpoint's example body", () => {
+  it("is one its own schema accepts", () => {
+    for (const endpoint of ENDPOINTS.filter((e) => e.body))
+      expect(endpoint.body!.schema.safeParse(endpoint.body!.example).error, endpoint.operationId).toBeUndefined();
   });
 });
 

@@ -342,7 +342,8 @@ async function answer(
       headers: { "Cache-Control": "no-store", ...headers },
     });
   } catch (error) {
-    if (error instanceof ApiProblem) return apiError(error.status, error.code, error.message, headers);
+    if (error instanceof ApiProblem)
+      return apiError(error.status, error.code, error.message, headers, error.field === undefined ? {} : { field: error.field });
     throw error;
   }
 }

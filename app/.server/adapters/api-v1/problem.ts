@@ -1,11 +1,15 @@
 import { isRefusal, type RefusalDomain } from "../../infrastructure/refusal";
 
-/** An answer other than success, thrown by an endpoint's run(): the router sends it as `{ code, message }`. */
+/**
+ * An answer other than success, thrown by an endpoint's run(): the router sends it as `{ code, message }`,
+ * with `field` when the problem is one field of the body (a path: `keywords[1]`, `hours.monday[0].from`).
+ */
 export class ApiProblem extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly field?: string,
   ) {
     super(message);
     this.name = "ApiProblem";

@@ -14,6 +14,10 @@ export const ApiError = z
       .describe("Stable, machine-readable error code from the catalogue (x-error-catalogue), e.g. invalid_api_key or rate_limited."),
     message: z.string().describe("What went wrong and what to do, for people."),
     permission: z.string().optional().describe("permission_denied: the permission the key's role lacks, e.g. templates:manage."),
+    field: z
+      .string()
+      .optional()
+      .describe("invalid_automation: the body's field the problem is about, as a path, e.g. keywords[1] or hours.monday[0].from."),
   })
   .meta({ id: "Error" });
 

@@ -347,3 +347,30 @@ export async function moveRule(actor: RuleActor, id: string, direction: "up" | "
     await touchAutomations(tx, actor.organizationId, actor.userId);
   });
 }
+
+/**
+ * Puts a rule at a place in the order (1 is tried first; a place past the end puts it last), the
+ * others keeping theirs around it: the public API's `position` (moveRule is the page's one step).
+ */
+export async function placeRule(actor: RuleActor, id: string, place: number): Promise<void> {
+  await getRule(actor.organizationId, id);
+  await db().transaction(async (tx) => {
+    await lockRules(tx, actor.organizationId);
+    const ordered = await queryRows<{ id: string }>(
+      tx,
+      sql`select id from automation_rules where organization_id = ${actor.organizationId} order by position, created_at`,
+    );
+    const at = ordered.findIndex((r) => r.id === id);
+    if (at < 0) throw notFound();
+    const to = Math.min(Math.max(Math.trunc(place), 1), ordered.length) - 1;
+    // Already there: the order stays as it is.
+    if (at === to) return;
+    const [moved] = ordered.splice(at, 1);
+    ordered.splice(to, 0, moved!);
+    await tx.execute(sql`
+      update automation_rules r set position = t.p
+      from unnest(${sql.param(ordered.map((r) => r.id))}::uuid[], ${sql.param(ordered.map((_, i) => i + 1))}::int[]) as t(id, p)
+      where r.id = t.id and r.organization_id = ${actor.organizationId}`);
+    await touchAutomations(tx, actor.organizationId, actor.userId);
+  });
+}

@@ -76,6 +76,13 @@ const SUMMARIES: Record<string, () => string> = {
   pauseCampaign: m.developers_ref_pause_campaign_summary,
   resumeCampaign: m.developers_ref_resume_campaign_summary,
   cancelCampaign: m.developers_ref_cancel_campaign_summary,
+  listAutomationRules: m.developers_ref_list_automation_rules_summary,
+  createAutomationRule: m.developers_ref_create_automation_rule_summary,
+  getAutomationRule: m.developers_ref_get_automation_rule_summary,
+  updateAutomationRule: m.developers_ref_update_automation_rule_summary,
+  deleteAutomationRule: m.developers_ref_delete_automation_rule_summary,
+  getAutomationSettings: m.developers_ref_get_automation_settings_summary,
+  updateAutomationSettings: m.developers_ref_update_automation_settings_summary,
 };
 const DESCRIPTIONS: Record<string, () => string> = {
   getAccount: m.developers_ref_get_account_description,
@@ -112,6 +119,13 @@ const DESCRIPTIONS: Record<string, () => string> = {
   pauseCampaign: m.developers_ref_pause_campaign_description,
   resumeCampaign: m.developers_ref_resume_campaign_description,
   cancelCampaign: m.developers_ref_cancel_campaign_description,
+  listAutomationRules: m.developers_ref_list_automation_rules_description,
+  createAutomationRule: m.developers_ref_create_automation_rule_description,
+  getAutomationRule: m.developers_ref_get_automation_rule_description,
+  updateAutomationRule: m.developers_ref_update_automation_rule_description,
+  deleteAutomationRule: m.developers_ref_delete_automation_rule_description,
+  getAutomationSettings: m.developers_ref_get_automation_settings_description,
+  updateAutomationSettings: m.developers_ref_update_automation_settings_description,
 };
 const MEANINGS: Record<string, () => string> = {
   invalid_request: m.developers_error_invalid_request_meaning,
@@ -156,6 +170,8 @@ const MEANINGS: Record<string, () => string> = {
   rate_limited: m.developers_error_rate_limited_meaning,
   internal_error: m.developers_error_internal_error_meaning,
   meta_error: m.developers_error_meta_error_meaning,
+  rule_limit: m.developers_error_rule_limit_meaning,
+  invalid_automation: m.developers_error_invalid_automation_meaning,
 };
 const ACTIONS: Record<string, () => string> = {
   invalid_request: m.developers_error_invalid_request_action,
@@ -200,6 +216,8 @@ const ACTIONS: Record<string, () => string> = {
   rate_limited: m.developers_error_rate_limited_action,
   internal_error: m.developers_error_internal_error_action,
   meta_error: m.developers_error_meta_error_action,
+  rule_limit: m.developers_error_rule_limit_action,
+  invalid_automation: m.developers_error_invalid_automation_action,
 };
 
 /** An endpoint's summary in the page's language (the document's own words for one it does not know). */
