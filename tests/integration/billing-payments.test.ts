@@ -93,7 +93,10 @@ describe("M-Pesa Express top-ups", () => {
       `select title, body, words from notifications where organization_id = $1 and event = 'payment_received'`,
       [b.organizationId],
     );
-    expect(told).toMatchObject({ title: "Payment received: KES 1,000.00", body: `Paid by M-Pesa, receipt ${paid!.receipt}. Confirmed by M-Pesa.` });
+    expect(told).toMatchObject({
+      title: "Payment received: KES 1,000.00",
+      body: `Paid by M-Pesa, receipt ${paid!.receipt}. Confirmed by M-Pesa.`,
+    });
     expect(noticeIn("fr", told!)).toEqual({
       title: "Paiement reçu : 1\u202f000,00\u00a0KES",
       body: `Payé par M-Pesa, reçu ${paid!.receipt}. Confirmé par M-Pesa.`,
