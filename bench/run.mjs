@@ -17,6 +17,7 @@
 //   node bench/run.mjs --billing-only                    (wallet holds and charges under contention, an M-Pesa top-up end to end, sending on prepaid vs postpaid)
 //   node bench/run.mjs --analytics-only                  (the analytics report in process, /analytics once built, /api/v1/analytics and /dashboard at 10,000,000 messages, on a private PostgreSQL)
 //   node bench/run.mjs --admin-only                      (the admin console's tabs, notifications and search at 10,000 organisations, on a private PostgreSQL)
+//   node bench/run.mjs --automations-only                (inbound messages at 1,000 a second without, then with 500 keyword rules, welcome and away, on a private PostgreSQL)
 //
 // Starts the production build (node build/server/index.js) on a free port with a fresh DATA_DIR,
 // measures the app pages' weight, the public pages' transferred bytes in Chromium, their Lighthouse
@@ -50,6 +51,7 @@ import { benchInbox, formatInbox, PARTS as INBOX_PARTS } from "./inbox.mjs";
 import { benchBilling, formatBilling } from "./billing.mjs";
 import { benchAnalytics, formatAnalytics } from "./analytics.mjs";
 import { benchAdmin, formatAdmin } from "./admin.mjs";
+import { benchAutomations, formatAutomations } from "./automations.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -140,6 +142,15 @@ const { values: args } = parseArgs({
     "admin-keep": { type: "boolean", default: false },
     "skip-admin": { type: "boolean", default: false },
     "admin-only": { type: "boolean", default: false },
+    "automations-rate": { type: "string", default: "1000" },
+    "automations-duration": { type: "string", default: "10" },
+    "automations-customers": { type: "string", default: "2000" },
+    "automations-rules": { type: "string", default: "500" },
+    "automations-drain-timeout": { type: "string", default: "180" },
+    "automations-status-webhooks": { type: "boolean", default: false },
+    "automations-cap": { type: "string", default: "fresh" },
+    "skip-automations": { type: "boolean", default: false },
+    "automations-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -228,6 +239,16 @@ if (args.help) {
   --admin-keep                leave its cluster running at the end (its URL printed) until Ctrl-C, to look at plans
   --skip-admin                leave out the admin console
   --admin-only                only the admin console (a private PostgreSQL cluster: seed, fold, each tab's first page, notifications and search)
+  --automations-rate LIST     inbound messages a second of the automations runs, each rate without then with automations (default 1000)
+  --automations-duration S    seconds of messages a run (default 10)
+  --automations-customers N   customers writing them, new to the tenant in each run (default 2000)
+  --automations-rules N       keyword rules of the run with automations (default 500)
+  --automations-drain-timeout S  how long to wait for the webhooks and jobs after each run's load (default 180)
+  --automations-status-webhooks  let the Meta sandbox send the replies' status webhooks at its usual delays (default: held past the runs)
+  --automations-cap fresh|full  the number's hourly cap of 1,000 automated replies when run B starts: fresh (its first replies are
+                              queued, then it is reached) or full (every message decided, then capped: the steady state); default fresh
+  --skip-automations          leave out the automations benchmark
+  --automations-only          only automations (a private PostgreSQL cluster with commit timestamps, or --database-url; PGlite when PostgreSQL is missing)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
   process.exit(0);
 }
@@ -256,6 +277,7 @@ const inboxOnly = args["inbox-only"];
 const billingOnly = args["billing-only"];
 const analyticsOnly = args["analytics-only"];
 const adminOnly = args["admin-only"];
+const automationsOnly = args["automations-only"];
 if (
   [
     publicOnly,
@@ -271,10 +293,11 @@ if (
     billingOnly,
     analyticsOnly,
     adminOnly,
+    automationsOnly,
   ].filter(Boolean).length > 1
 ) {
   console.error(
-    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only, --campaign-only, --inbox-only, --billing-only, --analytics-only and --admin-only exclude each other.",
+    "--public-only, --webhooks-only, --activity-only, --pages-only, --templates-only, --nginx-only, --sending-only, --contacts-import-only, --campaign-only, --inbox-only, --billing-only, --analytics-only, --admin-only and --automations-only exclude each other.",
   );
   process.exit(2);
 }
@@ -291,7 +314,8 @@ const only =
   inboxOnly ||
   billingOnly ||
   analyticsOnly ||
-  adminOnly;
+  adminOnly ||
+  automationsOnly;
 const runAppPages = !only;
 const runPublic = publicOnly || (!only && !args["skip-public"]);
 const runLighthouseScores = runPublic && !args["skip-lighthouse"];
@@ -308,6 +332,7 @@ const runInbox = inboxOnly || (!only && !args["skip-inbox"]);
 const runBilling = billingOnly || (!only && !args["skip-billing"]);
 const runAnalytics = analyticsOnly || (!only && !args["skip-analytics"]);
 const runAdmin = adminOnly || (!only && !args["skip-admin"]);
+const runAutomations = automationsOnly || (!only && !args["skip-automations"]);
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const fixed = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "-");
@@ -447,7 +472,8 @@ async function main() {
     !inboxOnly &&
     !billingOnly &&
     !analyticsOnly &&
-    !adminOnly
+    !adminOnly &&
+    !automationsOnly
       ? await startPrivatePostgres()
       : null;
   if (privatePostgres) {
@@ -457,7 +483,17 @@ async function main() {
     console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
   }
   try {
-    if (!nginxOnly && !sendingOnly && !contactsImportOnly && !campaignOnly && !inboxOnly && !billingOnly && !analyticsOnly && !adminOnly)
+    if (
+      !nginxOnly &&
+      !sendingOnly &&
+      !contactsImportOnly &&
+      !campaignOnly &&
+      !inboxOnly &&
+      !billingOnly &&
+      !analyticsOnly &&
+      !adminOnly &&
+      !automationsOnly
+    )
       await singleServerRuns(results);
     // Its own cluster, server and Meta sandbox, after the single server has stopped.
     if (runSending) {
@@ -482,6 +518,36 @@ async function main() {
         results.sending = { problem: error instanceof Error ? error.message : String(error) };
       }
       console.log(formatSending(results.sending, { table }));
+    }
+    // Its own cluster (commit timestamps on) and a server started afresh for each run.
+    if (runAutomations) {
+      const loadBeforeAutomations = os.loadavg();
+      const rates = connectionList(args["automations-rate"]);
+      const seconds = Number(args["automations-duration"]);
+      console.log(
+        `\nAutomations: ${rates.map((r) => `${r.toLocaleString("en-US")}/s`).join(", ")} of inbound messages for ${seconds} s, without then with ${Number(args["automations-rules"])} keyword rules, welcome and away ...`,
+      );
+      try {
+        results.automations = await benchAutomations({
+          root,
+          accounts: ACCOUNTS,
+          // Not --private-postgres's cluster: this benchmark's own has commit timestamps on.
+          databaseUrl: args["database-url"] ?? process.env.DATABASE_URL,
+          rates,
+          duration: seconds,
+          customers: Number(args["automations-customers"]),
+          rules: Number(args["automations-rules"]),
+          drainTimeoutSeconds: Number(args["automations-drain-timeout"]),
+          statusWebhooks: args["automations-status-webhooks"],
+          cap: args["automations-cap"],
+          log: (line) => console.log(line),
+        });
+        if (automationsOnly) results.database = results.automations.database.kind;
+      } catch (error) {
+        results.automations = { problem: error instanceof Error ? error.message : String(error) };
+      }
+      results.automations.loadAverage = { before: loadBeforeAutomations, after: os.loadavg() };
+      console.log(formatAutomations(results.automations, { table }));
     }
     // Its own cluster, server and Meta sandbox, like the sending pipeline.
     if (runCampaign) {

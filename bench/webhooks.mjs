@@ -354,7 +354,7 @@ function cpuMeter(serverPid, postgresPort) {
 // ---------------------------------------------------------------------------------------------
 // The queue as GET /api/admin/queue reports it
 
-async function queueState(baseUrl, adminCookie) {
+export async function queueState(baseUrl, adminCookie) {
   const sent = performance.now();
   const response = await request(`${baseUrl}/api/admin/queue`, { headers: { Cookie: adminCookie } });
   const ms = performance.now() - sent;
@@ -365,10 +365,10 @@ async function queueState(baseUrl, adminCookie) {
   return { received: webhooks.received, unprocessed: webhooks.unprocessed, pending, failed, jobs, ms, at: performance.now() };
 }
 
-const isDrained = (state) => state.unprocessed === 0 && state.pending === 0;
+export const isDrained = (state) => state.unprocessed === 0 && state.pending === 0;
 
 /** Waits until nothing is waiting and `received` has not moved for a few polls. */
-async function settle(baseUrl, adminCookie, { timeoutMs = 30_000, stablePolls = 3 } = {}) {
+export async function settle(baseUrl, adminCookie, { timeoutMs = 30_000, stablePolls = 3 } = {}) {
   const deadline = performance.now() + timeoutMs;
   let last = await queueState(baseUrl, adminCookie);
   let stable = 0;
