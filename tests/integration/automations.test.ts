@@ -41,7 +41,11 @@ const outbound = (organizationId: string) =>
     [organizationId],
   );
 const inboundCount = async (organizationId: string) =>
-  (await rawQuery<{ n: number }>(`select count(*)::int as n from messages where organization_id = $1 and direction = 'inbound'`, [organizationId]))[0]!.n;
+  (
+    await rawQuery<{ n: number }>(`select count(*)::int as n from messages where organization_id = $1 and direction = 'inbound'`, [
+      organizationId,
+    ])
+  )[0]!.n;
 const runs = (organizationId: string) =>
   rawQuery<{ kind: string; rule_id: string | null; reply_id: string | null; message_id: string }>(
     `select kind, rule_id, reply_id, message_id from automation_runs where organization_id = $1 order by created_at`,
@@ -78,9 +82,13 @@ describe("automations", () => {
     const { wamid } = await customerWrites(t, "254712000201", "Habari, bei gani ya Starter?");
     const sent = await outbound(t.organizationId);
     expect(sent).toEqual([{ body: priceRule.reply, source: "automation", automation_run_id: expect.any(String), context_wamid: wamid }]);
-    expect(await runs(t.organizationId)).toEqual([{ kind: "rule", rule_id: rule.id, reply_id: expect.any(String), message_id: expect.any(String) }]);
+    expect(await runs(t.organizationId)).toEqual([
+      { kind: "rule", rule_id: rule.id, reply_id: expect.any(String), message_id: expect.any(String) },
+    ]);
     expect((await getRule(t.organizationId, rule.id)).firedCount).toBe(1);
-    expect((await rawQuery<{ tags: string[] }>(`select tags from contacts where phone = '+254712000201'`))[0]!.tags).toEqual(["asked-price"]);
+    expect((await rawQuery<{ tags: string[] }>(`select tags from contacts where phone = '+254712000201'`))[0]!.tags).toEqual([
+      "asked-price",
+    ]);
     // It reaches WhatsApp, and nothing it sent is an inbound message: no second run.
     await drainDispatcher();
     expect(meta.sandbox.messages({ phoneNumberId: t.phoneNumberId })).toHaveLength(1);
@@ -111,7 +119,15 @@ describe("automations", () => {
     const t = await tenant("Mama Mboga Supplies");
     await saveAutomationSettings(
       t.actor,
-      { welcomeEnabled: true, welcomeText: "Karibu Mama Mboga!", awayEnabled: true, awayText: "Tumefunga kwa sasa.", days: allClosed, holidays: [], holidayMode: false },
+      {
+        welcomeEnabled: true,
+        welcomeText: "Karibu Mama Mboga!",
+        awayEnabled: true,
+        awayText: "Tumefunga kwa sasa.",
+        days: allClosed,
+        holidays: [],
+        holidayMode: false,
+      },
       "Africa/Nairobi",
     );
     await customerWrites(t, "254712000203", "Hello");
@@ -122,11 +138,7 @@ describe("automations", () => {
     expect((await runs(t.organizationId)).map((r) => r.kind)).toEqual(["welcome", "away"]);
 
     // Open all the time: no away message; a rule with a cooldown answers once in its hour.
-    await saveAutomationSettings(
-      t.actor,
-      { ...(await readAutomationSettings(t.organizationId)), days: allOpen },
-      "Africa/Nairobi",
-    );
+    await saveAutomationSettings(t.actor, { ...(await readAutomationSettings(t.organizationId)), days: allOpen }, "Africa/Nairobi");
     await createRule(t.actor, { ...priceRule, cooldownMinutes: 60 });
     await customerWrites(t, "254712000203", "price?");
     await customerWrites(t, "254712000203", "price please");
@@ -137,6 +149,18 @@ describe("automations", () => {
     const t = await tenant("Kisumu Traders");
     await createRule(t.actor, { name: "Echo", matchType: "contains", keywords: ["hi"], reply: "Hi there!" });
     for (let i = 0; i < CONVERSATION_HOURLY_CAP + 2; i++) await customerWrites(t, "254712000204", `hi ${i}`);
+    expect(await outbound(t.organizationId)).toHaveLength(CONVERSATION_HOURLY_CAP);
+  });
+
+  it("holds the cap exactly when a conversation's messages are answered side by side", async () => {
+    const t = await tenant("Eldoret Agrovet");
+    // Written before the organisation had automations: no jobs; then every run at once.
+    for (let i = 0; i < CONVERSATION_HOURLY_CAP + 5; i++) await customerWrites(t, "254712000208", `hi ${i}`);
+    await createRule(t.actor, { name: "Echo", matchType: "contains", keywords: ["hi"], reply: "Hi there!" });
+    const ids = await rawQuery<{ id: string }>(`select id from messages where organization_id = $1 and direction = 'inbound'`, [
+      t.organizationId,
+    ]);
+    await Promise.all(ids.map(({ id }) => runAutomation({ organizationId: t.organizationId, messageId: id })));
     expect(await outbound(t.organizationId)).toHaveLength(CONVERSATION_HOURLY_CAP);
   });
 

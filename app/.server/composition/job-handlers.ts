@@ -130,6 +130,8 @@ export function registerJobHandlers() {
     queue: AUTOMATION_QUEUE,
     batchSize: 20,
     maxAttempts: 5,
+    // Each message's run is its own transaction (a unique run row), so batches may run side by side.
+    concurrency: 4,
     transactional: false,
     run: (jobs) => runAutomations(jobs),
   });

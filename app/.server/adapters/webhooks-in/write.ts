@@ -287,8 +287,11 @@ export class ChangeWork {
       const seen = people.get(personKey(m));
       if (!seen || seen.sentAt < m.sentAt) people.set(personKey(m), m);
     }
-    const byNumber = [...people.values()].filter((c) => c.waId);
-    const byUserId = [...people.values()].filter((c) => !c.waId);
+    // In one order (organisation, then the person), so two batches inserting the same people at
+    // once take their row locks in the same order and cannot deadlock.
+    const inOrder = (a: InboundRow, b: InboundRow) => personKey(a).localeCompare(personKey(b));
+    const byNumber = [...people.values()].filter((c) => c.waId).sort(inOrder);
+    const byUserId = [...people.values()].filter((c) => !c.waId).sort(inOrder);
     const contactId = new Map<string, string>();
     if (byNumber.length) {
       // Someone known so far only by their user id (their number hidden) who now shows it: the same

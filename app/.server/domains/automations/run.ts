@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
-import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
+import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { isRefusal } from "../../infrastructure/refusal";
 import { queueMessage } from "../messaging/queue";
@@ -44,26 +44,15 @@ export async function enqueueAutomations(
 ) {
   const candidates = inserted.filter((m) => m.contact_id && READ_TYPES.has(m.message_type) && !consentKeywords.has(m.id));
   if (!candidates.length) return;
-  const organisations = [...new Set(candidates.map((m) => m.organization_id))];
-  const active = new Set(
-    (
-      await queryRows<{ organization_id: string }>(
-        tx,
-        sql`
-        select s.organization_id from automation_settings s
-        where s.organization_id = any(${sql.param(organisations)}::uuid[])
-          and (s.welcome_enabled or s.away_enabled
-               or exists (select 1 from automation_rules r where r.organization_id = s.organization_id and r.enabled))`,
-      )
-    ).map((r) => r.organization_id),
-  );
-  for (const message of candidates)
-    if (active.has(message.organization_id))
-      await enqueueJob(
-        AUTOMATION_QUEUE,
-        { organizationId: message.organization_id, messageId: message.id } satisfies AutomationPayload,
-        { executor: tx, uniqueKey: `automation:${message.id}` },
-      );
+  // One statement for the whole webhook batch: the organisations with automations get a job a message.
+  await tx.execute(sql`
+    insert into jobs (queue, payload, run_at, priority, unique_key)
+    select ${AUTOMATION_QUEUE}, jsonb_build_object('organizationId', t.o, 'messageId', t.m), now(), 0, 'automation:' || t.m
+    from unnest(${sql.param(candidates.map((m) => m.organization_id))}::uuid[], ${sql.param(candidates.map((m) => m.id))}::uuid[]) as t(o, m)
+    where exists (select 1 from automation_settings s where s.organization_id = t.o
+                    and (s.welcome_enabled or s.away_enabled
+                         or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)))
+    on conflict (unique_key) where finished_at is null and failed_at is null do nothing`);
 }
 
 interface Inbound {
@@ -81,9 +70,10 @@ interface Inbound {
 
 /** The customer's message and what decides its answer; null when it is not one to answer. */
 async function inboundOf(payload: AutomationPayload): Promise<Inbound | null> {
-  return (await queryRow<Inbound>(
-    db(),
-    sql`
+  return (
+    (await queryRow<Inbound>(
+      db(),
+      sql`
     select m.id, m.body, m.phone_number_id, m.contact_id, c.phone, v.id as conversation_id, v.assigned_to, o.time_zone,
            not exists (select 1 from messages p where p.organization_id = m.organization_id and p.contact_id = m.contact_id
                          and p.direction = 'inbound' and p.seq < m.seq) as first_ever,
@@ -93,7 +83,8 @@ async function inboundOf(payload: AutomationPayload): Promise<Inbound | null> {
     join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
     join organizations o on o.id = m.organization_id
     where m.id = ${payload.messageId} and m.organization_id = ${payload.organizationId} and m.direction = 'inbound'`,
-  )) ?? null;
+    )) ?? null
+  );
 }
 
 /** What automations decided for a message: which one answers, and how. */
@@ -154,12 +145,35 @@ async function capped(inbound: Inbound) {
   return (row?.conversation ?? 0) >= CONVERSATION_HOURLY_CAP || (row?.number ?? 0) >= NUMBER_HOURLY_CAP;
 }
 
+/** A number over its cap is said once a minute in the log (per instance), not once a message. */
+const cappedSaid = new Map<string, number>();
+function warnCappedOnce(organizationId: string, phoneNumberId: string) {
+  const now = Date.now();
+  if ((cappedSaid.get(phoneNumberId) ?? 0) > now - 60_000) return;
+  if (cappedSaid.size > 1000) cappedSaid.clear();
+  cappedSaid.set(phoneNumberId, now);
+  log().warn({ organizationId, phoneNumberId }, "automations capped: replies held back for an hour's cap");
+}
+
 /** Thrown inside a run's transaction when another worker already answered the message: nothing is kept. */
 class AlreadyRan extends Error {}
+/** Thrown inside a run's transaction when the conversation reached its cap meanwhile: nothing is kept. */
+class Capped extends Error {}
 
 /** The run's row (once a message) and what its actions change besides the reply: tags, an assignment, the rule's figures. */
 async function writeRun(tx: Executor, inbound: Inbound, decision: Exclude<Decision, { kind: "none" }>, replyId: string | null) {
   const ruleId = decision.kind === "rule" ? decision.rule.id : null;
+  if (replyId) {
+    // The conversation's cap holds exactly, whatever runs side by side: one run of a conversation
+    // at a time counts and writes (the number's cap, checked before, may be passed by a few).
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`automation:${inbound.conversation_id}`}))`);
+    const sent = await queryRow<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from automation_runs where conversation_id = ${inbound.conversation_id} and reply_id is not null
+            and created_at > now() - interval '1 hour'`,
+    );
+    if ((sent?.n ?? 0) >= CONVERSATION_HOURLY_CAP) throw new Capped();
+  }
   const run = await queryRow<{ id: string }>(
     tx,
     sql`
@@ -208,7 +222,7 @@ export async function runAutomation(payload: AutomationPayload, now = new Date()
   const decision = await decide(payload.organizationId, inbound, now);
   if (decision.kind === "none") return decision;
   if (await capped(inbound)) {
-    log().warn({ organizationId: payload.organizationId, conversationId: inbound.conversation_id }, "automation capped");
+    warnCappedOnce(payload.organizationId, inbound.phone_number_id);
     return { kind: "none", why: "capped" };
   }
   const text = replyOf(decision);
@@ -225,9 +239,13 @@ export async function runAutomation(payload: AutomationPayload, now = new Date()
       });
   } catch (error) {
     if (error instanceof AlreadyRan) return null;
+    if (error instanceof Capped) {
+      warnCappedOnce(payload.organizationId, inbound.phone_number_id);
+      return { kind: "none", why: "capped" };
+    }
     // The number was disconnected, the organisation is closing…: the customer's message waits for a person.
     if (!isRefusal(error, "send")) throw error;
-    log().warn({ organizationId: payload.organizationId, code: error.code }, "automation not sent");
+    log().warn({ organizationId: payload.organizationId, refusal: error.code }, "automation not sent");
     return { kind: "none", why: "no_match" };
   }
   return decision;
