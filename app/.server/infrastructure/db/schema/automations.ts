@@ -55,9 +55,14 @@ export const automationSettings = pgTable("automation_settings", {
   awayEnabled: boolean("away_enabled").notNull().default(false),
   awayText: text("away_text").notNull().default(""),
   /** `{ "1": [{ "from": "08:00", "to": "17:00" }], ... }` by weekday (Sunday 0), in the organisation's time zone. */
-  hours: jsonb("hours").notNull().default(sql`'{}'::jsonb`),
+  hours: jsonb("hours")
+    .notNull()
+    .default(sql`'{}'::jsonb`),
   /** Closed days, "YYYY-MM-DD" in the organisation's time zone. */
-  holidays: text("holidays").array().notNull().default(sql`'{}'::text[]`),
+  holidays: text("holidays")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   holidayMode: boolean("holiday_mode").notNull().default(false),
   version: integer("version").notNull().default(0),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
