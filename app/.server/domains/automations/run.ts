@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
-import { queryRow, queryRows } from "../../infrastructure/db/query";
+import { queryRow } from "../../infrastructure/db/query";
 import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { isRefusal } from "../../infrastructure/refusal";
