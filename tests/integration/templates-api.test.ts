@@ -632,6 +632,9 @@ describe("the OpenAPI document", () => {
       "/api/v1/campaigns/{id}/pause",
       "/api/v1/campaigns/{id}/resume",
       "/api/v1/campaigns/{id}/cancel",
+      "/api/v1/automations/rules",
+      "/api/v1/automations/rules/{id}",
+      "/api/v1/automations/settings",
     ]);
     expect(Object.keys(doc.paths["/api/v1/templates"])).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/templates/{id}"])).toEqual(["get", "delete"]);
