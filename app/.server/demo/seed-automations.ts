@@ -17,7 +17,7 @@ export async function seedAutomations(organizationId: string, ownerId: string) {
     addTags: ["loan-enquiry"],
   });
   await createRule(actor, {
-    name: "M-Pesa paybill",
+    name: "Paybill deposits",
     matchType: "fuzzy",
     keywords: ["paybill", "lipa na mpesa", "deposit"],
     threshold: 0.8,
