@@ -170,7 +170,8 @@ describe("the monthly cycle", () => {
           child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`cycle process failed: ${err}`))));
         });
       const outputs = await Promise.all([run(), run()]);
-      const issued = outputs.map((o) => JSON.parse(o.split("CYCLE ")[1]!).issued as number);
+      // The CYCLE line alone: the process's log lines may reach stdout after it (pino writes asynchronously).
+      const issued = outputs.map((o) => JSON.parse(o.split("\n").find((line) => line.startsWith("CYCLE "))!.slice(6)).issued as number);
       expect(issued.reduce((a, b) => a + b, 0)).toBe(4);
       for (const org of orgs) expect(await invoicesOf(org.organizationId)).toHaveLength(1);
       const numbers = (await rawQuery<{ number: string }>(`select number from invoices order by number`)).map((r) => r.number);
