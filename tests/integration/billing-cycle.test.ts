@@ -171,7 +171,15 @@ describe("the monthly cycle", () => {
         });
       const outputs = await Promise.all([run(), run()]);
       // The CYCLE line alone: the process's log lines may reach stdout after it (pino writes asynchronously).
-      const issued = outputs.map((o) => JSON.parse(o.split("\n").find((line) => line.startsWith("CYCLE "))!.slice(6)).issued as number);
+      const issued = outputs.map(
+        (o) =>
+          JSON.parse(
+            o
+              .split("\n")
+              .find((line) => line.startsWith("CYCLE "))!
+              .slice(6),
+          ).issued as number,
+      );
       expect(issued.reduce((a, b) => a + b, 0)).toBe(4);
       for (const org of orgs) expect(await invoicesOf(org.organizationId)).toHaveLength(1);
       const numbers = (await rawQuery<{ number: string }>(`select number from invoices order by number`)).map((r) => r.number);
