@@ -150,7 +150,9 @@ describe("keyword rules in the API", () => {
       { action: "Automation rule added", details: "Hours" },
       { action: "Automation rule changed", details: "Hours" },
       { action: "Automation rule turned off", details: "Hours" },
+      { action: "Automation rule moved", details: "Hours" },
       { action: "Automation rule changed", details: "Hours" },
+      { action: "Automation rule moved", details: "Hours" },
       { action: "Automation rule changed", details: "Prices" },
       { action: "Automation rule deleted", details: "Prices" },
     ]);

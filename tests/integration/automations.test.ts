@@ -210,6 +210,13 @@ describe("automations", () => {
     await customerWrites(t, "254712000206", "I need a school fees loan");
     await moveRule(t.actor, general.id, "down");
     expect((await listRules(t.organizationId)).map((r) => r.name)).toEqual(["School fees", "General"]);
+    // Moving the last one further down changes nothing and is not logged; the move itself is.
+    await moveRule(t.actor, general.id, "down");
+    expect(
+      await rawQuery(`select details from activity_logs where organization_id = $1 and action = 'Automation rule moved'`, [
+        t.organizationId,
+      ]),
+    ).toEqual([{ details: "General" }]);
     await customerWrites(t, "254712000207", "I need a school fees loan");
     expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["General loans", "School fees loans"]);
   });

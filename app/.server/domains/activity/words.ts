@@ -127,6 +127,7 @@ const ACTION_KEYS = {
   "Automation rule turned on": "app_activity_action_automation_rule_on",
   "Automation rule turned off": "app_activity_action_automation_rule_off",
   "Automation rule deleted": "app_activity_action_automation_rule_deleted",
+  "Automation rule moved": "app_activity_action_automation_rule_moved",
   "Welcome and away messages saved": "app_activity_action_automation_settings_saved",
   "Saved answer changed": "app_activity_action_saved_answer_changed",
   "Saved answer deleted": "app_activity_action_saved_answer_deleted",

@@ -327,34 +327,23 @@ export async function deleteRule(actor: RuleActor, id: string): Promise<void> {
   await record(actor, "Automation rule deleted", existing.name);
 }
 
-/** Moves a rule one place earlier or later in the order (swapping with its neighbour). */
+/** Moves a rule one place earlier or later in the order (the page's buttons). */
 export async function moveRule(actor: RuleActor, id: string, direction: "up" | "down"): Promise<void> {
-  await getRule(actor.organizationId, id);
-  await db().transaction(async (tx) => {
-    await lockRules(tx, actor.organizationId);
-    const ordered = await queryRows<{ id: string }>(
-      tx,
-      sql`select id from automation_rules where organization_id = ${actor.organizationId} order by position, created_at`,
-    );
-    const at = ordered.findIndex((r) => r.id === id);
-    const other = direction === "up" ? at - 1 : at + 1;
-    if (at < 0 || other < 0 || other >= ordered.length) return;
-    [ordered[at], ordered[other]] = [ordered[other]!, ordered[at]!];
-    await tx.execute(sql`
-      update automation_rules r set position = t.p
-      from unnest(${sql.param(ordered.map((r) => r.id))}::uuid[], ${sql.param(ordered.map((_, i) => i + 1))}::int[]) as t(id, p)
-      where r.id = t.id and r.organization_id = ${actor.organizationId}`);
-    await touchAutomations(tx, actor.organizationId, actor.userId);
-  });
+  await reorder(actor, id, (at) => (direction === "up" ? at : at + 2));
 }
 
 /**
  * Puts a rule at a place in the order (1 is tried first; a place past the end puts it last), the
- * others keeping theirs around it: the public API's `position` (moveRule is the page's one step).
+ * others keeping theirs around it: the public API's `position`.
  */
 export async function placeRule(actor: RuleActor, id: string, place: number): Promise<void> {
-  await getRule(actor.organizationId, id);
-  await db().transaction(async (tx) => {
+  await reorder(actor, id, () => Math.trunc(place));
+}
+
+/** Renumbers the organisation's rules with one moved to the place `placeOf` gives (1-based, from its 0-based index). */
+async function reorder(actor: RuleActor, id: string, placeOf: (at: number) => number) {
+  const { name } = await getRule(actor.organizationId, id);
+  const moved = await db().transaction(async (tx) => {
     await lockRules(tx, actor.organizationId);
     const ordered = await queryRows<{ id: string }>(
       tx,
@@ -362,15 +351,17 @@ export async function placeRule(actor: RuleActor, id: string, place: number): Pr
     );
     const at = ordered.findIndex((r) => r.id === id);
     if (at < 0) throw notFound();
-    const to = Math.min(Math.max(Math.trunc(place), 1), ordered.length) - 1;
-    // Already there: the order stays as it is.
-    if (at === to) return;
-    const [moved] = ordered.splice(at, 1);
-    ordered.splice(to, 0, moved!);
+    const to = Math.min(Math.max(placeOf(at), 1), ordered.length) - 1;
+    // Already there (or the first moved up, the last down): the order stays as it is.
+    if (at === to) return false;
+    const [rule] = ordered.splice(at, 1);
+    ordered.splice(to, 0, rule!);
     await tx.execute(sql`
       update automation_rules r set position = t.p
       from unnest(${sql.param(ordered.map((r) => r.id))}::uuid[], ${sql.param(ordered.map((_, i) => i + 1))}::int[]) as t(id, p)
       where r.id = t.id and r.organization_id = ${actor.organizationId}`);
     await touchAutomations(tx, actor.organizationId, actor.userId);
+    return true;
   });
+  if (moved) await record(actor, "Automation rule moved", name);
 }

@@ -94,7 +94,7 @@ export type Decision =
   | { kind: "away"; text: string }
   | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" };
 
-/** Decides without acting: the job, and a rule's "try it" form (with `dryRun`, cooldowns and caps are not read). */
+/** Decides without acting: which automation answers this message, if any (the caps are checked when acting). */
 export async function decide(organizationId: string, inbound: Omit<Inbound, "id" | "ran">, now = new Date()): Promise<Decision> {
   if (inbound.assigned_to) return { kind: "none", why: "held" };
   const automations = await automationsOf(organizationId);

@@ -5,7 +5,7 @@ import { recordActivity } from "../activity/record";
 import { AUTO_TEXT_MAX, AUTOMATION_MESSAGES } from "~/lib/schemas/automations-rules";
 import { m } from "~/paraglide/messages";
 import { parseSchedule, type OpeningRange, type ScheduleError, type Weekday } from "./hours";
-import { daysOf, NO_SETTINGS } from "./rules-cache";
+import { daysOf } from "./rules-cache";
 import { refuseAutomation, touchAutomations, type RuleActor } from "./rules";
 
 /**
@@ -40,7 +40,7 @@ export async function readAutomationSettings(organizationId: string): Promise<Au
   );
   if (!row)
     return {
-      welcomeEnabled: NO_SETTINGS.welcomeEnabled,
+      welcomeEnabled: false,
       welcomeText: "",
       awayEnabled: false,
       awayText: "",
