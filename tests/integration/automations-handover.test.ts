@@ -102,6 +102,42 @@ describe("hand-over to a person", () => {
     expect((await outbound(t.organizationId)).filter((m) => m.source === "automation")).toHaveLength(1);
   });
 
+  it("a rule with reply buttons that hands over: the customer gets the buttons, the least busy member the conversation", async () => {
+    const t = await tenant("Jamii Insurance Agency");
+    const member = await agent(t.organizationId, "Akinyi", true);
+    const rule = await createRule(t.actor, {
+      name: "Claims",
+      matchType: "contains",
+      keywords: ["claim", "dai"],
+      reply: "Pole sana. Tuko hapa kusaidia na dai lako.",
+      buttons: ["Gari", "Afya"],
+      assignTo: "least_busy",
+    });
+    expect(rule.actions).toEqual([
+      { type: "reply", text: "Pole sana. Tuko hapa kusaidia na dai lako.", buttons: ["Gari", "Afya"] },
+      { type: "handover" },
+    ]);
+    await customerWrites(t, "254712000303", "Nataka kufungua claim");
+    const [reply] = await rawQuery<{
+      message_type: string;
+      payload: { interactive: { action: { buttons: { reply: { id: string; title: string } }[] } } };
+    }>(`select message_type, payload from messages where organization_id = $1 and direction = 'outbound'`, [t.organizationId]);
+    expect(reply!.message_type).toBe("interactive");
+    expect(reply!.payload.interactive.action.buttons.map((b) => b.reply)).toEqual([
+      { id: `rule:${rule.id}:1`, title: "Gari" },
+      { id: `rule:${rule.id}:2`, title: "Afya" },
+    ]);
+    expect(await conversation(t.organizationId)).toMatchObject({ assigned_to: member, held: true });
+    const [entry] = await rawQuery<{ kind: string; body: string; subject_id: string }>(
+      `select kind, body, subject_id from conversation_entries where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(entry).toEqual({ kind: "handover", body: "rule\nClaims", subject_id: member });
+    // The person holds it now: the same words get no second answer.
+    await customerWrites(t, "254712000303", "claim yangu?");
+    expect(await outbound(t.organizationId)).toHaveLength(1);
+  });
+
   it("queues an automation's follow-up messages in order, in the first one's transaction", async () => {
     const t = await tenant("Tumaini Pharmacy");
     await customerWrites(t, "254712000302", "Hello");
