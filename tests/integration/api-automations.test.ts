@@ -88,7 +88,7 @@ describe("keyword rules in the API", () => {
         threshold: 0.75,
         phoneNumberId: null,
         cooldownMinutes: 0,
-        actions: { reply: prices.actions.reply, buttons: [], addTags: ["asked-price"], removeTags: [], assignTo: null },
+        actions: { reply: prices.actions.reply, buttons: [], addTags: ["asked-price"], removeTags: [], assignTo: null, setField: null },
         position: 1,
         enabled: true,
         firedCount: 0,
@@ -109,7 +109,7 @@ describe("keyword rules in the API", () => {
 
     // Partial: the reply changes, the tags stay; the rule is turned off and moved first.
     const changed = await call(t.key, "PATCH", `/api/v1/automations/rules/${second.body.id}`, {
-      actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", assignTo: null },
+      actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", assignTo: null, setField: null },
       cooldownMinutes: 30,
       enabled: false,
       position: 1,
@@ -119,7 +119,14 @@ describe("keyword rules in the API", () => {
       body: {
         ...second.body,
         cooldownMinutes: 30,
-        actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", buttons: [], addTags: [], removeTags: [], assignTo: null },
+        actions: {
+          reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.",
+          buttons: [],
+          addTags: [],
+          removeTags: [],
+          assignTo: null,
+          setField: null,
+        },
         enabled: false,
         position: 1,
       },
@@ -134,7 +141,14 @@ describe("keyword rules in the API", () => {
     const again = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
       actions: { addTags: null, removeTags: ["new"] },
     });
-    expect(again.body.actions).toEqual({ reply: prices.actions.reply, buttons: [], addTags: [], removeTags: ["new"], assignTo: null });
+    expect(again.body.actions).toEqual({
+      reply: prices.actions.reply,
+      buttons: [],
+      addTags: [],
+      removeTags: ["new"],
+      assignTo: null,
+      setField: null,
+    });
     // Reply buttons, and the least busy member: kept until changed.
     const buttons = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
       actions: { buttons: ["Starter", "Business"], assignTo: "least_busy" },
@@ -145,6 +159,7 @@ describe("keyword rules in the API", () => {
       addTags: [],
       removeTags: ["new"],
       assignTo: "least_busy",
+      setField: null,
     });
     expect(again.body).toMatchObject({ threshold: 0.75, position: 1, enabled: true });
 
@@ -203,6 +218,14 @@ describe("keyword rules in the API", () => {
       ],
       ["POST", "", { ...hours, actions: { reply: "Chagua", buttons: ["A", "B", "C", "D"] } }, 422, "invalid_automation", "actions.buttons"],
       ["POST", "", { ...hours, actions: { buttons: ["Gari"], addTags: ["claim"] } }, 422, "invalid_automation", "actions.buttons"],
+      [
+        "POST",
+        "",
+        { ...hours, actions: { setField: { key: "county", value: "Nakuru" } } },
+        422,
+        "invalid_automation",
+        "actions.setField.key",
+      ],
       ["POST", "", { ...hours, matchType: "sometimes" }, 400, "invalid_request", undefined],
       ["POST", "", { ...hours, colour: "red" }, 400, "invalid_request", undefined],
       ["POST", "", { ...hours, actions: [{ type: "reply", text: "hi" }] }, 400, "invalid_request", undefined],

@@ -51,6 +51,8 @@ export interface RuleChoices {
   numbers: { id: string; label: string }[];
   /** Members who answer chats ("" is nobody). */
   members: { id: string; name: string }[];
+  /** The organisation's custom contact fields ("" is none). */
+  fields: { key: string; label: string }[];
 }
 
 /**
@@ -199,6 +201,30 @@ export function RuleForm({
               ...choices.members.map((member) => ({ value: member.id, label: member.name })),
             ]}
           />
+          {choices.fields.length ? (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <SelectField
+                label={m.automations_field_set_field()}
+                hint={m.automations_field_set_field_hint()}
+                errors={fields.fieldKey.errors}
+                {...getSelectProps(fields.fieldKey)}
+                key={fields.fieldKey.key}
+                options={[
+                  { value: "", label: m.automations_set_field_none() },
+                  ...choices.fields.map((field) => ({ value: field.key, label: field.label })),
+                ]}
+              />
+              <Field
+                label={m.automations_field_set_value()}
+                autoComplete="off"
+                maxLength={1000}
+                hint={m.automations_field_set_value_hint()}
+                errors={fields.fieldValue.errors}
+                {...getInputProps(fields.fieldValue, TEXT_INPUT)}
+                key={fields.fieldValue.key}
+              />
+            </div>
+          ) : null}
         </fieldset>
       </Card>
       <div className="flex flex-wrap gap-2">

@@ -48,6 +48,7 @@ describe("the rule form", () => {
       addTags: ["asked-price", "lead"],
       removeTags: [],
       assignTo: null,
+      setField: null,
     });
   });
 
@@ -77,6 +78,8 @@ describe("the rule form", () => {
       addTags: "a, b",
       removeTags: "c",
       assignTo: "u1",
+      fieldKey: "",
+      fieldValue: "",
     });
     expect(
       ruleFormValues({

@@ -94,6 +94,8 @@ export const RuleFormSchema = z
     addTags: z.optional(z.string()),
     removeTags: z.optional(z.string()),
     assignTo: z.optional(z.string()),
+    fieldKey: z.optional(z.string()),
+    fieldValue: z.optional(z.string().check(z.maxLength(1000, { error: () => AUTOMATION_MESSAGES.fieldValue }))),
   })
   .check(
     z.superRefine((value, ctx) => {
@@ -109,7 +111,9 @@ export const RuleFormSchema = z
         ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttons });
       else if (buttons.length && !value.reply?.trim())
         ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttonsNeedReply });
-      if (!value.reply?.trim() && !tags.length && !value.assignTo)
+      if (value.fieldKey && !value.fieldValue?.trim())
+        ctx.addIssue({ code: "custom", path: ["fieldValue"], message: AUTOMATION_MESSAGES.fieldValue });
+      if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.fieldKey)
         ctx.addIssue({ code: "custom", path: ["reply"], message: AUTOMATION_MESSAGES.noAction });
     }),
   );
@@ -129,6 +133,7 @@ export function ruleInputOf(value: RuleFormValue) {
     addTags: tagList(value.addTags),
     removeTags: tagList(value.removeTags),
     assignTo: value.assignTo || null,
+    setField: value.fieldKey ? { key: value.fieldKey, value: value.fieldValue ?? "" } : null,
   };
 }
 
@@ -254,6 +259,7 @@ interface SavedRule {
     | { type: "tags"; add: readonly string[]; remove: readonly string[] }
     | { type: "assign"; userId: string }
     | { type: "handover" }
+    | { type: "field"; key: string; value: string | number | boolean }
   )[];
 }
 
@@ -270,6 +276,8 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   addTags: "",
   removeTags: "",
   assignTo: "",
+  fieldKey: "",
+  fieldValue: "",
 };
 
 /** A saved rule's fields as its form shows them. */
@@ -277,6 +285,7 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
   const reply = rule.actions.find((action) => action.type === "reply");
   const tags = rule.actions.find((action) => action.type === "tags");
   const assign = rule.actions.find((action) => action.type === "assign" || action.type === "handover");
+  const field = rule.actions.find((action) => action.type === "field");
   return {
     name: rule.name,
     matchType: rule.matchType,
@@ -289,5 +298,7 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     addTags: tags?.type === "tags" ? tags.add.join(", ") : "",
     removeTags: tags?.type === "tags" ? tags.remove.join(", ") : "",
     assignTo: assign?.type === "assign" ? assign.userId : assign?.type === "handover" ? LEAST_BUSY : "",
+    fieldKey: field?.type === "field" ? field.key : "",
+    fieldValue: field?.type === "field" ? String(field.value) : "",
   };
 }

@@ -63,6 +63,15 @@ const RuleActionsInput = z
       .nullable()
       .optional()
       .describe(`The user id of a member who answers chats, or "${LEAST_BUSY}" for the least busy one; null: nobody.`),
+    setField: z
+      .object({
+        key: z.string().describe("The key of one of the organisation's custom contact fields (Contacts, Fields)."),
+        value: z.string().describe("The value it gets, written as the field's type (a number, a date YYYY-MM-DD, yes or no)."),
+      })
+      .strict()
+      .nullable()
+      .optional()
+      .describe("Sets a custom field of the contact; null: none."),
   })
   .strict();
 
@@ -145,6 +154,10 @@ export const AutomationRule = z
         addTags: z.array(z.string()),
         removeTags: z.array(z.string()),
         assignTo: z.string().nullable().describe(`The user id of the member the conversation is handed to, or "${LEAST_BUSY}".`),
+        setField: z
+          .object({ key: z.string(), value: z.union([z.string(), z.number(), z.boolean()]) })
+          .nullable()
+          .describe("The custom contact field the rule sets, and its value in the field's type."),
       })
       .describe("What the rule does; an action it does not take is null or an empty list."),
     position: z.int().describe("The rule's place in the order the rules are tried, 1 first."),

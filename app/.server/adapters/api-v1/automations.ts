@@ -47,12 +47,13 @@ type Actions = ApiRule["actions"];
 
 /** The stored list of actions as the API's object: an action not taken is null or an empty list. */
 function actionsOf(view: RuleView): Actions {
-  const actions: Actions = { reply: null, buttons: [], addTags: [], removeTags: [], assignTo: null };
+  const actions: Actions = { reply: null, buttons: [], addTags: [], removeTags: [], assignTo: null, setField: null };
   for (const action of view.actions) {
     if (action.type === "reply") {
       actions.reply = action.text;
       actions.buttons = action.buttons ?? [];
     } else if (action.type === "handover") actions.assignTo = LEAST_BUSY;
+    else if (action.type === "field") actions.setField = { key: action.key, value: action.value };
     else if (action.type === "tags") {
       actions.addTags = action.add;
       actions.removeTags = action.remove;
@@ -122,6 +123,7 @@ function ruleField(input: RuleInput) {
           (input.reply ?? "").trim() !== "" ||
           cleanTags(input.addTags).length > 0 ||
           cleanTags(input.removeTags).length > 0 ||
+          !!input.setField?.key ||
           !!input.assignTo;
         return any ? "actions.reply" : "actions";
       }
@@ -135,6 +137,10 @@ function ruleField(input: RuleInput) {
         return "actions.assignTo";
       case "buttons":
         return "actions.buttons";
+      case "fieldKey":
+        return "actions.setField.key";
+      case "fieldValue":
+        return "actions.setField.value";
       case "form":
       case undefined:
         return undefined;
@@ -168,6 +174,7 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     addTags: body.actions.addTags ?? [],
     removeTags: body.actions.removeTags ?? [],
     assignTo: body.actions.assignTo ?? null,
+    setField: body.actions.setField ?? null,
   };
 }
 
@@ -202,6 +209,8 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       addTags: mine.addTags ?? [],
       removeTags: mine.removeTags ?? [],
       assignTo: mine.assignTo,
+      setField:
+        mine.setField === null || mine.setField === undefined ? null : { key: mine.setField.key, value: String(mine.setField.value) },
     };
     await answer(updateRule(actor, id, input), ruleField(input));
   }

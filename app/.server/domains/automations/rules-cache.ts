@@ -9,6 +9,8 @@ export type RuleAction =
   | { type: "reply"; text: string; buttons?: string[] }
   | { type: "tags"; add: string[]; remove: string[] }
   | { type: "assign"; userId: string }
+  /** Sets one of the contact's custom fields (contact_attributes) to a value in its type. */
+  | { type: "field"; key: string; value: string | number | boolean }
   /** Hands the conversation to a person: the least busy member who answers chats (handover.ts). */
   | { type: "handover" };
 

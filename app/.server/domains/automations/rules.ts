@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
-import { Refusal } from "../../infrastructure/refusal";
+import { isRefusal, Refusal } from "../../infrastructure/refusal";
+import { attributeDefinitions, attributeValue } from "../contacts/attributes";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { recordActivity } from "../activity/record";
 import {
@@ -48,6 +49,8 @@ export interface RuleInput {
   addTags?: string[];
   removeTags?: string[];
   assignTo?: string | null;
+  /** A custom contact field's key and the value it gets (in the field's type); no key: none. */
+  setField?: { key: string; value: string } | null;
 }
 
 export interface RuleView {
@@ -76,6 +79,8 @@ type Field =
   | "buttons"
   | "tags"
   | "assignTo"
+  | "fieldKey"
+  | "fieldValue"
   | "welcomeText"
   | "awayText"
   | "hours"
@@ -169,8 +174,24 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
     if (!(await answersChats(organizationId, input.assignTo))) throw refuseAutomation(400, AUTOMATION_MESSAGES.assignee, "assignTo");
     actions.push({ type: "assign", userId: input.assignTo });
   }
+  if (input.setField?.key) actions.push(await fieldAction(organizationId, input.setField.key, input.setField.value));
   if (!actions.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.noAction, "reply");
   return { name, matchType, keywords, threshold, phoneNumberId, cooldownMinutes, actions };
+}
+
+/** A "set a contact field" action: one of the organisation's fields, and a value in its type. */
+async function fieldAction(organizationId: string, key: string, value: string): Promise<RuleAction> {
+  const definition = (await attributeDefinitions(organizationId)).get(key);
+  if (!definition) throw refuseAutomation(400, AUTOMATION_MESSAGES.fieldKey, "fieldKey");
+  let typed: string | number | boolean | null;
+  try {
+    typed = attributeValue(definition, value);
+  } catch (error) {
+    if (isRefusal(error)) throw refuseAutomation(400, error.message, "fieldValue");
+    throw error;
+  }
+  if (typed === null) throw refuseAutomation(400, AUTOMATION_MESSAGES.fieldValue, "fieldValue");
+  return { type: "field", key, value: typed };
 }
 
 async function ownsNumber(organizationId: string, phoneNumberId: string) {

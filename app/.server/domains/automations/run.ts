@@ -262,6 +262,11 @@ async function applyAction(tx: Executor, inbound: AutomationInbound, action: Rul
                                        where t <> all(${sql.param(action.remove)}::text[]) order by t),
                           updated_at = now()
       where id = ${inbound.contactId}`);
+  } else if (action.type === "field") {
+    await tx.execute(sql`
+      update contacts set attributes = attributes || jsonb_build_object(${action.key}::text, ${JSON.stringify(action.value)}::jsonb),
+                          updated_at = now()
+      where id = ${inbound.contactId}`);
   } else if (action.type === "assign") {
     // Only a member of the organisation who still may answer; someone removed since is skipped.
     // Assigned to a person, the conversation is theirs: automations fall silent until it is resolved.

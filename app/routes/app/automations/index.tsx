@@ -5,6 +5,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { deleteRule, getRule, listRules, moveRule, setRuleEnabled } from "~/.server/domains/automations/rules";
 import { readAutomationSettings } from "~/.server/domains/automations/settings";
@@ -40,19 +41,22 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:view");
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
-  const [rules, settings, numbers, members] = await Promise.all([
+  const [rules, settings, numbers, members, fields] = await Promise.all([
     listRules(organizationId),
     readAutomationSettings(organizationId),
     automationNumbers(organizationId),
     answeringMembers(organizationId),
+    attributeDefinitions(organizationId),
   ]);
   const rows: RuleRow[] = rules.map((rule, index) => {
     const assign = rule.actions.find((action) => action.type === "assign");
+    const field = rule.actions.find((action) => action.type === "field");
     return {
       ...rule,
       order: index + 1,
       numberLabel: rule.phoneNumberId ? (numbers.find((n) => n.id === rule.phoneNumberId)?.label ?? rule.phoneNumberId) : null,
       assigneeName: assign ? (members.find((member) => member.id === assign.userId)?.name ?? null) : null,
+      fieldLabel: field ? (fields.get(field.key)?.label ?? null) : null,
     };
   });
   const params = args.url.searchParams;
