@@ -88,7 +88,15 @@ describe("keyword rules in the API", () => {
         threshold: 0.75,
         phoneNumberId: null,
         cooldownMinutes: 0,
-        actions: { reply: prices.actions.reply, buttons: [], addTags: ["asked-price"], removeTags: [], assignTo: null, setField: null },
+        actions: {
+          reply: prices.actions.reply,
+          buttons: [],
+          addTags: ["asked-price"],
+          removeTags: [],
+          assignTo: null,
+          setField: null,
+          webhookUrl: null,
+        },
         position: 1,
         enabled: true,
         firedCount: 0,
@@ -109,7 +117,7 @@ describe("keyword rules in the API", () => {
 
     // Partial: the reply changes, the tags stay; the rule is turned off and moved first.
     const changed = await call(t.key, "PATCH", `/api/v1/automations/rules/${second.body.id}`, {
-      actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", assignTo: null, setField: null },
+      actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", assignTo: null, setField: null, webhookUrl: null },
       cooldownMinutes: 30,
       enabled: false,
       position: 1,
@@ -126,6 +134,7 @@ describe("keyword rules in the API", () => {
           removeTags: [],
           assignTo: null,
           setField: null,
+          webhookUrl: null,
         },
         enabled: false,
         position: 1,
@@ -148,6 +157,7 @@ describe("keyword rules in the API", () => {
       removeTags: ["new"],
       assignTo: null,
       setField: null,
+      webhookUrl: null,
     });
     // Reply buttons, and the least busy member: kept until changed.
     const buttons = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
@@ -160,6 +170,7 @@ describe("keyword rules in the API", () => {
       removeTags: ["new"],
       assignTo: "least_busy",
       setField: null,
+      webhookUrl: null,
     });
     expect(again.body).toMatchObject({ threshold: 0.75, position: 1, enabled: true });
 

@@ -1,5 +1,6 @@
 import { registerJobHandler } from "../infrastructure/jobs/worker";
 import { AUTOMATION_QUEUE, runAutomations, type AutomationPayload } from "../domains/automations/run";
+import { AUTOMATION_WEBHOOK_QUEUE, callRuleWebhooks, type RuleWebhookJob } from "../domains/automations/call-webhook";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 import { WEBHOOK_QUEUE } from "../adapters/webhooks-in/ingest";
 // From the modules that define them, not through process.ts's re-exports: the build puts these
@@ -134,6 +135,15 @@ export function registerJobHandlers() {
     concurrency: 4,
     transactional: false,
     run: (jobs) => runAutomations(jobs),
+  });
+  // A keyword rule's webhook call, signed and SSRF-checked like webhooks out; retried with backoff.
+  registerJobHandler<RuleWebhookJob>({
+    queue: AUTOMATION_WEBHOOK_QUEUE,
+    batchSize: 10,
+    maxAttempts: 6,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => callRuleWebhooks(jobs),
   });
   // A consent keyword's answer (STOP, ACHA, START…): it queues a message, so outside the webhook's transaction.
   registerJobHandler<{ organizationId: string; messageId: string; status: "opted_in" | "opted_out"; language: "en" | "sw" }>({

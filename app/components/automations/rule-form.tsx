@@ -201,6 +201,17 @@ export function RuleForm({
               ...choices.members.map((member) => ({ value: member.id, label: member.name })),
             ]}
           />
+          <Field
+            label={m.automations_field_webhook()}
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={2048}
+            hint={m.automations_field_webhook_hint()}
+            errors={fields.webhookUrl.errors}
+            {...getInputProps(fields.webhookUrl, { type: "url" })}
+            key={fields.webhookUrl.key}
+          />
           {choices.fields.length ? (
             <div className="grid gap-4 sm:grid-cols-2">
               <SelectField

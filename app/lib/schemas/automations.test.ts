@@ -49,6 +49,7 @@ describe("the rule form", () => {
       removeTags: [],
       assignTo: null,
       setField: null,
+      webhookUrl: null,
     });
   });
 
@@ -80,6 +81,7 @@ describe("the rule form", () => {
       assignTo: "u1",
       fieldKey: "",
       fieldValue: "",
+      webhookUrl: "",
     });
     expect(
       ruleFormValues({

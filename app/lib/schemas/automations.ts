@@ -96,6 +96,7 @@ export const RuleFormSchema = z
     assignTo: z.optional(z.string()),
     fieldKey: z.optional(z.string()),
     fieldValue: z.optional(z.string().check(z.maxLength(1000, { error: () => AUTOMATION_MESSAGES.fieldValue }))),
+    webhookUrl: z.optional(z.string().check(z.maxLength(2048, { error: () => AUTOMATION_MESSAGES.webhookUrl }))),
   })
   .check(
     z.superRefine((value, ctx) => {
@@ -113,7 +114,7 @@ export const RuleFormSchema = z
         ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttonsNeedReply });
       if (value.fieldKey && !value.fieldValue?.trim())
         ctx.addIssue({ code: "custom", path: ["fieldValue"], message: AUTOMATION_MESSAGES.fieldValue });
-      if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.fieldKey)
+      if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.fieldKey && !value.webhookUrl?.trim())
         ctx.addIssue({ code: "custom", path: ["reply"], message: AUTOMATION_MESSAGES.noAction });
     }),
   );
@@ -134,6 +135,7 @@ export function ruleInputOf(value: RuleFormValue) {
     removeTags: tagList(value.removeTags),
     assignTo: value.assignTo || null,
     setField: value.fieldKey ? { key: value.fieldKey, value: value.fieldValue ?? "" } : null,
+    webhookUrl: value.webhookUrl?.trim() || null,
   };
 }
 
@@ -260,6 +262,7 @@ interface SavedRule {
     | { type: "assign"; userId: string }
     | { type: "handover" }
     | { type: "field"; key: string; value: string | number | boolean }
+    | { type: "webhook"; url: string }
   )[];
 }
 
@@ -278,6 +281,7 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   assignTo: "",
   fieldKey: "",
   fieldValue: "",
+  webhookUrl: "",
 };
 
 /** A saved rule's fields as its form shows them. */
@@ -286,6 +290,7 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
   const tags = rule.actions.find((action) => action.type === "tags");
   const assign = rule.actions.find((action) => action.type === "assign" || action.type === "handover");
   const field = rule.actions.find((action) => action.type === "field");
+  const webhook = rule.actions.find((action) => action.type === "webhook");
   return {
     name: rule.name,
     matchType: rule.matchType,
@@ -300,5 +305,6 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     assignTo: assign?.type === "assign" ? assign.userId : assign?.type === "handover" ? LEAST_BUSY : "",
     fieldKey: field?.type === "field" ? field.key : "",
     fieldValue: field?.type === "field" ? String(field.value) : "",
+    webhookUrl: webhook?.type === "webhook" ? webhook.url : "",
   };
 }

@@ -72,6 +72,13 @@ const RuleActionsInput = z
       .nullable()
       .optional()
       .describe("Sets a custom field of the contact; null: none."),
+    webhookUrl: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "An https address the customer's message is POSTed to (event automation.rule), signed with the organisation's webhook secret like webhooks out and checked the same way; null: none. Needs a webhook set up.",
+      ),
   })
   .strict();
 
@@ -158,6 +165,7 @@ export const AutomationRule = z
           .object({ key: z.string(), value: z.union([z.string(), z.number(), z.boolean()]) })
           .nullable()
           .describe("The custom contact field the rule sets, and its value in the field's type."),
+        webhookUrl: z.string().nullable().describe("The address the rule POSTs the customer's message to."),
       })
       .describe("What the rule does; an action it does not take is null or an empty list."),
     position: z.int().describe("The rule's place in the order the rules are tried, 1 first."),

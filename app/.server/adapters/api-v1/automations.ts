@@ -47,13 +47,14 @@ type Actions = ApiRule["actions"];
 
 /** The stored list of actions as the API's object: an action not taken is null or an empty list. */
 function actionsOf(view: RuleView): Actions {
-  const actions: Actions = { reply: null, buttons: [], addTags: [], removeTags: [], assignTo: null, setField: null };
+  const actions: Actions = { reply: null, buttons: [], addTags: [], removeTags: [], assignTo: null, setField: null, webhookUrl: null };
   for (const action of view.actions) {
     if (action.type === "reply") {
       actions.reply = action.text;
       actions.buttons = action.buttons ?? [];
     } else if (action.type === "handover") actions.assignTo = LEAST_BUSY;
     else if (action.type === "field") actions.setField = { key: action.key, value: action.value };
+    else if (action.type === "webhook") actions.webhookUrl = action.url;
     else if (action.type === "tags") {
       actions.addTags = action.add;
       actions.removeTags = action.remove;
@@ -124,6 +125,7 @@ function ruleField(input: RuleInput) {
           cleanTags(input.addTags).length > 0 ||
           cleanTags(input.removeTags).length > 0 ||
           !!input.setField?.key ||
+          !!input.webhookUrl?.trim() ||
           !!input.assignTo;
         return any ? "actions.reply" : "actions";
       }
@@ -137,6 +139,8 @@ function ruleField(input: RuleInput) {
         return "actions.assignTo";
       case "buttons":
         return "actions.buttons";
+      case "webhookUrl":
+        return "actions.webhookUrl";
       case "fieldKey":
         return "actions.setField.key";
       case "fieldValue":
@@ -175,6 +179,7 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     removeTags: body.actions.removeTags ?? [],
     assignTo: body.actions.assignTo ?? null,
     setField: body.actions.setField ?? null,
+    webhookUrl: body.actions.webhookUrl ?? null,
   };
 }
 
@@ -209,6 +214,7 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       addTags: mine.addTags ?? [],
       removeTags: mine.removeTags ?? [],
       assignTo: mine.assignTo,
+      webhookUrl: mine.webhookUrl ?? null,
       setField:
         mine.setField === null || mine.setField === undefined ? null : { key: mine.setField.key, value: String(mine.setField.value) },
     };

@@ -11,6 +11,8 @@ export type RuleAction =
   | { type: "assign"; userId: string }
   /** Sets one of the contact's custom fields (contact_attributes) to a value in its type. */
   | { type: "field"; key: string; value: string | number | boolean }
+  /** POSTs the customer's message to a URL, signed with the organisation's webhook secret (call-webhook.ts). */
+  | { type: "webhook"; url: string }
   /** Hands the conversation to a person: the least busy member who answers chats (handover.ts). */
   | { type: "handover" };
 

@@ -4,6 +4,7 @@ import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
 import { isRefusal, Refusal } from "../../infrastructure/refusal";
 import { attributeDefinitions, attributeValue } from "../contacts/attributes";
+import { checkWebhookUrl } from "../webhooks-out/endpoint";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { recordActivity } from "../activity/record";
 import {
@@ -51,6 +52,8 @@ export interface RuleInput {
   assignTo?: string | null;
   /** A custom contact field's key and the value it gets (in the field's type); no key: none. */
   setField?: { key: string; value: string } | null;
+  /** An address the customer's message is POSTed to, signed (call-webhook.ts); empty: none. */
+  webhookUrl?: string | null;
 }
 
 export interface RuleView {
@@ -81,6 +84,7 @@ type Field =
   | "assignTo"
   | "fieldKey"
   | "fieldValue"
+  | "webhookUrl"
   | "welcomeText"
   | "awayText"
   | "hours"
@@ -175,6 +179,7 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
     actions.push({ type: "assign", userId: input.assignTo });
   }
   if (input.setField?.key) actions.push(await fieldAction(organizationId, input.setField.key, input.setField.value));
+  if (input.webhookUrl?.trim()) actions.push(await webhookAction(organizationId, input.webhookUrl));
   if (!actions.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.noAction, "reply");
   return { name, matchType, keywords, threshold, phoneNumberId, cooldownMinutes, actions };
 }
@@ -192,6 +197,18 @@ async function fieldAction(organizationId: string, key: string, value: string): 
   }
   if (typed === null) throw refuseAutomation(400, AUTOMATION_MESSAGES.fieldValue, "fieldValue");
   return { type: "field", key, value: typed };
+}
+
+/** A "call a webhook" action: an address on the internet (the webhooks' checks), and a secret to sign with. */
+async function webhookAction(organizationId: string, raw: string): Promise<RuleAction> {
+  const checked = await checkWebhookUrl(raw);
+  if (!checked.ok) throw refuseAutomation(400, AUTOMATION_MESSAGES.webhookUrl, "webhookUrl");
+  const endpoint = await queryRow<{ found: boolean }>(
+    db(),
+    sql`select exists (select 1 from webhook_endpoints where organization_id = ${organizationId}) as found`,
+  );
+  if (!endpoint?.found) throw refuseAutomation(400, AUTOMATION_MESSAGES.webhookNoSecret, "webhookUrl");
+  return { type: "webhook", url: checked.url };
 }
 
 async function ownsNumber(organizationId: string, phoneNumberId: string) {

@@ -11,6 +11,7 @@ import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
 import type { OutboundContent } from "../messaging/content";
 import { handOver } from "./handover";
+import { queueRuleWebhook } from "./call-webhook";
 
 /**
  * Automations answer customers' messages (issue 44): a keyword rule's actions, else a welcome for a
@@ -137,9 +138,9 @@ function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
     ruleId: rule.id,
     replies: reply?.type === "reply" ? [replyContent(rule.id, reply)] : [],
     handover: handsOver ? { reason: "rule", detail: rule.name } : undefined,
-    effects: async (tx) => {
+    effects: async (tx, runId) => {
       await tx.execute(sql`update automation_rules set fired_count = fired_count + 1, last_fired_at = now() where id = ${rule.id}`);
-      for (const action of rule.actions) await applyAction(tx, inbound, action);
+      for (const action of rule.actions) await applyAction(tx, inbound, action, runId);
     },
   };
 }
@@ -255,13 +256,15 @@ async function writeRun(tx: Executor, inbound: Inbound, answer: Answer, replyIds
 }
 
 /** A rule's actions other than its reply. */
-async function applyAction(tx: Executor, inbound: AutomationInbound, action: RuleAction) {
+async function applyAction(tx: Executor, inbound: AutomationInbound, action: RuleAction, runId: string) {
   if (action.type === "tags") {
     await tx.execute(sql`
       update contacts set tags = array(select distinct t from unnest(array_cat(tags, ${sql.param(action.add)}::text[])) t
                                        where t <> all(${sql.param(action.remove)}::text[]) order by t),
                           updated_at = now()
       where id = ${inbound.contactId}`);
+  } else if (action.type === "webhook") {
+    await queueRuleWebhook(tx, { organizationId: inbound.organizationId, runId, url: action.url });
   } else if (action.type === "field") {
     await tx.execute(sql`
       update contacts set attributes = attributes || jsonb_build_object(${action.key}::text, ${JSON.stringify(action.value)}::jsonb),
