@@ -22,7 +22,7 @@ CREATE TABLE "assistant_usage" (
 	"month" date NOT NULL,
 	"prompt_tokens" bigint DEFAULT 0 NOT NULL,
 	"completion_tokens" bigint DEFAULT 0 NOT NULL,
-	"cost_cents" bigint DEFAULT 0 NOT NULL,
+	"cost_microcents" bigint DEFAULT 0 NOT NULL,
 	"replies" integer DEFAULT 0 NOT NULL,
 	"handovers" integer DEFAULT 0 NOT NULL,
 	"cap_alerted_at" timestamp with time zone

@@ -100,8 +100,11 @@ export const assistantUsage = pgTable(
     month: date("month").notNull(),
     promptTokens: bigint("prompt_tokens", { mode: "number" }).notNull().default(0),
     completionTokens: bigint("completion_tokens", { mode: "number" }).notNull().default(0),
-    /** KES cents, by the settings' prices at the time. */
-    costCents: bigint("cost_cents", { mode: "number" }).notNull().default(0),
+    /**
+     * KES in millionths of a cent, by the settings' prices at the time: a price a million tokens in
+     * cents times the tokens is exact, so many small replies add up without rounding.
+     */
+    costMicrocents: bigint("cost_microcents", { mode: "number" }).notNull().default(0),
     replies: integer("replies").notNull().default(0),
     handovers: integer("handovers").notNull().default(0),
     /** When members were told the cap was reached (once a month). */
