@@ -35,6 +35,12 @@ export type AssistantOutcome =
   | { kind: "handover"; reason: HandoverReason; detail?: string; passages: Passage[] }
   | { kind: "retry"; afterMs: number };
 
+export interface CallOptions {
+  /** The job's tries so far: rate limits are waited out up to ASSISTANT_MAX_RETRIES. */
+  attempt?: number;
+  timeoutMs?: number;
+}
+
 interface Question {
   organizationId: string;
   body: string;
@@ -51,7 +57,7 @@ function failureDetail(result: Extract<ChatCompletionResult, { kind: "failed" }>
 }
 
 /** Everything after the checks that need no model: retrieval, the call, its cost, what it means. */
-async function consult(config: AssistantConfig, question: Question, now: Date, attempt: number): Promise<AssistantOutcome> {
+async function consult(config: AssistantConfig, question: Question, now: Date, options: CallOptions): Promise<AssistantOutcome> {
   const usage = await monthUsage(question.organizationId, now);
   if (overCap(usage.costMicrocents, config.monthlyCapCents)) {
     await alertCapReached(question.organizationId, now, config.monthlyCapCents);
@@ -75,7 +81,7 @@ async function consult(config: AssistantConfig, question: Question, now: Date, a
     model: config.model,
     messages,
     tools: [HANDOVER_TOOL],
-    timeoutMs: ASSISTANT_TIMEOUT_MS,
+    timeoutMs: options.timeoutMs ?? ASSISTANT_TIMEOUT_MS,
     maxTokens: MAX_ANSWER_TOKENS,
     temperature: 0.2,
   });
@@ -99,7 +105,8 @@ async function consult(config: AssistantConfig, question: Question, now: Date, a
       return { kind: "handover", reason: why === "no_answer" ? "no_knowledge" : "assistant_tool", detail: why || undefined, passages };
     }
     case "retry":
-      if (result.afterMs <= ASSISTANT_MAX_WAIT_MS && attempt < ASSISTANT_MAX_RETRIES) return { kind: "retry", afterMs: result.afterMs };
+      if (result.afterMs <= ASSISTANT_MAX_WAIT_MS && (options.attempt ?? 0) < ASSISTANT_MAX_RETRIES)
+        return { kind: "retry", afterMs: result.afterMs };
       return { kind: "handover", reason: "model_error", detail: "rate_limited", passages };
     case "failed":
       return { kind: "handover", reason: "model_error", detail: failureDetail(result), passages };
@@ -123,11 +130,11 @@ export async function decideAssistant(
   question: Question,
   turns: number,
   now: Date,
-  attempt = 0,
+  options: CallOptions = {},
 ): Promise<AssistantOutcome> {
   if (asksForPerson(question.body)) return { kind: "handover", reason: "asked_for_person", passages: [] };
   if (turns >= config.maxTurns) return { kind: "handover", reason: "turn_limit", passages: [] };
-  return consult(config, question, now, attempt);
+  return consult(config, question, now, options);
 }
 
 /** Whether the assistant answers on this number. */
@@ -137,9 +144,9 @@ const answersOn = (config: AssistantConfig | null, phoneNumberId: string): confi
 /**
  * The runner's entry point: the assistant's Answer to a customer's message, or null when the
  * assistant is off for its number (or there is nothing to read). A short rate limit throws
- * RetryLater: the job runs again after the wait. `attempt`: the job's tries so far.
+ * RetryLater: the job runs again after the wait.
  */
-export async function assistantAnswer(inbound: AutomationInbound, now = new Date(), attempt = 0): Promise<Answer | null> {
+export async function assistantAnswer(inbound: AutomationInbound, now = new Date(), options: CallOptions = {}): Promise<Answer | null> {
   const config = await assistantConfig(inbound.organizationId);
   if (!answersOn(config, inbound.phoneNumberId) || !inbound.body.trim()) return null;
   const question: Question = {
@@ -148,7 +155,7 @@ export async function assistantAnswer(inbound: AutomationInbound, now = new Date
     locale: inbound.locale,
     history: await recentTurns(inbound),
   };
-  const outcome = await decideAssistant(config, question, await turnsTaken(inbound), now, attempt);
+  const outcome = await decideAssistant(config, question, await turnsTaken(inbound), now, options);
   if (outcome.kind === "retry") throw new RetryLater(outcome.afterMs, "the assistant's endpoint asked to wait");
   const organizationId = inbound.organizationId;
   if (outcome.kind === "answer")
@@ -169,9 +176,15 @@ export async function assistantAnswer(inbound: AutomationInbound, now = new Date
  * The page's "Try it": a sample question through the saved settings, as a customer's first message
  * would be answered (no history, no turn limit), with the passages it read. Tokens it spends count.
  */
-export async function tryAssistant(organizationId: string, sample: string, locale: string, now = new Date()): Promise<AssistantOutcome | null> {
+export async function tryAssistant(
+  organizationId: string,
+  sample: string,
+  locale: string,
+  now = new Date(),
+  options: Pick<CallOptions, "timeoutMs"> = {},
+): Promise<AssistantOutcome | null> {
   const config = await assistantConfig(organizationId);
   if (!config || !sample.trim()) return null;
-  const outcome = await decideAssistant(config, { organizationId, body: sample, locale, history: [] }, 0, now, ASSISTANT_MAX_RETRIES);
-  return outcome;
+  // Nothing waits out a rate limit here: the page answers now.
+  return decideAssistant(config, { organizationId, body: sample, locale, history: [] }, 0, now, { ...options, attempt: ASSISTANT_MAX_RETRIES });
 }
