@@ -1,5 +1,5 @@
 import { deflateSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { decryptSecret } from "~/.server/infrastructure/security/crypto";
 import { isRefusal } from "~/.server/infrastructure/refusal";
@@ -12,7 +12,9 @@ import { assistantConfig } from "~/.server/domains/automations/assistant/setting
 import { monthUsage } from "~/.server/domains/automations/assistant/usage";
 import { checkAssistantEndpoint } from "~/.server/domains/automations/assistant/endpoint";
 import { startLlm, type LlmHarness } from "@jumbe/sandbox/llm/test-support";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { createVerifiedUser } from "../support/accounts";
+import { metaSandboxForFile } from "../support/meta-harness";
 
 // The AI assistant (issue 44): its settings with the key sealed, the knowledge base and its uploads,
 // retrieval in English and Swahili, and what each of the model sandbox's outcomes becomes; tenants
@@ -264,5 +266,71 @@ describe("answering", () => {
     );
     // The tenant's one member (its owner) is told once.
     expect(notices[0]!.n).toBe(1);
+  });
+});
+
+describe("the assistant in the automations runner", () => {
+  const meta = metaSandboxForFile();
+
+  async function connected(name: string) {
+    const t = await tenant(name);
+    return { ...t, ...(await meta.graph.connect(t.organizationId, name)) };
+  }
+  type Connected = Awaited<ReturnType<typeof connected>>;
+
+  const inboundCount = async (organizationId: string) =>
+    (await rawQuery<{ n: number }>(`select count(*)::int as n from messages where organization_id = $1 and direction = 'inbound'`, [organizationId]))[0]!
+      .n;
+  const outbound = (organizationId: string) =>
+    rawQuery<{ body: string; source: string }>(
+      `select body, source from messages where organization_id = $1 and direction = 'outbound' order by seq`,
+      [organizationId],
+    );
+
+  async function customerWrites(t: Connected, from: string, text: string) {
+    const before = await inboundCount(t.organizationId);
+    await meta.sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from, name: "Wanjiru Kamau", text });
+    await vi.waitFor(
+      async () => {
+        await drainJobs();
+        if ((await inboundCount(t.organizationId)) !== before + 1) throw new Error("not yet");
+      },
+      { timeout: 8000, interval: 25 },
+    );
+    await drainJobs();
+  }
+
+  it("answers from the knowledge, hands over on 'mtu' with the handover text, then stays silent while a person holds it", async () => {
+    const t = await connected("Kariakor Shoe Market");
+    await withKnowledge(t);
+    await saveAssistantSettings(t, settings({ phoneNumberIds: [t.phoneNumberId] }));
+    const customer = "254712300111";
+
+    await customerWrites(t, customer, "What is your paybill number?");
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual([expect.stringContaining("522533")]);
+
+    await customerWrites(t, customer, "Sawa. Nataka kuongea na mtu");
+    const sent = await outbound(t.organizationId);
+    expect(sent.at(-1)!.body).toBe("Asante! Mtu wa timu yetu atakujibu hapa hivi karibuni.");
+    const [conversation] = await rawQuery<{ held: boolean }>(
+      `select person_held_at is not null as held from conversations where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(conversation!.held).toBe(true);
+    const runs = await rawQuery<{ kind: string }>(`select kind from automation_runs where organization_id = $1 order by created_at`, [t.organizationId]);
+    expect(runs.map((r) => r.kind)).toEqual(["assistant", "assistant"]);
+
+    await customerWrites(t, customer, "Delivery to Westlands?");
+    expect(await outbound(t.organizationId)).toHaveLength(2);
+    const usage = await monthUsage(t.organizationId);
+    expect(usage).toMatchObject({ replies: 1, handovers: 1 });
+  });
+
+  it("is silent on a number it does not answer on", async () => {
+    const t = await connected("Toi Market Stalls");
+    await withKnowledge(t);
+    await saveAssistantSettings(t, settings({ phoneNumberIds: [] }));
+    await customerWrites(t, "254712300222", "What is your paybill number?");
+    expect(await outbound(t.organizationId)).toEqual([]);
   });
 });

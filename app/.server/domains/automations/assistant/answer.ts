@@ -141,6 +141,16 @@ export async function decideAssistant(
 const answersOn = (config: AssistantConfig | null, phoneNumberId: string): config is AssistantConfig =>
   !!config && config.enabled && config.phoneNumberIds.includes(phoneNumberId);
 
+/** Whether the assistant is on for this number: one small read, before anything costs more. */
+export async function assistantAnswersOn(organizationId: string, phoneNumberId: string): Promise<boolean> {
+  const row = await queryRow<{ on: boolean }>(
+    db(),
+    sql`select exists (select 1 from assistant_settings where organization_id = ${organizationId} and enabled
+                         and ${phoneNumberId} = any(phone_number_ids)) as on`,
+  );
+  return Boolean(row?.on);
+}
+
 /**
  * The runner's entry point: the assistant's Answer to a customer's message, or null when the
  * assistant is off for its number (or there is nothing to read). A short rate limit throws
