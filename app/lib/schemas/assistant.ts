@@ -86,6 +86,9 @@ export const ASSISTANT_MESSAGES = {
   get number() {
     return m.automations_assistant_error_number();
   },
+  get sampleRequired() {
+    return m.automations_assistant_error_sample();
+  },
   get articleNotFound() {
     return m.automations_knowledge_error_not_found();
   },

@@ -8,6 +8,7 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { deleteRule, getRule, listRules, moveRule, setRuleEnabled } from "~/.server/domains/automations/rules";
 import { readAutomationSettings } from "~/.server/domains/automations/settings";
+import { readAssistantSettings } from "~/.server/domains/automations/assistant/settings";
 import { answeringMembers, automationNumbers } from "~/.server/domains/automations/page";
 import { AUTOMATION_MESSAGES, RULES_MAX } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -40,11 +41,12 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:view");
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
-  const [rules, settings, numbers, members] = await Promise.all([
+  const [rules, settings, numbers, members, assistant] = await Promise.all([
     listRules(organizationId),
     readAutomationSettings(organizationId),
     automationNumbers(organizationId),
     answeringMembers(organizationId),
+    readAssistantSettings(organizationId),
   ]);
   const rows: RuleRow[] = rules.map((rule, index) => {
     const assign = rule.actions.find((action) => action.type === "assign");
@@ -70,6 +72,7 @@ export async function loader(args: Route.LoaderArgs) {
     full: rules.length >= RULES_MAX,
     welcomeEnabled: settings.welcomeEnabled,
     awayEnabled: settings.awayEnabled,
+    assistantEnabled: assistant.enabled,
   };
 }
 
@@ -113,7 +116,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Automations({ loaderData, actionData }: Route.ComponentProps) {
-  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled } = loaderData;
+  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled, assistantEnabled } = loaderData;
   const here = href("/automations");
   const state = (on: boolean) => (on ? m.automations_on() : m.automations_off());
   return (
@@ -180,6 +183,20 @@ export default function Automations({ loaderData, actionData }: Route.ComponentP
         <p className="mt-3 text-sm">
           <TextLink to={href("/automations/hours")} weight="semibold">
             {m.automations_settings_card_link()}
+          </TextLink>
+        </p>
+      </Card>
+      <Card>
+        <CardHeader title={m.automations_assistant_card_title()} description={m.automations_assistant_card_description()} />
+        <ul className="mt-3 space-y-1 text-sm text-slate-700">
+          <li>{m.automations_assistant_card_state({ state: state(assistantEnabled) })}</li>
+        </ul>
+        <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+          <TextLink to={href("/automations/assistant")} weight="semibold">
+            {m.automations_assistant_card_link()}
+          </TextLink>
+          <TextLink to={href("/automations/knowledge")} weight="semibold">
+            {m.automations_assistant_knowledge_link()}
           </TextLink>
         </p>
       </Card>
