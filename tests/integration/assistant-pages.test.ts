@@ -204,3 +204,15 @@ describe("the knowledge page", () => {
     expect(await articleCount(t.organizationId)).toBe(2);
   });
 });
+
+describe("the Billing page", () => {
+  it("shows the assistant's month once it is configured, and not before", async () => {
+    const t = await organisation("Kasarani Sports Shop");
+    expect((await html("/billing", t.cookie)).text).not.toContain("AI assistant this month");
+    await run(assistantPage.action, formRequest(ASSISTANT, settingsForm(t), { cookie: t.cookie }));
+    const page = await html("/billing", t.cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("AI assistant this month");
+    expect(page.text).toContain("KES 1,500.00");
+  });
+});

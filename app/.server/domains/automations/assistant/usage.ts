@@ -104,3 +104,24 @@ export async function alertCapReached(organizationId: string, now: Date, capCent
   });
   return true;
 }
+
+/**
+ * This month's use for the Billing page: null when the organisation has never configured the
+ * assistant and has no use this month (the section is then left out).
+ */
+export async function assistantBillingUsage(organizationId: string, now = new Date()) {
+  const row = await queryRow<{ configured: boolean; cap: number | string | null }>(
+    db(),
+    sql`select true as configured, monthly_cap_cents as cap from assistant_settings where organization_id = ${organizationId}`,
+  );
+  const usage = await monthUsage(organizationId, now);
+  if (!row && usage.promptTokens + usage.completionTokens + usage.replies + usage.handovers === 0) return null;
+  return {
+    replies: usage.replies,
+    handovers: usage.handovers,
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    costCents: usage.costCents,
+    capCents: Number(row?.cap ?? 0),
+  };
+}
