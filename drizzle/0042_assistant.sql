@@ -43,7 +43,14 @@ CREATE TABLE "knowledge_passages" (
 	"organization_id" uuid NOT NULL,
 	"article_id" uuid NOT NULL,
 	"position" integer NOT NULL,
-	"text" text NOT NULL
+	"text" text NOT NULL,
+	"tsv" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "knowledge_words" (
+	"organization_id" uuid NOT NULL,
+	"word" text NOT NULL,
+	CONSTRAINT "knowledge_words_organization_id_word_pk" PRIMARY KEY("organization_id","word")
 );
 --> statement-breakpoint
 ALTER TABLE "assistant_settings" ADD CONSTRAINT "assistant_settings_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -52,10 +59,11 @@ ALTER TABLE "assistant_usage" ADD CONSTRAINT "assistant_usage_organization_id_or
 ALTER TABLE "knowledge_articles" ADD CONSTRAINT "knowledge_articles_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "knowledge_passages" ADD CONSTRAINT "knowledge_passages_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "knowledge_passages" ADD CONSTRAINT "knowledge_passages_article_id_knowledge_articles_id_fk" FOREIGN KEY ("article_id") REFERENCES "public"."knowledge_articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "knowledge_words" ADD CONSTRAINT "knowledge_words_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "assistant_usage_org_month_idx" ON "assistant_usage" USING btree ("organization_id","month");--> statement-breakpoint
 CREATE INDEX "knowledge_articles_org_updated_idx" ON "knowledge_articles" USING btree ("organization_id","updated_at");--> statement-breakpoint
 CREATE INDEX "knowledge_articles_search_trgm_idx" ON "knowledge_articles" USING gin (("title" || ' ' || "body") gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "knowledge_passages_article_idx" ON "knowledge_passages" USING btree ("article_id","position");--> statement-breakpoint
-CREATE INDEX "knowledge_passages_tsv_idx" ON "knowledge_passages" USING gin (to_tsvector('simple', "text"));--> statement-breakpoint
-CREATE INDEX "knowledge_passages_trgm_idx" ON "knowledge_passages" USING gin ("text" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "knowledge_passages_org_idx" ON "knowledge_passages" USING btree ("organization_id");
+CREATE INDEX "knowledge_passages_tsv_idx" ON "knowledge_passages" USING gin ("tsv") WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "knowledge_passages_org_idx" ON "knowledge_passages" USING btree ("organization_id");--> statement-breakpoint
+CREATE INDEX "knowledge_words_trgm_idx" ON "knowledge_words" USING gin ("word" gin_trgm_ops) WITH (fastupdate=false);

@@ -39,6 +39,8 @@ export interface CallOptions {
   /** The job's tries so far: rate limits are waited out up to ASSISTANT_MAX_RETRIES. */
   attempt?: number;
   timeoutMs?: number;
+  /** The model call; bench/assistant.ts puts an instant one here to time everything else. */
+  complete?: typeof chatCompletion;
 }
 
 interface Question {
@@ -75,7 +77,7 @@ async function consult(config: AssistantConfig, question: Question, now: Date, o
     history: question.history,
     message: question.body,
   });
-  const result = await chatCompletion({
+  const result = await (options.complete ?? chatCompletion)({
     baseUrl: endpoint.url,
     apiKey: config.apiKey,
     model: config.model,

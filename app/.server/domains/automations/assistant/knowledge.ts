@@ -98,6 +98,13 @@ async function writePassages(tx: Executor, organizationId: string, articleId: st
     insert into knowledge_passages (organization_id, article_id, position, text)
     select ${organizationId}, ${articleId}, t.ord::int, t.text
     from unnest(${sql.param(passages)}::text[]) with ordinality as t(text, ord)`);
+  // The words retrieval matches a customer's words against (retrieve.ts).
+  await tx.execute(sql`
+    insert into knowledge_words (organization_id, word)
+    select distinct ${organizationId}::uuid, w.lexeme
+    from knowledge_passages p, unnest(p.tsv) as w
+    where p.article_id = ${articleId} and length(w.lexeme) between 3 and 40
+    on conflict do nothing`);
 }
 
 const lockArticles = (tx: Executor, organizationId: string) =>

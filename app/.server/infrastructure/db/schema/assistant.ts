@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
 
@@ -63,6 +63,9 @@ export const knowledgeArticles = pgTable(
   ],
 );
 
+/** PostgreSQL's text search document (read and written by SQL only). */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
 /**
  * An article cut into passages of a few hundred characters (paragraphs, the title before each):
  * what retrieval ranks and the prompt quotes, so a long article costs only its relevant part.
@@ -80,13 +83,35 @@ export const knowledgePassages = pgTable(
       .references(() => knowledgeArticles.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     text: text("text").notNull(),
+    /** Its words for text search ('simple': lower case, no stemming), stored so ranking reads no text. */
+    tsv: tsvector("tsv")
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('simple', text)`),
   },
   (t) => [
     index("knowledge_passages_article_idx").on(t.articleId, t.position),
-    index("knowledge_passages_tsv_idx").using("gin", sql`to_tsvector('simple', ${t.text})`),
-    index("knowledge_passages_trgm_idx").using("gin", sql`${t.text} gin_trgm_ops`),
+    // fastupdate off: a new passage goes into the index itself, not a pending list every search would
+    // read through until a vacuum (PGlite has no autovacuum): knowledge changes rarely, is read often.
+    index("knowledge_passages_tsv_idx").using("gin", t.tsv).with({ fastupdate: false }),
     index("knowledge_passages_org_idx").on(t.organizationId),
   ],
+);
+
+/**
+ * Every word of an organisation's passages, once: a customer's word is matched against these by
+ * trigram similarity (a typo, a Swahili prefix: mnafungua → tunafungua) and the words found are
+ * searched for in the passages by text search. A few thousand short rows instead of every passage's
+ * text (decision in docs/features/automations.md). Words of deleted articles stay: they find nothing.
+ */
+export const knowledgeWords = pgTable(
+  "knowledge_words",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    word: text("word").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.word] }), index("knowledge_words_trgm_idx").using("gin", sql`${t.word} gin_trgm_ops`).with({ fastupdate: false })],
 );
 
 /** The assistant's use in one month (the organisation's calendar month, UTC): tokens, cost and outcomes. */
