@@ -58,7 +58,28 @@ const WORDS = [
 ];
 const FILLER = ["the", "and", "for", "with", "within", "every", "na", "kwa", "ya", "wa", "katika", "kila", "is", "are", "ni"];
 
-const SYLLABLES = ["ka", "ri", "mo", "ta", "ne", "lu", "si", "wa", "po", "de", "ba", "ki", "zu", "me", "go", "ha", "ny", "cha", "shi", "fu"];
+const SYLLABLES = [
+  "ka",
+  "ri",
+  "mo",
+  "ta",
+  "ne",
+  "lu",
+  "si",
+  "wa",
+  "po",
+  "de",
+  "ba",
+  "ki",
+  "zu",
+  "me",
+  "go",
+  "ha",
+  "ny",
+  "cha",
+  "shi",
+  "fu",
+];
 /** 3,000 made-up words, drawn far more often from the start of the list (as real text uses a few words a lot). */
 const VOCABULARY = Array.from({ length: 3000 }, () => Array.from({ length: between(2, 4) }, () => pick(SYLLABLES)).join(""));
 const word = () => {
@@ -117,7 +138,7 @@ async function fill(organizationId: string, passages: number, withReal: boolean)
   const articles = Math.ceil(passages / PARAGRAPHS);
   const actor = { organizationId, userId: null };
   if (withReal) await addArticles(actor, REAL, "manual");
-  for (let done = withReal ? REAL.length : 0; done < articles; ) {
+  for (let done = withReal ? REAL.length : 0; done < articles;) {
     const batch = Array.from({ length: Math.min(200, articles - done) }, (_, i) => ({
       title: `${pick(WORDS)} ${pick(WORDS)} ${done + i}`,
       body: Array.from({ length: PARAGRAPHS }, paragraph).join("\n\n"),
@@ -182,7 +203,10 @@ async function main() {
     },
   );
   await db().execute(sql`update assistant_settings set phone_number_ids = array['bench-number'] where organization_id = ${mine}`);
-  const counted = await queryRow<{ n: number }>(db(), sql`select count(*)::int as n from knowledge_passages where organization_id = ${mine}`);
+  const counted = await queryRow<{ n: number }>(
+    db(),
+    sql`select count(*)::int as n from knowledge_passages where organization_id = ${mine}`,
+  );
   const loadSeconds = round((performance.now() - loadStarted) / 1000, 1);
   const inbound = await conversation(mine);
   const questions = Array.from({ length: QUESTIONS }, () => pick(QUESTION_FORMS)());
@@ -219,8 +243,12 @@ async function main() {
   else {
     console.log(`passages ${result.passages} (+${result.otherTenantPassages} another tenant's), loaded in ${loadSeconds} s`);
     console.log(`questions ${QUESTIONS} × ${ROUNDS} rounds; first round: ${outcomes.answer} answered, ${outcomes.handover} handed over`);
-    console.log(`assistant overhead ms  p50 ${result.assistantMs.p50}  p99 ${result.assistantMs.p99}  max ${result.assistantMs.max}  mean ${result.assistantMs.mean}`);
-    console.log(`baseline select 1 ms   p50 ${result.baselineMs.p50}  p99 ${result.baselineMs.p99}  max ${result.baselineMs.max}  mean ${result.baselineMs.mean}`);
+    console.log(
+      `assistant overhead ms  p50 ${result.assistantMs.p50}  p99 ${result.assistantMs.p99}  max ${result.assistantMs.max}  mean ${result.assistantMs.mean}`,
+    );
+    console.log(
+      `baseline select 1 ms   p50 ${result.baselineMs.p50}  p99 ${result.baselineMs.p99}  max ${result.baselineMs.max}  mean ${result.baselineMs.mean}`,
+    );
   }
   await closeDatabase();
 }

@@ -100,7 +100,10 @@ describe("/api/v1/automations/knowledge", () => {
       title: "Delivery",
       body: "Delivery in Machakos is KES 150.",
     });
-    expect((await call(t.key, "PATCH", `${KNOWLEDGE}/${id}`, { title: "" })).body).toMatchObject({ code: "invalid_automation", field: "title" });
+    expect((await call(t.key, "PATCH", `${KNOWLEDGE}/${id}`, { title: "" })).body).toMatchObject({
+      code: "invalid_automation",
+      field: "title",
+    });
     expect((await call(t.key, "POST", KNOWLEDGE, { title: "Long", body: "x".repeat(20_001) })).body).toMatchObject({ field: "body" });
 
     for (const [method, body] of [

@@ -43,7 +43,11 @@ async function organisation(name: string) {
       isVerified: true,
     });
   const digits = String(randomInt(100_000_000, 999_999_999));
-  const { phone } = await connectedNumber(organizationId, { wabaId: `w${digits}`, phoneNumberId: `p${digits}`, display: `+254 7${digits}` });
+  const { phone } = await connectedNumber(organizationId, {
+    wabaId: `w${digits}`,
+    phoneNumberId: `p${digits}`,
+    display: `+254 7${digits}`,
+  });
   return {
     organizationId,
     actor: { organizationId, userId: owner.user.id },
@@ -103,13 +107,21 @@ describe("the assistant's page", () => {
     expect(page.text).not.toContain("sk-page-test");
 
     // An empty key field keeps the saved key.
-    expect((await run(assistantPage.action, formRequest(ASSISTANT, settingsForm(t, { apiKey: "" }), { cookie: t.cookie }))).status).toBe(302);
+    expect((await run(assistantPage.action, formRequest(ASSISTANT, settingsForm(t, { apiKey: "" }), { cookie: t.cookie }))).status).toBe(
+      302,
+    );
     expect((await html(ASSISTANT, t.cookie)).text).toContain("…abcd");
 
     await addArticle(t.actor, { title: "Bei ya kahawa", body: "Kikombe cha kahawa ni KES 150. Chai ni KES 80." });
-    const tried = await run(assistantPage.action, formRequest(ASSISTANT, { intent: "try", sample: "Kahawa ni bei gani?" }, { cookie: t.cookie }));
+    const tried = await run(
+      assistantPage.action,
+      formRequest(ASSISTANT, { intent: "try", sample: "Kahawa ni bei gani?" }, { cookie: t.cookie }),
+    );
     expect(tried.data).toMatchObject({ tried: { kind: "answer", text: expect.stringContaining("KES 150") } });
-    const handed = await run(assistantPage.action, formRequest(ASSISTANT, { intent: "try", sample: "niongee na mtu" }, { cookie: t.cookie }));
+    const handed = await run(
+      assistantPage.action,
+      formRequest(ASSISTANT, { intent: "try", sample: "niongee na mtu" }, { cookie: t.cookie }),
+    );
     expect(handed.data).toMatchObject({ tried: { kind: "handover", reason: "asked_for_person" } });
   });
 
@@ -142,7 +154,11 @@ describe("the knowledge page", () => {
     const t = await organisation("Rongai Hardware");
     const added = await run(
       knowledgePage.action,
-      formRequest(KNOWLEDGE, { intent: "add", title: "Delivery areas", body: "We deliver to Rongai, Karen and Langata." }, { cookie: t.cookie }),
+      formRequest(
+        KNOWLEDGE,
+        { intent: "add", title: "Delivery areas", body: "We deliver to Rongai, Karen and Langata." },
+        { cookie: t.cookie },
+      ),
     );
     expect(added.status).toBe(302);
     const [article] = await rawQuery<{ id: string }>(`select id from knowledge_articles where organization_id = $1`, [t.organizationId]);
@@ -152,14 +168,24 @@ describe("the knowledge page", () => {
 
     const edited = await run(
       knowledgePage.action,
-      formRequest(KNOWLEDGE, { intent: "update", id: article!.id, title: "Delivery areas", body: "Rongai, Karen, Langata and Ngong." }, { cookie: t.cookie }),
+      formRequest(
+        KNOWLEDGE,
+        { intent: "update", id: article!.id, title: "Delivery areas", body: "Rongai, Karen, Langata and Ngong." },
+        { cookie: t.cookie },
+      ),
     );
     expect(edited.status).toBe(302);
     const confirm = await html(`${KNOWLEDGE}?confirm=delete&article=${article!.id}`, t.cookie);
     expect(confirm.text).toContain('name="confirm" value="yes"');
-    const unconfirmed = await run(knowledgePage.action, formRequest(KNOWLEDGE, { intent: "delete", id: article!.id }, { cookie: t.cookie }));
+    const unconfirmed = await run(
+      knowledgePage.action,
+      formRequest(KNOWLEDGE, { intent: "delete", id: article!.id }, { cookie: t.cookie }),
+    );
     expect(unconfirmed.status).toBe(400);
-    const deleted = await run(knowledgePage.action, formRequest(KNOWLEDGE, { intent: "delete", id: article!.id, confirm: "yes" }, { cookie: t.cookie }));
+    const deleted = await run(
+      knowledgePage.action,
+      formRequest(KNOWLEDGE, { intent: "delete", id: article!.id, confirm: "yes" }, { cookie: t.cookie }),
+    );
     expect(deleted.status).toBe(302);
     expect(await articleCount(t.organizationId)).toBe(0);
   });
@@ -170,7 +196,10 @@ describe("the knowledge page", () => {
     const theirs = await addArticle(other.actor, { title: "Secret prices", body: "Dairy meal KES 2,400 a bag." });
     expect((await html(`${KNOWLEDGE}?edit=${theirs.id}`, t.cookie)).status).toBe(404);
     expect((await html(`${KNOWLEDGE}?confirm=delete&article=${theirs.id}`, t.cookie)).status).toBe(404);
-    const deleting = await run(knowledgePage.action, formRequest(KNOWLEDGE, { intent: "delete", id: theirs.id, confirm: "yes" }, { cookie: t.cookie }));
+    const deleting = await run(
+      knowledgePage.action,
+      formRequest(KNOWLEDGE, { intent: "delete", id: theirs.id, confirm: "yes" }, { cookie: t.cookie }),
+    );
     expect(deleting.status).toBe(404);
     const editing = await run(
       knowledgePage.action,

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { decryptSecret } from "~/.server/infrastructure/security/crypto";
 import { isRefusal } from "~/.server/infrastructure/refusal";
-import { readAssistantSettings, saveAssistantSettings, type AssistantSettingsInput } from "~/.server/domains/automations/assistant/settings";
+import {
+  readAssistantSettings,
+  saveAssistantSettings,
+  type AssistantSettingsInput,
+} from "~/.server/domains/automations/assistant/settings";
 import { addArticle, deleteArticle, getArticle, listArticles, updateArticle } from "~/.server/domains/automations/assistant/knowledge";
 import { importFaqCsv, importPdf } from "~/.server/domains/automations/assistant/upload";
 import { retrievePassages } from "~/.server/domains/automations/assistant/retrieve";
@@ -182,8 +186,16 @@ describe("knowledge base", () => {
         Buffer.from("\nendstream\nendobj\n%%EOF\n"),
       ]);
     };
-    const article = await importPdf(t, "Service_prices.pdf", pdf("BT (A full service costs KES 8,500.) Tj T* (Tyres from KES 6,000.) Tj ET"));
-    expect(article).toMatchObject({ title: "Service prices", source: "pdf", body: "A full service costs KES 8,500.\nTyres from KES 6,000." });
+    const article = await importPdf(
+      t,
+      "Service_prices.pdf",
+      pdf("BT (A full service costs KES 8,500.) Tj T* (Tyres from KES 6,000.) Tj ET"),
+    );
+    expect(article).toMatchObject({
+      title: "Service prices",
+      source: "pdf",
+      body: "A full service costs KES 8,500.\nTyres from KES 6,000.",
+    });
     expect(await refusal(importPdf(t, "scan.pdf", pdf("q 595 0 0 842 0 0 cm /Im0 Do Q")))).toMatchObject({ status: 400, field: "file" });
     expect(await refusal(importPdf(t, "notes.pdf", Buffer.from("plain text")))).toMatchObject({ status: 400 });
     expect(await listArticles(t.organizationId)).toHaveLength(1);
@@ -209,8 +221,14 @@ describe("answering", () => {
     await withKnowledge(t);
     await saveAssistantSettings(t, settings());
     const before = await requestsSeen();
-    expect(await tryAssistant(t.organizationId, "Nataka kuongea na mtu", "sw")).toMatchObject({ kind: "handover", reason: "asked_for_person" });
-    expect(await tryAssistant(t.organizationId, "Can I talk to an agent?", "en")).toMatchObject({ kind: "handover", reason: "asked_for_person" });
+    expect(await tryAssistant(t.organizationId, "Nataka kuongea na mtu", "sw")).toMatchObject({
+      kind: "handover",
+      reason: "asked_for_person",
+    });
+    expect(await tryAssistant(t.organizationId, "Can I talk to an agent?", "en")).toMatchObject({
+      kind: "handover",
+      reason: "asked_for_person",
+    });
     expect(await tryAssistant(t.organizationId, "Do you sell cars?", "en")).toMatchObject({ kind: "handover", reason: "no_knowledge" });
     expect(await requestsSeen()).toBe(before);
   });
@@ -224,11 +242,19 @@ describe("answering", () => {
       decideAssistant(config, { organizationId: t.organizationId, body, locale: "en", history: [] }, 0, new Date(), options);
 
     expect(await ask("delivery magic:429")).toEqual({ kind: "retry", afterMs: 2000 });
-    expect(await ask("delivery magic:429", { attempt: 3 })).toMatchObject({ kind: "handover", reason: "model_error", detail: "rate_limited" });
+    expect(await ask("delivery magic:429", { attempt: 3 })).toMatchObject({
+      kind: "handover",
+      reason: "model_error",
+      detail: "rate_limited",
+    });
     expect(await ask("delivery magic:quota")).toMatchObject({ kind: "handover", reason: "model_error", detail: "quota (HTTP 429)" });
     expect(await ask("delivery magic:500")).toMatchObject({ kind: "handover", reason: "model_error", detail: "server (HTTP 500)" });
     expect(await ask("delivery magic:filter")).toMatchObject({ kind: "handover", reason: "model_error", detail: "filtered (HTTP 200)" });
-    expect(await ask("delivery magic:timeout", { timeoutMs: 300 })).toMatchObject({ kind: "handover", reason: "model_error", detail: "timeout" });
+    expect(await ask("delivery magic:timeout", { timeoutMs: 300 })).toMatchObject({
+      kind: "handover",
+      reason: "model_error",
+      detail: "timeout",
+    });
     expect(await ask("delivery Westlands")).toMatchObject({ kind: "answer" });
     expect(await ask("delivery Westlands", {})).toMatchObject({ kind: "answer" });
 
@@ -279,8 +305,11 @@ describe("the assistant in the automations runner", () => {
   type Connected = Awaited<ReturnType<typeof connected>>;
 
   const inboundCount = async (organizationId: string) =>
-    (await rawQuery<{ n: number }>(`select count(*)::int as n from messages where organization_id = $1 and direction = 'inbound'`, [organizationId]))[0]!
-      .n;
+    (
+      await rawQuery<{ n: number }>(`select count(*)::int as n from messages where organization_id = $1 and direction = 'inbound'`, [
+        organizationId,
+      ])
+    )[0]!.n;
   const outbound = (organizationId: string) =>
     rawQuery<{ body: string; source: string }>(
       `select body, source from messages where organization_id = $1 and direction = 'outbound' order by seq`,
@@ -317,7 +346,9 @@ describe("the assistant in the automations runner", () => {
       [t.organizationId],
     );
     expect(conversation!.held).toBe(true);
-    const runs = await rawQuery<{ kind: string }>(`select kind from automation_runs where organization_id = $1 order by created_at`, [t.organizationId]);
+    const runs = await rawQuery<{ kind: string }>(`select kind from automation_runs where organization_id = $1 order by created_at`, [
+      t.organizationId,
+    ]);
     expect(runs.map((r) => r.kind)).toEqual(["assistant", "assistant"]);
 
     await customerWrites(t, customer, "Delivery to Westlands?");

@@ -161,7 +161,11 @@ export function AssistantForm({ values, numbers, keyLast4, keySaved, result, can
             key={fields.apiKey.key}
           />
           {keySaved ? (
-            <CheckboxField label={m.automations_assistant_key_clear()} {...getInputProps(fields.clearKey, { type: "checkbox" })} key={fields.clearKey.key} />
+            <CheckboxField
+              label={m.automations_assistant_key_clear()}
+              {...getInputProps(fields.clearKey, { type: "checkbox" })}
+              key={fields.clearKey.key}
+            />
           ) : null}
         </fieldset>
       </Card>

@@ -52,7 +52,12 @@ export function articleColumns({ canManage, here }: { canManage: boolean; here: 
       align: "right",
       cell: (row) => (
         <div className="flex flex-wrap justify-end gap-1">
-          <ButtonLink to={`${here}?edit=${row.id}`} variant="ghost" size="sm" aria-label={m.automations_knowledge_edit_label({ title: row.title })}>
+          <ButtonLink
+            to={`${here}?edit=${row.id}`}
+            variant="ghost"
+            size="sm"
+            aria-label={m.automations_knowledge_edit_label({ title: row.title })}
+          >
             <Pencil className="size-4" aria-hidden />
           </ButtonLink>
           <ButtonLink
@@ -129,7 +134,10 @@ export function ArticleForm({
 export function KnowledgeUpload({ error }: { error: string | null }) {
   return (
     <Card>
-      <CardHeader title={m.automations_knowledge_upload_title()} description={m.automations_knowledge_upload_description({ max: formatNumber(FAQ_ROWS_MAX) })} />
+      <CardHeader
+        title={m.automations_knowledge_upload_title()}
+        description={m.automations_knowledge_upload_description({ max: formatNumber(FAQ_ROWS_MAX) })}
+      />
       <Form method="post" encType="multipart/form-data" className="mt-4 grid gap-4">
         <FileField
           label={m.automations_knowledge_upload_file()}

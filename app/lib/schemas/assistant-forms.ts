@@ -63,7 +63,8 @@ const centsOr0 = (text: string | undefined) => (text?.trim() ? centsOfKes(text) 
 
 /** The form's value as the domain's input. */
 export function assistantInputOf(value: AssistantFormValue) {
-  const numbers = value.phoneNumberIds === undefined ? [] : Array.isArray(value.phoneNumberIds) ? value.phoneNumberIds : [value.phoneNumberIds];
+  const numbers =
+    value.phoneNumberIds === undefined ? [] : Array.isArray(value.phoneNumberIds) ? value.phoneNumberIds : [value.phoneNumberIds];
   return {
     enabled: value.enabled === "on",
     phoneNumberIds: numbers.filter(Boolean),
@@ -97,11 +98,13 @@ export function assistantFormField(field: string): string | null {
 }
 
 export const TryAssistantSchema = z.object({
-  sample: z.string({ error: () => ASSISTANT_MESSAGES.sampleRequired }).check(
-    z.trim(),
-    z.minLength(1, { error: () => ASSISTANT_MESSAGES.sampleRequired }),
-    z.maxLength(1000, { error: () => ASSISTANT_MESSAGES.sampleRequired }),
-  ),
+  sample: z
+    .string({ error: () => ASSISTANT_MESSAGES.sampleRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: () => ASSISTANT_MESSAGES.sampleRequired }),
+      z.maxLength(1000, { error: () => ASSISTANT_MESSAGES.sampleRequired }),
+    ),
 });
 
 export const ArticleFormSchema = z.object({

@@ -23,21 +23,36 @@ const cents = z.int().min(0).describe("KES cents.");
 export const AssistantSettingsUpdate = z
   .object({
     enabled: z.boolean().optional().describe("Whether the assistant answers (on the numbers in phoneNumberIds)."),
-    phoneNumberIds: z.array(z.string()).optional().describe("The WhatsApp numbers (Meta's phone number ids) it answers on; replaces the list; empty: none."),
+    phoneNumberIds: z
+      .array(z.string())
+      .optional()
+      .describe("The WhatsApp numbers (Meta's phone number ids) it answers on; replaces the list; empty: none."),
     instructions: z.string().optional().describe(`Tone and what not to discuss, up to ${INSTRUCTIONS_MAX} characters.`),
     baseUrl: z
       .string()
       .optional()
-      .describe("An OpenAI-compatible endpoint's base URL, ending in /v1: https and a public address (a model on Jumbe's own machine outside production)."),
+      .describe(
+        "An OpenAI-compatible endpoint's base URL, ending in /v1: https and a public address (a model on Jumbe's own machine outside production).",
+      ),
     model: z.string().optional().describe("The model's name at that endpoint; it must support tool calls."),
     apiKey: z
       .string()
       .nullable()
       .optional()
-      .describe(`The endpoint's key (up to ${API_KEY_MAX} characters), stored encrypted and never answered back; null forgets it; absent keeps it.`),
-    handoverText: z.string().optional().describe(`What the customer is told when a person takes over, up to ${HANDOVER_TEXT_MAX} characters; required while enabled.`),
-    maxTurns: z.int().optional().describe(`Assistant replies in a conversation before a person takes over, ${MAX_TURNS_MIN} to ${MAX_TURNS_MAX}.`),
-    monthlyCapCents: cents.optional().describe("This month's cost at which it stops calling the model and hands every conversation over, KES cents; 0: no cap."),
+      .describe(
+        `The endpoint's key (up to ${API_KEY_MAX} characters), stored encrypted and never answered back; null forgets it; absent keeps it.`,
+      ),
+    handoverText: z
+      .string()
+      .optional()
+      .describe(`What the customer is told when a person takes over, up to ${HANDOVER_TEXT_MAX} characters; required while enabled.`),
+    maxTurns: z
+      .int()
+      .optional()
+      .describe(`Assistant replies in a conversation before a person takes over, ${MAX_TURNS_MIN} to ${MAX_TURNS_MAX}.`),
+    monthlyCapCents: cents
+      .optional()
+      .describe("This month's cost at which it stops calling the model and hands every conversation over, KES cents; 0: no cap."),
     inputPriceCents: cents.optional().describe("The endpoint's price per million prompt tokens, KES cents."),
     outputPriceCents: cents.optional().describe("The endpoint's price per million completion tokens, KES cents."),
   })
@@ -81,7 +96,11 @@ export const KnowledgeQuery = z
 export const KnowledgeArticleCreate = z
   .object({
     title: z.string().describe(`Up to ${ARTICLE_TITLE_MAX} characters.`),
-    body: z.string().describe(`What the assistant may answer from, up to ${ARTICLE_BODY_MAX.toLocaleString("en")} characters; blank lines separate paragraphs.`),
+    body: z
+      .string()
+      .describe(
+        `What the assistant may answer from, up to ${ARTICLE_BODY_MAX.toLocaleString("en")} characters; blank lines separate paragraphs.`,
+      ),
   })
   .strict()
   .meta({ id: "KnowledgeArticleCreate" });

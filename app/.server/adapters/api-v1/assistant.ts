@@ -1,11 +1,24 @@
 import type { z } from "zod";
 import { isRefusal } from "../../infrastructure/refusal";
 import { readAssistantSettings, saveAssistantSettings, type AssistantSettingsView } from "../../domains/automations/assistant/settings";
-import { addArticle, deleteArticle, getArticle, listArticles, updateArticle, type ArticleView } from "../../domains/automations/assistant/knowledge";
+import {
+  addArticle,
+  deleteArticle,
+  getArticle,
+  listArticles,
+  updateArticle,
+  type ArticleView,
+} from "../../domains/automations/assistant/knowledge";
 import { monthUsage } from "../../domains/automations/assistant/usage";
 import type { RuleActor } from "../../domains/automations/rules";
 import { ApiProblem } from "./problem";
-import type { AssistantSettings, AssistantSettingsUpdate, KnowledgeArticle, KnowledgeArticleCreate, KnowledgeArticleUpdate } from "./assistant-schemas";
+import type {
+  AssistantSettings,
+  AssistantSettingsUpdate,
+  KnowledgeArticle,
+  KnowledgeArticleCreate,
+  KnowledgeArticleUpdate,
+} from "./assistant-schemas";
 
 /**
  * The assistant and its knowledge base in /api/v1 (issue 44), through the same domain functions and

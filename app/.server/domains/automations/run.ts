@@ -293,7 +293,11 @@ async function deliver(inbound: Inbound, answer: Answer, replyTo?: string) {
 }
 
 /** Runs one message's automations: decided, then acted on in one transaction with its replies. */
-export async function runAutomation(payload: AutomationPayload, now = new Date(), options: { attempt?: number } = {}): Promise<Decision | null> {
+export async function runAutomation(
+  payload: AutomationPayload,
+  now = new Date(),
+  options: { attempt?: number } = {},
+): Promise<Decision | null> {
   const inbound = await inboundOf(payload);
   if (!inbound || inbound.ran) return null;
   const decision = await decide(inbound, now, options);

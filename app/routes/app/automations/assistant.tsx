@@ -11,13 +11,7 @@ import { readAssistantSettings, saveAssistantSettings } from "~/.server/domains/
 import { tryAssistant } from "~/.server/domains/automations/assistant/answer";
 import { monthUsage } from "~/.server/domains/automations/assistant/usage";
 import { automationNumbers } from "~/.server/domains/automations/page";
-import {
-  assistantFormField,
-  AssistantFormSchema,
-  assistantInputOf,
-  kesOfCents,
-  TryAssistantSchema,
-} from "~/lib/schemas/assistant-forms";
+import { assistantFormField, AssistantFormSchema, assistantInputOf, kesOfCents, TryAssistantSchema } from "~/lib/schemas/assistant-forms";
 import { AUTOMATION_MESSAGES } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { AssistantForm, AssistantTryCard, AssistantUsageSummary, type TriedAssistant } from "~/components/automations/assistant-form";

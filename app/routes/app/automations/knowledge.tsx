@@ -7,7 +7,14 @@ import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { addArticle, countArticles, deleteArticle, getArticle, listArticles, updateArticle } from "~/.server/domains/automations/assistant/knowledge";
+import {
+  addArticle,
+  countArticles,
+  deleteArticle,
+  getArticle,
+  listArticles,
+  updateArticle,
+} from "~/.server/domains/automations/assistant/knowledge";
 import { importFaqCsv, importPdf } from "~/.server/domains/automations/assistant/upload";
 import { ArticleFormSchema, ARTICLES_MAX, ASSISTANT_MESSAGES } from "~/lib/schemas/assistant-forms";
 import { AUTOMATION_MESSAGES } from "~/lib/schemas/automations-rules";
@@ -98,7 +105,9 @@ export async function action(args: Route.ActionArgs) {
       return redirectWithToast(
         here,
         "success",
-        intent === "add" ? m.automations_knowledge_added({ title: article.title }) : m.automations_knowledge_saved({ title: article.title }),
+        intent === "add"
+          ? m.automations_knowledge_added({ title: article.title })
+          : m.automations_knowledge_saved({ title: article.title }),
       );
     } catch (error) {
       const refusal = refusalOf(error);
@@ -192,7 +201,12 @@ export default function Knowledge({ loaderData, actionData }: Route.ComponentPro
       </Card>
       {canManage ? (
         <div className="grid max-w-3xl gap-4">
-          <ArticleForm key={editing?.id ?? "new"} article={editing} result={resultFor(actionData, editing ? "update" : "add")} cancelTo={here} />
+          <ArticleForm
+            key={editing?.id ?? "new"}
+            article={editing}
+            result={resultFor(actionData, editing ? "update" : "add")}
+            cancelTo={here}
+          />
           <KnowledgeUpload error={uploadError ?? null} />
         </div>
       ) : null}

@@ -102,7 +102,8 @@ async function consult(config: AssistantConfig, question: Question, now: Date, o
       return text ? { kind: "answer", text, passages } : { kind: "handover", reason: "model_error", detail: "empty", passages };
     }
     case "tool": {
-      if (result.name !== HANDOVER_TOOL.name) return { kind: "handover", reason: "model_error", detail: `tool ${result.name}`.slice(0, 80), passages };
+      if (result.name !== HANDOVER_TOOL.name)
+        return { kind: "handover", reason: "model_error", detail: `tool ${result.name}`.slice(0, 80), passages };
       const why = typeof result.arguments.reason === "string" ? result.arguments.reason.slice(0, 40) : "";
       return { kind: "handover", reason: why === "no_answer" ? "no_knowledge" : "assistant_tool", detail: why || undefined, passages };
     }
@@ -198,5 +199,8 @@ export async function tryAssistant(
   const config = await assistantConfig(organizationId);
   if (!config || !sample.trim()) return null;
   // Nothing waits out a rate limit here: the page answers now.
-  return decideAssistant(config, { organizationId, body: sample, locale, history: [] }, 0, now, { ...options, attempt: ASSISTANT_MAX_RETRIES });
+  return decideAssistant(config, { organizationId, body: sample, locale, history: [] }, 0, now, {
+    ...options,
+    attempt: ASSISTANT_MAX_RETRIES,
+  });
 }

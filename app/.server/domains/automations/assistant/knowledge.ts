@@ -76,7 +76,10 @@ export async function listArticles(organizationId: string, search = ""): Promise
 }
 
 export async function countArticles(organizationId: string): Promise<number> {
-  const row = await queryRow<{ n: number }>(db(), sql`select count(*)::int as n from knowledge_articles where organization_id = ${organizationId}`);
+  const row = await queryRow<{ n: number }>(
+    db(),
+    sql`select count(*)::int as n from knowledge_articles where organization_id = ${organizationId}`,
+  );
   return row?.n ?? 0;
 }
 

@@ -11,7 +11,10 @@ export function tinyPdf(content: string, options: { deflate?: boolean; extra?: s
   const stream = options.deflate === false ? Buffer.from(content, "latin1") : deflateSync(Buffer.from(content, "latin1"));
   const filter = options.deflate === false ? "" : " /Filter /FlateDecode";
   return Buffer.concat([
-    Buffer.from(`%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n${options.extra ?? ""}4 0 obj << /Length ${stream.length}${filter} >>\nstream\n`, "latin1"),
+    Buffer.from(
+      `%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n${options.extra ?? ""}4 0 obj << /Length ${stream.length}${filter} >>\nstream\n`,
+      "latin1",
+    ),
     stream,
     Buffer.from("\nendstream\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n", "latin1"),
   ]);
@@ -54,7 +57,9 @@ describe("passagesOf", () => {
 
 describe("pdfText", () => {
   it("reads Tj, TJ and line moves of a deflated stream", () => {
-    const pdf = tinyPdf("BT /F1 12 Tf 72 700 Td (Paybill 123456, account: your phone) Tj 0 -14 Td [(We ) -250 (deliver) 120 ( in Nairobi)] TJ ET");
+    const pdf = tinyPdf(
+      "BT /F1 12 Tf 72 700 Td (Paybill 123456, account: your phone) Tj 0 -14 Td [(We ) -250 (deliver) 120 ( in Nairobi)] TJ ET",
+    );
     expect(pdfText(pdf)).toEqual({ ok: true, text: "Paybill 123456, account: your phone\nWe deliver in Nairobi" });
   });
 
@@ -67,7 +72,10 @@ describe("pdfText", () => {
 
   it("refuses what it cannot read: not a PDF, encrypted, a scan, glyph ids only", () => {
     expect(pdfText(Buffer.from("question,answer\n"))).toEqual({ ok: false, problem: "not_pdf" });
-    expect(pdfText(tinyPdf("BT (x) Tj ET", { extra: "5 0 obj << /Encrypt 6 0 R >> endobj\n" }))).toEqual({ ok: false, problem: "encrypted" });
+    expect(pdfText(tinyPdf("BT (x) Tj ET", { extra: "5 0 obj << /Encrypt 6 0 R >> endobj\n" }))).toEqual({
+      ok: false,
+      problem: "encrypted",
+    });
     expect(pdfText(tinyPdf("q 100 0 0 100 0 0 cm /Im1 Do Q"))).toEqual({ ok: false, problem: "no_text" });
     expect(pdfText(tinyPdf("BT /F1 12 Tf <0041004200430044> Tj ET"))).toEqual({ ok: false, problem: "unreadable" });
   });

@@ -155,7 +155,11 @@ const text = (max: number, message: () => string) =>
     .string()
     .transform((value) => value.replace(/\r\n/g, "\n").trim())
     .refine((value) => [...value].length <= max, { error: message });
-const cents = z.number({ error: () => ASSISTANT_MESSAGES.money }).int({ error: () => ASSISTANT_MESSAGES.money }).min(0).max(MONEY_MAX_CENTS);
+const cents = z
+  .number({ error: () => ASSISTANT_MESSAGES.money })
+  .int({ error: () => ASSISTANT_MESSAGES.money })
+  .min(0)
+  .max(MONEY_MAX_CENTS);
 
 const SettingsSchema = z.object({
   enabled: z.boolean(),

@@ -38,11 +38,13 @@ export async function faqRowsOf(bytes: Uint8Array): Promise<ArticleInput[]> {
         continue;
       }
       first = false;
-      if (fields.length < 2 || !fields[0] || !fields[1]) throw refuseAssistant(400, ASSISTANT_MESSAGES.csvRow(record.line, ASSISTANT_MESSAGES.csvColumns), "file");
+      if (fields.length < 2 || !fields[0] || !fields[1])
+        throw refuseAssistant(400, ASSISTANT_MESSAGES.csvRow(record.line, ASSISTANT_MESSAGES.csvColumns), "file");
       const [question, answer] = fields as [string, string];
       if ([...question].length > Math.min(FAQ_QUESTION_MAX, ARTICLE_TITLE_MAX * 3))
         throw refuseAssistant(400, ASSISTANT_MESSAGES.csvRow(record.line, ASSISTANT_MESSAGES.questionTooLong), "file");
-      if ([...answer].length > ARTICLE_BODY_MAX) throw refuseAssistant(400, ASSISTANT_MESSAGES.csvRow(record.line, ASSISTANT_MESSAGES.bodyTooLong), "file");
+      if ([...answer].length > ARTICLE_BODY_MAX)
+        throw refuseAssistant(400, ASSISTANT_MESSAGES.csvRow(record.line, ASSISTANT_MESSAGES.bodyTooLong), "file");
       if (rows.length >= FAQ_ROWS_MAX) throw refuseAssistant(400, ASSISTANT_MESSAGES.csvTooMany, "file");
       // A long question is the title's start; the whole question leads the body so every word is searched.
       const title = [...question].length > ARTICLE_TITLE_MAX ? `${[...question].slice(0, ARTICLE_TITLE_MAX - 1).join("")}…` : question;

@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  customType,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
 
@@ -111,7 +124,12 @@ export const knowledgeWords = pgTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     word: text("word").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.word] }), index("knowledge_words_trgm_idx").using("gin", sql`${t.word} gin_trgm_ops`).with({ fastupdate: false })],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.word] }),
+    index("knowledge_words_trgm_idx")
+      .using("gin", sql`${t.word} gin_trgm_ops`)
+      .with({ fastupdate: false }),
+  ],
 );
 
 /** The assistant's use in one month (the organisation's calendar month, UTC): tokens, cost and outcomes. */
