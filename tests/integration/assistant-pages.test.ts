@@ -78,7 +78,7 @@ const html = async (path: string, cookie: string) => {
   return { status: page.status, text: (await page.text()).replace(/<!-- -->/g, "") };
 };
 
-function multipart(path: string, cookie: string, file: { name: string; type: string; bytes: Uint8Array | string }) {
+function multipart(path: string, cookie: string, file: { name: string; type: string; bytes: string }) {
   const body = new FormData();
   body.set("intent", "upload");
   body.set("file", new File([file.bytes], file.name, { type: file.type }));

@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { getFormProps, getInputProps, getTextareaProps } from "~/components/ui/form-state";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
-import { CheckboxField, Field, FormError, TextareaField } from "~/components/ui/field";
+import { CheckboxField, CheckboxGroupField, Field, FormError, TextareaField } from "~/components/ui/field";
 import { Notice } from "~/components/ui/notice";
 import { SummaryList } from "~/components/ui/summary";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
@@ -65,7 +65,7 @@ export function AssistantForm({ values, numbers, keyLast4, keySaved, result, can
     id: "assistant-settings",
     defaultValue: Object.fromEntries(Object.entries(values).filter(([, v]) => typeof v === "string")) as Record<string, string>,
   });
-  const chosen = new Set(Array.isArray(values.phoneNumberIds) ? values.phoneNumberIds : []);
+  const chosen = Array.isArray(values.phoneNumberIds) ? values.phoneNumberIds : [];
   const disabled = !canManage;
   return (
     <Form method="post" {...getFormProps(form)} className="grid max-w-3xl gap-4">
@@ -80,25 +80,15 @@ export function AssistantForm({ values, numbers, keyLast4, keySaved, result, can
             {...getInputProps(fields.enabled, { type: "checkbox" })}
             key={fields.enabled.key}
           />
-          <fieldset className="grid gap-2" aria-describedby="assistant-numbers-hint">
-            <legend className="text-sm font-medium text-slate-800">{m.automations_assistant_numbers()}</legend>
-            <p id="assistant-numbers-hint" className="text-xs text-slate-500">
-              {numbers.length ? m.automations_assistant_numbers_hint() : m.automations_assistant_no_numbers()}
-            </p>
-            {numbers.map((number) => (
-              <label key={number.id} className="flex items-center gap-2 text-sm text-slate-700">
-                <input
-                  type="checkbox"
-                  name="phoneNumberIds"
-                  value={number.id}
-                  defaultChecked={chosen.has(number.id)}
-                  className="size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-600"
-                />
-                {number.label}
-              </label>
-            ))}
-            {fields.phoneNumberIds.errors?.length ? <p className="text-sm text-red-600">{fields.phoneNumberIds.errors[0]}</p> : null}
-          </fieldset>
+          <CheckboxGroupField
+            id="assistant-numbers"
+            legend={m.automations_assistant_numbers()}
+            name="phoneNumberIds"
+            options={numbers.map((number) => ({ value: number.id, label: number.label }))}
+            defaultValues={chosen}
+            hint={numbers.length ? m.automations_assistant_numbers_hint() : m.automations_assistant_no_numbers()}
+            errors={fields.phoneNumberIds.errors}
+          />
           <TextareaField
             label={m.automations_assistant_instructions()}
             rows={4}
