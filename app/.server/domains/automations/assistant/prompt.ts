@@ -50,12 +50,10 @@ export async function recentTurns(inbound: { organizationId: string; id: string;
       and m.body <> ''
     order by m.seq desc limit ${HISTORY_TURNS}`,
   );
-  return rows
-    .reverse()
-    .map((r) => ({
-      role: r.direction === "inbound" ? ("user" as const) : ("assistant" as const),
-      content: r.body.slice(0, HISTORY_CHARS),
-    }));
+  return rows.reverse().map((r) => ({
+    role: r.direction === "inbound" ? ("user" as const) : ("assistant" as const),
+    content: r.body.slice(0, HISTORY_CHARS),
+  }));
 }
 
 /** A line of the business's instructions can never pose as a passage. */
