@@ -87,6 +87,9 @@ export default [
     route("automations", "routes/app/automations/index.tsx"),
     route("automations/new", "routes/app/automations/rule.tsx", { id: "automation-new" }),
     route("automations/hours", "routes/app/automations/hours.tsx"),
+    // The AI assistant: its settings, "Try it" and usage; its knowledge base (articles, CSV and PDF uploads).
+    route("automations/assistant", "routes/app/automations/assistant.tsx"),
+    route("automations/knowledge", "routes/app/automations/knowledge.tsx"),
     route("automations/:id", "routes/app/automations/rule.tsx", { id: "automation-edit" }),
     // Billing: plan, wallet, usage, invoices and the top-up; a payment's wait; an invoice as a page.
     route("billing", "routes/app/billing/index.tsx"),

@@ -6,6 +6,7 @@ import { log } from "../../infrastructure/log";
 import { isRefusal } from "../../infrastructure/refusal";
 import { queueMessage } from "../messaging/queue";
 import { firstMatchingRule } from "./match";
+import { assistantAnswer, assistantAnswersOn } from "./assistant/answer";
 import { isOpenAt } from "./hours";
 import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
@@ -55,7 +56,8 @@ export async function enqueueAutomations(
     from unnest(${sql.param(candidates.map((m) => m.organization_id))}::uuid[], ${sql.param(candidates.map((m) => m.id))}::uuid[]) as t(o, m)
     where exists (select 1 from automation_settings s where s.organization_id = t.o
                     and (s.welcome_enabled or s.away_enabled
-                         or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)))
+                         or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)
+                         or exists (select 1 from assistant_settings a where a.organization_id = t.o and a.enabled)))
     on conflict (unique_key) where finished_at is null and failed_at is null do nothing`);
 }
 
@@ -150,7 +152,7 @@ function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
  * acting). In order: nothing while a person holds the conversation; the first keyword rule that
  * matches; the welcome for a first message ever; the away message outside hours.
  */
-export async function decide(inbound: Omit<Inbound, "ran">, now = new Date()): Promise<Decision> {
+export async function decide(inbound: Omit<Inbound, "ran">, now = new Date(), options: { attempt?: number } = {}): Promise<Decision> {
   if (inbound.held) return { kind: "none", why: "held" };
   const automations = await automationsOf(inbound.organizationId);
   const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phoneNumberId);
@@ -158,6 +160,13 @@ export async function decide(inbound: Omit<Inbound, "ran">, now = new Date()): P
   if (match) {
     if (match.rule.cooldownMinutes > 0 && (await coolingDown(match.rule, inbound.contactId, now))) return { kind: "none", why: "cooldown" };
     return { kind: "answer", answer: ruleAnswer(inbound, match.rule), keyword: match.keyword };
+  }
+  // The assistant, when it answers on this number (a short rate limit throws RetryLater: the job
+  // waits); the hourly caps are checked before it spends a model call.
+  if (await assistantAnswersOn(inbound.organizationId, inbound.phoneNumberId)) {
+    if (await capped(inbound)) return { kind: "none", why: "capped" };
+    const assisted = await assistantAnswer(inbound, now, options);
+    if (assisted) return { kind: "answer", answer: assisted };
   }
   const settings = automations.settings;
   if (settings.welcomeEnabled && settings.welcomeText && inbound.firstEver)
@@ -188,7 +197,7 @@ async function awayAlreadySent(conversationId: string, now: Date) {
 }
 
 /** Over a cap: this conversation's automated replies in the last hour, or the number's. */
-async function capped(inbound: Inbound) {
+async function capped(inbound: Pick<Inbound, "conversationId" | "phoneNumberId">) {
   const row = await queryRow<{ conversation: number; number: number }>(
     db(),
     sql`
@@ -304,10 +313,14 @@ async function deliver(inbound: Inbound, answer: Answer, replyTo?: string) {
 }
 
 /** Runs one message's automations: decided, then acted on in one transaction with its replies. */
-export async function runAutomation(payload: AutomationPayload, now = new Date()): Promise<Decision | null> {
+export async function runAutomation(
+  payload: AutomationPayload,
+  now = new Date(),
+  options: { attempt?: number } = {},
+): Promise<Decision | null> {
   const inbound = await inboundOf(payload);
   if (!inbound || inbound.ran) return null;
-  const decision = await decide(inbound, now);
+  const decision = await decide(inbound, now, options);
   if (decision.kind === "none") return decision;
   if (await capped(inbound)) {
     warnCappedOnce(payload.organizationId, inbound.phoneNumberId);
@@ -331,5 +344,5 @@ export async function runAutomation(payload: AutomationPayload, now = new Date()
 }
 
 export async function runAutomations(jobs: Job<AutomationPayload>[]) {
-  for (const job of jobs) await runAutomation(job.payload);
+  for (const job of jobs) await runAutomation(job.payload, new Date(), { attempt: job.attempts });
 }

@@ -9,6 +9,7 @@ import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { deleteRule, getRule, listRules, moveRule, setRuleEnabled } from "~/.server/domains/automations/rules";
 import { readAutomationSettings } from "~/.server/domains/automations/settings";
+import { readAssistantSettings } from "~/.server/domains/automations/assistant/settings";
 import { answeringMembers, automationNumbers } from "~/.server/domains/automations/page";
 import { AUTOMATION_MESSAGES, RULES_MAX } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -41,12 +42,13 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:view");
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
-  const [rules, settings, numbers, members, fields] = await Promise.all([
+  const [rules, settings, numbers, members, fields, assistant] = await Promise.all([
     listRules(organizationId),
     readAutomationSettings(organizationId),
     automationNumbers(organizationId),
     answeringMembers(organizationId),
     attributeDefinitions(organizationId),
+    readAssistantSettings(organizationId),
   ]);
   const rows: RuleRow[] = rules.map((rule, index) => {
     const assign = rule.actions.find((action) => action.type === "assign");
@@ -74,6 +76,7 @@ export async function loader(args: Route.LoaderArgs) {
     full: rules.length >= RULES_MAX,
     welcomeEnabled: settings.welcomeEnabled,
     awayEnabled: settings.awayEnabled,
+    assistantEnabled: assistant.enabled,
   };
 }
 
@@ -117,7 +120,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Automations({ loaderData, actionData }: Route.ComponentProps) {
-  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled } = loaderData;
+  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled, assistantEnabled } = loaderData;
   const here = href("/automations");
   const state = (on: boolean) => (on ? m.automations_on() : m.automations_off());
   return (
@@ -184,6 +187,20 @@ export default function Automations({ loaderData, actionData }: Route.ComponentP
         <p className="mt-3 text-sm">
           <TextLink to={href("/automations/hours")} weight="semibold">
             {m.automations_settings_card_link()}
+          </TextLink>
+        </p>
+      </Card>
+      <Card>
+        <CardHeader title={m.automations_assistant_card_title()} description={m.automations_assistant_card_description()} />
+        <ul className="mt-3 space-y-1 text-sm text-slate-700">
+          <li>{m.automations_assistant_card_state({ state: state(assistantEnabled) })}</li>
+        </ul>
+        <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+          <TextLink to={href("/automations/assistant")} weight="semibold">
+            {m.automations_assistant_card_link()}
+          </TextLink>
+          <TextLink to={href("/automations/knowledge")} weight="semibold">
+            {m.automations_assistant_knowledge_link()}
           </TextLink>
         </p>
       </Card>
