@@ -129,7 +129,10 @@ export function registerJobHandlers() {
   // message once (a run row), its reply queued in the run's own transaction.
   registerJobHandler<AutomationPayload>({
     queue: AUTOMATION_QUEUE,
-    batchSize: 20,
+    // A message the assistant answers may wait up to ASSISTANT_TIMEOUT_MS (20 s) for its model: a
+    // batch of 8 ends well within its 200 s lease, so no second worker takes (and pays for) it again.
+    batchSize: 8,
+    leaseMs: 200_000,
     maxAttempts: 5,
     // Each message's run is its own transaction (a unique run row), so batches may run side by side.
     concurrency: 4,
