@@ -96,6 +96,7 @@ describe("keyword rules in the API", () => {
           assignTo: null,
           setField: null,
           webhookUrl: null,
+          then: null,
         },
         position: 1,
         enabled: true,
@@ -117,7 +118,7 @@ describe("keyword rules in the API", () => {
 
     // Partial: the reply changes, the tags stay; the rule is turned off and moved first.
     const changed = await call(t.key, "PATCH", `/api/v1/automations/rules/${second.body.id}`, {
-      actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", assignTo: null, setField: null, webhookUrl: null },
+      actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", assignTo: null, setField: null, webhookUrl: null, then: null },
       cooldownMinutes: 30,
       enabled: false,
       position: 1,
@@ -135,6 +136,7 @@ describe("keyword rules in the API", () => {
           assignTo: null,
           setField: null,
           webhookUrl: null,
+          then: null,
         },
         enabled: false,
         position: 1,
@@ -158,6 +160,7 @@ describe("keyword rules in the API", () => {
       assignTo: null,
       setField: null,
       webhookUrl: null,
+      then: null,
     });
     // Reply buttons, and the least busy member: kept until changed.
     const buttons = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
@@ -171,6 +174,7 @@ describe("keyword rules in the API", () => {
       assignTo: "least_busy",
       setField: null,
       webhookUrl: null,
+      then: null,
     });
     expect(again.body).toMatchObject({ threshold: 0.75, position: 1, enabled: true });
 

@@ -19,6 +19,7 @@ import { startLlm, type LlmHarness } from "@jumbe/sandbox/llm/test-support";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
+import { createRule } from "~/.server/domains/automations/rules";
 
 // The AI assistant (issue 44): its settings with the key sealed, the knowledge base and its uploads,
 // retrieval in English and Swahili, and what each of the model sandbox's outcomes becomes; tenants
@@ -363,5 +364,35 @@ describe("the assistant in the automations runner", () => {
     await saveAssistantSettings(t, settings({ phoneNumberIds: [] }));
     await customerWrites(t, "254712300222", "What is your paybill number?");
     expect(await outbound(t.organizationId)).toEqual([]);
+  });
+
+  it("answers after a keyword rule whose 'then' is the assistant: the rule's reply, then the assistant's, in one run", async () => {
+    const t = await connected("Gikomba Bales Depot");
+    await withKnowledge(t);
+    await saveAssistantSettings(t, settings({ phoneNumberIds: [t.phoneNumberId] }));
+    const rule = await createRule(
+      { organizationId: t.organizationId, userId: t.userId },
+      {
+        name: "Malipo",
+        matchType: "contains",
+        keywords: ["paybill", "lipa"],
+        reply: "Karibu Gikomba Bales!",
+        addTags: ["malipo"],
+        then: "assistant",
+      },
+    );
+    expect(rule.actions).toEqual([
+      { type: "reply", text: "Karibu Gikomba Bales!" },
+      { type: "tags", add: ["malipo"], remove: [] },
+      { type: "assistant" },
+    ]);
+    await customerWrites(t, "254712300333", "What is your paybill number?");
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Karibu Gikomba Bales!", expect.stringContaining("522533")]);
+    const runs = await rawQuery<{ kind: string; rule_id: string }>(`select kind, rule_id from automation_runs where organization_id = $1`, [
+      t.organizationId,
+    ]);
+    expect(runs).toEqual([{ kind: "assistant", rule_id: rule.id }]);
+    const [contact] = await rawQuery<{ tags: string[] }>(`select tags from contacts where organization_id = $1`, [t.organizationId]);
+    expect(contact!.tags).toEqual(["malipo"]);
   });
 });

@@ -41,6 +41,7 @@ function RuleDoes({ rule }: { rule: RuleRow }) {
             </li>
           );
         if (action.type === "handover") return <li key="handover">{m.automations_does_handover()}</li>;
+        if (action.type === "assistant") return <li key="assistant">{m.automations_does_assistant()}</li>;
         if (action.type === "webhook") return <li key="webhook">{m.automations_does_webhook({ host: new URL(action.url).host })}</li>;
         if (action.type === "field")
           return <li key="field">{m.automations_does_set_field({ field: rule.fieldLabel ?? action.key, value: String(action.value) })}</li>;

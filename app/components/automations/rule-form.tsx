@@ -4,6 +4,7 @@ import type { TryResult } from "~/.server/domains/automations/page";
 import {
   AUTOMATION_MATCH_TYPES,
   LEAST_BUSY,
+  THEN_ASSISTANT,
   matchTypeWords,
   RULE_BUTTON_MAX,
   RULE_BUTTONS_MAX,
@@ -199,6 +200,17 @@ export function RuleForm({
               { value: "", label: m.automations_assign_nobody() },
               { value: LEAST_BUSY, label: m.automations_assign_least_busy() },
               ...choices.members.map((member) => ({ value: member.id, label: member.name })),
+            ]}
+          />
+          <SelectField
+            label={m.automations_field_then()}
+            hint={m.automations_field_then_hint()}
+            errors={fields.then.errors}
+            {...getSelectProps(fields.then)}
+            key={fields.then.key}
+            options={[
+              { value: "", label: m.automations_then_nothing() },
+              { value: THEN_ASSISTANT, label: m.automations_then_assistant() },
             ]}
           />
           <Field

@@ -17,6 +17,8 @@ export const RULE_BUTTONS_MAX = 3;
 export const RULE_BUTTON_MAX = 20;
 /** The assignment choice that hands the conversation to the least busy member. */
 export const LEAST_BUSY = "least_busy";
+/** The "then" choice that lets the AI assistant answer after the rule. */
+export const THEN_ASSISTANT = "assistant";
 /** The fuzzy match type's similarity: its bounds, the form's step and default. */
 export const THRESHOLD_MIN = 0.5;
 export const THRESHOLD_MAX = 1;
@@ -104,6 +106,9 @@ export const AUTOMATION_MESSAGES = {
   },
   get buttonsNeedReply() {
     return m.automations_error_buttons_need_reply();
+  },
+  get then() {
+    return m.automations_error_then();
   },
   get webhookUrl() {
     return m.automations_error_webhook_url();

@@ -50,6 +50,7 @@ describe("the rule form", () => {
       assignTo: null,
       setField: null,
       webhookUrl: null,
+      then: null,
     });
   });
 
@@ -82,6 +83,7 @@ describe("the rule form", () => {
       fieldKey: "",
       fieldValue: "",
       webhookUrl: "",
+      then: "",
     });
     expect(
       ruleFormValues({

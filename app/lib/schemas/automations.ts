@@ -9,6 +9,7 @@ import {
   FORM_RANGES,
   FORM_WEEKDAYS,
   LEAST_BUSY,
+  THEN_ASSISTANT,
   RULE_BUTTON_MAX,
   RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
@@ -97,6 +98,7 @@ export const RuleFormSchema = z
     fieldKey: z.optional(z.string()),
     fieldValue: z.optional(z.string().check(z.maxLength(1000, { error: () => AUTOMATION_MESSAGES.fieldValue }))),
     webhookUrl: z.optional(z.string().check(z.maxLength(2048, { error: () => AUTOMATION_MESSAGES.webhookUrl }))),
+    then: z.optional(z.string()),
   })
   .check(
     z.superRefine((value, ctx) => {
@@ -114,7 +116,7 @@ export const RuleFormSchema = z
         ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttonsNeedReply });
       if (value.fieldKey && !value.fieldValue?.trim())
         ctx.addIssue({ code: "custom", path: ["fieldValue"], message: AUTOMATION_MESSAGES.fieldValue });
-      if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.fieldKey && !value.webhookUrl?.trim())
+      if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.fieldKey && !value.webhookUrl?.trim() && !value.then)
         ctx.addIssue({ code: "custom", path: ["reply"], message: AUTOMATION_MESSAGES.noAction });
     }),
   );
@@ -136,6 +138,7 @@ export function ruleInputOf(value: RuleFormValue) {
     assignTo: value.assignTo || null,
     setField: value.fieldKey ? { key: value.fieldKey, value: value.fieldValue ?? "" } : null,
     webhookUrl: value.webhookUrl?.trim() || null,
+    then: value.then || null,
   };
 }
 
@@ -263,6 +266,7 @@ interface SavedRule {
     | { type: "handover" }
     | { type: "field"; key: string; value: string | number | boolean }
     | { type: "webhook"; url: string }
+    | { type: "assistant" }
   )[];
 }
 
@@ -282,6 +286,7 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   fieldKey: "",
   fieldValue: "",
   webhookUrl: "",
+  then: "",
 };
 
 /** A saved rule's fields as its form shows them. */
@@ -306,5 +311,6 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     fieldKey: field?.type === "field" ? field.key : "",
     fieldValue: field?.type === "field" ? String(field.value) : "",
     webhookUrl: webhook?.type === "webhook" ? webhook.url : "",
+    then: rule.actions.some((action) => action.type === "assistant") ? THEN_ASSISTANT : "",
   };
 }

@@ -3,6 +3,7 @@ import {
   AUTO_TEXT_MAX,
   AUTOMATION_MATCH_TYPES,
   LEAST_BUSY,
+  THEN_ASSISTANT,
   RULE_BUTTON_MAX,
   RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
@@ -79,6 +80,11 @@ const RuleActionsInput = z
       .describe(
         "An https address the customer's message is POSTed to (event automation.rule), signed with the organisation's webhook secret like webhooks out and checked the same way; null: none. Needs a webhook set up.",
       ),
+    then: z
+      .enum([THEN_ASSISTANT])
+      .nullable()
+      .optional()
+      .describe(`"${THEN_ASSISTANT}": the AI assistant answers after the rule's own reply (on the numbers it answers on); null: nothing.`),
   })
   .strict();
 
@@ -166,6 +172,7 @@ export const AutomationRule = z
           .nullable()
           .describe("The custom contact field the rule sets, and its value in the field's type."),
         webhookUrl: z.string().nullable().describe("The address the rule POSTs the customer's message to."),
+        then: z.enum([THEN_ASSISTANT]).nullable().describe("What answers after the rule's own reply."),
       })
       .describe("What the rule does; an action it does not take is null or an empty list."),
     position: z.int().describe("The rule's place in the order the rules are tried, 1 first."),

@@ -18,7 +18,7 @@ import {
 import { readAutomationSettings, saveAutomationSettings, type AutomationSettings as Stored } from "../../domains/automations/settings";
 import { checkRule } from "../../domains/automations/match";
 import { canonicalTimeZone, checkSchedule, isOpenAt, nextOpening, type ScheduleError, type Weekday } from "../../domains/automations/hours";
-import { LEAST_BUSY, RULE_TAG_MAX } from "~/lib/schemas/automations-rules";
+import { LEAST_BUSY, RULE_TAG_MAX, THEN_ASSISTANT } from "~/lib/schemas/automations-rules";
 import { ApiProblem } from "./problem";
 import {
   WEEKDAY_NAMES,
@@ -47,7 +47,16 @@ type Actions = ApiRule["actions"];
 
 /** The stored list of actions as the API's object: an action not taken is null or an empty list. */
 function actionsOf(view: RuleView): Actions {
-  const actions: Actions = { reply: null, buttons: [], addTags: [], removeTags: [], assignTo: null, setField: null, webhookUrl: null };
+  const actions: Actions = {
+    reply: null,
+    buttons: [],
+    addTags: [],
+    removeTags: [],
+    assignTo: null,
+    setField: null,
+    webhookUrl: null,
+    then: null,
+  };
   for (const action of view.actions) {
     if (action.type === "reply") {
       actions.reply = action.text;
@@ -55,6 +64,7 @@ function actionsOf(view: RuleView): Actions {
     } else if (action.type === "handover") actions.assignTo = LEAST_BUSY;
     else if (action.type === "field") actions.setField = { key: action.key, value: action.value };
     else if (action.type === "webhook") actions.webhookUrl = action.url;
+    else if (action.type === "assistant") actions.then = THEN_ASSISTANT;
     else if (action.type === "tags") {
       actions.addTags = action.add;
       actions.removeTags = action.remove;
@@ -126,6 +136,7 @@ function ruleField(input: RuleInput) {
           cleanTags(input.removeTags).length > 0 ||
           !!input.setField?.key ||
           !!input.webhookUrl?.trim() ||
+          !!input.then ||
           !!input.assignTo;
         return any ? "actions.reply" : "actions";
       }
@@ -180,6 +191,7 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     assignTo: body.actions.assignTo ?? null,
     setField: body.actions.setField ?? null,
     webhookUrl: body.actions.webhookUrl ?? null,
+    then: body.actions.then ?? null,
   };
 }
 
@@ -215,6 +227,7 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       removeTags: mine.removeTags ?? [],
       assignTo: mine.assignTo,
       webhookUrl: mine.webhookUrl ?? null,
+      then: mine.then ?? null,
       setField:
         mine.setField === null || mine.setField === undefined ? null : { key: mine.setField.key, value: String(mine.setField.value) },
     };

@@ -13,6 +13,8 @@ export type RuleAction =
   | { type: "field"; key: string; value: string | number | boolean }
   /** POSTs the customer's message to a URL, signed with the organisation's webhook secret (call-webhook.ts). */
   | { type: "webhook"; url: string }
+  /** Lets the AI assistant answer the message too (assistant/answer.ts), on the numbers it answers on. */
+  | { type: "assistant" }
   /** Hands the conversation to a person: the least busy member who answers chats (handover.ts). */
   | { type: "handover" };
 

@@ -11,6 +11,7 @@ import {
   AUTOMATION_MATCH_TYPES,
   AUTOMATION_MESSAGES,
   LEAST_BUSY,
+  THEN_ASSISTANT,
   RULE_BUTTON_MAX,
   RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
@@ -54,6 +55,8 @@ export interface RuleInput {
   setField?: { key: string; value: string } | null;
   /** An address the customer's message is POSTed to, signed (call-webhook.ts); empty: none. */
   webhookUrl?: string | null;
+  /** What answers after the rule's own reply: the AI assistant ("assistant"); empty: nothing. */
+  then?: string | null;
 }
 
 export interface RuleView {
@@ -85,6 +88,7 @@ type Field =
   | "fieldKey"
   | "fieldValue"
   | "webhookUrl"
+  | "then"
   | "welcomeText"
   | "awayText"
   | "hours"
@@ -180,6 +184,8 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
   }
   if (input.setField?.key) actions.push(await fieldAction(organizationId, input.setField.key, input.setField.value));
   if (input.webhookUrl?.trim()) actions.push(await webhookAction(organizationId, input.webhookUrl));
+  if (input.then === THEN_ASSISTANT) actions.push({ type: "assistant" });
+  else if (input.then) throw refuseAutomation(400, AUTOMATION_MESSAGES.then, "then");
   if (!actions.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.noAction, "reply");
   return { name, matchType, keywords, threshold, phoneNumberId, cooldownMinutes, actions };
 }

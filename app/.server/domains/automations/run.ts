@@ -131,6 +131,20 @@ function replyContent(ruleId: string, reply: Extract<RuleAction, { type: "reply"
   };
 }
 
+/** A rule's answer followed by another automation's (the assistant's, a flow's): both replies, both effects. */
+function followedBy(rule: Answer, next: Answer): Answer {
+  return {
+    kind: next.kind,
+    ruleId: rule.ruleId,
+    replies: [...rule.replies, ...next.replies],
+    effects: async (tx, runId) => {
+      await rule.effects?.(tx, runId);
+      await next.effects?.(tx, runId);
+    },
+    handover: next.handover ?? rule.handover,
+  };
+}
+
 /** A keyword rule's answer: its reply and its other actions. */
 function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
   const reply = rule.actions.find((a) => a.type === "reply");
@@ -159,7 +173,13 @@ export async function decide(inbound: Omit<Inbound, "ran">, now = new Date(), op
   const match = firstMatchingRule(rules, inbound.body);
   if (match) {
     if (match.rule.cooldownMinutes > 0 && (await coolingDown(match.rule, inbound.contactId, now))) return { kind: "none", why: "cooldown" };
-    return { kind: "answer", answer: ruleAnswer(inbound, match.rule), keyword: match.keyword };
+    const answer = ruleAnswer(inbound, match.rule);
+    // "Then the assistant answers": its answer follows the rule's own (the caps checked before a model call).
+    if (match.rule.actions.some((a) => a.type === "assistant") && !(await capped(inbound))) {
+      const assisted = await assistantAnswer(inbound, now, options);
+      if (assisted) return { kind: "answer", answer: followedBy(answer, assisted), keyword: match.keyword };
+    }
+    return { kind: "answer", answer, keyword: match.keyword };
   }
   // The assistant, when it answers on this number (a short rate limit throws RetryLater: the job
   // waits); the hourly caps are checked before it spends a model call.
