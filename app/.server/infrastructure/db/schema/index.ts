@@ -21,3 +21,4 @@ export * from "./billing";
 export * from "./analytics";
 export * from "./admin";
 export * from "./automations";
+export * from "./flows";
