@@ -37,101 +37,101 @@ export const END = "end";
 export function stepTypeWords(type: FlowStepType): string {
   switch (type) {
     case "message":
-      return m.flows_step_message();
+      return m.automations_flows_step_message();
     case "question":
-      return m.flows_step_question();
+      return m.automations_flows_step_question();
     case "branch":
-      return m.flows_step_branch();
+      return m.automations_flows_step_branch();
     case "set":
-      return m.flows_step_set();
+      return m.automations_flows_step_set();
     case "http":
-      return m.flows_step_http();
+      return m.automations_flows_step_http();
     case "wait":
-      return m.flows_step_wait();
+      return m.automations_flows_step_wait();
     case "handover":
-      return m.flows_step_handover();
+      return m.automations_flows_step_handover();
     case "end":
-      return m.flows_step_end();
+      return m.automations_flows_step_end();
   }
 }
 
 export function flowStatusWords(status: FlowStatus): string {
   switch (status) {
     case "draft":
-      return m.flows_status_draft();
+      return m.automations_flows_status_draft();
     case "live":
-      return m.flows_status_live();
+      return m.automations_flows_status_live();
     case "off":
-      return m.flows_status_off();
+      return m.automations_flows_status_off();
   }
 }
 
 // Getters: each text is read in the language of the request that reports it.
 export const FLOW_MESSAGES = {
   get notFound() {
-    return m.flows_error_not_found();
+    return m.automations_flows_error_not_found();
   },
   get nameRequired() {
-    return m.flows_error_name_required({ max: FLOW_NAME_MAX });
+    return m.automations_flows_error_name_required({ max: FLOW_NAME_MAX });
   },
   get limit() {
-    return m.flows_error_limit({ max: formatNumber(FLOWS_MAX) });
+    return m.automations_flows_error_limit({ max: formatNumber(FLOWS_MAX) });
   },
   get stepsLimit() {
-    return m.flows_error_steps_limit({ max: formatNumber(FLOW_STEPS_MAX) });
+    return m.automations_flows_error_steps_limit({ max: formatNumber(FLOW_STEPS_MAX) });
   },
   get idle() {
-    return m.flows_error_idle({ min: FLOW_IDLE_MIN, max: formatNumber(FLOW_IDLE_MAX) });
+    return m.automations_flows_error_idle({ min: FLOW_IDLE_MIN, max: formatNumber(FLOW_IDLE_MAX) });
   },
   get text() {
-    return m.flows_error_text({ max: formatNumber(FLOW_TEXT_MAX) });
+    return m.automations_flows_error_text({ max: formatNumber(FLOW_TEXT_MAX) });
   },
   get buttons() {
-    return m.flows_error_buttons({ max: FLOW_BUTTONS_MAX, length: FLOW_BUTTON_TITLE_MAX });
+    return m.automations_flows_error_buttons({ max: FLOW_BUTTONS_MAX, length: FLOW_BUTTON_TITLE_MAX });
   },
   get rows() {
-    return m.flows_error_rows({ max: FLOW_ROWS_MAX, length: FLOW_ROW_TITLE_MAX });
+    return m.automations_flows_error_rows({ max: FLOW_ROWS_MAX, length: FLOW_ROW_TITLE_MAX });
   },
   get media() {
-    return m.flows_error_media();
+    return m.automations_flows_error_media();
   },
   get variable() {
-    return m.flows_error_variable();
+    return m.automations_flows_error_variable();
   },
   get tries() {
-    return m.flows_error_tries({ max: FLOW_TRIES_MAX });
+    return m.automations_flows_error_tries({ max: FLOW_TRIES_MAX });
   },
   get target() {
-    return m.flows_error_target();
+    return m.automations_flows_error_target();
   },
   get key() {
-    return m.flows_error_key();
+    return m.automations_flows_error_key();
   },
   get url() {
-    return m.flows_error_url();
+    return m.automations_flows_error_url({ example: "https://shop.example.co.ke/orders/{{order}}" });
   },
   get wait() {
-    return m.flows_error_wait({ max: formatNumber(FLOW_WAIT_MAX) });
+    return m.automations_flows_error_wait({ max: formatNumber(FLOW_WAIT_MAX) });
   },
   get member() {
-    return m.flows_error_member();
+    return m.automations_flows_error_member();
   },
   get step() {
-    return m.flows_error_step();
+    return m.automations_flows_error_step();
   },
   get noSteps() {
-    return m.flows_error_no_steps();
+    return m.automations_flows_error_no_steps();
   },
   targetedBy(place: number) {
-    return m.flows_error_targeted({ place });
+    return m.automations_flows_error_targeted({ place });
   },
   get notPublished() {
-    return m.flows_error_not_published();
+    return m.automations_flows_error_not_published();
   },
   get confirmFirst() {
-    return m.flows_error_confirm();
+    return m.automations_flows_error_confirm();
   },
   get unknownAction() {
-    return m.flows_error_unknown_action();
+    return m.automations_flows_error_unknown_action();
   },
 };

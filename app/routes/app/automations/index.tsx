@@ -8,6 +8,7 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { deleteRule, getRule, listRules, moveRule, setRuleEnabled } from "~/.server/domains/automations/rules";
 import { readAutomationSettings } from "~/.server/domains/automations/settings";
+import { listFlows } from "~/.server/domains/automations/flows/store";
 import { answeringMembers, automationNumbers } from "~/.server/domains/automations/page";
 import { AUTOMATION_MESSAGES, RULES_MAX } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -40,11 +41,12 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:view");
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
-  const [rules, settings, numbers, members] = await Promise.all([
+  const [rules, settings, numbers, members, flows] = await Promise.all([
     listRules(organizationId),
     readAutomationSettings(organizationId),
     automationNumbers(organizationId),
     answeringMembers(organizationId),
+    listFlows(organizationId),
   ]);
   const rows: RuleRow[] = rules.map((rule, index) => {
     const assign = rule.actions.find((action) => action.type === "assign");
@@ -70,6 +72,8 @@ export async function loader(args: Route.LoaderArgs) {
     full: rules.length >= RULES_MAX,
     welcomeEnabled: settings.welcomeEnabled,
     awayEnabled: settings.awayEnabled,
+    flowCount: flows.length,
+    liveFlows: flows.filter((flow) => flow.status === "live").length,
   };
 }
 
@@ -113,7 +117,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Automations({ loaderData, actionData }: Route.ComponentProps) {
-  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled } = loaderData;
+  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled, flowCount, liveFlows } = loaderData;
   const here = href("/automations");
   const state = (on: boolean) => (on ? m.automations_on() : m.automations_off());
   return (
@@ -180,6 +184,17 @@ export default function Automations({ loaderData, actionData }: Route.ComponentP
         <p className="mt-3 text-sm">
           <TextLink to={href("/automations/hours")} weight="semibold">
             {m.automations_settings_card_link()}
+          </TextLink>
+        </p>
+      </Card>
+      <Card>
+        <CardHeader title={m.automations_flows_card_title()} description={m.automations_flows_card_description()} />
+        <p className="mt-3 text-sm text-slate-700">
+          {m.automations_flows_card_count({ count: formatNumber(flowCount), live: formatNumber(liveFlows) })}
+        </p>
+        <p className="mt-3 text-sm">
+          <TextLink to={href("/automations/flows")} weight="semibold">
+            {m.automations_flows_card_link()}
           </TextLink>
         </p>
       </Card>
