@@ -1,2 +1,9 @@
 /** The webhook events a tenant can subscribe to (spec section 2), shared by page and server. */
-export const WEBHOOK_EVENTS = ["message.delivered", "message.read", "message.failed", "message.received"] as const;
+export const WEBHOOK_EVENTS = [
+  "message.delivered",
+  "message.read",
+  "message.failed",
+  "message.received",
+  "conversation.handover",
+  "flow.completed",
+] as const;

@@ -153,17 +153,33 @@ export interface ThreadMessage {
   /** Where it came from when not the inbox: campaign, broadcast, api, automation, system. */
   source: string | null;
   /** An automation's message: which one sent it (issue 44). */
-  automation: { kind: "rule" | "welcome" | "away"; rule: string | null } | null;
+  automation: { kind: "rule" | "welcome" | "away" | "flow" | "assistant"; rule: string | null } | null;
 }
+
+/** Why an automation handed a conversation to a person (issue 44): the thread's hand-over lines say it in words. */
+export const HANDOVER_REASONS = [
+  "asked_for_person",
+  "assistant_tool",
+  "no_knowledge",
+  "model_error",
+  "turn_limit",
+  "over_cap",
+  "flow",
+  "rule",
+] as const;
+export type HandoverReason = (typeof HANDOVER_REASONS)[number];
 
 export interface ThreadEntry {
   type: "entry";
   id: string;
   at: string;
-  kind: "note" | "assigned" | "unassigned" | "resolved" | "reopened";
+  kind: "note" | "assigned" | "unassigned" | "resolved" | "reopened" | "handover";
   actor: MemberRef | null;
   subject: MemberRef | null;
+  /** A note's text; a hand-over's detail (a flow's or rule's name, a model's error), or "". */
   body: string;
+  /** A hand-over's reason. */
+  reason?: HandoverReason;
 }
 
 export type ThreadItem = ThreadMessage | ThreadEntry;

@@ -84,8 +84,15 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
   await expect(page.getByTestId("stat-api-calls")).toHaveText("2");
   await expect(page.getByTestId("stat-success-rate")).toHaveText("100%");
 
-  // Webhook: the four events start checked; an address inside the machine is refused.
-  for (const event of ["message.delivered", "message.read", "message.failed", "message.received"])
+  // Webhook: every event starts checked; an address inside the machine is refused.
+  for (const event of [
+    "message.delivered",
+    "message.read",
+    "message.failed",
+    "message.received",
+    "conversation.handover",
+    "flow.completed",
+  ])
     await expect(page.getByLabel(event)).toBeChecked();
   await page.getByLabel("Webhook URL").fill("http://127.0.0.1:8080/hooks");
   await page.getByRole("button", { name: "Save Webhook Configuration" }).click();

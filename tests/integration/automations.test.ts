@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
@@ -6,8 +6,8 @@ import { createRule, deleteRule, getRule, listRules, moveRule, updateRule } from
 import { readAutomationSettings, saveAutomationSettings } from "~/.server/domains/automations/settings";
 import { runAutomation, CONVERSATION_HOURLY_CAP } from "~/.server/domains/automations/run";
 import { isRefusal } from "~/.server/infrastructure/refusal";
-import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
+import { automationHarness, outbound, runs } from "../support/automation-harness";
 
 // Automations (issue 44): a keyword rule answers a customer's message once, a welcome greets a first
 // message ever, an away message answers outside business hours once a day; a consent keyword, a
@@ -15,54 +15,7 @@ import { metaSandboxForFile } from "../support/meta-harness";
 
 const meta = metaSandboxForFile();
 
-async function tenant(name: string) {
-  const user = await createVerifiedUser({ businessName: name });
-  const actor = { organizationId: user.organization.id, userId: user.user.id };
-  return { ...actor, actor, ...(await meta.graph.connect(user.organization.id, name)) };
-}
-type Tenant = Awaited<ReturnType<typeof tenant>>;
-
-/** Waits until the condition holds, running the job queue meanwhile. */
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean) {
-  return vi.waitFor(
-    async () => {
-      await drainJobs();
-      const value = await read();
-      if (!check(value)) throw new Error(`not yet: ${JSON.stringify(value)}`);
-      return value;
-    },
-    { timeout: 8000, interval: 25 },
-  );
-}
-
-const outbound = (organizationId: string) =>
-  rawQuery<{ body: string; source: string; automation_run_id: string | null; context_wamid: string | null }>(
-    `select body, source, automation_run_id, context_wamid from messages where organization_id = $1 and direction = 'outbound' order by seq`,
-    [organizationId],
-  );
-const inboundCount = async (organizationId: string) =>
-  (
-    await rawQuery<{ n: number }>(`select count(*)::int as n from messages where organization_id = $1 and direction = 'inbound'`, [
-      organizationId,
-    ])
-  )[0]!.n;
-const runs = (organizationId: string) =>
-  rawQuery<{ kind: string; rule_id: string | null; reply_id: string | null; message_id: string }>(
-    `select kind, rule_id, reply_id, message_id from automation_runs where organization_id = $1 order by created_at`,
-    [organizationId],
-  );
-
-/** A customer writes; answers when the webhook is stored and every job it set off has run. */
-async function customerWrites(t: Tenant, from: string, text: string) {
-  const before = await inboundCount(t.organizationId);
-  const sent = await meta.sandbox.sendInbound({ phoneNumberId: t.phoneNumberId, from, name: "Achieng Otieno", text });
-  await until(
-    () => inboundCount(t.organizationId),
-    (n) => n === before + 1,
-  );
-  await drainJobs();
-  return sent;
-}
+const { tenant, customerWrites } = automationHarness(meta);
 
 const priceRule = {
   name: "Prices",
@@ -109,7 +62,10 @@ describe("automations", () => {
     expect(await runs(t.organizationId)).toEqual([]);
 
     await createRule(t.actor, priceRule);
-    await rawQuery(`update conversations set assigned_to = $1 where organization_id = $2`, [t.userId, t.organizationId]);
+    await rawQuery(`update conversations set assigned_to = $1, person_held_at = now() where organization_id = $2`, [
+      t.userId,
+      t.organizationId,
+    ]);
     await customerWrites(t, "254712000202", "bei gani?");
     expect((await outbound(t.organizationId)).map((m) => m.source)).toEqual(["system"]);
     expect(await runs(t.organizationId)).toEqual([]);

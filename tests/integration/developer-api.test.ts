@@ -751,7 +751,7 @@ describe("webhook URL rules", () => {
     const page = await run(developersPage.loader, getRequest("/developers", { cookie: other.cookie }));
     expect(page.data.webhook).toEqual({
       url: "",
-      events: ["message.delivered", "message.read", "message.failed", "message.received"],
+      events: ["message.delivered", "message.read", "message.failed", "message.received", "conversation.handover", "flow.completed"],
       updatedAt: null,
     });
     const mine = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import type { ThreadEntry, ThreadItem, ThreadMessage } from "~/lib/inbox";
+import type { HandoverReason, ThreadEntry, ThreadItem, ThreadMessage } from "~/lib/inbox";
 import { dayKey, formatDay, formatTime } from "~/lib/dates";
 import { Check, CheckCheck, Clock, RefreshCw, Reply, XCircle } from "~/components/ui/icons";
 import { m } from "~/paraglide/messages";
@@ -9,6 +9,8 @@ import { MessageBody } from "./message-body";
 function sourceWords(source: string, automation: ThreadMessage["automation"] = null) {
   if (automation?.kind === "welcome") return m.inbox_source_automation_welcome();
   if (automation?.kind === "away") return m.inbox_source_automation_away();
+  if (automation?.kind === "flow") return m.inbox_source_automation_flow();
+  if (automation?.kind === "assistant") return m.inbox_source_automation_assistant();
   if (automation?.rule) return m.inbox_source_automation_rule({ rule: automation.rule });
   switch (source) {
     case "automation":
@@ -115,6 +117,22 @@ const ENTRY_WORDS: Record<ThreadEntry["kind"], (e: ThreadEntry) => string> = {
       : m.inbox_entry_unassigned({ actor: e.actor?.name ?? "Jumbe" }),
   resolved: (e) => m.inbox_entry_resolved({ actor: e.actor?.name ?? "Jumbe" }),
   reopened: (e) => (e.actor ? m.inbox_entry_reopened({ actor: e.actor.name }) : m.inbox_entry_customer_reopened()),
+  handover: (e) => {
+    const reason = HANDOVER_WORDS[e.reason ?? "rule"]() + (e.body ? ` (${e.body})` : "");
+    return e.subject ? m.inbox_entry_handover_to({ subject: e.subject.name, reason }) : m.inbox_entry_handover_waiting({ reason });
+  },
+};
+
+/** Why an automation handed the conversation to a person, in words. */
+const HANDOVER_WORDS: Record<HandoverReason, () => string> = {
+  asked_for_person: m.inbox_handover_asked_for_person,
+  assistant_tool: m.inbox_handover_assistant_tool,
+  no_knowledge: m.inbox_handover_no_knowledge,
+  model_error: m.inbox_handover_model_error,
+  turn_limit: m.inbox_handover_turn_limit,
+  over_cap: m.inbox_handover_over_cap,
+  flow: m.inbox_handover_flow,
+  rule: m.inbox_handover_rule,
 };
 
 function EntryLine({ entry }: { entry: ThreadEntry }) {

@@ -8,6 +8,8 @@ import { queueMessage } from "../messaging/queue";
 import { firstMatchingRule } from "./match";
 import { isOpenAt } from "./hours";
 import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
+import type { Answer, AutomationInbound } from "./answer";
+import { handOver } from "./handover";
 
 /**
  * Automations answer customers' messages (issue 44): a keyword rule's actions, else a welcome for a
@@ -55,26 +57,35 @@ export async function enqueueAutomations(
     on conflict (unique_key) where finished_at is null and failed_at is null do nothing`);
 }
 
-interface Inbound {
-  id: string;
-  body: string;
-  phone_number_id: string;
-  contact_id: string;
-  phone: string | null;
-  conversation_id: string;
-  assigned_to: string | null;
-  time_zone: string;
-  first_ever: boolean;
+/** The customer's message as automations read it, with what decides whether they may answer at all. */
+interface Inbound extends AutomationInbound {
+  /** A person holds the conversation: every automation stays silent. */
+  held: boolean;
+  /** A run for this message exists already (a retried job). */
   ran: boolean;
 }
 
 /** The customer's message and what decides its answer; null when it is not one to answer. */
 async function inboundOf(payload: AutomationPayload): Promise<Inbound | null> {
-  return (
-    (await queryRow<Inbound>(
-      db(),
-      sql`
-    select m.id, m.body, m.phone_number_id, m.contact_id, c.phone, v.id as conversation_id, v.assigned_to, o.time_zone,
+  const row = await queryRow<{
+    id: string;
+    body: string;
+    message_type: string;
+    payload: unknown;
+    phone_number_id: string;
+    contact_id: string;
+    phone: string | null;
+    conversation_id: string;
+    time_zone: string;
+    locale: string | null;
+    held: boolean;
+    first_ever: boolean;
+    ran: boolean;
+  }>(
+    db(),
+    sql`
+    select m.id, m.body, m.message_type, m.payload, m.phone_number_id, m.contact_id, c.phone, v.id as conversation_id, o.time_zone,
+           coalesce(c.language, o.default_locale) as locale, v.person_held_at is not null as held,
            not exists (select 1 from messages p where p.organization_id = m.organization_id and p.contact_id = m.contact_id
                          and p.direction = 'inbound' and p.seq < m.seq) as first_ever,
            exists (select 1 from automation_runs r where r.message_id = m.id) as ran
@@ -83,33 +94,64 @@ async function inboundOf(payload: AutomationPayload): Promise<Inbound | null> {
     join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
     join organizations o on o.id = m.organization_id
     where m.id = ${payload.messageId} and m.organization_id = ${payload.organizationId} and m.direction = 'inbound'`,
-    )) ?? null
   );
+  if (!row || !row.phone) return null;
+  return {
+    organizationId: payload.organizationId,
+    id: row.id,
+    body: row.body,
+    messageType: row.message_type,
+    payload: row.payload,
+    phoneNumberId: row.phone_number_id,
+    contactId: row.contact_id,
+    phone: row.phone,
+    conversationId: row.conversation_id,
+    timeZone: row.time_zone,
+    firstEver: row.first_ever,
+    locale: row.locale === "sw" || row.locale === "fr" ? row.locale : "en",
+    held: row.held,
+    ran: row.ran,
+  };
 }
 
-/** What automations decided for a message: which one answers, and how. */
+/** What automations decided for a message: the answer and, for a keyword rule, the keyword that matched. */
 export type Decision =
-  | { kind: "rule"; rule: LoadedRule; keyword: string }
-  | { kind: "welcome"; text: string }
-  | { kind: "away"; text: string }
-  | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" };
+  { kind: "answer"; answer: Answer; keyword?: string } | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" };
 
-/** Decides without acting: which automation answers this message, if any (the caps are checked when acting). */
-export async function decide(organizationId: string, inbound: Omit<Inbound, "id" | "ran">, now = new Date()): Promise<Decision> {
-  if (inbound.assigned_to) return { kind: "none", why: "held" };
-  const automations = await automationsOf(organizationId);
-  const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phone_number_id);
+/** A keyword rule's answer: its reply and its other actions. */
+function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
+  const reply = rule.actions.find((a) => a.type === "reply");
+  return {
+    kind: "rule",
+    ruleId: rule.id,
+    replies: reply?.type === "reply" ? [{ kind: "text", text: reply.text }] : [],
+    effects: async (tx) => {
+      await tx.execute(sql`update automation_rules set fired_count = fired_count + 1, last_fired_at = now() where id = ${rule.id}`);
+      for (const action of rule.actions) await applyAction(tx, inbound, action);
+    },
+  };
+}
+
+/**
+ * Decides without acting: which automation answers this message, if any (the caps are checked when
+ * acting). In order: nothing while a person holds the conversation; the first keyword rule that
+ * matches; the welcome for a first message ever; the away message outside hours.
+ */
+export async function decide(inbound: Omit<Inbound, "ran">, now = new Date()): Promise<Decision> {
+  if (inbound.held) return { kind: "none", why: "held" };
+  const automations = await automationsOf(inbound.organizationId);
+  const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phoneNumberId);
   const match = firstMatchingRule(rules, inbound.body);
   if (match) {
-    if (match.rule.cooldownMinutes > 0 && (await coolingDown(match.rule, inbound.contact_id, now)))
-      return { kind: "none", why: "cooldown" };
-    return { kind: "rule", rule: match.rule, keyword: match.keyword };
+    if (match.rule.cooldownMinutes > 0 && (await coolingDown(match.rule, inbound.contactId, now))) return { kind: "none", why: "cooldown" };
+    return { kind: "answer", answer: ruleAnswer(inbound, match.rule), keyword: match.keyword };
   }
   const settings = automations.settings;
-  if (settings.welcomeEnabled && settings.welcomeText && inbound.first_ever) return { kind: "welcome", text: settings.welcomeText };
-  if (settings.awayEnabled && settings.awayText && !isOpenAt({ ...settings.schedule, timeZone: inbound.time_zone }, now)) {
-    if (await awayAlreadySent(inbound.conversation_id, now)) return { kind: "none", why: "answered" };
-    return { kind: "away", text: settings.awayText };
+  if (settings.welcomeEnabled && settings.welcomeText && inbound.firstEver)
+    return { kind: "answer", answer: { kind: "welcome", replies: [{ kind: "text", text: settings.welcomeText }] } };
+  if (settings.awayEnabled && settings.awayText && !isOpenAt({ ...settings.schedule, timeZone: inbound.timeZone }, now)) {
+    if (await awayAlreadySent(inbound.conversationId, now)) return { kind: "none", why: "answered" };
+    return { kind: "answer", answer: { kind: "away", replies: [{ kind: "text", text: settings.awayText }] } };
   }
   return { kind: "none", why: "no_match" };
 }
@@ -137,9 +179,9 @@ async function capped(inbound: Inbound) {
   const row = await queryRow<{ conversation: number; number: number }>(
     db(),
     sql`
-    select (select count(*) from automation_runs where conversation_id = ${inbound.conversation_id} and reply_id is not null
+    select (select count(*) from automation_runs where conversation_id = ${inbound.conversationId} and reply_id is not null
               and created_at > now() - interval '1 hour')::int as conversation,
-           (select count(*) from automation_runs where phone_number_id = ${inbound.phone_number_id} and reply_id is not null
+           (select count(*) from automation_runs where phone_number_id = ${inbound.phoneNumberId} and reply_id is not null
               and created_at > now() - interval '1 hour')::int as number`,
   );
   return (row?.conversation ?? 0) >= CONVERSATION_HOURLY_CAP || (row?.number ?? 0) >= NUMBER_HOURLY_CAP;
@@ -160,16 +202,19 @@ class AlreadyRan extends Error {}
 /** Thrown inside a run's transaction when the conversation reached its cap meanwhile: nothing is kept. */
 class Capped extends Error {}
 
-/** The run's row (once a message) and what its actions change besides the reply: tags, an assignment, the rule's figures. */
-async function writeRun(tx: Executor, inbound: Inbound, decision: Exclude<Decision, { kind: "none" }>, replyId: string | null) {
-  const ruleId = decision.kind === "rule" ? decision.rule.id : null;
+/**
+ * The run's row (once a message), then what the answer changes besides its replies (tags, an
+ * assignment, a flow's place, the rule's figures) and its hand-over, in the replies' transaction.
+ */
+async function writeRun(tx: Executor, inbound: Inbound, answer: Answer, replyIds: string[]) {
+  const replyId = replyIds[0] ?? null;
   if (replyId) {
     // The conversation's cap holds exactly, whatever runs side by side: one run of a conversation
     // at a time counts and writes (the number's cap, checked before, may be passed by a few).
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`automation:${inbound.conversation_id}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`automation:${inbound.conversationId}`}))`);
     const sent = await queryRow<{ n: number }>(
       tx,
-      sql`select count(*)::int as n from automation_runs where conversation_id = ${inbound.conversation_id} and reply_id is not null
+      sql`select count(*)::int as n from automation_runs where conversation_id = ${inbound.conversationId} and reply_id is not null
             and created_at > now() - interval '1 hour'`,
     );
     if ((sent?.n ?? 0) >= CONVERSATION_HOURLY_CAP) throw new Capped();
@@ -178,69 +223,83 @@ async function writeRun(tx: Executor, inbound: Inbound, decision: Exclude<Decisi
     tx,
     sql`
     insert into automation_runs (organization_id, message_id, conversation_id, contact_id, phone_number_id, kind, rule_id, reply_id)
-    select organization_id, id, ${inbound.conversation_id}, contact_id, phone_number_id, ${decision.kind}, ${ruleId}, ${replyId}
+    select organization_id, id, ${inbound.conversationId}, contact_id, phone_number_id, ${answer.kind}, ${answer.ruleId ?? null}, ${replyId}
     from messages where id = ${inbound.id}
     on conflict (message_id) do nothing
     returning id`,
   );
   if (!run) throw new AlreadyRan();
-  if (replyId) await tx.execute(sql`update messages set automation_run_id = ${run.id} where id = ${replyId}`);
-  if (decision.kind !== "rule") return;
-  await tx.execute(sql`update automation_rules set fired_count = fired_count + 1, last_fired_at = now() where id = ${decision.rule.id}`);
-  for (const action of decision.rule.actions) await applyAction(tx, inbound, action);
+  if (replyIds.length)
+    await tx.execute(sql`update messages set automation_run_id = ${run.id} where id = any(${sql.param(replyIds)}::uuid[])`);
+  if (answer.effects) await answer.effects(tx, run.id);
+  if (answer.handover)
+    await handOver(tx, {
+      organizationId: inbound.organizationId,
+      conversationId: inbound.conversationId,
+      reason: answer.handover.reason,
+      detail: answer.handover.detail,
+      by: answer.kind === "assistant" ? "assistant" : answer.kind === "flow" ? "flow" : "rule",
+    });
 }
 
 /** A rule's actions other than its reply. */
-async function applyAction(tx: Executor, inbound: Inbound, action: RuleAction) {
+async function applyAction(tx: Executor, inbound: AutomationInbound, action: RuleAction) {
   if (action.type === "tags") {
     await tx.execute(sql`
       update contacts set tags = array(select distinct t from unnest(array_cat(tags, ${sql.param(action.add)}::text[])) t
                                        where t <> all(${sql.param(action.remove)}::text[]) order by t),
                           updated_at = now()
-      where id = ${inbound.contact_id}`);
+      where id = ${inbound.contactId}`);
   } else if (action.type === "assign") {
     // Only a member of the organisation who still may answer; someone removed since is skipped.
+    // Assigned to a person, the conversation is theirs: automations fall silent until it is resolved.
     await tx.execute(sql`
-      update conversations v set assigned_to = ${action.userId}
-      where v.id = ${inbound.conversation_id} and v.assigned_to is null
+      update conversations v set assigned_to = ${action.userId}, person_held_at = coalesce(v.person_held_at, now())
+      where v.id = ${inbound.conversationId} and v.assigned_to is null
         and exists (select 1 from users u where u.id = ${action.userId} and u.organization_id = v.organization_id
                       and u.org_role in ('owner', 'admin', 'agent'))`);
   }
 }
 
-/** The reply a decision sends: a rule's reply action, or the welcome or away text. */
-function replyOf(decision: Exclude<Decision, { kind: "none" }>): string | null {
-  if (decision.kind !== "rule") return decision.text;
-  const reply = decision.rule.actions.find((a) => a.type === "reply");
-  return reply?.type === "reply" ? reply.text : null;
+/**
+ * Queues an answer's replies and records its run, in one transaction: the replies, the run's row,
+ * its effects and its hand-over all happen or none does. An answer without replies is recorded
+ * alone. Refusals the caller handles (a closed window, a disconnected number) leave nothing behind.
+ */
+async function deliver(inbound: Inbound, answer: Answer, replyTo?: string) {
+  const [first, ...rest] = answer.replies;
+  if (!first) {
+    await db().transaction((tx) => writeRun(tx, inbound, answer, []));
+    return;
+  }
+  await queueMessage(inbound.organizationId, {
+    to: inbound.phone,
+    from: inbound.phoneNumberId,
+    content: first,
+    followUps: rest,
+    replyTo,
+    source: "automation",
+    onQueued: (tx, messageId, followUpIds) => writeRun(tx, inbound, answer, [messageId, ...followUpIds]),
+  });
 }
 
-/** Runs one message's automations: decided, then acted on in one transaction with its reply. */
+/** Runs one message's automations: decided, then acted on in one transaction with its replies. */
 export async function runAutomation(payload: AutomationPayload, now = new Date()): Promise<Decision | null> {
   const inbound = await inboundOf(payload);
-  if (!inbound || inbound.ran || !inbound.phone) return null;
-  const decision = await decide(payload.organizationId, inbound, now);
+  if (!inbound || inbound.ran) return null;
+  const decision = await decide(inbound, now);
   if (decision.kind === "none") return decision;
   if (await capped(inbound)) {
-    warnCappedOnce(payload.organizationId, inbound.phone_number_id);
+    warnCappedOnce(payload.organizationId, inbound.phoneNumberId);
     return { kind: "none", why: "capped" };
   }
-  const text = replyOf(decision);
   try {
-    if (text === null) await db().transaction((tx) => writeRun(tx, inbound, decision, null));
-    else
-      await queueMessage(payload.organizationId, {
-        to: inbound.phone,
-        from: inbound.phone_number_id,
-        content: { kind: "text", text },
-        replyTo: decision.kind === "rule" ? inbound.id : undefined,
-        source: "automation",
-        onQueued: (tx, messageId) => writeRun(tx, inbound, decision, messageId),
-      });
+    // A keyword rule's reply quotes the customer's message.
+    await deliver(inbound, decision.answer, decision.answer.kind === "rule" ? inbound.id : undefined);
   } catch (error) {
     if (error instanceof AlreadyRan) return null;
     if (error instanceof Capped) {
-      warnCappedOnce(payload.organizationId, inbound.phone_number_id);
+      warnCappedOnce(payload.organizationId, inbound.phoneNumberId);
       return { kind: "none", why: "capped" };
     }
     // The number was disconnected, the organisation is closing…: the customer's message waits for a person.

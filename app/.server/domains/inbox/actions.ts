@@ -25,9 +25,14 @@ export const INBOX_MARK_READ_QUEUE = "inbox.mark-read";
 export const refuseInbox = (status: RefusalStatus, message: string, field = "body") =>
   new Refusal({ domain: "inbox", status, message, field });
 
-/** In the message's transaction: the conversation moves to the top and open lists and threads see it. */
+/**
+ * In the message's transaction: the conversation moves to the top and open lists and threads see it.
+ * A member answering holds it: automations and the assistant stay silent until it is resolved.
+ */
 const touchConversation = (conversation: ConversationRow) => async (tx: Executor, messageId: string) => {
-  await tx.execute(sql`update conversations set last_message_at = greatest(last_message_at, now()) where id = ${conversation.id}`);
+  await tx.execute(sql`
+    update conversations set last_message_at = greatest(last_message_at, now()), person_held_at = coalesce(person_held_at, now())
+    where id = ${conversation.id}`);
   await logMessageEvents(tx, "message", [messageId]);
 };
 
@@ -186,7 +191,8 @@ export async function assignConversation(actor: InboxActor, conversation: Conver
     const changed = await queryRows<unknown>(
       tx,
       sql`
-      update conversations set assigned_to = ${assigneeId}::uuid
+      update conversations set assigned_to = ${assigneeId}::uuid,
+                               person_held_at = case when ${assigneeId}::uuid is null then person_held_at else coalesce(person_held_at, now()) end
       where id = ${conversation.id} and organization_id = ${actor.organizationId} and assigned_to is distinct from ${assigneeId}::uuid
       returning id`,
     );
@@ -203,7 +209,9 @@ export async function setConversationState(actor: InboxActor, conversation: Conv
     const changed = await queryRows<unknown>(
       tx,
       sql`
-      update conversations set status = ${state}, resolved_at = case when ${state} = 'resolved' then now() else null end
+      update conversations set status = ${state}, resolved_at = case when ${state} = 'resolved' then now() else null end,
+                               -- Resolving gives the conversation back to automations.
+                               person_held_at = case when ${state} = 'resolved' then null else person_held_at end
       where id = ${conversation.id} and organization_id = ${actor.organizationId} and status <> ${state}
       returning id`,
     );

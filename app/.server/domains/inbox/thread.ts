@@ -5,6 +5,7 @@ import { failureInWords } from "../campaigns/failure-words";
 import { memberColumns, memberOf } from "./members";
 import { contentLine, messageContent } from "./message-content";
 import { statusOf } from "./list";
+import { readHandoverBody } from "../automations/handover";
 import { m } from "~/paraglide/messages";
 
 /** Messages a page of the thread shows ("load older" brings the next). */
@@ -116,7 +117,7 @@ export async function threadEntriesByIds(organizationId: string, ids: readonly s
 const iso = (value: unknown) => new Date(value as string).toISOString();
 
 function entryOf(row: Row): ThreadEntry {
-  return {
+  const entry: ThreadEntry = {
     type: "entry",
     id: String(row.id),
     at: iso(row.created_at),
@@ -125,6 +126,9 @@ function entryOf(row: Row): ThreadEntry {
     subject: memberOf(row, "subject"),
     body: String(row.body ?? ""),
   };
+  if (entry.kind !== "handover") return entry;
+  const { reason, detail } = readHandoverBody(entry.body);
+  return { ...entry, reason, body: detail ?? "" };
 }
 
 const reactionTarget = (payload: unknown) => {

@@ -24,8 +24,17 @@ export interface SendRequest {
   source: "api" | "campaign" | "broadcast" | "inbox" | "automation" | "system";
   /** The member who wrote it (the inbox). */
   sentBy?: string;
-  /** More writes in the message's own transaction (the inbox's conversation and change log). */
-  onQueued?: (tx: Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0], messageId: string) => Promise<void>;
+  /**
+   * Free-form messages that follow this one to the same person, queued in the same transaction and
+   * sent in order after it (an automation's several answers: a flow's message and its question).
+   */
+  followUps?: OutboundContent[];
+  /** More writes in the message's own transaction (the inbox's conversation and change log); `followUpIds` in order. */
+  onQueued?: (
+    tx: Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0],
+    messageId: string,
+    followUpIds: string[],
+  ) => Promise<void>;
 }
 
 export interface Idempotency {
@@ -54,6 +63,9 @@ export async function queueMessage(organizationId: string, request: SendRequest,
   if (isFreeForm(request.content) && !(await serviceWindowClosesAt(organizationId, sender.phoneNumberId, to)))
     throw refuse(422, "outside_service_window", m.validation_send_outside_window({ to, number: sender.number }));
   const composed = await composeMessage(organizationId, sender, to, request.content, request.replyTo);
+  const followUps = request.followUps ?? [];
+  if (followUps.some((content) => !isFreeForm(content))) throw new Error("follow-ups are free-form messages only");
+  const composedFollowUps = await Promise.all(followUps.map((content) => composeMessage(organizationId, sender, to, content)));
   // Meta's policy and the Data Protection Act: marketing only to people who said yes (issue 13's ledger).
   if (composed.templateCategory === "marketing" && !(await optedIn(organizationId, to)))
     throw refuse(422, "not_opted_in", m.validation_send_not_opted_in({ to }));
@@ -81,21 +93,26 @@ export async function queueMessage(organizationId: string, request: SendRequest,
       if (!held) throw refuse(402, "insufficient_balance", insufficientBalanceText());
       charge = chargeColumns(price);
     }
-    const inserted = await queryRows<Record<string, unknown>>(
-      tx,
-      sql`
-      insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
-                            source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, sent_by,
-                            price_cents, charge_state)
-      values (${organizationId},
-              (select id from contacts where organization_id = ${organizationId} and (phone = ${to} or wa_id = ${to.slice(1)}) limit 1),
-              'outbound', 'queued', ${summaryOf(request.content).slice(0, 4096)}, ${sender.phoneNumberId}, ${request.content.kind},
-              ${JSON.stringify(composed.graph)}::jsonb, ${request.source}, ${to}, ${composed.templateId}, ${composed.contextWamid}, now(),
-              ${composed.templateCategory}, ${request.sentBy ?? null}, ${charge?.priceCents ?? null}, ${charge?.chargeState ?? null})
-      returning *`,
-    );
+    const insert = (content: OutboundContent, made: typeof composed, priced: typeof charge) =>
+      queryRows<Record<string, unknown>>(
+        tx,
+        sql`
+        insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload,
+                              source, recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, sent_by,
+                              price_cents, charge_state)
+        values (${organizationId},
+                (select id from contacts where organization_id = ${organizationId} and (phone = ${to} or wa_id = ${to.slice(1)}) limit 1),
+                'outbound', 'queued', ${summaryOf(content).slice(0, 4096)}, ${sender.phoneNumberId}, ${content.kind},
+                ${JSON.stringify(made.graph)}::jsonb, ${request.source}, ${to}, ${made.templateId}, ${made.contextWamid}, now(),
+                ${made.templateCategory}, ${request.sentBy ?? null}, ${priced?.priceCents ?? null}, ${priced?.chargeState ?? null})
+        returning *`,
+      );
+    const inserted = await insert(request.content, composed, charge);
     const message = messageView(inserted[0]!, sender.number);
-    if (request.onQueued) await request.onQueued(tx, message.id);
+    const followUpIds: string[] = [];
+    // In order: each row's seq follows the one before, and the dispatcher sends a person's messages in seq order.
+    for (const [i, content] of followUps.entries()) followUpIds.push(String((await insert(content, composedFollowUps[i]!, null))[0]!.id));
+    if (request.onQueued) await request.onQueued(tx, message.id, followUpIds);
     if (idempotency)
       await tx.execute(sql`
         update api_idempotency set response = ${JSON.stringify(message)}::jsonb

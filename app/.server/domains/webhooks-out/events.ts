@@ -10,7 +10,10 @@ export interface DeliveryJob {
   seq: number;
 }
 
-export type MessageEventType = (typeof WEBHOOK_EVENTS)[number];
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+export type MessageEventType = Extract<WebhookEventType, `message.${string}`>;
+/** Events about something other than one message: automations' (issue 44). */
+export type OtherEventType = Exclude<WebhookEventType, MessageEventType>;
 
 export interface MessageEvent {
   organizationId: string;
@@ -79,6 +82,34 @@ export async function enqueueMessageEvents(executor: Executor, events: MessageEv
       join messages m on m.id = e.message_id and m.organization_id = e.organization_id
       left join contacts c on c.id = m.contact_id
       on conflict (organization_id, message_id, event_type) where message_id is not null do nothing
+      returning id
+    )
+    insert into jobs (queue, payload)
+    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', queued.id, 'seq', 0) from queued
+    returning id`,
+  );
+  return result.length;
+}
+
+/**
+ * Queues an event that is not about one message (a conversation handed to a person, a flow
+ * completed), inside the caller's transaction: one delivery per enabled endpoint of the tenant that
+ * subscribes to its type, the Standard Webhooks payload `{ type, timestamp, data }` with `data` as
+ * given, and its first job. Answers how many deliveries were queued.
+ */
+export async function emitWebhookEvent(
+  executor: Executor,
+  event: { organizationId: string; type: OtherEventType; data: Record<string, unknown> },
+): Promise<number> {
+  const payload = { type: event.type, timestamp: new Date().toISOString(), data: event.data };
+  const result = await queryRows<unknown>(
+    executor,
+    sql`
+    with queued as (
+      insert into webhook_deliveries (organization_id, event_type, payload, next_attempt_at)
+      select w.organization_id, ${event.type}, ${JSON.stringify(payload)}::json, now()
+      from webhook_endpoints w
+      where w.organization_id = ${event.organizationId} and w.disabled_at is null and ${event.type} = any(w.events)
       returning id
     )
     insert into jobs (queue, payload)

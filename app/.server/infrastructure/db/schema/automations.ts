@@ -88,7 +88,7 @@ export const automationRuns = pgTable(
     conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
     contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "cascade" }),
     phoneNumberId: text("phone_number_id").notNull(),
-    kind: text("kind", { enum: ["rule", "welcome", "away"] }).notNull(),
+    kind: text("kind", { enum: ["rule", "welcome", "away", "flow", "assistant"] }).notNull(),
     ruleId: uuid("rule_id").references(() => automationRules.id, { onDelete: "set null" }),
     /** The reply it queued (null: none, e.g. a rule that only tags). */
     replyId: uuid("reply_id"),

@@ -6,7 +6,8 @@ import { conversations } from "./messaging";
 
 /**
  * What members did in a conversation, shown in its thread between the messages: internal notes
- * (never sent), assignments, resolving and reopening. Append-only.
+ * (never sent), assignments, resolving and reopening, and automations' hand-overs to a person (the
+ * reason's code in `body`, the member it went to in `subject_id`). Append-only.
  */
 export const conversationEntries = pgTable(
   "conversation_entries",
@@ -18,7 +19,7 @@ export const conversationEntries = pgTable(
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["note", "assigned", "unassigned", "resolved", "reopened"] }).notNull(),
+    kind: text("kind", { enum: ["note", "assigned", "unassigned", "resolved", "reopened", "handover"] }).notNull(),
     /** Who did it; null: the customer (writing again reopens) or Jumbe. */
     actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
     /** An assignment's agent. */

@@ -107,6 +107,11 @@ export const conversations = pgTable(
     /** The agent answering it; null: nobody yet. */
     assignedTo: uuid("assigned_to").references(() => users.id, { onDelete: "set null" }),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+    /**
+     * Since when a person holds the conversation (issue 44): automations and the assistant stay silent
+     * while it is set. Set by an assignment, a hand-over and a member's reply; cleared by resolving.
+     */
+    personHeldAt: timestamp("person_held_at", { withTimezone: true }),
     /** The customer's messages nobody has opened yet: raised as they arrive, zeroed when an agent opens the thread. */
     unreadCount: integer("unread_count").notNull().default(0),
   },

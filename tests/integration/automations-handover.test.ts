@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { users } from "~/.server/infrastructure/db/schema";
+import { hashPassword } from "~/.server/domains/auth/password";
+import { createRule } from "~/.server/domains/automations/rules";
+import { handOver } from "~/.server/domains/automations/handover";
+import { sendReply, setConversationState } from "~/.server/domains/inbox/actions";
+import { findConversation } from "~/.server/domains/inbox/list";
+import { conversationData } from "~/.server/domains/inbox/page";
+import { queueMessage } from "~/.server/domains/messaging/queue";
+import { signedInCookie, uniqueEmail } from "../support/accounts";
+import { metaSandboxForFile } from "../support/meta-harness";
+import { automationHarness, outbound, runs } from "../support/automation-harness";
+
+// A hand-over (issue 44): the conversation goes to the least busy member who is around, the reason is
+// in its thread and in a webhook, and no automation speaks while a person holds it, until it is resolved.
+
+const meta = metaSandboxForFile();
+const { tenant, customerWrites } = automationHarness(meta);
+
+async function agent(organizationId: string, firstName: string, signedIn: boolean) {
+  const email = uniqueEmail("agent");
+  const [user] = await db()
+    .insert(users)
+    .values({
+      organizationId,
+      email,
+      firstName,
+      lastName: "Mwangi",
+      orgRole: "agent",
+      passwordHash: await hashPassword("Member#Pass12"),
+      isVerified: true,
+    })
+    .returning();
+  if (signedIn) await signedInCookie(email, "Member#Pass12");
+  return user!.id;
+}
+
+const conversation = async (organizationId: string) =>
+  (
+    await rawQuery<{ id: string; assigned_to: string | null; held: boolean }>(
+      `select id, assigned_to, person_held_at is not null as held from conversations where organization_id = $1`,
+      [organizationId],
+    )
+  )[0]!;
+
+describe("hand-over to a person", () => {
+  it("assigns the least busy member around, says why in the thread and a webhook, and silences automations until resolved", async () => {
+    const t = await tenant("Baraka Hardware Ltd");
+    await rawQuery(`insert into webhook_endpoints (organization_id, url, events) values ($1, 'https://hooks.baraka.example/jumbe', $2)`, [
+      t.organizationId,
+      ["conversation.handover"],
+    ]);
+    const away = await agent(t.organizationId, "Otieno", false);
+    const around = await agent(t.organizationId, "Wanjiru", true);
+    await createRule(t.actor, { name: "Bei", matchType: "contains", keywords: ["bei"], reply: "Bei zetu ziko kwenye tovuti." });
+
+    await customerWrites(t, "254712000301", "Habari, nataka kuongea na mtu");
+    const { id } = await conversation(t.organizationId);
+    const result = await db().transaction((tx) =>
+      handOver(tx, { organizationId: t.organizationId, conversationId: id, reason: "asked_for_person", by: "assistant", detail: "mtu" }),
+    );
+    expect(result.assigneeId).toBe(around);
+    expect(result.assigneeId).not.toBe(away);
+    expect(await conversation(t.organizationId)).toMatchObject({ assigned_to: around, held: true });
+
+    const [delivery] = await rawQuery<{ event_type: string; payload: { type: string; data: Record<string, unknown> } }>(
+      `select event_type, payload from webhook_deliveries where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(delivery!.event_type).toBe("conversation.handover");
+    expect(delivery!.payload.data).toMatchObject({
+      conversationId: id,
+      reason: "asked_for_person",
+      by: "assistant",
+      assigneeId: around,
+      from: "+254712000301",
+    });
+
+    const found = (await findConversation(t.organizationId, id))!;
+    const thread = await conversationData(t.organizationId, found, null);
+    const entry = thread.thread.items.find((i) => i.type === "entry" && i.kind === "handover");
+    expect(entry).toMatchObject({ reason: "asked_for_person", body: "mtu", subject: { id: around } });
+
+    // Held: the keyword rule stays silent.
+    await customerWrites(t, "254712000301", "bei ya saruji?");
+    expect((await outbound(t.organizationId)).filter((m) => m.source === "automation")).toEqual([]);
+    expect(await runs(t.organizationId)).toEqual([]);
+
+    // Resolved: automations answer again.
+    await setConversationState({ organizationId: t.organizationId, userId: around }, found, "resolved");
+    expect((await conversation(t.organizationId)).held).toBe(false);
+    await customerWrites(t, "254712000301", "bei ya mabati?");
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Bei zetu ziko kwenye tovuti."]);
+
+    // A member answering in the inbox holds it again.
+    await sendReply({ organizationId: t.organizationId, userId: around }, (await findConversation(t.organizationId, id))!, {
+      text: "Karibu, nitakusaidia.",
+    });
+    expect((await conversation(t.organizationId)).held).toBe(true);
+    await customerWrites(t, "254712000301", "bei ya misumari?");
+    expect((await outbound(t.organizationId)).filter((m) => m.source === "automation")).toHaveLength(1);
+  });
+
+  it("queues an automation's follow-up messages in order, in the first one's transaction", async () => {
+    const t = await tenant("Tumaini Pharmacy");
+    await customerWrites(t, "254712000302", "Hello");
+    let seen: string[] = [];
+    const first = await queueMessage(t.organizationId, {
+      to: "+254712000302",
+      from: t.phoneNumberId,
+      content: { kind: "text", text: "Karibu Tumaini Pharmacy." },
+      followUps: [
+        { kind: "text", text: "Unatafuta dawa gani?" },
+        { kind: "interactive", interactive: { type: "button", body: "Chagua:", buttons: [{ id: "otc", title: "Bila cheti" }] } },
+      ],
+      source: "automation",
+      onQueued: async (_tx, messageId, followUpIds) => {
+        seen = [messageId, ...followUpIds];
+      },
+    });
+    const sent = await outbound(t.organizationId);
+    expect(sent.map((m) => m.body)).toEqual(["Karibu Tumaini Pharmacy.", "Unatafuta dawa gani?", "Chagua:"]);
+    expect(seen).toEqual(sent.map((m) => m.id));
+    expect(seen[0]).toBe(first.id);
+  });
+});
