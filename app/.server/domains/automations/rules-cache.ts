@@ -6,7 +6,12 @@ import { WEEKDAYS, type OpeningRange, type Schedule, type Weekday } from "./hour
 
 /** What a rule does besides matching, as stored in automation_rules.actions. */
 export type RuleAction =
-  { type: "reply"; text: string } | { type: "tags"; add: string[]; remove: string[] } | { type: "assign"; userId: string };
+  
+  | { type: "reply"; text: string }
+  | { type: "tags"; add: string[]; remove: string[] }
+  | { type: "assign"; userId: string }
+  /** Starts a chatbot flow on its live version (flows/answer.ts); the rule's reply, if any, is not sent. */
+  | { type: "flow"; flowId: string };
 
 export interface LoadedRule extends CompiledRule {
   id: string;

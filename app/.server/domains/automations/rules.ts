@@ -43,6 +43,8 @@ export interface RuleInput {
   addTags?: string[];
   removeTags?: string[];
   assignTo?: string | null;
+  /** A chatbot flow the rule starts (its id); its reply, if any, is then not sent. */
+  flowId?: string | null;
 }
 
 export interface RuleView {
@@ -70,6 +72,7 @@ type Field =
   | "reply"
   | "tags"
   | "assignTo"
+  | "flowId"
   | "welcomeText"
   | "awayText"
   | "hours"
@@ -154,6 +157,10 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
     if (!(await answersChats(organizationId, input.assignTo))) throw refuseAutomation(400, AUTOMATION_MESSAGES.assignee, "assignTo");
     actions.push({ type: "assign", userId: input.assignTo });
   }
+  if (input.flowId) {
+    if (!(await ownsFlow(organizationId, input.flowId))) throw refuseAutomation(400, AUTOMATION_MESSAGES.flow, "flowId");
+    actions.push({ type: "flow", flowId: input.flowId });
+  }
   if (!actions.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.noAction, "reply");
   return { name, matchType, keywords, threshold, phoneNumberId, cooldownMinutes, actions };
 }
@@ -163,6 +170,15 @@ async function ownsNumber(organizationId: string, phoneNumberId: string) {
     db(),
     sql`select exists (select 1 from whatsapp_phone_numbers where organization_id = ${organizationId}
                          and phone_number_id = ${phoneNumberId} and disconnected_at is null) as found`,
+  );
+  return Boolean(row?.found);
+}
+
+async function ownsFlow(organizationId: string, flowId: string) {
+  if (!isUuid(flowId)) return false;
+  const row = await queryRow<{ found: boolean }>(
+    db(),
+    sql`select exists (select 1 from flows where id = ${flowId} and organization_id = ${organizationId}) as found`,
   );
   return Boolean(row?.found);
 }

@@ -10,6 +10,7 @@ import { isOpenAt } from "./hours";
 import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
 import { handOver } from "./handover";
+import { flowAnswer, startFlowAnswer } from "./flows/answer";
 
 /**
  * Automations answer customers' messages (issue 44): a keyword rule's actions, else a welcome for a
@@ -54,6 +55,8 @@ export async function enqueueAutomations(
     where exists (select 1 from automation_settings s where s.organization_id = t.o
                     and (s.welcome_enabled or s.away_enabled
                          or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)))
+       -- A customer in a flow: their answer is the flow's, whatever the rules are now.
+       or exists (select 1 from flow_sessions f where f.organization_id = t.o and f.status = 'active')
     on conflict (unique_key) where finished_at is null and failed_at is null do nothing`);
 }
 
@@ -139,12 +142,32 @@ function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
  */
 export async function decide(inbound: Omit<Inbound, "ran">, now = new Date()): Promise<Decision> {
   if (inbound.held) return { kind: "none", why: "held" };
+  // A conversation in a flow: the flow takes the customer's message first.
+  const inFlow = await flowAnswer(inbound, now);
+  if (inFlow) return { kind: "answer", answer: inFlow };
   const automations = await automationsOf(inbound.organizationId);
   const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phoneNumberId);
   const match = firstMatchingRule(rules, inbound.body);
   if (match) {
     if (match.rule.cooldownMinutes > 0 && (await coolingDown(match.rule, inbound.contactId, now))) return { kind: "none", why: "cooldown" };
-    return { kind: "answer", answer: ruleAnswer(inbound, match.rule), keyword: match.keyword };
+    const flow = match.rule.actions.find((a) => a.type === "flow");
+    const started = flow?.type === "flow" ? await startFlowAnswer(inbound, flow.flowId, now) : null;
+    const rule = ruleAnswer(inbound, match.rule);
+    // A rule that starts a flow: the flow's first messages instead of the rule's reply, the rule's other actions too.
+    if (started)
+      return {
+        kind: "answer",
+        answer: {
+          ...started,
+          ruleId: match.rule.id,
+          effects: async (tx, runId) => {
+            await rule.effects?.(tx, runId);
+            await started.effects?.(tx, runId);
+          },
+        },
+        keyword: match.keyword,
+      };
+    return { kind: "answer", answer: rule, keyword: match.keyword };
   }
   const settings = automations.settings;
   if (settings.welcomeEnabled && settings.welcomeText && inbound.firstEver)

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { db, type Executor } from "../../../infrastructure/db/client";
+import { db } from "../../../infrastructure/db/client";
 import { queryRow } from "../../../infrastructure/db/query";
-import type { OutboundContent } from "../../messaging/content";
+import { tappedId, type Answer, type AutomationInbound } from "../answer";
 import { answerQuestion, runFrom, type Turn } from "./engine";
 import { flowHttp } from "./http";
-import { activeSession, assignTo, flowContact, writeTurn, type ActiveSession, type SessionStart } from "./session";
+import { activeSession, flowContact, writeTurn, type ActiveSession, type FlowOf, type SessionStart } from "./session";
 import type { FlowStep } from "./steps";
 
 /**
@@ -14,49 +14,17 @@ import type { FlowStep } from "./steps";
  * transaction, so a retry after a crash sends nothing twice.
  */
 
-// TODO(merge): AutomationInbound and Answer from ../answer (the lead's contract).
-export interface FlowInbound {
-  organizationId: string;
-  id: string;
-  body: string;
-  messageType: string;
-  payload: unknown;
-  contactId: string;
-  conversationId: string;
-}
-export interface FlowAnswer {
-  kind: "flow";
-  replies: OutboundContent[];
-  effects: (tx: Executor, runId: string) => Promise<void>;
-  handover?: { reason: "flow"; detail?: string };
+/** A turn as the runner's Answer: its replies, and its writes (the session, the contact, a hand-over) as effects. */
+function answerOf(turn: Turn, where: { start: SessionStart } | { session: ActiveSession }, flow: FlowOf): Answer {
+  return { kind: "flow", replies: turn.replies, effects: async (tx) => void (await writeTurn(tx, where, turn, flow)) };
 }
 
-function tapped(inbound: FlowInbound): string | null {
-  const payload = inbound.payload as {
-    button?: { payload?: unknown };
-    interactive?: { button_reply?: { id?: unknown }; list_reply?: { id?: unknown } };
-  } | null;
-  const id =
-    inbound.messageType === "button" ? payload?.button?.payload : (payload?.interactive?.button_reply?.id ?? payload?.interactive?.list_reply?.id);
-  return typeof id === "string" ? id : null;
-}
-
-/** A turn as the runner's Answer: its replies, its writes, a hand-over to the least-busy member. */
-function answerOf(turn: Turn, where: { start: SessionStart } | { session: ActiveSession }, conversationId: string, flowName: string): FlowAnswer {
-  const member = turn.handover?.userId ?? null;
-  return {
-    kind: "flow",
-    replies: turn.replies,
-    effects: async (tx) => {
-      await writeTurn(tx, where, turn);
-      if (member) await assignTo(tx, conversationId, member);
-    },
-    handover: turn.handover && !member ? { reason: "flow", detail: flowName } : undefined,
-  };
-}
-
-/** The answer to a customer's message in a conversation with an active session; null when there is none (or it waits for time). */
-export async function flowAnswer(inbound: FlowInbound, now = new Date()): Promise<FlowAnswer | null> {
+/**
+ * The answer to a customer's message in a conversation with an active session: the question it
+ * stands at answered (or asked again). Null when the conversation has no session, or its session
+ * waits for time (a wait step): other automations may answer meanwhile.
+ */
+export async function flowAnswer(inbound: AutomationInbound, now = new Date()): Promise<Answer | null> {
   const session = await activeSession(inbound.organizationId, inbound.conversationId);
   if (!session || session.wakeAt) return null;
   const step = session.steps[session.stepIndex];
@@ -66,20 +34,24 @@ export async function flowAnswer(inbound: FlowInbound, now = new Date()): Promis
     session.steps,
     { stepIndex: session.stepIndex, vars: session.vars, retries: session.retries },
     inbound.body,
-    tapped(inbound),
+    tappedId(inbound),
     contact,
     flowHttp,
     now,
   );
-  return answerOf(turn, { session }, inbound.conversationId, session.flowName);
+  return answerOf(turn, { session }, { flowId: session.flowId, flowName: session.flowName, version: session.version });
 }
 
-/** A flow started for the customer's message (a keyword rule's action); null when it is not live or a session already runs. */
-export async function startFlowAnswer(inbound: FlowInbound, flowId: string, now = new Date()): Promise<FlowAnswer | null> {
-  const live = await queryRow<{ version_id: string; steps: FlowStep[]; name: string }>(
+/**
+ * A flow started for the customer's message (a keyword rule's action), on the flow's live version.
+ * Null when the flow is not live (off, never published, another organisation's) or the conversation
+ * already has a session.
+ */
+export async function startFlowAnswer(inbound: AutomationInbound, flowId: string, now = new Date()): Promise<Answer | null> {
+  const live = await queryRow<{ version_id: string; version: number; steps: FlowStep[]; name: string }>(
     db(),
-    sql`select v.id as version_id, v.steps, f.name from flows f join flow_versions v on v.id = f.live_version_id
-        where f.id = ${flowId} and f.organization_id = ${inbound.organizationId} and f.status = 'live'`,
+    sql`select v.id as version_id, v.version, v.steps, f.name from flows f join flow_versions v on v.id = f.live_version_id
+        where f.id::text = ${flowId} and f.organization_id = ${inbound.organizationId} and f.status = 'live'`,
   );
   if (!live) return null;
   if (await activeSession(inbound.organizationId, inbound.conversationId)) return null;
@@ -91,5 +63,5 @@ export async function startFlowAnswer(inbound: FlowInbound, flowId: string, now 
     contactId: inbound.contactId,
     versionId: live.version_id,
   };
-  return answerOf(turn, { start }, inbound.conversationId, live.name);
+  return answerOf(turn, { start }, { flowId, flowName: live.name, version: live.version });
 }

@@ -8,7 +8,7 @@ import type { OutboundContent } from "../../messaging/content";
 import { queueMessage } from "../../messaging/queue";
 import { runFrom, type Turn } from "./engine";
 import { flowHttp } from "./http";
-import { assignTo, endSession, flowContact, sessionById, SessionMoved, writeTurn, type ActiveSession } from "./session";
+import { endSession, flowContact, sessionById, SessionMoved, writeTurn, type ActiveSession } from "./session";
 
 /**
  * What flows do without a customer's message: a wait step's wake-up (a job at its time) and the idle
@@ -26,18 +26,20 @@ interface Reach {
   phoneNumberId: string;
 }
 
+/** Where to write to the customer; null when a person holds the conversation (automations stay silent) or there is no number. */
 async function reachOf(conversationId: string): Promise<Reach | null> {
-  const row = await queryRow<{ phone: string | null; phone_number_id: string }>(
+  const row = await queryRow<{ phone: string | null; phone_number_id: string; held: boolean }>(
     db(),
-    sql`select c.phone, v.phone_number_id from conversations v join contacts c on c.id = v.contact_id where v.id = ${conversationId}`,
+    sql`select c.phone, v.phone_number_id, v.person_held_at is not null as held
+        from conversations v join contacts c on c.id = v.contact_id where v.id = ${conversationId}`,
   );
-  return row?.phone ? { phone: row.phone, phoneNumberId: row.phone_number_id } : null;
+  return row?.phone && !row.held ? { phone: row.phone, phoneNumberId: row.phone_number_id } : null;
 }
 
 /**
- * Queues a job's replies, the first with `write` in its own transaction (the session moves on exactly
- * when it is queued); without replies `write` runs alone. False when the window is closed or the
- * number cannot send: nothing was written.
+ * Queues a job's replies in one transaction with `write` (the session moves on exactly when they are
+ * queued); without replies `write` runs alone. False when the window is closed or the number cannot
+ * send: nothing was written.
  */
 async function deliver(organizationId: string, reach: Reach, replies: OutboundContent[], write: (tx: Executor) => Promise<void>) {
   const [first, ...rest] = replies;
@@ -46,9 +48,14 @@ async function deliver(organizationId: string, reach: Reach, replies: OutboundCo
     return true;
   }
   try {
-    const request = { to: reach.phone, from: reach.phoneNumberId, source: "automation" as const };
-    await queueMessage(organizationId, { ...request, content: first, onQueued: (tx) => write(tx) });
-    for (const content of rest) await queueMessage(organizationId, { ...request, content });
+    await queueMessage(organizationId, {
+      to: reach.phone,
+      from: reach.phoneNumberId,
+      content: first,
+      followUps: rest,
+      source: "automation",
+      onQueued: (tx) => write(tx),
+    });
     return true;
   } catch (error) {
     if (!isRefusal(error, "send")) throw error;
@@ -71,11 +78,8 @@ export async function wakeSession(payload: { sessionId: string; stepId: string }
     flowHttp,
     now,
   );
-  const write = async (tx: Executor) => {
-    await writeTurn(tx, { session: session as ActiveSession }, turn);
-    const member = turn.handover?.userId;
-    if (member) await assignTo(tx, session.conversationId, member);
-  };
+  const flow = { flowId: session.flowId, flowName: session.flowName, version: session.version };
+  const write = async (tx: Executor) => void (await writeTurn(tx, { session: session as ActiveSession }, turn, flow));
   try {
     if (!reach || !(await deliver(session.organizationId, reach, turn.replies, write)))
       await db().transaction((tx) => endSession(tx, session.id, "stopped"));

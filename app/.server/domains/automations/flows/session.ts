@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../../infrastructure/db/client";
 import { countAffected, queryRow } from "../../../infrastructure/db/query";
 import { enqueueJob } from "../../../infrastructure/jobs/queue";
+import { emitWebhookEvent } from "../../webhooks-out/events";
+import { handOver } from "../handover";
 import type { Turn } from "./engine";
 import type { FlowStep } from "./steps";
 import type { FlowContact, FlowVars } from "./values";
@@ -105,8 +107,24 @@ export interface SessionStart {
   versionId: string;
 }
 
-/** A turn's writes: the session (started or moved on), the contact's fields and tags, a wait's wake-up. */
-export async function writeTurn(tx: Executor, where: { start: SessionStart } | { session: ActiveSession }, turn: Turn): Promise<string> {
+/** The flow a turn is of, for the hand-over's words and the `flow.completed` webhook. */
+export interface FlowOf {
+  flowId: string;
+  flowName: string;
+  version: number;
+}
+
+/**
+ * A turn's writes: the session (started or moved on), the contact's fields and tags, a wait's
+ * wake-up, a hand-over to a person (handover.ts: assigned, held, said in the thread, its webhook) and,
+ * at the end, the `flow.completed` webhook.
+ */
+export async function writeTurn(
+  tx: Executor,
+  where: { start: SessionStart } | { session: ActiveSession },
+  turn: Turn,
+  flow: FlowOf,
+): Promise<string> {
   const ended = turn.status !== "active";
   const state = turn.state;
   let sessionId: string;
@@ -140,7 +158,37 @@ export async function writeTurn(tx: Executor, where: { start: SessionStart } | {
   }
   for (const write of turn.writes) await writeContact(tx, contactId, write);
   if (turn.wakeAt)
-    await enqueueJob(FLOW_WAKE_QUEUE, { sessionId, stepId: turn.stepId }, { executor: tx, runAt: turn.wakeAt, uniqueKey: `flow-wake:${sessionId}:${turn.stepId}` });
+    await enqueueJob(
+      FLOW_WAKE_QUEUE,
+      { sessionId, stepId: turn.stepId },
+      { executor: tx, runAt: turn.wakeAt, uniqueKey: `flow-wake:${sessionId}:${turn.stepId}` },
+    );
+  const organizationId = "start" in where ? where.start.organizationId : where.session.organizationId;
+  const conversationId = "start" in where ? where.start.conversationId : where.session.conversationId;
+  if (turn.handover)
+    await handOver(tx, {
+      organizationId,
+      conversationId,
+      reason: "flow",
+      by: "flow",
+      detail: flow.flowName,
+      assigneeId: turn.handover.userId,
+    });
+  if (turn.status === "completed")
+    await emitWebhookEvent(tx, {
+      organizationId,
+      type: "flow.completed",
+      data: {
+        flowId: flow.flowId,
+        flowName: flow.flowName,
+        version: flow.version,
+        sessionId,
+        conversationId,
+        contactId,
+        // The answers the customer gave (the last HTTP answers are left out: they may be large).
+        answers: Object.fromEntries(Object.entries(state.vars).filter(([key, value]) => !key.startsWith("_") && typeof value === "string")),
+      },
+    });
   return sessionId;
 }
 
@@ -159,15 +207,6 @@ async function writeContact(tx: Executor, contactId: string, write: Turn["writes
                                      where t <> all(${sql.param(remove)}::text[]) order by t),
                         updated_at = now()
     where id = ${contactId}`);
-}
-
-/** A hand-over step naming a member: the conversation is theirs when they still answer chats. */
-export async function assignTo(tx: Executor, conversationId: string, userId: string) {
-  await tx.execute(sql`
-    update conversations v set assigned_to = ${userId}
-    where v.id = ${conversationId} and v.assigned_to is null
-      and exists (select 1 from users u where u.id::text = ${userId} and u.organization_id = v.organization_id
-                    and u.org_role in ('owner', 'admin', 'agent'))`);
 }
 
 /** Ends a session (timed out, stopped by an opt-out) unless it already moved on; true when it did end. */
