@@ -16,6 +16,8 @@ export interface RuleRow extends RuleView {
   /** Null: every number. */
   numberLabel: string | null;
   assigneeName: string | null;
+  /** The flow it starts, by name. */
+  flowName: string | null;
 }
 
 const EXCERPT = 80;
@@ -39,6 +41,7 @@ function RuleDoes({ rule }: { rule: RuleRow }) {
               ) : null}
             </li>
           );
+        if (action.type === "flow") return <li key="flow">{m.automations_does_flow({ name: rule.flowName ?? "" })}</li>;
         return <li key="assign">{m.automations_does_assign({ name: rule.assigneeName ?? m.automations_former_member() })}</li>;
       })}
     </ul>

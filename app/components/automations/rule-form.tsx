@@ -48,6 +48,8 @@ export interface RuleChoices {
   numbers: { id: string; label: string }[];
   /** Members who answer chats ("" is nobody). */
   members: { id: string; name: string }[];
+  /** The organisation's flows a rule may start ("" is none). */
+  flows: { id: string; name: string }[];
 }
 
 /**
@@ -186,6 +188,14 @@ export function RuleForm({
               { value: "", label: m.automations_assign_nobody() },
               ...choices.members.map((member) => ({ value: member.id, label: member.name })),
             ]}
+          />
+          <SelectField
+            label={m.automations_field_flow()}
+            hint={m.automations_field_flow_hint()}
+            errors={fields.flowId.errors}
+            {...getSelectProps(fields.flowId)}
+            key={fields.flowId.key}
+            options={[{ value: "", label: m.automations_flow_none() }, ...choices.flows.map((flow) => ({ value: flow.id, label: flow.name }))]}
           />
         </fieldset>
       </Card>

@@ -87,13 +87,14 @@ export const RuleFormSchema = z
     addTags: z.optional(z.string()),
     removeTags: z.optional(z.string()),
     assignTo: z.optional(z.string()),
+    flowId: z.optional(z.string()),
   })
   .check(
     z.superRefine((value, ctx) => {
       const tags = [...tagList(value.addTags), ...tagList(value.removeTags)];
       if (tags.length > RULE_TAGS_MAX || tags.some((tag) => characters(tag) > RULE_TAG_MAX))
         ctx.addIssue({ code: "custom", path: ["addTags"], message: AUTOMATION_MESSAGES.tags });
-      if (!value.reply?.trim() && !tags.length && !value.assignTo)
+      if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.flowId)
         ctx.addIssue({ code: "custom", path: ["reply"], message: AUTOMATION_MESSAGES.noAction });
     }),
   );
@@ -112,6 +113,7 @@ export function ruleInputOf(value: RuleFormValue) {
     addTags: tagList(value.addTags),
     removeTags: tagList(value.removeTags),
     assignTo: value.assignTo || null,
+    flowId: value.flowId || null,
   };
 }
 
@@ -251,6 +253,7 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   addTags: "",
   removeTags: "",
   assignTo: "",
+  flowId: "",
 };
 
 /** A saved rule's fields as its form shows them. */
@@ -258,6 +261,7 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
   const reply = rule.actions.find((action) => action.type === "reply");
   const tags = rule.actions.find((action) => action.type === "tags");
   const assign = rule.actions.find((action) => action.type === "assign");
+  const flow = rule.actions.find((action) => action.type === "flow");
   return {
     name: rule.name,
     matchType: rule.matchType,
@@ -269,5 +273,6 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     addTags: tags?.type === "tags" ? tags.add.join(", ") : "",
     removeTags: tags?.type === "tags" ? tags.remove.join(", ") : "",
     assignTo: assign?.type === "assign" ? assign.userId : "",
+    flowId: flow?.type === "flow" ? flow.flowId : "",
   };
 }

@@ -55,6 +55,7 @@ export async function loader(args: Route.LoaderArgs) {
       order: index + 1,
       numberLabel: rule.phoneNumberId ? (numbers.find((n) => n.id === rule.phoneNumberId)?.label ?? rule.phoneNumberId) : null,
       assigneeName: assign ? (members.find((member) => member.id === assign.userId)?.name ?? null) : null,
+      flowName: flows.find((flow) => rule.actions.some((action) => action.type === "flow" && action.flowId === flow.id))?.name ?? null,
     };
   });
   const params = args.url.searchParams;

@@ -9,6 +9,7 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { createRule, getRule, updateRule } from "~/.server/domains/automations/rules";
 import { answeringMembers, automationNumbers, tryRule } from "~/.server/domains/automations/page";
+import { listFlows } from "~/.server/domains/automations/flows/store";
 import { NEW_RULE_VALUES, RuleFormSchema, ruleFormValues, ruleInputOf, TryRuleSchema } from "~/lib/schemas/automations";
 import { AUTOMATION_MESSAGES } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -54,15 +55,20 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:manage");
   const organizationId = current.organization.id;
   const id = args.params.id;
-  const [rule, numbers, members] = await Promise.all([
+  const [rule, numbers, members, flows] = await Promise.all([
     id ? found(getRule(organizationId, id)) : null,
     automationNumbers(organizationId),
     answeringMembers(organizationId),
+    listFlows(organizationId),
   ]);
   return {
     rule: rule ? { id: rule.id, name: rule.name, enabled: rule.enabled } : null,
     values: rule ? ruleFormValues(rule) : NEW_RULE_VALUES,
-    choices: { numbers: numberChoices(numbers, rule?.phoneNumberId ?? null), members },
+    choices: {
+      numbers: numberChoices(numbers, rule?.phoneNumberId ?? null),
+      members,
+      flows: flows.map((flow) => ({ id: flow.id, name: flow.name })),
+    },
   };
 }
 
