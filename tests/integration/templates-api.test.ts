@@ -635,6 +635,9 @@ describe("the OpenAPI document", () => {
       "/api/v1/automations/rules",
       "/api/v1/automations/rules/{id}",
       "/api/v1/automations/settings",
+      "/api/v1/automations/flows",
+      "/api/v1/automations/flows/{id}",
+      "/api/v1/automations/flows/{id}/publish",
     ]);
     expect(Object.keys(doc.paths["/api/v1/templates"])).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/templates/{id}"])).toEqual(["get", "delete"]);

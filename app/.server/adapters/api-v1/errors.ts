@@ -98,6 +98,11 @@ export const ERROR_CATALOGUE = {
     meaning: "The organisation has as many keyword rules as it may.",
     action: "Delete a rule it no longer needs, then add the new one.",
   },
+  flow_limit: {
+    status: 409,
+    meaning: "The organisation has as many chatbot flows as it may, or the flow as many steps.",
+    action: "Delete a flow (or a step) it no longer needs, then add the new one.",
+  },
   idempotency_conflict: {
     status: 409,
     meaning: "The Idempotency-Key was used in the last 24 hours for a different request.",

@@ -92,7 +92,9 @@ async function saveStepIntent(actor: Actor, flowId: string, form: FormData) {
   } catch (error) {
     const refusal = refusalOf(error);
     if (refusal.status === 404 && !refusal.field) throw refusal;
-    const field = refusal.field && refusal.field !== "form" && STEP_FIELDS[type].includes(refusal.field) ? refusal.field : "type";
+    // The domain names the step's field within the list (steps[3].text): the form has one step.
+    const named = refusal.field?.replace(/^steps\[\d+\]\./, "");
+    const field = named && STEP_FIELDS[type].includes(named) ? named : "type";
     return data(
       { intent: "save-step", toast: null, stepForm: { type, stepId: stepId || null, values, errors: { [field]: [refusal.message] } } },
       { status: refusal.status === 409 ? 409 : 400 },

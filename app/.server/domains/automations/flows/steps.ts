@@ -211,12 +211,25 @@ export function targetsOf(step: FlowStep): { field: string; to: string }[] {
 /** A whole list: at most FLOW_STEPS_MAX, ids unique, every step led to exists. */
 export function checkSteps(input: unknown[], production: boolean): FlowStep[] {
   if (input.length > FLOW_STEPS_MAX) throw refuseFlow(400, FLOW_MESSAGES.stepsLimit, "steps");
-  const steps = input.map((s) => checkStep(s, production));
+  // A step given without an id (the API) gets one; steps that others lead to need theirs.
+  const given: { id: string }[] = input.flatMap((s) => (s && typeof s === "object" && typeof (s as { id?: unknown }).id === "string" ? [s as { id: string }] : []));
+  const withIds = input.map((s) =>
+    s && typeof s === "object" && (s as { id?: unknown }).id === undefined ? { ...s, id: newStepId(given) } : s,
+  );
+  const steps = withIds.map((s, i) => {
+    try {
+      return checkStep(s, production);
+    } catch (error) {
+      if (error instanceof Refusal && error.field) throw refuseFlow(400, error.message, `steps[${i}].${error.field}`);
+      throw error;
+    }
+  });
   const ids = new Set(steps.map((s) => s.id));
   if (ids.size !== steps.length) throw refuseFlow(400, FLOW_MESSAGES.step, "steps");
-  for (const step of steps)
+  steps.forEach((step, i) => {
     for (const { field, to } of targetsOf(step))
-      if (to !== NEXT && to !== END && (!ids.has(to) || to === step.id)) throw refuseFlow(400, FLOW_MESSAGES.target, field);
+      if (to !== NEXT && to !== END && (!ids.has(to) || to === step.id)) throw refuseFlow(400, FLOW_MESSAGES.target, `steps[${i}].${field}`);
+  });
   return steps;
 }
 
