@@ -238,6 +238,7 @@ interface SavedRule {
     | { type: "reply"; text: string }
     | { type: "tags"; add: readonly string[]; remove: readonly string[] }
     | { type: "assign"; userId: string }
+    | { type: "flow"; flowId: string }
   )[];
 }
 

@@ -82,7 +82,7 @@ export const FlowUpdate = z
   .strict()
   .meta({ id: "FlowUpdate" });
 
-export const FLOW_CREATE_EXAMPLE = {
+export const FLOW_CREATE_EXAMPLE: z.input<typeof FlowCreate> = {
   name: "Order status",
   idleMinutes: 30,
   idleText: "Tutaongea baadaye. Andika STATUS kuanza tena.",
@@ -95,7 +95,7 @@ export const FLOW_CREATE_EXAMPLE = {
     { id: "person", type: "handover" },
   ],
 };
-export const FLOW_UPDATE_EXAMPLE = { idleMinutes: 60, enabled: true };
+export const FLOW_UPDATE_EXAMPLE: z.input<typeof FlowUpdate> = { idleMinutes: 60, enabled: true };
 
 const actorOf = (organizationId: string): RuleActor => ({ organizationId, userId: null });
 
