@@ -89,8 +89,8 @@ export default [
     route("automations/hours", "routes/app/automations/hours.tsx"),
     // Chatbot flows: the list; a new flow's name; a flow's builder (its steps, publishing, idle time).
     route("automations/flows", "routes/app/automations/flows.tsx"),
-    route("automations/flows/new", "routes/app/automations/flow.tsx", { id: "flow-new" }),
-    route("automations/flows/:id", "routes/app/automations/flow.tsx", { id: "flow-edit" }),
+    route("automations/flows/new", "routes/app/automations/flow-new.tsx"),
+    route("automations/flows/:id", "routes/app/automations/flow.tsx"),
     route("automations/:id", "routes/app/automations/rule.tsx", { id: "automation-edit" }),
     // Billing: plan, wallet, usage, invoices and the top-up; a payment's wait; an invoice as a page.
     route("billing", "routes/app/billing/index.tsx"),

@@ -5,6 +5,7 @@ import { hashPassword } from "~/.server/domains/auth/password";
 import { createFlow, getFlow } from "~/.server/domains/automations/flows/store";
 import * as list from "~/routes/app/automations/flows";
 import * as builder from "~/routes/app/automations/flow";
+import * as newFlow from "~/routes/app/automations/flow-new";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, signedInCookie, uniqueEmail } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
@@ -36,7 +37,7 @@ const html = async (path: string, cookie: string) => {
   const response = await appFetch(getRequest(path, { cookie, headers: { accept: "text/html" } }));
   return { status: response.status, text: (await response.text()).replace(/<!-- -->/g, "") };
 };
-const post = (handler: typeof list.action | typeof builder.action, path: string, cookie: string, fields: Record<string, string>, id?: string) =>
+const post = (handler: typeof list.action | typeof builder.action | typeof newFlow.action, path: string, cookie: string, fields: Record<string, string>, id?: string) =>
   run(handler, formRequest(path, fields, { cookie }), { params: id ? { id } : {} });
 
 describe("the flows' pages", () => {
@@ -48,7 +49,7 @@ describe("the flows' pages", () => {
     expect(empty.text).toContain("0 of 50 flows; up to 25 steps a flow.");
     expect((await html("/automations", t.cookie)).text).toContain('href="/automations/flows"');
 
-    const created = await post(builder.action, NEW, t.cookie, { intent: "create", name: "Order status" });
+    const created = await post(newFlow.action, NEW, t.cookie, { intent: "create", name: "Order status" });
     expect(created.status).toBe(302);
     const id = created.location!.split("/").pop()!;
     expect(created.location).toBe(`${LIST}/${id}`);
@@ -122,7 +123,7 @@ describe("the flows' pages", () => {
     expect(seen.text).not.toContain('name="intent" value="publish"');
     for (const [handler, path, fields, id] of [
       [list.action, LIST, { intent: "delete", id: flow.id, confirm: "yes" }],
-      [builder.action, NEW, { intent: "create", name: "Mine" }],
+      [newFlow.action, NEW, { intent: "create", name: "Mine" }],
       [builder.action, `${LIST}/${flow.id}`, { intent: "publish" }, flow.id],
     ] as const) {
       const refused = await post(handler, path, t.viewer, fields, id);

@@ -6,7 +6,7 @@ import { readForm } from "~/.server/infrastructure/http/forms";
 import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { createFlow, getFlow, publishFlow, setFlowEnabled, updateFlow } from "~/.server/domains/automations/flows/store";
+import { getFlow, publishFlow, setFlowEnabled, updateFlow } from "~/.server/domains/automations/flows/store";
 import { deleteStep, moveStep, saveStep } from "~/.server/domains/automations/flows/builder";
 import type { StepInput } from "~/.server/domains/automations/flows/steps";
 import { answeringMembers } from "~/.server/domains/automations/page";
@@ -39,15 +39,15 @@ import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { m } from "~/paraglide/messages";
 
-// A flow's builder (/automations/flows/:id) and a new flow's name (/automations/flows/new): documents
-// without React (decision 066). Steps are added, changed, moved and deleted one form post at a time.
+// A flow's builder (/automations/flows/:id): a document without React (decision 066). Steps are added,
+// changed, moved and deleted one form post at a time; every member reads it, owners and admins change it.
 export const handle: PermissionHandle & PageHandle = { permission: "automations:view", ...menuDocumentPage };
 
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.flow ? m.automations_flows_edit_meta_title({ name: loaderData.flow.name }) : m.automations_flows_new_meta_title() },
+  { title: loaderData ? m.automations_flows_edit_meta_title({ name: loaderData.flow.name }) : m.automations_flows_meta_title() },
 ];
 
 /** The domain's answer, or the page's 404 for another organisation's flow or an unknown id. */
@@ -63,9 +63,8 @@ async function found<T>(work: Promise<T>): Promise<T> {
 
 export async function loader(args: Route.LoaderArgs) {
   const id = args.params.id;
-  const current = await requireUserWithPermission(args, id ? "automations:view" : "automations:manage");
+  const current = await requireUserWithPermission(args, "automations:view");
   const canManage = can(current.role, "automations:manage");
-  if (!id) return { flow: null, canManage, members: [], editing: null };
   const [flow, members] = await Promise.all([found(getFlow(current.organization.id, id)), answeringMembers(current.organization.id)]);
   const params = args.url.searchParams;
   let editing: { type: FlowStepType; stepId: string | null; values: StepValues } | null = null;
@@ -110,18 +109,6 @@ export async function action(args: Route.ActionArgs) {
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const id = args.params.id;
   try {
-    if (!id) {
-      if (intent !== "create") throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
-      const { name } = postedTexts(form, ["name"]);
-      try {
-        const flow = await createFlow(actor, { name });
-        return redirectWithToast(href("/automations/flows/:id", { id: flow.id }), "success", m.automations_flows_added({ name: flow.name }));
-      } catch (error) {
-        const refusal = refusalOf(error);
-        if (refusal.field !== "name") throw refusal;
-        return data({ intent, toast: null, errors: { name: [refusal.message] }, values: { name } }, { status: 400 });
-      }
-    }
     const here = href("/automations/flows/:id", { id });
     switch (intent) {
       case "settings": {
@@ -171,37 +158,12 @@ export async function action(args: Route.ActionArgs) {
   throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
 }
 
-function NewFlow({ errors, name }: { errors?: string[]; name: string }) {
-  return (
-    <Card>
-      <Form method="post" className="max-w-xl space-y-4">
-        <Field name="name" label={m.automations_flows_field_name()} defaultValue={name} maxLength={FLOW_NAME_MAX} errors={errors} />
-        <Button type="submit" name="intent" value="create">
-          {m.automations_flows_create()}
-        </Button>
-      </Form>
-    </Card>
-  );
-}
-
 export default function FlowBuilder({ loaderData, actionData }: Route.ComponentProps) {
   const { flow, canManage, members, editing: loaded } = loaderData;
   const back = href("/automations/flows");
   const failed = actionData && "errors" in actionData ? actionData : null;
   const stepFailed = actionData && "stepForm" in actionData ? actionData.stepForm : null;
   const toast = actionData && "toast" in actionData ? actionData.toast : null;
-  if (!flow)
-    return (
-      <div className="space-y-6">
-        {toast ? <Toast key={toast.id} toast={toast} /> : null}
-        <div className="max-w-3xl">
-          <BackLink to={back}>{m.automations_flows_back()}</BackLink>
-          <PageTitle>{m.automations_flows_new_title()}</PageTitle>
-          <p className="text-slate-600">{m.automations_flows_new_intro()}</p>
-        </div>
-        <NewFlow errors={failed?.errors.name} name={failed?.values.name ?? ""} />
-      </div>
-    );
   const here = href("/automations/flows/:id", { id: flow.id });
   const editing = stepFailed ? { ...stepFailed, values: stepFailed.values } : loaded;
   const settingsErrors = failed?.intent === "settings" ? (failed.errors as Record<string, string[]>) : {};
