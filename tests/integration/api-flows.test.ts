@@ -42,7 +42,15 @@ async function call(key: string, method: string, path: string, body?: unknown) {
 
 const FLOWS = "/api/v1/automations/flows";
 const steps = [
-  { id: "ask", type: "question", text: "Eneo lako?", input: "buttons", choices: ["Nairobi", "Mombasa"], validate: "choice", variable: "area" },
+  {
+    id: "ask",
+    type: "question",
+    text: "Eneo lako?",
+    input: "buttons",
+    choices: ["Nairobi", "Mombasa"],
+    validate: "choice",
+    variable: "area",
+  },
   { id: "check", type: "branch", source: "answer", operator: "equals", value: "Nairobi", then: "nbi", else: "next" },
   { id: "msa", type: "message", text: "Tunafika Mombasa Jumanne." },
   { id: "end", type: "end" },
@@ -64,7 +72,10 @@ describe("the flows' API", () => {
     expect(published).toMatchObject({ status: 200, body: { status: "live", liveVersion: 1, unpublished: false } });
     const changed = await call(t.key, "PATCH", `${FLOWS}/${id}`, { idleMinutes: 60, enabled: false });
     expect(changed.body).toMatchObject({ idleMinutes: 60, status: "off", liveVersion: 1 });
-    expect((await call(t.key, "GET", `${FLOWS}/${id}`)).body).toMatchObject({ id, sessions: { active: 0, onOlderVersions: 0, completed: 0 } });
+    expect((await call(t.key, "GET", `${FLOWS}/${id}`)).body).toMatchObject({
+      id,
+      sessions: { active: 0, onOlderVersions: 0, completed: 0 },
+    });
     expect((await call(t.key, "DELETE", `${FLOWS}/${id}`)).status).toBe(204);
     expect((await call(t.key, "GET", `${FLOWS}/${id}`)).status).toBe(404);
   });

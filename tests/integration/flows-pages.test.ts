@@ -24,7 +24,15 @@ async function organisation(name = "Nyota Flows Sacco") {
   const email = uniqueEmail("viewer");
   await db()
     .insert(users)
-    .values({ organizationId, email, firstName: "Peter", lastName: "Otieno", orgRole: "viewer", passwordHash: await hashPassword("Member#Pass12"), isVerified: true });
+    .values({
+      organizationId,
+      email,
+      firstName: "Peter",
+      lastName: "Otieno",
+      orgRole: "viewer",
+      passwordHash: await hashPassword("Member#Pass12"),
+      isVerified: true,
+    });
   return {
     organizationId,
     actor: { organizationId, userId: owner.user.id },
@@ -37,8 +45,13 @@ const html = async (path: string, cookie: string) => {
   const response = await appFetch(getRequest(path, { cookie, headers: { accept: "text/html" } }));
   return { status: response.status, text: (await response.text()).replace(/<!-- -->/g, "") };
 };
-const post = (handler: typeof list.action | typeof builder.action | typeof newFlow.action, path: string, cookie: string, fields: Record<string, string>, id?: string) =>
-  run(handler, formRequest(path, fields, { cookie }), { params: id ? { id } : {} });
+const post = (
+  handler: typeof list.action | typeof builder.action | typeof newFlow.action,
+  path: string,
+  cookie: string,
+  fields: Record<string, string>,
+  id?: string,
+) => run(handler, formRequest(path, fields, { cookie }), { params: id ? { id } : {} });
 
 describe("the flows' pages", () => {
   it("builds a flow without JavaScript: name it, choose a step kind, add, edit, move, delete and publish", async () => {
@@ -62,29 +75,68 @@ describe("the flows' pages", () => {
     expect(chosen.text).toContain('value="save-step"');
 
     const here = `${LIST}/${id}`;
-    const question = { intent: "save-step", type: "question", stepId: "", text: "Namba ya oda?", input: "text", choices: "", listButton: "", validate: "number", variable: "order", retryText: "Andika namba.", maxTries: "3", giveUpTo: "end" };
+    const question = {
+      intent: "save-step",
+      type: "question",
+      stepId: "",
+      text: "Namba ya oda?",
+      input: "text",
+      choices: "",
+      listButton: "",
+      validate: "number",
+      variable: "order",
+      retryText: "Andika namba.",
+      maxTries: "3",
+      giveUpTo: "end",
+    };
     expect((await post(builder.action, here, t.cookie, question, id)).status).toBe(302);
-    const message = { intent: "save-step", type: "message", stepId: "", text: "Oda {{order}} imepokelewa.", buttons: "", rows: "", listButton: "", mediaUrl: "", mediaKind: "image" };
+    const message = {
+      intent: "save-step",
+      type: "message",
+      stepId: "",
+      text: "Oda {{order}} imepokelewa.",
+      buttons: "",
+      rows: "",
+      listButton: "",
+      mediaUrl: "",
+      mediaKind: "image",
+    };
     expect((await post(builder.action, here, t.cookie, message, id)).status).toBe(302);
     // Four buttons: the form again, said at its field, as it was sent.
     const refused = await post(builder.action, here, t.cookie, { ...message, buttons: "Moja\nMbili\nTatu\nNne" }, id);
     expect(refused.status).toBe(400);
     expect(refused.data).toMatchObject({
-      stepForm: { type: "message", values: { buttons: "Moja\nMbili\nTatu\nNne" }, errors: { buttons: [expect.stringContaining("Up to 3 buttons")] } },
+      stepForm: {
+        type: "message",
+        values: { buttons: "Moja\nMbili\nTatu\nNne" },
+        errors: { buttons: [expect.stringContaining("Up to 3 buttons")] },
+      },
     });
     let flow = await getFlow(t.organizationId, id);
     expect(flow.steps.map((s) => s.type)).toEqual(["question", "message"]);
     const [asked, said] = flow.steps;
     // Edit the message (its page state), then move it up, then back down.
     expect((await html(`${here}?step=${said!.id}`, t.cookie)).text).toContain("Oda {{order}} imepokelewa.");
-    expect((await post(builder.action, here, t.cookie, { ...message, stepId: said!.id, text: "Asante! Oda {{order}}." }, id)).status).toBe(302);
+    expect((await post(builder.action, here, t.cookie, { ...message, stepId: said!.id, text: "Asante! Oda {{order}}." }, id)).status).toBe(
+      302,
+    );
     expect((await post(builder.action, here, t.cookie, { intent: "move-step", stepId: said!.id, direction: "up" }, id)).status).toBe(302);
     flow = await getFlow(t.organizationId, id);
     expect(flow.steps.map((s) => s.id)).toEqual([said!.id, asked!.id]);
     expect(flow.steps[0]).toMatchObject({ text: "Asante! Oda {{order}}." });
     await post(builder.action, here, t.cookie, { intent: "move-step", stepId: said!.id, direction: "down" }, id);
     // A branch's targets are written as "go to step N" on the page.
-    const branch = { intent: "save-step", type: "branch", stepId: "", source: "answer", key: "", operator: "equals", value: "1", then: said!.id, else: "end" };
+    const branch = {
+      intent: "save-step",
+      type: "branch",
+      stepId: "",
+      source: "answer",
+      key: "",
+      operator: "equals",
+      value: "1",
+      then: said!.id,
+      else: "end",
+    };
     expect((await post(builder.action, here, t.cookie, branch, id)).status).toBe(302);
     const built = await html(here, t.cookie);
     expect(built.text).toContain("then go to step 2");
@@ -98,10 +150,26 @@ describe("the flows' pages", () => {
     expect((await post(builder.action, here, t.cookie, { intent: "publish" }, id)).status).toBe(302);
     expect(await getFlow(t.organizationId, id)).toMatchObject({ status: "live", liveVersion: 1, unpublished: false });
     expect((await html(here, t.cookie)).text).toContain("Version 1 is live.");
-    const settings = await post(builder.action, here, t.cookie, { intent: "settings", name: "Order status", idleMinutes: "0", idleText: "" }, id);
+    const settings = await post(
+      builder.action,
+      here,
+      t.cookie,
+      { intent: "settings", name: "Order status", idleMinutes: "0", idleText: "" },
+      id,
+    );
     expect(settings.status).toBe(400);
     expect(settings.data).toMatchObject({ errors: { idleMinutes: [expect.stringContaining("idle time")] } });
-    expect((await post(builder.action, here, t.cookie, { intent: "settings", name: "Order status", idleMinutes: "45", idleText: "Baadaye!" }, id)).status).toBe(302);
+    expect(
+      (
+        await post(
+          builder.action,
+          here,
+          t.cookie,
+          { intent: "settings", name: "Order status", idleMinutes: "45", idleText: "Baadaye!" },
+          id,
+        )
+      ).status,
+    ).toBe(302);
     expect(await getFlow(t.organizationId, id)).toMatchObject({ idleMinutes: 45, idleText: "Baadaye!" });
 
     // The list: turn off, and delete only after the confirm-by-URL.

@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
-import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { createRule } from "~/.server/domains/automations/rules";
 import { createFlow, getFlow, publishFlow, updateFlow, deleteFlow } from "~/.server/domains/automations/flows/store";
 import { saveStep } from "~/.server/domains/automations/flows/builder";
@@ -47,8 +46,11 @@ const outbound = (organizationId: string) =>
     [organizationId],
   );
 const inboundCount = async (organizationId: string) =>
-  (await rawQuery<{ n: number }>(`select count(*)::int as n from messages where organization_id = $1 and direction = 'inbound'`, [organizationId]))[0]!
-    .n;
+  (
+    await rawQuery<{ n: number }>(`select count(*)::int as n from messages where organization_id = $1 and direction = 'inbound'`, [
+      organizationId,
+    ])
+  )[0]!.n;
 const sessions = (organizationId: string) =>
   rawQuery<{ id: string; status: string; step_id: string; vars: Record<string, unknown>; flow_version_id: string; retries: number }>(
     `select id, status, step_id, vars, flow_version_id, retries from flow_sessions where organization_id = $1 order by started_at, id`,
@@ -71,7 +73,10 @@ const customerWrites = (t: Tenant, from: string, text: string) => customerSends(
 
 /** The customer taps the button titled `title` of the last interactive message Jumbe queued for them (as Meta sends the tap). */
 async function customerTaps(t: Tenant, from: string, title: string) {
-  const [last] = await rawQuery<{ wamid: string | null; payload: { interactive?: { action?: { buttons?: { reply: { id: string; title: string } }[] } } } }>(
+  const [last] = await rawQuery<{
+    wamid: string | null;
+    payload: { interactive?: { action?: { buttons?: { reply: { id: string; title: string } }[] } } };
+  }>(
     `select wamid, payload from messages where organization_id = $1 and direction = 'outbound' and message_type = 'interactive'
      order by seq desc limit 1`,
     [t.organizationId],
@@ -81,7 +86,13 @@ async function customerTaps(t: Tenant, from: string, title: string) {
 }
 
 /** A flow made through the builder's own functions, published, and started by the keyword `trigger`. */
-async function liveFlow(t: Tenant, name: string, steps: Record<string, unknown>[], trigger: string, idle?: { minutes: number; text: string }) {
+async function liveFlow(
+  t: Tenant,
+  name: string,
+  steps: Record<string, unknown>[],
+  trigger: string,
+  idle?: { minutes: number; text: string },
+) {
   const flow = await createFlow(t.actor, { name, idleMinutes: idle?.minutes, idleText: idle?.text });
   for (const step of steps) await saveStep(t.actor, flow.id, step as Parameters<typeof saveStep>[2]);
   await publishFlow(t.actor, flow.id);
@@ -110,7 +121,9 @@ describe("chatbot flows", () => {
     const [, choice] = withQuestions.steps;
     await saveStep(t.actor, flow.id, { type: "message", text: "Tutakuletea leo, {{name}}." } as Parameters<typeof saveStep>[2]);
     await saveStep(t.actor, flow.id, { type: "end" } as Parameters<typeof saveStep>[2]);
-    await saveStep(t.actor, flow.id, { type: "message", text: "Karibu dukani Kawangware, {{contact.name}}." } as Parameters<typeof saveStep>[2]);
+    await saveStep(t.actor, flow.id, { type: "message", text: "Karibu dukani Kawangware, {{contact.name}}." } as Parameters<
+      typeof saveStep
+    >[2]);
     const built = await getFlow(t.organizationId, flow.id);
     const [, , delivery, , pickUp] = built.steps;
     // The branch goes after the choice: on "Delivery" to the delivery message, else to the pick-up one.
@@ -169,14 +182,27 @@ describe("chatbot flows", () => {
       t,
       "Litres",
       [
-        { type: "question", text: "How many litres?", input: "text", validate: "number", variable: "litres", retryText: "Send a number, e.g. 20.", maxTries: 2, giveUpTo: "end" },
+        {
+          type: "question",
+          text: "How many litres?",
+          input: "text",
+          validate: "number",
+          variable: "litres",
+          retryText: "Send a number, e.g. 20.",
+          maxTries: 2,
+          giveUpTo: "end",
+        },
         { type: "message", text: "Sawa, {{litres}} litres." },
       ],
       "maji",
     );
     await customerWrites(t, "254712300003", "maji");
     await customerWrites(t, "254712300003", "many");
-    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["How many litres?", "Send a number, e.g. 20.", "How many litres?"]);
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual([
+      "How many litres?",
+      "Send a number, e.g. 20.",
+      "How many litres?",
+    ]);
     expect((await sessions(t.organizationId))[0]).toMatchObject({ status: "active", retries: 1 });
     await customerWrites(t, "254712300003", "lots");
     // The second wrong answer gives up: the flow ends without a word; the customer is free again.
@@ -246,7 +272,9 @@ describe("chatbot flows", () => {
     );
     await customerWrites(t, "254712300007", "maziwa");
     const [waiting] = await sessions(t.organizationId);
-    const job = await rawQuery<{ run_at: Date }>(`select run_at from jobs where queue = 'flows.wake' and unique_key like $1`, [`flow-wake:${waiting!.id}:%`]);
+    const job = await rawQuery<{ run_at: Date }>(`select run_at from jobs where queue = 'flows.wake' and unique_key like $1`, [
+      `flow-wake:${waiting!.id}:%`,
+    ]);
     expect(job).toHaveLength(1);
     await wakeSession({ sessionId: waiting!.id, stepId: waiting!.step_id });
     expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Tutakukumbusha.", "Ukumbusho: maziwa yako yako tayari."]);
@@ -262,7 +290,15 @@ describe("chatbot flows", () => {
 
   it("ends the session when the customer opts out (STOP, ACHA): the consent ledger answers, the flow never again", async () => {
     const t = await tenant("Mombasa Spices");
-    await liveFlow(t, "Spices", [{ type: "question", text: "Which spice?", input: "text", variable: "spice" }, { type: "message", text: "Sawa." }], "viungo");
+    await liveFlow(
+      t,
+      "Spices",
+      [
+        { type: "question", text: "Which spice?", input: "text", variable: "spice" },
+        { type: "message", text: "Sawa." },
+      ],
+      "viungo",
+    );
     await customerWrites(t, "254712300008", "viungo");
     await customerWrites(t, "254712300008", "ACHA");
     expect((await sessions(t.organizationId))[0]).toMatchObject({ status: "stopped" });
@@ -274,7 +310,12 @@ describe("chatbot flows", () => {
 
   it("hands over to a person: the conversation is held and the bot falls silent", async () => {
     const t = await tenant("Thika Hardware");
-    await liveFlow(t, "Person", [{ type: "message", text: "Tunakuunganisha na mtu." }, { type: "handover" }, { type: "message", text: "never" }], "mtu");
+    await liveFlow(
+      t,
+      "Person",
+      [{ type: "message", text: "Tunakuunganisha na mtu." }, { type: "handover" }, { type: "message", text: "never" }],
+      "mtu",
+    );
     await customerWrites(t, "254712300009", "mtu");
     expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Tunakuunganisha na mtu."]);
     expect((await sessions(t.organizationId))[0]).toMatchObject({ status: "handed_over" });
@@ -317,7 +358,16 @@ describe("chatbot flows", () => {
       const steps = [
         { id: "ask", type: "question", text: "Order number?", input: "text", validate: "number", variable: "order" },
         { id: "look", type: "http", method: "GET", url: `http://127.0.0.1:${port}/orders/{{order}}` },
-        { id: "check", type: "branch", source: "variable", key: "http.status", operator: "equals", value: "shipped", then: "found", else: "missing" },
+        {
+          id: "check",
+          type: "branch",
+          source: "variable",
+          key: "http.status",
+          operator: "equals",
+          value: "shipped",
+          then: "found",
+          else: "missing",
+        },
         { id: "found", type: "message", text: "Order {{order}} is {{http.status}}; rider {{http.rider.name}}." },
         { id: "done", type: "end" },
         { id: "missing", type: "message", text: "We could not find order {{order}} ({{http_status}})." },
@@ -365,7 +415,9 @@ describe("chatbot flows", () => {
     const flow = await liveFlow(a, "Secret", [{ type: "message", text: "A only" }], "siri");
     const foreign = await getFlow(b.organizationId, flow.id).catch((e: unknown) => e);
     expect(isRefusal(foreign) && foreign.status).toBe(404);
-    const refused = await createRule(b.actor, { name: "Steal", matchType: "exact", keywords: ["siri"], flowId: flow.id }).catch((e: unknown) => e);
+    const refused = await createRule(b.actor, { name: "Steal", matchType: "exact", keywords: ["siri"], flowId: flow.id }).catch(
+      (e: unknown) => e,
+    );
     expect(isRefusal(refused) && refused.field).toBe("flowId");
     const inbound = {
       organizationId: b.organizationId,

@@ -524,10 +524,23 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     create: { needs: "automations:manage", form: () => ({ intent: "create", name: "AGM questions" }) },
   },
   "/automations/flows/:id": {
-    settings: { needs: "automations:manage", form: () => ({ intent: "settings", name: "Loan balance", idleMinutes: "45", idleText: "Baadaye!" }) },
+    settings: {
+      needs: "automations:manage",
+      form: () => ({ intent: "settings", name: "Loan balance", idleMinutes: "45", idleText: "Baadaye!" }),
+    },
     "save-step": {
       needs: "automations:manage",
-      form: () => ({ intent: "save-step", type: "message", stepId: "", text: "Asante kwa kusubiri.", buttons: "", rows: "", listButton: "", mediaUrl: "", mediaKind: "image" }),
+      form: () => ({
+        intent: "save-step",
+        type: "message",
+        stepId: "",
+        text: "Asante kwa kusubiri.",
+        buttons: "",
+        rows: "",
+        listButton: "",
+        mediaUrl: "",
+        mediaKind: "image",
+      }),
     },
     "move-step": { needs: "automations:manage", form: () => ({ intent: "move-step", stepId: "first", direction: "down" }) },
     "delete-step": { needs: "automations:manage", form: () => ({ intent: "delete-step", stepId: "second" }) },

@@ -153,7 +153,17 @@ function targetOptions(steps: readonly FlowStep[], self: string | null, withNext
 }
 
 /** A builder's row: a step's place, kind and summary, with Edit, Move up and down and Delete when allowed. */
-export function StepItem({ step, steps, place, canManage }: { step: FlowStep; steps: readonly FlowStep[]; place: number; canManage: boolean }) {
+export function StepItem({
+  step,
+  steps,
+  place,
+  canManage,
+}: {
+  step: FlowStep;
+  steps: readonly FlowStep[];
+  place: number;
+  canManage: boolean;
+}) {
   return (
     <li className="rounded-lg border border-slate-200 p-3" id={`step-${step.id}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -167,10 +177,21 @@ export function StepItem({ step, steps, place, canManage }: { step: FlowStep; st
         </div>
         {canManage ? (
           <div className="flex flex-wrap gap-1">
-            <ButtonLink to={`?step=${step.id}#step-form`} variant="secondary" size="sm" aria-label={m.automations_flows_edit_step_label({ place })}>
+            <ButtonLink
+              to={`?step=${step.id}#step-form`}
+              variant="secondary"
+              size="sm"
+              aria-label={m.automations_flows_edit_step_label({ place })}
+            >
               <Pencil className="size-4" aria-hidden /> {m.automations_flows_edit()}
             </ButtonLink>
-            <StepPost stepId={step.id} intent="move-step" fields={{ direction: "up" }} label={m.automations_flows_move_up_label({ place })} hidden={place === 1}>
+            <StepPost
+              stepId={step.id}
+              intent="move-step"
+              fields={{ direction: "up" }}
+              label={m.automations_flows_move_up_label({ place })}
+              hidden={place === 1}
+            >
               <ArrowUp className="size-4" aria-hidden />
             </StepPost>
             <StepPost
@@ -222,6 +243,65 @@ function StepPost({
 }
 
 type Errors = Record<string, string[] | undefined>;
+interface FormState {
+  values: StepValues;
+  errors: Errors;
+}
+
+// What the hints show as examples of a variable: written as members write them, never translated.
+const EXAMPLE_ANSWER = "{{name}}";
+const EXAMPLE_CONTACT = "{{contact.name}}";
+const EXAMPLE_ORDER = "{{order}}";
+const EXAMPLE_HTTP = "{{http.status}}";
+const METHODS = [
+  { value: "GET", label: "GET" },
+  { value: "POST", label: "POST" },
+];
+
+function StepText({ form, name, label, hint }: { form: FormState; name: string; label: string; hint?: string }) {
+  return <Field name={name} label={label} hint={hint} defaultValue={form.values[name] ?? ""} errors={form.errors[name]} />;
+}
+
+function StepArea({ form, name, label, hint }: { form: FormState; name: string; label: string; hint?: string }) {
+  return (
+    <TextareaField
+      name={name}
+      label={label}
+      hint={hint}
+      defaultValue={form.values[name] ?? ""}
+      errors={form.errors[name]}
+      maxLength={FLOW_TEXT_MAX}
+    />
+  );
+}
+
+function StepSelect({
+  form,
+  name,
+  label,
+  options,
+}: {
+  form: FormState;
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <SelectField
+      name={name}
+      label={label}
+      defaultValue={form.values[name] ?? options[0]?.value}
+      errors={form.errors[name]}
+      options={options}
+    />
+  );
+}
+
+function StepNumber({ form, name, label, min, max }: { form: FormState; name: string; label: string; min: number; max: number }) {
+  return (
+    <Field name={name} type="number" min={min} max={max} label={label} defaultValue={form.values[name] ?? ""} errors={form.errors[name]} />
+  );
+}
 
 /** A step's form, one kind at a time: a new step (`stepId` empty) or a change to one. */
 export function StepForm({
@@ -241,124 +321,147 @@ export function StepForm({
   members: { id: string; name: string }[];
   cancelTo: string;
 }) {
-  const text = (name: string, label: string, hint?: string) => (
-    <Field name={name} label={label} hint={hint} defaultValue={values[name] ?? ""} errors={errors[name]} />
-  );
-  const area = (name: string, label: string, hint?: string) => (
-    <TextareaField name={name} label={label} hint={hint} defaultValue={values[name] ?? ""} errors={errors[name]} maxLength={FLOW_TEXT_MAX} />
-  );
-  const select = (name: string, label: string, options: { value: string; label: string }[]) => (
-    <SelectField name={name} label={label} defaultValue={values[name] ?? options[0]?.value} errors={errors[name]} options={options} />
-  );
+  const f: FormState = { values, errors };
   const place = stepId ? steps.findIndex((s) => s.id === stepId) + 1 : steps.length + 1;
+  const textHint = m.automations_flows_field_text_hint({ answer: EXAMPLE_ANSWER, contact: EXAMPLE_CONTACT });
+  const targets = targetOptions(steps, stepId, true);
   return (
     <Form method="post" className="space-y-4 rounded-lg border border-brand-200 bg-brand-50/40 p-4" id="step-form">
       <h3 className="font-semibold text-slate-900">
-        {stepId ? m.automations_flows_edit_step_title({ place, type: stepTypeWords(type) }) : m.automations_flows_add_step_title({ type: stepTypeWords(type) })}
+        {stepId
+          ? m.automations_flows_edit_step_title({ place, type: stepTypeWords(type) })
+          : m.automations_flows_add_step_title({ type: stepTypeWords(type) })}
       </h3>
       <input type="hidden" name="type" value={type} />
       <input type="hidden" name="stepId" value={stepId ?? ""} />
       {errors.type ? <p className="text-sm text-red-700">{errors.type.join(" ")}</p> : null}
       {type === "message" ? (
         <>
-          {area("text", m.automations_flows_field_text(), m.automations_flows_field_text_hint({ answer: "{{name}}", contact: "{{contact.name}}" }))}
-          {area("buttons", m.automations_flows_field_buttons(), m.automations_flows_field_buttons_hint({ max: FLOW_BUTTONS_MAX }))}
-          {area("rows", m.automations_flows_field_rows(), m.automations_flows_field_rows_hint({ max: FLOW_ROWS_MAX }))}
-          {text("listButton", m.automations_flows_field_list_button())}
-          {text("mediaUrl", m.automations_flows_field_media_url(), m.automations_flows_field_media_url_hint())}
-          {select(
-            "mediaKind",
-            m.automations_flows_field_media_kind(),
-            FLOW_MEDIA_KINDS.map((k) => ({ value: k, label: mediaWords(k) })),
-          )}
+          <StepArea form={f} name="text" label={m.automations_flows_field_text()} hint={textHint} />
+          <StepArea
+            form={f}
+            name="buttons"
+            label={m.automations_flows_field_buttons()}
+            hint={m.automations_flows_field_buttons_hint({ max: FLOW_BUTTONS_MAX })}
+          />
+          <StepArea
+            form={f}
+            name="rows"
+            label={m.automations_flows_field_rows()}
+            hint={m.automations_flows_field_rows_hint({ max: FLOW_ROWS_MAX })}
+          />
+          <StepText form={f} name="listButton" label={m.automations_flows_field_list_button()} />
+          <StepText
+            form={f}
+            name="mediaUrl"
+            label={m.automations_flows_field_media_url()}
+            hint={m.automations_flows_field_media_url_hint()}
+          />
+          <StepSelect
+            form={f}
+            name="mediaKind"
+            label={m.automations_flows_field_media_kind()}
+            options={FLOW_MEDIA_KINDS.map((k) => ({ value: k, label: mediaWords(k) }))}
+          />
         </>
       ) : null}
       {type === "question" ? (
         <>
-          {area("text", m.automations_flows_field_question(), m.automations_flows_field_text_hint({ answer: "{{name}}", contact: "{{contact.name}}" }))}
-          {select(
-            "input",
-            m.automations_flows_field_input(),
-            FLOW_QUESTION_INPUTS.map((v) => ({ value: v, label: inputWords(v) })),
-          )}
-          {area("choices", m.automations_flows_field_choices(), m.automations_flows_field_choices_hint({ buttons: FLOW_BUTTONS_MAX, rows: FLOW_ROWS_MAX }))}
-          {text("listButton", m.automations_flows_field_list_button())}
-          {select(
-            "validate",
-            m.automations_flows_field_validate(),
-            FLOW_VALIDATIONS.map((v) => ({ value: v, label: validationWords(v) })),
-          )}
-          {text("variable", m.automations_flows_field_variable(), m.automations_flows_field_variable_hint({ example: "{{order}}" }))}
-          {area("retryText", m.automations_flows_field_retry_text())}
-          <Field
-            name="maxTries"
-            type="number"
-            min={1}
-            max={FLOW_TRIES_MAX}
-            label={m.automations_flows_field_max_tries()}
-            defaultValue={values.maxTries ?? "3"}
-            errors={errors.maxTries}
+          <StepArea form={f} name="text" label={m.automations_flows_field_question()} hint={textHint} />
+          <StepSelect
+            form={f}
+            name="input"
+            label={m.automations_flows_field_input()}
+            options={FLOW_QUESTION_INPUTS.map((v) => ({ value: v, label: inputWords(v) }))}
           />
-          {select("giveUpTo", m.automations_flows_field_give_up_to(), targetOptions(steps, stepId, true))}
+          <StepArea
+            form={f}
+            name="choices"
+            label={m.automations_flows_field_choices()}
+            hint={m.automations_flows_field_choices_hint({ buttons: FLOW_BUTTONS_MAX, rows: FLOW_ROWS_MAX })}
+          />
+          <StepText form={f} name="listButton" label={m.automations_flows_field_list_button()} />
+          <StepSelect
+            form={f}
+            name="validate"
+            label={m.automations_flows_field_validate()}
+            options={FLOW_VALIDATIONS.map((v) => ({ value: v, label: validationWords(v) }))}
+          />
+          <StepText
+            form={f}
+            name="variable"
+            label={m.automations_flows_field_variable()}
+            hint={m.automations_flows_field_variable_hint({ example: EXAMPLE_ORDER })}
+          />
+          <StepArea form={f} name="retryText" label={m.automations_flows_field_retry_text()} />
+          <StepNumber form={f} name="maxTries" label={m.automations_flows_field_max_tries()} min={1} max={FLOW_TRIES_MAX} />
+          <StepSelect form={f} name="giveUpTo" label={m.automations_flows_field_give_up_to()} options={targets} />
         </>
       ) : null}
       {type === "branch" ? (
         <>
-          {select(
-            "source",
-            m.automations_flows_field_source(),
-            FLOW_BRANCH_SOURCES.map((v) => ({ value: v, label: sourceWords(v) })),
-          )}
-          {text("key", m.automations_flows_field_key(), m.automations_flows_field_key_hint())}
-          {select(
-            "operator",
-            m.automations_flows_field_operator(),
-            FLOW_BRANCH_OPERATORS.map((v) => ({ value: v, label: operatorWords(v) })),
-          )}
-          {text("value", m.automations_flows_field_value(), m.automations_flows_field_value_hint())}
-          {select("then", m.automations_flows_field_then(), targetOptions(steps, stepId, true))}
-          {select("else", m.automations_flows_field_else(), targetOptions(steps, stepId, true))}
+          <StepSelect
+            form={f}
+            name="source"
+            label={m.automations_flows_field_source()}
+            options={FLOW_BRANCH_SOURCES.map((v) => ({ value: v, label: sourceWords(v) }))}
+          />
+          <StepText form={f} name="key" label={m.automations_flows_field_key()} hint={m.automations_flows_field_key_hint()} />
+          <StepSelect
+            form={f}
+            name="operator"
+            label={m.automations_flows_field_operator()}
+            options={FLOW_BRANCH_OPERATORS.map((v) => ({ value: v, label: operatorWords(v) }))}
+          />
+          <StepText form={f} name="value" label={m.automations_flows_field_value()} hint={m.automations_flows_field_value_hint()} />
+          <StepSelect form={f} name="then" label={m.automations_flows_field_then()} options={targets} />
+          <StepSelect form={f} name="else" label={m.automations_flows_field_else()} options={targets} />
         </>
       ) : null}
       {type === "set" ? (
         <>
-          {select(
-            "action",
-            m.automations_flows_field_action(),
-            FLOW_SET_ACTIONS.map((v) => ({ value: v, label: setWords(v) })),
-          )}
-          {text("key", m.automations_flows_field_set_key(), m.automations_flows_field_set_key_hint())}
-          {text("value", m.automations_flows_field_set_value())}
+          <StepSelect
+            form={f}
+            name="action"
+            label={m.automations_flows_field_action()}
+            options={FLOW_SET_ACTIONS.map((v) => ({ value: v, label: setWords(v) }))}
+          />
+          <StepText form={f} name="key" label={m.automations_flows_field_set_key()} hint={m.automations_flows_field_set_key_hint()} />
+          <StepText form={f} name="value" label={m.automations_flows_field_set_value()} />
         </>
       ) : null}
       {type === "http" ? (
         <>
-          {select("method", m.automations_flows_field_method(), [
-            { value: "GET", label: "GET" },
-            { value: "POST", label: "POST" },
-          ])}
-          {text("url", m.automations_flows_field_url(), m.automations_flows_field_url_hint())}
-          {area("body", m.automations_flows_field_body(), m.automations_flows_field_body_hint({ example: "{{order}}" }))}
-          {text("saveAs", m.automations_flows_field_save_as(), m.automations_flows_field_save_as_hint({ example: "{{http.status}}" }))}
+          <StepSelect form={f} name="method" label={m.automations_flows_field_method()} options={METHODS} />
+          <StepText form={f} name="url" label={m.automations_flows_field_url()} hint={m.automations_flows_field_url_hint()} />
+          <StepArea
+            form={f}
+            name="body"
+            label={m.automations_flows_field_body()}
+            hint={m.automations_flows_field_body_hint({ example: EXAMPLE_ORDER })}
+          />
+          <StepText
+            form={f}
+            name="saveAs"
+            label={m.automations_flows_field_save_as()}
+            hint={m.automations_flows_field_save_as_hint({ example: EXAMPLE_HTTP })}
+          />
         </>
       ) : null}
       {type === "wait" ? (
-        <Field
-          name="minutes"
-          type="number"
-          min={1}
-          max={FLOW_WAIT_MAX}
-          label={m.automations_flows_field_minutes()}
-          defaultValue={values.minutes ?? ""}
-          errors={errors.minutes}
-        />
+        <StepNumber form={f} name="minutes" label={m.automations_flows_field_minutes()} min={1} max={FLOW_WAIT_MAX} />
       ) : null}
-      {type === "handover"
-        ? select("userId", m.automations_flows_field_member(), [
+      {type === "handover" ? (
+        <StepSelect
+          form={f}
+          name="userId"
+          label={m.automations_flows_field_member()}
+          options={[
             { value: "", label: m.automations_flows_member_least_busy() },
             ...members.map((member) => ({ value: member.id, label: member.name })),
-          ])
-        : null}
+          ]}
+        />
+      ) : null}
       {type === "end" ? <p className="text-sm text-slate-700">{m.automations_flows_summary_end()}</p> : null}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" name="intent" value="save-step">

@@ -195,7 +195,10 @@ export function RuleForm({
             errors={fields.flowId.errors}
             {...getSelectProps(fields.flowId)}
             key={fields.flowId.key}
-            options={[{ value: "", label: m.automations_flow_none() }, ...choices.flows.map((flow) => ({ value: flow.id, label: flow.name }))]}
+            options={[
+              { value: "", label: m.automations_flow_none() },
+              ...choices.flows.map((flow) => ({ value: flow.id, label: flow.name })),
+            ]}
           />
         </fieldset>
       </Card>

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { isRefusal } from "../../infrastructure/refusal";
-import { createFlow, deleteFlow, getFlow, listFlows, publishFlow, setFlowEnabled, updateFlow, type FlowView } from "../../domains/automations/flows/store";
+import {
+  createFlow,
+  deleteFlow,
+  getFlow,
+  listFlows,
+  publishFlow,
+  setFlowEnabled,
+  updateFlow,
+  type FlowView,
+} from "../../domains/automations/flows/store";
 import type { RuleActor } from "../../domains/automations/rules";
 import {
   FLOW_IDLE_DEFAULT,
@@ -36,7 +45,9 @@ export const Flow = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    status: z.enum(["draft", "live", "off"]).describe("draft: never published; live: new conversations start it; off: none start it, running ones finish."),
+    status: z
+      .enum(["draft", "live", "off"])
+      .describe("draft: never published; live: new conversations start it; off: none start it, running ones finish."),
     liveVersion: z.int().nullable().describe("The published version new conversations start on; null until first published."),
     unpublished: z.boolean().describe("The draft differs from the live version (publish to make it live)."),
     idleMinutes: z.int(),
@@ -56,8 +67,14 @@ export const FlowList = z.object({ data: z.array(Flow).describe(`At most ${FLOWS
 
 const flowFields = {
   name: z.string().describe(`The flow's name, for you (up to ${FLOW_NAME_MAX} characters).`),
-  idleMinutes: z.int().describe(`Minutes without an answer before a conversation leaves the flow, ${FLOW_IDLE_MIN} to ${FLOW_IDLE_MAX}; ${FLOW_IDLE_DEFAULT} when not given.`),
-  idleText: z.string().describe(`Sent then, if the customer's 24-hour window is still open (up to ${FLOW_TEXT_MAX} characters); empty: nothing is sent.`),
+  idleMinutes: z
+    .int()
+    .describe(
+      `Minutes without an answer before a conversation leaves the flow, ${FLOW_IDLE_MIN} to ${FLOW_IDLE_MAX}; ${FLOW_IDLE_DEFAULT} when not given.`,
+    ),
+  idleText: z
+    .string()
+    .describe(`Sent then, if the customer's 24-hour window is still open (up to ${FLOW_TEXT_MAX} characters); empty: nothing is sent.`),
   steps: z.array(FlowStep).describe(STEPS_WORDS),
 };
 
@@ -89,7 +106,16 @@ export const FLOW_CREATE_EXAMPLE: z.input<typeof FlowCreate> = {
   steps: [
     { id: "ask", type: "question", text: "Namba ya oda yako ni ipi?", input: "text", validate: "number", variable: "order" },
     { id: "look", type: "http", method: "GET", url: "https://shop.example.co.ke/api/orders/{{order}}" },
-    { id: "check", type: "branch", source: "variable", key: "http.status", operator: "equals", value: "shipped", then: "sent", else: "person" },
+    {
+      id: "check",
+      type: "branch",
+      source: "variable",
+      key: "http.status",
+      operator: "equals",
+      value: "shipped",
+      then: "sent",
+      else: "person",
+    },
     { id: "sent", type: "message", text: "Oda {{order}} iko njiani." },
     { id: "done", type: "end" },
     { id: "person", type: "handover" },

@@ -6,7 +6,6 @@ import { WEEKDAYS, type OpeningRange, type Schedule, type Weekday } from "./hour
 
 /** What a rule does besides matching, as stored in automation_rules.actions. */
 export type RuleAction =
-  
   | { type: "reply"; text: string }
   | { type: "tags"; add: string[]; remove: string[] }
   | { type: "assign"; userId: string }

@@ -178,15 +178,25 @@ export default function FlowBuilder({ loaderData, actionData }: Route.ComponentP
           <Badge tone={flow.status === "live" ? "success" : "neutral"}>{flowStatusWords(flow.status)}</Badge>
         </div>
         <p className="text-slate-600">
-          {flow.liveVersion === null ? m.automations_flows_not_published_long() : m.automations_flows_live_version({ version: flow.liveVersion })}{" "}
-          {m.automations_flows_sessions_figures({ active: formatNumber(flow.activeSessions), completed: formatNumber(flow.completedSessions) })}
+          {flow.liveVersion === null
+            ? m.automations_flows_not_published_long()
+            : m.automations_flows_live_version({ version: flow.liveVersion })}{" "}
+          {m.automations_flows_sessions_figures({
+            active: formatNumber(flow.activeSessions),
+            completed: formatNumber(flow.completedSessions),
+          })}
         </p>
-        {flow.olderSessions > 0 ? <p className="text-sm text-slate-600">{m.automations_flows_older_sessions({ count: formatNumber(flow.olderSessions) })}</p> : null}
+        {flow.olderSessions > 0 ? (
+          <p className="text-sm text-slate-600">{m.automations_flows_older_sessions({ count: formatNumber(flow.olderSessions) })}</p>
+        ) : null}
       </div>
       {canManage ? null : <Notice>{m.automations_read_only()}</Notice>}
       {canManage ? (
         <Card>
-          <CardHeader title={m.automations_flows_publish_title()} description={flow.unpublished ? m.automations_flows_publish_pending() : m.automations_flows_publish_none()} />
+          <CardHeader
+            title={m.automations_flows_publish_title()}
+            description={flow.unpublished ? m.automations_flows_publish_pending() : m.automations_flows_publish_none()}
+          />
           <div className="mt-3 flex flex-wrap gap-2">
             <Form method="post">
               <Button type="submit" name="intent" value="publish" disabled={!flow.steps.length}>
@@ -205,7 +215,10 @@ export default function FlowBuilder({ loaderData, actionData }: Route.ComponentP
       ) : null}
       <Card>
         <div id="steps">
-          <CardHeader title={m.automations_flows_steps_title()} description={m.automations_flows_steps_count({ count: flow.steps.length, max: FLOW_STEPS_MAX })} />
+          <CardHeader
+            title={m.automations_flows_steps_title()}
+            description={m.automations_flows_steps_count({ count: flow.steps.length, max: FLOW_STEPS_MAX })}
+          />
         </div>
         {flow.steps.length ? (
           <ol className="mt-3 space-y-2">
@@ -229,7 +242,9 @@ export default function FlowBuilder({ loaderData, actionData }: Route.ComponentP
             </Button>
           </Form>
         ) : null}
-        {canManage && flow.steps.length >= FLOW_STEPS_MAX ? <p className="mt-3 text-sm text-slate-600">{FLOW_MESSAGES.stepsLimit}</p> : null}
+        {canManage && flow.steps.length >= FLOW_STEPS_MAX ? (
+          <p className="mt-3 text-sm text-slate-600">{FLOW_MESSAGES.stepsLimit}</p>
+        ) : null}
         {canManage && editing ? (
           <div className="mt-4">
             <StepForm

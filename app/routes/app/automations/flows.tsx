@@ -120,19 +120,25 @@ function flowColumns(canManage: boolean): Column<FlowView>[] {
     {
       key: "version",
       header: m.automations_flows_column_version(),
-      cell: (flow) => (flow.liveVersion === null ? m.automations_flows_not_published() : m.automations_flows_version({ version: flow.liveVersion })),
+      cell: (flow) =>
+        flow.liveVersion === null ? m.automations_flows_not_published() : m.automations_flows_version({ version: flow.liveVersion }),
     },
     {
       key: "steps",
       header: m.automations_flows_column_steps(),
-      cell: (flow) => <span className="tabular-nums">{m.automations_flows_steps_count({ count: flow.steps.length, max: FLOW_STEPS_MAX })}</span>,
+      cell: (flow) => (
+        <span className="tabular-nums">{m.automations_flows_steps_count({ count: flow.steps.length, max: FLOW_STEPS_MAX })}</span>
+      ),
     },
     {
       key: "sessions",
       header: m.automations_flows_column_sessions(),
       cell: (flow) => (
         <span className="whitespace-nowrap">
-          {m.automations_flows_sessions_figures({ active: formatNumber(flow.activeSessions), completed: formatNumber(flow.completedSessions) })}
+          {m.automations_flows_sessions_figures({
+            active: formatNumber(flow.activeSessions),
+            completed: formatNumber(flow.completedSessions),
+          })}
         </span>
       ),
     },
@@ -161,7 +167,12 @@ function flowColumns(canManage: boolean): Column<FlowView>[] {
             <Power className="size-4" aria-hidden /> {m.automations_flows_turn_on()}
           </FlowPost>
         )}
-        <ButtonLink to={`?confirm=delete&flow=${flow.id}`} variant="secondary" size="sm" aria-label={m.automations_flows_delete_label({ name: flow.name })}>
+        <ButtonLink
+          to={`?confirm=delete&flow=${flow.id}`}
+          variant="secondary"
+          size="sm"
+          aria-label={m.automations_flows_delete_label({ name: flow.name })}
+        >
           <Trash2 className="size-4" aria-hidden /> {m.automations_flows_delete()}
         </ButtonLink>
       </div>
@@ -193,7 +204,11 @@ export default function Flows({ loaderData, actionData }: Route.ComponentProps) 
         <div className="px-4 pt-4">
           <CardHeader
             title={m.automations_flows_list_title()}
-            description={m.automations_flows_limits({ count: formatNumber(flows.length), max: formatNumber(FLOWS_MAX), steps: FLOW_STEPS_MAX })}
+            description={m.automations_flows_limits({
+              count: formatNumber(flows.length),
+              max: formatNumber(FLOWS_MAX),
+              steps: FLOW_STEPS_MAX,
+            })}
           />
           {canManage && full ? <p className="mt-1 text-sm text-slate-600">{FLOW_MESSAGES.limit}</p> : null}
         </div>

@@ -33,7 +33,11 @@ export interface Turn {
   handover: { userId: string | null } | null;
 }
 
-export type HttpCall = (step: Extract<FlowStep, { type: "http" }>, vars: FlowVars, contact: FlowContact) => Promise<{ status: number; json: unknown }>;
+export type HttpCall = (
+  step: Extract<FlowStep, { type: "http" }>,
+  vars: FlowVars,
+  contact: FlowContact,
+) => Promise<{ status: number; json: unknown }>;
 
 /** Steps run in one turn at most: a branch that leads back cannot loop for ever. */
 const STEPS_A_TURN = 60;
@@ -45,11 +49,19 @@ export function contentOf(step: FlowStep, vars: FlowVars, contact: FlowContact):
   const buttons = step.type === "message" ? step.buttons : step.input === "buttons" ? step.choices : [];
   const rows = step.type === "message" ? step.rows : step.input === "list" ? step.choices : [];
   if (buttons.length)
-    return { kind: "interactive", interactive: { type: "button", body, buttons: buttons.map((title, i) => ({ id: `${step.id}:${i}`, title })) } };
+    return {
+      kind: "interactive",
+      interactive: { type: "button", body, buttons: buttons.map((title, i) => ({ id: `${step.id}:${i}`, title })) },
+    };
   if (rows.length)
     return {
       kind: "interactive",
-      interactive: { type: "list", body, button: step.listButton, sections: [{ rows: rows.map((title, i) => ({ id: `${step.id}:${i}`, title })) }] },
+      interactive: {
+        type: "list",
+        body,
+        button: step.listButton,
+        sections: [{ rows: rows.map((title, i) => ({ id: `${step.id}:${i}`, title })) }],
+      },
     };
   if (step.type === "message" && step.mediaUrl) return { kind: step.mediaKind, media: { link: step.mediaUrl, caption: body } };
   return { kind: "text", text: body };

@@ -194,7 +194,8 @@ export async function writeTurn(
 
 async function writeContact(tx: Executor, contactId: string, write: Turn["writes"][number]) {
   if (write.type === "field") {
-    if (write.key === "name") await tx.execute(sql`update contacts set name = ${write.value.slice(0, 200)}, updated_at = now() where id = ${contactId}`);
+    if (write.key === "name")
+      await tx.execute(sql`update contacts set name = ${write.value.slice(0, 200)}, updated_at = now() where id = ${contactId}`);
     else
       await tx.execute(sql`update contacts set attributes = attributes || jsonb_build_object(${write.key}::text, ${write.value.slice(0, 200)}::text),
                                   updated_at = now() where id = ${contactId}`);

@@ -36,7 +36,9 @@ describe("a flow's steps", () => {
       status: 400,
       field: "buttons",
     });
-    expect(refusedAt(() => checkStep({ id: "a1", type: "message", text: "Hi", buttons: ["A"], rows: ["B"], listButton: "Open" }, false))).toEqual({
+    expect(
+      refusedAt(() => checkStep({ id: "a1", type: "message", text: "Hi", buttons: ["A"], rows: ["B"], listButton: "Open" }, false)),
+    ).toEqual({
       status: 400,
       field: "buttons",
     });
@@ -48,7 +50,9 @@ describe("a flow's steps", () => {
       status: 400,
       field: "variable",
     });
-    expect(refusedAt(() => checkStep({ id: "q", type: "question", text: "?", input: "buttons", choices: [], variable: "x" }, false))).toEqual({
+    expect(
+      refusedAt(() => checkStep({ id: "q", type: "question", text: "?", input: "buttons", choices: [], variable: "x" }, false)),
+    ).toEqual({
       status: 400,
       field: "choices",
     });
@@ -68,7 +72,17 @@ describe("a flow's steps", () => {
     expect(checkSteps([branch, { id: "m", type: "message", text: "Hi" }], false)).toHaveLength(2);
     expect(refusedAt(() => checkSteps([branch], false))).toEqual({ status: 400, field: "steps[0].then" });
     expect(refusedAt(() => checkSteps([{ ...branch, then: "b" }], false))).toEqual({ status: 400, field: "steps[0].then" });
-    expect(refusedAt(() => checkSteps([{ id: "m", type: "end" }, { id: "m", type: "end" }], false))).toEqual({ status: 400, field: "steps" });
+    expect(
+      refusedAt(() =>
+        checkSteps(
+          [
+            { id: "m", type: "end" },
+            { id: "m", type: "end" },
+          ],
+          false,
+        ),
+      ),
+    ).toEqual({ status: 400, field: "steps" });
     const many = Array.from({ length: FLOW_STEPS_MAX + 1 }, (_, i) => ({ id: `s${i}`, type: "end" }));
     expect(refusedAt(() => checkSteps(many, false))).toEqual({ status: 400, field: "steps" });
     // A step without an id is given one.
@@ -78,7 +92,20 @@ describe("a flow's steps", () => {
 
 describe("answers and variables", () => {
   const question = (over: Partial<QuestionStep>): QuestionStep =>
-    ({ id: "q", type: "question", text: "?", input: "text", choices: [], listButton: "", validate: "any", variable: "x", retryText: "", maxTries: 3, giveUpTo: "end", ...over }) as QuestionStep;
+    ({
+      id: "q",
+      type: "question",
+      text: "?",
+      input: "text",
+      choices: [],
+      listButton: "",
+      validate: "any",
+      variable: "x",
+      retryText: "",
+      maxTries: 3,
+      giveUpTo: "end",
+      ...over,
+    }) as QuestionStep;
 
   it("checks an answer as a phone number, a number, an e-mail address, a date or a choice", () => {
     expect(acceptedAnswer(question({ validate: "phone" }), "0712 345 678", null)).toBe("+254712345678");
@@ -114,7 +141,16 @@ describe("answers and variables", () => {
 describe("the engine", () => {
   const steps = checkSteps(
     [
-      { id: "ask", type: "question", text: "Jina?", input: "text", variable: "name", retryText: "Tafadhali andika jina.", maxTries: 2, giveUpTo: "bye" },
+      {
+        id: "ask",
+        type: "question",
+        text: "Jina?",
+        input: "text",
+        variable: "name",
+        retryText: "Tafadhali andika jina.",
+        maxTries: 2,
+        giveUpTo: "bye",
+      },
       { id: "tag", type: "set", action: "add_tag", key: "flow-lead" },
       { id: "vip", type: "branch", source: "tag", key: "vip", operator: "equals", then: "hi", else: "next" },
       { id: "plain", type: "message", text: "Karibu {{name}}." },
@@ -129,9 +165,7 @@ describe("the engine", () => {
     const first = await runFrom(steps, 0, { stepIndex: 0, vars: {}, retries: 0 }, contact, noHttp, now);
     expect(first).toMatchObject({ status: "active", stepId: "ask", replies: [{ kind: "text", text: "Jina?" }] });
     const answered = await answerQuestion(steps, first.state, "Wanjiku", null, contact, noHttp, now);
-    expect(answered.replies).toEqual([
-      { kind: "text", text: "Karibu tena, Wanjiku!" },
-    ]);
+    expect(answered.replies).toEqual([{ kind: "text", text: "Karibu tena, Wanjiku!" }]);
     expect(answered).toMatchObject({ status: "active", stepId: "wait", wakeAt: new Date("2026-11-27T11:00:00Z") });
     expect(answered.writes).toEqual([{ type: "add_tag", tag: "flow-lead" }]);
   });
@@ -152,7 +186,17 @@ describe("the engine", () => {
 
   it("sends buttons and lists as interactive messages whose ids name the step and the choice", async () => {
     const menu = checkSteps(
-      [{ id: "m", type: "question", text: "Chagua:", input: "list", choices: ["Nairobi", "Mombasa"], listButton: "Maeneo", variable: "area" }],
+      [
+        {
+          id: "m",
+          type: "question",
+          text: "Chagua:",
+          input: "list",
+          choices: ["Nairobi", "Mombasa"],
+          listButton: "Maeneo",
+          variable: "area",
+        },
+      ],
       false,
     );
     const turn = await runFrom(menu, 0, { stepIndex: 0, vars: {}, retries: 0 }, contact, noHttp, now);
@@ -163,7 +207,14 @@ describe("the engine", () => {
           type: "list",
           body: "Chagua:",
           button: "Maeneo",
-          sections: [{ rows: [{ id: "m:0", title: "Nairobi" }, { id: "m:1", title: "Mombasa" }] }],
+          sections: [
+            {
+              rows: [
+                { id: "m:0", title: "Nairobi" },
+                { id: "m:1", title: "Mombasa" },
+              ],
+            },
+          ],
         },
       },
     ]);

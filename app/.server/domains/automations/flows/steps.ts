@@ -186,13 +186,17 @@ export function checkStep(input: unknown, production: boolean): FlowStep {
     if (step.mediaUrl && (step.buttons.length || step.rows.length)) throw refuseFlow(400, FLOW_MESSAGES.media, "mediaUrl");
   }
   if (step.type === "question") {
-    if (step.input === "buttons" && (step.choices.length < 1 || step.choices.length > FLOW_BUTTONS_MAX || step.choices.some((c) => c.length > FLOW_BUTTON_TITLE_MAX)))
+    if (
+      step.input === "buttons" &&
+      (step.choices.length < 1 || step.choices.length > FLOW_BUTTONS_MAX || step.choices.some((c) => c.length > FLOW_BUTTON_TITLE_MAX))
+    )
       throw refuseFlow(400, FLOW_MESSAGES.buttons, "choices");
     if (step.input === "list" && (step.choices.length < 1 || !step.listButton)) throw refuseFlow(400, FLOW_MESSAGES.rows, "choices");
     if (step.validate === "choice" && !step.choices.length) throw refuseFlow(400, FLOW_MESSAGES.rows, "choices");
   }
   if (step.type === "branch" && step.source !== "answer" && !step.key) throw refuseFlow(400, FLOW_MESSAGES.key, "key");
-  if (step.type === "set" && step.action === "field" && !/^[a-z][a-z0-9_]{0,59}$/i.test(step.key)) throw refuseFlow(400, FLOW_MESSAGES.key, "key");
+  if (step.type === "set" && step.action === "field" && !/^[a-z][a-z0-9_]{0,59}$/i.test(step.key))
+    throw refuseFlow(400, FLOW_MESSAGES.key, "key");
   if (step.type === "http" && !isHttpsOrLocalHttp(step.url, production)) throw refuseFlow(400, FLOW_MESSAGES.url, "url");
   return step;
 }
@@ -212,7 +216,9 @@ export function targetsOf(step: FlowStep): { field: string; to: string }[] {
 export function checkSteps(input: unknown[], production: boolean): FlowStep[] {
   if (input.length > FLOW_STEPS_MAX) throw refuseFlow(400, FLOW_MESSAGES.stepsLimit, "steps");
   // A step given without an id (the API) gets one; steps that others lead to need theirs.
-  const given: { id: string }[] = input.flatMap((s) => (s && typeof s === "object" && typeof (s as { id?: unknown }).id === "string" ? [s as { id: string }] : []));
+  const given: { id: string }[] = input.flatMap((s) =>
+    s && typeof s === "object" && typeof (s as { id?: unknown }).id === "string" ? [s as { id: string }] : [],
+  );
   const withIds = input.map((s) =>
     s && typeof s === "object" && (s as { id?: unknown }).id === undefined ? { ...s, id: newStepId(given) } : s,
   );
@@ -228,7 +234,8 @@ export function checkSteps(input: unknown[], production: boolean): FlowStep[] {
   if (ids.size !== steps.length) throw refuseFlow(400, FLOW_MESSAGES.step, "steps");
   steps.forEach((step, i) => {
     for (const { field, to } of targetsOf(step))
-      if (to !== NEXT && to !== END && (!ids.has(to) || to === step.id)) throw refuseFlow(400, FLOW_MESSAGES.target, `steps[${i}].${field}`);
+      if (to !== NEXT && to !== END && (!ids.has(to) || to === step.id))
+        throw refuseFlow(400, FLOW_MESSAGES.target, `steps[${i}].${field}`);
   });
   return steps;
 }

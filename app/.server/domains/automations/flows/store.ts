@@ -145,7 +145,10 @@ export async function createFlow(actor: RuleActor, input: FlowInput): Promise<Fl
   const steps = checkSteps(input.steps ?? [], env().production);
   const id = await db().transaction(async (tx) => {
     await lockFlows(tx, actor.organizationId);
-    const count = await queryRow<{ n: number }>(tx, sql`select count(*)::int as n from flows where organization_id = ${actor.organizationId}`);
+    const count = await queryRow<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from flows where organization_id = ${actor.organizationId}`,
+    );
     if ((count?.n ?? 0) >= FLOWS_MAX) throw refuseFlow(409, FLOW_MESSAGES.limit, "form");
     const saved = await queryRow<{ id: string }>(
       tx,

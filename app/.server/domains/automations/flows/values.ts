@@ -53,13 +53,7 @@ export function substituteJson(text: string, vars: FlowVars, contact: FlowContac
   );
 }
 
-const fold = (text: string) =>
-  text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
+const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
 
 /** The choice a reply names: by the button or row id Jumbe gave it, else by its words. */
 export function choiceOf(step: QuestionStep, text: string, replyId: string | null): string | null {
