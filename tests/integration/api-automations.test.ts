@@ -88,7 +88,7 @@ describe("keyword rules in the API", () => {
         threshold: 0.75,
         phoneNumberId: null,
         cooldownMinutes: 0,
-        actions: { reply: prices.actions.reply, addTags: ["asked-price"], removeTags: [], assignTo: null },
+        actions: { reply: prices.actions.reply, buttons: [], addTags: ["asked-price"], removeTags: [], assignTo: null },
         position: 1,
         enabled: true,
         firedCount: 0,
@@ -119,7 +119,7 @@ describe("keyword rules in the API", () => {
       body: {
         ...second.body,
         cooldownMinutes: 30,
-        actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", addTags: [], removeTags: [], assignTo: null },
+        actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", buttons: [], addTags: [], removeTags: [], assignTo: null },
         enabled: false,
         position: 1,
       },
@@ -134,7 +134,18 @@ describe("keyword rules in the API", () => {
     const again = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
       actions: { addTags: null, removeTags: ["new"] },
     });
-    expect(again.body.actions).toEqual({ reply: prices.actions.reply, addTags: [], removeTags: ["new"], assignTo: null });
+    expect(again.body.actions).toEqual({ reply: prices.actions.reply, buttons: [], addTags: [], removeTags: ["new"], assignTo: null });
+    // Reply buttons, and the least busy member: kept until changed.
+    const buttons = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
+      actions: { buttons: ["Starter", "Business"], assignTo: "least_busy" },
+    });
+    expect(buttons.body.actions).toEqual({
+      reply: prices.actions.reply,
+      buttons: ["Starter", "Business"],
+      addTags: [],
+      removeTags: ["new"],
+      assignTo: "least_busy",
+    });
     expect(again.body).toMatchObject({ threshold: 0.75, position: 1, enabled: true });
 
     expect(await call(t.key, "DELETE", `/api/v1/automations/rules/${added.body.id}`)).toEqual({ status: 204, body: undefined });
@@ -153,6 +164,7 @@ describe("keyword rules in the API", () => {
       { action: "Automation rule moved", details: "Hours" },
       { action: "Automation rule changed", details: "Hours" },
       { action: "Automation rule moved", details: "Hours" },
+      { action: "Automation rule changed", details: "Prices" },
       { action: "Automation rule changed", details: "Prices" },
       { action: "Automation rule deleted", details: "Prices" },
     ]);
@@ -189,6 +201,8 @@ describe("keyword rules in the API", () => {
         "invalid_automation",
         "actions.assignTo",
       ],
+      ["POST", "", { ...hours, actions: { reply: "Chagua", buttons: ["A", "B", "C", "D"] } }, 422, "invalid_automation", "actions.buttons"],
+      ["POST", "", { ...hours, actions: { buttons: ["Gari"], addTags: ["claim"] } }, 422, "invalid_automation", "actions.buttons"],
       ["POST", "", { ...hours, matchType: "sometimes" }, 400, "invalid_request", undefined],
       ["POST", "", { ...hours, colour: "red" }, 400, "invalid_request", undefined],
       ["POST", "", { ...hours, actions: [{ type: "reply", text: "hi" }] }, 400, "invalid_request", undefined],

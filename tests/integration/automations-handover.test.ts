@@ -8,6 +8,7 @@ import { sendReply, setConversationState } from "~/.server/domains/inbox/actions
 import { findConversation } from "~/.server/domains/inbox/list";
 import { conversationData } from "~/.server/domains/inbox/page";
 import { queueMessage } from "~/.server/domains/messaging/queue";
+import { analyticsPage } from "~/.server/domains/analytics/page";
 import { signedInCookie, uniqueEmail } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { automationHarness, outbound, runs } from "../support/automation-harness";
@@ -100,6 +101,69 @@ describe("hand-over to a person", () => {
     expect((await conversation(t.organizationId)).held).toBe(true);
     await customerWrites(t, "254712000301", "bei ya misumari?");
     expect((await outbound(t.organizationId)).filter((m) => m.source === "automation")).toHaveLength(1);
+  });
+
+  it("a rule with reply buttons that hands over: the customer gets the buttons, the least busy member the conversation", async () => {
+    const t = await tenant("Jamii Insurance Agency");
+    const member = await agent(t.organizationId, "Akinyi", true);
+    const rule = await createRule(t.actor, {
+      name: "Claims",
+      matchType: "contains",
+      keywords: ["claim", "dai"],
+      reply: "Pole sana. Tuko hapa kusaidia na dai lako.",
+      buttons: ["Gari", "Afya"],
+      assignTo: "least_busy",
+    });
+    expect(rule.actions).toEqual([
+      { type: "reply", text: "Pole sana. Tuko hapa kusaidia na dai lako.", buttons: ["Gari", "Afya"] },
+      { type: "handover" },
+    ]);
+    await customerWrites(t, "254712000303", "Nataka kufungua claim");
+    const [reply] = await rawQuery<{
+      message_type: string;
+      payload: { interactive: { action: { buttons: { reply: { id: string; title: string } }[] } } };
+    }>(`select message_type, payload from messages where organization_id = $1 and direction = 'outbound'`, [t.organizationId]);
+    expect(reply!.message_type).toBe("interactive");
+    expect(reply!.payload.interactive.action.buttons.map((b) => b.reply)).toEqual([
+      { id: `rule:${rule.id}:1`, title: "Gari" },
+      { id: `rule:${rule.id}:2`, title: "Afya" },
+    ]);
+    expect(await conversation(t.organizationId)).toMatchObject({ assigned_to: member, held: true });
+    const [entry] = await rawQuery<{ kind: string; body: string; subject_id: string }>(
+      `select kind, body, subject_id from conversation_entries where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(entry).toEqual({ kind: "handover", body: "rule\nClaims", subject_id: member });
+    // The person holds it now: the same words get no second answer.
+    await customerWrites(t, "254712000303", "claim yangu?");
+    expect(await outbound(t.organizationId)).toHaveLength(1);
+  });
+
+  it("counts on Analytics the conversations automations answered alone, those handed over and those people resolved", async () => {
+    const t = await tenant("Mwangaza Solar Kenya");
+    const member = await agent(t.organizationId, "Kamau", true);
+    await createRule(t.actor, { name: "Bei", matchType: "contains", keywords: ["bei"], reply: "Paneli zinaanzia KES 15,000." });
+    await createRule(t.actor, { name: "Shida", matchType: "contains", keywords: ["shida"], reply: "Pole!", assignTo: "least_busy" });
+    await customerWrites(t, "254712000311", "bei ya paneli?");
+    await customerWrites(t, "254712000312", "nina shida na betri");
+    const [held] = await rawQuery<{ id: string }>(
+      `select id from conversations where organization_id = $1 and person_held_at is not null`,
+      [t.organizationId],
+    );
+    await setConversationState(
+      { organizationId: t.organizationId, userId: member },
+      (await findConversation(t.organizationId, held!.id))!,
+      "resolved",
+    );
+
+    const page = await analyticsPage(t.organizationId, new URLSearchParams("period=7d"));
+    expect(page.automations).toEqual({ byAutomation: 1, handedOver: 1, resolvedByPeople: 1 });
+    const other = await tenant("Other Solar Ltd");
+    expect((await analyticsPage(other.organizationId, new URLSearchParams("period=7d"))).automations).toEqual({
+      byAutomation: 0,
+      handedOver: 0,
+      resolvedByPeople: 0,
+    });
   });
 
   it("queues an automation's follow-up messages in order, in the first one's transaction", async () => {

@@ -2,7 +2,22 @@ import { change, type AnalyticsFilters, type AnalyticsReport, type Compared } fr
 import { formatNumber } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { StatCard, type Change } from "~/components/ui/stat-card";
-import { BarChart3, CheckCheck, CheckCircle2, Eye, MessageCircle, Reply, Send, Timer, Users, Wallet, XCircle } from "~/components/ui/icons";
+import type { AutomationFigures } from "~/.server/domains/automations/analytics";
+import {
+  Bot,
+  BarChart3,
+  CheckCheck,
+  CheckCircle2,
+  Eye,
+  MessageCircle,
+  Reply,
+  Send,
+  Timer,
+  UserPlus,
+  Users,
+  Wallet,
+  XCircle,
+} from "~/components/ui/icons";
 import { comparedWith, decimal } from "./words";
 import { m } from "~/paraglide/messages";
 
@@ -11,6 +26,36 @@ const percentValue = (n: number | null) => (n === null ? m.app_analytics_none() 
 
 function changeOf(figure: Compared, against: string, better: Change["better"] = "up"): Change {
   return { percent: change(figure), against, better };
+}
+
+/**
+ * The period's conversations by who answered them (issue 44): automations alone, handed by one to a
+ * person, resolved by a member. Shown once automations or people have done any of it.
+ */
+export function AutomationCards({ figures }: { figures: AutomationFigures }) {
+  if (figures.byAutomation + figures.handedOver + figures.resolvedByPeople === 0) return null;
+  return (
+    <section aria-label={m.app_analytics_automation_figures()} className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:gap-4">
+      <StatCard
+        label={m.app_analytics_by_automation()}
+        value={formatNumber(figures.byAutomation)}
+        icon={Bot}
+        hint={m.app_analytics_by_automation_hint()}
+      />
+      <StatCard
+        label={m.app_analytics_handed_over()}
+        value={formatNumber(figures.handedOver)}
+        icon={UserPlus}
+        hint={m.app_analytics_handed_over_hint()}
+      />
+      <StatCard
+        label={m.app_analytics_resolved_by_people()}
+        value={formatNumber(figures.resolvedByPeople)}
+        icon={Users}
+        hint={m.app_analytics_resolved_by_people_hint()}
+      />
+    </section>
+  );
 }
 
 /** The period's figures, each with its change from the period before. */

@@ -31,7 +31,16 @@ function RuleDoes({ rule }: { rule: RuleRow }) {
   return (
     <ul className="space-y-0.5">
       {rule.actions.map((action) => {
-        if (action.type === "reply") return <li key="reply">{m.automations_does_reply({ text: excerpt(action.text) })}</li>;
+        if (action.type === "reply")
+          return (
+            <li key="reply">
+              {m.automations_does_reply({ text: excerpt(action.text) })}
+              {action.buttons?.length ? (
+                <span className="block">{m.automations_does_buttons({ buttons: action.buttons.join(" · ") })}</span>
+              ) : null}
+            </li>
+          );
+        if (action.type === "handover") return <li key="handover">{m.automations_does_handover()}</li>;
         if (action.type === "tags")
           return (
             <li key="tags">

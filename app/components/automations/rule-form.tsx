@@ -3,7 +3,10 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "~
 import type { TryResult } from "~/.server/domains/automations/page";
 import {
   AUTOMATION_MATCH_TYPES,
+  LEAST_BUSY,
   matchTypeWords,
+  RULE_BUTTON_MAX,
+  RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
   RULE_NAME_MAX,
   RULE_REPLY_MAX,
@@ -158,6 +161,14 @@ export function RuleForm({
             {...getTextareaProps(fields.reply)}
             key={fields.reply.key}
           />
+          <TextareaField
+            label={m.automations_field_buttons()}
+            rows={3}
+            hint={m.automations_field_buttons_hint({ max: RULE_BUTTONS_MAX, length: RULE_BUTTON_MAX })}
+            errors={fields.buttons.errors}
+            {...getTextareaProps(fields.buttons)}
+            key={fields.buttons.key}
+          />
           <div className="grid gap-4 sm:grid-cols-2">
             <Field
               label={m.automations_field_add_tags()}
@@ -186,6 +197,7 @@ export function RuleForm({
             key={fields.assignTo.key}
             options={[
               { value: "", label: m.automations_assign_nobody() },
+              { value: LEAST_BUSY, label: m.automations_assign_least_busy() },
               ...choices.members.map((member) => ({ value: member.id, label: member.name })),
             ]}
           />

@@ -12,6 +12,11 @@ export const RULE_COOLDOWN_MAX_MINUTES = 7 * 24 * 60;
 export const RULE_TAGS_MAX = 10;
 export const RULE_TAG_MAX = 40;
 export const AUTO_TEXT_MAX = 1024;
+/** A reply's buttons: Meta's limits for reply buttons. */
+export const RULE_BUTTONS_MAX = 3;
+export const RULE_BUTTON_MAX = 20;
+/** The assignment choice that hands the conversation to the least busy member. */
+export const LEAST_BUSY = "least_busy";
 /** The fuzzy match type's similarity: its bounds, the form's step and default. */
 export const THRESHOLD_MIN = 0.5;
 export const THRESHOLD_MAX = 1;
@@ -93,6 +98,12 @@ export const AUTOMATION_MESSAGES = {
   },
   get number() {
     return m.automations_error_number();
+  },
+  get buttons() {
+    return m.automations_error_buttons({ max: RULE_BUTTONS_MAX, length: RULE_BUTTON_MAX });
+  },
+  get buttonsNeedReply() {
+    return m.automations_error_buttons_need_reply();
   },
   get assignee() {
     return m.automations_error_assignee();

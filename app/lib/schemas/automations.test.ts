@@ -26,6 +26,7 @@ describe("the rule form", () => {
         threshold: "0,85",
         cooldownMinutes: "30",
         reply: "Bei zetu",
+        buttons: " Starter \r\n\nBusiness",
         addTags: " asked-price, ,lead ",
         removeTags: "",
         phoneNumberId: "",
@@ -43,6 +44,7 @@ describe("the rule form", () => {
       phoneNumberId: null,
       cooldownMinutes: 30,
       reply: "Bei zetu",
+      buttons: ["Starter", "Business"],
       addTags: ["asked-price", "lead"],
       removeTags: [],
       assignTo: null,
@@ -71,10 +73,38 @@ describe("the rule form", () => {
       phoneNumberId: "",
       cooldownMinutes: "0",
       reply: "",
+      buttons: "",
       addTags: "a, b",
       removeTags: "c",
       assignTo: "u1",
     });
+    expect(
+      ruleFormValues({
+        name: "Claims",
+        matchType: "contains",
+        keywords: ["claim"],
+        threshold: null,
+        phoneNumberId: null,
+        cooldownMinutes: 0,
+        actions: [{ type: "reply", text: "Pole", buttons: ["Gari", "Afya"] }, { type: "handover" }],
+      }),
+    ).toMatchObject({ reply: "Pole", buttons: "Gari\nAfya", assignTo: "least_busy" });
+  });
+
+  it("refuses more than three buttons, a long or repeated one, and buttons without a reply", () => {
+    const base = { name: "Claims", matchType: "contains", keywords: "claim", reply: "Pole" };
+    const errors = (fields: Record<string, string>) => {
+      const submission = parseWithZod(posted({ ...base, ...fields }), { schema: RuleFormSchema });
+      return submission.status === "error" ? submission.error : null;
+    };
+    const tooMany = ["Give up to 3 different buttons, one a line, each at most 20 characters."];
+    expect(errors({ buttons: "A\nB\nC\nD" })).toEqual({ buttons: tooMany });
+    expect(errors({ buttons: "x".repeat(21) })).toEqual({ buttons: tooMany });
+    expect(errors({ buttons: "Gari\ngari" })).toEqual({ buttons: tooMany });
+    expect(errors({ buttons: "Gari", reply: "", addTags: "claim" })).toEqual({
+      buttons: ["Buttons go with a reply: write the reply they answer."],
+    });
+    expect(errors({ buttons: "Gari\nAfya" })).toBeNull();
   });
 });
 

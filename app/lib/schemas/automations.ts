@@ -8,6 +8,9 @@ import {
   AUTOMATION_MESSAGES,
   FORM_RANGES,
   FORM_WEEKDAYS,
+  LEAST_BUSY,
+  RULE_BUTTON_MAX,
+  RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
   RULE_NAME_MAX,
   RULE_REPLY_MAX,
@@ -25,6 +28,9 @@ const characters = (text: string) => [...text].length;
 
 /** A textarea's keywords, one a line, blank lines left out. */
 export const keywordLines = (text: string) => text.split(/\r?\n/).filter((line) => line.trim() !== "");
+
+/** A reply's buttons, one a line, trimmed, blank lines left out. */
+export const buttonLines = (text: string | undefined) => keywordLines(text ?? "").map((line) => line.trim());
 
 /** Comma-separated tags, trimmed, blank ones left out. */
 export const tagList = (text: string | undefined) =>
@@ -84,6 +90,7 @@ export const RuleFormSchema = z
     reply: z.optional(
       z.string().check(z.refine((value) => characters(value.trim()) <= RULE_REPLY_MAX, { error: () => AUTOMATION_MESSAGES.replyTooLong })),
     ),
+    buttons: z.optional(z.string()),
     addTags: z.optional(z.string()),
     removeTags: z.optional(z.string()),
     assignTo: z.optional(z.string()),
@@ -94,6 +101,15 @@ export const RuleFormSchema = z
       const tags = [...tagList(value.addTags), ...tagList(value.removeTags)];
       if (tags.length > RULE_TAGS_MAX || tags.some((tag) => characters(tag) > RULE_TAG_MAX))
         ctx.addIssue({ code: "custom", path: ["addTags"], message: AUTOMATION_MESSAGES.tags });
+      const buttons = buttonLines(value.buttons);
+      if (
+        buttons.length > RULE_BUTTONS_MAX ||
+        buttons.some((b) => characters(b) > RULE_BUTTON_MAX) ||
+        new Set(buttons.map((b) => b.toLowerCase())).size !== buttons.length
+      )
+        ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttons });
+      else if (buttons.length && !value.reply?.trim())
+        ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttonsNeedReply });
       if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.flowId)
         ctx.addIssue({ code: "custom", path: ["reply"], message: AUTOMATION_MESSAGES.noAction });
     }),
@@ -110,6 +126,7 @@ export function ruleInputOf(value: RuleFormValue) {
     phoneNumberId: value.phoneNumberId || null,
     cooldownMinutes: value.cooldownMinutes === undefined ? 0 : Number(value.cooldownMinutes),
     reply: value.reply ?? "",
+    buttons: buttonLines(value.buttons),
     addTags: tagList(value.addTags),
     removeTags: tagList(value.removeTags),
     assignTo: value.assignTo || null,
@@ -235,9 +252,10 @@ interface SavedRule {
   phoneNumberId: string | null;
   cooldownMinutes: number;
   actions: readonly (
-    | { type: "reply"; text: string }
+    | { type: "reply"; text: string; buttons?: readonly string[] }
     | { type: "tags"; add: readonly string[]; remove: readonly string[] }
     | { type: "assign"; userId: string }
+    | { type: "handover" }
     | { type: "flow"; flowId: string }
   )[];
 }
@@ -251,6 +269,7 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   phoneNumberId: "",
   cooldownMinutes: "0",
   reply: "",
+  buttons: "",
   addTags: "",
   removeTags: "",
   assignTo: "",
@@ -261,7 +280,7 @@ export const NEW_RULE_VALUES: Record<string, string> = {
 export function ruleFormValues(rule: SavedRule): Record<string, string> {
   const reply = rule.actions.find((action) => action.type === "reply");
   const tags = rule.actions.find((action) => action.type === "tags");
-  const assign = rule.actions.find((action) => action.type === "assign");
+  const assign = rule.actions.find((action) => action.type === "assign" || action.type === "handover");
   const flow = rule.actions.find((action) => action.type === "flow");
   return {
     name: rule.name,
@@ -271,9 +290,10 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     phoneNumberId: rule.phoneNumberId ?? "",
     cooldownMinutes: String(rule.cooldownMinutes),
     reply: reply?.type === "reply" ? reply.text : "",
+    buttons: reply?.type === "reply" ? (reply.buttons ?? []).join("\n") : "",
     addTags: tags?.type === "tags" ? tags.add.join(", ") : "",
     removeTags: tags?.type === "tags" ? tags.remove.join(", ") : "",
-    assignTo: assign?.type === "assign" ? assign.userId : "",
+    assignTo: assign?.type === "assign" ? assign.userId : assign?.type === "handover" ? LEAST_BUSY : "",
     flowId: flow?.type === "flow" ? flow.flowId : "",
   };
 }

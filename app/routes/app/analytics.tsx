@@ -7,7 +7,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Notice } from "~/components/ui/notice";
 import { PageTitle } from "~/components/ui/page-title";
 import { AnalyticsFilterForm } from "~/components/analytics/filter-form";
-import { FigureCards } from "~/components/analytics/figure-cards";
+import { AutomationCards, FigureCards } from "~/components/analytics/figure-cards";
 import { AnalyticsReportView } from "~/components/analytics/report";
 import { periodWords } from "~/components/analytics/words";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -63,6 +63,8 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       <AnalyticsFilterForm form={form} numbers={report.numbers} chart={chart} />
 
       <FigureCards report={report} filters={filters} />
+
+      <AutomationCards figures={loaderData.automations} />
 
       <AnalyticsReportView report={report} filters={filters} chart={chart} empty={empty} pageHref={pageHref} />
     </div>

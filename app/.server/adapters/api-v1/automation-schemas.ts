@@ -2,6 +2,9 @@ import { z } from "zod";
 import {
   AUTO_TEXT_MAX,
   AUTOMATION_MATCH_TYPES,
+  LEAST_BUSY,
+  RULE_BUTTON_MAX,
+  RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
   RULE_NAME_MAX,
   RULE_REPLY_MAX,
@@ -41,14 +44,25 @@ export const WEEKDAY_NUMBER: Record<WeekdayName, Weekday> = {
 
 export const RuleIdParams = z.object({ id: z.string().describe("The rule's id (a UUID) from the list or from adding it.") });
 
-const ACTIONS_WORDS = `What the rule does when it matches, at least one: reply sends a text (up to ${RULE_REPLY_MAX} characters), addTags and removeTags change the contact's tags (up to ${RULE_TAGS_MAX} in all, each up to ${RULE_TAG_MAX} characters), assignTo hands the conversation to a member who answers chats (an owner, admin or agent: their user id).`;
+const ACTIONS_WORDS = `What the rule does when it matches, at least one: reply sends a text (up to ${RULE_REPLY_MAX} characters), with up to ${RULE_BUTTONS_MAX} reply buttons, addTags and removeTags change the contact's tags (up to ${RULE_TAGS_MAX} in all, each up to ${RULE_TAG_MAX} characters), assignTo hands the conversation to a member who answers chats (an owner, admin or agent: their user id) or to the least busy one ("${LEAST_BUSY}"); once a person holds it, automations stay silent in it until it is resolved.`;
 
 const RuleActionsInput = z
   .object({
     reply: z.string().nullable().optional().describe("The text sent to the customer, as a reply to their message; null or empty: none."),
+    buttons: z
+      .array(z.string())
+      .nullable()
+      .optional()
+      .describe(
+        `Reply buttons' titles under the reply, up to ${RULE_BUTTONS_MAX}, each up to ${RULE_BUTTON_MAX} characters, all different.`,
+      ),
     addTags: z.array(z.string()).nullable().optional().describe("Tags added to the contact (stored as given, each once)."),
     removeTags: z.array(z.string()).nullable().optional().describe("Tags taken off the contact."),
-    assignTo: z.string().nullable().optional().describe("The user id of a member who answers chats; null: nobody."),
+    assignTo: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(`The user id of a member who answers chats, or "${LEAST_BUSY}" for the least busy one; null: nobody.`),
   })
   .strict();
 
@@ -127,9 +141,10 @@ export const AutomationRule = z
     actions: z
       .object({
         reply: z.string().nullable(),
+        buttons: z.array(z.string()).describe("The reply's buttons; empty: none."),
         addTags: z.array(z.string()),
         removeTags: z.array(z.string()),
-        assignTo: z.string().nullable().describe("The user id of the member the conversation is handed to."),
+        assignTo: z.string().nullable().describe(`The user id of the member the conversation is handed to, or "${LEAST_BUSY}".`),
       })
       .describe("What the rule does; an action it does not take is null or an empty list."),
     position: z.int().describe("The rule's place in the order the rules are tried, 1 first."),

@@ -18,7 +18,7 @@ import {
 import { readAutomationSettings, saveAutomationSettings, type AutomationSettings as Stored } from "../../domains/automations/settings";
 import { checkRule } from "../../domains/automations/match";
 import { canonicalTimeZone, checkSchedule, isOpenAt, nextOpening, type ScheduleError, type Weekday } from "../../domains/automations/hours";
-import { RULE_TAG_MAX } from "~/lib/schemas/automations-rules";
+import { LEAST_BUSY, RULE_TAG_MAX } from "~/lib/schemas/automations-rules";
 import { ApiProblem } from "./problem";
 import {
   WEEKDAY_NAMES,
@@ -47,9 +47,12 @@ type Actions = ApiRule["actions"];
 
 /** The stored list of actions as the API's object: an action not taken is null or an empty list. */
 function actionsOf(view: RuleView): Actions {
-  const actions: Actions = { reply: null, addTags: [], removeTags: [], assignTo: null };
+  const actions: Actions = { reply: null, buttons: [], addTags: [], removeTags: [], assignTo: null };
   for (const action of view.actions) {
-    if (action.type === "reply") actions.reply = action.text;
+    if (action.type === "reply") {
+      actions.reply = action.text;
+      actions.buttons = action.buttons ?? [];
+    } else if (action.type === "handover") actions.assignTo = LEAST_BUSY;
     else if (action.type === "tags") {
       actions.addTags = action.add;
       actions.removeTags = action.remove;
@@ -130,6 +133,8 @@ function ruleField(input: RuleInput) {
       }
       case "assignTo":
         return "actions.assignTo";
+      case "buttons":
+        return "actions.buttons";
       case "form":
       case undefined:
         return undefined;
@@ -159,6 +164,7 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     phoneNumberId: body.phoneNumberId ?? null,
     cooldownMinutes: body.cooldownMinutes,
     reply: body.actions.reply ?? "",
+    buttons: body.actions.buttons ?? [],
     addTags: body.actions.addTags ?? [],
     removeTags: body.actions.removeTags ?? [],
     assignTo: body.actions.assignTo ?? null,
@@ -192,6 +198,7 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       phoneNumberId: fields.phoneNumberId !== undefined ? fields.phoneNumberId : current.phoneNumberId,
       cooldownMinutes: fields.cooldownMinutes ?? current.cooldownMinutes,
       reply: mine.reply ?? "",
+      buttons: mine.buttons ?? [],
       addTags: mine.addTags ?? [],
       removeTags: mine.removeTags ?? [],
       assignTo: mine.assignTo,

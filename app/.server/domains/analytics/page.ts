@@ -1,4 +1,5 @@
-import { analyticsNumbers, analyticsReport } from "./report";
+import { analyticsNumbers, analyticsRange, analyticsReport } from "./report";
+import { automationFigures, type AutomationFigures } from "../automations/analytics";
 import { m } from "~/paraglide/messages";
 import { ANALYTICS_PERIODS, parseAnalyticsFilters, type AnalyticsFilters, type AnalyticsReport, type ParsedFilters } from "~/lib/analytics";
 
@@ -28,6 +29,8 @@ export interface AnalyticsForm {
 
 export interface AnalyticsPage {
   report: AnalyticsReport;
+  /** The period's conversations answered by automations alone, handed over, resolved by people. */
+  automations: AutomationFigures;
   /** Why the query was refused (the page then shows the default filters' report, with status 400). */
   error: string | null;
   form: AnalyticsForm;
@@ -41,9 +44,14 @@ export async function analyticsPage(
   resolved?: ParsedFilters,
 ): Promise<AnalyticsPage> {
   resolved ??= await tenantAnalyticsFilters(organizationId, params, now);
-  const report = await analyticsReport(organizationId, resolved.filters, now);
+  const range = analyticsRange(resolved.filters, now);
+  const [report, automations] = await Promise.all([
+    analyticsReport(organizationId, resolved.filters, now),
+    automationFigures(organizationId, { start: range.start, end: range.end, phoneNumberId: resolved.filters.number }),
+  ]);
   return {
     report,
+    automations,
     error: resolved.ok ? null : resolved.error,
     form: resolved.ok ? formOf(resolved.filters) : askedFor(params, resolved.filters),
   };

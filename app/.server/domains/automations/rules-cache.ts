@@ -6,9 +6,11 @@ import { WEEKDAYS, type OpeningRange, type Schedule, type Weekday } from "./hour
 
 /** What a rule does besides matching, as stored in automation_rules.actions. */
 export type RuleAction =
-  | { type: "reply"; text: string }
+  | { type: "reply"; text: string; buttons?: string[] }
   | { type: "tags"; add: string[]; remove: string[] }
   | { type: "assign"; userId: string }
+  /** Hands the conversation to a person: the least busy member who answers chats (handover.ts). */
+  | { type: "handover" }
   /** Starts a chatbot flow on its live version (flows/answer.ts); the rule's reply, if any, is not sent. */
   | { type: "flow"; flowId: string };
 

@@ -8,6 +8,9 @@ import { recordActivity } from "../activity/record";
 import {
   AUTOMATION_MATCH_TYPES,
   AUTOMATION_MESSAGES,
+  LEAST_BUSY,
+  RULE_BUTTON_MAX,
+  RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
   RULE_NAME_MAX,
   RULE_REPLY_MAX,
@@ -40,6 +43,8 @@ export interface RuleInput {
   phoneNumberId?: string | null;
   cooldownMinutes?: number;
   reply?: string;
+  /** Reply buttons' titles (the reply's text is their message). */
+  buttons?: string[];
   addTags?: string[];
   removeTags?: string[];
   assignTo?: string | null;
@@ -70,6 +75,7 @@ type Field =
   | "phoneNumberId"
   | "cooldownMinutes"
   | "reply"
+  | "buttons"
   | "tags"
   | "assignTo"
   | "flowId"
@@ -147,13 +153,22 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
   const actions: RuleAction[] = [];
   const reply = (input.reply ?? "").replace(/\r\n/g, "\n").trim();
   if ([...reply].length > RULE_REPLY_MAX) throw refuseAutomation(400, AUTOMATION_MESSAGES.replyTooLong, "reply");
-  if (reply) actions.push({ type: "reply", text: reply });
+  const buttons = (input.buttons ?? []).map((b) => b.trim()).filter(Boolean);
+  if (
+    buttons.length > RULE_BUTTONS_MAX ||
+    buttons.some((b) => [...b].length > RULE_BUTTON_MAX) ||
+    new Set(buttons.map((b) => b.toLowerCase())).size !== buttons.length
+  )
+    throw refuseAutomation(400, AUTOMATION_MESSAGES.buttons, "buttons");
+  if (buttons.length && !reply) throw refuseAutomation(400, AUTOMATION_MESSAGES.buttonsNeedReply, "buttons");
+  if (reply) actions.push(buttons.length ? { type: "reply", text: reply, buttons } : { type: "reply", text: reply });
   const add = cleanTags(input.addTags);
   const remove = cleanTags(input.removeTags);
   if (add.length + remove.length > RULE_TAGS_MAX || [...add, ...remove].some((t) => [...t].length > RULE_TAG_MAX))
     throw refuseAutomation(400, AUTOMATION_MESSAGES.tags, "tags");
   if (add.length || remove.length) actions.push({ type: "tags", add, remove });
-  if (input.assignTo) {
+  if (input.assignTo === LEAST_BUSY) actions.push({ type: "handover" });
+  else if (input.assignTo) {
     if (!(await answersChats(organizationId, input.assignTo))) throw refuseAutomation(400, AUTOMATION_MESSAGES.assignee, "assignTo");
     actions.push({ type: "assign", userId: input.assignTo });
   }

@@ -9,6 +9,7 @@ import { firstMatchingRule } from "./match";
 import { isOpenAt } from "./hours";
 import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
+import type { OutboundContent } from "../messaging/content";
 import { handOver } from "./handover";
 import { flowAnswer, startFlowAnswer } from "./flows/answer";
 
@@ -121,13 +122,24 @@ async function inboundOf(payload: AutomationPayload): Promise<Inbound | null> {
 export type Decision =
   { kind: "answer"; answer: Answer; keyword?: string } | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" };
 
+/** A rule's reply: its text, with its buttons when it has some (a button's id names the rule and the button). */
+function replyContent(ruleId: string, reply: Extract<RuleAction, { type: "reply" }>): OutboundContent {
+  if (!reply.buttons?.length) return { kind: "text", text: reply.text };
+  return {
+    kind: "interactive",
+    interactive: { type: "button", body: reply.text, buttons: reply.buttons.map((title, i) => ({ id: `rule:${ruleId}:${i + 1}`, title })) },
+  };
+}
+
 /** A keyword rule's answer: its reply and its other actions. */
 function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
   const reply = rule.actions.find((a) => a.type === "reply");
+  const handsOver = rule.actions.some((a) => a.type === "handover");
   return {
     kind: "rule",
     ruleId: rule.id,
-    replies: reply?.type === "reply" ? [{ kind: "text", text: reply.text }] : [],
+    replies: reply?.type === "reply" ? [replyContent(rule.id, reply)] : [],
+    handover: handsOver ? { reason: "rule", detail: rule.name } : undefined,
     effects: async (tx) => {
       await tx.execute(sql`update automation_rules set fired_count = fired_count + 1, last_fired_at = now() where id = ${rule.id}`);
       for (const action of rule.actions) await applyAction(tx, inbound, action);

@@ -99,5 +99,7 @@ export const automationRuns = pgTable(
     index("automation_runs_contact_rule_idx").on(t.contactId, t.ruleId, t.createdAt),
     index("automation_runs_conversation_idx").on(t.conversationId, t.kind, t.createdAt),
     index("automation_runs_number_idx").on(t.phoneNumberId, t.createdAt),
+    // Analytics: an organisation's runs in a period.
+    index("automation_runs_org_created_idx").on(t.organizationId, t.createdAt),
   ],
 );

@@ -27,7 +27,11 @@ export const conversationEntries = pgTable(
     body: text("body").notNull().default(""),
     createdAt: createdAt(),
   },
-  (t) => [index("conversation_entries_conversation_idx").on(t.conversationId, t.createdAt)],
+  (t) => [
+    index("conversation_entries_conversation_idx").on(t.conversationId, t.createdAt),
+    // Analytics: an organisation's hand-overs and resolutions in a period.
+    index("conversation_entries_org_created_idx").on(t.organizationId, t.createdAt),
+  ],
 );
 
 /**

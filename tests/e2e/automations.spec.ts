@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { test, expect } from "./fixtures";
+import {
+  bubble,
+  composer,
+  connectedBusiness,
+  customerNumber,
+  customerWrites,
+  openConversation,
+  sandboxMessages,
+  send,
+  sentMessage,
+  textOf,
+  thread,
+} from "./inbox-helpers";
+
+// Issue 44's browser test: a business sets up keyword rules and an away message from the Automations
+// pages (JavaScript on and off), a customer writing through the Meta sandbox gets the right answers, is
+// handed to a person when they ask for "mtu", and hears nothing from the bot while a member answers.
+
+/** A new keyword rule through its form. */
+async function addRule(page: Page, rule: { name: string; match: string; keywords: string; reply: string; assign?: string }) {
+  await page.goto("/automations");
+  await page.getByRole("link", { name: "New rule" }).click();
+  await expect(page).toHaveURL(/\/automations\/new$/);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(rule.name);
+  await page.getByRole("radio", { name: new RegExp(`^${rule.match} `) }).check();
+  await page.getByRole("textbox", { name: "Keywords", exact: true }).fill(rule.keywords);
+  await page.getByRole("textbox", { name: "Reply", exact: true }).fill(rule.reply);
+  if (rule.assign) await page.getByLabel("Assign the conversation to").selectOption({ label: rule.assign });
+  await page.getByRole("button", { name: "Create rule" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Rule “${rule.name}” added.` })).toBeVisible();
+}
+
+/** How many of the sandbox's received messages to `to` carry `text`. */
+async function countTo(request: APIRequestContext, phoneNumberId: string, to: string, text: string) {
+  return (await sandboxMessages(request, phoneNumberId)).filter((m) => m.to.replace(/\D/g, "") === to && textOf(m).includes(text)).length;
+}
+
+test("keyword rules and an away message answer a customer, who is handed to a person on asking for mtu", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(180_000);
+  const { phoneNumberId, user } = await connectedBusiness(page, request, javaScriptEnabled);
+  const owner = `${user.firstName} ${user.lastName}`;
+
+  await addRule(page, {
+    name: "Bei",
+    match: "Contains",
+    keywords: "bei\nprice",
+    reply: "Bei zetu: Starter KES 2,000 kwa mwezi.",
+  });
+  await addRule(page, {
+    name: "Mtu",
+    match: "Contains",
+    keywords: "mtu\nagent\nbinadamu",
+    reply: "Sawa, nakuunganisha na mwenzetu sasa hivi.",
+    assign: "The least busy member (hand over to a person)",
+  });
+  // The list shows both, in order, with what they do.
+  await page.goto("/automations");
+  const rules = page.getByRole("table");
+  await expect(rules.getByRole("row").nth(1)).toContainText("Bei");
+  await expect(rules.getByRole("row").nth(2)).toContainText("Hands the conversation to the least busy member");
+
+  // Away: holiday mode closes every hour, so the away message answers what no rule matches.
+  await page.goto("/automations/hours");
+  await page.getByLabel("Send an away message outside business hours").check();
+  await page.getByLabel("Away message text").fill("Tumefunga kwa sasa. Tutakujibu kesho asubuhi.");
+  await page.getByLabel("Holiday mode: closed until I turn it off").check();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Welcome and away messages saved." })).toBeVisible();
+  await expect(page.getByText("Closed now: holiday mode is on.")).toBeVisible();
+
+  const from = customerNumber();
+  const name = `Wanjiku Kamau ${randomBytes(2).toString("hex")}`;
+  await customerWrites(request, { phoneNumberId, from, name, text: "Bei ya Starter ni ngapi?" });
+  await sentMessage(request, phoneNumberId, "Bei zetu: Starter KES 2,000 kwa mwezi.");
+  await customerWrites(request, { phoneNumberId, from, name, text: "Habari za jioni" });
+  await sentMessage(request, phoneNumberId, "Tumefunga kwa sasa. Tutakujibu kesho asubuhi.");
+
+  // "mtu": the rule answers and hands the conversation to the owner, the only member.
+  await customerWrites(request, { phoneNumberId, from, name, text: "Nataka kuongea na MTU tafadhali" });
+  await sentMessage(request, phoneNumberId, "Sawa, nakuunganisha na mwenzetu sasa hivi.");
+  await openConversation(page, javaScriptEnabled, name);
+  await expect(thread(page)).toContainText(`Handed to ${owner}: a keyword rule handed it over (Mtu)`);
+  await expect(bubble(page, "Sawa, nakuunganisha")).toContainText("Automation: Mtu");
+
+  // The owner answers; the bot says nothing more while they hold the conversation.
+  await composer(page)
+    .getByLabel("Message", { exact: true })
+    .fill("Habari Wanjiku, mimi ni " + user.firstName + ". Nikusaidie vipi?");
+  await send(page, javaScriptEnabled);
+  await sentMessage(request, phoneNumberId, "Nikusaidie vipi?");
+  await customerWrites(request, { phoneNumberId, from, name, text: "Bei ya Business je?" });
+  // Another customer's same words are answered: the queue has run past the first customer's message.
+  const other = customerNumber();
+  await customerWrites(request, { phoneNumberId, from: other, name: `Otieno ${randomBytes(2).toString("hex")}`, text: "bei?" });
+  await expect.poll(() => countTo(request, phoneNumberId, other, "Bei zetu"), { timeout: 15_000 }).toBe(1);
+  expect(await countTo(request, phoneNumberId, from, "Bei zetu")).toBe(1);
+  expect(await countTo(request, phoneNumberId, from, "Tumefunga")).toBe(1);
+});
