@@ -141,6 +141,10 @@ describe("chatbot flows", () => {
     expect(choice!.type).toBe("question");
     await publishFlow(t.actor, flow.id);
     await createRule(t.actor, { name: "Order start", matchType: "exact", keywords: ["order"], flowId: flow.id });
+    await rawQuery(`insert into webhook_endpoints (organization_id, url, events) values ($1, 'https://hooks.njeri.example/jumbe', $2)`, [
+      t.organizationId,
+      ["flow.completed"],
+    ]);
 
     await customerWrites(t, "254712300001", "Order");
     expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Karibu! Jina lako ni nani?"]);
@@ -155,6 +159,15 @@ describe("chatbot flows", () => {
     expect(await sessions(t.organizationId)).toEqual([
       expect.objectContaining({ status: "completed", vars: expect.objectContaining({ name: "Achieng", choice: "Delivery" }) }),
     ]);
+    // Its end is the flow.completed webhook, with the customer's answers.
+    const [completed] = await rawQuery<{ event_type: string; payload: { data: Record<string, unknown> } }>(
+      `select event_type, payload from webhook_deliveries where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(completed).toMatchObject({
+      event_type: "flow.completed",
+      payload: { data: { flowId: flow.id, flowName: "Delivery or pick-up", version: 1, answers: { name: "Achieng", choice: "Delivery" } } },
+    });
     // Every reply is the flow's run, labelled as automated.
     // The first run is the rule that started the flow (its figures count it).
     const runs = await rawQuery<{ kind: string; by_rule: boolean }>(
