@@ -50,5 +50,6 @@ CREATE UNIQUE INDEX "flow_sessions_active_idx" ON "flow_sessions" USING btree ("
 CREATE INDEX "flow_sessions_version_idx" ON "flow_sessions" USING btree ("flow_version_id","status");--> statement-breakpoint
 CREATE INDEX "flow_sessions_idle_idx" ON "flow_sessions" USING btree ("last_activity_at") WHERE status = 'active';--> statement-breakpoint
 CREATE INDEX "flow_sessions_contact_idx" ON "flow_sessions" USING btree ("contact_id","status");--> statement-breakpoint
+CREATE INDEX "flow_sessions_org_active_idx" ON "flow_sessions" USING btree ("organization_id") WHERE status = 'active';--> statement-breakpoint
 CREATE UNIQUE INDEX "flow_versions_flow_version_idx" ON "flow_versions" USING btree ("flow_id","version");--> statement-breakpoint
 CREATE INDEX "flows_org_idx" ON "flows" USING btree ("organization_id","created_at");

@@ -95,5 +95,9 @@ export const flowSessions = pgTable(
       .on(t.lastActivityAt)
       .where(sql`status = 'active'`),
     index("flow_sessions_contact_idx").on(t.contactId, t.status),
+    // The webhook's check (run.ts, enqueueAutomations): does the organisation have a customer in a flow?
+    index("flow_sessions_org_active_idx")
+      .on(t.organizationId)
+      .where(sql`status = 'active'`),
   ],
 );
