@@ -88,7 +88,7 @@ describe("keyword rules in the API", () => {
         threshold: 0.75,
         phoneNumberId: null,
         cooldownMinutes: 0,
-        actions: { reply: prices.actions.reply, buttons: [], addTags: ["asked-price"], removeTags: [], assignTo: null },
+        actions: { reply: prices.actions.reply, buttons: [], addTags: ["asked-price"], removeTags: [], assignTo: null, startFlow: null },
         position: 1,
         enabled: true,
         firedCount: 0,
@@ -119,7 +119,14 @@ describe("keyword rules in the API", () => {
       body: {
         ...second.body,
         cooldownMinutes: 30,
-        actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", buttons: [], addTags: [], removeTags: [], assignTo: null },
+        actions: {
+          reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.",
+          buttons: [],
+          addTags: [],
+          removeTags: [],
+          assignTo: null,
+          startFlow: null,
+        },
         enabled: false,
         position: 1,
       },
@@ -134,7 +141,14 @@ describe("keyword rules in the API", () => {
     const again = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
       actions: { addTags: null, removeTags: ["new"] },
     });
-    expect(again.body.actions).toEqual({ reply: prices.actions.reply, buttons: [], addTags: [], removeTags: ["new"], assignTo: null });
+    expect(again.body.actions).toEqual({
+      reply: prices.actions.reply,
+      buttons: [],
+      addTags: [],
+      removeTags: ["new"],
+      assignTo: null,
+      startFlow: null,
+    });
     // Reply buttons, and the least busy member: kept until changed.
     const buttons = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
       actions: { buttons: ["Starter", "Business"], assignTo: "least_busy" },
@@ -145,6 +159,7 @@ describe("keyword rules in the API", () => {
       addTags: [],
       removeTags: ["new"],
       assignTo: "least_busy",
+      startFlow: null,
     });
     expect(again.body).toMatchObject({ threshold: 0.75, position: 1, enabled: true });
 

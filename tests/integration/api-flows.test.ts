@@ -76,6 +76,22 @@ describe("the flows' API", () => {
       id,
       sessions: { active: 0, onOlderVersions: 0, completed: 0 },
     });
+    // A keyword rule starts it (actions.startFlow); another organisation's flow is refused at that field.
+    const rule = await call(t.key, "POST", "/api/v1/automations/rules", {
+      name: "Areas",
+      matchType: "exact",
+      keywords: ["maeneo"],
+      actions: { startFlow: id },
+    });
+    expect(rule).toMatchObject({ status: 201, body: { actions: { startFlow: id, reply: null } } });
+    const other = await tenant("Api Flows Elsewhere");
+    const foreign = await call(other.key, "POST", "/api/v1/automations/rules", {
+      name: "Theirs",
+      matchType: "exact",
+      keywords: ["maeneo"],
+      actions: { startFlow: id },
+    });
+    expect(foreign).toMatchObject({ status: 422, body: { code: "invalid_automation", field: "actions.startFlow" } });
     expect((await call(t.key, "DELETE", `${FLOWS}/${id}`)).status).toBe(204);
     expect((await call(t.key, "GET", `${FLOWS}/${id}`)).status).toBe(404);
   });

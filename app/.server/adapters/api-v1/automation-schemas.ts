@@ -63,6 +63,13 @@ const RuleActionsInput = z
       .nullable()
       .optional()
       .describe(`The user id of a member who answers chats, or "${LEAST_BUSY}" for the least busy one; null: nobody.`),
+    startFlow: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "A chatbot flow's id (GET /api/v1/automations/flows): the rule starts it on its live version instead of sending its reply; null: none.",
+      ),
   })
   .strict();
 
@@ -145,6 +152,7 @@ export const AutomationRule = z
         addTags: z.array(z.string()),
         removeTags: z.array(z.string()),
         assignTo: z.string().nullable().describe(`The user id of the member the conversation is handed to, or "${LEAST_BUSY}".`),
+        startFlow: z.string().nullable().describe("The chatbot flow the rule starts; null: none."),
       })
       .describe("What the rule does; an action it does not take is null or an empty list."),
     position: z.int().describe("The rule's place in the order the rules are tried, 1 first."),

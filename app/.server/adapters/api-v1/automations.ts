@@ -47,7 +47,7 @@ type Actions = ApiRule["actions"];
 
 /** The stored list of actions as the API's object: an action not taken is null or an empty list. */
 function actionsOf(view: RuleView): Actions {
-  const actions: Actions = { reply: null, buttons: [], addTags: [], removeTags: [], assignTo: null };
+  const actions: Actions = { reply: null, buttons: [], addTags: [], removeTags: [], assignTo: null, startFlow: null };
   for (const action of view.actions) {
     if (action.type === "reply") {
       actions.reply = action.text;
@@ -57,6 +57,7 @@ function actionsOf(view: RuleView): Actions {
       actions.addTags = action.add;
       actions.removeTags = action.remove;
     } else if (action.type === "assign") actions.assignTo = action.userId;
+    else if (action.type === "flow") actions.startFlow = action.flowId;
   }
   return actions;
 }
@@ -122,7 +123,8 @@ function ruleField(input: RuleInput) {
           (input.reply ?? "").trim() !== "" ||
           cleanTags(input.addTags).length > 0 ||
           cleanTags(input.removeTags).length > 0 ||
-          !!input.assignTo;
+          !!input.assignTo ||
+          !!input.flowId;
         return any ? "actions.reply" : "actions";
       }
       case "tags": {
@@ -133,6 +135,8 @@ function ruleField(input: RuleInput) {
       }
       case "assignTo":
         return "actions.assignTo";
+      case "flowId":
+        return "actions.startFlow";
       case "buttons":
         return "actions.buttons";
       case "form":
@@ -168,6 +172,7 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     addTags: body.actions.addTags ?? [],
     removeTags: body.actions.removeTags ?? [],
     assignTo: body.actions.assignTo ?? null,
+    flowId: body.actions.startFlow ?? null,
   };
 }
 
@@ -202,6 +207,7 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       addTags: mine.addTags ?? [],
       removeTags: mine.removeTags ?? [],
       assignTo: mine.assignTo,
+      flowId: mine.startFlow,
     };
     await answer(updateRule(actor, id, input), ruleField(input));
   }
