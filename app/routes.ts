@@ -87,6 +87,9 @@ export default [
     route("automations", "routes/app/automations/index.tsx"),
     route("automations/new", "routes/app/automations/rule.tsx", { id: "automation-new" }),
     route("automations/hours", "routes/app/automations/hours.tsx"),
+    // The AI assistant: its settings, "Try it" and usage; its knowledge base (articles, CSV and PDF uploads).
+    route("automations/assistant", "routes/app/automations/assistant.tsx"),
+    route("automations/knowledge", "routes/app/automations/knowledge.tsx"),
     // Chatbot flows: the list; a new flow's name; a flow's builder (its steps, publishing, idle time).
     route("automations/flows", "routes/app/automations/flows.tsx"),
     route("automations/flows/new", "routes/app/automations/flow-new.tsx"),

@@ -20,6 +20,7 @@ export const NOTIFICATION_EVENTS = [
   "new_device_sign_in",
   "invitation",
   "role_changed",
+  "assistant_cap",
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
@@ -92,6 +93,7 @@ const EVENT_WORDS: Record<NotificationEvent, { label: Words; description: Words 
   },
   invitation: { label: m.inbox_notifications_event_invitation, description: m.inbox_notifications_event_invitation_description },
   role_changed: { label: m.inbox_notifications_event_role_changed, description: m.inbox_notifications_event_role_changed_description },
+  assistant_cap: { label: m.automations_notice_event_cap, description: m.automations_notice_event_cap_description },
 };
 
 /** An event's name: in the request's language, or in `locale` (English for what is stored, as the activity log). */
@@ -132,6 +134,7 @@ export const EVENT_SETTINGS: readonly EventSetting[] = [
   setting("new_device_sign_in", [], EVERYONE),
   setting("invitation", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
   setting("role_changed", [], EVERYONE),
+  setting("assistant_cap", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
 ];
 
 export const EVENT_SETTING = Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, s])) as Record<NotificationEvent, EventSetting>;

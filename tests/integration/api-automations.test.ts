@@ -88,7 +88,16 @@ describe("keyword rules in the API", () => {
         threshold: 0.75,
         phoneNumberId: null,
         cooldownMinutes: 0,
-        actions: { reply: prices.actions.reply, buttons: [], addTags: ["asked-price"], removeTags: [], assignTo: null, startFlow: null },
+        actions: {
+          reply: prices.actions.reply,
+          buttons: [],
+          addTags: ["asked-price"],
+          removeTags: [],
+          assignTo: null,
+          setField: null,
+          webhookUrl: null,
+          startFlow: null,
+        },
         position: 1,
         enabled: true,
         firedCount: 0,
@@ -109,7 +118,7 @@ describe("keyword rules in the API", () => {
 
     // Partial: the reply changes, the tags stay; the rule is turned off and moved first.
     const changed = await call(t.key, "PATCH", `/api/v1/automations/rules/${second.body.id}`, {
-      actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", assignTo: null },
+      actions: { reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.", assignTo: null, setField: null, webhookUrl: null },
       cooldownMinutes: 30,
       enabled: false,
       position: 1,
@@ -125,6 +134,8 @@ describe("keyword rules in the API", () => {
           addTags: [],
           removeTags: [],
           assignTo: null,
+          setField: null,
+          webhookUrl: null,
           startFlow: null,
         },
         enabled: false,
@@ -147,6 +158,8 @@ describe("keyword rules in the API", () => {
       addTags: [],
       removeTags: ["new"],
       assignTo: null,
+      setField: null,
+      webhookUrl: null,
       startFlow: null,
     });
     // Reply buttons, and the least busy member: kept until changed.
@@ -159,6 +172,8 @@ describe("keyword rules in the API", () => {
       addTags: [],
       removeTags: ["new"],
       assignTo: "least_busy",
+      setField: null,
+      webhookUrl: null,
       startFlow: null,
     });
     expect(again.body).toMatchObject({ threshold: 0.75, position: 1, enabled: true });
@@ -218,6 +233,14 @@ describe("keyword rules in the API", () => {
       ],
       ["POST", "", { ...hours, actions: { reply: "Chagua", buttons: ["A", "B", "C", "D"] } }, 422, "invalid_automation", "actions.buttons"],
       ["POST", "", { ...hours, actions: { buttons: ["Gari"], addTags: ["claim"] } }, 422, "invalid_automation", "actions.buttons"],
+      [
+        "POST",
+        "",
+        { ...hours, actions: { setField: { key: "county", value: "Nakuru" } } },
+        422,
+        "invalid_automation",
+        "actions.setField.key",
+      ],
       ["POST", "", { ...hours, matchType: "sometimes" }, 400, "invalid_request", undefined],
       ["POST", "", { ...hours, colour: "red" }, 400, "invalid_request", undefined],
       ["POST", "", { ...hours, actions: [{ type: "reply", text: "hi" }] }, 400, "invalid_request", undefined],

@@ -34,7 +34,9 @@ describe("automations", () => {
     const rule = await createRule(t.actor, priceRule);
     const { wamid } = await customerWrites(t, "254712000201", "Habari, bei gani ya Starter?");
     const sent = await outbound(t.organizationId);
-    expect(sent).toEqual([{ body: priceRule.reply, source: "automation", automation_run_id: expect.any(String), context_wamid: wamid }]);
+    expect(sent).toEqual([
+      { id: expect.any(String), body: priceRule.reply, source: "automation", automation_run_id: expect.any(String), context_wamid: wamid },
+    ]);
     expect(await runs(t.organizationId)).toEqual([
       { kind: "rule", rule_id: rule.id, reply_id: expect.any(String), message_id: expect.any(String) },
     ]);
@@ -175,5 +177,46 @@ describe("automations", () => {
     ).toEqual([{ details: "General" }]);
     await customerWrites(t, "254712000207", "I need a school fees loan");
     expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["General loans", "School fees loans"]);
+  });
+
+  it("sets a contact field in its type, and refuses a field the organisation does not have or a value not in its type", async () => {
+    const t = await tenant("Shamba Bora Agrovet");
+    await rawQuery(
+      `insert into contact_attributes (organization_id, key, label, type) values ($1, 'county', 'County', 'text'), ($1, 'acres', 'Acres', 'number')`,
+      [t.organizationId],
+    );
+    const refused = async (setField: { key: string; value: string }) => {
+      try {
+        await createRule(t.actor, { name: "Mbegu", matchType: "contains", keywords: ["mbegu"], setField });
+      } catch (error) {
+        if (isRefusal(error)) return error.field;
+        throw error;
+      }
+      return "saved";
+    };
+    expect(await refused({ key: "region", value: "Nakuru" })).toBe("fieldKey");
+    expect(await refused({ key: "acres", value: "tano" })).toBe("fieldValue");
+    expect(await listRules(t.organizationId)).toEqual([]);
+
+    await createRule(t.actor, {
+      name: "Ekari",
+      matchType: "contains",
+      keywords: ["ekari"],
+      reply: "Asante!",
+      setField: { key: "acres", value: "2" },
+    });
+    await createRule(t.actor, {
+      name: "Nakuru",
+      matchType: "contains",
+      keywords: ["nakuru"],
+      setField: { key: "county", value: "Nakuru" },
+    });
+    await customerWrites(t, "254712000401", "Nina ekari mbili");
+    await customerWrites(t, "254712000401", "Niko Nakuru");
+    const [contact] = await rawQuery<{ attributes: Record<string, unknown> }>(
+      `select attributes from contacts where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(contact!.attributes).toEqual({ acres: 2, county: "Nakuru" });
   });
 });

@@ -23,6 +23,8 @@ export function metaSandboxForFile(
     statusDelaysMs?: { sent?: number; delivered?: number; read?: number };
     /** APP_URL for each test (read then, so a server started in the file's own beforeAll can give it). */
     appUrl?: () => string;
+    /** More environment for each test (e.g. WEBHOOK_ALLOW_LOOPBACK for a receiver on this machine). */
+    env?: Record<string, string>;
   } = {},
 ) {
   let graph: GraphSandbox | undefined;
@@ -52,6 +54,7 @@ export function metaSandboxForFile(
         APP_URL: options.appUrl?.() ?? "http://jumbe.test",
         GRAPH_API_BASE_URL: started(graph).graphBase,
         GRAPH_API_TIMEOUT_MS: "3000",
+        ...options.env,
       }),
     );
     started(graph).sandbox.reset();

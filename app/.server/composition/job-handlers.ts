@@ -1,5 +1,6 @@
 import { registerJobHandler } from "../infrastructure/jobs/worker";
 import { AUTOMATION_QUEUE, runAutomations, type AutomationPayload } from "../domains/automations/run";
+import { AUTOMATION_WEBHOOK_QUEUE, callRuleWebhooks, type RuleWebhookJob } from "../domains/automations/call-webhook";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 import { FLOW_IDLE_EVERY_SECONDS, FLOW_IDLE_QUEUE, runWakeJobs, timeOutIdleSessions } from "../domains/automations/flows/jobs";
 import { FLOW_WAKE_QUEUE } from "../domains/automations/flows/session";
@@ -130,12 +131,24 @@ export function registerJobHandlers() {
   // message once (a run row), its reply queued in the run's own transaction.
   registerJobHandler<AutomationPayload>({
     queue: AUTOMATION_QUEUE,
-    batchSize: 20,
+    // A message the assistant answers may wait up to ASSISTANT_TIMEOUT_MS (20 s) for its model: a
+    // batch of 8 ends well within its 200 s lease, so no second worker takes (and pays for) it again.
+    batchSize: 8,
+    leaseMs: 200_000,
     maxAttempts: 5,
     // Each message's run is its own transaction (a unique run row), so batches may run side by side.
     concurrency: 4,
     transactional: false,
     run: (jobs) => runAutomations(jobs),
+  });
+  // A keyword rule's webhook call, signed and SSRF-checked like webhooks out; retried with backoff.
+  registerJobHandler<RuleWebhookJob>({
+    queue: AUTOMATION_WEBHOOK_QUEUE,
+    batchSize: 10,
+    maxAttempts: 6,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => callRuleWebhooks(jobs),
   });
   // Flows (issue 44): a wait step's wake-up, and sessions idle past their flow's time ended (once a
   // minute across all instances). Each queues messages, so outside a transaction.

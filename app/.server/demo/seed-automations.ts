@@ -1,5 +1,9 @@
 import { createRule } from "../domains/automations/rules";
 import { saveAutomationSettings } from "../domains/automations/settings";
+import { addArticles } from "../domains/automations/assistant/knowledge";
+import { saveAssistantSettings } from "../domains/automations/assistant/settings";
+import { sandboxBaseUrl } from "../domains/automations/assistant/endpoint";
+import { SANDBOX_LLM_MODEL } from "../infrastructure/clients/llm";
 import { createFlow, publishFlow } from "../domains/automations/flows/store";
 
 /**
@@ -60,6 +64,60 @@ export async function seedAutomations(organizationId: string, ownerId: string) {
     },
     "Africa/Nairobi",
   );
+}
+
+/**
+ * The demo Sacco's AI assistant (issue 44): on for its number, talking to the model sandbox inside
+ * Jumbe, with a small knowledge base of what members ask most (deposits by M-Pesa, branches and
+ * hours, ATM cards, loans). Titles are the Sacco's own words, never a line of the product's.
+ */
+export async function seedAssistant(organizationId: string, ownerId: string, phoneNumberId: string) {
+  const actor = { organizationId, userId: ownerId };
+  const knowledge = [
+    {
+      title: "Kuweka akiba kwa M-Pesa (Nyota paybill)",
+      body:
+        "Deposit savings or repay a loan with Lipa na M-Pesa: Paybill 522533, account number your Nyota membership number (for example NY-20417). " +
+        "The money reaches your account within minutes and you get an SMS receipt.\n\n" +
+        "Weka akiba au lipa mkopo kwa Lipa na M-Pesa: Paybill 522533, akaunti ni nambari yako ya uanachama. Utapokea risiti kwa SMS.",
+    },
+    {
+      title: "Nyota branches in Nairobi and their hours",
+      body:
+        "Our branches are on Moi Avenue (CBD), at Westlands Square, Kilimani (Argwings Kodhek Road), Eastleigh 1st Avenue and Thika Road Mall. " +
+        "They open Monday to Friday from 8 am to 5 pm and on Saturday from 9 am to 1 pm; closed on Sundays and public holidays.\n\n" +
+        "Matawi yetu hufunguliwa Jumatatu hadi Ijumaa saa mbili asubuhi hadi saa kumi na moja jioni, na Jumamosi saa tatu hadi saa saba mchana.",
+    },
+    {
+      title: "Nyota ATM card delivery",
+      body:
+        "We deliver new and replacement ATM cards free within Nairobi (CBD, Westlands, Kilimani, Kileleshwa, Lavington, Karen, Eastleigh, Embakasi, Kasarani, Ruaka) in 3 working days; " +
+        "outside Nairobi collect the card at your branch. A replacement card costs KES 500, deducted from your savings.",
+    },
+    {
+      title: "Emergency loans at Nyota",
+      body:
+        "An emergency loan is up to 3 times your savings, at 1% a month on the reducing balance, repaid over up to 12 months. " +
+        "You need six months of membership and one guarantor. Apply at a branch or in the Nyota app; a loan officer calls you within a day.\n\n" +
+        "Mkopo wa dharura ni hadi mara tatu ya akiba yako, riba 1% kwa mwezi.",
+    },
+  ];
+  await addArticles(actor, knowledge, "manual");
+  const sandbox = sandboxBaseUrl();
+  if (!sandbox) return;
+  await saveAssistantSettings(actor, {
+    enabled: true,
+    phoneNumberIds: [phoneNumberId],
+    instructions: "Jibu kwa upole na kwa ufupi. Usizungumzie siasa, na usiulize namba ya siri (PIN) ya mwanachama.",
+    baseUrl: sandbox,
+    model: SANDBOX_LLM_MODEL,
+    apiKey: "sk-nyota-sandbox-0001",
+    handoverText: "Asante! Afisa wa Nyota atakujibu hapa hivi karibuni. / Thank you, a Nyota officer will reply here shortly.",
+    maxTurns: 6,
+    monthlyCapCents: 500_000,
+    inputPriceCents: 2_000,
+    outputPriceCents: 8_000,
+  });
 }
 
 /**

@@ -21,7 +21,7 @@ import { env } from "../infrastructure/config/env";
 import { DEMO as SANDBOX_DEMO } from "@jumbe/sandbox/meta/state";
 import { stableNumericId } from "@jumbe/sandbox/meta/util";
 import { seedInbox } from "./seed-inbox";
-import { seedAutomations } from "./seed-automations";
+import { seedAssistant, seedAutomations } from "./seed-automations";
 import { inEnglish, type NoticeWords } from "../domains/notifications/words";
 import { words } from "../infrastructure/words/said";
 import { seedBilling } from "./seed-billing";
@@ -241,6 +241,7 @@ async function seedBusinessHistory(organizationId: string, userId: string, busin
   });
   await seedBroadcastApproval(organizationId, now);
   await seedAutomations(organizationId, userId);
+  await seedAssistant(organizationId, userId, demoSender());
   await seedNotifications(organizationId, userId, now);
   // Last: it charges the template messages the seeds above stored.
   await seedBilling(organizationId, userId, now);

@@ -16,6 +16,8 @@ export interface RuleRow extends RuleView {
   /** Null: every number. */
   numberLabel: string | null;
   assigneeName: string | null;
+  /** A "set a contact field" action's field label (null: the field is gone). */
+  fieldLabel: string | null;
   /** The flow it starts, by name. */
   flowName: string | null;
 }
@@ -41,6 +43,9 @@ function RuleDoes({ rule }: { rule: RuleRow }) {
             </li>
           );
         if (action.type === "handover") return <li key="handover">{m.automations_does_handover()}</li>;
+        if (action.type === "webhook") return <li key="webhook">{m.automations_does_webhook({ host: new URL(action.url).host })}</li>;
+        if (action.type === "field")
+          return <li key="field">{m.automations_does_set_field({ field: rule.fieldLabel ?? action.key, value: String(action.value) })}</li>;
         if (action.type === "tags")
           return (
             <li key="tags">

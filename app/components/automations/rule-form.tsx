@@ -51,6 +51,8 @@ export interface RuleChoices {
   numbers: { id: string; label: string }[];
   /** Members who answer chats ("" is nobody). */
   members: { id: string; name: string }[];
+  /** The organisation's custom contact fields ("" is none). */
+  fields: { key: string; label: string }[];
   /** The organisation's flows a rule may start ("" is none). */
   flows: { id: string; name: string }[];
 }
@@ -201,6 +203,41 @@ export function RuleForm({
               ...choices.members.map((member) => ({ value: member.id, label: member.name })),
             ]}
           />
+          <Field
+            label={m.automations_field_webhook()}
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={2048}
+            hint={m.automations_field_webhook_hint()}
+            errors={fields.webhookUrl.errors}
+            {...getInputProps(fields.webhookUrl, { type: "url" })}
+            key={fields.webhookUrl.key}
+          />
+          {choices.fields.length ? (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <SelectField
+                label={m.automations_field_set_field()}
+                hint={m.automations_field_set_field_hint()}
+                errors={fields.fieldKey.errors}
+                {...getSelectProps(fields.fieldKey)}
+                key={fields.fieldKey.key}
+                options={[
+                  { value: "", label: m.automations_set_field_none() },
+                  ...choices.fields.map((field) => ({ value: field.key, label: field.label })),
+                ]}
+              />
+              <Field
+                label={m.automations_field_set_value()}
+                autoComplete="off"
+                maxLength={1000}
+                hint={m.automations_field_set_value_hint()}
+                errors={fields.fieldValue.errors}
+                {...getInputProps(fields.fieldValue, TEXT_INPUT)}
+                key={fields.fieldValue.key}
+              />
+            </div>
+          ) : null}
           <SelectField
             label={m.automations_field_flow()}
             hint={m.automations_field_flow_hint()}

@@ -361,3 +361,61 @@ export function RadioGroupField({
     </fieldset>
   );
 }
+
+/**
+ * A group of checkboxes under a legend (several of a few: the numbers an automation answers on),
+ * each posted under the same name when ticked; the group's hint and error are tied to the fieldset.
+ * With none ticked nothing is posted for the name.
+ */
+export function CheckboxGroupField({
+  legend,
+  name,
+  options,
+  defaultValues = [],
+  errors,
+  hint,
+  id,
+  className = "",
+}: {
+  legend: ReactNode;
+  name: string;
+  options: { value: string; label: ReactNode }[];
+  defaultValues?: readonly string[];
+  errors?: string[];
+  hint?: ReactNode;
+  id?: string;
+  className?: string;
+}) {
+  const wiring = useFieldWiring({ id, errors, hint });
+  return (
+    <fieldset id={wiring.controlId} aria-describedby={wiring.control["aria-describedby"]} className={className}>
+      <legend className="field-label">{legend}</legend>
+      <div className="grid gap-2">
+        {options.map((option) => {
+          const optionId = `${wiring.controlId}-${option.value.replace(/\W+/g, "-")}`;
+          return (
+            <label key={option.value} htmlFor={optionId} className="choice">
+              <input
+                type="checkbox"
+                id={optionId}
+                name={name}
+                value={option.value}
+                defaultChecked={defaultValues.includes(option.value)}
+                className="mt-0.5 size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-600"
+              />
+              <span className="text-sm font-medium text-slate-900">{option.label}</span>
+            </label>
+          );
+        })}
+      </div>
+      {hint ? (
+        <p id={wiring.hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
+      <p id={wiring.errorId} className="field-error">
+        {errors?.[0] ?? ""}
+      </p>
+    </fieldset>
+  );
+}

@@ -8,7 +8,7 @@ import { BarChart, Funnel, LineChart, SeriesBarChart, SeriesTable } from "./char
 import { changeWords, StatCard } from "./stat-card";
 import { Send } from "./icons";
 import { closeDialogHref, dialogHref, UrlDialog } from "./dialog";
-import { CheckboxField, Field, FilterInput, FilterSelect, RadioGroupField, SelectField, TextareaField } from "./field";
+import { CheckboxField, CheckboxGroupField, Field, FilterInput, FilterSelect, RadioGroupField, SelectField, TextareaField } from "./field";
 import { ProgressBar } from "./progress-bar";
 import { pageHref, Pager, pagerOrder, sortLinkHref, Table } from "./table";
 import { removeRowColumn } from "./remove-row";
@@ -81,6 +81,29 @@ describe("fields", () => {
     expect(html).toMatch(/<input type="radio" id="method-card"[^>]* name="method" checked="" value="card"\/>/);
     expect(html).toContain("A prompt on your phone");
     expect(html).toMatch(/<p id="method-error"[^>]*>Choose one<\/p>/);
+  });
+
+  it("groups checkboxes under a legend, several ticked under one name, with the group's hint and error tied to the fieldset", () => {
+    const html = renderToStaticMarkup(
+      <CheckboxGroupField
+        id="numbers"
+        name="phoneNumberIds"
+        legend="Numbers it answers on"
+        defaultValues={["p2"]}
+        hint="None ticked: none"
+        errors={["Choose your own numbers"]}
+        options={[
+          { value: "p1", label: "+254 700 000 001" },
+          { value: "p2", label: "+254 700 000 002" },
+        ]}
+      />,
+    );
+    expect(html).toMatch(
+      /<fieldset id="numbers" aria-describedby="numbers-error numbers-hint"[^>]*><legend[^>]*>Numbers it answers on<\/legend>/,
+    );
+    expect(html).toMatch(/<input type="checkbox" id="numbers-p1"[^>]* name="phoneNumberIds" value="p1"\/>/);
+    expect(html).toMatch(/<input type="checkbox" id="numbers-p2"[^>]* name="phoneNumberIds" checked="" value="p2"\/>/);
+    expect(html).toMatch(/<p id="numbers-error"[^>]*>Choose your own numbers<\/p>/);
   });
 
   it("labels a filter bar's select and input, with 'all' first as an empty value and the current value chosen", () => {

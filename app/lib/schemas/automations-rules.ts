@@ -105,6 +105,18 @@ export const AUTOMATION_MESSAGES = {
   get buttonsNeedReply() {
     return m.automations_error_buttons_need_reply();
   },
+  get webhookUrl() {
+    return m.automations_error_webhook_url();
+  },
+  get webhookNoSecret() {
+    return m.automations_error_webhook_no_secret();
+  },
+  get fieldKey() {
+    return m.automations_error_field_key();
+  },
+  get fieldValue() {
+    return m.automations_error_field_value();
+  },
   get assignee() {
     return m.automations_error_assignee();
   },

@@ -48,6 +48,8 @@ describe("the rule form", () => {
       addTags: ["asked-price", "lead"],
       removeTags: [],
       assignTo: null,
+      setField: null,
+      webhookUrl: null,
     });
   });
 
@@ -77,6 +79,9 @@ describe("the rule form", () => {
       addTags: "a, b",
       removeTags: "c",
       assignTo: "u1",
+      fieldKey: "",
+      fieldValue: "",
+      webhookUrl: "",
     });
     expect(
       ruleFormValues({

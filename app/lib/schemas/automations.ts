@@ -94,6 +94,9 @@ export const RuleFormSchema = z
     addTags: z.optional(z.string()),
     removeTags: z.optional(z.string()),
     assignTo: z.optional(z.string()),
+    fieldKey: z.optional(z.string()),
+    fieldValue: z.optional(z.string().check(z.maxLength(1000, { error: () => AUTOMATION_MESSAGES.fieldValue }))),
+    webhookUrl: z.optional(z.string().check(z.maxLength(2048, { error: () => AUTOMATION_MESSAGES.webhookUrl }))),
     flowId: z.optional(z.string()),
   })
   .check(
@@ -110,7 +113,9 @@ export const RuleFormSchema = z
         ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttons });
       else if (buttons.length && !value.reply?.trim())
         ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttonsNeedReply });
-      if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.flowId)
+      if (value.fieldKey && !value.fieldValue?.trim())
+        ctx.addIssue({ code: "custom", path: ["fieldValue"], message: AUTOMATION_MESSAGES.fieldValue });
+      if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.fieldKey && !value.webhookUrl?.trim() && !value.flowId)
         ctx.addIssue({ code: "custom", path: ["reply"], message: AUTOMATION_MESSAGES.noAction });
     }),
   );
@@ -130,6 +135,8 @@ export function ruleInputOf(value: RuleFormValue) {
     addTags: tagList(value.addTags),
     removeTags: tagList(value.removeTags),
     assignTo: value.assignTo || null,
+    setField: value.fieldKey ? { key: value.fieldKey, value: value.fieldValue ?? "" } : null,
+    webhookUrl: value.webhookUrl?.trim() || null,
     flowId: value.flowId || null,
   };
 }
@@ -256,6 +263,8 @@ interface SavedRule {
     | { type: "tags"; add: readonly string[]; remove: readonly string[] }
     | { type: "assign"; userId: string }
     | { type: "handover" }
+    | { type: "field"; key: string; value: string | number | boolean }
+    | { type: "webhook"; url: string }
     | { type: "flow"; flowId: string }
   )[];
 }
@@ -273,6 +282,9 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   addTags: "",
   removeTags: "",
   assignTo: "",
+  fieldKey: "",
+  fieldValue: "",
+  webhookUrl: "",
   flowId: "",
 };
 
@@ -281,6 +293,8 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
   const reply = rule.actions.find((action) => action.type === "reply");
   const tags = rule.actions.find((action) => action.type === "tags");
   const assign = rule.actions.find((action) => action.type === "assign" || action.type === "handover");
+  const field = rule.actions.find((action) => action.type === "field");
+  const webhook = rule.actions.find((action) => action.type === "webhook");
   const flow = rule.actions.find((action) => action.type === "flow");
   return {
     name: rule.name,
@@ -294,6 +308,9 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     addTags: tags?.type === "tags" ? tags.add.join(", ") : "",
     removeTags: tags?.type === "tags" ? tags.remove.join(", ") : "",
     assignTo: assign?.type === "assign" ? assign.userId : assign?.type === "handover" ? LEAST_BUSY : "",
+    fieldKey: field?.type === "field" ? field.key : "",
+    fieldValue: field?.type === "field" ? String(field.value) : "",
+    webhookUrl: webhook?.type === "webhook" ? webhook.url : "",
     flowId: flow?.type === "flow" ? flow.flowId : "",
   };
 }

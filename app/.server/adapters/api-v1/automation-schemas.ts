@@ -63,6 +63,22 @@ const RuleActionsInput = z
       .nullable()
       .optional()
       .describe(`The user id of a member who answers chats, or "${LEAST_BUSY}" for the least busy one; null: nobody.`),
+    setField: z
+      .object({
+        key: z.string().describe("The key of one of the organisation's custom contact fields (Contacts, Fields)."),
+        value: z.string().describe("The value it gets, written as the field's type (a number, a date YYYY-MM-DD, yes or no)."),
+      })
+      .strict()
+      .nullable()
+      .optional()
+      .describe("Sets a custom field of the contact; null: none."),
+    webhookUrl: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "An https address the customer's message is POSTed to (event automation.rule), signed with the organisation's webhook secret like webhooks out and checked the same way; null: none. Needs a webhook set up.",
+      ),
     startFlow: z
       .string()
       .nullable()
@@ -152,6 +168,11 @@ export const AutomationRule = z
         addTags: z.array(z.string()),
         removeTags: z.array(z.string()),
         assignTo: z.string().nullable().describe(`The user id of the member the conversation is handed to, or "${LEAST_BUSY}".`),
+        setField: z
+          .object({ key: z.string(), value: z.union([z.string(), z.number(), z.boolean()]) })
+          .nullable()
+          .describe("The custom contact field the rule sets, and its value in the field's type."),
+        webhookUrl: z.string().nullable().describe("The address the rule POSTs the customer's message to."),
         startFlow: z.string().nullable().describe("The chatbot flow the rule starts; null: none."),
       })
       .describe("What the rule does; an action it does not take is null or an empty list."),

@@ -47,12 +47,23 @@ type Actions = ApiRule["actions"];
 
 /** The stored list of actions as the API's object: an action not taken is null or an empty list. */
 function actionsOf(view: RuleView): Actions {
-  const actions: Actions = { reply: null, buttons: [], addTags: [], removeTags: [], assignTo: null, startFlow: null };
+  const actions: Actions = {
+    reply: null,
+    buttons: [],
+    addTags: [],
+    removeTags: [],
+    assignTo: null,
+    setField: null,
+    webhookUrl: null,
+    startFlow: null,
+  };
   for (const action of view.actions) {
     if (action.type === "reply") {
       actions.reply = action.text;
       actions.buttons = action.buttons ?? [];
     } else if (action.type === "handover") actions.assignTo = LEAST_BUSY;
+    else if (action.type === "field") actions.setField = { key: action.key, value: action.value };
+    else if (action.type === "webhook") actions.webhookUrl = action.url;
     else if (action.type === "tags") {
       actions.addTags = action.add;
       actions.removeTags = action.remove;
@@ -123,8 +134,10 @@ function ruleField(input: RuleInput) {
           (input.reply ?? "").trim() !== "" ||
           cleanTags(input.addTags).length > 0 ||
           cleanTags(input.removeTags).length > 0 ||
-          !!input.assignTo ||
-          !!input.flowId;
+          !!input.setField?.key ||
+          !!input.webhookUrl?.trim() ||
+          !!input.flowId ||
+          !!input.assignTo;
         return any ? "actions.reply" : "actions";
       }
       case "tags": {
@@ -135,10 +148,16 @@ function ruleField(input: RuleInput) {
       }
       case "assignTo":
         return "actions.assignTo";
-      case "flowId":
-        return "actions.startFlow";
       case "buttons":
         return "actions.buttons";
+      case "webhookUrl":
+        return "actions.webhookUrl";
+      case "flowId":
+        return "actions.startFlow";
+      case "fieldKey":
+        return "actions.setField.key";
+      case "fieldValue":
+        return "actions.setField.value";
       case "form":
       case undefined:
         return undefined;
@@ -172,6 +191,8 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     addTags: body.actions.addTags ?? [],
     removeTags: body.actions.removeTags ?? [],
     assignTo: body.actions.assignTo ?? null,
+    setField: body.actions.setField ?? null,
+    webhookUrl: body.actions.webhookUrl ?? null,
     flowId: body.actions.startFlow ?? null,
   };
 }
@@ -207,7 +228,10 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       addTags: mine.addTags ?? [],
       removeTags: mine.removeTags ?? [],
       assignTo: mine.assignTo,
-      flowId: mine.startFlow,
+      webhookUrl: mine.webhookUrl ?? null,
+      flowId: mine.startFlow ?? null,
+      setField:
+        mine.setField === null || mine.setField === undefined ? null : { key: mine.setField.key, value: String(mine.setField.value) },
     };
     await answer(updateRule(actor, id, input), ruleField(input));
   }

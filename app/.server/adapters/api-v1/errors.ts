@@ -98,6 +98,11 @@ export const ERROR_CATALOGUE = {
     meaning: "The organisation has as many keyword rules as it may.",
     action: "Delete a rule it no longer needs, then add the new one.",
   },
+  knowledge_limit: {
+    status: 409,
+    meaning: "The organisation's knowledge base has as many articles as it may.",
+    action: "Delete an article it no longer needs, or join short ones, then add the new one.",
+  },
   flow_limit: {
     status: 409,
     meaning: "The organisation has as many chatbot flows as it may, or the flow as many steps.",
@@ -200,7 +205,7 @@ export const ERROR_CATALOGUE = {
   invalid_automation: {
     status: 422,
     meaning:
-      "A keyword rule, the welcome or away message or the business hours break a rule of the Automations page; the answer's field names where (a keyword, the threshold, a time).",
+      "A keyword rule, the welcome or away message, the business hours, the assistant's settings or a knowledge article break a rule of the Automations pages; the answer's field names where (a keyword, the threshold, a time, the base URL).",
     action: "Correct what the field names, as the message says.",
   },
   rate_limited: {

@@ -9,6 +9,10 @@ export type RuleAction =
   | { type: "reply"; text: string; buttons?: string[] }
   | { type: "tags"; add: string[]; remove: string[] }
   | { type: "assign"; userId: string }
+  /** Sets one of the contact's custom fields (contact_attributes) to a value in its type. */
+  | { type: "field"; key: string; value: string | number | boolean }
+  /** POSTs the customer's message to a URL, signed with the organisation's webhook secret (call-webhook.ts). */
+  | { type: "webhook"; url: string }
   /** Hands the conversation to a person: the least busy member who answers chats (handover.ts). */
   | { type: "handover" }
   /** Starts a chatbot flow on its live version (flows/answer.ts); the rule's reply, if any, is not sent. */

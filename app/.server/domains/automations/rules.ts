@@ -2,7 +2,9 @@ import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
-import { Refusal } from "../../infrastructure/refusal";
+import { isRefusal, Refusal } from "../../infrastructure/refusal";
+import { attributeDefinitions, attributeValue } from "../contacts/attributes";
+import { checkWebhookUrl } from "../webhooks-out/endpoint";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { recordActivity } from "../activity/record";
 import {
@@ -48,6 +50,10 @@ export interface RuleInput {
   addTags?: string[];
   removeTags?: string[];
   assignTo?: string | null;
+  /** A custom contact field's key and the value it gets (in the field's type); no key: none. */
+  setField?: { key: string; value: string } | null;
+  /** An address the customer's message is POSTed to, signed (call-webhook.ts); empty: none. */
+  webhookUrl?: string | null;
   /** A chatbot flow the rule starts (its id); its reply, if any, is then not sent. */
   flowId?: string | null;
 }
@@ -78,6 +84,9 @@ type Field =
   | "buttons"
   | "tags"
   | "assignTo"
+  | "fieldKey"
+  | "fieldValue"
+  | "webhookUrl"
   | "flowId"
   | "welcomeText"
   | "awayText"
@@ -172,12 +181,41 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
     if (!(await answersChats(organizationId, input.assignTo))) throw refuseAutomation(400, AUTOMATION_MESSAGES.assignee, "assignTo");
     actions.push({ type: "assign", userId: input.assignTo });
   }
+  if (input.setField?.key) actions.push(await fieldAction(organizationId, input.setField.key, input.setField.value));
+  if (input.webhookUrl?.trim()) actions.push(await webhookAction(organizationId, input.webhookUrl));
   if (input.flowId) {
     if (!(await ownsFlow(organizationId, input.flowId))) throw refuseAutomation(400, AUTOMATION_MESSAGES.flow, "flowId");
     actions.push({ type: "flow", flowId: input.flowId });
   }
   if (!actions.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.noAction, "reply");
   return { name, matchType, keywords, threshold, phoneNumberId, cooldownMinutes, actions };
+}
+
+/** A "set a contact field" action: one of the organisation's fields, and a value in its type. */
+async function fieldAction(organizationId: string, key: string, value: string): Promise<RuleAction> {
+  const definition = (await attributeDefinitions(organizationId)).get(key);
+  if (!definition) throw refuseAutomation(400, AUTOMATION_MESSAGES.fieldKey, "fieldKey");
+  let typed: string | number | boolean | null;
+  try {
+    typed = attributeValue(definition, value);
+  } catch (error) {
+    if (isRefusal(error)) throw refuseAutomation(400, error.message, "fieldValue");
+    throw error;
+  }
+  if (typed === null) throw refuseAutomation(400, AUTOMATION_MESSAGES.fieldValue, "fieldValue");
+  return { type: "field", key, value: typed };
+}
+
+/** A "call a webhook" action: an address on the internet (the webhooks' checks), and a secret to sign with. */
+async function webhookAction(organizationId: string, raw: string): Promise<RuleAction> {
+  const checked = await checkWebhookUrl(raw);
+  if (!checked.ok) throw refuseAutomation(400, AUTOMATION_MESSAGES.webhookUrl, "webhookUrl");
+  const endpoint = await queryRow<{ found: boolean }>(
+    db(),
+    sql`select exists (select 1 from webhook_endpoints where organization_id = ${organizationId}) as found`,
+  );
+  if (!endpoint?.found) throw refuseAutomation(400, AUTOMATION_MESSAGES.webhookNoSecret, "webhookUrl");
+  return { type: "webhook", url: checked.url };
 }
 
 async function ownsNumber(organizationId: string, phoneNumberId: string) {

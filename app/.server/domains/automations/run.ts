@@ -6,11 +6,13 @@ import { log } from "../../infrastructure/log";
 import { isRefusal } from "../../infrastructure/refusal";
 import { queueMessage } from "../messaging/queue";
 import { firstMatchingRule } from "./match";
+import { assistantAnswer, assistantAnswersOn } from "./assistant/answer";
 import { isOpenAt } from "./hours";
 import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
 import type { OutboundContent } from "../messaging/content";
 import { handOver } from "./handover";
+import { queueRuleWebhook } from "./call-webhook";
 import { flowAnswer, startFlowAnswer } from "./flows/answer";
 
 /**
@@ -55,7 +57,8 @@ export async function enqueueAutomations(
     from unnest(${sql.param(candidates.map((m) => m.organization_id))}::uuid[], ${sql.param(candidates.map((m) => m.id))}::uuid[]) as t(o, m)
     where exists (select 1 from automation_settings s where s.organization_id = t.o
                     and (s.welcome_enabled or s.away_enabled
-                         or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)))
+                         or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)
+                         or exists (select 1 from assistant_settings a where a.organization_id = t.o and a.enabled)))
        -- A customer in a flow: their answer is the flow's, whatever the rules are now.
        or exists (select 1 from flow_sessions f where f.organization_id = t.o and f.status = 'active')
     on conflict (unique_key) where finished_at is null and failed_at is null do nothing`);
@@ -140,9 +143,9 @@ function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
     ruleId: rule.id,
     replies: reply?.type === "reply" ? [replyContent(rule.id, reply)] : [],
     handover: handsOver ? { reason: "rule", detail: rule.name } : undefined,
-    effects: async (tx) => {
+    effects: async (tx, runId) => {
       await tx.execute(sql`update automation_rules set fired_count = fired_count + 1, last_fired_at = now() where id = ${rule.id}`);
-      for (const action of rule.actions) await applyAction(tx, inbound, action);
+      for (const action of rule.actions) await applyAction(tx, inbound, action, runId);
     },
   };
 }
@@ -152,7 +155,7 @@ function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
  * acting). In order: nothing while a person holds the conversation; the first keyword rule that
  * matches; the welcome for a first message ever; the away message outside hours.
  */
-export async function decide(inbound: Omit<Inbound, "ran">, now = new Date()): Promise<Decision> {
+export async function decide(inbound: Omit<Inbound, "ran">, now = new Date(), options: { attempt?: number } = {}): Promise<Decision> {
   if (inbound.held) return { kind: "none", why: "held" };
   // A conversation in a flow: the flow takes the customer's message first.
   const inFlow = await flowAnswer(inbound, now);
@@ -180,6 +183,13 @@ export async function decide(inbound: Omit<Inbound, "ran">, now = new Date()): P
         keyword: match.keyword,
       };
     return { kind: "answer", answer: rule, keyword: match.keyword };
+  }
+  // The assistant, when it answers on this number (a short rate limit throws RetryLater: the job
+  // waits); the hourly caps are checked before it spends a model call.
+  if (await assistantAnswersOn(inbound.organizationId, inbound.phoneNumberId)) {
+    if (await capped(inbound)) return { kind: "none", why: "capped" };
+    const assisted = await assistantAnswer(inbound, now, options);
+    if (assisted) return { kind: "answer", answer: assisted };
   }
   const settings = automations.settings;
   if (settings.welcomeEnabled && settings.welcomeText && inbound.firstEver)
@@ -210,7 +220,7 @@ async function awayAlreadySent(conversationId: string, now: Date) {
 }
 
 /** Over a cap: this conversation's automated replies in the last hour, or the number's. */
-async function capped(inbound: Inbound) {
+async function capped(inbound: Pick<Inbound, "conversationId" | "phoneNumberId">) {
   const row = await queryRow<{ conversation: number; number: number }>(
     db(),
     sql`
@@ -278,11 +288,18 @@ async function writeRun(tx: Executor, inbound: Inbound, answer: Answer, replyIds
 }
 
 /** A rule's actions other than its reply. */
-async function applyAction(tx: Executor, inbound: AutomationInbound, action: RuleAction) {
+async function applyAction(tx: Executor, inbound: AutomationInbound, action: RuleAction, runId: string) {
   if (action.type === "tags") {
     await tx.execute(sql`
       update contacts set tags = array(select distinct t from unnest(array_cat(tags, ${sql.param(action.add)}::text[])) t
                                        where t <> all(${sql.param(action.remove)}::text[]) order by t),
+                          updated_at = now()
+      where id = ${inbound.contactId}`);
+  } else if (action.type === "webhook") {
+    await queueRuleWebhook(tx, { organizationId: inbound.organizationId, runId, url: action.url });
+  } else if (action.type === "field") {
+    await tx.execute(sql`
+      update contacts set attributes = attributes || jsonb_build_object(${action.key}::text, ${JSON.stringify(action.value)}::jsonb),
                           updated_at = now()
       where id = ${inbound.contactId}`);
   } else if (action.type === "assign") {
@@ -319,10 +336,14 @@ async function deliver(inbound: Inbound, answer: Answer, replyTo?: string) {
 }
 
 /** Runs one message's automations: decided, then acted on in one transaction with its replies. */
-export async function runAutomation(payload: AutomationPayload, now = new Date()): Promise<Decision | null> {
+export async function runAutomation(
+  payload: AutomationPayload,
+  now = new Date(),
+  options: { attempt?: number } = {},
+): Promise<Decision | null> {
   const inbound = await inboundOf(payload);
   if (!inbound || inbound.ran) return null;
-  const decision = await decide(inbound, now);
+  const decision = await decide(inbound, now, options);
   if (decision.kind === "none") return decision;
   if (await capped(inbound)) {
     warnCappedOnce(payload.organizationId, inbound.phoneNumberId);
@@ -346,5 +367,5 @@ export async function runAutomation(payload: AutomationPayload, now = new Date()
 }
 
 export async function runAutomations(jobs: Job<AutomationPayload>[]) {
-  for (const job of jobs) await runAutomation(job.payload);
+  for (const job of jobs) await runAutomation(job.payload, new Date(), { attempt: job.attempts });
 }

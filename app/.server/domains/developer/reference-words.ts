@@ -183,6 +183,7 @@ const MEANINGS: Record<string, () => string> = {
   internal_error: m.developers_error_internal_error_meaning,
   meta_error: m.developers_error_meta_error_meaning,
   rule_limit: m.developers_error_rule_limit_meaning,
+  knowledge_limit: m.developers_error_knowledge_limit_meaning,
   flow_limit: m.developers_error_flow_limit_meaning,
   invalid_automation: m.developers_error_invalid_automation_meaning,
 };
@@ -230,6 +231,7 @@ const ACTIONS: Record<string, () => string> = {
   internal_error: m.developers_error_internal_error_action,
   meta_error: m.developers_error_meta_error_action,
   rule_limit: m.developers_error_rule_limit_action,
+  knowledge_limit: m.developers_error_knowledge_limit_action,
   flow_limit: m.developers_error_flow_limit_action,
   invalid_automation: m.developers_error_invalid_automation_action,
 };

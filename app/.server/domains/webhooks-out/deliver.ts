@@ -75,22 +75,36 @@ export async function deliverOnce(job: DeliveryJob, options: DeliveryOptions = {
   await recordOutcome(row, job.seq, outcome);
 }
 
-async function attempt(row: PendingDelivery, url: string, resolve: Resolver): Promise<SendOutcome> {
+function attempt(row: PendingDelivery, url: string, resolve: Resolver): Promise<SendOutcome> {
+  return postSigned(row.organization_id, url, `msg_${row.id}`, row.body, resolve);
+}
+
+/**
+ * POSTs a JSON body to a URL as a Standard Webhooks message signed with the organisation's webhook
+ * secrets, after the SSRF checks (the address connected to is one the checks passed). Webhooks out
+ * and automations' webhook calls (issue 44) send this way.
+ */
+export async function postSigned(
+  organizationId: string,
+  url: string,
+  id: string,
+  body: string,
+  resolve: Resolver = systemResolver,
+): Promise<SendOutcome> {
   const target = await resolveWebhookTarget(url, resolve);
   if (!target.ok)
     return { status: null, body: null, error: `Not sent: ${target.message.charAt(0).toLowerCase()}${target.message.slice(1)}` };
-  const secrets = await signingSecrets(row.organization_id);
+  const secrets = await signingSecrets(organizationId);
   if (!secrets) return { status: null, body: null, error: "Not sent: there is no signing secret." };
-  const id = `msg_${row.id}`;
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = {
     "content-type": "application/json",
     "user-agent": `Jumbe-Webhooks/1.0 (+${env().APP_URL}/developers)`,
     "webhook-id": id,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": signatureHeader(id, timestamp, row.body, [secrets.current, ...(secrets.previous ? [secrets.previous] : [])]),
+    "webhook-signature": signatureHeader(id, timestamp, body, [secrets.current, ...(secrets.previous ? [secrets.previous] : [])]),
   };
-  return postToAddress(new URL(target.url), target.addresses[0]!, headers, row.body);
+  return postToAddress(new URL(target.url), target.addresses[0]!, headers, body);
 }
 
 /**

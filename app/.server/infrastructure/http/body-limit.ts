@@ -41,6 +41,11 @@ export const BODY_LIMITS = {
    * for video and audio; INBOX_ATTACHMENT_MAX_BYTES), checked again while it streams, and the form.
    */
   chatReply: 16 * MB + 64 * KB,
+  /**
+   * The assistant's knowledge page: a CSV of questions and answers (1 MB) or a text PDF (5 MB,
+   * PDF_MAX_BYTES in app/.server/domains/automations/assistant/pdf-text.ts) and the form's framing.
+   */
+  knowledgeUpload: 5 * MB + 64 * KB,
   /** The Meta sandbox's upload sessions, which receive the samples Jumbe uploads. */
   sandboxUpload: 17 * MB,
   /** Meta's webhook deliveries, up to 3 MB: the receiver's own limit (app/.server/adapters/webhooks-in/receiver.ts), ahead of Express. */
@@ -102,6 +107,12 @@ export const LARGE_BODY_ROUTES: readonly LargeBodyRoute[] = [
     limit: BODY_LIMITS.contactImport,
     matches: ({ page }) => page === "/messaging/contacts/import",
     examples: ["/messaging/contacts/import", "/messaging/contacts/import.data", "/Messaging/Contacts/Import/"],
+  },
+  {
+    name: "the assistant's knowledge page (a CSV or PDF upload)",
+    limit: BODY_LIMITS.knowledgeUpload,
+    matches: ({ page }) => page === "/automations/knowledge",
+    examples: ["/automations/knowledge", "/automations/knowledge.data", "/Automations/Knowledge/"],
   },
   {
     name: "POST /api/v1/template-samples",

@@ -96,14 +96,29 @@ export async function completeJobs(executor: Executor, ids: number[]) {
     await executor.execute(sql`update jobs set finished_at = now(), locked_until = null where id = any(${sql.param(ids)}::bigint[])`);
 }
 
-/** Puts a failed job back with exponential backoff, or parks it as failed after `maxAttempts`. */
+/**
+ * Thrown by a job's work that an outside system asked to wait (a 429 with `retry-after`): the job
+ * runs again after that wait rather than the usual backoff.
+ */
+export class RetryLater extends Error {
+  constructor(
+    readonly afterMs: number,
+    message = "asked to wait",
+  ) {
+    super(message);
+    this.name = "RetryLater";
+  }
+}
+
+/** Puts a failed job back with exponential backoff (or the wait asked for), or parks it as failed after `maxAttempts`. */
 export async function releaseFailedJob(job: Job, error: unknown, maxAttempts: number) {
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
   if (job.attempts >= maxAttempts) {
     await db().execute(sql`update jobs set failed_at = now(), locked_until = null, last_error = ${message} where id = ${job.id}`);
     return "failed" as const;
   }
-  const delaySeconds = Math.min(2 ** job.attempts, 3600);
+  const delaySeconds =
+    error instanceof RetryLater ? Math.min(Math.max(1, Math.ceil(error.afterMs / 1000)), 3600) : Math.min(2 ** job.attempts, 3600);
   await db().execute(
     sql`update jobs set locked_until = null, last_error = ${message}, run_at = now() + make_interval(secs => ${delaySeconds}) where id = ${job.id}`,
   );

@@ -5,9 +5,11 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { deleteRule, getRule, listRules, moveRule, setRuleEnabled } from "~/.server/domains/automations/rules";
 import { readAutomationSettings } from "~/.server/domains/automations/settings";
+import { readAssistantSettings } from "~/.server/domains/automations/assistant/settings";
 import { listFlows } from "~/.server/domains/automations/flows/store";
 import { answeringMembers, automationNumbers } from "~/.server/domains/automations/page";
 import { AUTOMATION_MESSAGES, RULES_MAX } from "~/lib/schemas/automations-rules";
@@ -41,20 +43,24 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:view");
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
-  const [rules, settings, numbers, members, flows] = await Promise.all([
+  const [rules, settings, numbers, members, fields, assistant, flows] = await Promise.all([
     listRules(organizationId),
     readAutomationSettings(organizationId),
     automationNumbers(organizationId),
     answeringMembers(organizationId),
+    attributeDefinitions(organizationId),
+    readAssistantSettings(organizationId),
     listFlows(organizationId),
   ]);
   const rows: RuleRow[] = rules.map((rule, index) => {
     const assign = rule.actions.find((action) => action.type === "assign");
+    const field = rule.actions.find((action) => action.type === "field");
     return {
       ...rule,
       order: index + 1,
       numberLabel: rule.phoneNumberId ? (numbers.find((n) => n.id === rule.phoneNumberId)?.label ?? rule.phoneNumberId) : null,
       assigneeName: assign ? (members.find((member) => member.id === assign.userId)?.name ?? null) : null,
+      fieldLabel: field ? (fields.get(field.key)?.label ?? null) : null,
       flowName: flows.find((flow) => rule.actions.some((action) => action.type === "flow" && action.flowId === flow.id))?.name ?? null,
     };
   });
@@ -73,6 +79,7 @@ export async function loader(args: Route.LoaderArgs) {
     full: rules.length >= RULES_MAX,
     welcomeEnabled: settings.welcomeEnabled,
     awayEnabled: settings.awayEnabled,
+    assistantEnabled: assistant.enabled,
     flowCount: flows.length,
     liveFlows: flows.filter((flow) => flow.status === "live").length,
   };
@@ -118,7 +125,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Automations({ loaderData, actionData }: Route.ComponentProps) {
-  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled, flowCount, liveFlows } = loaderData;
+  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled, assistantEnabled, flowCount, liveFlows } = loaderData;
   const here = href("/automations");
   const state = (on: boolean) => (on ? m.automations_on() : m.automations_off());
   return (
@@ -185,6 +192,20 @@ export default function Automations({ loaderData, actionData }: Route.ComponentP
         <p className="mt-3 text-sm">
           <TextLink to={href("/automations/hours")} weight="semibold">
             {m.automations_settings_card_link()}
+          </TextLink>
+        </p>
+      </Card>
+      <Card>
+        <CardHeader title={m.automations_assistant_card_title()} description={m.automations_assistant_card_description()} />
+        <ul className="mt-3 space-y-1 text-sm text-slate-700">
+          <li>{m.automations_assistant_card_state({ state: state(assistantEnabled) })}</li>
+        </ul>
+        <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+          <TextLink to={href("/automations/assistant")} weight="semibold">
+            {m.automations_assistant_card_link()}
+          </TextLink>
+          <TextLink to={href("/automations/knowledge")} weight="semibold">
+            {m.automations_assistant_knowledge_link()}
           </TextLink>
         </p>
       </Card>

@@ -6,6 +6,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { createRule, getRule, updateRule } from "~/.server/domains/automations/rules";
 import { answeringMembers, automationNumbers, tryRule } from "~/.server/domains/automations/page";
@@ -55,10 +56,11 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:manage");
   const organizationId = current.organization.id;
   const id = args.params.id;
-  const [rule, numbers, members, flows] = await Promise.all([
+  const [rule, numbers, members, fields, flows] = await Promise.all([
     id ? found(getRule(organizationId, id)) : null,
     automationNumbers(organizationId),
     answeringMembers(organizationId),
+    attributeDefinitions(organizationId),
     listFlows(organizationId),
   ]);
   return {
@@ -67,6 +69,7 @@ export async function loader(args: Route.LoaderArgs) {
     choices: {
       numbers: numberChoices(numbers, rule?.phoneNumberId ?? null),
       members,
+      fields: [...fields.values()].map((f) => ({ key: f.key, label: f.label })),
       flows: flows.map((flow) => ({ id: flow.id, name: flow.name })),
     },
   };

@@ -30,6 +30,8 @@ import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageTitle } from "~/components/ui/page-title";
 import { m } from "~/paraglide/messages";
+import { assistantBillingUsage } from "~/.server/domains/automations/assistant/usage";
+import { AssistantUsageCard } from "~/components/billing/assistant-usage-card";
 
 // The page's forms check billing:manage.
 // Plan, wallet, usage and invoices with URL dialogs: sent as a document without React (decision 066); app/assets/forms.js makes the open dialog modal and holds the pressed button.
@@ -43,12 +45,16 @@ export const meta: Route.MetaFunction = () => [{ title: m.billing_meta_title() }
 /** Billing & Subscription (spec section 2): owners and admins see it; the same roles change it. */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "billing:view");
-  const page = await billingPageData(current.organization.id);
+  const [page, assistantUsage] = await Promise.all([
+    billingPageData(current.organization.id),
+    assistantBillingUsage(current.organization.id),
+  ]);
   const params = args.url.searchParams;
   const disputing = page.invoices.find((i) => i.id === params.get("invoice") && disputable(i.status)) ?? null;
   const amount = Number(params.get("amount"));
   return {
     ...page,
+    assistantUsage,
     canManage: can(current.role, "billing:manage"),
     memberPhone: current.user.phoneNumber,
     paybill: paybillFor(current.organization),
@@ -134,7 +140,7 @@ const BillingDialogs = import.meta.env.SSR
   : lazy(() => import("~/components/billing/billing-dialogs").then((module) => ({ default: module.BillingDialogs })));
 
 export default function Billing({ loaderData, actionData }: Route.ComponentProps) {
-  const { summary, plans, invoices, spend, alerts, canManage, memberPhone, paybill, presetAmount, disputing } = loaderData;
+  const { summary, plans, invoices, spend, alerts, canManage, memberPhone, paybill, presetAmount, disputing, assistantUsage } = loaderData;
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -171,6 +177,8 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
       <BillingSummaryCards summary={summary} plans={plans} canManage={canManage} searchParams={searchParams} />
 
       <SpendCard spend={spend} />
+
+      {assistantUsage ? <AssistantUsageCard usage={assistantUsage} /> : null}
 
       <InvoiceHistory invoices={invoices} disputeHref={canManage ? disputeHref : null} />
 

@@ -21,4 +21,5 @@ export * from "./billing";
 export * from "./analytics";
 export * from "./admin";
 export * from "./automations";
+export * from "./assistant";
 export * from "./flows";
