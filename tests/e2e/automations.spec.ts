@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
+import { BASE_URL } from "./helpers";
 import {
   bubble,
   composer,
@@ -102,4 +103,57 @@ test("keyword rules and an away message answer a customer, who is handed to a pe
   await expect.poll(() => countTo(request, phoneNumberId, other, "Bei zetu"), { timeout: 15_000 }).toBe(1);
   expect(await countTo(request, phoneNumberId, from, "Bei zetu")).toBe(1);
   expect(await countTo(request, phoneNumberId, from, "Tumefunga")).toBe(1);
+});
+
+test("the assistant answers from the knowledge base, hands over on mtu, and stays silent while a person answers", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(180_000);
+  const { phoneNumberId, user } = await connectedBusiness(page, request, javaScriptEnabled);
+  const owner = `${user.firstName} ${user.lastName}`;
+
+  await page.goto("/automations");
+  await page.getByRole("link", { name: "Assistant settings" }).click();
+  await page.getByRole("link", { name: "Knowledge base" }).first().click();
+  await expect(page).toHaveURL(/\/automations\/knowledge$/);
+  await page.getByRole("textbox", { name: "Title" }).fill("Kulipa kwa M-Pesa");
+  await page
+    .getByRole("textbox", { name: "Text" })
+    .fill("Lipa kupitia Paybill 522522, akaunti ni namba yako ya simu. Malipo yanaonekana ndani ya dakika moja.");
+  await page.getByRole("button", { name: "Add article" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "“Kulipa kwa M-Pesa” is added." })).toBeVisible();
+
+  await page.goto("/automations/assistant");
+  await page.getByLabel("The assistant answers").check();
+  await page.getByRole("group", { name: "Numbers it answers on" }).getByRole("checkbox").first().check();
+  await page.getByRole("textbox", { name: "Handover message" }).fill("Nakuunganisha na mwenzetu sasa hivi.");
+  await page.getByRole("textbox", { name: "Base URL" }).fill(`${BASE_URL}/sandbox/llm/v1`);
+  await page.getByRole("textbox", { name: "Model" }).fill("jumbe-sandbox-1");
+  // Any key but the sandbox's magic sk-invalid (sandbox/README.md).
+  await page.getByLabel("API key").fill("sk-sandbox-halima");
+  await page.getByRole("button", { name: "Save the assistant" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The assistant's settings are saved." })).toBeVisible();
+
+  const from = customerNumber();
+  const name = `Halima Said ${randomBytes(2).toString("hex")}`;
+  await customerWrites(request, { phoneNumberId, from, name, text: "Nitalipaje kwa M-Pesa?" });
+  await sentMessage(request, phoneNumberId, "522522");
+
+  await customerWrites(request, { phoneNumberId, from, name, text: "nataka kuongea na mtu" });
+  await sentMessage(request, phoneNumberId, "Nakuunganisha na mwenzetu sasa hivi.");
+  await openConversation(page, javaScriptEnabled, name);
+  await expect(thread(page)).toContainText(`Handed to ${owner}: the customer asked for a person`);
+  await expect(bubble(page, "522522")).toContainText("AI assistant (automation)");
+
+  await composer(page).getByLabel("Message", { exact: true }).fill(`Habari Halima, mimi ni ${user.firstName}. Nikusaidie vipi?`);
+  await send(page, javaScriptEnabled);
+  await sentMessage(request, phoneNumberId, "Nikusaidie vipi?");
+  await customerWrites(request, { phoneNumberId, from, name, text: "Paybill ni ipi tena?" });
+  const other = customerNumber();
+  await customerWrites(request, { phoneNumberId, from: other, name: `Baraka ${randomBytes(2).toString("hex")}`, text: "Paybill ni ipi?" });
+  await expect.poll(() => countTo(request, phoneNumberId, other, "522522"), { timeout: 15_000 }).toBe(1);
+  expect(await countTo(request, phoneNumberId, from, "522522")).toBe(1);
+  expect(await countTo(request, phoneNumberId, from, "Nakuunganisha")).toBe(1);
 });

@@ -1,5 +1,6 @@
 import { m } from "~/paraglide/messages";
 import { MEDIA_FORMATS, MEDIA_SAMPLES } from "~/lib/templates";
+import { ARTICLE_BODY_MAX } from "~/lib/schemas/assistant";
 import { formatLimit, MEDIA_TYPES, STATIC_STICKER_MAX_BYTES } from "../messaging/media-types";
 import type { MediaKind } from "../messaging/content";
 
@@ -83,6 +84,13 @@ const SUMMARIES: Record<string, () => string> = {
   deleteAutomationRule: m.developers_ref_delete_automation_rule_summary,
   getAutomationSettings: m.developers_ref_get_automation_settings_summary,
   updateAutomationSettings: m.developers_ref_update_automation_settings_summary,
+  getAssistantSettings: m.developers_ref_get_assistant_settings_summary,
+  updateAssistantSettings: m.developers_ref_update_assistant_settings_summary,
+  listKnowledgeArticles: m.developers_ref_list_knowledge_articles_summary,
+  createKnowledgeArticle: m.developers_ref_create_knowledge_article_summary,
+  getKnowledgeArticle: m.developers_ref_get_knowledge_article_summary,
+  updateKnowledgeArticle: m.developers_ref_update_knowledge_article_summary,
+  deleteKnowledgeArticle: m.developers_ref_delete_knowledge_article_summary,
   listFlows: m.developers_ref_list_flows_summary,
   createFlow: m.developers_ref_create_flow_summary,
   getFlow: m.developers_ref_get_flow_summary,
@@ -132,6 +140,13 @@ const DESCRIPTIONS: Record<string, () => string> = {
   deleteAutomationRule: m.developers_ref_delete_automation_rule_description,
   getAutomationSettings: m.developers_ref_get_automation_settings_description,
   updateAutomationSettings: m.developers_ref_update_automation_settings_description,
+  getAssistantSettings: m.developers_ref_get_assistant_settings_description,
+  updateAssistantSettings: m.developers_ref_update_assistant_settings_description,
+  listKnowledgeArticles: m.developers_ref_list_knowledge_articles_description,
+  createKnowledgeArticle: () => m.developers_ref_create_knowledge_article_description({ max: ARTICLE_BODY_MAX.toLocaleString("en") }),
+  getKnowledgeArticle: m.developers_ref_get_knowledge_article_description,
+  updateKnowledgeArticle: m.developers_ref_update_knowledge_article_description,
+  deleteKnowledgeArticle: m.developers_ref_delete_knowledge_article_description,
   listFlows: m.developers_ref_list_flows_description,
   createFlow: m.developers_ref_create_flow_description,
   getFlow: m.developers_ref_get_flow_description,
