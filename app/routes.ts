@@ -90,6 +90,10 @@ export default [
     // The AI assistant: its settings, "Try it" and usage; its knowledge base (articles, CSV and PDF uploads).
     route("automations/assistant", "routes/app/automations/assistant.tsx"),
     route("automations/knowledge", "routes/app/automations/knowledge.tsx"),
+    // Chatbot flows: the list; a new flow's name; a flow's builder (its steps, publishing, idle time).
+    route("automations/flows", "routes/app/automations/flows.tsx"),
+    route("automations/flows/new", "routes/app/automations/flow-new.tsx"),
+    route("automations/flows/:id", "routes/app/automations/flow.tsx"),
     route("automations/:id", "routes/app/automations/rule.tsx", { id: "automation-edit" }),
     // Billing: plan, wallet, usage, invoices and the top-up; a payment's wait; an invoice as a page.
     route("billing", "routes/app/billing/index.tsx"),

@@ -210,6 +210,10 @@ const OWN_BUSINESS: Walk[] = [
   ["automations/:id", (ids) => ids.rule!],
   // Deleting it asks first, on the list's own address.
   ["automations", (ids) => `/automations?confirm=delete&rule=${ids.rule!.split("/").pop()}`],
+  // A chatbot flow's builder, with a step kind's form open (a page state of its own), and its deletion's question.
+  ["automations/flows/:id", (ids) => ids.flow!],
+  ["automations/flows/:id", (ids) => `${ids.flow!}?add=question`],
+  ["automations/flows", (ids) => `/automations/flows?confirm=delete&flow=${ids.flow!.split("/").pop()}`],
 ];
 
 const BUSINESS: Walk[] = [
@@ -253,6 +257,8 @@ const BUSINESS: Walk[] = [
   ["automations", "/automations"],
   ["automations/new", "/automations/new"],
   ["automations/hours", "/automations/hours"],
+  ["automations/flows", "/automations/flows"],
+  ["automations/flows/new", "/automations/flows/new"],
   ["billing", "/billing"],
   ["billing/invoices/:id", (ids) => ids.invoice!],
   ["analytics", "/analytics"],
@@ -345,8 +351,14 @@ async function walkOwnBusiness(
     await ownPage.getByRole("button", { name: "Create rule" }).click();
     await expect(ownPage).toHaveURL(/\/automations$/);
     const rule = await linkOn(ownPage, "/automations", /^\/automations\/[0-9a-f-]{36}$/);
+    // A chatbot flow, named through its form: its builder is where it leads.
+    await ownPage.goto("/automations/flows/new");
+    await field(ownPage, "Name").fill("Order status");
+    await ownPage.getByRole("button", { name: "Create the flow" }).click();
+    await expect(ownPage).toHaveURL(/\/automations\/flows\/[0-9a-f-]{36}$/);
+    const flow = new URL(ownPage.url()).pathname;
     await own.addCookies(cookies);
-    await walk(ownPage, OWN_BUSINESS, { payment, importRun, rule });
+    await walk(ownPage, OWN_BUSINESS, { payment, importRun, rule, flow });
   } finally {
     await own.close();
   }

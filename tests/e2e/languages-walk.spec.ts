@@ -87,6 +87,7 @@ for (const locale of LOCALES) {
     await expectNoEnglish(page, locale, "/automations");
     await expectNoEnglish(page, locale, "/automations/new");
     await expectNoEnglish(page, locale, "/automations/hours");
+    await expectNoEnglish(page, locale, "/automations/flows");
     await expectNoEnglish(page, locale, "/billing");
     const invoice = await hrefMatching(page, /^\/billing\/invoices\/[0-9a-f-]{36}$/);
     await expectNoEnglish(page, locale, invoice);

@@ -97,6 +97,7 @@ describe("keyword rules in the API", () => {
           setField: null,
           webhookUrl: null,
           then: null,
+          startFlow: null,
         },
         position: 1,
         enabled: true,
@@ -137,6 +138,7 @@ describe("keyword rules in the API", () => {
           setField: null,
           webhookUrl: null,
           then: null,
+          startFlow: null,
         },
         enabled: false,
         position: 1,
@@ -161,6 +163,7 @@ describe("keyword rules in the API", () => {
       setField: null,
       webhookUrl: null,
       then: null,
+      startFlow: null,
     });
     // Reply buttons, and the least busy member: kept until changed.
     const buttons = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
@@ -175,6 +178,7 @@ describe("keyword rules in the API", () => {
       setField: null,
       webhookUrl: null,
       then: null,
+      startFlow: null,
     });
     expect(again.body).toMatchObject({ threshold: 0.75, position: 1, enabled: true });
 

@@ -28,6 +28,7 @@ import { tableDigests } from "../support/database";
 import { demoData } from "../support/demo-snapshot";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
 import { createRule } from "~/.server/domains/automations/rules";
+import { createFlow, publishFlow } from "~/.server/domains/automations/flows/store";
 
 /**
  * Issue 15: every role against every page, action and API. The expectations come from the one
@@ -130,6 +131,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/notifications/:id": () => "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
   "/chat/:id": (w) => `/chat/${w.conversation}`,
   "/automations/:id": (w) => `/automations/${w.rules[0]}`,
+  "/automations/flows/:id": (w) => `/automations/flows/${w.flows[0]}`,
   "/billing/payments/:id": (w) => `/billing/payments/${w.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.invoices[1]}`,
   "/billing/invoices/:id/pdf": (w) => `/billing/invoices/${w.invoices[1]}/pdf`,
@@ -516,6 +518,41 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   "/automations/hours": {
     "": { needs: "automations:manage", form: () => ({ welcomeEnabled: "on", welcomeText: "Karibu Nyota Sacco!" }) },
   },
+  // Chatbot flows (owners and admins): the world's live flow's draft changed step by step, published,
+  // turned off and on; the second flow turned off and on from the list, then deleted; a new flow.
+  "/automations/flows/new": {
+    create: { needs: "automations:manage", form: () => ({ intent: "create", name: "AGM questions" }) },
+  },
+  "/automations/flows/:id": {
+    settings: {
+      needs: "automations:manage",
+      form: () => ({ intent: "settings", name: "Loan balance", idleMinutes: "45", idleText: "Baadaye!" }),
+    },
+    "save-step": {
+      needs: "automations:manage",
+      form: () => ({
+        intent: "save-step",
+        type: "message",
+        stepId: "",
+        text: "Asante kwa kusubiri.",
+        buttons: "",
+        rows: "",
+        listButton: "",
+        mediaUrl: "",
+        mediaKind: "image",
+      }),
+    },
+    "move-step": { needs: "automations:manage", form: () => ({ intent: "move-step", stepId: "first", direction: "down" }) },
+    "delete-step": { needs: "automations:manage", form: () => ({ intent: "delete-step", stepId: "second" }) },
+    publish: { needs: "automations:manage", form: () => ({ intent: "publish" }) },
+    disable: { needs: "automations:manage", form: () => ({ intent: "disable" }) },
+    enable: { needs: "automations:manage", form: () => ({ intent: "enable" }) },
+  },
+  "/automations/flows": {
+    disable: { needs: "automations:manage", form: (w) => ({ intent: "disable", id: w.flows[1]! }) },
+    enable: { needs: "automations:manage", form: (w) => ({ intent: "enable", id: w.flows[1]! }) },
+    delete: { needs: "automations:manage", form: (w) => ({ intent: "delete", id: w.flows[1]!, confirm: "yes" }) },
+  },
   "/api/developer/api-key/regenerate": { "": { needs: "developer:manage", form: () => ({}) } },
   // Billing (owners and admins): a bank transfer (no outside system), a plan from the next period,
   // the wallet's alerts, and a dispute of each of the world's two pending invoices.
@@ -611,6 +648,8 @@ interface World {
   quickReply: string;
   /** Two keyword rules of the Sacco's, in their order. */
   rules: string[];
+  /** Two live chatbot flows of the Sacco's, each with the steps "first" and "second". */
+  flows: string[];
   /** A bank transfer of the Sacco's (pending), and two pending invoices of such transfers. */
   payment: string;
   invoices: string[];
@@ -691,6 +730,21 @@ async function buildWorld(): Promise<World> {
         )
       ).id,
     );
+  const flows = [];
+  for (const name of ["Loan balance", "Branch hours"]) {
+    const flow = await createFlow(
+      { organizationId, userId: owner.id },
+      {
+        name,
+        steps: [
+          { id: "first", type: "message", text: `${name}: karibu.` },
+          { id: "second", type: "message", text: "Asante." },
+        ],
+      },
+    );
+    await publishFlow({ organizationId, userId: owner.id }, flow.id);
+    flows.push(flow.id);
+  }
   const transfers = [];
   for (let i = 0; i < 2; i++) transfers.push(await startBankTransfer({ organizationId, userId: owner.id }, { amount: 2500 }));
   return {
@@ -709,6 +763,7 @@ async function buildWorld(): Promise<World> {
     invitation: invitation!.id,
     account: account.id,
     rules,
+    flows,
     conversation: conversation!.id,
     conversationMessage: said!.id,
     quickReply: (

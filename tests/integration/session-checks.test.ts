@@ -132,6 +132,7 @@ async function buildWorld(): Promise<World> {
        values ($1, 'Prices', 'contains', '{bei}', '[{"type":"reply","text":"Bei zetu"}]'::jsonb, 1) returning id`,
       [organizationId],
     ),
+    flow: await firstId(`insert into flows (organization_id, name) values ($1, 'Order status') returning id`, [organizationId]),
     account: (await connectedNumber(organizationId, { wabaId: "104000111", phoneNumberId: "105000222", display: "+254 700 100 200" }))
       .account.id,
   };
@@ -155,6 +156,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/notifications/:id": (w) => `/notifications/${w.ids.notification}`,
   "/chat/:id": (w) => `/chat/${w.ids.conversation}`,
   "/automations/:id": (w) => `/automations/${w.ids.rule}`,
+  "/automations/flows/:id": (w) => `/automations/flows/${w.ids.flow}`,
   "/chat/media/:id": (w) => `/chat/media/${w.ids.message}`,
   "/billing/payments/:id": (w) => `/billing/payments/${w.ids.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.ids.invoice}`,

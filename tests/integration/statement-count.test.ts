@@ -47,10 +47,12 @@ const USER_BUDGETS: Record<string, number> = {
   // session, shell notifications, the saved answers (an edited one is found among them)
   "/chat/quick-replies": 3,
   // session, shell notifications; side by side: the rules, the welcome and away messages' settings, the
-  // numbers and the members (the list names a rule's number and assignee)
-  "/automations": 6,
-  // session, shell notifications; the numbers and the members a rule's form offers
-  "/automations/new": 4,
+  // numbers, the members and the flows (the list names a rule's number, assignee and flow)
+  "/automations": 7,
+  // session, shell notifications; the numbers, the members and the flows a rule's form offers
+  "/automations/new": 5,
+  // session, shell notifications, the flows with their versions and sessions' figures (one statement)
+  "/automations/flows": 3,
   // session, shell notifications, the welcome and away messages' settings
   "/automations/hours": 3,
   // session, shell notifications (unread count and latest five, one statement), the page of notifications

@@ -638,6 +638,9 @@ describe("the OpenAPI document", () => {
       "/api/v1/automations/assistant",
       "/api/v1/automations/knowledge",
       "/api/v1/automations/knowledge/{id}",
+      "/api/v1/automations/flows",
+      "/api/v1/automations/flows/{id}",
+      "/api/v1/automations/flows/{id}/publish",
     ]);
     expect(Object.keys(doc.paths["/api/v1/templates"])).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/templates/{id}"])).toEqual(["get", "delete"]);

@@ -2,6 +2,8 @@ import { registerJobHandler } from "../infrastructure/jobs/worker";
 import { AUTOMATION_QUEUE, runAutomations, type AutomationPayload } from "../domains/automations/run";
 import { AUTOMATION_WEBHOOK_QUEUE, callRuleWebhooks, type RuleWebhookJob } from "../domains/automations/call-webhook";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
+import { FLOW_IDLE_EVERY_SECONDS, FLOW_IDLE_QUEUE, runWakeJobs, timeOutIdleSessions } from "../domains/automations/flows/jobs";
+import { FLOW_WAKE_QUEUE } from "../domains/automations/flows/session";
 import { WEBHOOK_QUEUE } from "../adapters/webhooks-in/ingest";
 // From the modules that define them, not through process.ts's re-exports: the build puts these
 // modules in different chunks, and a re-export across an import cycle would tie those chunks in a circle.
@@ -148,6 +150,23 @@ export function registerJobHandlers() {
     transactional: false,
     run: (jobs) => callRuleWebhooks(jobs),
   });
+  // Flows (issue 44): a wait step's wake-up, and sessions idle past their flow's time ended (once a
+  // minute across all instances). Each queues messages, so outside a transaction.
+  registerJobHandler<{ sessionId: string; stepId: string }>({
+    queue: FLOW_WAKE_QUEUE,
+    batchSize: 20,
+    maxAttempts: 5,
+    transactional: false,
+    run: (jobs) => runWakeJobs(jobs),
+  });
+  registerJobHandler({
+    queue: FLOW_IDLE_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    run: () => timeOutIdleSessions().then(() => undefined),
+  });
+  registerRecurringJob({ name: "flows-idle", queue: FLOW_IDLE_QUEUE, everySeconds: FLOW_IDLE_EVERY_SECONDS });
   // A consent keyword's answer (STOP, ACHA, START…): it queues a message, so outside the webhook's transaction.
   registerJobHandler<{ organizationId: string; messageId: string; status: "opted_in" | "opted_out"; language: "en" | "sw" }>({
     queue: CONSENT_REPLY_QUEUE,

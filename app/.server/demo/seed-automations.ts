@@ -4,11 +4,13 @@ import { addArticles } from "../domains/automations/assistant/knowledge";
 import { saveAssistantSettings } from "../domains/automations/assistant/settings";
 import { sandboxBaseUrl } from "../domains/automations/assistant/endpoint";
 import { SANDBOX_LLM_MODEL } from "../infrastructure/clients/llm";
+import { createFlow, publishFlow } from "../domains/automations/flows/store";
 
 /**
  * The demo Sacco's automations (issue 44): keyword rules its members write to most, in Swahili and
- * English, a welcome for a first message and an away message outside its branch hours (Nairobi).
- * Their figures start at nought: they count only what they answer from now on.
+ * English, a welcome for a first message and an away message outside its branch hours (Nairobi), and
+ * a chatbot flow for emergency loans that a keyword starts. Their figures start at nought: they count
+ * only what they answer from now on.
  */
 export async function seedAutomations(organizationId: string, ownerId: string) {
   const actor = { organizationId, userId: ownerId };
@@ -40,6 +42,7 @@ export async function seedAutomations(organizationId: string, ownerId: string) {
     keywords: ["saa ngapi", "opening hours", "mnafungua", "branch"],
     reply: "Matawi yetu hufunguliwa Jumatatu hadi Ijumaa saa 2:00 asubuhi hadi saa 11:00 jioni, na Jumamosi saa 3:00 hadi saa 7:00 mchana.",
   });
+  await seedLoanFlow(actor);
   await saveAutomationSettings(
     actor,
     {
@@ -115,4 +118,53 @@ export async function seedAssistant(organizationId: string, ownerId: string, pho
     inputPriceCents: 2_000,
     outputPriceCents: 8_000,
   });
+}
+
+/**
+ * "Mkopo wa dharura": a member's number, the amount (three buttons), small loans told the next step
+ * and tagged, large ones handed to a loans officer. Started by DHARURA (a rule after the others).
+ */
+async function seedLoanFlow(actor: { organizationId: string; userId: string }) {
+  const flow = await createFlow(actor, {
+    name: "Mkopo wa dharura",
+    idleMinutes: 30,
+    idleText: "Hatujapata jibu lako. Andika DHARURA wakati wowote kuanza tena.",
+    steps: [
+      {
+        id: "member",
+        type: "question",
+        text: "Karibu kwenye mkopo wa dharura wa Nyota. Andika nambari yako ya uanachama.",
+        input: "text",
+        validate: "number",
+        variable: "member",
+        retryText: "Nambari ya uanachama ni tarakimu tu, kwa mfano 20431.",
+        maxTries: 3,
+        giveUpTo: "officer",
+      },
+      {
+        id: "amount",
+        type: "question",
+        text: "Asante {{contact.name}}. Unahitaji kiasi gani?",
+        input: "buttons",
+        choices: ["Hadi KES 10,000", "KES 10,001-50,000", "Zaidi ya KES 50,000"],
+        validate: "choice",
+        variable: "amount",
+        retryText: "Tafadhali chagua kitufe kimoja.",
+        maxTries: 2,
+        giveUpTo: "officer",
+      },
+      { id: "large", type: "branch", source: "answer", operator: "equals", value: "Zaidi ya KES 50,000", then: "officer", else: "next" },
+      {
+        id: "small",
+        type: "message",
+        text: "Mkopo wa {{amount}} kwa mwanachama {{member}} huidhinishwa siku hiyo hiyo. Tutakutumia fomu kwa SMS; ijaze na uitume kabla ya saa 11 jioni.",
+      },
+      { id: "tag", type: "set", action: "add_tag", key: "emergency-loan" },
+      { id: "done", type: "end" },
+      { id: "officer", type: "message", text: "Afisa wa mikopo atakusaidia. Tunakuunganisha sasa; tafadhali subiri kidogo." },
+      { id: "handover", type: "handover" },
+    ],
+  });
+  await publishFlow(actor, flow.id);
+  await createRule(actor, { name: "Emergency loan start", matchType: "exact", keywords: ["dharura", "emergency loan"], flowId: flow.id });
 }

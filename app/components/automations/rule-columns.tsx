@@ -18,6 +18,8 @@ export interface RuleRow extends RuleView {
   assigneeName: string | null;
   /** A "set a contact field" action's field label (null: the field is gone). */
   fieldLabel: string | null;
+  /** The flow it starts, by name. */
+  flowName: string | null;
 }
 
 const EXCERPT = 80;
@@ -54,6 +56,7 @@ function RuleDoes({ rule }: { rule: RuleRow }) {
               ) : null}
             </li>
           );
+        if (action.type === "flow") return <li key="flow">{m.automations_does_flow({ name: rule.flowName ?? "" })}</li>;
         return <li key="assign">{m.automations_does_assign({ name: rule.assigneeName ?? m.automations_former_member() })}</li>;
       })}
     </ul>

@@ -54,6 +54,8 @@ export interface RuleChoices {
   members: { id: string; name: string }[];
   /** The organisation's custom contact fields ("" is none). */
   fields: { key: string; label: string }[];
+  /** The organisation's flows a rule may start ("" is none). */
+  flows: { id: string; name: string }[];
 }
 
 /**
@@ -248,6 +250,17 @@ export function RuleForm({
               />
             </div>
           ) : null}
+          <SelectField
+            label={m.automations_field_flow()}
+            hint={m.automations_field_flow_hint()}
+            errors={fields.flowId.errors}
+            {...getSelectProps(fields.flowId)}
+            key={fields.flowId.key}
+            options={[
+              { value: "", label: m.automations_flow_none() },
+              ...choices.flows.map((flow) => ({ value: flow.id, label: flow.name })),
+            ]}
+          />
         </fieldset>
       </Card>
       <div className="flex flex-wrap gap-2">

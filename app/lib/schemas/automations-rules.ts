@@ -125,6 +125,9 @@ export const AUTOMATION_MESSAGES = {
   get assignee() {
     return m.automations_error_assignee();
   },
+  get flow() {
+    return m.automations_error_flow();
+  },
   get limit() {
     return m.automations_error_limit({ max: formatNumber(RULES_MAX) });
   },

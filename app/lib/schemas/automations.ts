@@ -99,6 +99,7 @@ export const RuleFormSchema = z
     fieldValue: z.optional(z.string().check(z.maxLength(1000, { error: () => AUTOMATION_MESSAGES.fieldValue }))),
     webhookUrl: z.optional(z.string().check(z.maxLength(2048, { error: () => AUTOMATION_MESSAGES.webhookUrl }))),
     then: z.optional(z.string()),
+    flowId: z.optional(z.string()),
   })
   .check(
     z.superRefine((value, ctx) => {
@@ -116,7 +117,15 @@ export const RuleFormSchema = z
         ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttonsNeedReply });
       if (value.fieldKey && !value.fieldValue?.trim())
         ctx.addIssue({ code: "custom", path: ["fieldValue"], message: AUTOMATION_MESSAGES.fieldValue });
-      if (!value.reply?.trim() && !tags.length && !value.assignTo && !value.fieldKey && !value.webhookUrl?.trim() && !value.then)
+      if (
+        !value.reply?.trim() &&
+        !tags.length &&
+        !value.assignTo &&
+        !value.fieldKey &&
+        !value.webhookUrl?.trim() &&
+        !value.then &&
+        !value.flowId
+      )
         ctx.addIssue({ code: "custom", path: ["reply"], message: AUTOMATION_MESSAGES.noAction });
     }),
   );
@@ -139,6 +148,7 @@ export function ruleInputOf(value: RuleFormValue) {
     setField: value.fieldKey ? { key: value.fieldKey, value: value.fieldValue ?? "" } : null,
     webhookUrl: value.webhookUrl?.trim() || null,
     then: value.then || null,
+    flowId: value.flowId || null,
   };
 }
 
@@ -267,6 +277,7 @@ interface SavedRule {
     | { type: "field"; key: string; value: string | number | boolean }
     | { type: "webhook"; url: string }
     | { type: "assistant" }
+    | { type: "flow"; flowId: string }
   )[];
 }
 
@@ -287,6 +298,7 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   fieldValue: "",
   webhookUrl: "",
   then: "",
+  flowId: "",
 };
 
 /** A saved rule's fields as its form shows them. */
@@ -296,6 +308,7 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
   const assign = rule.actions.find((action) => action.type === "assign" || action.type === "handover");
   const field = rule.actions.find((action) => action.type === "field");
   const webhook = rule.actions.find((action) => action.type === "webhook");
+  const flow = rule.actions.find((action) => action.type === "flow");
   return {
     name: rule.name,
     matchType: rule.matchType,
@@ -312,5 +325,6 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     fieldValue: field?.type === "field" ? String(field.value) : "",
     webhookUrl: webhook?.type === "webhook" ? webhook.url : "",
     then: rule.actions.some((action) => action.type === "assistant") ? THEN_ASSISTANT : "",
+    flowId: flow?.type === "flow" ? flow.flowId : "",
   };
 }

@@ -85,6 +85,13 @@ const RuleActionsInput = z
       .nullable()
       .optional()
       .describe(`"${THEN_ASSISTANT}": the AI assistant answers after the rule's own reply (on the numbers it answers on); null: nothing.`),
+    startFlow: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "A chatbot flow's id (GET /api/v1/automations/flows): the rule starts it on its live version instead of sending its reply; null: none.",
+      ),
   })
   .strict();
 
@@ -173,6 +180,7 @@ export const AutomationRule = z
           .describe("The custom contact field the rule sets, and its value in the field's type."),
         webhookUrl: z.string().nullable().describe("The address the rule POSTs the customer's message to."),
         then: z.enum([THEN_ASSISTANT]).nullable().describe("What answers after the rule's own reply."),
+        startFlow: z.string().nullable().describe("The chatbot flow the rule starts; null: none."),
       })
       .describe("What the rule does; an action it does not take is null or an empty list."),
     position: z.int().describe("The rule's place in the order the rules are tried, 1 first."),

@@ -56,6 +56,7 @@ function actionsOf(view: RuleView): Actions {
     setField: null,
     webhookUrl: null,
     then: null,
+    startFlow: null,
   };
   for (const action of view.actions) {
     if (action.type === "reply") {
@@ -69,6 +70,7 @@ function actionsOf(view: RuleView): Actions {
       actions.addTags = action.add;
       actions.removeTags = action.remove;
     } else if (action.type === "assign") actions.assignTo = action.userId;
+    else if (action.type === "flow") actions.startFlow = action.flowId;
   }
   return actions;
 }
@@ -137,6 +139,7 @@ function ruleField(input: RuleInput) {
           !!input.setField?.key ||
           !!input.webhookUrl?.trim() ||
           !!input.then ||
+          !!input.flowId ||
           !!input.assignTo;
         return any ? "actions.reply" : "actions";
       }
@@ -152,6 +155,8 @@ function ruleField(input: RuleInput) {
         return "actions.buttons";
       case "webhookUrl":
         return "actions.webhookUrl";
+      case "flowId":
+        return "actions.startFlow";
       case "fieldKey":
         return "actions.setField.key";
       case "fieldValue":
@@ -192,6 +197,7 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     setField: body.actions.setField ?? null,
     webhookUrl: body.actions.webhookUrl ?? null,
     then: body.actions.then ?? null,
+    flowId: body.actions.startFlow ?? null,
   };
 }
 
@@ -228,6 +234,7 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       assignTo: mine.assignTo,
       webhookUrl: mine.webhookUrl ?? null,
       then: mine.then ?? null,
+      flowId: mine.startFlow ?? null,
       setField:
         mine.setField === null || mine.setField === undefined ? null : { key: mine.setField.key, value: String(mine.setField.value) },
     };

@@ -103,6 +103,11 @@ export const ERROR_CATALOGUE = {
     meaning: "The organisation's knowledge base has as many articles as it may.",
     action: "Delete an article it no longer needs, or join short ones, then add the new one.",
   },
+  flow_limit: {
+    status: 409,
+    meaning: "The organisation has as many chatbot flows as it may, or the flow as many steps.",
+    action: "Delete a flow (or a step) it no longer needs, then add the new one.",
+  },
   idempotency_conflict: {
     status: 409,
     meaning: "The Idempotency-Key was used in the last 24 hours for a different request.",

@@ -15,6 +15,7 @@ import { notifyQualityDrop } from "../../domains/notifications/emitters";
 import { logMessageEvents } from "../../domains/messaging/conversation-events";
 import { upsertConversations } from "../../domains/inbox/inbound";
 import { enqueueAutomations } from "../../domains/automations/run";
+import { stopSessionsOnOptOut } from "../../domains/automations/flows/session";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
 import { englishOf, words } from "../../infrastructure/words/said";
@@ -385,6 +386,8 @@ export class ChangeWork {
     );
     // STOP, ACHA, START…: the consent ledger, and an answer; they always win over automations.
     const consentKeywords = await applyConsentKeywords(tx, inserted);
+    // An opt-out ends the customer's flow: the ledger's answer is the last word.
+    await stopSessionsOnOptOut(tx, [...consentKeywords]);
     // Keyword rules, the welcome and the away message: a job for each message they may answer.
     await enqueueAutomations(tx, inserted, consentKeywords);
   }

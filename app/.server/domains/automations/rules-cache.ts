@@ -16,7 +16,9 @@ export type RuleAction =
   /** Lets the AI assistant answer the message too (assistant/answer.ts), on the numbers it answers on. */
   | { type: "assistant" }
   /** Hands the conversation to a person: the least busy member who answers chats (handover.ts). */
-  | { type: "handover" };
+  | { type: "handover" }
+  /** Starts a chatbot flow on its live version (flows/answer.ts); the rule's reply, if any, is not sent. */
+  | { type: "flow"; flowId: string };
 
 export interface LoadedRule extends CompiledRule {
   id: string;

@@ -57,6 +57,8 @@ export interface RuleInput {
   webhookUrl?: string | null;
   /** What answers after the rule's own reply: the AI assistant ("assistant"); empty: nothing. */
   then?: string | null;
+  /** A chatbot flow the rule starts (its id); its reply, if any, is then not sent. */
+  flowId?: string | null;
 }
 
 export interface RuleView {
@@ -89,6 +91,7 @@ type Field =
   | "fieldValue"
   | "webhookUrl"
   | "then"
+  | "flowId"
   | "welcomeText"
   | "awayText"
   | "hours"
@@ -186,6 +189,10 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
   if (input.webhookUrl?.trim()) actions.push(await webhookAction(organizationId, input.webhookUrl));
   if (input.then === THEN_ASSISTANT) actions.push({ type: "assistant" });
   else if (input.then) throw refuseAutomation(400, AUTOMATION_MESSAGES.then, "then");
+  if (input.flowId) {
+    if (!(await ownsFlow(organizationId, input.flowId))) throw refuseAutomation(400, AUTOMATION_MESSAGES.flow, "flowId");
+    actions.push({ type: "flow", flowId: input.flowId });
+  }
   if (!actions.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.noAction, "reply");
   return { name, matchType, keywords, threshold, phoneNumberId, cooldownMinutes, actions };
 }
@@ -222,6 +229,15 @@ async function ownsNumber(organizationId: string, phoneNumberId: string) {
     db(),
     sql`select exists (select 1 from whatsapp_phone_numbers where organization_id = ${organizationId}
                          and phone_number_id = ${phoneNumberId} and disconnected_at is null) as found`,
+  );
+  return Boolean(row?.found);
+}
+
+async function ownsFlow(organizationId: string, flowId: string) {
+  if (!isUuid(flowId)) return false;
+  const row = await queryRow<{ found: boolean }>(
+    db(),
+    sql`select exists (select 1 from flows where id = ${flowId} and organization_id = ${organizationId}) as found`,
   );
   return Boolean(row?.found);
 }

@@ -13,6 +13,7 @@ import type { Answer, AutomationInbound } from "./answer";
 import type { OutboundContent } from "../messaging/content";
 import { handOver } from "./handover";
 import { queueRuleWebhook } from "./call-webhook";
+import { flowAnswer, startFlowAnswer } from "./flows/answer";
 
 /**
  * Automations answer customers' messages (issue 44): a keyword rule's actions, else a welcome for a
@@ -58,6 +59,8 @@ export async function enqueueAutomations(
                     and (s.welcome_enabled or s.away_enabled
                          or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)
                          or exists (select 1 from assistant_settings a where a.organization_id = t.o and a.enabled)))
+       -- A customer in a flow: their answer is the flow's, whatever the rules are now.
+       or exists (select 1 from flow_sessions f where f.organization_id = t.o and f.status = 'active')
     on conflict (unique_key) where finished_at is null and failed_at is null do nothing`);
 }
 
@@ -168,12 +171,19 @@ function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
  */
 export async function decide(inbound: Omit<Inbound, "ran">, now = new Date(), options: { attempt?: number } = {}): Promise<Decision> {
   if (inbound.held) return { kind: "none", why: "held" };
+  // A conversation in a flow: the flow takes the customer's message first.
+  const inFlow = await flowAnswer(inbound, now);
+  if (inFlow) return { kind: "answer", answer: inFlow };
   const automations = await automationsOf(inbound.organizationId);
   const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phoneNumberId);
   const match = firstMatchingRule(rules, inbound.body);
   if (match) {
     if (match.rule.cooldownMinutes > 0 && (await coolingDown(match.rule, inbound.contactId, now))) return { kind: "none", why: "cooldown" };
     const answer = ruleAnswer(inbound, match.rule);
+    // A rule that starts a flow: the flow's first messages instead of the rule's reply, the rule's other actions too.
+    const flow = match.rule.actions.find((a) => a.type === "flow");
+    const started = flow?.type === "flow" ? await startFlowAnswer(inbound, flow.flowId, now) : null;
+    if (started) return { kind: "answer", answer: followedBy({ ...answer, replies: [] }, started), keyword: match.keyword };
     // "Then the assistant answers": its answer follows the rule's own (the caps checked before a model call).
     if (match.rule.actions.some((a) => a.type === "assistant") && !(await capped(inbound))) {
       const assisted = await assistantAnswer(inbound, now, options);

@@ -91,6 +91,12 @@ const SUMMARIES: Record<string, () => string> = {
   getKnowledgeArticle: m.developers_ref_get_knowledge_article_summary,
   updateKnowledgeArticle: m.developers_ref_update_knowledge_article_summary,
   deleteKnowledgeArticle: m.developers_ref_delete_knowledge_article_summary,
+  listFlows: m.developers_ref_list_flows_summary,
+  createFlow: m.developers_ref_create_flow_summary,
+  getFlow: m.developers_ref_get_flow_summary,
+  updateFlow: m.developers_ref_update_flow_summary,
+  deleteFlow: m.developers_ref_delete_flow_summary,
+  publishFlow: m.developers_ref_publish_flow_summary,
 };
 const DESCRIPTIONS: Record<string, () => string> = {
   getAccount: m.developers_ref_get_account_description,
@@ -141,6 +147,12 @@ const DESCRIPTIONS: Record<string, () => string> = {
   getKnowledgeArticle: m.developers_ref_get_knowledge_article_description,
   updateKnowledgeArticle: m.developers_ref_update_knowledge_article_description,
   deleteKnowledgeArticle: m.developers_ref_delete_knowledge_article_description,
+  listFlows: m.developers_ref_list_flows_description,
+  createFlow: m.developers_ref_create_flow_description,
+  getFlow: m.developers_ref_get_flow_description,
+  updateFlow: m.developers_ref_update_flow_description,
+  deleteFlow: m.developers_ref_delete_flow_description,
+  publishFlow: m.developers_ref_publish_flow_description,
 };
 const MEANINGS: Record<string, () => string> = {
   invalid_request: m.developers_error_invalid_request_meaning,
@@ -187,6 +199,7 @@ const MEANINGS: Record<string, () => string> = {
   meta_error: m.developers_error_meta_error_meaning,
   rule_limit: m.developers_error_rule_limit_meaning,
   knowledge_limit: m.developers_error_knowledge_limit_meaning,
+  flow_limit: m.developers_error_flow_limit_meaning,
   invalid_automation: m.developers_error_invalid_automation_meaning,
 };
 const ACTIONS: Record<string, () => string> = {
@@ -234,6 +247,7 @@ const ACTIONS: Record<string, () => string> = {
   meta_error: m.developers_error_meta_error_action,
   rule_limit: m.developers_error_rule_limit_action,
   knowledge_limit: m.developers_error_knowledge_limit_action,
+  flow_limit: m.developers_error_flow_limit_action,
   invalid_automation: m.developers_error_invalid_automation_action,
 };
 

@@ -109,6 +109,11 @@ const PAGES: { to: string; title: () => string; words: string }[] = [
     words: "Welcome and away messages automations welcome greeting away out of office business hours opening hours holidays closed",
   },
   {
+    to: "/automations/flows",
+    title: m.automations_flows_title,
+    words: "Chatbot flows automations bot flow builder questions menu buttons list branch steps order status delivery hand over",
+  },
+  {
     to: "/analytics",
     title: m.app_analytics_title,
     words:

@@ -10,6 +10,7 @@ import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructu
 import { deleteRule, getRule, listRules, moveRule, setRuleEnabled } from "~/.server/domains/automations/rules";
 import { readAutomationSettings } from "~/.server/domains/automations/settings";
 import { readAssistantSettings } from "~/.server/domains/automations/assistant/settings";
+import { listFlows } from "~/.server/domains/automations/flows/store";
 import { answeringMembers, automationNumbers } from "~/.server/domains/automations/page";
 import { AUTOMATION_MESSAGES, RULES_MAX } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -42,13 +43,14 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:view");
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
-  const [rules, settings, numbers, members, fields, assistant] = await Promise.all([
+  const [rules, settings, numbers, members, fields, assistant, flows] = await Promise.all([
     listRules(organizationId),
     readAutomationSettings(organizationId),
     automationNumbers(organizationId),
     answeringMembers(organizationId),
     attributeDefinitions(organizationId),
     readAssistantSettings(organizationId),
+    listFlows(organizationId),
   ]);
   const rows: RuleRow[] = rules.map((rule, index) => {
     const assign = rule.actions.find((action) => action.type === "assign");
@@ -59,6 +61,7 @@ export async function loader(args: Route.LoaderArgs) {
       numberLabel: rule.phoneNumberId ? (numbers.find((n) => n.id === rule.phoneNumberId)?.label ?? rule.phoneNumberId) : null,
       assigneeName: assign ? (members.find((member) => member.id === assign.userId)?.name ?? null) : null,
       fieldLabel: field ? (fields.get(field.key)?.label ?? null) : null,
+      flowName: flows.find((flow) => rule.actions.some((action) => action.type === "flow" && action.flowId === flow.id))?.name ?? null,
     };
   });
   const params = args.url.searchParams;
@@ -77,6 +80,8 @@ export async function loader(args: Route.LoaderArgs) {
     welcomeEnabled: settings.welcomeEnabled,
     awayEnabled: settings.awayEnabled,
     assistantEnabled: assistant.enabled,
+    flowCount: flows.length,
+    liveFlows: flows.filter((flow) => flow.status === "live").length,
   };
 }
 
@@ -120,7 +125,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Automations({ loaderData, actionData }: Route.ComponentProps) {
-  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled, assistantEnabled } = loaderData;
+  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled, assistantEnabled, flowCount, liveFlows } = loaderData;
   const here = href("/automations");
   const state = (on: boolean) => (on ? m.automations_on() : m.automations_off());
   return (
@@ -201,6 +206,17 @@ export default function Automations({ loaderData, actionData }: Route.ComponentP
           </TextLink>
           <TextLink to={href("/automations/knowledge")} weight="semibold">
             {m.automations_assistant_knowledge_link()}
+          </TextLink>
+        </p>
+      </Card>
+      <Card>
+        <CardHeader title={m.automations_flows_card_title()} description={m.automations_flows_card_description()} />
+        <p className="mt-3 text-sm text-slate-700">
+          {m.automations_flows_card_count({ count: formatNumber(flowCount), live: formatNumber(liveFlows) })}
+        </p>
+        <p className="mt-3 text-sm">
+          <TextLink to={href("/automations/flows")} weight="semibold">
+            {m.automations_flows_card_link()}
           </TextLink>
         </p>
       </Card>

@@ -10,6 +10,7 @@ import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { createRule, getRule, updateRule } from "~/.server/domains/automations/rules";
 import { answeringMembers, automationNumbers, tryRule } from "~/.server/domains/automations/page";
+import { listFlows } from "~/.server/domains/automations/flows/store";
 import { NEW_RULE_VALUES, RuleFormSchema, ruleFormValues, ruleInputOf, TryRuleSchema } from "~/lib/schemas/automations";
 import { AUTOMATION_MESSAGES } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -55,11 +56,12 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:manage");
   const organizationId = current.organization.id;
   const id = args.params.id;
-  const [rule, numbers, members, fields] = await Promise.all([
+  const [rule, numbers, members, fields, flows] = await Promise.all([
     id ? found(getRule(organizationId, id)) : null,
     automationNumbers(organizationId),
     answeringMembers(organizationId),
     attributeDefinitions(organizationId),
+    listFlows(organizationId),
   ]);
   return {
     rule: rule ? { id: rule.id, name: rule.name, enabled: rule.enabled } : null,
@@ -68,6 +70,7 @@ export async function loader(args: Route.LoaderArgs) {
       numbers: numberChoices(numbers, rule?.phoneNumberId ?? null),
       members,
       fields: [...fields.values()].map((f) => ({ key: f.key, label: f.label })),
+      flows: flows.map((flow) => ({ id: flow.id, name: flow.name })),
     },
   };
 }

@@ -22,3 +22,4 @@ export * from "./analytics";
 export * from "./admin";
 export * from "./automations";
 export * from "./assistant";
+export * from "./flows";

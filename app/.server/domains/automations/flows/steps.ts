@@ -1,0 +1,249 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { Refusal } from "../../../infrastructure/refusal";
+import {
+  END,
+  FLOW_BRANCH_OPERATORS,
+  FLOW_BRANCH_SOURCES,
+  FLOW_BUTTON_TITLE_MAX,
+  FLOW_BUTTONS_MAX,
+  FLOW_MEDIA_KINDS,
+  FLOW_MESSAGES,
+  FLOW_QUESTION_INPUTS,
+  FLOW_ROW_TITLE_MAX,
+  FLOW_ROWS_MAX,
+  FLOW_SET_ACTIONS,
+  FLOW_STEPS_MAX,
+  FLOW_TEXT_MAX,
+  FLOW_TRIES_MAX,
+  FLOW_VALIDATIONS,
+  FLOW_VARIABLE_PATTERN,
+  FLOW_WAIT_MAX,
+  NEXT,
+} from "~/lib/schemas/flows";
+
+/**
+ * A flow's steps (issue 44): a discriminated union on `type`, each with a stable id that other steps
+ * lead to (`next`, `end` or a step's id). The shape is checked here; that the steps a step leads to
+ * exist is checked on the whole list (checkSteps).
+ */
+
+const id = z.string().regex(/^[a-z0-9]{1,16}$/);
+const target = z.string().min(1).max(16);
+const text = z.string().trim().min(1).max(FLOW_TEXT_MAX);
+const optionalText = z.string().trim().max(FLOW_TEXT_MAX).default("");
+const variable = z.string().regex(FLOW_VARIABLE_PATTERN);
+const buttonTitle = z.string().trim().min(1).max(FLOW_BUTTON_TITLE_MAX);
+const rowTitle = z.string().trim().min(1).max(FLOW_ROW_TITLE_MAX);
+
+const MessageStep = z.object({
+  id,
+  type: z.literal("message"),
+  text,
+  buttons: z.array(buttonTitle).max(FLOW_BUTTONS_MAX).default([]),
+  rows: z.array(rowTitle).max(FLOW_ROWS_MAX).default([]),
+  /** A list's button (what the customer taps to open it). */
+  listButton: z.string().trim().max(FLOW_BUTTON_TITLE_MAX).default(""),
+  mediaUrl: z.string().trim().max(2048).default(""),
+  mediaKind: z.enum(FLOW_MEDIA_KINDS).default("image"),
+});
+
+const QuestionStep = z.object({
+  id,
+  type: z.literal("question"),
+  text,
+  input: z.enum(FLOW_QUESTION_INPUTS),
+  choices: z.array(rowTitle).max(FLOW_ROWS_MAX).default([]),
+  listButton: z.string().trim().max(FLOW_BUTTON_TITLE_MAX).default(""),
+  validate: z.enum(FLOW_VALIDATIONS).default("any"),
+  variable,
+  retryText: optionalText,
+  maxTries: z.int().min(1).max(FLOW_TRIES_MAX).default(3),
+  giveUpTo: target.default(END),
+});
+
+const BranchStep = z.object({
+  id,
+  type: z.literal("branch"),
+  source: z.enum(FLOW_BRANCH_SOURCES),
+  /** The variable's name, the contact field's key or the tag; unused for `answer`. */
+  key: z.string().trim().max(60).default(""),
+  operator: z.enum(FLOW_BRANCH_OPERATORS),
+  /** `one_of`: values separated by commas. */
+  value: z.string().trim().max(200).default(""),
+  then: target,
+  else: target.default(NEXT),
+});
+
+const SetStep = z.object({
+  id,
+  type: z.literal("set"),
+  action: z.enum(FLOW_SET_ACTIONS),
+  key: z.string().trim().min(1).max(60),
+  value: z.string().trim().max(200).default(""),
+});
+
+const HttpStep = z.object({
+  id,
+  type: z.literal("http"),
+  method: z.enum(["GET", "POST"]),
+  url: z.string().trim().min(1).max(2048),
+  body: z.string().max(FLOW_TEXT_MAX).default(""),
+  saveAs: variable.default("http"),
+});
+
+const WaitStep = z.object({ id, type: z.literal("wait"), minutes: z.int().min(1).max(FLOW_WAIT_MAX) });
+
+const HandoverStep = z.object({
+  id,
+  type: z.literal("handover"),
+  /** A member's user id, or empty: the least-busy member who answers chats. */
+  userId: z.string().trim().max(40).default(""),
+});
+
+const EndStep = z.object({ id, type: z.literal("end") });
+
+export const FlowStepSchema = z.discriminatedUnion("type", [
+  MessageStep,
+  QuestionStep,
+  BranchStep,
+  SetStep,
+  HttpStep,
+  WaitStep,
+  HandoverStep,
+  EndStep,
+]);
+export type FlowStep = z.infer<typeof FlowStepSchema>;
+export type QuestionStep = z.infer<typeof QuestionStep>;
+export type StepInput = z.input<typeof FlowStepSchema>;
+
+export const refuseFlow = (status: 400 | 404 | 409 | 422, message: string, field?: string) =>
+  new Refusal({ domain: "automation", status, message, field, code: status === 409 ? "flow_limit" : undefined });
+
+/** The field a zod issue is about, and its words. */
+function issueWords(path: readonly PropertyKey[]): { field: string; message: string } {
+  const field = String(path[0] ?? "type");
+  switch (field) {
+    case "text":
+    case "retryText":
+      return { field, message: FLOW_MESSAGES.text };
+    case "buttons":
+      return { field, message: FLOW_MESSAGES.buttons };
+    case "rows":
+    case "choices":
+    case "listButton":
+      return { field, message: FLOW_MESSAGES.rows };
+    case "mediaUrl":
+    case "mediaKind":
+      return { field, message: FLOW_MESSAGES.media };
+    case "variable":
+    case "saveAs":
+      return { field, message: FLOW_MESSAGES.variable };
+    case "maxTries":
+      return { field, message: FLOW_MESSAGES.tries };
+    case "giveUpTo":
+    case "then":
+    case "else":
+      return { field, message: FLOW_MESSAGES.target };
+    case "url":
+    case "method":
+    case "body":
+      return { field, message: FLOW_MESSAGES.url };
+    case "minutes":
+      return { field, message: FLOW_MESSAGES.wait };
+    case "key":
+    case "value":
+    case "source":
+    case "operator":
+    case "action":
+      return { field, message: FLOW_MESSAGES.key };
+    default:
+      return { field: "type", message: FLOW_MESSAGES.step };
+  }
+}
+
+const isHttpsOrLocalHttp = (raw: string, production: boolean) => {
+  try {
+    const url = new URL(raw);
+    return url.protocol === "https:" || (!production && url.protocol === "http:");
+  } catch {
+    return false;
+  }
+};
+
+/** One step as stored, or a refusal (400) at its first wrong field. */
+export function checkStep(input: unknown, production: boolean): FlowStep {
+  const parsed = FlowStepSchema.safeParse(input);
+  if (!parsed.success) {
+    const { field, message } = issueWords(parsed.error.issues[0]?.path ?? []);
+    throw refuseFlow(400, message, field);
+  }
+  const step = parsed.data;
+  if (step.type === "message") {
+    if (step.buttons.length && step.rows.length) throw refuseFlow(400, FLOW_MESSAGES.buttons, "buttons");
+    if (step.rows.length && !step.listButton) throw refuseFlow(400, FLOW_MESSAGES.rows, "listButton");
+    if (step.mediaUrl && !/^https:\/\//i.test(step.mediaUrl)) throw refuseFlow(400, FLOW_MESSAGES.media, "mediaUrl");
+    if (step.mediaUrl && (step.buttons.length || step.rows.length)) throw refuseFlow(400, FLOW_MESSAGES.media, "mediaUrl");
+  }
+  if (step.type === "question") {
+    if (
+      step.input === "buttons" &&
+      (step.choices.length < 1 || step.choices.length > FLOW_BUTTONS_MAX || step.choices.some((c) => c.length > FLOW_BUTTON_TITLE_MAX))
+    )
+      throw refuseFlow(400, FLOW_MESSAGES.buttons, "choices");
+    if (step.input === "list" && (step.choices.length < 1 || !step.listButton)) throw refuseFlow(400, FLOW_MESSAGES.rows, "choices");
+    if (step.validate === "choice" && !step.choices.length) throw refuseFlow(400, FLOW_MESSAGES.rows, "choices");
+  }
+  if (step.type === "branch" && step.source !== "answer" && !step.key) throw refuseFlow(400, FLOW_MESSAGES.key, "key");
+  if (step.type === "set" && step.action === "field" && !/^[a-z][a-z0-9_]{0,59}$/i.test(step.key))
+    throw refuseFlow(400, FLOW_MESSAGES.key, "key");
+  if (step.type === "http" && !isHttpsOrLocalHttp(step.url, production)) throw refuseFlow(400, FLOW_MESSAGES.url, "url");
+  return step;
+}
+
+/** The steps a step leads to, by field. */
+export function targetsOf(step: FlowStep): { field: string; to: string }[] {
+  if (step.type === "question") return [{ field: "giveUpTo", to: step.giveUpTo }];
+  if (step.type === "branch")
+    return [
+      { field: "then", to: step.then },
+      { field: "else", to: step.else },
+    ];
+  return [];
+}
+
+/** A whole list: at most FLOW_STEPS_MAX, ids unique, every step led to exists. */
+export function checkSteps(input: unknown[], production: boolean): FlowStep[] {
+  if (input.length > FLOW_STEPS_MAX) throw refuseFlow(400, FLOW_MESSAGES.stepsLimit, "steps");
+  // A step given without an id (the API) gets one; steps that others lead to need theirs.
+  const given: { id: string }[] = input.flatMap((s) =>
+    s && typeof s === "object" && typeof (s as { id?: unknown }).id === "string" ? [s as { id: string }] : [],
+  );
+  const withIds = input.map((s) =>
+    s && typeof s === "object" && (s as { id?: unknown }).id === undefined ? { ...s, id: newStepId(given) } : s,
+  );
+  const steps = withIds.map((s, i) => {
+    try {
+      return checkStep(s, production);
+    } catch (error) {
+      if (error instanceof Refusal && error.field) throw refuseFlow(400, error.message, `steps[${i}].${error.field}`);
+      throw error;
+    }
+  });
+  const ids = new Set(steps.map((s) => s.id));
+  if (ids.size !== steps.length) throw refuseFlow(400, FLOW_MESSAGES.step, "steps");
+  steps.forEach((step, i) => {
+    for (const { field, to } of targetsOf(step))
+      if (to !== NEXT && to !== END && (!ids.has(to) || to === step.id))
+        throw refuseFlow(400, FLOW_MESSAGES.target, `steps[${i}].${field}`);
+  });
+  return steps;
+}
+
+/** A new step's id: short, random, never reused within a flow. */
+export function newStepId(taken: readonly { id: string }[]): string {
+  for (;;) {
+    const candidate = randomBytes(4).toString("hex");
+    if (!taken.some((s) => s.id === candidate)) return candidate;
+  }
+}

@@ -1,0 +1,306 @@
+import { data, Form, href, redirect } from "react-router";
+import type { Route } from "./+types/flow";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import { getFlow, publishFlow, setFlowEnabled, updateFlow } from "~/.server/domains/automations/flows/store";
+import { deleteStep, moveStep, saveStep } from "~/.server/domains/automations/flows/builder";
+import type { StepInput } from "~/.server/domains/automations/flows/steps";
+import { answeringMembers } from "~/.server/domains/automations/page";
+import {
+  FLOW_IDLE_MAX,
+  FLOW_IDLE_MIN,
+  FLOW_MESSAGES,
+  FLOW_NAME_MAX,
+  FLOW_STEP_TYPES,
+  FLOW_STEPS_MAX,
+  FLOW_TEXT_MAX,
+  flowStatusWords,
+  stepTypeWords,
+  type FlowStepType,
+} from "~/lib/schemas/flows";
+import { isStepType, newStepValues, STEP_FIELDS, stepInputOf, stepValues, type StepValues } from "~/lib/schemas/flow-form";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { StepForm, StepItem } from "~/components/automations/flow-steps";
+import { BackLink } from "~/components/ui/back-link";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardHeader } from "~/components/ui/card";
+import { Field, SelectField, TextareaField } from "~/components/ui/field";
+import { Notice } from "~/components/ui/notice";
+import { PageTitle } from "~/components/ui/page-title";
+import { Toast } from "~/components/ui/toast";
+import { formatNumber } from "~/lib/dates";
+import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
+
+// A flow's builder (/automations/flows/:id): a document without React (decision 066). Steps are added,
+// changed, moved and deleted one form post at a time; every member reads it, owners and admins change it.
+export const handle: PermissionHandle & PageHandle = { permission: "automations:view", ...menuDocumentPage };
+
+// Reached by a client-side navigation, it loads as a document.
+export const clientLoader = loadAsDocument;
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData ? m.automations_flows_edit_meta_title({ name: loaderData.flow.name }) : m.automations_flows_meta_title() },
+];
+
+/** The domain's answer, or the page's 404 for another organisation's flow or an unknown id. */
+async function found<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    throw refusal;
+  }
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const id = args.params.id;
+  const current = await requireUserWithPermission(args, "automations:view");
+  const canManage = can(current.role, "automations:manage");
+  const [flow, members] = await Promise.all([found(getFlow(current.organization.id, id)), answeringMembers(current.organization.id)]);
+  const params = args.url.searchParams;
+  let editing: { type: FlowStepType; stepId: string | null; values: StepValues } | null = null;
+  const add = params.get("add") ?? "";
+  const stepId = params.get("step");
+  if (canManage && isStepType(add) && flow.steps.length < FLOW_STEPS_MAX) editing = { type: add, stepId: null, values: newStepValues(add) };
+  else if (canManage && stepId) {
+    const step = flow.steps.find((s) => s.id === stepId);
+    if (!step) throw data(FLOW_MESSAGES.step, { status: 404 });
+    editing = { type: step.type, stepId: step.id, values: stepValues(step) };
+  }
+  return { flow, canManage, members, editing };
+}
+
+type Actor = { organizationId: string; userId: string; meta: ReturnType<typeof requestMeta> };
+
+/** A step's form, refused at a field: the form again as sent, the words at that field. */
+async function saveStepIntent(actor: Actor, flowId: string, form: FormData) {
+  const { type, stepId } = postedTexts(form, ["type", "stepId"]);
+  if (!isStepType(type)) throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
+  const values = postedTexts(form, STEP_FIELDS[type]) as StepValues;
+  try {
+    await saveStep(actor, flowId, { ...(stepInputOf(type, values) as Omit<StepInput, "id">), id: stepId || undefined });
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (refusal.status === 404 && !refusal.field) throw refusal;
+    // The domain names the step's field within the list (steps[3].text): the form has one step.
+    const named = refusal.field?.replace(/^steps\[\d+\]\./, "");
+    const field = named && STEP_FIELDS[type].includes(named) ? named : "type";
+    return data(
+      { intent: "save-step", toast: null, stepForm: { type, stepId: stepId || null, values, errors: { [field]: [refusal.message] } } },
+      { status: refusal.status === 409 ? 409 : 400 },
+    );
+  }
+  return redirectWithToast(`${href("/automations/flows/:id", { id: flowId })}#steps`, "success", m.automations_flows_step_saved());
+}
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "automations:manage");
+  const form = await readForm(args.request);
+  const { intent } = postedTexts(form, ["intent"]);
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  const id = args.params.id;
+  try {
+    const here = href("/automations/flows/:id", { id });
+    switch (intent) {
+      case "settings": {
+        const values = postedTexts(form, ["name", "idleMinutes", "idleText"]);
+        try {
+          const minutes = /^\d+$/.test(values.idleMinutes.trim()) ? Number(values.idleMinutes) : Number.NaN;
+          await updateFlow(actor, id, { name: values.name, idleMinutes: minutes, idleText: values.idleText });
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (!refusal.field || refusal.status === 404) throw refusal;
+          return data({ intent, toast: null, errors: { [refusal.field]: [refusal.message] }, values }, { status: 400 });
+        }
+        return redirectWithToast(here, "success", m.automations_flows_settings_saved());
+      }
+      case "save-step":
+        return await saveStepIntent(actor, id, form);
+      case "move-step": {
+        const { stepId, direction } = postedTexts(form, ["stepId", "direction"]);
+        if (direction !== "up" && direction !== "down") break;
+        await moveStep(actor, id, stepId, direction);
+        return redirect(`${here}#steps`);
+      }
+      case "delete-step": {
+        const { stepId } = postedTexts(form, ["stepId"]);
+        await deleteStep(actor, id, stepId);
+        return redirectWithToast(`${here}#steps`, "success", m.automations_flows_step_deleted());
+      }
+      case "publish": {
+        const flow = await publishFlow(actor, id);
+        return redirectWithToast(here, "success", m.automations_flows_published({ name: flow.name, version: flow.liveVersion ?? 0 }));
+      }
+      case "enable":
+      case "disable": {
+        const flow = await setFlowEnabled(actor, id, intent === "enable");
+        return redirectWithToast(
+          here,
+          "success",
+          intent === "enable" ? m.automations_flows_turned_on({ name: flow.name }) : m.automations_flows_turned_off({ name: flow.name }),
+        );
+      }
+    }
+  } catch (error) {
+    const refusal = refusalOf(error);
+    throwIfNotFound(refusal);
+    return refusalToast(refusal, { intent });
+  }
+  throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
+}
+
+export default function FlowBuilder({ loaderData, actionData }: Route.ComponentProps) {
+  const { flow, canManage, members, editing: loaded } = loaderData;
+  const back = href("/automations/flows");
+  const failed = actionData && "errors" in actionData ? actionData : null;
+  const stepFailed = actionData && "stepForm" in actionData ? actionData.stepForm : null;
+  const toast = actionData && "toast" in actionData ? actionData.toast : null;
+  const here = href("/automations/flows/:id", { id: flow.id });
+  const editing = stepFailed ? { ...stepFailed, values: stepFailed.values } : loaded;
+  const settingsErrors = failed?.intent === "settings" ? (failed.errors as Record<string, string[]>) : {};
+  const settingsValues = failed?.intent === "settings" ? (failed.values as Record<string, string>) : null;
+  return (
+    <div className="space-y-6">
+      {toast ? <Toast key={toast.id} toast={toast} /> : null}
+      <div className="max-w-3xl">
+        <BackLink to={back}>{m.automations_flows_back()}</BackLink>
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          <PageTitle>{flow.name}</PageTitle>
+          <Badge tone={flow.status === "live" ? "success" : "neutral"}>{flowStatusWords(flow.status)}</Badge>
+        </div>
+        <p className="text-slate-600">
+          {flow.liveVersion === null
+            ? m.automations_flows_not_published_long()
+            : m.automations_flows_live_version({ version: flow.liveVersion })}{" "}
+          {m.automations_flows_sessions_figures({
+            active: formatNumber(flow.activeSessions),
+            completed: formatNumber(flow.completedSessions),
+          })}
+        </p>
+        {flow.olderSessions > 0 ? (
+          <p className="text-sm text-slate-600">{m.automations_flows_older_sessions({ count: formatNumber(flow.olderSessions) })}</p>
+        ) : null}
+      </div>
+      {canManage ? null : <Notice>{m.automations_read_only()}</Notice>}
+      {canManage ? (
+        <Card>
+          <CardHeader
+            title={m.automations_flows_publish_title()}
+            description={flow.unpublished ? m.automations_flows_publish_pending() : m.automations_flows_publish_none()}
+          />
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Form method="post">
+              <Button type="submit" name="intent" value="publish" disabled={!flow.steps.length}>
+                {m.automations_flows_publish()}
+              </Button>
+            </Form>
+            {flow.liveVersion === null ? null : (
+              <Form method="post">
+                <Button type="submit" name="intent" value={flow.status === "live" ? "disable" : "enable"} variant="secondary">
+                  {flow.status === "live" ? m.automations_flows_turn_off() : m.automations_flows_turn_on()}
+                </Button>
+              </Form>
+            )}
+          </div>
+        </Card>
+      ) : null}
+      <Card>
+        <div id="steps">
+          <CardHeader
+            title={m.automations_flows_steps_title()}
+            description={m.automations_flows_steps_count({ count: flow.steps.length, max: FLOW_STEPS_MAX })}
+          />
+        </div>
+        {flow.steps.length ? (
+          <ol className="mt-3 space-y-2">
+            {flow.steps.map((step, i) => (
+              <StepItem key={step.id} step={step} steps={flow.steps} place={i + 1} canManage={canManage} />
+            ))}
+          </ol>
+        ) : (
+          <p className="mt-3 text-sm text-slate-600">{m.automations_flows_steps_empty()}</p>
+        )}
+        {canManage && flow.steps.length < FLOW_STEPS_MAX && !editing ? (
+          // A GET form: the chosen kind's form is a page state (?add=question), so it works without JavaScript.
+          <Form method="get" action={`${here}#step-form`} className="mt-4 flex flex-wrap items-end gap-2">
+            <SelectField
+              name="add"
+              label={m.automations_flows_add_step_kind()}
+              options={FLOW_STEP_TYPES.map((type) => ({ value: type, label: stepTypeWords(type) }))}
+            />
+            <Button type="submit" variant="secondary">
+              {m.automations_flows_add_step_choose()}
+            </Button>
+          </Form>
+        ) : null}
+        {canManage && flow.steps.length >= FLOW_STEPS_MAX ? (
+          <p className="mt-3 text-sm text-slate-600">{FLOW_MESSAGES.stepsLimit}</p>
+        ) : null}
+        {canManage && editing ? (
+          <div className="mt-4">
+            <StepForm
+              key={`${editing.type}-${editing.stepId ?? "new"}`}
+              type={editing.type}
+              stepId={editing.stepId}
+              values={editing.values}
+              errors={stepFailed?.errors ?? {}}
+              steps={flow.steps}
+              members={members}
+              cancelTo={`${here}#steps`}
+            />
+          </div>
+        ) : null}
+      </Card>
+      <Card>
+        <CardHeader title={m.automations_flows_settings_title()} description={m.automations_flows_settings_description()} />
+        <Form method="post" className="mt-3 max-w-xl space-y-4">
+          <Field
+            name="name"
+            label={m.automations_flows_field_name()}
+            defaultValue={settingsValues?.name ?? flow.name}
+            maxLength={FLOW_NAME_MAX}
+            errors={settingsErrors.name}
+            disabled={!canManage}
+          />
+          <Field
+            name="idleMinutes"
+            type="number"
+            min={FLOW_IDLE_MIN}
+            max={FLOW_IDLE_MAX}
+            label={m.automations_flows_field_idle_minutes()}
+            defaultValue={settingsValues?.idleMinutes ?? String(flow.idleMinutes)}
+            errors={settingsErrors.idleMinutes}
+            disabled={!canManage}
+          />
+          <TextareaField
+            name="idleText"
+            label={m.automations_flows_field_idle_text()}
+            hint={m.automations_flows_field_idle_text_hint()}
+            defaultValue={settingsValues?.idleText ?? flow.idleText}
+            maxLength={FLOW_TEXT_MAX}
+            errors={settingsErrors.idleText}
+            disabled={!canManage}
+          />
+          {canManage ? (
+            <Button type="submit" name="intent" value="settings">
+              {m.automations_flows_save_settings()}
+            </Button>
+          ) : null}
+        </Form>
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}
