@@ -51,6 +51,7 @@ describe("the rule form", () => {
       setField: null,
       webhookUrl: null,
       then: null,
+      flowId: null,
     });
   });
 
@@ -84,6 +85,7 @@ describe("the rule form", () => {
       fieldValue: "",
       webhookUrl: "",
       then: "",
+      flowId: "",
     });
     expect(
       ruleFormValues({
