@@ -29,6 +29,7 @@ import { demoData } from "../support/demo-snapshot";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
 import { createRule } from "~/.server/domains/automations/rules";
 import { createFlow, publishFlow } from "~/.server/domains/automations/flows/store";
+import { addArticle } from "~/.server/domains/automations/assistant/knowledge";
 
 /**
  * Issue 15: every role against every page, action and API. The expectations come from the one
@@ -520,6 +521,38 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   },
   // Chatbot flows (owners and admins): the world's live flow's draft changed step by step, published,
   // turned off and on; the second flow turned off and on from the list, then deleted; a new flow.
+  // The AI assistant and its knowledge base (owners and admins): saved settings (off: nothing is
+  // called), articles added, changed and deleted; an upload is a file (assistant-pages.test.ts).
+  "/automations/assistant": {
+    save: {
+      needs: "automations:manage",
+      form: () => ({
+        intent: "save",
+        instructions: "Jibu kwa upole.",
+        baseUrl: "",
+        model: "",
+        apiKey: "",
+        handoverText: "Mtu wa timu yetu atakujibu.",
+        maxTurns: "6",
+        monthlyCap: "0",
+        inputPrice: "0",
+        outputPrice: "0",
+      }),
+    },
+    try: { needs: "automations:manage", form: () => ({ intent: "try", sample: "Paybill ni ipi?" }), proof: false, why: "reads only" },
+  },
+  "/automations/knowledge": {
+    add: {
+      needs: "automations:manage",
+      form: () => ({ intent: "add", title: "Mkutano wa AGM", body: "AGM ni Jumamosi ya mwisho wa Machi." }),
+    },
+    update: {
+      needs: "automations:manage",
+      form: (w) => ({ intent: "update", id: w.articles[0]!, title: "Saa za ofisi", body: "Tunafungua saa mbili asubuhi." }),
+    },
+    delete: { needs: "automations:manage", form: (w) => ({ intent: "delete", id: w.articles[1]!, confirm: "yes" }) },
+    upload: { needs: "automations:manage", form: () => ({ intent: "upload" }), proof: false, why: "a file (assistant-pages.test.ts)" },
+  },
   "/automations/flows/new": {
     create: { needs: "automations:manage", form: () => ({ intent: "create", name: "AGM questions" }) },
   },
@@ -650,6 +683,8 @@ interface World {
   rules: string[];
   /** Two live chatbot flows of the Sacco's, each with the steps "first" and "second". */
   flows: string[];
+  /** Two knowledge articles of the Sacco's. */
+  articles: string[];
   /** A bank transfer of the Sacco's (pending), and two pending invoices of such transfers. */
   payment: string;
   invoices: string[];
@@ -745,6 +780,12 @@ async function buildWorld(): Promise<World> {
     await publishFlow({ organizationId, userId: owner.id }, flow.id);
     flows.push(flow.id);
   }
+  const articles = [];
+  for (const [title, body] of [
+    ["Saa za kazi", "Tunafungua saa mbili asubuhi hadi saa kumi jioni."],
+    ["Paybill", "Lipa kupitia Paybill 400200."],
+  ])
+    articles.push((await addArticle({ organizationId, userId: owner.id }, { title: title!, body: body! })).id);
   const transfers = [];
   for (let i = 0; i < 2; i++) transfers.push(await startBankTransfer({ organizationId, userId: owner.id }, { amount: 2500 }));
   return {
@@ -764,6 +805,7 @@ async function buildWorld(): Promise<World> {
     account: account.id,
     rules,
     flows,
+    articles,
     conversation: conversation!.id,
     conversationMessage: said!.id,
     quickReply: (

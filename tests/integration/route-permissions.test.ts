@@ -181,6 +181,8 @@ const ROWS: Record<string, Row> = {
   "/automations": { path: "/automations", anonymous: "login", owner: "ok", admin: "ok" },
   "/automations/new": { path: "/automations/new", anonymous: "login", owner: "ok", admin: "ok" },
   "/automations/hours": { path: "/automations/hours", anonymous: "login", owner: "ok", admin: "ok" },
+  "/automations/assistant": { path: "/automations/assistant", anonymous: "login", owner: "ok", admin: "ok" },
+  "/automations/knowledge": { path: "/automations/knowledge", anonymous: "login", owner: "ok", admin: "ok" },
   "/automations/:id": { path: "/automations/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   // Chatbot flows: every member reads them; a new flow is for owners and admins; nobody's flow is not found.
   "/automations/flows": { path: "/automations/flows", anonymous: "login", owner: "ok", admin: "ok" },

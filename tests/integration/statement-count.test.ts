@@ -16,9 +16,10 @@ const USER_BUDGETS: Record<string, number> = {
   "/get-started": 3,
   // session, shell notifications; side by side from the rollups (decision 036): the figures by period,
   // template and category (one statement, grouping sets), the hourly chart, unique contacts, the
-  // numbers, the billing type; then the top templates' names
-  "/analytics": 8,
-  "/analytics?period=24h": 8,
+  // numbers, the billing type; then the top templates' names; beside them the conversations answered
+  // by automations, handed over and resolved by people (one statement, issue 44)
+  "/analytics": 9,
+  "/analytics?period=24h": 9,
   "/change-password": 2,
   "/profile": 4,
   "/whatsapp": 4,
@@ -32,9 +33,10 @@ const USER_BUDGETS: Record<string, number> = {
   // session, shell notifications; the search's providers side by side (WhatsApp, activity, invoices)
   "/search?q=whatsapp": 5,
   // session, shell notifications; side by side: the wallet with its plan and usage, the price list,
-  // the invoices, the spend by category and number (one statement, grouping sets), the wallet's alerts
-  "/billing": 7,
-  "/billing?dialog=topup&amount=2500": 7,
+  // the invoices, the spend by category and number (one statement, grouping sets), the wallet's alerts;
+  // the AI assistant's settings and its month's usage (issue 44)
+  "/billing": 9,
+  "/billing?dialog=topup&amount=2500": 9,
   // session, shell notifications: the organisation's details (and its closing) come with the session
   "/settings/organisation": 2,
   "/settings/account": 2,
@@ -47,10 +49,11 @@ const USER_BUDGETS: Record<string, number> = {
   // session, shell notifications, the saved answers (an edited one is found among them)
   "/chat/quick-replies": 3,
   // session, shell notifications; side by side: the rules, the welcome and away messages' settings, the
-  // numbers, the members and the flows (the list names a rule's number, assignee and flow)
-  "/automations": 7,
-  // session, shell notifications; the numbers, the members and the flows a rule's form offers
-  "/automations/new": 5,
+  // numbers, the members, the flows, the contact fields and the assistant's settings (the list names a
+  // rule's number, assignee, flow and field; the cards say whether the assistant is on)
+  "/automations": 9,
+  // session, shell notifications; the numbers, the members, the flows and the contact fields a rule's form offers
+  "/automations/new": 6,
   // session, shell notifications, the flows with their versions and sessions' figures (one statement)
   "/automations/flows": 3,
   // session, shell notifications, the welcome and away messages' settings
