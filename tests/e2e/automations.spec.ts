@@ -30,6 +30,7 @@ async function addRule(page: Page, rule: { name: string; match: string; keywords
   await page.getByRole("textbox", { name: "Keywords", exact: true }).fill(rule.keywords);
   await page.getByRole("textbox", { name: "Reply", exact: true }).fill(rule.reply);
   if (rule.assign) await page.getByLabel("Assign the conversation to").selectOption({ label: rule.assign });
+  if (rule.flow) await page.getByLabel("Start a chatbot flow").selectOption({ label: rule.flow });
   await page.getByRole("button", { name: "Create rule" }).click();
   await expect(page.getByRole("status").filter({ hasText: `Rule “${rule.name}” added.` })).toBeVisible();
 }
@@ -156,4 +157,65 @@ test("the assistant answers from the knowledge base, hands over on mtu, and stay
   await expect.poll(() => countTo(request, phoneNumberId, other, "522522"), { timeout: 15_000 }).toBe(1);
   expect(await countTo(request, phoneNumberId, from, "522522")).toBe(1);
   expect(await countTo(request, phoneNumberId, from, "Nakuunganisha")).toBe(1);
+});
+
+/** Adds a step to the flow open on the page: its kind chosen by the GET form, then its own form. */
+async function addStep(page: Page, kind: string, fill: () => Promise<void>) {
+  await page.getByLabel("Add a step").selectOption({ label: kind });
+  await page.getByRole("button", { name: "Choose" }).click();
+  await fill();
+  await page.getByRole("button", { name: "Add the step" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Step saved." })).toBeVisible();
+}
+
+test("a three-step flow built without drawing takes a customer through its questions, started by a keyword", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(180_000);
+  const { phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+
+  await page.goto("/automations/flows");
+  await page.getByRole("link", { name: "New flow" }).first().click();
+  await page.getByRole("textbox", { name: "Name" }).fill("Bima ya haraka");
+  await page.getByRole("button", { name: "Create the flow" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Flow “Bima ya haraka” added." })).toBeVisible();
+
+  await addStep(page, "Ask a question", async () => {
+    await page.getByRole("textbox", { name: "Question" }).fill("Karibu! Jina lako ni nani?");
+    await page.getByRole("textbox", { name: "Save the answer as" }).fill("jina");
+  });
+  await addStep(page, "Ask a question", async () => {
+    await page.getByRole("textbox", { name: "Question" }).fill("Asante {{jina}}. Bima ya nini?");
+    await page.getByLabel("The customer answers with").selectOption({ label: "Buttons" });
+    await page.getByRole("textbox", { name: "Choices" }).fill("Gari\nNyumba\nAfya");
+    await page.getByLabel("Accept").selectOption({ label: "one of the choices" });
+    await page.getByRole("textbox", { name: "Save the answer as" }).fill("aina");
+  });
+  await addStep(page, "Send a message", async () => {
+    await page.getByRole("textbox", { name: "Text" }).fill("Sawa {{jina}}, tutakupigia leo kuhusu bima ya {{aina}}.");
+  });
+  await expect(page.getByText("3 of 25 steps.")).toBeVisible();
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "“Bima ya haraka” version 1 is live." })).toBeVisible();
+
+  await addRule(page, { name: "Bima", match: "Contains", keywords: "bima\ninsurance", reply: "", flow: "Bima ya haraka" });
+
+  const from = customerNumber();
+  const name = `Mercy Atieno ${randomBytes(2).toString("hex")}`;
+  await customerWrites(request, { phoneNumberId, from, name, text: "Nataka bima" });
+  await sentMessage(request, phoneNumberId, "Karibu! Jina lako ni nani?");
+  await customerWrites(request, { phoneNumberId, from, name, text: "Mercy" });
+  const buttons = await sentMessage(request, phoneNumberId, "Asante Mercy. Bima ya nini?");
+  expect(buttons.type).toBe("interactive");
+  // Not one of the choices: asked again; then a choice.
+  await customerWrites(request, { phoneNumberId, from, name, text: "Ndege" });
+  await expect.poll(() => countTo(request, phoneNumberId, from, "Asante Mercy. Bima ya nini?"), { timeout: 15_000 }).toBe(2);
+  await customerWrites(request, { phoneNumberId, from, name, text: "Nyumba" });
+  await sentMessage(request, phoneNumberId, "Sawa Mercy, tutakupigia leo kuhusu bima ya Nyumba.");
+
+  // The flow's page counts the completed conversation.
+  await page.goto("/automations/flows");
+  await expect(page.getByRole("row", { name: /Bima ya haraka/ })).toContainText("1 completed");
 });
