@@ -21,7 +21,7 @@ import {
 // handed to a person when they ask for "mtu", and hears nothing from the bot while a member answers.
 
 /** A new keyword rule through its form. */
-async function addRule(page: Page, rule: { name: string; match: string; keywords: string; reply: string; assign?: string }) {
+async function addRule(page: Page, rule: { name: string; match: string; keywords: string; reply: string; assign?: string; flow?: string }) {
   await page.goto("/automations");
   await page.getByRole("link", { name: "New rule" }).click();
   await expect(page).toHaveURL(/\/automations\/new$/);
