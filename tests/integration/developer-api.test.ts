@@ -298,6 +298,12 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/automations/rules",
       "/api/v1/automations/rules/{id}",
       "/api/v1/automations/settings",
+      "/api/v1/automations/assistant",
+      "/api/v1/automations/knowledge",
+      "/api/v1/automations/knowledge/{id}",
+      "/api/v1/automations/flows",
+      "/api/v1/automations/flows/{id}",
+      "/api/v1/automations/flows/{id}/publish",
     ]);
     expect(Object.keys(doc.paths["/api/v1/contacts/{id}"])).toEqual(["get", "patch", "delete"]);
     expect(Object.keys(doc.paths["/api/v1/automations/rules/{id}"])).toEqual(["get", "patch", "delete"]);
@@ -430,9 +436,24 @@ describe("OpenAPI and the Developers page's examples", () => {
       "DELETE /api/v1/automations/rules/{id}",
       "GET /api/v1/automations/settings",
       "PATCH /api/v1/automations/settings",
+      "GET /api/v1/automations/assistant",
+      "PATCH /api/v1/automations/assistant",
+      "GET /api/v1/automations/knowledge",
+      "POST /api/v1/automations/knowledge",
+      "GET /api/v1/automations/knowledge/{id}",
+      "PATCH /api/v1/automations/knowledge/{id}",
+      "DELETE /api/v1/automations/knowledge/{id}",
+      "GET /api/v1/automations/flows",
+      "POST /api/v1/automations/flows",
+      "GET /api/v1/automations/flows/{id}",
+      "PATCH /api/v1/automations/flows/{id}",
+      "DELETE /api/v1/automations/flows/{id}",
+      "POST /api/v1/automations/flows/{id}/publish",
     ]);
-    // The contact's consent example runs before its DELETE example (the page lists DELETE first).
-    const deletesContact = (e: Endpoint) => e.method === "DELETE" && e.path === "/api/v1/contacts/{id}";
+    // The contact's consent example runs before its DELETE example (the page lists DELETE first), and a
+    // flow is published before its DELETE example deletes it.
+    const deletesContact = (e: Endpoint) =>
+      e.method === "DELETE" && (e.path === "/api/v1/contacts/{id}" || e.path === "/api/v1/automations/flows/{id}");
     const runOrder = (list: Endpoint[]) => [
       ...list.filter((e) => !isMessages(e) && !isCampaigns(e) && !deletesContact(e)),
       ...list.filter(deletesContact),
@@ -467,6 +488,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       let mediaId = "";
       let contactId = "";
       let ruleId = "";
+      let knowledgeId = "";
+      let flowId = "";
       outputs[language] = [];
       for (const endpoint of runOrder(pages[language].endpoints)) {
         const stdout = await runExample(language, endpoint.example, {
@@ -475,11 +498,15 @@ describe("OpenAPI and the Developers page's examples", () => {
           MEDIA_ID: mediaId,
           CONTACT_ID: contactId,
           RULE_ID: ruleId,
+          KNOWLEDGE_ID: knowledgeId,
+          FLOW_ID: flowId,
         });
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/templates") templateId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/media") mediaId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/contacts") contactId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/automations/rules") ruleId = JSON.parse(stdout).id;
+        if (endpoint.method === "POST" && endpoint.path === "/api/v1/automations/knowledge") knowledgeId = JSON.parse(stdout).id;
+        if (endpoint.method === "POST" && endpoint.path === "/api/v1/automations/flows") flowId = JSON.parse(stdout).id;
         outputs[language].push(stdout);
       }
       expect(templateId).toMatch(/^[0-9a-f-]{36}$/);
@@ -552,6 +579,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       await db().delete(messages).where(eq(messages.organizationId, t.organization.id));
       // And its automations examples start from no settings, as this one did.
       await rawQuery(`delete from automation_settings where organization_id = $1`, [t.organization.id]);
+      await rawQuery(`delete from assistant_settings where organization_id = $1`, [t.organization.id]);
       await db().delete(messageTemplates).where(eq(messageTemplates.organizationId, t.organization.id));
     }
 
@@ -578,18 +606,31 @@ describe("OpenAPI and the Developers page's examples", () => {
         v.data.filter((n) => n.connection === "connected").map((n) => ({ ...n, id: "", number: "", wabaId: "", verifiedName: "" }));
       // Whether the organisation is open, and when it opens next, depend on the minute each language ran.
       const timelessHours = (v: Record<string, unknown>) => ({ ...v, openNow: null, nextOpeningAt: null });
+      // The assistant's, knowledge's and flows' answers carry ids and times of each language's own rows.
+      const scrubbed = (v: unknown): unknown =>
+        Array.isArray(v)
+          ? v.map(scrubbed)
+          : v && typeof v === "object"
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrubbed(x)]))
+            : typeof v === "string" && (/^[0-9a-f]{8}-[0-9a-f-]{27}$/.test(v) || /^\d{4}-\d{2}-\d{2}T/.test(v))
+              ? ""
+              : v;
       const same =
-        endpoint.path === "/api/v1/phone-numbers"
-          ? connectedNumbers
-          : endpoint.path === "/api/v1/automations/settings"
-            ? timelessHours
-            : endpoint.path.includes("templates/") ||
-                endpoint.path.includes("/media") ||
-                endpoint.path.includes("contacts/") ||
-                endpoint.path.includes("rules/") ||
-                endpoint.method === "POST"
-              ? timeless
-              : (v: unknown) => v;
+        endpoint.path.startsWith("/api/v1/automations/assistant") ||
+        endpoint.path.startsWith("/api/v1/automations/knowledge") ||
+        endpoint.path.startsWith("/api/v1/automations/flows")
+          ? scrubbed
+          : endpoint.path === "/api/v1/phone-numbers"
+            ? connectedNumbers
+            : endpoint.path === "/api/v1/automations/settings"
+              ? timelessHours
+              : endpoint.path.includes("templates/") ||
+                  endpoint.path.includes("/media") ||
+                  endpoint.path.includes("contacts/") ||
+                  endpoint.path.includes("rules/") ||
+                  endpoint.method === "POST"
+                ? timeless
+                : (v: unknown) => v;
       expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
       expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
       if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");

@@ -126,13 +126,9 @@ export const KnowledgeArticleList = z
   .object({ data: z.array(KnowledgeArticle).describe(`Newest change first, at most ${ARTICLES_MAX}.`) })
   .meta({ id: "KnowledgeArticleList" });
 
+// The fields a business changes most; turning it on takes its numbers, base URL, model and key too.
 export const ASSISTANT_SETTINGS_EXAMPLE: z.input<typeof AssistantSettingsUpdate> = {
-  enabled: true,
-  phoneNumberIds: ["106540352242922"],
   instructions: "Answer warmly and briefly. Never discuss loans or politics.",
-  baseUrl: "https://api.openai.com/v1",
-  model: "gpt-4o-mini",
-  apiKey: "sk-...",
   handoverText: "Asante! A person from our team will reply here shortly.",
   maxTurns: 6,
   monthlyCapCents: 500_000,

@@ -121,7 +121,11 @@ export const FLOW_CREATE_EXAMPLE: z.input<typeof FlowCreate> = {
     { id: "person", type: "handover" },
   ],
 };
-export const FLOW_UPDATE_EXAMPLE: z.input<typeof FlowUpdate> = { idleMinutes: 60, enabled: true };
+// Before its first publish a flow cannot be turned on: the example changes its idle time and message.
+export const FLOW_UPDATE_EXAMPLE: z.input<typeof FlowUpdate> = {
+  idleMinutes: 60,
+  idleText: "Tumesimamisha mazungumzo haya. Andika MKOPO kuanza upya.",
+};
 
 const actorOf = (organizationId: string): RuleActor => ({ organizationId, userId: null });
 
