@@ -97,11 +97,13 @@ describe("a campaign across instances", () => {
           { timeout: WAIT_MS, interval: Math.max(100, POLL_MS) },
         );
         const survivor = await second.stop();
-        await third.stop();
-        // The work was shared: the survivor sent part of it, the killed instance the rest.
+        const latecomer = await third.stop();
+        // The work was shared: the instances still running sent part of it, the killed instance the
+        // rest. How the survivors split theirs depends on the machine's load (on a busy one the third
+        // may take all of what was left), so it is their sum that counts.
         const sentInAll = (await metaReceived(graph, t.phoneNumberId)).length;
-        expect(survivor.accepted).toBeGreaterThan(0);
-        expect(survivor.accepted).toBeLessThan(sentInAll);
+        expect(survivor.accepted + latecomer.accepted).toBeGreaterThan(0);
+        expect(survivor.accepted + latecomer.accepted).toBeLessThan(sentInAll);
       } finally {
         await first.kill().catch(() => {});
         await second.kill().catch(() => {});
