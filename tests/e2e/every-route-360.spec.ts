@@ -259,6 +259,9 @@ const BUSINESS: Walk[] = [
   ["automations/hours", "/automations/hours"],
   ["automations/flows", "/automations/flows"],
   ["automations/flows/new", "/automations/flows/new"],
+  // The AI assistant's settings and the knowledge base (the demo's articles and assistant).
+  ["automations/assistant", "/automations/assistant"],
+  ["automations/knowledge", "/automations/knowledge"],
   ["billing", "/billing"],
   ["billing/invoices/:id", (ids) => ids.invoice!],
   ["analytics", "/analytics"],
@@ -345,7 +348,7 @@ async function walkOwnBusiness(
     const importRun = new URL(ownPage.url()).pathname;
     // A keyword rule, made through its form (the demo has none).
     await ownPage.goto("/automations/new");
-    await field(ownPage, "Name").fill("Prices");
+    await field(ownPage, "Name").fill("Bei zetu");
     await field(ownPage, "Keywords").fill("bei\nprice");
     await field(ownPage, "Reply").fill("Bei zetu: Starter KES 2,000 kwa mwezi.");
     await ownPage.getByRole("button", { name: "Create rule" }).click();

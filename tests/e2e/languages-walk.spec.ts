@@ -16,7 +16,14 @@ async function inLanguage(page: Page, locale: Locale) {
 // The demo's own records, named when they were made, in its members' language (English): data, like a
 // contact's name. A quick broadcast is named after its first words by the product, in its author's
 // language; an authentication template's fixed lines are WhatsApp's, in the template's language.
-const DEMO_NAMES = new Set(["line: Quick broadcast: Nakuru office closed", "line: This code expires in 10 minutes.", "line: Copy code"]);
+// "County" is the demo's custom contact field (its label is the tenant's data), offered by a rule's
+// "set a contact field"; the organisation's and the invoice's county have the same English word.
+const DEMO_NAMES = new Set([
+  "line: Quick broadcast: Nakuru office closed",
+  "line: This code expires in 10 minutes.",
+  "line: Copy code",
+  "line: County",
+]);
 
 /** Opens `path` and expects it in `locale` with no English left but the demo's own names. */
 async function expectNoEnglish(page: Page, locale: Exclude<Locale, "en">, path: string | null) {
