@@ -351,6 +351,43 @@ describe("the rules' pages", () => {
     expect(await stored(t.organizationId)).toHaveLength(1);
   });
 
+  it("takes the newer actions through the form without JavaScript: buttons, a contact field, the assistant after, and says what is wrong at their fields", async () => {
+    const t = await organisation("Shamba Bora Agrovet");
+    await rawQuery(`insert into contact_attributes (organization_id, key, label, type) values ($1, 'acres', 'Acres', 'number')`, [
+      t.organizationId,
+    ]);
+    const form = await run(rulePage.loader, getRequest(NEW, { cookie: t.cookie }));
+    expect(form.data.choices.fields).toEqual([{ key: "acres", label: "Acres" }]);
+    const refused = async (fields: Record<string, string>) =>
+      (await post(rulePage.action, NEW, t.cookie, { ...priceForm, ...fields })).data.result.error;
+    expect(await refused({ buttons: "Gari\nNyumba\nAfya\nShamba" })).toEqual({ buttons: [AUTOMATION_MESSAGES.buttons] });
+    expect(await refused({ fieldKey: "acres", fieldValue: "tano" })).toEqual({
+      fieldValue: [expect.stringContaining("Acres")],
+    });
+    expect(await refused({ fieldKey: "county", fieldValue: "Nakuru" })).toEqual({ fieldKey: [AUTOMATION_MESSAGES.fieldKey] });
+    expect(await refused({ webhookUrl: "https://8.8.8.8/shamba/hooks" })).toEqual({ webhookUrl: [AUTOMATION_MESSAGES.webhookNoSecret] });
+    expect(await refused({ then: "oracle" })).toEqual({ then: [AUTOMATION_MESSAGES.then] });
+    expect(await stored(t.organizationId)).toEqual([]);
+
+    const created = await post(rulePage.action, NEW, t.cookie, {
+      ...priceForm,
+      buttons: "Starter\nBusiness",
+      fieldKey: "acres",
+      fieldValue: "3",
+      then: "assistant",
+    });
+    expect(created.status).toBe(302);
+    const [rule] = await stored(t.organizationId);
+    expect(rule!.actions).toEqual([
+      { type: "reply", text: priceForm.reply, buttons: ["Starter", "Business"] },
+      { type: "tags", add: ["asked-price", "lead"], remove: [] },
+      { type: "field", key: "acres", value: 3 },
+      { type: "assistant" },
+    ]);
+    const edit = await run(rulePage.loader, getRequest(`/automations/${rule!.id}`, { cookie: t.cookie }), { params: { id: rule!.id } });
+    expect(edit.data.values).toMatchObject({ buttons: "Starter\nBusiness", fieldKey: "acres", fieldValue: "3", then: "assistant" });
+  });
+
   it("tries a saved rule on a message: whether it matches, on which keyword, and whether an earlier rule answers first", async () => {
     const t = await organisation();
     const general = await createRule(t.actor, { name: "General", matchType: "contains", keywords: ["loan"], reply: "General loans" });

@@ -214,13 +214,14 @@ async function fieldAction(organizationId: string, key: string, value: string): 
 
 /** A "call a webhook" action: an address on the internet (the webhooks' checks), and a secret to sign with. */
 async function webhookAction(organizationId: string, raw: string): Promise<RuleAction> {
-  const checked = await checkWebhookUrl(raw);
-  if (!checked.ok) throw refuseAutomation(400, AUTOMATION_MESSAGES.webhookUrl, "webhookUrl");
+  // The secret first: without one no host name is looked up.
   const endpoint = await queryRow<{ found: boolean }>(
     db(),
     sql`select exists (select 1 from webhook_endpoints where organization_id = ${organizationId}) as found`,
   );
   if (!endpoint?.found) throw refuseAutomation(400, AUTOMATION_MESSAGES.webhookNoSecret, "webhookUrl");
+  const checked = await checkWebhookUrl(raw);
+  if (!checked.ok) throw refuseAutomation(400, AUTOMATION_MESSAGES.webhookUrl, "webhookUrl");
   return { type: "webhook", url: checked.url };
 }
 
