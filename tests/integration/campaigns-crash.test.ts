@@ -85,6 +85,7 @@ describe("a campaign across instances", () => {
           { timeout: WAIT_MS, interval: POLL_MS },
         );
         await first.kill();
+        const sentAtKill = (await metaReceived(graph, t.phoneNumberId)).length;
         third = await startDispatcherProcess(testDatabaseUrl()!, graph.graphBase, 2, { feedCampaigns: true });
         // The killed instance's claims run out (30 s), Meta's `sent` webhooks adopt what it had sent,
         // and the others finish the campaign.
@@ -101,8 +102,10 @@ describe("a campaign across instances", () => {
         // The work was shared: the instances still running sent part of it, the killed instance the
         // rest. How the survivors split theirs depends on the machine's load (on a busy one the third
         // may take all of what was left), so it is their sum that counts.
+        // (On a quiet machine the first may have sent the rest while the waiting above polled: then
+        // nothing was left to share, and only the sums below are the test.)
         const sentInAll = (await metaReceived(graph, t.phoneNumberId)).length;
-        expect(survivor.accepted + latecomer.accepted).toBeGreaterThan(0);
+        if (sentAtKill < sentInAll) expect(survivor.accepted + latecomer.accepted).toBeGreaterThan(0);
         expect(survivor.accepted + latecomer.accepted).toBeLessThan(sentInAll);
       } finally {
         await first.kill().catch(() => {});
