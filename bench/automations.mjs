@@ -36,7 +36,8 @@
 //   (the start of the ingest transaction that stored it; the 200 follows its commit); stored = the
 //   commit of the transaction that wrote the message (its inbox_events row, never updated); in run B,
 //   automation done = the commit of its automation_runs row (the reply queued with it) or, for a message
-//   automations left unanswered, of its job's completion (its batch's end). "Processed" is stored in
+//   automations left unanswered, of its job's completion (its batch's end); a message that got no job
+//   (decided as it arrived that nothing answers it: run.ts enqueueAutomations) is done when stored. "Processed" is stored in
 //   run A and automation done in run B: their p50 and p99 differ by what automations add.
 // - The drain: GET /api/admin/queue every 500 ms (its count of webhook_events grows with the table: at
 //   200 ms it cost PostgreSQL a tenth of a CPU here) until the webhooks and the jobs are done. CPU of the
@@ -757,7 +758,15 @@ function figuresOf(rows, { kind, total }) {
   };
   const messages = rows.map((r) => {
     const stored = pick(r.stored_commit, r.stored_start);
-    const done = r.run_kind ? pick(r.run_commit, r.run_start) : r.job_finished !== null ? pick(r.job_commit, r.job_finished) : null;
+    // No job: decided as it arrived (run.ts enqueueAutomations) that nothing answers it, in the
+    // transaction that stored it; done then.
+    const done = r.run_kind
+      ? pick(r.run_commit, r.run_start)
+      : !r.has_job
+        ? stored
+        : r.job_finished !== null
+          ? pick(r.job_commit, r.job_finished)
+          : null;
     return { received: r.received, stored, done, kind: r.run_kind, replied: r.replied, hasJob: r.has_job, jobFailed: r.job_failed };
   });
   const storedMs = messages.map((m) => m.stored - m.received);
@@ -765,10 +774,11 @@ function figuresOf(rows, { kind, total }) {
   const processed = messages.filter((m) => processedAt(m) !== null);
   const firstReceived = messages.reduce((first, m) => Math.min(first, m.received), Infinity);
   const lastProcessed = processed.reduce((last, m) => Math.max(last, processedAt(m)), -Infinity);
-  const decisions = { rule: 0, welcome: 0, away: 0, replies: 0, noRun: 0 };
+  const decisions = { rule: 0, welcome: 0, away: 0, replies: 0, noRun: 0, noJob: 0 };
   for (const m of messages) {
     if (m.kind) decisions[m.kind] = (decisions[m.kind] ?? 0) + 1;
     else if (m.hasJob) decisions.noRun++;
+    else decisions.noJob++;
     if (m.replied) decisions.replies++;
   }
   return {
@@ -1204,7 +1214,7 @@ export function formatAutomations(report, { table }) {
     `  Each run: a fresh server on the same database, a ${report.warmUpSeconds} s warm-up of location messages, then the measured messages (open loop) from ${int(report.customers)} customers new to the tenant, for ${report.duration} s. The sandbox's status webhooks for the replies are ${report.statusWebhooks ? "sent at its usual delays" : "held past the run"}.`,
   );
   lines.push(
-    "  delivered = webhook_events.received_at; stored = the message's transaction committed; automation done = its automation_runs row committed (with the reply), or its job's completion (its batch's end) when nothing answered it. Processed = stored (A), automation done (B).",
+    "  delivered = webhook_events.received_at; stored = the message's transaction committed; automation done = its automation_runs row committed (with the reply), or its job's completion (its batch's end) when nothing answered it, or stored when it got no job (decided on arrival that nothing answers it). Processed = stored (A), automation done (B).",
   );
   lines.push(
     table(
@@ -1256,7 +1266,8 @@ export function formatAutomations(report, { table }) {
           "rule",
           "welcome",
           "away",
-          "no reply",
+          "no reply (job)",
+          "no job (decided on arrival)",
           "replies",
           "expected uncapped",
           "peak automation jobs",
@@ -1272,6 +1283,7 @@ export function formatAutomations(report, { table }) {
           r.decisions.welcome,
           r.decisions.away,
           r.decisions.noRun,
+          r.decisions.noJob ?? 0,
           r.decisions.replies,
           `${r.expected.replies} (rule ${r.expected.rule}, welcome ${r.expected.welcome}, away ${r.expected.away})`,
           int(r.drain.peakAutomationJobs),
@@ -1281,7 +1293,7 @@ export function formatAutomations(report, { table }) {
     );
     if (withAutomations.some((r) => r.expected.replies > NUMBER_HOURLY_CAP))
       lines.push(
-        `  Replies stop at ${NUMBER_HOURLY_CAP.toLocaleString("en-US")} an hour for one business number (run.ts NUMBER_HOURLY_CAP): past it a message is still decided (its rules tried), then found capped and left unanswered, so most of run B's messages take that path.`,
+        `  Replies stop at ${NUMBER_HOURLY_CAP.toLocaleString("en-US")} an hour for one business number (run.ts NUMBER_HOURLY_CAP): past it a message is decided as it arrives (the hour's replies read with the webhook's batch) and gets no job, so most of run B's messages take that path.`,
       );
   }
   lines.push("\nWhat automations add (B - A, ms)");

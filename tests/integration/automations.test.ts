@@ -4,7 +4,7 @@ import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { createRule, deleteRule, getRule, listRules, moveRule, updateRule } from "~/.server/domains/automations/rules";
 import { readAutomationSettings, saveAutomationSettings } from "~/.server/domains/automations/settings";
-import { runAutomation, CONVERSATION_HOURLY_CAP } from "~/.server/domains/automations/run";
+import { AUTOMATION_QUEUE, runAutomation, runAutomations, CONVERSATION_HOURLY_CAP } from "~/.server/domains/automations/run";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { automationHarness, outbound, runs } from "../support/automation-harness";
@@ -120,6 +120,88 @@ describe("automations", () => {
     ]);
     await Promise.all(ids.map(({ id }) => runAutomation({ organizationId: t.organizationId, messageId: id })));
     expect(await outbound(t.organizationId)).toHaveLength(CONVERSATION_HOURLY_CAP);
+  });
+
+  it("queues a job only for a message an automation may answer, decided as it arrives", async () => {
+    const t = await tenant("Nanyuki Dairy");
+    await createRule(t.actor, priceRule);
+    await customerWrites(t, "254712000211", "Habari za asubuhi");
+    await customerWrites(t, "254712000211", "Bei ya maziwa?");
+    await rawQuery(`update conversations set person_held_at = now() where organization_id = $1`, [t.organizationId]);
+    await customerWrites(t, "254712000211", "Bei tena?");
+    const jobs = await rawQuery<{ body: string; queue: string | null }>(
+      `select m.body, j.queue from messages m left join jobs j on j.unique_key = 'automation:' || m.id
+       where m.organization_id = $1 and m.direction = 'inbound' order by m.seq`,
+      [t.organizationId],
+    );
+    // No rule, welcome or away for the first; a person holds the conversation for the last.
+    expect(jobs).toEqual([
+      { body: "Habari za asubuhi", queue: null },
+      { body: "Bei ya maziwa?", queue: AUTOMATION_QUEUE },
+      { body: "Bei tena?", queue: null },
+    ]);
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual([priceRule.reply]);
+  });
+
+  it("decides a batch's messages on the counts its own replies left: the away message once, the cap held", async () => {
+    const t = await tenant("Thika Hardware");
+    // Written before the organisation had automations: no jobs; then all in one batch, as the worker claims them.
+    for (let i = 0; i < CONVERSATION_HOURLY_CAP + 2; i++) await customerWrites(t, "254712000209", `hi ${i}`);
+    for (const text of ["Habari", "Uko wapi?", "Hello"]) await customerWrites(t, "254712000210", text);
+    await saveAutomationSettings(
+      t.actor,
+      {
+        welcomeEnabled: false,
+        welcomeText: "",
+        awayEnabled: true,
+        awayText: "Tumefunga kwa sasa.",
+        days: allClosed,
+        holidays: [],
+        holidayMode: false,
+      },
+      "Africa/Nairobi",
+    );
+    await createRule(t.actor, { name: "Echo", matchType: "contains", keywords: ["hi"], reply: "Hi there!" });
+    const ids = await rawQuery<{ id: string }>(
+      `select id from messages where organization_id = $1 and direction = 'inbound' order by seq`,
+      [t.organizationId],
+    );
+    await runAutomations(
+      ids.map(({ id }, i) => ({
+        id: i,
+        queue: AUTOMATION_QUEUE,
+        attempts: 1,
+        payload: { organizationId: t.organizationId, messageId: id },
+      })),
+    );
+    const bodies = (await outbound(t.organizationId)).map((m) => m.body);
+    expect(bodies.filter((b) => b === "Hi there!")).toHaveLength(CONVERSATION_HOURLY_CAP);
+    expect(bodies.filter((b) => b === "Tumefunga kwa sasa.")).toHaveLength(1);
+    expect(bodies).toHaveLength(CONVERSATION_HOURLY_CAP + 1);
+  });
+
+  it("answers each message once when two workers run the same batch at the same time", async () => {
+    const t = await tenant("Meru Fresh Produce");
+    for (const [from, text] of [
+      ["254712000212", "bei ya sukuma?"],
+      ["254712000213", "price of cabbage"],
+      ["254712000214", "bei tafadhali"],
+    ])
+      await customerWrites(t, from, text);
+    await createRule(t.actor, priceRule);
+    const ids = await rawQuery<{ id: string }>(
+      `select id from messages where organization_id = $1 and direction = 'inbound' order by seq`,
+      [t.organizationId],
+    );
+    const jobs = ids.map(({ id }, i) => ({
+      id: i,
+      queue: AUTOMATION_QUEUE,
+      attempts: 1,
+      payload: { organizationId: t.organizationId, messageId: id },
+    }));
+    await Promise.all([runAutomations(jobs), runAutomations(jobs)]);
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual([priceRule.reply, priceRule.reply, priceRule.reply]);
+    expect((await runs(t.organizationId)).map((r) => r.reply_id !== null)).toEqual([true, true, true]);
   });
 
   it("keeps each organisation's rules to itself: another's id is not found, and its customers hear nothing of them", async () => {

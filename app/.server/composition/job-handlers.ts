@@ -1,5 +1,5 @@
 import { registerJobHandler } from "../infrastructure/jobs/worker";
-import { AUTOMATION_QUEUE, runAutomations, type AutomationPayload } from "../domains/automations/run";
+import { AUTOMATION_ASSISTANT_QUEUE, AUTOMATION_QUEUE, runAutomations, type AutomationPayload } from "../domains/automations/run";
 import { AUTOMATION_WEBHOOK_QUEUE, callRuleWebhooks, type RuleWebhookJob } from "../domains/automations/call-webhook";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 import { FLOW_IDLE_EVERY_SECONDS, FLOW_IDLE_QUEUE, runWakeJobs, timeOutIdleSessions } from "../domains/automations/flows/jobs";
@@ -54,6 +54,8 @@ export function registerJobHandlers() {
     batchSize: 50,
     maxAttempts: 12,
     concurrency: 2,
+    // Customers' messages queue their automations, which start as soon as the batch commits.
+    queuesMore: true,
     run: processWebhookJobs,
   });
   registerJobHandler<{ wabaId: string }>({ queue: REPLAY_UNROUTED_QUEUE, batchSize: 10, maxAttempts: 12, run: replayUnroutedChanges });
@@ -128,15 +130,30 @@ export function registerJobHandlers() {
     run: (jobs) => sendReconnectMails(jobs),
   });
   // Automations: a keyword rule, the welcome or the away message for a customer's message; each
-  // message once (a run row), its reply queued in the run's own transaction.
+  // message once (a run row), its reply queued in the run's own transaction. A batch's messages are
+  // read in one statement (run.ts), so a larger batch costs less a message; a flow's HTTP step waits
+  // at most FLOW_HTTP_TIMEOUT_MS, so 25 of them end well within the lease.
   registerJobHandler<AutomationPayload>({
     queue: AUTOMATION_QUEUE,
-    // A message the assistant answers may wait up to ASSISTANT_TIMEOUT_MS (20 s) for its model: a
-    // batch of 8 ends well within its 200 s lease, so no second worker takes (and pays for) it again.
+    batchSize: 25,
+    leaseMs: 200_000,
+    maxAttempts: 5,
+    // Each message's run is its own transaction (a unique run row), so batches may run side by side;
+    // each answers three conversations at once (run.ts), so two batches keep six of the process's
+    // DATABASE_POOL_SIZE connections (10 by default) busy at most, leaving the rest to the webhooks'
+    // intake and the dispatcher: customers' messages are stored first, answered next.
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => runAutomations(jobs),
+  });
+  // The same for organisations whose assistant is on: a message may wait up to ASSISTANT_TIMEOUT_MS
+  // (20 s) for the model, so a batch of 8 ends well within its 200 s lease and no second worker
+  // takes (and pays for) it again.
+  registerJobHandler<AutomationPayload>({
+    queue: AUTOMATION_ASSISTANT_QUEUE,
     batchSize: 8,
     leaseMs: 200_000,
     maxAttempts: 5,
-    // Each message's run is its own transaction (a unique run row), so batches may run side by side.
     concurrency: 4,
     transactional: false,
     run: (jobs) => runAutomations(jobs),

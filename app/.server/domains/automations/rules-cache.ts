@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { compileRule, type CompiledRule, type MatchType } from "./match";
 import { WEEKDAYS, type OpeningRange, type Schedule, type Weekday } from "./hours";
@@ -97,10 +97,16 @@ const settingsOf = (row: SettingsRow | undefined): LoadedSettings =>
       }
     : NO_SETTINGS;
 
-/** An organisation's settings and enabled rules, compiled, from this instance's cache when still current. */
-export async function automationsOf(organizationId: string): Promise<Automations> {
+/**
+ * An organisation's settings and enabled rules, compiled, from this instance's cache when still
+ * current. `knownVersion`: the settings' version read already (with the batch's messages): when the
+ * cache holds it, nothing is read.
+ */
+export async function automationsOf(organizationId: string, knownVersion?: number, executor: Executor = db()): Promise<Automations> {
+  const known = cache.get(organizationId);
+  if (known && knownVersion !== undefined && known.version === knownVersion) return known;
   const row = await queryRow<SettingsRow>(
-    db(),
+    executor,
     sql`select version, welcome_enabled, welcome_text, away_enabled, away_text, hours, holidays, holiday_mode
         from automation_settings where organization_id = ${organizationId}`,
   );
@@ -117,7 +123,7 @@ export async function automationsOf(organizationId: string): Promise<Automations
     cooldown_minutes: number;
     actions: RuleAction[];
   }>(
-    db(),
+    executor,
     sql`select id, name, match_type, keywords, threshold, phone_number_id, cooldown_minutes, actions
         from automation_rules where organization_id = ${organizationId} and enabled order by position, created_at`,
   );

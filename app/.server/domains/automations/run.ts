@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
-import { queryRow } from "../../infrastructure/db/query";
+import { queryRow, queryRows } from "../../infrastructure/db/query";
 import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { isRefusal } from "../../infrastructure/refusal";
 import { queueMessage } from "../messaging/queue";
+import { composeReplies, insertReplies, isBatchable, type ComposedReply } from "../messaging/queue-replies";
+import { wakeDispatcher } from "../messaging/dispatcher";
 import { firstMatchingRule } from "./match";
-import { assistantAnswer, assistantAnswersOn } from "./assistant/answer";
+import { assistantAnswer } from "./assistant/answer";
 import { isOpenAt } from "./hours";
 import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
@@ -24,6 +26,11 @@ import { flowAnswer, startFlowAnswer } from "./flows/answer";
  * off; a person holding the conversation silences them all.
  */
 export const AUTOMATION_QUEUE = "automations.inbound";
+/**
+ * The messages of organisations whose AI assistant is on: a model call may take seconds, so they
+ * run in small batches of their own, never holding up the rules' quick answers to everyone else.
+ */
+export const AUTOMATION_ASSISTANT_QUEUE = "automations.assistant";
 
 /** Automated replies one conversation may get in an hour, and one business number may send. */
 export const CONVERSATION_HOURLY_CAP = 10;
@@ -40,28 +47,68 @@ export interface AutomationPayload {
 }
 
 /**
- * In the webhook's transaction: a job for each new customer message an automation may answer. A
- * consent keyword (STOP, ACHA…) is answered by the consent ledger alone: it always wins.
+ * In the webhook's transaction, before the inbox's change log is locked: the new customer messages
+ * automations may answer, read with what decides their answers (one statement, only for
+ * organisations with automations). enqueueAutomations then queues jobs for those that need one.
  */
-export async function enqueueAutomations(
+export async function automationCandidates(
   tx: Executor,
   inserted: readonly { id: string; organization_id: string; message_type: string; contact_id: string | null }[],
-  consentKeywords: ReadonlySet<string>,
-) {
-  const candidates = inserted.filter((m) => m.contact_id && READ_TYPES.has(m.message_type) && !consentKeywords.has(m.id));
-  if (!candidates.length) return;
-  // One statement for the whole webhook batch: the organisations with automations get a job a message.
+): Promise<Inbound[]> {
+  const candidates = inserted.filter((m) => m.contact_id && READ_TYPES.has(m.message_type));
+  if (!candidates.length) return [];
+  const read = await inboundsOf(
+    candidates.map((m) => ({ organizationId: m.organization_id, messageId: m.id })),
+    new Date(),
+    { executor: tx, withAutomationsOnly: true },
+  );
+  return candidates.map((m) => read.get(m.id)).filter((inbound): inbound is Inbound => inbound !== undefined);
+}
+
+/**
+ * A job for each candidate an automation may answer, decided as the message arrives: the batch's
+ * messages that no automation would answer (none matches, the away message went out already, a
+ * person holds the conversation, a cap is reached) cost no job, no second read and no wait. What
+ * may answer (a rule, the welcome, the away message, a flow in progress, the assistant) gets its job,
+ * which decides again and acts (its decision is the one that counts). A consent keyword (STOP,
+ * ACHA…) is answered by the consent ledger alone: it always wins.
+ */
+export async function enqueueAutomations(tx: Executor, candidates: readonly Inbound[], consentKeywords: ReadonlySet<string>) {
+  const tally = new BatchTally();
+  const answerable: Inbound[] = [];
+  for (const inbound of candidates) {
+    if (consentKeywords.has(inbound.id)) continue;
+    if (await mayAnswer(tx, inbound, tally)) answerable.push(inbound);
+  }
+  if (!answerable.length) return;
   await tx.execute(sql`
     insert into jobs (queue, payload, run_at, priority, unique_key)
-    select ${AUTOMATION_QUEUE}, jsonb_build_object('organizationId', t.o, 'messageId', t.m), now(), 0, 'automation:' || t.m
-    from unnest(${sql.param(candidates.map((m) => m.organization_id))}::uuid[], ${sql.param(candidates.map((m) => m.id))}::uuid[]) as t(o, m)
-    where exists (select 1 from automation_settings s where s.organization_id = t.o
-                    and (s.welcome_enabled or s.away_enabled
-                         or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)
-                         or exists (select 1 from assistant_settings a where a.organization_id = t.o and a.enabled)))
-       -- A customer in a flow: their answer is the flow's, whatever the rules are now.
-       or exists (select 1 from flow_sessions f where f.organization_id = t.o and f.status = 'active')
+    select q, jsonb_build_object('organizationId', t.o, 'messageId', t.m), now(), 0, 'automation:' || t.m
+    from unnest(${sql.param(answerable.map((m) => m.organizationId))}::uuid[], ${sql.param(answerable.map((m) => m.id))}::uuid[],
+                ${sql.param(answerable.map((m) => (m.assistantOn ? AUTOMATION_ASSISTANT_QUEUE : AUTOMATION_QUEUE)))}::text[]) as t(o, m, q)
     on conflict (unique_key) where finished_at is null and failed_at is null do nothing`);
+}
+
+/**
+ * Whether an automation may answer this message, from what the batch read alone (no other read):
+ * false only where decide() would surely answer nothing. Anything that needs more than the batch's
+ * read to decide (a flow's session, the assistant, a rule's cooldown) says true.
+ */
+async function mayAnswer(tx: Executor, inbound: Inbound, tally: BatchTally): Promise<boolean> {
+  if (inbound.held || tally.capped(inbound)) return false;
+  if (inbound.inFlow || inbound.assistantOn) return true;
+  const automations = await automationsOf(inbound.organizationId, inbound.settingsVersion, tx);
+  const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phoneNumberId);
+  if (firstMatchingRule(rules, inbound.body)) return true;
+  const settings = automations.settings;
+  if (settings.welcomeEnabled && settings.welcomeText && inbound.firstEver) return true;
+  if (settings.awayEnabled && settings.awayText && !tally.awaySent(inbound)) {
+    if (isOpenAt({ ...settings.schedule, timeZone: inbound.timeZone }, new Date())) return false;
+    // The batch's next message of this conversation would find this one's away message sent.
+    tally.replied(inbound, { kind: "away", replies: [{ kind: "text", text: settings.awayText }] });
+    return true;
+  }
+  return false;
 }
 
 /** The customer's message as automations read it, with what decides whether they may answer at all. */
@@ -70,60 +117,179 @@ interface Inbound extends AutomationInbound {
   held: boolean;
   /** A run for this message exists already (a retried job). */
   ran: boolean;
+  /** The conversation has an active chatbot flow session. */
+  inFlow: boolean;
+  /** The away message went to this conversation in the last AWAY_EVERY_HOURS hours. */
+  awaySent: boolean;
+  /** Automated replies in the last hour: this conversation's, and the number's (read with the batch). */
+  conversationReplies: number;
+  numberReplies: number;
+  /** The organisation's automation settings' version (-1 without settings): the rules cache's key. */
+  settingsVersion: number;
+  /** The assistant answers on this message's number. */
+  assistantOn: boolean;
+  /** Meta's id of the message (a reply quotes it). */
+  wamid: string | null;
+  /** The customer's 24-hour window with the number is open: a free-form reply may go. */
+  windowOpen: boolean;
 }
 
-/** The customer's message and what decides its answer; null when it is not one to answer. */
-async function inboundOf(payload: AutomationPayload): Promise<Inbound | null> {
-  const row = await queryRow<{
-    id: string;
-    body: string;
-    message_type: string;
-    payload: unknown;
-    phone_number_id: string;
-    contact_id: string;
-    phone: string | null;
-    conversation_id: string;
-    time_zone: string;
-    locale: string | null;
-    held: boolean;
-    first_ever: boolean;
-    ran: boolean;
-  }>(
-    db(),
+interface InboundRow {
+  id: string;
+  body: string;
+  message_type: string;
+  payload: unknown;
+  phone_number_id: string;
+  contact_id: string;
+  phone: string | null;
+  conversation_id: string;
+  time_zone: string;
+  locale: string | null;
+  held: boolean;
+  first_ever: boolean;
+  ran: boolean;
+  in_flow: boolean;
+  away_sent: boolean;
+  conversation_replies: number;
+  number_replies: number;
+  settings_version: number;
+  assistant_on: boolean;
+  wamid: string | null;
+  window_open: boolean;
+}
+
+/**
+ * A batch's customer messages and everything their decisions read (a person holding the
+ * conversation, a flow session, the away message, the hour's replies, the settings' version, the
+ * assistant), in one statement: deciding a message that no automation answers costs no other read.
+ * Messages that are not ones to answer are left out.
+ */
+async function inboundsOf(
+  payloads: readonly AutomationPayload[],
+  now: Date,
+  options: { executor?: Executor; withAutomationsOnly?: boolean } = {},
+): Promise<Map<string, Inbound>> {
+  // As the webhook stores the messages: only organisations with an automation on (most have none).
+  const withAutomations = options.withAutomationsOnly
+    ? sql`and (exists (select 1 from automation_settings s where s.organization_id = t.o
+                        and (s.welcome_enabled or s.away_enabled
+                             or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)))
+               or exists (select 1 from assistant_settings a where a.organization_id = t.o and a.enabled)
+               -- A customer in a flow: their answer is the flow's, whatever the rules are now.
+               or exists (select 1 from flow_sessions f where f.organization_id = t.o and f.status = 'active'))`
+    : sql``;
+  const rows = await queryRows<InboundRow>(
+    options.executor ?? db(),
     sql`
+    with picked as (
+      select m.id, m.organization_id, m.body, m.message_type, m.payload, m.phone_number_id, m.contact_id, m.seq, m.wamid
+      from unnest(${sql.param(payloads.map((p) => p.organizationId))}::uuid[], ${sql.param(payloads.map((p) => p.messageId))}::uuid[]) as t(o, m)
+      join messages m on m.id = t.m and m.organization_id = t.o and m.direction = 'inbound'
+      where true ${withAutomations}
+    ),
+    numbers as (
+      select n.phone_number_id,
+             (select count(*) from automation_runs r where r.phone_number_id = n.phone_number_id and r.reply_id is not null
+                and r.created_at > ${now.toISOString()}::timestamptz - interval '1 hour')::int as replies
+      from (select distinct phone_number_id from picked) n
+    )
     select m.id, m.body, m.message_type, m.payload, m.phone_number_id, m.contact_id, c.phone, v.id as conversation_id, o.time_zone,
            coalesce(c.language, o.default_locale) as locale, v.person_held_at is not null as held,
            not exists (select 1 from messages p where p.organization_id = m.organization_id and p.contact_id = m.contact_id
                          and p.direction = 'inbound' and p.seq < m.seq) as first_ever,
-           exists (select 1 from automation_runs r where r.message_id = m.id) as ran
-    from messages m
+           exists (select 1 from automation_runs r where r.message_id = m.id) as ran,
+           exists (select 1 from flow_sessions f where f.conversation_id = v.id and f.status = 'active') as in_flow,
+           exists (select 1 from automation_runs r where r.conversation_id = v.id and r.kind = 'away'
+                     and r.created_at > ${now.toISOString()}::timestamptz - make_interval(hours => ${AWAY_EVERY_HOURS})) as away_sent,
+           (select count(*) from automation_runs r where r.conversation_id = v.id and r.reply_id is not null
+              and r.created_at > ${now.toISOString()}::timestamptz - interval '1 hour')::int as conversation_replies,
+           n.replies as number_replies,
+           coalesce(s.version, -1) as settings_version, m.wamid,
+           v.last_inbound_at > ${now.toISOString()}::timestamptz - interval '24 hours' as window_open,
+           exists (select 1 from assistant_settings a where a.organization_id = m.organization_id and a.enabled
+                     and m.phone_number_id = any(a.phone_number_ids)) as assistant_on
+    from picked m
     join contacts c on c.id = m.contact_id
     join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
     join organizations o on o.id = m.organization_id
-    where m.id = ${payload.messageId} and m.organization_id = ${payload.organizationId} and m.direction = 'inbound'`,
+    join numbers n on n.phone_number_id = m.phone_number_id
+    left join automation_settings s on s.organization_id = m.organization_id`,
   );
-  if (!row || !row.phone) return null;
-  return {
-    organizationId: payload.organizationId,
-    id: row.id,
-    body: row.body,
-    messageType: row.message_type,
-    payload: row.payload,
-    phoneNumberId: row.phone_number_id,
-    contactId: row.contact_id,
-    phone: row.phone,
-    conversationId: row.conversation_id,
-    timeZone: row.time_zone,
-    firstEver: row.first_ever,
-    locale: row.locale === "sw" || row.locale === "fr" ? row.locale : "en",
-    held: row.held,
-    ran: row.ran,
-  };
+  const organizations = new Map(payloads.map((p) => [p.messageId, p.organizationId]));
+  const byId = new Map<string, Inbound>();
+  for (const row of rows) {
+    if (!row.phone) continue;
+    byId.set(row.id, {
+      organizationId: organizations.get(row.id)!,
+      id: row.id,
+      body: row.body,
+      messageType: row.message_type,
+      payload: row.payload,
+      phoneNumberId: row.phone_number_id,
+      contactId: row.contact_id,
+      phone: row.phone,
+      conversationId: row.conversation_id,
+      timeZone: row.time_zone,
+      firstEver: row.first_ever,
+      locale: row.locale === "sw" || row.locale === "fr" ? row.locale : "en",
+      held: row.held,
+      ran: row.ran,
+      inFlow: row.in_flow,
+      awaySent: row.away_sent,
+      conversationReplies: row.conversation_replies,
+      numberReplies: row.number_replies,
+      settingsVersion: row.settings_version,
+      assistantOn: row.assistant_on,
+      wamid: row.wamid,
+      windowOpen: row.window_open,
+    });
+  }
+  return byId;
+}
+
+/**
+ * What one batch's runs have done so far, beside what was read with the batch: replies queued by
+ * conversation and by number, and conversations sent the away message, so that the batch's later
+ * messages are decided on the counts as they now stand.
+ */
+class BatchTally {
+  private conversations = new Map<string, number>();
+  private numbers = new Map<string, number>();
+  private away = new Set<string>();
+  private holding = new Set<string>();
+  private firedRules = new Set<string>();
+  replied(inbound: Inbound, answer: Answer, holds = false) {
+    if (holds) this.holding.add(inbound.conversationId);
+    if (answer.ruleId) this.firedRules.add(`${answer.ruleId}|${inbound.contactId}`);
+    if (!answer.replies.length) return;
+    this.conversations.set(inbound.conversationId, (this.conversations.get(inbound.conversationId) ?? 0) + 1);
+    this.numbers.set(inbound.phoneNumberId, (this.numbers.get(inbound.phoneNumberId) ?? 0) + 1);
+    if (answer.kind === "away") this.away.add(inbound.conversationId);
+  }
+  /** Over a cap: this conversation's automated replies in the last hour, or the number's. */
+  capped(inbound: Inbound) {
+    return (
+      inbound.conversationReplies + (this.conversations.get(inbound.conversationId) ?? 0) >= CONVERSATION_HOURLY_CAP ||
+      inbound.numberReplies + (this.numbers.get(inbound.phoneNumberId) ?? 0) >= NUMBER_HOURLY_CAP
+    );
+  }
+  awaySent(inbound: Inbound) {
+    return inbound.awaySent || this.away.has(inbound.conversationId);
+  }
+  /** A person holds the conversation since the batch was read (an earlier message's rule handed it over). */
+  held(inbound: Inbound) {
+    return inbound.held || this.holding.has(inbound.conversationId);
+  }
+  /** The rule answered this customer earlier in the batch (its cooldown starts there). */
+  fired(ruleId: string, contactId: string) {
+    return this.firedRules.has(`${ruleId}|${contactId}`);
+  }
 }
 
 /** What automations decided for a message: the answer and, for a keyword rule, the keyword that matched. */
 export type Decision =
-  { kind: "answer"; answer: Answer; keyword?: string } | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" };
+  | { kind: "answer"; answer: Answer; keyword?: string; rule?: LoadedRule }
+  | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" };
 
 /** A rule's reply: its text, with its buttons when it has some (a button's id names the rule and the button). */
 function replyContent(ruleId: string, reply: Extract<RuleAction, { type: "reply" }>): OutboundContent {
@@ -166,35 +332,41 @@ function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
 
 /**
  * Decides without acting: which automation answers this message, if any (the caps are checked when
- * acting). In order: nothing while a person holds the conversation; the first keyword rule that
- * matches; the welcome for a first message ever; the away message outside hours.
+ * acting). In order: nothing while a person holds the conversation; the flow the conversation is in;
+ * the first keyword rule that matches; the assistant; the welcome for a first message ever; the away
+ * message outside hours. Reads only what the batch's read did not bring: a matched rule's cooldown,
+ * a flow's session, the assistant's knowledge.
  */
-export async function decide(inbound: Omit<Inbound, "ran">, now = new Date(), options: { attempt?: number } = {}): Promise<Decision> {
-  if (inbound.held) return { kind: "none", why: "held" };
+async function decide(inbound: Inbound, tally: BatchTally, now: Date, options: { attempt?: number }): Promise<Decision> {
+  if (tally.held(inbound)) return { kind: "none", why: "held" };
   // A conversation in a flow: the flow takes the customer's message first.
-  const inFlow = await flowAnswer(inbound, now);
+  const inFlow = inbound.inFlow ? await flowAnswer(inbound, now) : null;
   if (inFlow) return { kind: "answer", answer: inFlow };
-  const automations = await automationsOf(inbound.organizationId);
+  const automations = await automationsOf(inbound.organizationId, inbound.settingsVersion);
   const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phoneNumberId);
   const match = firstMatchingRule(rules, inbound.body);
   if (match) {
-    if (match.rule.cooldownMinutes > 0 && (await coolingDown(match.rule, inbound.contactId, now))) return { kind: "none", why: "cooldown" };
+    if (
+      match.rule.cooldownMinutes > 0 &&
+      (tally.fired(match.rule.id, inbound.contactId) || (await coolingDown(match.rule, inbound.contactId, now)))
+    )
+      return { kind: "none", why: "cooldown" };
     const answer = ruleAnswer(inbound, match.rule);
     // A rule that starts a flow: the flow's first messages instead of the rule's reply, the rule's other actions too.
     const flow = match.rule.actions.find((a) => a.type === "flow");
     const started = flow?.type === "flow" ? await startFlowAnswer(inbound, flow.flowId, now) : null;
     if (started) return { kind: "answer", answer: followedBy({ ...answer, replies: [] }, started), keyword: match.keyword };
     // "Then the assistant answers": its answer follows the rule's own (the caps checked before a model call).
-    if (match.rule.actions.some((a) => a.type === "assistant") && !(await capped(inbound))) {
+    if (match.rule.actions.some((a) => a.type === "assistant") && !tally.capped(inbound)) {
       const assisted = await assistantAnswer(inbound, now, options);
       if (assisted) return { kind: "answer", answer: followedBy(answer, assisted), keyword: match.keyword };
     }
-    return { kind: "answer", answer, keyword: match.keyword };
+    return { kind: "answer", answer, keyword: match.keyword, rule: match.rule };
   }
   // The assistant, when it answers on this number (a short rate limit throws RetryLater: the job
   // waits); the hourly caps are checked before it spends a model call.
-  if (await assistantAnswersOn(inbound.organizationId, inbound.phoneNumberId)) {
-    if (await capped(inbound)) return { kind: "none", why: "capped" };
+  if (inbound.assistantOn) {
+    if (tally.capped(inbound)) return { kind: "none", why: "capped" };
     const assisted = await assistantAnswer(inbound, now, options);
     if (assisted) return { kind: "answer", answer: assisted };
   }
@@ -202,7 +374,7 @@ export async function decide(inbound: Omit<Inbound, "ran">, now = new Date(), op
   if (settings.welcomeEnabled && settings.welcomeText && inbound.firstEver)
     return { kind: "answer", answer: { kind: "welcome", replies: [{ kind: "text", text: settings.welcomeText }] } };
   if (settings.awayEnabled && settings.awayText && !isOpenAt({ ...settings.schedule, timeZone: inbound.timeZone }, now)) {
-    if (await awayAlreadySent(inbound.conversationId, now)) return { kind: "none", why: "answered" };
+    if (tally.awaySent(inbound)) return { kind: "none", why: "answered" };
     return { kind: "answer", answer: { kind: "away", replies: [{ kind: "text", text: settings.awayText }] } };
   }
   return { kind: "none", why: "no_match" };
@@ -215,28 +387,6 @@ async function coolingDown(rule: LoadedRule, contactId: string, now: Date) {
                          and created_at > ${now.toISOString()}::timestamptz - make_interval(mins => ${rule.cooldownMinutes})) as recent`,
   );
   return Boolean(row?.recent);
-}
-
-async function awayAlreadySent(conversationId: string, now: Date) {
-  const row = await queryRow<{ sent: boolean }>(
-    db(),
-    sql`select exists (select 1 from automation_runs where conversation_id = ${conversationId} and kind = 'away'
-                         and created_at > ${now.toISOString()}::timestamptz - make_interval(hours => ${AWAY_EVERY_HOURS})) as sent`,
-  );
-  return Boolean(row?.sent);
-}
-
-/** Over a cap: this conversation's automated replies in the last hour, or the number's. */
-async function capped(inbound: Pick<Inbound, "conversationId" | "phoneNumberId">) {
-  const row = await queryRow<{ conversation: number; number: number }>(
-    db(),
-    sql`
-    select (select count(*) from automation_runs where conversation_id = ${inbound.conversationId} and reply_id is not null
-              and created_at > now() - interval '1 hour')::int as conversation,
-           (select count(*) from automation_runs where phone_number_id = ${inbound.phoneNumberId} and reply_id is not null
-              and created_at > now() - interval '1 hour')::int as number`,
-  );
-  return (row?.conversation ?? 0) >= CONVERSATION_HOURLY_CAP || (row?.number ?? 0) >= NUMBER_HOURLY_CAP;
 }
 
 /** A number over its cap is said once a minute in the log (per instance), not once a message. */
@@ -342,37 +492,192 @@ async function deliver(inbound: Inbound, answer: Answer, replyTo?: string) {
   });
 }
 
-/** Runs one message's automations: decided, then acted on in one transaction with its replies. */
-export async function runAutomation(
-  payload: AutomationPayload,
-  now = new Date(),
-  options: { attempt?: number } = {},
-): Promise<Decision | null> {
-  const inbound = await inboundOf(payload);
-  if (!inbound || inbound.ran) return null;
-  const decision = await decide(inbound, now, options);
-  if (decision.kind === "none") return decision;
-  if (await capped(inbound)) {
-    warnCappedOnce(payload.organizationId, inbound.phoneNumberId);
-    return { kind: "none", why: "capped" };
-  }
+/** The decision's answer queued and recorded on its own (one transaction); what came of it. */
+async function act(inbound: Inbound, decision: Extract<Decision, { kind: "answer" }>): Promise<Decision | null> {
   try {
     // A keyword rule's reply quotes the customer's message.
     await deliver(inbound, decision.answer, decision.answer.kind === "rule" ? inbound.id : undefined);
   } catch (error) {
     if (error instanceof AlreadyRan) return null;
     if (error instanceof Capped) {
-      warnCappedOnce(payload.organizationId, inbound.phoneNumberId);
+      warnCappedOnce(inbound.organizationId, inbound.phoneNumberId);
       return { kind: "none", why: "capped" };
     }
     // The number was disconnected, the organisation is closing…: the customer's message waits for a person.
     if (!isRefusal(error, "send")) throw error;
-    log().warn({ organizationId: payload.organizationId, refusal: error.code }, "automation not sent");
+    log().warn({ organizationId: inbound.organizationId, refusal: error.code }, "automation not sent");
     return { kind: "none", why: "no_match" };
   }
   return decision;
 }
 
-export async function runAutomations(jobs: Job<AutomationPayload>[]) {
-  for (const job of jobs) await runAutomation(job.payload, new Date(), { attempt: job.attempts });
+/** A rule's actions that change nothing a later message of the batch decides on (batchable with others). */
+const QUIET_ACTIONS = new Set<RuleAction["type"]>(["reply", "tags", "field", "webhook"]);
+
+/** Whether a decision's answer may be queued with the batch's others (deliverPlanned): plain replies and quiet actions. */
+function batchable(inbound: Inbound, decision: Extract<Decision, { kind: "answer" }>) {
+  const { answer } = decision;
+  if (!inbound.windowOpen || !isBatchable(answer.replies) || answer.handover) return false;
+  if (answer.kind === "welcome" || answer.kind === "away") return true;
+  return answer.kind === "rule" && !!decision.rule && decision.rule.actions.every((a) => QUIET_ACTIONS.has(a.type));
+}
+
+/** Whether the answer leaves a person holding the conversation (a hand-over, a rule's assignment). */
+const holds = (decision: Extract<Decision, { kind: "answer" }>) =>
+  !!decision.answer.handover || !!decision.rule?.actions.some((a) => a.type === "assign" || a.type === "handover");
+
+interface Planned {
+  inbound: Inbound;
+  decision: Extract<Decision, { kind: "answer" }>;
+}
+
+/**
+ * The batch's plain answers queued together, in one transaction: the conversations' caps held
+ * exactly under their locks, a run a message (one statement), the replies (one statement), their
+ * effects. A failure there undoes the lot, and each answer is then tried on its own.
+ */
+async function deliverPlanned(planned: Planned[]) {
+  if (!planned.length) return;
+  const composed = await composeReplies(
+    planned.map(({ inbound, decision }) => ({
+      organizationId: inbound.organizationId,
+      phoneNumberId: inbound.phoneNumberId,
+      to: inbound.phone,
+      contents: decision.answer.replies,
+      quotes: decision.answer.kind === "rule" ? inbound.wamid : null,
+    })),
+  );
+  const ready: (Planned & { reply: ComposedReply })[] = [];
+  composed.forEach((reply, i) => {
+    if ("request" in reply) ready.push({ ...planned[i]!, reply });
+    else log().warn({ organizationId: planned[i]!.inbound.organizationId, refusal: reply.code }, "automation not sent");
+  });
+  if (!ready.length) return;
+  try {
+    await db().transaction(async (tx) => {
+      const conversations = [...new Set(ready.map((r) => r.inbound.conversationId))].sort();
+      // The same lock as a run on its own (writeRun), in a fixed order.
+      await tx.execute(sql`
+        select pg_advisory_xact_lock(hashtext('automation:' || c)) from unnest(${sql.param(conversations)}::text[]) as t(c) order by c`);
+      const sent = await queryRows<{ conversation_id: string; n: number }>(
+        tx,
+        sql`select conversation_id, count(*)::int as n from automation_runs
+            where conversation_id = any(${sql.param(conversations)}::uuid[]) and reply_id is not null and created_at > now() - interval '1 hour'
+            group by conversation_id`,
+      );
+      const count = new Map(sent.map((r) => [r.conversation_id, r.n]));
+      const kept = ready.filter(({ inbound }) => {
+        const n = count.get(inbound.conversationId) ?? 0;
+        count.set(inbound.conversationId, n + 1);
+        return n < CONVERSATION_HOURLY_CAP;
+      });
+      const runs = await queryRows<{ id: string; message_id: string }>(
+        tx,
+        sql`
+        insert into automation_runs (organization_id, message_id, conversation_id, contact_id, phone_number_id, kind, rule_id)
+        select * from unnest(${sql.param(kept.map((k) => k.inbound.organizationId))}::uuid[], ${sql.param(kept.map((k) => k.inbound.id))}::uuid[],
+                             ${sql.param(kept.map((k) => k.inbound.conversationId))}::uuid[], ${sql.param(kept.map((k) => k.inbound.contactId))}::uuid[],
+                             ${sql.param(kept.map((k) => k.inbound.phoneNumberId))}::text[], ${sql.param(kept.map((k) => k.decision.answer.kind))}::text[],
+                             ${sql.param(kept.map((k) => k.decision.answer.ruleId ?? null))}::uuid[])
+        on conflict (message_id) do nothing
+        returning id, message_id`,
+      );
+      const runOf = new Map(runs.map((r) => [r.message_id, r.id]));
+      // A message another worker answered meanwhile: its run exists, nothing more here.
+      const going = kept.filter((k) => runOf.has(k.inbound.id));
+      const runIds = going.map((g) => runOf.get(g.inbound.id)!);
+      const replyIds = await insertReplies(
+        tx,
+        going.map((g) => g.reply),
+        runIds,
+        "automation",
+      );
+      await tx.execute(sql`
+        update automation_runs r set reply_id = t.reply
+        from unnest(${sql.param(runIds)}::uuid[], ${sql.param(replyIds.map((ids) => ids[0] ?? null))}::uuid[]) as t(id, reply)
+        where r.id = t.id`);
+      for (const [i, g] of going.entries()) await g.decision.answer.effects?.(tx, runIds[i]!);
+      if (kept.length < ready.length) warnCappedOnce(ready[0]!.inbound.organizationId, ready[0]!.inbound.phoneNumberId);
+    });
+  } catch (error) {
+    // One answer's failure must not hold back the others': each again on its own transaction.
+    log().warn({ err: error, answers: ready.length }, "automations' batch failed; answering one by one");
+    for (const { inbound, decision } of ready) await act(inbound, decision);
+    return;
+  }
+  wakeDispatcher();
+}
+
+/** Runs one message's automations (null: not one to answer, or answered already). */
+export async function runAutomation(
+  payload: AutomationPayload,
+  now = new Date(),
+  options: { attempt?: number } = {},
+): Promise<Decision | null> {
+  const inbound = (await inboundsOf([payload], now)).get(payload.messageId);
+  if (!inbound || inbound.ran) return null;
+  const decision = await decide(inbound, new BatchTally(), now, options);
+  if (decision.kind === "none") return decision;
+  if (new BatchTally().capped(inbound)) {
+    warnCappedOnce(inbound.organizationId, inbound.phoneNumberId);
+    return { kind: "none", why: "capped" };
+  }
+  return act(inbound, decision);
+}
+
+/** Messages of different conversations a batch decides side by side. */
+const CONVERSATIONS_AT_ONCE = 3;
+
+/**
+ * A batch of messages' automations: one read for the whole batch, then each conversation's
+ * messages decided in turn (in the order the jobs were claimed), up to CONVERSATIONS_AT_ONCE
+ * conversations side by side, the counts as the batch's earlier answers left them. Plain answers
+ * (a rule's reply, the welcome, the away message) are queued together at the end, in one
+ * transaction; the others (a flow, the assistant, a hand-over) each in its own as it is decided,
+ * after what was planned for its conversation, so a customer's replies keep their order.
+ */
+export async function runAutomations(jobs: Job<AutomationPayload>[], now = () => new Date()) {
+  const inbounds = await inboundsOf(
+    jobs.map((j) => j.payload),
+    now(),
+  );
+  const byConversation = new Map<string, { inbound: Inbound; attempt: number }[]>();
+  for (const job of jobs) {
+    const inbound = inbounds.get(job.payload.messageId);
+    if (!inbound || inbound.ran) continue;
+    const queue = byConversation.get(inbound.conversationId) ?? [];
+    queue.push({ inbound, attempt: job.attempts });
+    byConversation.set(inbound.conversationId, queue);
+  }
+  const tally = new BatchTally();
+  const planned: Planned[] = [];
+  const conversations = [...byConversation.values()];
+  const lane = async () => {
+    for (let next = conversations.shift(); next; next = conversations.shift()) {
+      const mine: Planned[] = [];
+      for (const { inbound, attempt } of next) {
+        const decision = await decide(inbound, tally, now(), { attempt });
+        if (decision.kind === "none") continue;
+        if (tally.capped(inbound)) {
+          warnCappedOnce(inbound.organizationId, inbound.phoneNumberId);
+          continue;
+        }
+        tally.replied(inbound, decision.answer, holds(decision));
+        if (batchable(inbound, decision)) {
+          mine.push({ inbound, decision });
+          continue;
+        }
+        // Its own transaction now; what this conversation had planned goes first.
+        for (const earlier of mine.splice(0)) await act(earlier.inbound, earlier.decision);
+        await act(inbound, decision);
+      }
+      planned.push(...mine);
+    }
+  };
+  const lanes = Array.from({ length: Math.min(CONVERSATIONS_AT_ONCE, conversations.length) }, lane);
+  // Every lane finishes its work before a failure is passed on: the worker then retries the batch one job at a time.
+  const outcomes = await Promise.allSettled(lanes);
+  await deliverPlanned(planned);
+  const failed = outcomes.find((o) => o.status === "rejected");
+  if (failed) throw failed.reason;
 }

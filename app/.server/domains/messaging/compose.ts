@@ -65,7 +65,8 @@ export async function composeMessage(
   sender: SenderNumber,
   to: string,
   content: OutboundContent,
-  replyTo?: string,
+  /** The message this one quotes: a Jumbe message id or a wamid, or `{ wamid }` already looked up. */
+  replyTo?: string | { wamid: string },
 ): Promise<Composed> {
   const graph: GraphMessage = { messaging_product: "whatsapp", recipient_type: "individual", to };
   let templateId: string | null = null;
@@ -114,7 +115,7 @@ export async function composeMessage(
       graph[content.kind] = mediaObject(content.kind, media);
     }
   }
-  const contextWamid = replyTo ? await wamidOf(organizationId, sender, replyTo) : null;
+  const contextWamid = typeof replyTo === "object" ? replyTo.wamid : replyTo ? await wamidOf(organizationId, sender, replyTo) : null;
   if (contextWamid) graph.context = { message_id: contextWamid };
   return { graph, templateId, templateCategory, contextWamid };
 }

@@ -23,6 +23,11 @@ export interface JobHandler<Payload = unknown> {
    * that would stall every other query); it runs on the database and must be idempotent.
    */
   transactional?: boolean;
+  /**
+   * Its work queues more jobs (a webhook's messages queue their automations): this process's workers
+   * are woken once a batch is committed, so those jobs start at once instead of at the next poll.
+   */
+  queuesMore?: boolean;
   /** Does the work of `jobs` inside `tx`; the worker deletes them in the same transaction. */
   run(jobs: Job<Payload>[], tx: Executor): Promise<void>;
 }
@@ -61,6 +66,7 @@ export async function runJobBatch(queue: string): Promise<number> {
   const started = performance.now();
   try {
     await runInTransaction(handler, jobs);
+    if (handler.queuesMore) wakeWorkers();
     logJobs(jobs, "done", started);
   } catch (error) {
     if (isDatabaseUnavailableError(error)) return handBack(jobs, error);
