@@ -91,6 +91,8 @@ describe("keyword rules in the API", () => {
         actions: {
           reply: prices.actions.reply,
           buttons: [],
+          list: null,
+          template: null,
           addTags: ["asked-price"],
           removeTags: [],
           assignTo: null,
@@ -132,6 +134,8 @@ describe("keyword rules in the API", () => {
         actions: {
           reply: "Tuko wazi saa 2 asubuhi hadi saa 11 jioni.",
           buttons: [],
+          list: null,
+          template: null,
           addTags: [],
           removeTags: [],
           assignTo: null,
@@ -157,6 +161,8 @@ describe("keyword rules in the API", () => {
     expect(again.body.actions).toEqual({
       reply: prices.actions.reply,
       buttons: [],
+      list: null,
+      template: null,
       addTags: [],
       removeTags: ["new"],
       assignTo: null,
@@ -172,6 +178,8 @@ describe("keyword rules in the API", () => {
     expect(buttons.body.actions).toEqual({
       reply: prices.actions.reply,
       buttons: ["Starter", "Business"],
+      list: null,
+      template: null,
       addTags: [],
       removeTags: ["new"],
       assignTo: "least_busy",
@@ -181,6 +189,23 @@ describe("keyword rules in the API", () => {
       startFlow: null,
     });
     expect(again.body).toMatchObject({ threshold: 0.75, position: 1, enabled: true });
+    // A list instead of the buttons; a list with buttons is refused at the list.
+    const both = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
+      actions: { list: { button: "Mipango", rows: ["Starter", "Business", "Enterprise"] } },
+    });
+    expect(both).toMatchObject({
+      status: 422,
+      body: { code: "invalid_automation", field: "actions.list", message: "actions.list: Reply buttons or a list, not both." },
+    });
+    const listed = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
+      actions: { buttons: [], list: { button: "Mipango", rows: ["Starter", "Business", "Enterprise"] } },
+    });
+    expect(listed.body.actions).toMatchObject({ buttons: [], list: { button: "Mipango", rows: ["Starter", "Business", "Enterprise"] } });
+    // A template that is not one of the organisation's approved ones, at its field.
+    const template = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
+      actions: { reply: null, buttons: [], list: null, template: { name: "hakuna_kiolezo", language: "en", parameters: [] } },
+    });
+    expect(template).toMatchObject({ status: 422, body: { code: "invalid_automation", field: "actions.template" } });
 
     expect(await call(t.key, "DELETE", `/api/v1/automations/rules/${added.body.id}`)).toEqual({ status: 204, body: undefined });
     expect(await call(t.key, "GET", `/api/v1/automations/rules/${added.body.id}`)).toMatchObject({
@@ -198,6 +223,7 @@ describe("keyword rules in the API", () => {
       { action: "Automation rule moved", details: "Hours" },
       { action: "Automation rule changed", details: "Hours" },
       { action: "Automation rule moved", details: "Hours" },
+      { action: "Automation rule changed", details: "Prices" },
       { action: "Automation rule changed", details: "Prices" },
       { action: "Automation rule changed", details: "Prices" },
       { action: "Automation rule deleted", details: "Prices" },

@@ -388,6 +388,61 @@ describe("the rules' pages", () => {
     expect(edit.data.values).toMatchObject({ buttons: "Starter\nBusiness", fieldKey: "acres", fieldValue: "3", then: "assistant" });
   });
 
+  it("takes a list or an approved template through the form without JavaScript, and refuses a template that is not the organisation's", async () => {
+    const t = await organisation("Kisii Banana Growers");
+    await rawQuery(
+      `insert into message_templates (organization_id, waba_id, name, language, category, status, components)
+       values ($1, 'waba-kisii', 'ndizi_prices', 'sw', 'UTILITY', 'approved', $2::jsonb),
+              ($1, 'waba-kisii', 'ndizi_offer', 'sw', 'MARKETING', 'approved', $3::jsonb)`,
+      [
+        t.organizationId,
+        JSON.stringify([{ type: "BODY", text: "Bei ya ndizi leo: {{1}} kwa {{2}}." }]),
+        JSON.stringify([
+          { type: "HEADER", format: "IMAGE" },
+          { type: "BODY", text: "Ofa!" },
+        ]),
+      ],
+    );
+    const form = await run(rulePage.loader, getRequest(NEW, { cookie: t.cookie }));
+    // A template whose header needs a file is not offered: a rule has nothing to fill it with.
+    expect(form.data.choices.templates).toEqual([{ value: "ndizi_prices|sw", name: "ndizi_prices", language: "sw" }]);
+    const refused = async (fields: Record<string, string>) =>
+      (await post(rulePage.action, NEW, t.cookie, { ...priceForm, reply: "", ...fields })).data.result.error;
+    expect(await refused({ template: "ndizi_offer|sw" })).toEqual({ template: [AUTOMATION_MESSAGES.template] });
+    expect(await refused({ template: "ndizi_prices|sw", templateParameters: "KES 120" })).toEqual({
+      templateParameters: [AUTOMATION_MESSAGES.templateParameters(2)],
+    });
+    expect(await stored(t.organizationId)).toEqual([]);
+
+    expect(
+      (
+        await post(rulePage.action, NEW, t.cookie, {
+          ...priceForm,
+          reply: "",
+          template: "ndizi_prices|sw",
+          templateParameters: "KES 120\nchana",
+        })
+      ).status,
+    ).toBe(302);
+    expect(
+      (
+        await post(rulePage.action, NEW, t.cookie, {
+          ...priceForm,
+          name: "Matawi",
+          keywords: "tawi",
+          reply: "Chagua tawi",
+          listButton: "Matawi",
+          listRows: "Kisii\nNyamira",
+        })
+      ).status,
+    ).toBe(302);
+    const rules = await stored(t.organizationId);
+    expect(rules.map((r) => (r.actions as unknown[])[0])).toEqual([
+      { type: "template", name: "ndizi_prices", language: "sw", parameters: ["KES 120", "chana"] },
+      { type: "reply", text: "Chagua tawi", list: { button: "Matawi", rows: ["Kisii", "Nyamira"] } },
+    ]);
+  });
+
   it("tries a saved rule on a message: whether it matches, on which keyword, and whether an earlier rule answers first", async () => {
     const t = await organisation();
     const general = await createRule(t.actor, { name: "General", matchType: "contains", keywords: ["loan"], reply: "General loans" });

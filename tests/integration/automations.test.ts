@@ -182,12 +182,12 @@ describe("automations", () => {
 
   it("answers each message once when two workers run the same batch at the same time", async () => {
     const t = await tenant("Meru Fresh Produce");
-    for (const [from, text] of [
+    const customers: [string, string][] = [
       ["254712000212", "bei ya sukuma?"],
       ["254712000213", "price of cabbage"],
       ["254712000214", "bei tafadhali"],
-    ])
-      await customerWrites(t, from, text);
+    ];
+    for (const [from, text] of customers) await customerWrites(t, from, text);
     await createRule(t.actor, priceRule);
     const ids = await rawQuery<{ id: string }>(
       `select id from messages where organization_id = $1 and direction = 'inbound' order by seq`,
@@ -202,6 +202,79 @@ describe("automations", () => {
     await Promise.all([runAutomations(jobs), runAutomations(jobs)]);
     expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual([priceRule.reply, priceRule.reply, priceRule.reply]);
     expect((await runs(t.organizationId)).map((r) => r.reply_id !== null)).toEqual([true, true, true]);
+  });
+
+  it("replies with a list, or with an approved template (priced as one), and refuses a template it could not fill", async () => {
+    const t = await tenant("Kericho Tea Growers");
+    const list = await createRule(t.actor, {
+      name: "Branches",
+      matchType: "contains",
+      keywords: ["tawi", "branch"],
+      reply: "Chagua tawi lako:",
+      listButton: "Matawi",
+      listRows: ["Kericho", "Litein", "Bomet"],
+    });
+    await customerWrites(t, "254712000215", "Tawi lililo karibu?");
+    const [sent] = await rawQuery<{ message_type: string; payload: { interactive: unknown } }>(
+      `select message_type, payload from messages where organization_id = $1 and direction = 'outbound'`,
+      [t.organizationId],
+    );
+    expect(sent!.message_type).toBe("interactive");
+    expect(sent!.payload.interactive).toMatchObject({
+      type: "list",
+      body: { text: "Chagua tawi lako:" },
+      action: {
+        button: "Matawi",
+        sections: [{ rows: ["Kericho", "Litein", "Bomet"].map((title, i) => ({ id: `rule:${list.id}:${i + 1}`, title })) }],
+      },
+    });
+
+    meta.sandbox.createTemplateAtMeta(t.wabaId, {
+      name: "bei_ya_chai",
+      language: "en",
+      category: "UTILITY",
+      components: [{ type: "BODY", text: "Tea prices this week: {{1}}.", example: { body_text: [["KES 24 a kilo"]] } }],
+    });
+    await rawQuery(
+      `insert into message_templates (organization_id, waba_id, name, language, category, status, components)
+       values ($1, $2, 'bei_ya_chai', 'en', 'UTILITY', 'approved', $3::jsonb)`,
+      [t.organizationId, t.wabaId, JSON.stringify([{ type: "BODY", text: "Tea prices this week: {{1}}." }])],
+    );
+    const refused = await createRule(t.actor, {
+      name: "Tea prices",
+      matchType: "contains",
+      keywords: ["bei ya chai"],
+      template: "bei_ya_chai|en",
+      templateParameters: [],
+    }).catch((error: unknown) => error);
+    expect(isRefusal(refused) && refused.message).toBe(
+      "This template takes 1 variables: give them one a line, each at most 1,024 characters.",
+    );
+    await createRule(t.actor, {
+      name: "Tea prices",
+      matchType: "contains",
+      keywords: ["bei ya chai"],
+      template: "bei_ya_chai|en",
+      templateParameters: ["KES 24 a kilo"],
+    });
+    await customerWrites(t, "254712000215", "Bei ya chai leo?");
+    const [template] = await rawQuery<{
+      message_type: string;
+      body: string;
+      charge_state: string | null;
+      automation_run_id: string | null;
+    }>(
+      `select message_type, body, charge_state, automation_run_id from messages
+       where organization_id = $1 and direction = 'outbound' and message_type = 'template'`,
+      [t.organizationId],
+    );
+    // Priced as any template message: a postpaid organisation's is counted for its invoice once Meta accepts it.
+    expect(template).toEqual({
+      message_type: "template",
+      body: "Template bei_ya_chai: KES 24 a kilo",
+      charge_state: "unbilled",
+      automation_run_id: expect.any(String),
+    });
   });
 
   it("keeps each organisation's rules to itself: another's id is not found, and its customers hear nothing of them", async () => {

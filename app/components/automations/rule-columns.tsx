@@ -40,8 +40,13 @@ function RuleDoes({ rule }: { rule: RuleRow }) {
               {action.buttons?.length ? (
                 <span className="block">{m.automations_does_buttons({ buttons: action.buttons.join(" · ") })}</span>
               ) : null}
+              {action.list?.rows.length ? (
+                <span className="block">{m.automations_does_list({ button: action.list.button, rows: action.list.rows.join(" · ") })}</span>
+              ) : null}
             </li>
           );
+        if (action.type === "template")
+          return <li key="template">{m.automations_does_template({ name: action.name, language: action.language })}</li>;
         if (action.type === "handover") return <li key="handover">{m.automations_does_handover()}</li>;
         if (action.type === "assistant") return <li key="assistant">{m.automations_does_assistant()}</li>;
         if (action.type === "webhook") return <li key="webhook">{m.automations_does_webhook({ host: new URL(action.url).host })}</li>;

@@ -9,6 +9,8 @@ import {
   RULE_BUTTON_MAX,
   RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
+  RULE_LIST_ROW_MAX,
+  RULE_LIST_ROWS_MAX,
   RULE_NAME_MAX,
   RULE_REPLY_MAX,
   THRESHOLD_MAX,
@@ -56,6 +58,8 @@ export interface RuleChoices {
   fields: { key: string; label: string }[];
   /** The organisation's flows a rule may start ("" is none). */
   flows: { id: string; name: string }[];
+  /** Approved templates a rule may send instead of a text ("" is none): `name|language`. */
+  templates: { value: string; name: string; language: string }[];
 }
 
 /**
@@ -172,6 +176,45 @@ export function RuleForm({
             {...getTextareaProps(fields.buttons)}
             key={fields.buttons.key}
           />
+          <div className="grid gap-4 sm:grid-cols-[1fr_2fr]">
+            <Field
+              label={m.automations_field_list_button()}
+              autoComplete="off"
+              hint={m.automations_field_list_button_hint({ length: RULE_BUTTON_MAX })}
+              errors={fields.listButton.errors}
+              {...getInputProps(fields.listButton, TEXT_INPUT)}
+              key={fields.listButton.key}
+            />
+            <TextareaField
+              label={m.automations_field_list_rows()}
+              rows={4}
+              hint={m.automations_field_list_rows_hint({ max: RULE_LIST_ROWS_MAX, length: RULE_LIST_ROW_MAX })}
+              errors={fields.listRows.errors}
+              {...getTextareaProps(fields.listRows)}
+              key={fields.listRows.key}
+            />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-[1fr_2fr]">
+            <SelectField
+              label={m.automations_field_template()}
+              hint={m.automations_field_template_hint()}
+              errors={fields.template.errors}
+              {...getSelectProps(fields.template)}
+              key={fields.template.key}
+              options={[
+                { value: "", label: m.automations_template_none() },
+                ...choices.templates.map((t) => ({ value: t.value, label: `${t.name} (${t.language})` })),
+              ]}
+            />
+            <TextareaField
+              label={m.automations_field_template_parameters()}
+              rows={3}
+              hint={m.automations_field_template_parameters_hint()}
+              errors={fields.templateParameters.errors}
+              {...getTextareaProps(fields.templateParameters)}
+              key={fields.templateParameters.key}
+            />
+          </div>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field
               label={m.automations_field_add_tags()}

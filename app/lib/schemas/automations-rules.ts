@@ -15,6 +15,11 @@ export const AUTO_TEXT_MAX = 1024;
 /** A reply's buttons: Meta's limits for reply buttons. */
 export const RULE_BUTTONS_MAX = 3;
 export const RULE_BUTTON_MAX = 20;
+/** A reply's list: Meta's limits for a list message's rows and its button. */
+export const RULE_LIST_ROWS_MAX = 10;
+export const RULE_LIST_ROW_MAX = 24;
+/** A template reply's variables: each at most this long. */
+export const RULE_TEMPLATE_PARAMETER_MAX = 1024;
 /** The assignment choice that hands the conversation to the least busy member. */
 export const LEAST_BUSY = "least_busy";
 /** The "then" choice that lets the AI assistant answer after the rule. */
@@ -106,6 +111,21 @@ export const AUTOMATION_MESSAGES = {
   },
   get buttonsNeedReply() {
     return m.automations_error_buttons_need_reply();
+  },
+  get list() {
+    return m.automations_error_list({ max: RULE_LIST_ROWS_MAX, length: RULE_LIST_ROW_MAX, button: RULE_BUTTON_MAX });
+  },
+  get listOrButtons() {
+    return m.automations_error_list_or_buttons();
+  },
+  get template() {
+    return m.automations_error_template();
+  },
+  templateParameters(count: number) {
+    return m.automations_error_template_parameters({ count, length: formatNumber(RULE_TEMPLATE_PARAMETER_MAX) });
+  },
+  get templateWithReply() {
+    return m.automations_error_template_with_reply();
   },
   get then() {
     return m.automations_error_then();

@@ -45,6 +45,10 @@ describe("the rule form", () => {
       cooldownMinutes: 30,
       reply: "Bei zetu",
       buttons: ["Starter", "Business"],
+      listButton: "",
+      listRows: [],
+      template: null,
+      templateParameters: [],
       addTags: ["asked-price", "lead"],
       removeTags: [],
       assignTo: null,
@@ -78,6 +82,10 @@ describe("the rule form", () => {
       cooldownMinutes: "0",
       reply: "",
       buttons: "",
+      listButton: "",
+      listRows: "",
+      template: "",
+      templateParameters: "",
       addTags: "a, b",
       removeTags: "c",
       assignTo: "u1",
@@ -98,6 +106,43 @@ describe("the rule form", () => {
         actions: [{ type: "reply", text: "Pole", buttons: ["Gari", "Afya"] }, { type: "handover" }],
       }),
     ).toMatchObject({ reply: "Pole", buttons: "Gari\nAfya", assignTo: "least_busy" });
+    expect(
+      ruleFormValues({
+        name: "Branches",
+        matchType: "contains",
+        keywords: ["tawi"],
+        threshold: null,
+        phoneNumberId: null,
+        cooldownMinutes: 0,
+        actions: [
+          { type: "reply", text: "Chagua", list: { button: "Matawi", rows: ["Kericho", "Litein"] } },
+          { type: "template", name: "bei_ya_chai", language: "en", parameters: ["KES 24"] },
+        ],
+      }),
+    ).toMatchObject({ listButton: "Matawi", listRows: "Kericho\nLitein", template: "bei_ya_chai|en", templateParameters: "KES 24" });
+  });
+
+  it("refuses a list without its button or reply, too many or long choices, a list with buttons, and a template with a text", () => {
+    const base = { name: "Branches", matchType: "contains", keywords: "tawi", reply: "Chagua tawi" };
+    const errors = (fields: Record<string, string>) => {
+      const submission = parseWithZod(posted({ ...base, ...fields }), { schema: RuleFormSchema });
+      return submission.status === "error" ? submission.error : null;
+    };
+    const list = [
+      "Give up to 10 different choices, one a line, each at most 24 characters, a list button of at most 20 characters, and the reply they answer.",
+    ];
+    expect(errors({ listRows: "Kericho\nLitein" })).toEqual({ listRows: list });
+    expect(errors({ listButton: "Matawi", listRows: Array.from({ length: 11 }, (_, i) => `Tawi ${i}`).join("\n") })).toEqual({
+      listRows: list,
+    });
+    expect(errors({ listButton: "Matawi", listRows: "x".repeat(25) })).toEqual({ listRows: list });
+    expect(errors({ listButton: "Matawi", listRows: "Kericho", reply: "", addTags: "x" })).toEqual({ listRows: list });
+    expect(errors({ listButton: "Matawi", listRows: "Kericho", buttons: "Gari" })).toEqual({
+      listRows: ["Reply buttons or a list, not both."],
+    });
+    expect(errors({ template: "bei_ya_chai|en" })).toEqual({ template: ["A rule replies with a text or a template, not both."] });
+    expect(errors({ listButton: "Matawi", listRows: "Kericho\nLitein" })).toBeNull();
+    expect(errors({ reply: "", template: "bei_ya_chai|en" })).toBeNull();
   });
 
   it("refuses more than three buttons, a long or repeated one, and buttons without a reply", () => {

@@ -11,6 +11,8 @@ import {
   LEAST_BUSY,
   THEN_ASSISTANT,
   RULE_BUTTON_MAX,
+  RULE_LIST_ROW_MAX,
+  RULE_LIST_ROWS_MAX,
   RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
   RULE_NAME_MAX,
@@ -92,6 +94,10 @@ export const RuleFormSchema = z
       z.string().check(z.refine((value) => characters(value.trim()) <= RULE_REPLY_MAX, { error: () => AUTOMATION_MESSAGES.replyTooLong })),
     ),
     buttons: z.optional(z.string()),
+    listButton: z.optional(z.string()),
+    listRows: z.optional(z.string()),
+    template: z.optional(z.string()),
+    templateParameters: z.optional(z.string()),
     addTags: z.optional(z.string()),
     removeTags: z.optional(z.string()),
     assignTo: z.optional(z.string()),
@@ -115,10 +121,28 @@ export const RuleFormSchema = z
         ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttons });
       else if (buttons.length && !value.reply?.trim())
         ctx.addIssue({ code: "custom", path: ["buttons"], message: AUTOMATION_MESSAGES.buttonsNeedReply });
+      const rows = buttonLines(value.listRows);
+      const listButton = value.listButton?.trim() ?? "";
+      if (rows.length || listButton) {
+        if (
+          !rows.length ||
+          !listButton ||
+          characters(listButton) > RULE_BUTTON_MAX ||
+          rows.length > RULE_LIST_ROWS_MAX ||
+          rows.some((r) => characters(r) > RULE_LIST_ROW_MAX) ||
+          new Set(rows.map((r) => r.toLowerCase())).size !== rows.length ||
+          !value.reply?.trim()
+        )
+          ctx.addIssue({ code: "custom", path: ["listRows"], message: AUTOMATION_MESSAGES.list });
+        else if (buttons.length) ctx.addIssue({ code: "custom", path: ["listRows"], message: AUTOMATION_MESSAGES.listOrButtons });
+      }
+      if (value.template && value.reply?.trim())
+        ctx.addIssue({ code: "custom", path: ["template"], message: AUTOMATION_MESSAGES.templateWithReply });
       if (value.fieldKey && !value.fieldValue?.trim())
         ctx.addIssue({ code: "custom", path: ["fieldValue"], message: AUTOMATION_MESSAGES.fieldValue });
       if (
         !value.reply?.trim() &&
+        !value.template &&
         !tags.length &&
         !value.assignTo &&
         !value.fieldKey &&
@@ -142,6 +166,10 @@ export function ruleInputOf(value: RuleFormValue) {
     cooldownMinutes: value.cooldownMinutes === undefined ? 0 : Number(value.cooldownMinutes),
     reply: value.reply ?? "",
     buttons: buttonLines(value.buttons),
+    listButton: value.listButton?.trim() ?? "",
+    listRows: buttonLines(value.listRows),
+    template: value.template || null,
+    templateParameters: buttonLines(value.templateParameters),
     addTags: tagList(value.addTags),
     removeTags: tagList(value.removeTags),
     assignTo: value.assignTo || null,
@@ -270,7 +298,8 @@ interface SavedRule {
   phoneNumberId: string | null;
   cooldownMinutes: number;
   actions: readonly (
-    | { type: "reply"; text: string; buttons?: readonly string[] }
+    | { type: "reply"; text: string; buttons?: readonly string[]; list?: { button: string; rows: readonly string[] } }
+    | { type: "template"; name: string; language: string; parameters: readonly string[] }
     | { type: "tags"; add: readonly string[]; remove: readonly string[] }
     | { type: "assign"; userId: string }
     | { type: "handover" }
@@ -291,6 +320,10 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   cooldownMinutes: "0",
   reply: "",
   buttons: "",
+  listButton: "",
+  listRows: "",
+  template: "",
+  templateParameters: "",
   addTags: "",
   removeTags: "",
   assignTo: "",
@@ -309,6 +342,7 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
   const field = rule.actions.find((action) => action.type === "field");
   const webhook = rule.actions.find((action) => action.type === "webhook");
   const flow = rule.actions.find((action) => action.type === "flow");
+  const template = rule.actions.find((action) => action.type === "template");
   return {
     name: rule.name,
     matchType: rule.matchType,
@@ -318,6 +352,10 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     cooldownMinutes: String(rule.cooldownMinutes),
     reply: reply?.type === "reply" ? reply.text : "",
     buttons: reply?.type === "reply" ? (reply.buttons ?? []).join("\n") : "",
+    listButton: reply?.type === "reply" ? (reply.list?.button ?? "") : "",
+    listRows: reply?.type === "reply" ? (reply.list?.rows ?? []).join("\n") : "",
+    template: template?.type === "template" ? `${template.name}|${template.language}` : "",
+    templateParameters: template?.type === "template" ? template.parameters.join("\n") : "",
     addTags: tags?.type === "tags" ? tags.add.join(", ") : "",
     removeTags: tags?.type === "tags" ? tags.remove.join(", ") : "",
     assignTo: assign?.type === "assign" ? assign.userId : assign?.type === "handover" ? LEAST_BUSY : "",

@@ -5,6 +5,9 @@ import {
   LEAST_BUSY,
   THEN_ASSISTANT,
   RULE_BUTTON_MAX,
+  RULE_LIST_ROW_MAX,
+  RULE_LIST_ROWS_MAX,
+  RULE_TEMPLATE_PARAMETER_MAX,
   RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
   RULE_NAME_MAX,
@@ -56,6 +59,31 @@ const RuleActionsInput = z
       .optional()
       .describe(
         `Reply buttons' titles under the reply, up to ${RULE_BUTTONS_MAX}, each up to ${RULE_BUTTON_MAX} characters, all different.`,
+      ),
+    list: z
+      .object({
+        button: z.string().describe(`What the customer taps to open the list, up to ${RULE_BUTTON_MAX} characters.`),
+        rows: z
+          .array(z.string())
+          .describe(`The choices, up to ${RULE_LIST_ROWS_MAX}, each up to ${RULE_LIST_ROW_MAX} characters, all different.`),
+      })
+      .strict()
+      .nullable()
+      .optional()
+      .describe("A list under the reply instead of buttons (a choice's id is rule:<rule id>:<its place>); null: none."),
+    template: z
+      .object({
+        name: z.string().describe("An approved template's name (GET /api/v1/templates)."),
+        language: z.string().describe("Its language code, as approved (en, sw, en_US…)."),
+        parameters: z
+          .array(z.string())
+          .describe(`Its body's variables in order, as many as it has, each up to ${RULE_TEMPLATE_PARAMETER_MAX} characters.`),
+      })
+      .strict()
+      .nullable()
+      .optional()
+      .describe(
+        "An approved template sent instead of a text reply (no header or button that needs a value), priced as any template message; null: none.",
       ),
     addTags: z.array(z.string()).nullable().optional().describe("Tags added to the contact (stored as given, each once)."),
     removeTags: z.array(z.string()).nullable().optional().describe("Tags taken off the contact."),
@@ -171,6 +199,14 @@ export const AutomationRule = z
       .object({
         reply: z.string().nullable(),
         buttons: z.array(z.string()).describe("The reply's buttons; empty: none."),
+        list: z
+          .object({ button: z.string(), rows: z.array(z.string()) })
+          .nullable()
+          .describe("The reply's list; null: none."),
+        template: z
+          .object({ name: z.string(), language: z.string(), parameters: z.array(z.string()) })
+          .nullable()
+          .describe("The approved template the rule sends; null: none."),
         addTags: z.array(z.string()),
         removeTags: z.array(z.string()),
         assignTo: z.string().nullable().describe(`The user id of the member the conversation is handed to, or "${LEAST_BUSY}".`),

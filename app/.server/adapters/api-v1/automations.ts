@@ -43,6 +43,19 @@ export const RULE_NOT_FOUND = "No keyword rule with this id in your organisation
 const actorOf = (organizationId: string): RuleActor => ({ organizationId, userId: null });
 
 type ApiRule = z.input<typeof AutomationRule>;
+
+/** The API's list and template as the domain's fields (the form's): a template as `name|language`. */
+function listAndTemplate(actions: {
+  list?: { button: string; rows: string[] } | null;
+  template?: { name: string; language: string; parameters: string[] } | null;
+}): Pick<RuleInput, "listButton" | "listRows" | "template" | "templateParameters"> {
+  return {
+    listButton: actions.list?.button ?? "",
+    listRows: actions.list?.rows ?? [],
+    template: actions.template ? `${actions.template.name}|${actions.template.language}` : null,
+    templateParameters: actions.template?.parameters ?? [],
+  };
+}
 type Actions = ApiRule["actions"];
 
 /** The stored list of actions as the API's object: an action not taken is null or an empty list. */
@@ -50,6 +63,8 @@ function actionsOf(view: RuleView): Actions {
   const actions: Actions = {
     reply: null,
     buttons: [],
+    list: null,
+    template: null,
     addTags: [],
     removeTags: [],
     assignTo: null,
@@ -62,7 +77,10 @@ function actionsOf(view: RuleView): Actions {
     if (action.type === "reply") {
       actions.reply = action.text;
       actions.buttons = action.buttons ?? [];
-    } else if (action.type === "handover") actions.assignTo = LEAST_BUSY;
+      actions.list = action.list ?? null;
+    } else if (action.type === "template")
+      actions.template = { name: action.name, language: action.language, parameters: action.parameters };
+    else if (action.type === "handover") actions.assignTo = LEAST_BUSY;
     else if (action.type === "field") actions.setField = { key: action.key, value: action.value };
     else if (action.type === "webhook") actions.webhookUrl = action.url;
     else if (action.type === "assistant") actions.then = THEN_ASSISTANT;
@@ -134,6 +152,7 @@ function ruleField(input: RuleInput) {
       case "reply": {
         const any =
           (input.reply ?? "").trim() !== "" ||
+          !!input.template ||
           cleanTags(input.addTags).length > 0 ||
           cleanTags(input.removeTags).length > 0 ||
           !!input.setField?.key ||
@@ -153,6 +172,12 @@ function ruleField(input: RuleInput) {
         return "actions.assignTo";
       case "buttons":
         return "actions.buttons";
+      case "listRows":
+        return "actions.list";
+      case "template":
+        return "actions.template";
+      case "templateParameters":
+        return "actions.template.parameters";
       case "webhookUrl":
         return "actions.webhookUrl";
       case "flowId":
@@ -191,6 +216,7 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     cooldownMinutes: body.cooldownMinutes,
     reply: body.actions.reply ?? "",
     buttons: body.actions.buttons ?? [],
+    ...listAndTemplate(body.actions),
     addTags: body.actions.addTags ?? [],
     removeTags: body.actions.removeTags ?? [],
     assignTo: body.actions.assignTo ?? null,
@@ -229,6 +255,7 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       cooldownMinutes: fields.cooldownMinutes ?? current.cooldownMinutes,
       reply: mine.reply ?? "",
       buttons: mine.buttons ?? [],
+      ...listAndTemplate(mine),
       addTags: mine.addTags ?? [],
       removeTags: mine.removeTags ?? [],
       assignTo: mine.assignTo,

@@ -6,7 +6,9 @@ import { WEEKDAYS, type OpeningRange, type Schedule, type Weekday } from "./hour
 
 /** What a rule does besides matching, as stored in automation_rules.actions. */
 export type RuleAction =
-  | { type: "reply"; text: string; buttons?: string[] }
+  | { type: "reply"; text: string; buttons?: string[]; list?: { button: string; rows: string[] } }
+  /** Sends one of the organisation's approved templates (priced; name and language as Meta knows them). */
+  | { type: "template"; name: string; language: string; parameters: string[] }
   | { type: "tags"; add: string[]; remove: string[] }
   | { type: "assign"; userId: string }
   /** Sets one of the contact's custom fields (contact_attributes) to a value in its type. */

@@ -15,15 +15,19 @@ import {
   RULE_BUTTON_MAX,
   RULE_BUTTONS_MAX,
   RULE_COOLDOWN_MAX_MINUTES,
+  RULE_LIST_ROW_MAX,
+  RULE_LIST_ROWS_MAX,
   RULE_NAME_MAX,
   RULE_REPLY_MAX,
   RULE_TAG_MAX,
   RULE_TAGS_MAX,
+  RULE_TEMPLATE_PARAMETER_MAX,
   RULES_MAX,
   type AutomationMatchType,
 } from "~/lib/schemas/automations-rules";
 import { checkRule, DEFAULT_FUZZY_THRESHOLD, type RuleErrorCode } from "./match";
 import type { RuleAction } from "./rules-cache";
+import { placeholderCount } from "~/lib/templates";
 
 /**
  * Keyword rules (issue 44): an organisation's owners and admins write them; they run in order, the
@@ -48,6 +52,12 @@ export interface RuleInput {
   reply?: string;
   /** Reply buttons' titles (the reply's text is their message). */
   buttons?: string[];
+  /** A list under the reply instead of buttons: what opens it, and its choices. */
+  listButton?: string;
+  listRows?: string[];
+  /** An approved template sent instead of a text reply: `name|language`, and its body's variables in order. */
+  template?: string | null;
+  templateParameters?: string[];
   addTags?: string[];
   removeTags?: string[];
   assignTo?: string | null;
@@ -85,6 +95,9 @@ type Field =
   | "cooldownMinutes"
   | "reply"
   | "buttons"
+  | "listRows"
+  | "template"
+  | "templateParameters"
   | "tags"
   | "assignTo"
   | "fieldKey"
@@ -174,7 +187,13 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
   )
     throw refuseAutomation(400, AUTOMATION_MESSAGES.buttons, "buttons");
   if (buttons.length && !reply) throw refuseAutomation(400, AUTOMATION_MESSAGES.buttonsNeedReply, "buttons");
-  if (reply) actions.push(buttons.length ? { type: "reply", text: reply, buttons } : { type: "reply", text: reply });
+  const list = replyList(input, reply);
+  if (list && buttons.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.listOrButtons, "listRows");
+  if (reply) actions.push({ type: "reply", text: reply, ...(buttons.length ? { buttons } : {}), ...(list ? { list } : {}) });
+  if (input.template) {
+    if (reply) throw refuseAutomation(400, AUTOMATION_MESSAGES.templateWithReply, "template");
+    actions.push(await templateAction(organizationId, input.template, input.templateParameters ?? []));
+  }
   const add = cleanTags(input.addTags);
   const remove = cleanTags(input.removeTags);
   if (add.length + remove.length > RULE_TAGS_MAX || [...add, ...remove].some((t) => [...t].length > RULE_TAG_MAX))
@@ -195,6 +214,59 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
   }
   if (!actions.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.noAction, "reply");
   return { name, matchType, keywords, threshold, phoneNumberId, cooldownMinutes, actions };
+}
+
+/** A reply's list (rows and the button that opens it), checked; null when the rule has none. */
+function replyList(input: RuleInput, reply: string): { button: string; rows: string[] } | null {
+  const rows = (input.listRows ?? []).map((r) => r.trim()).filter(Boolean);
+  const button = (input.listButton ?? "").trim();
+  if (!rows.length && !button) return null;
+  if (
+    !reply ||
+    !rows.length ||
+    !button ||
+    [...button].length > RULE_BUTTON_MAX ||
+    rows.length > RULE_LIST_ROWS_MAX ||
+    rows.some((r) => [...r].length > RULE_LIST_ROW_MAX) ||
+    new Set(rows.map((r) => r.toLowerCase())).size !== rows.length
+  )
+    throw refuseAutomation(400, AUTOMATION_MESSAGES.list, "listRows");
+  return { button, rows };
+}
+
+/** The approved templates a rule may send: no header or button that needs a value, so the body's variables are all. */
+export async function ruleTemplates(organizationId: string) {
+  const rows = await queryRows<{ name: string; language: string; components: Record<string, unknown>[] }>(
+    db(),
+    sql`select distinct on (name, language) name, language, components from message_templates
+        where organization_id = ${organizationId} and status = 'approved' and deleting_at is null
+        order by name, language`,
+  );
+  return rows.flatMap((row) => {
+    const component = (type: string) => row.components.find((c) => String(c.type).toUpperCase() === type);
+    const header = component("HEADER");
+    if (header && (String(header.format ?? "TEXT").toUpperCase() !== "TEXT" || placeholderCount(String(header.text ?? "")) > 0)) return [];
+    const buttons = Array.isArray(component("BUTTONS")?.buttons) ? (component("BUTTONS")!.buttons as Record<string, unknown>[]) : [];
+    if (buttons.some((b) => placeholderCount(String(b.url ?? "")) > 0 || String(b.type).toUpperCase() === "COPY_CODE")) return [];
+    return [
+      {
+        value: `${row.name}|${row.language}`,
+        name: row.name,
+        language: row.language,
+        variables: placeholderCount(String(component("BODY")?.text ?? "")),
+      },
+    ];
+  });
+}
+
+/** A "send a template" action: one of the templates a rule may send, with as many variables as its body has. */
+async function templateAction(organizationId: string, choice: string, parameters: string[]): Promise<RuleAction> {
+  const template = (await ruleTemplates(organizationId)).find((t) => t.value === choice);
+  if (!template) throw refuseAutomation(400, AUTOMATION_MESSAGES.template, "template");
+  const values = parameters.map((p) => p.trim()).filter(Boolean);
+  if (values.length !== template.variables || values.some((v) => [...v].length > RULE_TEMPLATE_PARAMETER_MAX))
+    throw refuseAutomation(400, AUTOMATION_MESSAGES.templateParameters(template.variables), "templateParameters");
+  return { type: "template", name: template.name, language: template.language, parameters: values };
 }
 
 /** A "set a contact field" action: one of the organisation's fields, and a value in its type. */

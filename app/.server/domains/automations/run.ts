@@ -291,13 +291,33 @@ export type Decision =
   | { kind: "answer"; answer: Answer; keyword?: string; rule?: LoadedRule }
   | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" };
 
-/** A rule's reply: its text, with its buttons when it has some (a button's id names the rule and the button). */
+/** A rule's reply: its text, with its buttons or its list when it has some (a choice's id names the rule and the choice). */
 function replyContent(ruleId: string, reply: Extract<RuleAction, { type: "reply" }>): OutboundContent {
+  if (reply.list?.rows.length)
+    return {
+      kind: "interactive",
+      interactive: {
+        type: "list",
+        body: reply.text,
+        button: reply.list.button,
+        sections: [{ rows: reply.list.rows.map((title, i) => ({ id: `rule:${ruleId}:${i + 1}`, title })) }],
+      },
+    };
   if (!reply.buttons?.length) return { kind: "text", text: reply.text };
   return {
     kind: "interactive",
     interactive: { type: "button", body: reply.text, buttons: reply.buttons.map((title, i) => ({ id: `rule:${ruleId}:${i + 1}`, title })) },
   };
+}
+
+/** A rule's replies: its text (with buttons or a list), or its approved template. */
+function ruleReplies(rule: LoadedRule): OutboundContent[] {
+  return rule.actions.flatMap((action): OutboundContent[] => {
+    if (action.type === "reply") return [replyContent(rule.id, action)];
+    if (action.type === "template")
+      return [{ kind: "template", template: { name: action.name, language: action.language, parameters: action.parameters } }];
+    return [];
+  });
 }
 
 /** A rule's answer followed by another automation's (the assistant's, a flow's): both replies, both effects. */
@@ -316,12 +336,11 @@ function followedBy(rule: Answer, next: Answer): Answer {
 
 /** A keyword rule's answer: its reply and its other actions. */
 function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
-  const reply = rule.actions.find((a) => a.type === "reply");
   const handsOver = rule.actions.some((a) => a.type === "handover");
   return {
     kind: "rule",
     ruleId: rule.id,
-    replies: reply?.type === "reply" ? [replyContent(rule.id, reply)] : [],
+    replies: ruleReplies(rule),
     handover: handsOver ? { reason: "rule", detail: rule.name } : undefined,
     effects: async (tx, runId) => {
       await tx.execute(sql`update automation_rules set fired_count = fired_count + 1, last_fired_at = now() where id = ${rule.id}`);

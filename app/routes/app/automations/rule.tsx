@@ -8,7 +8,7 @@ import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { createRule, getRule, updateRule } from "~/.server/domains/automations/rules";
+import { createRule, getRule, ruleTemplates, updateRule } from "~/.server/domains/automations/rules";
 import { answeringMembers, automationNumbers, tryRule } from "~/.server/domains/automations/page";
 import { listFlows } from "~/.server/domains/automations/flows/store";
 import { NEW_RULE_VALUES, RuleFormSchema, ruleFormValues, ruleInputOf, TryRuleSchema } from "~/lib/schemas/automations";
@@ -56,12 +56,13 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "automations:manage");
   const organizationId = current.organization.id;
   const id = args.params.id;
-  const [rule, numbers, members, fields, flows] = await Promise.all([
+  const [rule, numbers, members, fields, flows, templates] = await Promise.all([
     id ? found(getRule(organizationId, id)) : null,
     automationNumbers(organizationId),
     answeringMembers(organizationId),
     attributeDefinitions(organizationId),
     listFlows(organizationId),
+    ruleTemplates(organizationId),
   ]);
   return {
     rule: rule ? { id: rule.id, name: rule.name, enabled: rule.enabled } : null,
@@ -71,6 +72,7 @@ export async function loader(args: Route.LoaderArgs) {
       members,
       fields: [...fields.values()].map((f) => ({ key: f.key, label: f.label })),
       flows: flows.map((flow) => ({ id: flow.id, name: flow.name })),
+      templates: templates.map(({ value, name, language }) => ({ value, name, language })),
     },
   };
 }
