@@ -483,6 +483,9 @@ function announce(port: number) {
     lines.push(`  Paystack (card checkout, test card 4084 0840 8408 4081): ${url}/sandbox/paystack`);
     lines.push(`  M-Pesa (Daraja: STK push, paybill): ${url}/sandbox/mpesa (the customer's phone: ${url}/sandbox/mpesa/phone)`);
     lines.push(`  Model (OpenAI-compatible, base URL ${url}/sandbox/llm/v1, model jumbe-sandbox-1): ${url}/sandbox/llm`);
+    lines.push(`  HubSpot (CRM: test portals, contacts, lists): ${url}/sandbox/hubspot`);
+    lines.push(`  Shopify (test shops' orders, fulfilments, checkouts as webhooks): ${url}/sandbox/shopify`);
+    lines.push(`  Google Sheets (test accounts' spreadsheets): ${url}/sandbox/google`);
   }
   console.log(lines.join("\n"));
 }
