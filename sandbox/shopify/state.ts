@@ -98,6 +98,8 @@ const isSaved = (value: unknown): value is Saved =>
   typeof value === "object" && value !== null && (value as Saved).version === 1 && Array.isArray((value as Saved).shops);
 
 export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
+/** Shops made on first use stop here: the install page is open to anyone on a demo host. */
+const MAX_SHOPS = 500;
 
 const SEED_SHOPS = [
   { domain: "duka-bora.myshopify.com", name: "Duka Bora", email: "owner@dukabora.co.ke" },
@@ -139,7 +141,7 @@ export class ShopifyState {
   /** A test shop by its domain; any `<name>.myshopify.com` is one (made on first use). */
   shop(domain: string): Shop | undefined {
     const existing = this.shops.get(domain);
-    if (existing || !SHOP_DOMAIN.test(domain)) return existing;
+    if (existing || !SHOP_DOMAIN.test(domain) || this.shops.size >= MAX_SHOPS) return existing;
     const name = domain.replace(/\.myshopify\.com$/, "");
     const shop = {
       id: this.newId(),
