@@ -186,4 +186,10 @@ describe("Jumbe's HubSpot client against the mounted sandbox", () => {
       httpStatus: 0,
     });
   });
+
+  it("answers only at the lower-case prefix, as the other sandboxes do", async () => {
+    for (const path of ["/Sandbox/hubspot/control/portals", "/sandbox/HubSpot/control/portals", "/sandbox/Shopify", "/sandbox/Google"])
+      expect((await fetch(`${origin}${path}`)).status, path).toBe(404);
+    expect((await fetch(`${origin}/sandbox/hubspot/control/portals`)).status).toBe(200);
+  });
 });
