@@ -99,4 +99,34 @@ describe("POST /oauth/v1/token", () => {
     });
     expect(after.json.status).toBe("BAD_REFRESH_TOKEN");
   });
+
+  it("answers the dated API (2026-03): token, introspection and revocation, with RFC 6749's errors", async () => {
+    h = await startHubspot();
+    const code = (await h.authorize()).searchParams.get("code")!;
+    const dated = (path: string, fields: Record<string, string>) =>
+      h!.postForm(`/oauth/2026-03/${path}`, fields).then(async (r) => ({ status: r.status, json: await r.json() }));
+    const first = await dated("token", exchange(code));
+    expect(first.json).toMatchObject({ token_type: "bearer", expires_in: 1800 });
+    const spent = await dated("token", exchange(code));
+    expect(spent).toMatchObject({ status: 400, json: { error: "invalid_grant", status: "BAD_AUTH_CODE" } });
+
+    const credentials = { client_id: CLIENT_ID, client_secret: CLIENT_SECRET };
+    const active = await dated("token/introspect", { ...credentials, token: first.json.access_token });
+    expect(active.json).toMatchObject({
+      active: true,
+      hub_id: DUKA_HUB_ID,
+      token_type: "access",
+      client_id: CLIENT_ID,
+      exp: expect.any(Number),
+    });
+    expect((await dated("token/introspect", { ...credentials, token: "nope" })).json).toEqual({ active: false });
+    expect((await dated("token/introspect", { client_id: CLIENT_ID, client_secret: "wrong", token: "nope" })).json.error).toBe(
+      "invalid_client",
+    );
+
+    expect((await dated("token/revoke", { ...credentials, token: first.json.refresh_token })).status).toBe(200);
+    expect((await dated("token/revoke", { ...credentials, token: first.json.refresh_token })).status).toBe(200);
+    const refreshed = await dated("token", { grant_type: "refresh_token", ...credentials, refresh_token: first.json.refresh_token });
+    expect(refreshed.json).toMatchObject({ error: "invalid_grant", status: "BAD_REFRESH_TOKEN" });
+  });
 });

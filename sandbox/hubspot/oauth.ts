@@ -88,9 +88,26 @@ function errorPage(res: Response, message: string) {
   });
 }
 
-/** HubSpot's token errors: 400 `{status, message, correlationId}`. */
+/** RFC 6749's `error` for each of HubSpot's token error statuses. */
+const RFC_ERRORS: Record<string, string> = {
+  BAD_GRANT_TYPE: "unsupported_grant_type",
+  BAD_CLIENT_ID: "invalid_client",
+  BAD_CLIENT_SECRET: "invalid_client",
+  BAD_AUTH_CODE: "invalid_grant",
+  BAD_REFRESH_TOKEN: "invalid_grant",
+  BAD_REDIRECT_URI: "invalid_grant",
+};
+
+/** HubSpot's token errors: 400 with RFC 6749's `error` and `error_description`, and its own `status` and `message`. */
 const tokenError = (res: Response, status: string, message: string) =>
-  void res.status(400).json({ status, message, correlationId: randomUUID(), requestId: randomUUID() });
+  void res.status(400).json({
+    error: RFC_ERRORS[status] ?? "invalid_request",
+    error_description: message,
+    status,
+    message,
+    correlationId: randomUUID(),
+    requestId: randomUUID(),
+  });
 
 function exchangeToken(ctx: HubspotContext, req: Request, res: Response) {
   const body = (req.body ?? {}) as Record<string, unknown>;
@@ -146,6 +163,43 @@ function tokenInfo(ctx: HubspotContext, kind: "access" | "refresh", token: strin
   };
 }
 
+/** The dated OAuth API's versions the sandbox answers. */
+export const DATED_VERSIONS = ["2026-03", "v3"] as const;
+
+/** The app's own credentials in a dated endpoint's body; false (and the answer sent) when wrong. */
+function appCredentials(ctx: HubspotContext, req: Request, res: Response) {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  if (body.client_id === ctx.options.clientId && body.client_secret === ctx.options.clientSecret) return true;
+  tokenError(res, body.client_id === ctx.options.clientId ? "BAD_CLIENT_SECRET" : "BAD_CLIENT_ID", "missing or unknown client credentials");
+  return false;
+}
+
+/** RFC 7662 introspection with HubSpot's metadata: `{active: false}` for a token it does not know or that expired. */
+function introspect(ctx: HubspotContext, req: Request, res: Response) {
+  if (!appCredentials(ctx, req, res)) return;
+  const token = String((req.body as Record<string, unknown>).token ?? "");
+  const info = tokenInfo(ctx, "access", token) ?? tokenInfo(ctx, "refresh", token);
+  res.set("Cache-Control", "no-store");
+  if (!info) return void res.json({ active: false });
+  const { token: _token, ...metadata } = info;
+  const expiresIn = "expires_in" in metadata ? metadata.expires_in : undefined;
+  res.json({
+    active: true,
+    client_id: ctx.options.clientId,
+    scope: info.scopes.join(" "),
+    ...metadata,
+    ...(expiresIn === undefined ? {} : { exp: Math.floor(ctx.options.now() / 1000) + expiresIn }),
+  });
+}
+
+/** RFC 7009 revocation: a refresh token (or its grant's access token) is revoked; 200 whether or not it was known. */
+function revoke(ctx: HubspotContext, req: Request, res: Response) {
+  if (!appCredentials(ctx, req, res)) return;
+  const token = String((req.body as Record<string, unknown>).token ?? "");
+  if (ctx.state.grants.revokeRefresh(token) || ctx.state.grants.revokeGrantOf(token)) ctx.state.changed();
+  res.status(200).json({});
+}
+
 /**
  * HubSpot's OAuth: the install page at `/oauth/authorize` (choose a test portal; a form, no
  * JavaScript), the token endpoint (form-encoded; authorization_code and refresh_token grants), token
@@ -176,6 +230,13 @@ export function oauthRouter(ctx: HubspotContext): Router {
     redirectBack(res, request, { code });
   });
 
+  // The dated API (2026-03; v3 is its earlier name) takes everything in the body. The v1 endpoints
+  // below are deprecated and end on 2027-02-16; HubSpot answers both until then, and so does the sandbox.
+  for (const version of DATED_VERSIONS) {
+    router.post(`/oauth/${version}/token`, forms, (req, res) => exchangeToken(ctx, req, res));
+    router.post(`/oauth/${version}/token/introspect`, forms, (req, res) => introspect(ctx, req, res));
+    router.post(`/oauth/${version}/token/revoke`, forms, (req, res) => revoke(ctx, req, res));
+  }
   router.post("/oauth/v1/token", forms, (req, res) => exchangeToken(ctx, req, res));
 
   for (const kind of ["access", "refresh"] as const) {

@@ -12,6 +12,11 @@ import { callOutside, isObject, OutsideServiceError, stringOr, type OutsideAnswe
 export const HUBSPOT_SCOPES = ["oauth", "crm.objects.contacts.read", "crm.objects.contacts.write", "crm.lists.read"] as const;
 /** A token this close to its end is refreshed before a call rather than after a 401. */
 export const HUBSPOT_REFRESH_MARGIN_MS = 60_000;
+/**
+ * HubSpot's dated OAuth API, which takes every secret in the body; the v1 endpoints (`/oauth/v1/token`,
+ * `/oauth/v1/access-tokens/...`, `DELETE /oauth/v1/refresh-tokens/...`) end on 2027-02-16.
+ */
+export const HUBSPOT_OAUTH_PATH = "/oauth/2026-03";
 /** HubSpot's burst window: without a header saying otherwise, a 429 waits this long. */
 const DEFAULT_RETRY_MS = 10_000;
 
@@ -167,9 +172,10 @@ function nextCursor(json: Record<string, unknown>): string | undefined {
 }
 
 function tokensFrom(json: Record<string, unknown>, now: number, fallbackRefresh?: string): HubspotTokens {
-  const accessToken = stringOr(json.access_token, "");
-  const refreshToken = stringOr(json.refresh_token, fallbackRefresh ?? "");
-  const expiresIn = Number(json.expires_in);
+  // RFC 6749's names; HubSpot's reference also shows its model's camelCase ones, read as well.
+  const accessToken = stringOr(json.access_token ?? json.accessToken, "");
+  const refreshToken = stringOr(json.refresh_token ?? json.refreshToken, fallbackRefresh ?? "");
+  const expiresIn = Number(json.expires_in ?? json.expiresIn);
   if (!accessToken || !refreshToken || !Number.isFinite(expiresIn))
     throw new HubspotError("malformed", 200, "HubSpot answered a token without access_token, refresh_token or expires_in");
   return { accessToken, refreshToken, expiresAt: new Date(now + expiresIn * 1000) };
@@ -179,9 +185,10 @@ function tokensFrom(json: Record<string, unknown>, now: number, fallbackRefresh?
 function tokenFailure(answer: OutsideAnswer, what: string) {
   const body = isObject(answer.json) ? answer.json : {};
   const status = stringOr(body.status, "");
-  const message = `HubSpot ${what}: ${stringOr(body.message, `HTTP ${answer.status}`)}`;
-  if (status === "BAD_REFRESH_TOKEN" || status === "BAD_AUTH_CODE")
-    return new HubspotError("revoked", answer.status, message, { category: status });
+  const message = `HubSpot ${what}: ${stringOr(body.error_description ?? body.message, `HTTP ${answer.status}`)}`;
+  // RFC 6749's `error` (the dated API) or HubSpot's own `status` (both are sent): a spent code or refresh token.
+  if (body.error === "invalid_grant" || status === "BAD_REFRESH_TOKEN" || status === "BAD_AUTH_CODE")
+    return new HubspotError("revoked", answer.status, message, { category: status || stringOr(body.error, undefined) });
   return answer.status >= 500
     ? new HubspotError("server", answer.status, message)
     : new HubspotError("refused", answer.status, message, { category: status || undefined });
@@ -204,7 +211,7 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
   const token = async (what: string, fields: Record<string, string>, fallbackRefresh?: string) => {
     const config = configOf(given);
     const form = new URLSearchParams({ client_id: config.clientId, client_secret: config.clientSecret, ...fields });
-    const answer = await call(config, what, "/oauth/v1/token", { method: "POST", body: form });
+    const answer = await call(config, what, `${HUBSPOT_OAUTH_PATH}/token`, { method: "POST", body: form });
     if (answer.status !== 200 || !isObject(answer.json)) throw tokenFailure(answer, what);
     return tokensFrom(answer.json, Date.now(), fallbackRefresh);
   };
@@ -217,13 +224,18 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
     /** A new access token; `revoked` when the refresh token is no longer good (connect again). */
     refresh: (refreshToken: string) => token("token refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, refreshToken),
 
-    /** Which portal (Hub ID) and user a token belongs to, and its scopes. */
+    /** Which portal (Hub ID) and user a token belongs to, and its scopes (introspection); `revoked` once it is not active. */
     async tokenInfo(accessToken: string) {
       const config = configOf(given);
-      const { json } = await callJson(config, "token info", `/oauth/v1/access-tokens/${encodeURIComponent(accessToken)}`, {
-        method: "GET",
+      const form = new URLSearchParams({
+        client_id: config.clientId,
+        client_secret: config.clientSecret,
+        token: accessToken,
+        token_type_hint: "access_token",
       });
-      const hubId = Number(json.hub_id);
+      const { json } = await callJson(config, "token info", `${HUBSPOT_OAUTH_PATH}/token/introspect`, { method: "POST", body: form });
+      if (json.active !== true) throw new HubspotError("revoked", 200, "HubSpot token info: the token is not active");
+      const hubId = Number(json.hub_id ?? json.hubId);
       if (!Number.isSafeInteger(hubId)) throw new HubspotError("malformed", 200, "HubSpot token info answered without hub_id");
       return {
         hubId,
@@ -233,13 +245,17 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       };
     },
 
-    /** Deletes a refresh token (on disconnect); one HubSpot no longer knows is fine. */
+    /** Revokes a refresh token (on disconnect); one HubSpot no longer knows is fine (RFC 7009 answers 200). */
     async revokeRefreshToken(refreshToken: string) {
       const config = configOf(given);
-      const answer = await call(config, "token deletion", `/oauth/v1/refresh-tokens/${encodeURIComponent(refreshToken)}`, {
-        method: "DELETE",
+      const form = new URLSearchParams({
+        client_id: config.clientId,
+        client_secret: config.clientSecret,
+        token: refreshToken,
+        token_type_hint: "refresh_token",
       });
-      if (answer.status !== 204 && answer.status !== 200 && answer.status !== 404) throw failureOf(answer, "token deletion");
+      const answer = await call(config, "token revocation", `${HUBSPOT_OAUTH_PATH}/token/revoke`, { method: "POST", body: form });
+      if (answer.status !== 200 && answer.status !== 204) throw tokenFailure(answer, "token revocation");
     },
 
     /** Creates a contact; a contact with that e-mail already there answers `exists` with its id (HubSpot's 409). */
