@@ -3,8 +3,10 @@ import { callRecordOf } from "../call-log";
 import { magicFaultIn } from "../faults";
 import type { AccessRecord } from "../oauth-grants";
 import type { ShopifyContext } from "./context";
-import { shopPayload, TOPICS } from "./events";
+import { shopPayload } from "./events";
+import { graphqlAnswer, isGraphqlPath } from "./graphql";
 import type { Shop, Subscription } from "./state";
+import { addSubscription, checkSubscription } from "./subscriptions";
 
 export const BODY_LIMIT = "256kb";
 /** Shopify's REST bucket: 40 calls, leaking 2 a second (the header shows the fill). */
@@ -43,7 +45,9 @@ function authenticate(ctx: ShopifyContext) {
     res.locals.grant = check.record;
     res.locals.shop = shop;
     res.set("X-Shopify-Shop-Api-Call-Limit", `1/${BUCKET_SIZE}`);
-    if (fault === "429")
+    // GraphQL answers its throttling in its own body (graphql.ts).
+    if (fault === "429" && isGraphqlPath(req.path)) res.locals.throttled = true;
+    else if (fault === "429")
       return void res
         .status(429)
         .set({ "Retry-After": "2.0", "X-Shopify-Shop-Api-Call-Limit": `${BUCKET_SIZE}/${BUCKET_SIZE}` })
@@ -70,46 +74,18 @@ function webhookView(subscription: Subscription) {
   };
 }
 
-/** Shopify takes https addresses; the sandbox also takes http on loopback, where Jumbe listens in development. */
-function addressProblem(address: unknown) {
-  if (typeof address !== "string" || !URL.canParse(address)) return "is not a valid URL";
-  const url = new URL(address);
-  if (url.protocol === "https:") return undefined;
-  return url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)
-    ? undefined
-    : "protocol http:// is not supported";
-}
-
 function createWebhook(ctx: ShopifyContext, req: Request, res: Response) {
   const grant = res.locals.grant as AccessRecord;
   const shop = res.locals.shop as Shop;
   const input = ((req.body as Json).webhook ?? {}) as Json;
-  const errors: Record<string, string[]> = {};
   const topic = typeof input.topic === "string" ? input.topic : "";
-  const needed = TOPICS[topic];
-  if (!needed) errors.topic = [`Invalid topic specified: ${topic || "(none)"}. Topics allowed: ${Object.keys(TOPICS).join(", ")}`];
-  const problem = addressProblem(input.address);
-  if (problem) errors.address = [problem];
-  if (input.format !== undefined && input.format !== "json") errors.format = ["is not supported by the sandbox: use json"];
-  const existing = ctx.state.subscriptionsOf(shop.domain, grant.clientId).find((s) => s.topic === topic && s.address === input.address);
-  if (existing) errors.address = ["for this topic has already been taken"];
-  if (Object.keys(errors).length) return void res.status(422).json({ errors });
-  if (needed!.length && !needed!.some((scope) => grant.scopes.includes(scope)))
-    return void res.status(403).json({ errors: `[API] This action requires merchant approval for ${needed![0]} scope.` });
-  const at = ctx.options.now();
-  const subscription: Subscription = {
-    id: ctx.state.newId(),
-    shop: shop.domain,
-    clientId: grant.clientId,
-    topic,
-    address: String(input.address),
-    format: "json",
-    apiVersion: String(req.params.version),
-    createdAt: at,
-    updatedAt: at,
-  };
-  ctx.state.subscriptions.set(subscription.id, subscription);
-  ctx.state.changed();
+  if (input.format !== undefined && input.format !== "json")
+    return void res.status(422).json({ errors: { format: ["is not supported by the sandbox: use json"] } });
+  const check = checkSubscription(ctx, grant, shop, topic, input.address);
+  if (!check.ok && check.field === "scope")
+    return void res.status(403).json({ errors: `[API] This action requires merchant approval for ${check.scope} scope.` });
+  if (!check.ok) return void res.status(422).json({ errors: { [check.field]: [check.message] } });
+  const subscription = addSubscription(ctx, grant, shop, topic, String(input.address), String(req.params.version));
   res.status(201).json({ webhook: webhookView(subscription) });
 }
 
@@ -139,6 +115,7 @@ export function adminRouter(ctx: ShopifyContext): Router {
     return found;
   };
 
+  router.post(`${api}/graphql.json`, (req, res) => graphqlAnswer(ctx, req, res));
   router.get(`${api}/shop.json`, (_req, res) => void res.json({ shop: shopPayload(res.locals.shop as Shop) }));
   router.get(`${api}/webhooks.json`, (req, res) => {
     const topic = typeof req.query.topic === "string" ? req.query.topic : undefined;

@@ -59,7 +59,8 @@ describe("webhook subscriptions", () => {
     const badTopic = await h.admin<Json>("/webhooks.json", token, {
       body: { webhook: { topic: "orders/eaten", address: "http://example.com/x" } },
     });
-    expect(Object.keys(badTopic.json.errors)).toEqual(["topic", "address"]);
+    expect(badTopic.status).toBe(422);
+    expect(badTopic.json.errors.topic[0]).toContain("Invalid topic specified: orders/eaten");
     expect((await h.admin(`/webhooks/${listed.json.webhooks[0].id}.json`, token, { method: "DELETE" })).status).toBe(200);
     expect((await h.admin<Json>("/webhooks/count.json", token)).json.count).toBe(1);
   });
