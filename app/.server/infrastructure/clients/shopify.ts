@@ -15,8 +15,9 @@ export { isShopDomain, kenyanPhone, shopifyCustomerPhone } from "./shopify-check
 /**
  * Jumbe's client for Shopify (issue 45): the app's install on a shop (install URL, the redirect's
  * `hmac`, the code exchange for an offline token), the webhook subscriptions Jumbe needs through the
- * Admin REST API (`webhooks.json`), and the webhook signature. Every call goes to the shop's own
- * `<name>.myshopify.com` through SHOPIFY_API_URL (`https://{shop}`; the sandbox in sandbox mode).
+ * GraphQL Admin API (new public apps may not use REST since April 2025), and the webhook signature.
+ * Every call goes to the shop's own `<name>.myshopify.com` through SHOPIFY_API_URL (`https://{shop}`;
+ * the sandbox in sandbox mode).
  */
 
 /** What Jumbe reads: orders (with fulfilments and checkouts) and customers' phones. */
@@ -52,7 +53,8 @@ export interface ShopifyConfig {
 }
 
 export interface ShopifyWebhook {
-  id: number;
+  /** GraphQL's global id, `gid://shopify/WebhookSubscription/…`. */
+  id: string;
   topic: string;
   address: string;
   apiVersion: string;
@@ -133,15 +135,42 @@ async function call(
   }
 }
 
+/** `ORDERS_CREATE` → `orders/create` (GraphQL's topic enum and the topic webhooks carry). */
+export const topicOfEnum = (value: string) => value.toLowerCase().replace("_", "/");
+const enumOfTopic = (topic: string) => topic.toUpperCase().replace("/", "_");
+
+/** A GraphQL WebhookSubscription node as Jumbe keeps it. */
 function webhookFrom(value: unknown): ShopifyWebhook {
-  if (!isObject(value) || typeof value.id !== "number")
-    throw new ShopifyError("malformed", 200, "Shopify answered a webhook without an id");
-  return {
-    id: value.id,
-    topic: stringOr(value.topic, ""),
-    address: stringOr(value.address, ""),
-    apiVersion: stringOr(value.api_version, ""),
-  };
+  if (!isObject(value) || typeof value.id !== "string")
+    throw new ShopifyError("malformed", 200, "Shopify answered a webhook subscription without an id");
+  const apiVersion = isObject(value.apiVersion) ? stringOr(value.apiVersion.handle, "") : "";
+  return { id: value.id, topic: topicOfEnum(stringOr(value.topic, "")), address: stringOr(value.uri ?? value.callbackUrl, ""), apiVersion };
+}
+
+const WEBHOOK_FIELDS = "id topic uri apiVersion { handle }";
+const SUBSCRIBE = `mutation jumbeSubscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+  webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) { webhookSubscription { ${WEBHOOK_FIELDS} } userErrors { field message } }
+}`;
+const LIST = `query jumbeWebhooks($first: Int!) { webhookSubscriptions(first: $first) { nodes { ${WEBHOOK_FIELDS} } } }`;
+const UNSUBSCRIBE = `mutation jumbeUnsubscribe($id: ID!) { webhookSubscriptionDelete(id: $id) { deletedWebhookSubscriptionId userErrors { field message } } }`;
+
+/** GraphQL's `errors`: THROTTLED waits as its cost extension says; ACCESS_DENIED is a missing scope. */
+function graphqlFailure(json: Record<string, unknown>, what: string) {
+  const errors = Array.isArray(json.errors) ? json.errors.filter(isObject) : [];
+  const first = errors[0] ?? {};
+  const code = isObject(first.extensions) ? stringOr(first.extensions.code, "") : "";
+  const message = `Shopify ${what}: ${stringOr(first.message, "GraphQL error")}`;
+  if (code === "THROTTLED") return new ShopifyError("rate_limited", 200, message, { retryAfterMs: throttleWaitMs(json.extensions) });
+  return new ShopifyError(code === "ACCESS_DENIED" ? "forbidden" : "refused", 200, message);
+}
+
+/** How long until the bucket holds the query's cost again: (cost − available) ÷ restore rate. */
+function throttleWaitMs(extensions: unknown) {
+  const costInfo = isObject(extensions) && isObject(extensions.cost) ? extensions.cost : {};
+  const status = isObject(costInfo.throttleStatus) ? costInfo.throttleStatus : {};
+  const missing = Number(costInfo.requestedQueryCost ?? 0) - Number(status.currentlyAvailable ?? 0);
+  const rate = Number(status.restoreRate ?? 0);
+  return rate > 0 && missing > 0 ? Math.ceil((missing / rate) * 1000) : DEFAULT_RETRY_MS;
 }
 
 /** The page where a merchant installs Jumbe on their shop; it comes back with code, hmac, shop, state, timestamp. */
@@ -185,33 +214,51 @@ export function shopifyClient(given: Partial<ShopifyConfig> = {}) {
       return { accessToken, scopes: stringOr(json.scope, "").split(",").filter(Boolean) };
     },
 
-    /** Subscribes an address to a topic; a subscription already there answers `conflict`. */
-    async subscribe(shop: string, accessToken: string, input: { topic: string; address: string }): Promise<ShopifyWebhook> {
+    /** One GraphQL Admin API call: its `data`, or the failure its status or `errors` say. */
+    async graphql(shop: string, accessToken: string, what: string, query: string, variables: Record<string, unknown>) {
       const config = configOf(given);
-      const answer = await call(config, shop, "webhook subscription", `${admin(config)}/webhooks.json`, {
+      const answer = await call(config, shop, what, `${admin(config)}/graphql.json`, {
         method: "POST",
         token: accessToken,
-        body: { webhook: { topic: input.topic, address: input.address, format: "json" } },
+        body: { query, variables },
       });
-      if (answer.status !== 201) throw failureOf(answer, "webhook subscription");
-      return webhookFrom(isObject(answer.json) ? answer.json.webhook : undefined);
+      if (answer.status !== 200) throw failureOf(answer, what);
+      const json = isObject(answer.json) ? answer.json : {};
+      if (Array.isArray(json.errors) && json.errors.length) throw graphqlFailure(json, what);
+      if (!isObject(json.data)) throw new ShopifyError("malformed", 200, `Shopify ${what} answered without data`);
+      return json.data;
     },
 
+    /** Subscribes an address to a topic (GraphQL's webhookSubscriptionCreate); one already there answers `conflict`. */
+    async subscribe(shop: string, accessToken: string, input: { topic: string; address: string }): Promise<ShopifyWebhook> {
+      const data = await this.graphql(shop, accessToken, "webhook subscription", SUBSCRIBE, {
+        topic: enumOfTopic(input.topic),
+        webhookSubscription: { uri: input.address, format: "JSON" },
+      });
+      const result = isObject(data.webhookSubscriptionCreate) ? data.webhookSubscriptionCreate : {};
+      const userErrors = Array.isArray(result.userErrors) ? result.userErrors.filter(isObject) : [];
+      if (userErrors.length) {
+        const message = userErrors.map((e) => stringOr(e.message, "")).join("; ");
+        throw new ShopifyError(
+          /already been taken/i.test(message) ? "conflict" : "refused",
+          200,
+          `Shopify webhook subscription: ${message}`,
+        );
+      }
+      return webhookFrom(result.webhookSubscription);
+    },
+
+    /** The app's own subscriptions on the shop (the first 250). */
     async listWebhooks(shop: string, accessToken: string): Promise<ShopifyWebhook[]> {
-      const config = configOf(given);
-      const answer = await call(config, shop, "webhook list", `${admin(config)}/webhooks.json`, { method: "GET", token: accessToken });
-      if (answer.status !== 200) throw failureOf(answer, "webhook list");
-      const list = isObject(answer.json) && Array.isArray(answer.json.webhooks) ? answer.json.webhooks : [];
+      const data = await this.graphql(shop, accessToken, "webhook list", LIST, { first: 250 });
+      const list =
+        isObject(data.webhookSubscriptions) && Array.isArray(data.webhookSubscriptions.nodes) ? data.webhookSubscriptions.nodes : [];
       return list.map(webhookFrom);
     },
 
-    async deleteWebhook(shop: string, accessToken: string, id: number) {
-      const config = configOf(given);
-      const answer = await call(config, shop, "webhook deletion", `${admin(config)}/webhooks/${id}.json`, {
-        method: "DELETE",
-        token: accessToken,
-      });
-      if (answer.status !== 200 && answer.status !== 404) throw failureOf(answer, "webhook deletion");
+    /** Deletes a subscription by its GraphQL id; one already gone is fine. */
+    async deleteWebhook(shop: string, accessToken: string, id: string) {
+      await this.graphql(shop, accessToken, "webhook deletion", UNSUBSCRIBE, { id });
     },
 
     /** Every topic Jumbe needs at `address`; subscriptions already there are kept. */
