@@ -39,6 +39,9 @@ import { createMetaSandbox, type MetaSandbox } from "@jumbe/sandbox/meta/index";
 import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
 import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
 import { createLlmSandbox, type LlmSandbox } from "@jumbe/sandbox/llm/index";
+import { createHubspotSandbox, type HubspotSandbox } from "@jumbe/sandbox/hubspot/index";
+import { createShopifySandbox, type ShopifySandbox } from "@jumbe/sandbox/shopify/index";
+import { createGoogleSandbox, type GoogleSandbox } from "@jumbe/sandbox/google/index";
 import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/receiver";
 import { registerPaybillUrls } from "~/.server/domains/billing/mpesa";
 import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
@@ -64,6 +67,10 @@ export interface AppOptions {
   mpesaSandbox?: MpesaSandbox;
   /** The OpenAI-compatible model stand-in (the assistant's answers, issue 44). */
   llmSandbox?: LlmSandbox;
+  /** The integrations' stand-ins (issue 45): HubSpot's CRM, a Shopify store, Google Sheets. */
+  hubspotSandbox?: HubspotSandbox;
+  shopifySandbox?: ShopifySandbox;
+  googleSandbox?: GoogleSandbox;
   /** `npm run dev`: Vite's dev server (modules, hot updates) in place of the built client files. */
   vite?: express.RequestHandler;
 }
@@ -136,6 +143,9 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
     if (options.paystackSandbox) app.use("/sandbox/paystack", options.paystackSandbox.router);
     if (options.mpesaSandbox) app.use("/sandbox/mpesa", options.mpesaSandbox.router);
     if (options.llmSandbox) app.use("/sandbox/llm", options.llmSandbox.router);
+    if (options.hubspotSandbox) app.use("/sandbox/hubspot", options.hubspotSandbox.router);
+    if (options.shopifySandbox) app.use("/sandbox/shopify", options.shopifySandbox.router);
+    if (options.googleSandbox) app.use("/sandbox/google", options.googleSandbox.router);
     app.use(
       "/sandbox/system",
       sandboxSystemRouter({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) }),
@@ -305,6 +315,60 @@ function startLlmSandbox() {
   return createLlmSandbox({ controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) });
 }
 
+/** Port 0 (tests): the integrations' sandbox addresses not set explicitly, at the real port and APP_URL. */
+function integrationUrlsAt(port: number) {
+  const self = `http://127.0.0.1:${port}/sandbox`;
+  const appUrl = env().APP_URL;
+  const unset = (name: string) => !process.env[name];
+  return {
+    ...(unset("HUBSPOT_AUTH_URL") ? { HUBSPOT_AUTH_URL: `${appUrl}/sandbox/hubspot` } : {}),
+    ...(unset("HUBSPOT_API_URL") ? { HUBSPOT_API_URL: `${self}/hubspot` } : {}),
+    ...(unset("SHOPIFY_AUTH_URL") ? { SHOPIFY_AUTH_URL: `${appUrl}/sandbox/shopify/shops/{shop}` } : {}),
+    ...(unset("SHOPIFY_API_URL") ? { SHOPIFY_API_URL: `${self}/shopify/shops/{shop}` } : {}),
+    ...(unset("GOOGLE_AUTH_URL") ? { GOOGLE_AUTH_URL: `${appUrl}/sandbox/google` } : {}),
+    ...(unset("GOOGLE_OAUTH_URL") ? { GOOGLE_OAUTH_URL: `${self}/google` } : {}),
+    ...(unset("GOOGLE_SHEETS_URL") ? { GOOGLE_SHEETS_URL: `${self}/google` } : {}),
+  };
+}
+
+/** Where a sandbox keeps its state: DATA_DIR/sandbox/<name>.json, as the Meta sandbox does. */
+function sandboxStatePath(name: string) {
+  const dir = path.join(env().DATA_DIR, "sandbox");
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${name}.json`);
+}
+
+/**
+ * The integrations' stand-ins of sandbox mode (issue 45), with the configured apps' ids and secrets
+ * (the sandbox's own unless set), persisted under DATA_DIR so a connected integration survives a restart.
+ */
+function startIntegrationSandboxes() {
+  const config = env();
+  const access = { controlToken: config.SANDBOX_CONTROL_TOKEN, secureCookie: sandboxCookieSecure(config) };
+  const app = (id: string | undefined, secret: string | undefined, name: string) => {
+    if (!id || !secret) throw new Error(`sandbox mode needs ${name}'s client id and secret`);
+    return { clientId: id, clientSecret: secret };
+  };
+  return {
+    hubspotSandbox: createHubspotSandbox({
+      ...app(config.HUBSPOT_CLIENT_ID, config.HUBSPOT_CLIENT_SECRET, "HubSpot"),
+      statePath: sandboxStatePath("hubspot"),
+      ...access,
+    }),
+    shopifySandbox: createShopifySandbox({
+      ...app(config.SHOPIFY_CLIENT_ID, config.SHOPIFY_CLIENT_SECRET, "Shopify"),
+      apiVersion: config.SHOPIFY_API_VERSION,
+      statePath: sandboxStatePath("shopify"),
+      ...access,
+    }),
+    googleSandbox: createGoogleSandbox({
+      ...app(config.GOOGLE_CLIENT_ID, config.GOOGLE_CLIENT_SECRET, "Google"),
+      statePath: sandboxStatePath("google"),
+      ...access,
+    }),
+  };
+}
+
 /** Opens the database, seeds the demo in sandbox mode, starts the job workers, and listens. */
 export async function startServer(
   build: ServerBuild | (() => Promise<ServerBuild>),
@@ -331,7 +395,8 @@ export async function startServer(
   const paystackSandbox = config.sandbox ? startPaystackSandbox(port) : undefined;
   const mpesaSandbox = config.sandbox ? startMpesaSandbox() : undefined;
   const llmSandbox = config.sandbox ? startLlmSandbox() : undefined;
-  const app = createApp(build, { metaSandbox, paystackSandbox, mpesaSandbox, llmSandbox, vite: overrides.vite });
+  const integrations: Partial<ReturnType<typeof startIntegrationSandboxes>> = config.sandbox ? startIntegrationSandboxes() : {};
+  const app = createApp(build, { metaSandbox, paystackSandbox, mpesaSandbox, llmSandbox, ...integrations, vite: overrides.vite });
   const server: Server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();
@@ -354,6 +419,7 @@ export async function startServer(
     if (!process.env.GRAPH_API_BASE_URL) setEnv({ ...env(), GRAPH_API_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/meta/graph` });
     if (!process.env.MPESA_BASE_URL) setEnv({ ...env(), MPESA_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/mpesa` });
     if (!process.env.PAYSTACK_BASE_URL) setEnv({ ...env(), PAYSTACK_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/paystack` });
+    setEnv({ ...env(), ...integrationUrlsAt(actualPort) });
   }
   announce(actualPort);
   // The paybill learns where to send payments (Daraja keeps the last registration; one refused because
@@ -379,6 +445,9 @@ export async function startServer(
     await paystackSandbox?.close();
     await mpesaSandbox?.close();
     await llmSandbox?.close();
+    await integrations.hubspotSandbox?.close();
+    await integrations.shopifySandbox?.close();
+    await integrations.googleSandbox?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref())]);
@@ -414,6 +483,9 @@ function announce(port: number) {
     lines.push(`  Paystack (card checkout, test card 4084 0840 8408 4081): ${url}/sandbox/paystack`);
     lines.push(`  M-Pesa (Daraja: STK push, paybill): ${url}/sandbox/mpesa (the customer's phone: ${url}/sandbox/mpesa/phone)`);
     lines.push(`  Model (OpenAI-compatible, base URL ${url}/sandbox/llm/v1, model jumbe-sandbox-1): ${url}/sandbox/llm`);
+    lines.push(`  HubSpot (CRM: test portals, contacts, lists): ${url}/sandbox/hubspot`);
+    lines.push(`  Shopify (test shops' orders, fulfilments, checkouts as webhooks): ${url}/sandbox/shopify`);
+    lines.push(`  Google Sheets (test accounts' spreadsheets): ${url}/sandbox/google`);
   }
   console.log(lines.join("\n"));
 }

@@ -8,6 +8,8 @@ execFileSync(process.execPath, [path.resolve(import.meta.dirname, "scripts/messa
 
 const alias = {
   "~": path.resolve(import.meta.dirname, "app"),
+  // This checkout's sandbox package, also where node_modules is shared with another checkout (a git worktree).
+  "@jumbe/sandbox": path.resolve(import.meta.dirname, "sandbox"),
   // The browser build's record of its words (decision 072): none here.
   "virtual:jumbe/client-words": path.resolve(import.meta.dirname, "app/.server/infrastructure/http/no-client-words.ts"),
 };

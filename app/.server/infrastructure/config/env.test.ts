@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { ENV_VARIABLES, parseEnv, SAFARICOM_CALLBACK_IPS } from "./env";
+import { DEMO_HUBSPOT_CLIENT_ID, DEMO_SHOPIFY_CLIENT_SECRET, ENV_VARIABLES, parseEnv, SAFARICOM_CALLBACK_IPS } from "./env";
 
 const SECRET = "x".repeat(40);
 const KEY = "ab".repeat(32);
@@ -141,6 +141,39 @@ describe("configuration", () => {
     });
     expect(() => parseEnv({ GRAPH_API_VERSION: "19" })).toThrow(/GRAPH_API_VERSION must look like v25.0/);
     expect(parseEnv({ GRAPH_API_BASE_URL: "http://127.0.0.1:9999/graph/" }).GRAPH_API_BASE_URL).toBe("http://127.0.0.1:9999/graph");
+  });
+});
+
+describe("integrations configuration", () => {
+  it("points at the sandboxes with their apps by default, at HubSpot, Shopify and Google in production, the apps unset", () => {
+    expect(parseEnv({ PORT: "4100" })).toMatchObject({
+      HUBSPOT_CLIENT_ID: DEMO_HUBSPOT_CLIENT_ID,
+      HUBSPOT_AUTH_URL: "http://localhost:4100/sandbox/hubspot",
+      HUBSPOT_API_URL: "http://127.0.0.1:4100/sandbox/hubspot",
+      SHOPIFY_AUTH_URL: "http://localhost:4100/sandbox/shopify/shops/{shop}",
+      SHOPIFY_API_URL: "http://127.0.0.1:4100/sandbox/shopify/shops/{shop}",
+      SHOPIFY_API_VERSION: "2025-10",
+      GOOGLE_AUTH_URL: "http://localhost:4100/sandbox/google",
+      GOOGLE_OAUTH_URL: "http://127.0.0.1:4100/sandbox/google",
+      GOOGLE_SHEETS_URL: "http://127.0.0.1:4100/sandbox/google",
+    });
+    const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META };
+    expect(parseEnv(production)).toMatchObject({
+      HUBSPOT_CLIENT_ID: undefined,
+      HUBSPOT_AUTH_URL: "https://app.hubspot.com",
+      HUBSPOT_API_URL: "https://api.hubapi.com",
+      SHOPIFY_CLIENT_SECRET: undefined,
+      SHOPIFY_API_URL: "https://{shop}",
+      GOOGLE_AUTH_URL: "https://accounts.google.com",
+      GOOGLE_OAUTH_URL: "https://oauth2.googleapis.com",
+      GOOGLE_SHEETS_URL: "https://sheets.googleapis.com",
+    });
+    expect(() => parseEnv({ ...production, SHOPIFY_CLIENT_SECRET: DEMO_SHOPIFY_CLIENT_SECRET })).toThrow(
+      /refusing to start in production with the sandbox SHOPIFY_CLIENT_SECRET/,
+    );
+    expect(() => parseEnv({ SHOPIFY_API_URL: "https://shops.example/admin" })).toThrow(
+      /SHOPIFY_API_URL must be an http\(s\) URL containing \{shop\}/,
+    );
   });
 });
 

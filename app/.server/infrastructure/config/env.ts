@@ -17,6 +17,13 @@ export const DEMO_MPESA_SHORTCODE = "174379";
 export const DEMO_MPESA_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919";
 export const DEMO_PAYSTACK_SECRET_KEY = "sk_test_jumbe_sandbox_0000000000000000";
 export const DEMO_SELLER_KRA_PIN = "P000000000A";
+// The integration sandboxes' apps (issue 45): their client ids and secrets, refused in production.
+export const DEMO_HUBSPOT_CLIENT_ID = "jumbe-sandbox-hubspot-client";
+export const DEMO_HUBSPOT_CLIENT_SECRET = "jumbe-sandbox-hubspot-secret";
+export const DEMO_SHOPIFY_CLIENT_ID = "jumbe-sandbox-shopify-client";
+export const DEMO_SHOPIFY_CLIENT_SECRET = "shpss_jumbe_sandbox_0000000000000000";
+export const DEMO_GOOGLE_CLIENT_ID = "100000000000-jumbesandbox.apps.googleusercontent.com";
+export const DEMO_GOOGLE_CLIENT_SECRET = "GOCSPX-jumbe-sandbox-secret";
 
 // The addresses widely published as Safaricom's Daraja callback sources (shared/reference/kenya-payments.md
 // §1.7): MPESA_TRUSTED_IPS's default with the live paybill. Confirm them with Safaricom at go-live.
@@ -124,7 +131,7 @@ export const EnvVariables = z.object({
     .min(32, "SANDBOX_CONTROL_TOKEN must be at least 32 characters")
     .optional()
     .describe(
-      "At least 32 characters (`openssl rand -base64 32`). When set, the sandbox's control APIs (`/sandbox/meta/control/...`, `/sandbox/mpesa/control/...`, `/sandbox/paystack/control/...`, `/sandbox/llm/control/...`), consoles (`/sandbox/meta`, `/sandbox/mpesa` and its phone page, `/sandbox/paystack`, `/sandbox/llm`) and mail outbox (`/sandbox/mail`, `/sandbox/mail.json`) ask for it: scripts send `X-Sandbox-Token: <token>` (or `Authorization: Bearer <token>`); in a browser a token form sets an HttpOnly cookie for `/sandbox`. The Embedded Signup dialog, the Graph stand-in, Daraja's API, Paystack's API and checkout and the model's API (`/sandbox/llm/v1`) stay open. Required on a demo host; unset in development, where the sandbox is open.",
+      "At least 32 characters (`openssl rand -base64 32`). When set, the sandbox's control APIs (`/sandbox/meta/control/...`, `/sandbox/mpesa/control/...`, `/sandbox/paystack/control/...`, `/sandbox/llm/control/...`, `/sandbox/hubspot/control/...`, `/sandbox/shopify/control/...`, `/sandbox/google/control/...`), consoles (`/sandbox/meta`, `/sandbox/mpesa` and its phone page, `/sandbox/paystack`, `/sandbox/llm`, `/sandbox/hubspot`, `/sandbox/shopify`, `/sandbox/google`) and mail outbox (`/sandbox/mail`, `/sandbox/mail.json`) ask for it: scripts send `X-Sandbox-Token: <token>` (or `Authorization: Bearer <token>`); in a browser a token form sets an HttpOnly cookie for `/sandbox`. The Embedded Signup dialog, the Graph stand-in, Daraja's API, Paystack's API and checkout, the model's API (`/sandbox/llm/v1`) and the integrations' OAuth pages and APIs (HubSpot's, Shopify's, Google's) stay open. Required on a demo host; unset in development, where the sandbox is open.",
     ),
   TRUST_PROXY: z
     .string()
@@ -308,6 +315,95 @@ export const EnvVariables = z.object({
       "Paystack's secret key (`sk_test_...`, `sk_live_...`): calls and the webhook's HMAC-SHA512 signature. Production refuses test keys.",
     ),
   PAYSTACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000).describe("How long a Paystack call may take."),
+  // The integrations (issue 45): HubSpot, Shopify, Google Sheets. Without the URLs: the sandboxes, or the real services in production.
+  HUBSPOT_CLIENT_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The HubSpot app's client ID (its Auth settings). Unset: the sandbox's app; in production HubSpot stays off until it is set.",
+    ),
+  HUBSPOT_CLIENT_SECRET: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The HubSpot app's client secret (token exchange and refresh). Unset: the sandbox's; production refuses the sandbox's."),
+  HUBSPOT_AUTH_URL: z
+    .url()
+    .optional()
+    .describe(
+      "Where the browser is sent to install the HubSpot app (`/oauth/authorize` is added). Unset: `APP_URL/sandbox/hubspot` in sandbox mode, else `https://app.hubspot.com`.",
+    ),
+  HUBSPOT_API_URL: z
+    .url()
+    .optional()
+    .describe(
+      "Where the HubSpot client sends its calls (OAuth tokens, CRM v3). Unset: the sandbox (`/sandbox/hubspot`), or `https://api.hubapi.com` in production.",
+    ),
+  HUBSPOT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000).describe("How long a HubSpot call may take."),
+  SHOPIFY_CLIENT_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The Shopify app's client ID (API key). Unset: the sandbox's app; in production Shopify stays off until it is set."),
+  SHOPIFY_CLIENT_SECRET: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The Shopify app's client secret: the token exchange, and the key of the install's `hmac` and the webhooks' `X-Shopify-Hmac-Sha256`. Unset: the sandbox's; production refuses the sandbox's.",
+    ),
+  SHOPIFY_AUTH_URL: z
+    .string()
+    .regex(/^https?:\/\/\S*\{shop\}\S*$/, "SHOPIFY_AUTH_URL must be an http(s) URL containing {shop}")
+    .optional()
+    .describe(
+      "Where the browser is sent to install the app on a shop, `{shop}` standing for its `<name>.myshopify.com` (`/admin/oauth/authorize` is added). Unset: `APP_URL/sandbox/shopify/shops/{shop}` in sandbox mode, else `https://{shop}`.",
+    ),
+  SHOPIFY_API_URL: z
+    .string()
+    .regex(/^https?:\/\/\S*\{shop\}\S*$/, "SHOPIFY_API_URL must be an http(s) URL containing {shop}")
+    .optional()
+    .describe(
+      "Where the Shopify client sends a shop's calls (the token exchange, the Admin API), `{shop}` standing for its domain. Unset: the sandbox (`/sandbox/shopify/shops/{shop}`), or `https://{shop}` in production.",
+    ),
+  SHOPIFY_API_VERSION: z
+    .string()
+    .regex(/^\d{4}-(01|04|07|10)$/, "SHOPIFY_API_VERSION must be a quarterly version such as 2025-10")
+    .default("2025-10")
+    .describe("The Admin API version in every Shopify URL and in the webhooks Jumbe subscribes to."),
+  SHOPIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000).describe("How long a Shopify call may take."),
+  GOOGLE_CLIENT_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The Google OAuth client's ID (a web application in Google Cloud). Unset: the sandbox's; in production Google Sheets stays off until it is set.",
+    ),
+  GOOGLE_CLIENT_SECRET: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The Google OAuth client's secret. Unset: the sandbox's; production refuses the sandbox's."),
+  GOOGLE_AUTH_URL: z
+    .url()
+    .optional()
+    .describe(
+      "Where the browser is sent for Google's consent (`/o/oauth2/v2/auth` is added). Unset: `APP_URL/sandbox/google` in sandbox mode, else `https://accounts.google.com`.",
+    ),
+  GOOGLE_OAUTH_URL: z
+    .url()
+    .optional()
+    .describe(
+      "Where the Google client exchanges, refreshes and revokes tokens (`/token`, `/revoke`). Unset: the sandbox (`/sandbox/google`), or `https://oauth2.googleapis.com` in production.",
+    ),
+  GOOGLE_SHEETS_URL: z
+    .url()
+    .optional()
+    .describe(
+      "Where the Sheets client sends its calls (`/v4/spreadsheets/...`). Unset: the sandbox (`/sandbox/google`), or `https://sheets.googleapis.com` in production.",
+    ),
+  GOOGLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000).describe("How long a Google call may take."),
   // Who issues Jumbe's invoices (KRA PIN: a letter, 9 digits, a letter), and the bank account for transfers.
   INVOICE_SELLER_NAME: z.string().min(2).default("Jumbe Technologies Limited").describe("The seller on invoices and receipts."),
   INVOICE_SELLER_KRA_PIN: z
@@ -361,6 +457,7 @@ const EnvSchema = EnvVariables.transform((env) => {
       .map((ip) => ip.trim())
       .filter(Boolean),
     PAYSTACK_BASE_URL: (env.PAYSTACK_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/paystack` : "https://api.paystack.co")).replace(/\/$/, ""),
+    ...integrationSettings(env, { sandbox, selfUrl, appUrl }),
     bankTransfer: (([bank, branch, accountName, accountNumber]) => ({ bank, branch, accountName, accountNumber }))(
       env.BANK_TRANSFER_DETAILS.split("|").map((part) => part.trim()) as [string, string, string, string],
     ),
@@ -437,6 +534,16 @@ const EnvSchema = EnvVariables.transform((env) => {
       path: ["MPESA_TRUSTED_IPS"],
       message: "MPESA_TRUSTED_IPS must not name loopback with the live paybill: behind nginx it would trust every request",
     });
+  // The integrations' sandbox apps would send every merchant's consent to a client that is public.
+  const integrationDemos = {
+    HUBSPOT_CLIENT_SECRET: DEMO_HUBSPOT_CLIENT_SECRET,
+    SHOPIFY_CLIENT_SECRET: DEMO_SHOPIFY_CLIENT_SECRET,
+    GOOGLE_CLIENT_SECRET: DEMO_GOOGLE_CLIENT_SECRET,
+  };
+  if (!env.sandbox)
+    for (const [key, value] of Object.entries(integrationDemos))
+      if (env[key as keyof typeof integrationDemos] === value)
+        ctx.addIssue({ code: "custom", path: [key], message: `refusing to start in production with the sandbox ${key}` });
   if (!env.sandbox && env.PAYSTACK_SECRET_KEY.startsWith("sk_test_"))
     ctx.addIssue({
       code: "custom",
@@ -444,6 +551,34 @@ const EnvSchema = EnvVariables.transform((env) => {
       message: "refusing to start in production with a Paystack test key (sk_test_...)",
     });
 });
+
+/**
+ * The integrations' apps and addresses (issue 45). In sandbox mode each defaults to its sandbox on
+ * this server (the pages a browser opens at APP_URL, the calls at the server's own address) with the
+ * sandbox's app; otherwise to the real service, its app unset (the integration off) until configured.
+ */
+function integrationSettings(
+  env: z.output<typeof EnvVariables>,
+  { sandbox, selfUrl, appUrl }: { sandbox: boolean; selfUrl: string; appUrl: string },
+) {
+  const pick = (given: string | undefined, sandboxed: string, real: string) => (given ?? (sandbox ? sandboxed : real)).replace(/\/+$/, "");
+  const demo = (given: string | undefined, sandboxed: string) => given ?? (sandbox ? sandboxed : undefined);
+  return {
+    HUBSPOT_CLIENT_ID: demo(env.HUBSPOT_CLIENT_ID, DEMO_HUBSPOT_CLIENT_ID),
+    HUBSPOT_CLIENT_SECRET: demo(env.HUBSPOT_CLIENT_SECRET, DEMO_HUBSPOT_CLIENT_SECRET),
+    HUBSPOT_AUTH_URL: pick(env.HUBSPOT_AUTH_URL, `${appUrl}/sandbox/hubspot`, "https://app.hubspot.com"),
+    HUBSPOT_API_URL: pick(env.HUBSPOT_API_URL, `${selfUrl}/sandbox/hubspot`, "https://api.hubapi.com"),
+    SHOPIFY_CLIENT_ID: demo(env.SHOPIFY_CLIENT_ID, DEMO_SHOPIFY_CLIENT_ID),
+    SHOPIFY_CLIENT_SECRET: demo(env.SHOPIFY_CLIENT_SECRET, DEMO_SHOPIFY_CLIENT_SECRET),
+    SHOPIFY_AUTH_URL: pick(env.SHOPIFY_AUTH_URL, `${appUrl}/sandbox/shopify/shops/{shop}`, "https://{shop}"),
+    SHOPIFY_API_URL: pick(env.SHOPIFY_API_URL, `${selfUrl}/sandbox/shopify/shops/{shop}`, "https://{shop}"),
+    GOOGLE_CLIENT_ID: demo(env.GOOGLE_CLIENT_ID, DEMO_GOOGLE_CLIENT_ID),
+    GOOGLE_CLIENT_SECRET: demo(env.GOOGLE_CLIENT_SECRET, DEMO_GOOGLE_CLIENT_SECRET),
+    GOOGLE_AUTH_URL: pick(env.GOOGLE_AUTH_URL, `${appUrl}/sandbox/google`, "https://accounts.google.com"),
+    GOOGLE_OAUTH_URL: pick(env.GOOGLE_OAUTH_URL, `${selfUrl}/sandbox/google`, "https://oauth2.googleapis.com"),
+    GOOGLE_SHEETS_URL: pick(env.GOOGLE_SHEETS_URL, `${selfUrl}/sandbox/google`, "https://sheets.googleapis.com"),
+  };
+}
 
 /** An IP address, or a subnet as address/prefix length (196.201.213.0/24). */
 function ipOrSubnet(entry: string) {

@@ -1,0 +1,230 @@
+import { OAuthGrants, type GrantsSnapshot } from "../oauth-grants";
+import { StateFile } from "../state-file";
+
+/** A test HubSpot account ("portal", its Hub ID) a user can install the app into. */
+export interface Portal {
+  hubId: number;
+  name: string;
+  domain: string;
+  /** The HubSpot user who installs apps there. */
+  user: string;
+  userId: number;
+}
+
+export interface CrmRecord {
+  id: string;
+  properties: Record<string, string>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Contact extends CrmRecord {
+  hubId: number;
+}
+
+export interface Communication extends CrmRecord {
+  hubId: number;
+  /** Contacts it is associated with (type 81, communication to contact). */
+  contactIds: string[];
+}
+
+export interface ContactList {
+  listId: string;
+  hubId: number;
+  name: string;
+  processingType: "MANUAL" | "DYNAMIC" | "SNAPSHOT";
+  createdAt: number;
+  updatedAt: number;
+  members: { recordId: string; addedAt: number }[];
+}
+
+interface Saved {
+  version: 1;
+  nextId: number;
+  portals: Portal[];
+  contacts: Contact[];
+  communications: Communication[];
+  lists: ContactList[];
+  grants: GrantsSnapshot;
+}
+
+const isSaved = (value: unknown): value is Saved =>
+  typeof value === "object" && value !== null && (value as Saved).version === 1 && Array.isArray((value as Saved).portals);
+
+/** The test portals the sandbox starts with: one with customers and a list, one empty. */
+const SEED_PORTALS: Portal[] = [
+  { hubId: 14500001, name: "Duka Bora CRM", domain: "duka-bora.hubspot.test", user: "owner@dukabora.co.ke", userId: 7100001 },
+  { hubId: 14500002, name: "Pwani Tours CRM", domain: "pwani-tours.hubspot.test", user: "admin@pwanitours.co.ke", userId: 7100002 },
+];
+
+const SEED_CONTACTS: Record<string, string>[] = [
+  { email: "wanjiku@example.com", firstname: "Wanjiku", lastname: "Kamau", phone: "+254712345678" },
+  { email: "otieno@example.com", firstname: "Brian", lastname: "Otieno", phone: "0722 000 111" },
+  { email: "achieng@example.com", firstname: "Achieng", lastname: "Odhiambo", mobilephone: "254733123456" },
+  { email: "mwangi@example.com", firstname: "Peter", lastname: "Mwangi" },
+];
+
+/** Everything the HubSpot sandbox knows: portals, their CRM records and lists, and the OAuth grants. */
+export class HubspotState {
+  portals = new Map<number, Portal>();
+  contacts = new Map<string, Contact>();
+  communications = new Map<string, Communication>();
+  lists = new Map<string, ContactList>();
+  private nextId = 1001;
+  private readonly file: StateFile<Saved>;
+
+  constructor(
+    readonly grants: OAuthGrants,
+    private readonly now: () => number,
+    statePath: string | undefined,
+  ) {
+    this.file = new StateFile(statePath, "hubspot", () => this.snapshot());
+    const saved = this.file.load(isSaved);
+    if (saved) this.restore(saved);
+    else this.seed();
+  }
+
+  newId(): string {
+    return String(this.nextId++);
+  }
+
+  changed() {
+    this.file.changed();
+  }
+
+  close() {
+    this.file.close();
+  }
+
+  portal(hubId: number) {
+    return this.portals.get(hubId);
+  }
+
+  addPortal(name: string): Portal {
+    const hubId = Math.max(14500000, ...this.portals.keys()) + 1;
+    const slug =
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "") || "portal";
+    const portal = { hubId, name, domain: `${slug}.hubspot.test`, user: `owner@${slug}.test`, userId: 7100000 + (hubId % 100000) };
+    this.portals.set(hubId, portal);
+    this.changed();
+    return portal;
+  }
+
+  contactsOf(hubId: number): Contact[] {
+    return [...this.contacts.values()].filter((c) => c.hubId === hubId);
+  }
+
+  contactByEmail(hubId: number, email: string): Contact | undefined {
+    const wanted = email.trim().toLowerCase();
+    return this.contactsOf(hubId).find((c) => (c.properties.email ?? "").toLowerCase() === wanted);
+  }
+
+  contact(hubId: number, id: string): Contact | undefined {
+    const found = this.contacts.get(id);
+    return found && found.hubId === hubId ? found : undefined;
+  }
+
+  /** A contact with HubSpot's automatic properties; the caller has checked the e-mail is free. */
+  addContact(hubId: number, properties: Record<string, string>): Contact {
+    const at = this.now();
+    const id = this.newId();
+    const contact: Contact = { id, hubId, properties: { ...withoutEmpty(properties) }, createdAt: at, updatedAt: at };
+    this.contacts.set(id, contact);
+    this.changed();
+    return contact;
+  }
+
+  updateContact(contact: Contact, properties: Record<string, string>) {
+    for (const [name, value] of Object.entries(properties)) {
+      if (value === "") delete contact.properties[name];
+      else contact.properties[name] = value;
+    }
+    contact.updatedAt = this.now();
+    this.changed();
+  }
+
+  addCommunication(hubId: number, properties: Record<string, string>, contactIds: string[]): Communication {
+    const at = this.now();
+    const communication: Communication = {
+      id: this.newId(),
+      hubId,
+      properties: { ...properties },
+      contactIds,
+      createdAt: at,
+      updatedAt: at,
+    };
+    this.communications.set(communication.id, communication);
+    this.changed();
+    return communication;
+  }
+
+  communicationsOf(hubId: number): Communication[] {
+    return [...this.communications.values()].filter((c) => c.hubId === hubId);
+  }
+
+  listsOf(hubId: number): ContactList[] {
+    return [...this.lists.values()].filter((l) => l.hubId === hubId);
+  }
+
+  addList(hubId: number, name: string, contactIds: string[], processingType: ContactList["processingType"] = "MANUAL"): ContactList {
+    const at = this.now();
+    const list: ContactList = { listId: this.newId(), hubId, name, processingType, createdAt: at, updatedAt: at, members: [] };
+    this.lists.set(list.listId, list);
+    this.addMembers(list, contactIds);
+    return list;
+  }
+
+  addMembers(list: ContactList, contactIds: string[]) {
+    const at = this.now();
+    for (const id of contactIds) if (!list.members.some((m) => m.recordId === id)) list.members.push({ recordId: id, addedAt: at });
+    list.updatedAt = at;
+    this.changed();
+  }
+
+  /** Back to the seeded portals; every token is forgotten. */
+  reset() {
+    this.portals.clear();
+    this.contacts.clear();
+    this.communications.clear();
+    this.lists.clear();
+    this.grants.reset();
+    this.nextId = 1001;
+    this.seed();
+  }
+
+  private seed() {
+    for (const portal of SEED_PORTALS) this.portals.set(portal.hubId, { ...portal });
+    const [duka] = SEED_PORTALS;
+    const ids = SEED_CONTACTS.map((properties) => this.addContact(duka!.hubId, properties).id);
+    this.addList(duka!.hubId, "VIP customers", ids.slice(0, 3));
+    this.changed();
+  }
+
+  private snapshot(): Saved {
+    return {
+      version: 1,
+      nextId: this.nextId,
+      portals: [...this.portals.values()],
+      contacts: [...this.contacts.values()],
+      communications: [...this.communications.values()],
+      lists: [...this.lists.values()],
+      grants: this.grants.snapshot(),
+    };
+  }
+
+  private restore(saved: Saved) {
+    this.nextId = saved.nextId;
+    for (const p of saved.portals) this.portals.set(p.hubId, p);
+    for (const c of saved.contacts ?? []) this.contacts.set(c.id, c);
+    for (const c of saved.communications ?? []) this.communications.set(c.id, c);
+    for (const l of saved.lists ?? []) this.lists.set(l.listId, l);
+    this.grants.restore(saved.grants);
+  }
+}
+
+function withoutEmpty(properties: Record<string, string>) {
+  return Object.fromEntries(Object.entries(properties).filter(([, value]) => value !== ""));
+}

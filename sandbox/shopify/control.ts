@@ -1,0 +1,308 @@
+import { randomBytes } from "node:crypto";
+import express, { Router, type NextFunction, type Request, type Response } from "express";
+import { FAULTS, isFault, MAGIC_VALUES } from "../faults";
+import type { ShopifyContext } from "./context";
+import { checkoutPayload, emit, fulfillmentPayload, orderPayload, shopPayload } from "./events";
+import type { Address, Checkout, LineItem, Order, Person, Shop } from "./state";
+import { DELIVERIES, type Delivery, type WebhookRecord } from "./webhooks";
+
+type Json = Record<string, unknown>;
+
+export const DEFAULT_LINE_ITEMS: LineItem[] = [{ title: "Kikoy beach towel", quantity: 2, price: "1250.00" }];
+
+export class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
+
+function personOf(value: unknown): Person | null {
+  if (!value || typeof value !== "object") return null;
+  const v = value as Json;
+  const person: Person = {
+    first_name: text(v.first_name),
+    last_name: text(v.last_name),
+    phone: text(v.phone) ?? null,
+    email: text(v.email) ?? null,
+  };
+  return person.first_name || person.last_name || person.phone || person.email ? person : null;
+}
+
+function addressOf(value: unknown): Address | null {
+  const person = personOf(value);
+  if (!person) return null;
+  const v = value as Json;
+  return {
+    ...person,
+    address1: text(v.address1) ?? "Moi Avenue 12",
+    city: text(v.city) ?? "Nairobi",
+    country: "Kenya",
+    country_code: "KE",
+  };
+}
+
+function lineItemsOf(value: unknown): LineItem[] {
+  if (!Array.isArray(value) || !value.length) return DEFAULT_LINE_ITEMS.map((i) => ({ ...i }));
+  return value.map((raw) => {
+    const item = (raw ?? {}) as Json;
+    const quantity = Number(item.quantity ?? 1);
+    const price = Number(item.price ?? 0);
+    if (!text(item.title) || !Number.isInteger(quantity) || quantity < 1 || !Number.isFinite(price) || price < 0)
+      throw new ControlError(400, "Each line item needs a title, a whole quantity of 1 or more and a price.");
+    return { title: text(item.title)!, quantity, price: price.toFixed(2) };
+  });
+}
+
+export function deliveryOf(value: unknown): Delivery {
+  if (value === undefined || value === "") return "normal";
+  if (!DELIVERIES.includes(value as Delivery)) throw new ControlError(400, `delivery must be one of ${DELIVERIES.join(", ")}.`);
+  return value as Delivery;
+}
+
+function shopOr404(ctx: ShopifyContext, domain: string): Shop {
+  const shop = ctx.state.shop(domain);
+  if (!shop) throw new ControlError(404, `No test shop ${domain}: a test shop is <name>.myshopify.com.`);
+  return shop;
+}
+
+function customerOf(ctx: ShopifyContext, input: Json) {
+  const person = personOf(input.customer);
+  return person ? { id: ctx.state.newId(), ...person } : null;
+}
+
+/** An order as a customer's purchase makes it: `orders/create` and `orders/paid`. */
+export function createOrder(ctx: ShopifyContext, domain: string, input: Json) {
+  const shop = shopOr404(ctx, domain);
+  const at = ctx.options.now();
+  const customer = customerOf(ctx, input);
+  const order: Order = {
+    id: ctx.state.newId(),
+    shop: shop.domain,
+    number: ctx.state.nextOrderNumber(shop.domain),
+    email: text(input.email) ?? customer?.email ?? null,
+    phone: text(input.phone) ?? null,
+    customer,
+    shippingAddress: addressOf(input.shipping_address),
+    billingAddress: addressOf(input.billing_address),
+    lineItems: lineItemsOf(input.line_items),
+    createdAt: at,
+    updatedAt: at,
+    fulfillments: [],
+  };
+  const delivery = deliveryOf(input.delivery);
+  ctx.state.orders.set(order.id, order);
+  ctx.state.changed();
+  const payload = orderPayload(shop, order);
+  const webhooks = [...emit(ctx, shop, "orders/create", payload, delivery), ...emit(ctx, shop, "orders/paid", payload, delivery)];
+  return { order: payload, webhooks };
+}
+
+/** A fulfilment with tracking: `fulfillments/create` and `orders/fulfilled`. */
+export function createFulfillment(ctx: ShopifyContext, orderId: number, input: Json) {
+  const order = ctx.state.orders.get(orderId);
+  if (!order) throw new ControlError(404, `No order ${orderId}.`);
+  const shop = shopOr404(ctx, order.shop);
+  const at = ctx.options.now();
+  const trackingNumber = text(input.tracking_number) ?? `KE${randomBytes(4).toString("hex").toUpperCase()}`;
+  const fulfillment = {
+    id: ctx.state.newId(),
+    orderId,
+    sequence: order.fulfillments.length + 1,
+    trackingCompany: text(input.tracking_company) ?? "G4S Kenya",
+    trackingNumber,
+    trackingUrl: text(input.tracking_url) ?? `https://track.example.co.ke/${trackingNumber}`,
+    shipmentStatus: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  const delivery = deliveryOf(input.delivery);
+  order.fulfillments.push(fulfillment);
+  order.updatedAt = at;
+  ctx.state.changed();
+  const webhooks = [
+    ...emit(ctx, shop, "fulfillments/create", fulfillmentPayload(shop, order, fulfillment), delivery),
+    ...emit(ctx, shop, "orders/fulfilled", orderPayload(shop, order), delivery),
+  ];
+  return { fulfillment: fulfillmentPayload(shop, order, fulfillment), webhooks };
+}
+
+const SHIPMENT_STATUSES = ["label_printed", "confirmed", "in_transit", "out_for_delivery", "attempted_delivery", "delivered", "failure"];
+
+/** A carrier's update of a fulfilment: `fulfillments/update`. */
+export function updateFulfillment(ctx: ShopifyContext, fulfillmentId: number, input: Json) {
+  const found = ctx.state.findFulfillment(fulfillmentId);
+  if (!found) throw new ControlError(404, `No fulfillment ${fulfillmentId}.`);
+  const status = text(input.shipment_status) ?? "in_transit";
+  if (!SHIPMENT_STATUSES.includes(status)) throw new ControlError(400, `shipment_status must be one of ${SHIPMENT_STATUSES.join(", ")}.`);
+  const delivery = deliveryOf(input.delivery);
+  found.fulfillment.shipmentStatus = status;
+  found.fulfillment.updatedAt = ctx.options.now();
+  ctx.state.changed();
+  const shop = shopOr404(ctx, found.order.shop);
+  const payload = fulfillmentPayload(shop, found.order, found.fulfillment);
+  return { fulfillment: payload, webhooks: emit(ctx, shop, "fulfillments/update", payload, delivery) };
+}
+
+/** A checkout a customer starts: `checkouts/create` (left without `completed_at`, it is abandoned). */
+export function createCheckout(ctx: ShopifyContext, domain: string, input: Json) {
+  const shop = shopOr404(ctx, domain);
+  const at = ctx.options.now();
+  const customer = customerOf(ctx, input);
+  const checkout: Checkout = {
+    id: ctx.state.newId(),
+    token: randomBytes(16).toString("hex"),
+    shop: shop.domain,
+    email: text(input.email) ?? customer?.email ?? null,
+    phone: text(input.phone) ?? null,
+    customer,
+    shippingAddress: addressOf(input.shipping_address),
+    billingAddress: addressOf(input.billing_address),
+    lineItems: lineItemsOf(input.line_items),
+    createdAt: at,
+    updatedAt: at,
+    completedAt: null,
+  };
+  const delivery = deliveryOf(input.delivery);
+  ctx.state.checkouts.set(checkout.token, checkout);
+  ctx.state.changed();
+  const payload = checkoutPayload(shop, checkout);
+  return { checkout: payload, webhooks: emit(ctx, shop, "checkouts/create", payload, delivery) };
+}
+
+/** A checkout changed (a phone added, or completed): `checkouts/update`. */
+export function updateCheckout(ctx: ShopifyContext, token: string, input: Json) {
+  const checkout = ctx.state.checkouts.get(token);
+  if (!checkout) throw new ControlError(404, `No checkout ${token}.`);
+  const delivery = deliveryOf(input.delivery);
+  if (text(input.phone)) checkout.phone = text(input.phone)!;
+  if (text(input.email)) checkout.email = text(input.email)!;
+  if (input.shipping_address) checkout.shippingAddress = addressOf(input.shipping_address);
+  if (input.completed === true) checkout.completedAt = ctx.options.now();
+  checkout.updatedAt = ctx.options.now();
+  ctx.state.changed();
+  const shop = shopOr404(ctx, checkout.shop);
+  const payload = checkoutPayload(shop, checkout);
+  return { checkout: payload, webhooks: emit(ctx, shop, "checkouts/update", payload, delivery) };
+}
+
+/** The merchant removes the app: `app/uninstalled`, then its token and subscriptions are gone. */
+export function uninstall(ctx: ShopifyContext, domain: string, input: Json = {}) {
+  const shop = shopOr404(ctx, domain);
+  const webhooks = emit(ctx, shop, "app/uninstalled", shopPayload(shop), deliveryOf(input.delivery));
+  for (const s of ctx.state.subscriptionsOf(shop.domain, ctx.options.clientId)) ctx.state.subscriptions.delete(s.id);
+  ctx.state.grants.revokeAccount(shop.domain, ctx.options.clientId);
+  ctx.state.changed();
+  return { webhooks };
+}
+
+export function queueFault(ctx: ShopifyContext, fault: unknown, times: unknown) {
+  const count = times === undefined || times === "" ? 1 : Number(times);
+  if (!isFault(fault) || !Number.isInteger(count) || count < 1 || count > 100) return false;
+  ctx.faults.add(fault, count);
+  return true;
+}
+
+export function shopView(ctx: ShopifyContext, shop: Shop) {
+  return {
+    ...shop,
+    installed: ctx.state.grants.liveAccess().some((t) => t.account === shop.domain),
+    subscriptions: ctx.state
+      .subscriptionsOf(shop.domain)
+      .map((s) => ({ id: s.id, topic: s.topic, address: s.address, apiVersion: s.apiVersion })),
+    orders: ctx.state.ordersOf(shop.domain).length,
+  };
+}
+
+/**
+ * JSON control API for tests (gated by the sandbox token): what a shop's customers and staff do
+ * (an order, a fulfilment with tracking and its updates, a checkout, removing the app), each
+ * delivered as signed webhooks (`delivery`: normal, duplicate or bad_signature); the webhooks sent,
+ * queued faults, the API calls received, reset.
+ */
+export function controlRouter(ctx: ShopifyContext): Router {
+  const router = Router({ caseSensitive: true });
+  router.use(express.json({ limit: "256kb" }));
+  router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const status = (error as { status?: number } | undefined)?.status;
+    if (status && status >= 400 && status < 500)
+      return void res.status(status === 413 ? 413 : 400).json({ message: "The body must be JSON (at most 256 KB)." });
+    next(error);
+  });
+  router.use((_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    next();
+  });
+  const body = (req: Request) => (req.body && typeof req.body === "object" && !Array.isArray(req.body) ? req.body : {}) as Json;
+  const act =
+    (fn: (req: Request) => { webhooks: WebhookRecord[] } & Json, status = 201) =>
+    (req: Request, res: Response) => {
+      try {
+        res.status(status).json(fn(req));
+      } catch (error) {
+        if (!(error instanceof ControlError)) throw error;
+        res.status(error.status).json({ message: error.message });
+      }
+    };
+
+  router.get("/shops", (_req, res) => void res.json({ shops: [...ctx.state.shops.values()].map((s) => shopView(ctx, s)) }));
+  router.post(
+    "/shops/:shop/orders",
+    act((req) => createOrder(ctx, String(req.params.shop), body(req))),
+  );
+  router.post(
+    "/orders/:id/fulfillments",
+    act((req) => createFulfillment(ctx, Number(req.params.id), body(req))),
+  );
+  router.post(
+    "/fulfillments/:id/update",
+    act((req) => updateFulfillment(ctx, Number(req.params.id), body(req)), 200),
+  );
+  router.post(
+    "/shops/:shop/checkouts",
+    act((req) => createCheckout(ctx, String(req.params.shop), body(req))),
+  );
+  router.post(
+    "/checkouts/:token/update",
+    act((req) => updateCheckout(ctx, String(req.params.token), body(req)), 200),
+  );
+  router.post(
+    "/shops/:shop/uninstall",
+    act((req) => uninstall(ctx, String(req.params.shop), body(req)), 200),
+  );
+
+  router.get("/webhooks", (_req, res) => void res.json({ webhooks: ctx.sender.list() }));
+  router.post("/webhooks/flush", async (_req, res) => {
+    await ctx.sender.flush();
+    res.json({ webhooks: ctx.sender.list() });
+  });
+  router.post("/webhooks/:index/resend", (req, res) => {
+    const index = String(req.params.index);
+    const record = /^\d{1,9}$/.test(index) ? ctx.sender.resend(Number(index)) : undefined;
+    if (!record) return void res.status(404).json({ message: `No webhook ${index}.` });
+    res.json({ webhook: record });
+  });
+
+  router.get("/faults", (_req, res) => void res.json({ pending: ctx.faults.pending(), faults: FAULTS, magic: MAGIC_VALUES }));
+  router.post("/faults", (req, res) => {
+    const { fault, times } = body(req);
+    if (!queueFault(ctx, fault, times))
+      return void res.status(400).json({ message: `fault must be one of ${FAULTS.join(", ")}; times 1 to 100.` });
+    res.json({ pending: ctx.faults.pending() });
+  });
+  router.get("/magic", (_req, res) => void res.json({ magic: MAGIC_VALUES, deliveries: DELIVERIES }));
+  router.get("/calls", (_req, res) => void res.json({ calls: ctx.calls.list() }));
+  router.post("/reset", (_req, res) => {
+    ctx.state.reset();
+    ctx.sender.reset();
+    ctx.faults.clear();
+    ctx.calls.reset();
+    res.json({ ok: true });
+  });
+  router.use((_req, res) => void res.status(404).json({ message: "No such control endpoint." }));
+  return router;
+}

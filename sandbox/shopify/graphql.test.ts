@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { shopifyWebhookHmac } from "./index";
+import { CLIENT_SECRET, SHOP, startShopify, type ShopifyHarness } from "./test-support";
+
+let h: ShopifyHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const CREATE = `mutation webhookSubscriptionCreate($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+  webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
+    webhookSubscription { id topic uri format }
+    userErrors { field message }
+  }
+}`;
+const LIST = `query { webhookSubscriptions(first: 50) { nodes { id topic uri } } }`;
+const DELETE = `mutation webhookSubscriptionDelete($id: ID!) { webhookSubscriptionDelete(id: $id) { deletedWebhookSubscriptionId userErrors { field message } } }`;
+
+describe("the GraphQL Admin API", () => {
+  it("creates, lists and deletes webhook subscriptions, which then receive the store's events", async () => {
+    h = await startShopify();
+    const token = await h.connect();
+    const gql = (query: string, variables: Json = {}) => h!.admin<Json>("/graphql.json", token, { body: { query, variables } });
+    const created = await gql(CREATE, { topic: "ORDERS_CREATE", webhookSubscription: { uri: h.receiver.url, format: "JSON" } });
+    expect(created.status).toBe(200);
+    expect(created.json.data.webhookSubscriptionCreate).toMatchObject({
+      webhookSubscription: { topic: "ORDERS_CREATE", uri: h.receiver.url, format: "JSON" },
+      userErrors: [],
+    });
+    expect(created.json.extensions.cost.throttleStatus).toMatchObject({ maximumAvailable: 2000, restoreRate: 100 });
+
+    const again = await gql(CREATE, { topic: "ORDERS_CREATE", webhookSubscription: { callbackUrl: h.receiver.url } });
+    expect(again.json.data.webhookSubscriptionCreate).toMatchObject({
+      webhookSubscription: null,
+      userErrors: [{ message: "Address for this topic has already been taken" }],
+    });
+    expect(
+      (await gql(CREATE, { topic: "ORDERS_EATEN", webhookSubscription: { uri: h.receiver.url } })).json.errors[0].extensions.code,
+    ).toBe("INVALID_VARIABLE");
+
+    h.sandbox.createOrder(SHOP, { phone: "0712 345 678" });
+    await h.sandbox.flushWebhooks();
+    expect(h.receiver.received[0]!.headers["x-shopify-hmac-sha256"]).toBe(shopifyWebhookHmac(h.receiver.received[0]!.body, CLIENT_SECRET));
+
+    const listed = await gql(LIST);
+    expect(listed.json.data.webhookSubscriptions.nodes.map((n: Json) => n.topic)).toEqual(["ORDERS_CREATE"]);
+    const id = listed.json.data.webhookSubscriptions.nodes[0].id;
+    expect((await gql(DELETE, { id })).json.data.webhookSubscriptionDelete.deletedWebhookSubscriptionId).toBe(id);
+    expect((await gql(DELETE, { id })).json.data.webhookSubscriptionDelete.userErrors[0].message).toBe(
+      "Webhook subscription does not exist",
+    );
+  });
+
+  it("answers throttling in GraphQL's own way, and refuses what it does not serve", async () => {
+    h = await startShopify();
+    const token = await h.connect();
+    h.sandbox.queueFault("429");
+    const throttled = await h.admin<Json>("/graphql.json", token, { body: { query: LIST } });
+    expect(throttled.status).toBe(200);
+    expect(throttled.json.errors[0]).toMatchObject({ message: "Throttled", extensions: { code: "THROTTLED" } });
+    expect(throttled.json.extensions.cost.throttleStatus.currentlyAvailable).toBe(0);
+    expect(
+      (await h.admin<Json>("/graphql.json", token, { body: { query: "{ products(first: 1) { nodes { id } } }" } })).json.errors,
+    ).toHaveLength(1);
+    expect((await h.admin<Json>("/graphql.json", token, { body: {} })).status).toBe(400);
+    expect((await h.admin<Json>("/graphql.json", "shpat_wrong", { body: { query: LIST } })).status).toBe(401);
+  });
+});

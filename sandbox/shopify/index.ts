@@ -1,0 +1,139 @@
+import { Router } from "express";
+import { sandboxGate } from "../access";
+import { CallLog, type CallRecord } from "../call-log";
+import { FaultQueue, SlowAnswers, type Fault } from "../faults";
+import { OAuthGrants } from "../oauth-grants";
+import { adminRouter } from "./admin";
+import { consoleRouter } from "./console";
+import type { ResolvedOptions, ShopifyContext } from "./context";
+import { createCheckout, createFulfillment, createOrder, controlRouter, uninstall, updateCheckout, updateFulfillment } from "./control";
+import { oauthRouter } from "./oauth";
+import { ShopifyState } from "./state";
+import { WebhookSender, type WebhookRecord } from "./webhooks";
+
+export { installHmac, KNOWN_SCOPES } from "./oauth";
+export { shopifyWebhookHmac, DELIVERIES, type Delivery, type WebhookRecord } from "./webhooks";
+export { TOPICS } from "./events";
+export { MAGIC_VALUES, type Fault } from "../faults";
+
+export interface ShopifySandboxOptions {
+  /** The app's client id and secret (SHOPIFY_CLIENT_ID, SHOPIFY_CLIENT_SECRET): the secret signs the install redirect and the webhooks. */
+  clientId: string;
+  clientSecret: string;
+  /** The app's name on the install page. Default "Jumbe". */
+  appName?: string;
+  /** Where the router is mounted. Default "/sandbox/shopify". */
+  publicPath?: string;
+  /** SANDBOX_CONTROL_TOKEN: the console and control API ask for it when set (sandbox/access.ts). */
+  controlToken?: string;
+  secureCookie?: boolean;
+  /** DATA_DIR/sandbox/shopify.json: installs, subscriptions, orders survive a restart. Unset: memory only. */
+  statePath?: string;
+  /** The Admin API version. Default "2025-10". */
+  apiVersion?: string;
+  /** Before a webhook's first attempt, doubling between retries. Default 1000; tests 0. */
+  webhookDelayMs?: number;
+  /** Attempts per webhook until the receiver answers 2xx. Default 5. */
+  webhookAttempts?: number;
+  /** How long a `magic-slow` answer waits. Default 30 s. */
+  slowMs?: number;
+  now?: () => number;
+}
+
+type Json = Record<string, unknown>;
+
+export interface ShopifySandbox {
+  router: Router;
+  close(): Promise<void>;
+  createOrder(shop: string, input?: Json): { order: Json; webhooks: WebhookRecord[] };
+  createFulfillment(orderId: number, input?: Json): { fulfillment: Json; webhooks: WebhookRecord[] };
+  updateFulfillment(fulfillmentId: number, input?: Json): { fulfillment: Json; webhooks: WebhookRecord[] };
+  createCheckout(shop: string, input?: Json): { checkout: Json; webhooks: WebhookRecord[] };
+  updateCheckout(token: string, input?: Json): { checkout: Json; webhooks: WebhookRecord[] };
+  uninstall(shop: string): { webhooks: WebhookRecord[] };
+  webhooks(): WebhookRecord[];
+  flushWebhooks(): Promise<void>;
+  queueFault(fault: Fault, times?: number): void;
+  calls(): CallRecord[];
+  reset(): void;
+}
+
+function resolveOptions(input: ShopifySandboxOptions): ResolvedOptions & { delayMs: number; attempts: number } {
+  if (!input?.clientId || !input.clientSecret) throw new Error("createShopifySandbox: clientId and clientSecret are required.");
+  const publicPath = (input.publicPath ?? "/sandbox/shopify").replace(/\/+$/, "");
+  if (!publicPath.startsWith("/")) throw new Error('createShopifySandbox: publicPath must start with "/".');
+  const delayMs = input.webhookDelayMs ?? 1000;
+  const attempts = input.webhookAttempts ?? 5;
+  if (!(delayMs >= 0) || !Number.isInteger(attempts) || attempts < 1)
+    throw new Error("createShopifySandbox: webhookDelayMs must be 0 or more and webhookAttempts at least 1.");
+  return {
+    clientId: input.clientId,
+    clientSecret: input.clientSecret,
+    appName: input.appName ?? "Jumbe",
+    publicPath,
+    apiVersion: input.apiVersion ?? "2025-10",
+    slowMs: input.slowMs ?? 30_000,
+    now: input.now ?? Date.now,
+    delayMs,
+    attempts,
+  };
+}
+
+/**
+ * A local stand-in for Shopify as an app sees it: the install for a test shop (grant page, signed
+ * redirect, offline token), the Admin REST API's webhook subscriptions, and the store's events (an
+ * order, a fulfilment with tracking, a checkout, removing the app) delivered as signed webhooks with
+ * Shopify's headers and retries, twice or badly signed on request; magic values and queued faults, a
+ * JSON control API for tests and a console. State is kept in `statePath` when given.
+ */
+export function createShopifySandbox(input: ShopifySandboxOptions): ShopifySandbox {
+  const options = resolveOptions(input);
+  const grants = new OAuthGrants({ prefixes: { code: "", access: "shpat_", refresh: "shprt_" }, accessTtlMs: null, now: options.now });
+  const ctx: ShopifyContext = {
+    options,
+    state: new ShopifyState(grants, options.now, input.statePath),
+    faults: new FaultQueue(),
+    slow: new SlowAnswers(options.slowMs),
+    calls: new CallLog(options.now),
+    sender: new WebhookSender({ secret: options.clientSecret, delayMs: options.delayMs, attempts: options.attempts, now: options.now }),
+  };
+
+  const router = Router({ caseSensitive: true });
+  const gate = sandboxGate({
+    token: input.controlToken,
+    secureCookie: input.secureCookie,
+    loginPath: `${options.publicPath}/token`,
+    home: options.publicPath,
+  });
+  // The install pages and the Admin API are Shopify's own (the merchant's consent, the app's token): not gated.
+  router.use(adminRouter(ctx));
+  router.use(oauthRouter(ctx));
+  router.post("/token", ...gate.login);
+  router.use("/control", gate.json, controlRouter(ctx));
+  router.use(gate.page, consoleRouter(ctx));
+
+  return {
+    router,
+    async close() {
+      ctx.sender.close();
+      ctx.slow.close();
+      ctx.state.close();
+    },
+    createOrder: (shop, spec = {}) => createOrder(ctx, shop, spec),
+    createFulfillment: (orderId, spec = {}) => createFulfillment(ctx, orderId, spec),
+    updateFulfillment: (id, spec = {}) => updateFulfillment(ctx, id, spec),
+    createCheckout: (shop, spec = {}) => createCheckout(ctx, shop, spec),
+    updateCheckout: (token, spec = {}) => updateCheckout(ctx, token, spec),
+    uninstall: (shop) => uninstall(ctx, shop),
+    webhooks: () => ctx.sender.list(),
+    flushWebhooks: () => ctx.sender.flush(),
+    queueFault: (fault, times = 1) => ctx.faults.add(fault, times),
+    calls: () => ctx.calls.list(),
+    reset() {
+      ctx.state.reset();
+      ctx.sender.reset();
+      ctx.faults.clear();
+      ctx.calls.reset();
+    },
+  };
+}
