@@ -42,13 +42,14 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "developer:view");
   const params = args.url.searchParams;
   const category = categoryOf(params.get("category"));
-  const cards = await integrationCards(current.organization.id, category);
+  const all = await integrationCards(current.organization.id);
+  const cards = category ? all.filter((card) => card.category === category) : all;
   const canManage = can(current.role, "developer:manage");
   // The dialog's integration, from the whole catalogue (the filter may hide its card); unknown: 404.
   const dialogId = CONNECT_DIALOG.exec(params.get("dialog") ?? "")?.[1] ?? null;
   let dialog: IntegrationCard | null = null;
   if (dialogId) {
-    dialog = (category ? await integrationCards(current.organization.id, null) : cards).find((card) => card.id === dialogId) ?? null;
+    dialog = all.find((card) => card.id === dialogId) ?? null;
     if (!dialog) throw data(m.integrations_unknown(), { status: 404 });
   }
   let disconnecting: { id: string; name: string } | null = null;

@@ -26,12 +26,12 @@ export interface IntegrationCard {
 /**
  * The catalogue with each card's status from the organisation's own rows: connected when it has a
  * live connection (REST hooks: at least one subscription), else available or coming-soon. Texts in
- * the request's language.
+ * the request's language. Two reads side by side, whatever the page filters.
  */
-export async function integrationCards(organizationId: string, category: IntegrationCategory | null): Promise<IntegrationCard[]> {
+export async function integrationCards(organizationId: string): Promise<IntegrationCard[]> {
   const [connections, hooks] = await Promise.all([listConnections(organizationId), restHooksSummary(organizationId)]);
   const live = new Map(connections.filter((c) => c.status === "connected").map((c) => [c.provider, c]));
-  return CATALOGUE.filter((entry) => !category || entry.category === category).map((entry) => {
+  return CATALOGUE.map((entry) => {
     const connection = live.get(entry.id) ?? null;
     const hooked = entry.connect === "rest-hooks" ? hooks : null;
     const connected = entry.connect === "rest-hooks" ? hooks.count > 0 : connection !== null;
