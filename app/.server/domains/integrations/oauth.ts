@@ -28,14 +28,24 @@ export function callbackUrl(providerId: string) {
  * when this server has no connector installed for it.
  */
 export function connectableProvider(providerId: string): { entry: CatalogueEntry; provider: IntegrationProvider } {
+  const entry = connectableEntry(providerId);
+  return { entry, provider: installedProvider(entry) };
+}
+
+/** The catalogue's entry, if it is one connected with OAuth (the refusals of connectableProvider but the last). */
+export function connectableEntry(providerId: string): CatalogueEntry {
   const entry = catalogueEntry(providerId);
   if (!entry) throw refuse(404, "unknown_integration", m.integrations_unknown());
   if (entry.availability === "coming-soon")
     throw refuse(409, "integration_coming_soon", m.integrations_coming_soon_refused({ name: entry.name }));
   if (entry.connect !== "oauth") throw refuse(400, "not_oauth", m.integrations_not_oauth({ name: entry.name }));
+  return entry;
+}
+
+function installedProvider(entry: CatalogueEntry): IntegrationProvider {
   const provider = providerFor(entry.id);
   if (!provider) throw refuse(503, "connector_missing", m.integrations_connector_missing({ name: entry.name }));
-  return { entry, provider };
+  return provider;
 }
 
 const challengeOf = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
@@ -94,10 +104,12 @@ async function claimState(actor: IntegrationActor, providerId: string, state: st
  * answered 502 in words; nothing is stored then.
  */
 export async function finishConnect(actor: IntegrationActor, providerId: string, params: URLSearchParams) {
-  const { entry, provider } = connectableProvider(providerId);
+  const entry = connectableEntry(providerId);
+  // The state first: a return that no connect of this member started is refused whatever is installed.
   const state = params.get("state") ?? "";
   if (!state) throw refuse(400, "invalid_state", m.integrations_state_invalid());
-  const claimed = await claimState(actor, provider.id, state);
+  const claimed = await claimState(actor, entry.id, state);
+  const provider = installedProvider(entry);
   const denied = params.get("error");
   const code = params.get("code") ?? "";
   if (denied || !code) {
