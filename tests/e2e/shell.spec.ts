@@ -19,6 +19,7 @@ const NAV = [
   ["Analytics", "/analytics"],
   ["Billing", "/billing"],
   ["Developers", "/developers"],
+  ["Integrations", "/integrations"],
   ["Activity", "/activity"],
   ["Notifications", "/notifications"],
   ["Settings", "/settings"],
