@@ -1,5 +1,6 @@
 import { test, expect } from "./fixtures";
-import { DEMO, signIn } from "./helpers";
+import { DEMO, signIn, signUpAndVerifyViaApi } from "./helpers";
+import { seriousViolations } from "./axe";
 import { freePort, ownServer } from "./own-server";
 
 // Issue 45's catalogue in the browser, with JavaScript on and off: the category filter, the connect
@@ -88,4 +89,17 @@ test("the Integrations page filters, opens the connect dialog, refuses a coming-
     await page.goto("about:blank");
     await server.dispose();
   }
+});
+
+test("the Integrations page and its dialogs have no serious accessibility violations", async ({ page, request, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "axe runs in the page");
+  const user = await signUpAndVerifyViaApi(request, { businessName: "Mwangaza Solar Ltd" });
+  await signIn(page, user.email, user.password);
+  for (const path of [
+    "/integrations",
+    "/integrations?category=E-commerce&dialog=connect-shopify",
+    "/integrations?dialog=connect-rest-hooks",
+    "/integrations?dialog=connect-zendesk",
+  ])
+    expect(await seriousViolations(page, path), path).toEqual([]);
 });

@@ -329,6 +329,14 @@ describe("tokens", () => {
     expect(row).toMatchObject({ health: "healthy", sync_state: { after: "12" } });
     expect(row!.last_sync_at).not.toBeNull();
     expect(await actions(t.organizationId)).toContain("Integration synced");
+    // A token past its time with no refresh token: unhealthy at once, without waiting on a refresh.
+    await rawQuery(
+      `update integration_connections set refresh_token_sealed = null, token_expires_at = now() - interval '1 minute' where organization_id = $1`,
+      [t.organizationId],
+    );
+    await expect(tokenForUse(t.organizationId, "hubspot")).rejects.toSatisfy((e: unknown) => isRefusal(e) && e.status === 502);
+    const [expired] = await rows(`select health, last_error from integration_connections where organization_id = $1`, [t.organizationId]);
+    expect(expired).toEqual({ health: "unhealthy", last_error: "The access token expired and there is no refresh token." });
   });
 });
 

@@ -52,6 +52,7 @@ export async function tokenForUse(organizationId: string, providerId: string): P
     const row = await readTokens(organizationId, providerId, REFRESH_AHEAD_SECONDS);
     if (!row?.access_token_sealed) throw notConnected();
     if (row.fresh) return decryptSecret(row.access_token_sealed);
+    if (!row.refresh_token_sealed) return expiredForGood(organizationId, providerId);
     const refreshed = await refreshConnection(row.id);
     if (refreshed.outcome === "refreshed") return refreshed.accessToken;
     if (refreshed.outcome === "failed")
@@ -62,6 +63,18 @@ export async function tokenForUse(organizationId: string, providerId: string): P
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Refusal({ domain: "integration", status: 502, code: "integration_unhealthy", message: m.integrations_refresh_busy() });
+}
+
+/** A token past its time with nothing to refresh it: only connecting again helps. */
+async function expiredForGood(organizationId: string, providerId: string): Promise<never> {
+  const name = catalogueEntry(providerId)?.name ?? providerId;
+  await markUnhealthy(organizationId, providerId, "The access token expired and there is no refresh token.");
+  throw new Refusal({
+    domain: "integration",
+    status: 502,
+    code: "integration_unhealthy",
+    message: m.integrations_refresh_failed({ name }),
+  });
 }
 
 type RefreshOutcome =
