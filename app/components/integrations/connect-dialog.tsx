@@ -12,6 +12,11 @@ export function ConnectDialogBody({ card, canManage }: { card: IntegrationCard; 
   return (
     <div className="space-y-4 text-sm">
       <p className="text-slate-700">{card.description}</p>
+      <ul className="list-disc space-y-1 ps-5 text-slate-600" aria-label={m.integrations_features_label({ name: card.name })}>
+        {card.features.map((feature) => (
+          <li key={feature}>{feature}</li>
+        ))}
+      </ul>
       <p className="text-slate-500">{m.integrations_complexity({ complexity: complexityWords(card.setupComplexity) })}</p>
       {card.status === "coming-soon" ? (
         <Notice tone="warning">{m.integrations_coming_soon_refused({ name: card.name })}</Notice>

@@ -48,12 +48,14 @@ export function IntegrationCardView({ card, canManage, search }: { card: Integra
           <Logo className="size-5" aria-hidden />
         </span>
         <div className="min-w-0 flex-1">
-          <h2 id={titleId} className="font-semibold break-words">
+          <h2 id={titleId} className="font-semibold">
             {card.name}
           </h2>
-          <p className="text-xs text-slate-500">{categoryWords(card.category)}</p>
+          <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500">
+            {categoryWords(card.category)}
+            <Badge tone={TONE[card.status]}>{statusWords(card.status)}</Badge>
+          </p>
         </div>
-        <Badge tone={TONE[card.status]}>{statusWords(card.status)}</Badge>
       </div>
       <p className="mt-3 text-sm text-slate-700">{card.description}</p>
       <ul className="mt-3 list-disc space-y-1 ps-5 text-sm text-slate-600" aria-label={m.integrations_features_label({ name: card.name })}>
@@ -93,9 +95,11 @@ export function IntegrationCardView({ card, canManage, search }: { card: Integra
               </ButtonLink>
             ) : null}
             {card.connect === "rest-hooks" ? (
-              <TextLink to={href("/developers")} weight="medium">
-                {m.integrations_hooks_developers()}
-              </TextLink>
+              <span className="text-sm">
+                <TextLink to={href("/developers")} weight="medium">
+                  {m.integrations_hooks_developers()}
+                </TextLink>
+              </span>
             ) : null}
           </>
         )}
