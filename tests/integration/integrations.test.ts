@@ -23,6 +23,7 @@ import * as integrationsPage from "~/routes/app/integrations";
 import * as callbackRoute from "~/routes/app/integration-callback";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { appFetch } from "../support/in-process-app";
 import { APP, formRequest, getRequest, run } from "../support/http";
 
 // Issue 45: the Integrations catalogue on each organisation's own rows, the generic OAuth flow
@@ -337,6 +338,35 @@ describe("tokens", () => {
     await expect(tokenForUse(t.organizationId, "hubspot")).rejects.toSatisfy((e: unknown) => isRefusal(e) && e.status === 502);
     const [expired] = await rows(`select health, last_error from integration_connections where organization_id = $1`, [t.organizationId]);
     expect(expired).toEqual({ health: "unhealthy", last_error: "The access token expired and there is no refresh token." });
+  });
+});
+
+describe("the page as drawn", () => {
+  it("shows a connected card's account, health, last sync and last error, and a Disconnect that asks first", async () => {
+    const t = await tenant("Voi Sisal Growers");
+    await connectHubSpot(t);
+    await recordSync(t.organizationId, "hubspot", { ok: false, error: "HubSpot answered 429 (TEN_SECONDLY_ROLLING)" });
+    const html = async (query = "") => {
+      const response = await appFetch(getRequest(`/integrations${query}`, { cookie: t.cookie, headers: { accept: "text/html" } }));
+      expect(response.status).toBe(200);
+      return (await response.text()).replace(/<!-- -->/g, "");
+    };
+    const page = await html();
+    const card = page.slice(page.indexOf('data-integration="hubspot"'), page.indexOf('data-integration="shopify"'));
+    expect(card).toContain("shamba-fresh.example (portal 4411)");
+    expect(card).toContain("Needs attention");
+    expect(card).toContain("HubSpot answered 429 (TEN_SECONDLY_ROLLING)");
+    expect(card).toContain("Last sync");
+    expect(card).toContain('href="/integrations?confirm=disconnect&amp;integration=hubspot"');
+    // A coming-soon card has nothing to press.
+    const salesforce = page.slice(page.indexOf('data-integration="salesforce"'), page.indexOf('data-integration="zoho-crm"'));
+    expect(salesforce).toContain("Not available to connect yet.");
+    expect(salesforce).not.toContain("<a ");
+    // The question, then the dialog: both drawn by the server.
+    expect(await html("?confirm=disconnect&integration=hubspot")).toContain("Disconnect HubSpot?");
+    const dialog = await html("?dialog=connect-hubspot");
+    expect(dialog).toMatch(/<dialog[^>]*open=""[^>]*aria-labelledby="dialog-connect-hubspot-title"/);
+    expect(dialog).toContain("Connect HubSpot again");
   });
 });
 

@@ -61,6 +61,7 @@ const ACTION_KEYS = {
   "Integration connected": "app_activity_action_integration_connected",
   "Integration connection failed": "app_activity_action_integration_connection_failed",
   "Integration disconnected": "app_activity_action_integration_disconnected",
+  "Integration disconnected without revoking its access": "app_activity_action_integration_disconnected_unrevoked",
   "Integration synced": "app_activity_action_integration_synced",
   "Integration sync failed": "app_activity_action_integration_sync_failed",
   "Integration token refresh failed": "app_activity_action_integration_token_refresh_failed",

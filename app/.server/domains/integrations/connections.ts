@@ -112,20 +112,19 @@ export async function disconnectIntegration(actor: IntegrationActor, providerId:
   if (!entry || !row)
     throw new Refusal({ domain: "integration", status: 404, code: "not_connected", message: m.integrations_not_connected() });
   const revoked = await revokeQuietly(providerId, row);
+  const what = row.label ? `${entry.name}: ${row.label}` : entry.name;
+  // Not revoked (no connector installed, or the provider did not confirm): said, so someone removes Jumbe there.
   await recordActivity({
     organizationId: actor.organizationId,
     userId: actor.userId,
     type: "settings",
     status: revoked ? "success" : "warning",
-    action: "Integration disconnected",
-    details: `${entry.name}${row.label ? `: ${row.label}` : ""}${revoked ? "" : ` (${revokeNote(providerId)})`}`,
+    action: revoked ? "Integration disconnected" : "Integration disconnected without revoking its access",
+    details: what,
     meta: actor.meta,
   });
   return { name: entry.name, revoked };
 }
-
-const revokeNote = (providerId: string) =>
-  providerFor(providerId) ? "the provider did not confirm the revocation" : "no connector to revoke the tokens";
 
 async function revokeQuietly(providerId: string, row: { access: string | null; refresh: string | null; context: Record<string, string> }) {
   const provider = providerFor(providerId);

@@ -113,7 +113,8 @@ export async function finishConnect(actor: IntegrationActor, providerId: string,
   const denied = params.get("error");
   const code = params.get("code") ?? "";
   if (denied || !code) {
-    await connectFailed(actor, entry.name, denied ? `The provider answered ${denied.slice(0, 100)}.` : "No code came back.");
+    // The provider's own error code (access_denied), or nothing at all: data, as the provider wrote it.
+    await connectFailed(actor, entry.name, denied ? denied.slice(0, 100) : "—");
     throw refuse(400, "connect_declined", m.integrations_connect_declined({ name: entry.name }));
   }
   let tokens: ProviderTokens;

@@ -237,7 +237,7 @@ async function removeGoneHook(organizationId: string, hookId: string) {
     type: "settings",
     status: "warning",
     action: "REST hook removed by its target",
-    details: `${removed.event} → ${removed.target_url} (HTTP 410)`,
+    details: `${removed.event} → ${removed.target_url}`,
   });
 }
 
