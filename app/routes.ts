@@ -101,8 +101,11 @@ export default [
     route("billing/invoices/:id", "routes/app/billing/invoice.tsx"),
     // Advanced Analytics: the period's figures, chart, funnel, templates and daily table.
     route("analytics", "routes/app/analytics.tsx"),
+    // Integrations (issue 45): the catalogue with its connect dialog, and where a provider's OAuth consent returns.
+    route("integrations", "routes/app/integrations.tsx"),
+    route("integrations/:provider/callback", "routes/app/integration-callback.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
-    ...["integrations", "revenue-share"].map((path) => route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` })),
+    ...["revenue-share"].map((path) => route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` })),
   ]),
 
   route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),

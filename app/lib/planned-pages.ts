@@ -9,11 +9,6 @@ import { m } from "~/paraglide/messages";
  * Its title and summary are read when a page is drawn, in its language.
  */
 export const PLANNED_PAGES = {
-  "/integrations": {
-    title: m.app_planned_integrations,
-    summary: m.app_planned_integrations_summary,
-    permission: "developer:view",
-  },
   "/revenue-share": { title: m.app_planned_revenue_share, summary: m.app_planned_revenue_share_summary, permission: "billing:view" },
 } as const satisfies Record<string, { title: () => string; summary: () => string; permission: Permission }>;
 

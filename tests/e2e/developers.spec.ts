@@ -110,7 +110,7 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
 
   // Endpoints and examples come from the OpenAPI document: the tab's own example sends a message,
   // each endpoint's page has its own.
-  await expect(page.getByTestId("endpoint")).toHaveCount(46);
+  await expect(page.getByTestId("endpoint")).toHaveCount(49);
   await expect(page.getByTestId("example-curl")).toContainText("-X POST");
   await expect(page.getByTestId("example-curl")).toContainText("/api/v1/messages");
   await page.getByRole("link", { name: /GET\s*\/api\/v1\/account/ }).click();

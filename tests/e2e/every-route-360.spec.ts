@@ -266,6 +266,11 @@ const BUSINESS: Walk[] = [
   ["billing/invoices/:id", (ids) => ids.invoice!],
   ["analytics", "/analytics"],
   ["integrations", "/integrations"],
+  // The catalogue's connect dialog (an address of its own), a category, and the disconnect question's page.
+  ["integrations", "/integrations?category=CRM&dialog=connect-hubspot"],
+  ["integrations", "/integrations?dialog=connect-rest-hooks"],
+  // A provider's return without a state from here: the page that says the request is not valid.
+  ["integrations/:provider/callback", "/integrations/hubspot/callback"],
   ["revenue-share", "/revenue-share"],
   // Dialogs and confirmations that are addresses of their own (they open without JavaScript too).
   ["billing", "/billing?dialog=topup"],

@@ -101,6 +101,9 @@ for (const locale of LOCALES) {
     await expectNoEnglish(page, locale, "/analytics");
     await expectNoEnglish(page, locale, "/settings/team");
     await expectNoEnglish(page, locale, "/developers");
+    // The integrations' catalogue, a category, and its connect dialogs (an OAuth one and REST hooks).
+    await expectNoEnglish(page, locale, "/integrations?category=CRM&dialog=connect-hubspot");
+    await expectNoEnglish(page, locale, "/integrations?dialog=connect-rest-hooks");
 
     const pdf = await page.request.get(`${invoice}/pdf`);
     expect(pdf.status()).toBe(200);

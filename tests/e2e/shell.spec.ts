@@ -19,6 +19,7 @@ const NAV = [
   ["Analytics", "/analytics"],
   ["Billing", "/billing"],
   ["Developers", "/developers"],
+  ["Integrations", "/integrations"],
   ["Activity", "/activity"],
   ["Notifications", "/notifications"],
   ["Settings", "/settings"],
@@ -293,7 +294,7 @@ test("the Inbox entry shows the unread conversations and drops them once read", 
 });
 
 test("a page the product will have says coming soon inside the shell, and the top bar's search finds pages", async ({ page }) => {
-  // Billing (issue 17) and Advanced Analytics (issue 18) are built; Integrations is still to come.
+  // Billing (issue 17), Advanced Analytics (issue 18) and Integrations (issue 45) are built; Revenue Share is still to come.
   await sideNav(page).getByRole("link", { name: "Billing", exact: true }).click();
   await expect(page).toHaveURL(/\/billing$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Billing & Subscription");
@@ -301,8 +302,8 @@ test("a page the product will have says coming soon inside the shell, and the to
   await page.goto("/analytics");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Advanced Analytics");
   await expect(page.getByText("Coming soon", { exact: true })).toHaveCount(0);
-  await page.goto("/integrations");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Integrations");
+  await page.goto("/revenue-share");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Revenue Share");
   await expect(page.getByText("Coming soon", { exact: true })).toBeVisible();
   await expect(sideNav(page)).toBeVisible();
 

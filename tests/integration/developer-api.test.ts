@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { PRODUCTION_PAYMENTS } from "../support/production-env";
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -35,6 +35,17 @@ import { startApiV1Server } from "../support/api-v1-server";
 import { formRequest, getRequest, jsonRequest, run } from "../support/http";
 
 const run$ = promisify(execFile);
+
+// The REST hook example subscribes Zapier's address; with no DNS here, its name answers a public
+// address for this file (nothing is delivered to it: no worker runs), every other name as the system does.
+vi.mock("node:dns/promises", async (original) => {
+  const real = await original<typeof import("node:dns/promises")>();
+  const lookup = ((host: string, options?: object) =>
+    host === "hooks.zapier.com"
+      ? Promise.resolve([{ address: "54.86.11.7", family: 4 }])
+      : real.lookup(host, options as never)) as typeof real.lookup;
+  return { ...real, lookup, default: { ...real, lookup } };
+});
 
 // The real /api/v1 handler on a real socket, so curl, Node and Python can call it; Meta's sandbox
 // behind it for the template examples.
@@ -304,6 +315,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/automations/flows",
       "/api/v1/automations/flows/{id}",
       "/api/v1/automations/flows/{id}/publish",
+      "/api/v1/hooks",
+      "/api/v1/hooks/{id}",
     ]);
     expect(Object.keys(doc.paths["/api/v1/contacts/{id}"])).toEqual(["get", "patch", "delete"]);
     expect(Object.keys(doc.paths["/api/v1/automations/rules/{id}"])).toEqual(["get", "patch", "delete"]);
@@ -449,6 +462,9 @@ describe("OpenAPI and the Developers page's examples", () => {
       "PATCH /api/v1/automations/flows/{id}",
       "DELETE /api/v1/automations/flows/{id}",
       "POST /api/v1/automations/flows/{id}/publish",
+      "GET /api/v1/hooks",
+      "POST /api/v1/hooks",
+      "DELETE /api/v1/hooks/{id}",
     ]);
     // The contact's consent example runs before its DELETE example (the page lists DELETE first), and a
     // flow is published before its DELETE example deletes it.
@@ -490,6 +506,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       let ruleId = "";
       let knowledgeId = "";
       let flowId = "";
+      let hookId = "";
       outputs[language] = [];
       for (const endpoint of runOrder(pages[language].endpoints)) {
         const stdout = await runExample(language, endpoint.example, {
@@ -500,6 +517,7 @@ describe("OpenAPI and the Developers page's examples", () => {
           RULE_ID: ruleId,
           KNOWLEDGE_ID: knowledgeId,
           FLOW_ID: flowId,
+          HOOK_ID: hookId,
         });
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/templates") templateId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/media") mediaId = JSON.parse(stdout).id;
@@ -507,6 +525,7 @@ describe("OpenAPI and the Developers page's examples", () => {
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/automations/rules") ruleId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/automations/knowledge") knowledgeId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/automations/flows") flowId = JSON.parse(stdout).id;
+        if (endpoint.method === "POST" && endpoint.path === "/api/v1/hooks") hookId = JSON.parse(stdout).id;
         outputs[language].push(stdout);
       }
       expect(templateId).toMatch(/^[0-9a-f-]{36}$/);
@@ -615,10 +634,13 @@ describe("OpenAPI and the Developers page's examples", () => {
             : typeof v === "string" && (/^[0-9a-f]{8}-[0-9a-f-]{27}$/.test(v) || /^\d{4}-\d{2}-\d{2}T/.test(v))
               ? ""
               : v;
-      const same =
-        endpoint.path.startsWith("/api/v1/automations/assistant") ||
-        endpoint.path.startsWith("/api/v1/automations/knowledge") ||
-        endpoint.path.startsWith("/api/v1/automations/flows")
+      // A hook's secret is new with each subscription.
+      const hook = (v: Record<string, unknown>) => scrubbed({ ...v, ...("secret" in v ? { secret: String(v.secret).slice(0, 6) } : {}) });
+      const same = endpoint.path.startsWith("/api/v1/hooks")
+        ? hook
+        : endpoint.path.startsWith("/api/v1/automations/assistant") ||
+            endpoint.path.startsWith("/api/v1/automations/knowledge") ||
+            endpoint.path.startsWith("/api/v1/automations/flows")
           ? scrubbed
           : endpoint.path === "/api/v1/phone-numbers"
             ? connectedNumbers
@@ -663,6 +685,13 @@ describe("OpenAPI and the Developers page's examples", () => {
           welcome: { enabled: true },
           hours: { monday: [{ from: "08:00", to: "17:00" }], sunday: [] },
           timeZone: "Africa/Nairobi",
+        });
+      if (endpoint.path === "/api/v1/hooks" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [] });
+      if (endpoint.path === "/api/v1/hooks" && endpoint.method === "POST")
+        expect(fromCurl).toMatchObject({
+          event: "message.received",
+          targetUrl: "https://hooks.zapier.com/hooks/standard/1234567/abcdefg/",
+          secret: expect.stringMatching(/^whsec_/),
         });
       if (endpoint.path === "/api/v1/template-samples")
         expect(fromCurl).toEqual({ id: expect.any(String), contentType: "image/png", size: png.length });

@@ -122,6 +122,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/templates/:id/edit": (w) => `/templates/${w.template}/edit`,
   "/messaging/contacts/:id": (w) => `/messaging/contacts/${w.contacts[0]}`,
   "/developers/api/:operation": () => "/developers/api/sendMessage",
+  "/integrations/:provider/callback": () => "/integrations/hubspot/callback",
   "/messaging/contacts/:id/data.json": (w) => `/messaging/contacts/${w.contacts[0]}/data.json`,
   "/messaging/contacts/import/:id": (w) => `/messaging/contacts/import/${w.contactImport}`,
   "/messaging/contacts/import/:id/rejected.csv": (w) => `/messaging/contacts/import/${w.contactImport}/rejected.csv`,
@@ -151,6 +152,8 @@ const SAMPLE: Record<string, (w: World) => string> = {
 const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/metrics": { status: 401, why: "Prometheus's scrape takes a bearer token, never a session (tested in admin-system.test.ts)" },
   "/unauthorized": { status: 403, why: "the refusal page itself" },
+  // A provider's return without a state from a connect started here (the flow: integrations.test.ts).
+  "/integrations/:provider/callback": { status: 400, why: "no OAuth state" },
   // The demo import has no rejected rows stored: its file is not found.
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
   // Drafts have no media sample.
@@ -327,6 +330,20 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       form: (w) => ({ intent: "disconnect", accountId: w.account, confirm: "yes" }),
       proof: false,
       why: "Meta",
+    },
+  },
+  "/integrations": {
+    connect: {
+      needs: "developer:manage",
+      form: () => ({ intent: "connect", integration: "salesforce" }),
+      proof: false,
+      why: "a coming-soon one is refused; a live one goes to its provider",
+    },
+    disconnect: {
+      needs: "developer:manage",
+      form: () => ({ intent: "disconnect", integration: "rest-hooks", confirm: "yes" }),
+      proof: false,
+      why: "nothing connected",
     },
   },
   "/developers": {

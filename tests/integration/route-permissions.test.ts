@@ -36,7 +36,7 @@ async function giveRole(userId: string, role: Role) {
  *   401 / 403  JSON with spec section 8's message
  *   →/x        302 to /x
  */
-type Outcome = "ok" | "login" | "denied" | "401" | "403" | "404" | "405" | "406" | `→${string}`;
+type Outcome = "ok" | "login" | "denied" | "400" | "401" | "403" | "404" | "405" | "406" | `→${string}`;
 interface Row {
   /** The path requested for the route's pattern (params filled in). */
   path: string;
@@ -243,6 +243,8 @@ const ROWS: Record<string, Row> = {
   // A link that was never sent: the page says so, with 404.
   "/invitations/:token": { path: "/invitations/no-such-token", anonymous: "404", owner: "404", admin: "404" },
   "/integrations": { path: "/integrations", anonymous: "login", owner: "ok", admin: "ok" },
+  // A provider's OAuth return: owners and admins (developer:manage); without the state it started with, 400 in words.
+  "/integrations/:provider/callback": { path: "/integrations/hubspot/callback", anonymous: "login", owner: "400", admin: "400" },
   "/revenue-share": { path: "/revenue-share", anonymous: "login", owner: "ok", admin: "ok" },
   // The admin console: 404 to anyone but a platform administrator, signed in or not (decision 037); a foreign or unknown id is 404 too.
   "/admin": { path: "/admin", anonymous: "404", owner: "404", admin: "ok" },
@@ -346,6 +348,7 @@ const ROWS: Record<string, Row> = {
 /** POSTs that change state: nobody without the permission gets past the guard. */
 const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; owner?: Outcome }[] = [
   { path: "/developers", form: { intent: "regenerate" }, anonymous: "login" },
+  { path: "/integrations", form: { intent: "connect", integration: "hubspot" }, anonymous: "login" },
   { path: "/whatsapp", form: { intent: "disconnect", accountId: "00000000-0000-4000-8000-000000000000" }, anonymous: "login" },
   { path: "/profile", form: { intent: "profile" }, anonymous: "login" },
   { path: "/change-password", form: {}, anonymous: "login" },
@@ -586,6 +589,7 @@ describe("the layouts' middleware answers each role as the routes declare", () =
     expect(await answer("/automations", "viewer")).toBe("200");
     expect(await answer("/dashboard", "platform_admin")).toBe("302 /unauthorized");
     expect(await answer("/integrations", "viewer")).toBe("302 /unauthorized");
+    expect(await answer("/integrations/hubspot/callback", "agent")).toBe("302 /unauthorized");
     expect(await answer("/revenue-share", "agent")).toBe("302 /unauthorized");
     expect(await answer("/developers", "anonymous")).toBe(`302 /login?from=${encodeURIComponent("/developers")}`);
     // Downloads: a browser is sent to /unauthorized, a script told 403; a visitor signs in to the page the route names.

@@ -163,8 +163,8 @@ describe("search", () => {
 
   it("shows a spec page that is not built yet as coming soon, inside the shell", async () => {
     const me = await signedIn();
-    const integrations = await run(comingSoon, getRequest("/integrations", { cookie: me.cookie }));
-    expect(integrations.data).toMatchObject({ path: "/integrations", title: "Integrations" });
-    expect((await run(comingSoon, getRequest("/integrations"))).location).toBe("/login?from=%2Fintegrations");
+    const revenueShare = await run(comingSoon, getRequest("/revenue-share", { cookie: me.cookie }));
+    expect(revenueShare.data).toMatchObject({ path: "/revenue-share", title: "Revenue Share" });
+    expect((await run(comingSoon, getRequest("/revenue-share"))).location).toBe("/login?from=%2Frevenue-share");
   });
 });

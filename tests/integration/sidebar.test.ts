@@ -98,11 +98,12 @@ describe("the navigation", () => {
     ["Analytics", "/analytics"],
     ["Billing", "/billing"],
     ["Developers", "/developers"],
+    ["Integrations", "/integrations"],
     ["Activity", "/activity"],
     ["Notifications", "/notifications"],
     ["Settings", "/settings"],
   ];
-  const WITHOUT_MONEY_AND_KEYS = OWNER_AND_ADMIN.filter(([label]) => label !== "Billing" && label !== "Developers");
+  const WITHOUT_MONEY_AND_KEYS = OWNER_AND_ADMIN.filter(([label]) => !["Billing", "Developers", "Integrations"].includes(label!));
   const EXPECTED: Record<Role, string[][]> = {
     owner: OWNER_AND_ADMIN,
     admin: OWNER_AND_ADMIN,

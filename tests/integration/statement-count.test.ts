@@ -26,6 +26,10 @@ const USER_BUDGETS: Record<string, number> = {
   "/activity": 6,
   // five before webhooks out, and the recent webhook deliveries (one bounded read of 20 rows)
   "/developers": 6,
+  // session, shell notifications; side by side: the connections and the REST hooks' summary (a filter
+  // or a dialog reads nothing more)
+  "/integrations": 4,
+  "/integrations?category=CRM&dialog=connect-hubspot": 4,
   "/api/auth/me": 1,
   "/api/whatsapp/accounts": 2,
   "/api/embedded-signup/status": 3,

@@ -641,6 +641,8 @@ describe("the OpenAPI document", () => {
       "/api/v1/automations/flows",
       "/api/v1/automations/flows/{id}",
       "/api/v1/automations/flows/{id}/publish",
+      "/api/v1/hooks",
+      "/api/v1/hooks/{id}",
     ]);
     expect(Object.keys(doc.paths["/api/v1/templates"])).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/templates/{id}"])).toEqual(["get", "delete"]);

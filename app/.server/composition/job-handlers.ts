@@ -41,6 +41,7 @@ import { BILLING_CYCLE_EVERY_SECONDS, BILLING_CYCLE_QUEUE, runBillingCycle } fro
 import { settlePendingPrompts } from "../domains/billing/mpesa";
 import { settlePendingCards } from "../domains/billing/card";
 import { pruneSystemData, runSystemMonitor, SYSTEM_MONITOR_EVERY_SECONDS, SYSTEM_MONITOR_QUEUE } from "../domains/admin/system/monitor";
+import { refreshExpiringTokens, TOKEN_REFRESH_EVERY_SECONDS, TOKEN_REFRESH_QUEUE } from "../domains/integrations/tokens";
 
 /** Pending M-Pesa prompts and card checkouts are looked at this often (their own schedules inside). */
 export const PAYMENTS_CHECK_QUEUE = "billing.payments-check";
@@ -184,6 +185,16 @@ export function registerJobHandlers() {
     run: () => timeOutIdleSessions().then(() => undefined),
   });
   registerRecurringJob({ name: "flows-idle", queue: FLOW_IDLE_QUEUE, everySeconds: FLOW_IDLE_EVERY_SECONDS });
+  // Integrations (issue 45): tokens about to expire refreshed ahead of use, once a minute across all
+  // instances (each connection's refresh is claimed by one); calls the providers, so outside a transaction.
+  registerJobHandler({
+    queue: TOKEN_REFRESH_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    run: () => refreshExpiringTokens().then(() => undefined),
+  });
+  registerRecurringJob({ name: "integrations-token-refresh", queue: TOKEN_REFRESH_QUEUE, everySeconds: TOKEN_REFRESH_EVERY_SECONDS });
   // A consent keyword's answer (STOP, ACHA, START…): it queues a message, so outside the webhook's transaction.
   registerJobHandler<{ organizationId: string; messageId: string; status: "opted_in" | "opted_out"; language: "en" | "sw" }>({
     queue: CONSENT_REPLY_QUEUE,

@@ -38,6 +38,7 @@ export type RefusalDomain =
   | "contact"
   | "import"
   | "inbox"
+  | "integration"
   | "media"
   | "notification_rules"
   | "organisation"

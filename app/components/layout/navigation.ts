@@ -14,6 +14,7 @@ import {
   Rocket,
   Settings,
   Users,
+  Zap,
 } from "~/components/ui/icons";
 import { m } from "~/paraglide/messages";
 
@@ -84,6 +85,7 @@ export const NAV_GROUPS: readonly NavGroup[] = [
     entries: [
       entry(href("/billing"), m.app_nav_billing, CreditCard),
       entry(href("/developers"), m.app_nav_developers, KeyRound),
+      entry(href("/integrations"), m.app_nav_integrations, Zap),
       entry(href("/activity"), m.app_nav_activity, Activity),
       entry(href("/notifications"), m.app_nav_notifications, Bell),
       entry(href("/settings"), m.app_nav_settings, Settings),

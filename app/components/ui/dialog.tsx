@@ -54,12 +54,15 @@ export function UrlDialog({
   searchParams,
   title,
   description,
+  size = "md",
   children,
 }: {
   name: string;
   searchParams: URLSearchParams;
   title: string;
   description?: ReactNode;
+  /** The spec's modal sizes (sm, md, lg, xl); each stays within a phone's width. */
+  size?: "sm" | "md" | "lg" | "xl";
   children: ReactNode;
 }) {
   const open = searchParams.get("dialog") === name;
@@ -90,7 +93,7 @@ export function UrlDialog({
           if (event.currentTarget.open) return;
           navigate(closeHref, { replace: true, preventScrollReset: true });
         }}
-        className="url-dialog"
+        className={size === "md" ? "url-dialog" : `url-dialog url-dialog-${size}`}
       >
         <div className="flex items-start justify-between gap-4">
           <h2 id={titleId} className="text-lg font-semibold">

@@ -113,6 +113,18 @@ import {
   updateApiFlow,
 } from "./flows";
 import { MAX_RANGES_PER_DAY } from "../../domains/automations/hours";
+import {
+  HOOK_CREATE_EXAMPLE,
+  HOOK_NOT_FOUND,
+  HookCreate,
+  HookIdParams,
+  HookList,
+  listApiHooks,
+  subscribeApiHook,
+  SubscribedHook,
+  unsubscribeApiHook,
+} from "./hooks";
+import { REST_HOOKS_MAX } from "../../domains/integrations/rest-hooks";
 
 export type HttpMethod = "get" | "post" | "patch" | "delete";
 
@@ -1096,6 +1108,55 @@ export const ENDPOINTS: Endpoint[] = [
     response: Flow,
     errors: { 404: FLOW_NOT_FOUND, 422: "The draft has no steps (code invalid_automation)." },
     run: ({ organizationId, params }) => publishApiFlow(organizationId, params.id),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/hooks",
+    operationId: "listHooks",
+    permission: "developer:view",
+    summary: "List REST hooks",
+    description:
+      "The organisation's REST hooks (Zapier, Make), oldest first: each target URL, its event and its last delivery. Their secrets are never shown again.",
+    query: NoQuery,
+    params: NoParams,
+    status: 200,
+    response: HookList,
+    run: ({ organizationId }) => listApiHooks(organizationId),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/hooks",
+    operationId: "subscribeHook",
+    permission: "developer:manage",
+    codes: ["invalid_hook", "hook_exists", "hook_limit"],
+    summary: "Subscribe a REST hook",
+    description:
+      "Subscribes a target URL to one event (an automation platform's REST hook subscribe). Each event is POSTed to it as webhooks out send theirs: the Standard Webhooks body with type, timestamp and data, signed with the secret this answer shows once, its addresses checked again at each delivery, retried for three days. A 410 Gone from the target removes the hook. To act on an event, call POST /api/v1/messages (send a message).",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: HookCreate, example: HOOK_CREATE_EXAMPLE },
+    status: 201,
+    response: SubscribedHook,
+    errors: {
+      409: `The URL is already subscribed to the event (code hook_exists), or the organisation has ${REST_HOOKS_MAX} hooks, the most it may (code hook_limit).`,
+      422: "The target URL is not acceptable: not https, with a user name or password, or a private, loopback or link-local address (code invalid_hook, field targetUrl). Nothing is saved.",
+    },
+    run: ({ organizationId, apiKeyId, body }) => subscribeApiHook(organizationId, apiKeyId, body),
+  }),
+  define({
+    method: "delete",
+    path: "/api/v1/hooks/{id}",
+    operationId: "unsubscribeHook",
+    permission: "developer:manage",
+    notFound: HOOK_NOT_FOUND,
+    summary: "Unsubscribe a REST hook",
+    description: "Removes the hook: nothing more is sent to it, deliveries still waiting included. Answers 204 with no body.",
+    query: NoQuery,
+    params: HookIdParams,
+    status: 204,
+    response: NoContent,
+    errors: { 404: HOOK_NOT_FOUND },
+    run: ({ organizationId, params }) => unsubscribeApiHook(organizationId, params.id),
   }),
 ];
 

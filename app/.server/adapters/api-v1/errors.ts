@@ -108,6 +108,16 @@ export const ERROR_CATALOGUE = {
     meaning: "The organisation has as many chatbot flows as it may, or the flow as many steps.",
     action: "Delete a flow (or a step) it no longer needs, then add the new one.",
   },
+  hook_exists: {
+    status: 409,
+    meaning: "This target URL is already subscribed to this event.",
+    action: "Use the hook you have (GET /api/v1/hooks lists them), or unsubscribe it first.",
+  },
+  hook_limit: {
+    status: 409,
+    meaning: "The organisation has as many REST hooks as it may.",
+    action: "Unsubscribe hooks no longer used (a Zap turned off), then subscribe again.",
+  },
   idempotency_conflict: {
     status: 409,
     meaning: "The Idempotency-Key was used in the last 24 hours for a different request.",
@@ -207,6 +217,12 @@ export const ERROR_CATALOGUE = {
     meaning:
       "A keyword rule, the welcome or away message, the business hours, the assistant's settings or a knowledge article break a rule of the Automations pages; the answer's field names where (a keyword, the threshold, a time, the base URL).",
     action: "Correct what the field names, as the message says.",
+  },
+  invalid_hook: {
+    status: 422,
+    meaning:
+      "A REST hook's target URL is not acceptable: not https, with a user name or password, or pointing to a private, loopback or link-local address.",
+    action: "Give a public https URL, as the message says.",
   },
   rate_limited: {
     status: 429,

@@ -17,6 +17,7 @@ import { upsertConversations } from "../../domains/inbox/inbound";
 import { automationCandidates, enqueueAutomations } from "../../domains/automations/run";
 import { stopSessionsOnOptOut } from "../../domains/automations/flows/session";
 import { queryRows } from "../../infrastructure/db/query";
+import { enqueueContactsCreated } from "../../domains/webhooks-out/events";
 import type { Executor } from "../../infrastructure/db/client";
 import { englishOf, words } from "../../infrastructure/words/said";
 
@@ -294,6 +295,7 @@ export class ChangeWork {
     const byNumber = [...people.values()].filter((c) => c.waId).sort(inOrder);
     const byUserId = [...people.values()].filter((c) => !c.waId).sort(inOrder);
     const contactId = new Map<string, string>();
+    const created: { id: string; organization_id: string; wa_id?: string; name: string | null }[] = [];
     if (byNumber.length) {
       // Someone known so far only by their user id (their number hidden) who now shows it: the same
       // contact takes the number, rather than a second contact for the same person.
@@ -306,7 +308,7 @@ export class ChangeWork {
           where c.organization_id = t.o and c.user_id = t.u and c.wa_id is null
             and not exists (select 1 from contacts d where d.organization_id = t.o and d.wa_id = t.w)`);
       const col = <K extends keyof InboundRow>(key: K) => sql.param(byNumber.map((c) => c[key]));
-      const saved = await rows<{ id: string; organization_id: string; wa_id: string }>(
+      const saved = await rows<{ id: string; organization_id: string; wa_id: string; name: string | null; inserted: boolean }>(
         tx,
         sql`insert into contacts (organization_id, wa_id, user_id, phone, name, last_seen_at)
             select o, w, u, '+' || w, n, s
@@ -317,22 +319,35 @@ export class ChangeWork {
                           user_id = coalesce(contacts.user_id, case when not exists (
                             select 1 from contacts d where d.organization_id = excluded.organization_id and d.user_id = excluded.user_id)
                             then excluded.user_id end)
-            returning id, organization_id, wa_id`,
+            returning id, organization_id, wa_id, name, (xmax = 0) as inserted`,
       );
       for (const c of saved) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
+      created.push(...saved.filter((c) => c.inserted));
     }
     if (byUserId.length) {
       const col = <K extends keyof InboundRow>(key: K) => sql.param(byUserId.map((c) => c[key]));
-      const saved = await rows<{ id: string; organization_id: string; user_id: string }>(
+      const saved = await rows<{ id: string; organization_id: string; user_id: string; name: string | null; inserted: boolean }>(
         tx,
         sql`insert into contacts (organization_id, user_id, name, last_seen_at)
             select o, u, n, s from unnest(${col("organizationId")}::uuid[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, u, n, s)
             on conflict (organization_id, user_id) where user_id is not null
             do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at)
-            returning id, organization_id, user_id`,
+            returning id, organization_id, user_id, name, (xmax = 0) as inserted`,
       );
       for (const c of saved) contactId.set(`${c.organization_id}|u:${c.user_id}`, c.id);
+      created.push(...saved.filter((c) => c.inserted));
     }
+    // Customers seen for the first time: contact.created for the REST hooks subscribed to it.
+    await enqueueContactsCreated(
+      tx,
+      created.map((c) => ({
+        organizationId: c.organization_id,
+        id: c.id,
+        name: c.name,
+        phone: c.wa_id ? `+${c.wa_id}` : null,
+        waId: c.wa_id ?? null,
+      })),
+    );
     const contactOf = (m: InboundRow) => contactId.get(personKey(m)) ?? null;
     const mcol = <K extends keyof InboundRow>(key: K) => sql.param(list.map((m) => m[key]));
     const inserted = await rows<{

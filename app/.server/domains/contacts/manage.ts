@@ -10,6 +10,7 @@ import { refuseContact } from "./refusals";
 import { contactView, type ContactRow, type ContactView } from "./views";
 import type { ContactFilter } from "~/lib/contact-filter";
 import { m } from "~/paraglide/messages";
+import { enqueueContactsCreated } from "../webhooks-out/events";
 
 /** What a caller may set on a contact; anything left out stays as it is. */
 export interface ContactChanges {
@@ -94,6 +95,8 @@ export async function saveContact(
         ))!;
         id = inserted.id;
         created = inserted.inserted;
+        if (created)
+          await enqueueContactsCreated(tx, [{ organizationId: actor.organizationId, id, name: fields.name!, phone, waId: phone.slice(1) }]);
         if (!created) await applyChanges(tx, actor.organizationId, id, fields);
       } else await applyChanges(tx, actor.organizationId, id, fields);
       if (options.consent)

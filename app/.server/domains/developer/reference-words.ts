@@ -97,6 +97,9 @@ const SUMMARIES: Record<string, () => string> = {
   updateFlow: m.developers_ref_update_flow_summary,
   deleteFlow: m.developers_ref_delete_flow_summary,
   publishFlow: m.developers_ref_publish_flow_summary,
+  listHooks: m.developers_ref_list_hooks_summary,
+  subscribeHook: m.developers_ref_subscribe_hook_summary,
+  unsubscribeHook: m.developers_ref_unsubscribe_hook_summary,
 };
 const DESCRIPTIONS: Record<string, () => string> = {
   getAccount: m.developers_ref_get_account_description,
@@ -153,6 +156,9 @@ const DESCRIPTIONS: Record<string, () => string> = {
   updateFlow: m.developers_ref_update_flow_description,
   deleteFlow: m.developers_ref_delete_flow_description,
   publishFlow: m.developers_ref_publish_flow_description,
+  listHooks: m.developers_ref_list_hooks_description,
+  subscribeHook: m.developers_ref_subscribe_hook_description,
+  unsubscribeHook: m.developers_ref_unsubscribe_hook_description,
 };
 const MEANINGS: Record<string, () => string> = {
   invalid_request: m.developers_error_invalid_request_meaning,
@@ -201,6 +207,9 @@ const MEANINGS: Record<string, () => string> = {
   knowledge_limit: m.developers_error_knowledge_limit_meaning,
   flow_limit: m.developers_error_flow_limit_meaning,
   invalid_automation: m.developers_error_invalid_automation_meaning,
+  hook_exists: m.developers_error_hook_exists_meaning,
+  hook_limit: m.developers_error_hook_limit_meaning,
+  invalid_hook: m.developers_error_invalid_hook_meaning,
 };
 const ACTIONS: Record<string, () => string> = {
   invalid_request: m.developers_error_invalid_request_action,
@@ -249,6 +258,9 @@ const ACTIONS: Record<string, () => string> = {
   knowledge_limit: m.developers_error_knowledge_limit_action,
   flow_limit: m.developers_error_flow_limit_action,
   invalid_automation: m.developers_error_invalid_automation_action,
+  hook_exists: m.developers_error_hook_exists_action,
+  hook_limit: m.developers_error_hook_limit_action,
+  invalid_hook: m.developers_error_invalid_hook_action,
 };
 
 /** An endpoint's summary in the page's language (the document's own words for one it does not know). */

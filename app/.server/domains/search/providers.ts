@@ -119,6 +119,12 @@ const PAGES: { to: string; title: () => string; words: string }[] = [
     words:
       "Advanced Analytics analytics reports statistics figures sent delivered read replied rates funnel templates daily hourly csv spend",
   },
+  {
+    to: "/integrations",
+    title: m.integrations_title,
+    words:
+      "Integrations integrations connect apps HubSpot Shopify Google Sheets Zapier Make REST hooks CRM e-commerce Salesforce Zoho WooCommerce Mailchimp Zendesk Freshdesk",
+  },
   { to: "/admin", title: m.app_search_page_admin_console, words: "Admin Console admin console platform users organisations" },
   ...Object.entries(PLANNED_PAGES).map(([to, page]) => ({
     to,

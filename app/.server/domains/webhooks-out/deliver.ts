@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import type { Job } from "../../infrastructure/jobs/queue";
@@ -11,6 +11,7 @@ import { ownersToWrite } from "../auth/language";
 import { resolveWebhookTarget, systemResolver, type Resolver } from "./endpoint";
 import { postToAddress, type SendOutcome } from "./send";
 import { signatureHeader, signingSecrets } from "./secret";
+import { decryptSecret } from "../../infrastructure/security/crypto";
 import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "./events";
 import { notifyWebhookFailing } from "../notifications/emitters";
 
@@ -48,6 +49,8 @@ interface PendingDelivery {
   step: number;
   url: string | null;
   disabled: boolean | null;
+  hook_id: string | null;
+  hook_secret: string | null;
 }
 
 /**
@@ -56,11 +59,16 @@ interface PendingDelivery {
  * resolved afresh; the request goes to the first of exactly those addresses.
  */
 export async function deliverOnce(job: DeliveryJob, options: DeliveryOptions = {}) {
+  // A REST hook's delivery goes to the hook's URL (a removed hook took its deliveries with it).
   const [row] = await queryRows<PendingDelivery>(
     db(),
     sql`
-    select d.id, d.organization_id, d.event_type, d.payload::text as body, d.step, w.url, w.disabled_at is not null as disabled
-    from webhook_deliveries d left join webhook_endpoints w on w.organization_id = d.organization_id
+    select d.id, d.organization_id, d.event_type, d.payload::text as body, d.step, d.hook_id, h.secret_encrypted as hook_secret,
+           case when d.hook_id is null then w.url else h.target_url end as url,
+           case when d.hook_id is null then w.disabled_at is not null else false end as disabled
+    from webhook_deliveries d
+    left join webhook_endpoints w on w.organization_id = d.organization_id and d.hook_id is null
+    left join rest_hooks h on h.id = d.hook_id
     where d.id = ${job.deliveryId} and d.seq = ${job.seq} and d.status = 'pending'`,
   );
   if (!row) return;
@@ -76,6 +84,8 @@ export async function deliverOnce(job: DeliveryJob, options: DeliveryOptions = {
 }
 
 function attempt(row: PendingDelivery, url: string, resolve: Resolver): Promise<SendOutcome> {
+  if (row.hook_secret)
+    return postSignedWith({ current: decryptSecret(row.hook_secret), previous: null }, url, `msg_${row.id}`, row.body, resolve);
   return postSigned(row.organization_id, url, `msg_${row.id}`, row.body, resolve);
 }
 
@@ -96,6 +106,29 @@ export async function postSigned(
     return { status: null, body: null, error: `Not sent: ${target.message.charAt(0).toLowerCase()}${target.message.slice(1)}` };
   const secrets = await signingSecrets(organizationId);
   if (!secrets) return { status: null, body: null, error: "Not sent: there is no signing secret." };
+  return sendSigned(target, secrets, id, body);
+}
+
+/** postSigned with the secrets given: a REST hook signs with its own (issue 45). */
+export async function postSignedWith(
+  secrets: { current: string; previous: string | null },
+  url: string,
+  id: string,
+  body: string,
+  resolve: Resolver = systemResolver,
+): Promise<SendOutcome> {
+  const target = await resolveWebhookTarget(url, resolve);
+  if (!target.ok)
+    return { status: null, body: null, error: `Not sent: ${target.message.charAt(0).toLowerCase()}${target.message.slice(1)}` };
+  return sendSigned(target, secrets, id, body);
+}
+
+function sendSigned(
+  target: { url: string; addresses: string[] },
+  secrets: { current: string; previous: string | null },
+  id: string,
+  body: string,
+) {
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = {
     "content-type": "application/json",
@@ -137,6 +170,10 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
     );
     // Another attempt or a redelivery got there first: its outcome stands.
     if (!result.length) return null;
+    if (row.hook_id) {
+      await recordHookOutcome(tx, row.hook_id, outcome.status);
+      return null;
+    }
     if (delivered) {
       await tx.execute(
         sql`update webhook_endpoints set failing_since = null where organization_id = ${row.organization_id} and failing_since is not null`,
@@ -168,6 +205,7 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
     if (!endpoint?.just_disabled) return null;
     return endpoint.url;
   });
+  if (row.hook_id && outcome.status === 410) await removeGoneHook(row.organization_id, row.hook_id);
   if (disabled)
     await recordActivity({
       organizationId: row.organization_id,
@@ -176,6 +214,31 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
       action: "Webhook endpoint disabled",
       details: englishOf(words("app_activity_detail_webhook_disabled", { url: disabled, days: DISABLE_AFTER_DAYS })),
     });
+}
+
+/** A REST hook's last delivery, for the Integrations page (its failures never disable anything). */
+async function recordHookOutcome(tx: Executor, hookId: string, status: number | null) {
+  await tx.execute(sql`
+    update rest_hooks set last_delivery_at = now(), last_delivery_status = ${status === null ? null : String(status)} where id = ${hookId}`);
+}
+
+/**
+ * 410 Gone from a REST hook's target: the subscriber says it is gone for good (Zapier's rule), so the
+ * hook is removed, and its deliveries with it (no retry follows).
+ */
+async function removeGoneHook(organizationId: string, hookId: string) {
+  const [removed] = await queryRows<{ event: string; target_url: string }>(
+    db(),
+    sql`delete from rest_hooks where id = ${hookId} and organization_id = ${organizationId} returning event, target_url`,
+  );
+  if (!removed) return;
+  await recordActivity({
+    organizationId,
+    type: "settings",
+    status: "warning",
+    action: "REST hook removed by its target",
+    details: `${removed.event} → ${removed.target_url}`,
+  });
 }
 
 /** Tells the organisation's owners that their endpoint was disabled, each in their own language. */

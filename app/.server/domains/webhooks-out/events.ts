@@ -29,8 +29,8 @@ const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-
  * messages row `m` (and its contact `c`) for the event type `e.type`. json_build_object keeps the key
  * order written here, which is also the order the body is sent in.
  */
-const MESSAGE_PAYLOAD = `json_build_object(
-  'type', e.type,
+const messagePayload = (typeExpression: string) => `json_build_object(
+  'type', ${typeExpression},
   'timestamp', ${iso(`coalesce(case e.type when 'message.delivered' then m.delivered_at when 'message.read' then m.read_at
                                            when 'message.failed' then m.failed_at else m.sent_at end, now())`)},
   'data', json_build_object(
@@ -58,12 +58,19 @@ const MESSAGE_PAYLOAD = `json_build_object(
   )
 )`;
 
+const MESSAGE_PAYLOAD = messagePayload("e.type");
+/** A REST hook's payload names the event it subscribed to: message.status for delivered, read and failed. */
+const HOOK_MESSAGE_PAYLOAD = messagePayload("h.event");
+/** The REST hook event (issue 45) a message event is delivered to. */
+const HOOK_EVENT_SQL = `case when e.type = 'message.received' then 'message.received' else 'message.status' end`;
+
 /**
  * Queues message events for webhooks out, inside the caller's transaction, in one statement for the
  * whole batch: one delivery per event whose tenant has an endpoint that is enabled and subscribes to
- * the event's type (a tenant without one costs the join and nothing more), its payload built from
- * the messages row as it stands in that transaction, and its first job. The same message's same
- * event is queued once however often it is reported. Answers how many deliveries were queued.
+ * the event's type (a tenant without one costs the join and nothing more), and one per REST hook
+ * subscribed to it, each payload built from the messages row as it stands in that transaction, and
+ * its first job. The same message's same event is queued once (per hook) however often it is
+ * reported. Answers how many deliveries were queued.
  */
 export async function enqueueMessageEvents(executor: Executor, events: MessageEvent[]): Promise<number> {
   if (!events.length) return 0;
@@ -81,11 +88,20 @@ export async function enqueueMessageEvents(executor: Executor, events: MessageEv
       join webhook_endpoints w on w.organization_id = e.organization_id and w.disabled_at is null and e.type = any(w.events)
       join messages m on m.id = e.message_id and m.organization_id = e.organization_id
       left join contacts c on c.id = m.contact_id
-      on conflict (organization_id, message_id, event_type) where message_id is not null do nothing
+      on conflict (organization_id, message_id, event_type) where message_id is not null and hook_id is null do nothing
+      returning id
+    ), hooked as (
+      insert into webhook_deliveries (organization_id, event_type, message_id, hook_id, payload, next_attempt_at)
+      select e.organization_id, e.type, m.id, h.id, ${sql.raw(HOOK_MESSAGE_PAYLOAD)}, now()
+      from e
+      join rest_hooks h on h.organization_id = e.organization_id and h.event = ${sql.raw(HOOK_EVENT_SQL)}
+      join messages m on m.id = e.message_id and m.organization_id = e.organization_id
+      left join contacts c on c.id = m.contact_id
+      on conflict (hook_id, message_id, event_type) where message_id is not null and hook_id is not null do nothing
       returning id
     )
     insert into jobs (queue, payload)
-    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', queued.id, 'seq', 0) from queued
+    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', 0) from (select id from queued union all select id from hooked) d
     returning id`,
   );
   return result.length;
@@ -93,9 +109,10 @@ export async function enqueueMessageEvents(executor: Executor, events: MessageEv
 
 /**
  * Queues an event that is not about one message (a conversation handed to a person, a flow
- * completed), inside the caller's transaction: one delivery per enabled endpoint of the tenant that
- * subscribes to its type, the Standard Webhooks payload `{ type, timestamp, data }` with `data` as
- * given, and its first job. Answers how many deliveries were queued.
+ * completed), inside the caller's transaction: one delivery per enabled endpoint
+ * of the tenant that subscribes to its type and one per REST hook subscribed to it, the Standard
+ * Webhooks payload `{ type, timestamp, data }` with `data` as given, and its first job. Answers how
+ * many deliveries were queued.
  */
 export async function emitWebhookEvent(
   executor: Executor,
@@ -106,10 +123,50 @@ export async function emitWebhookEvent(
     executor,
     sql`
     with queued as (
-      insert into webhook_deliveries (organization_id, event_type, payload, next_attempt_at)
-      select w.organization_id, ${event.type}, ${JSON.stringify(payload)}::json, now()
+      insert into webhook_deliveries (organization_id, event_type, hook_id, payload, next_attempt_at)
+      select w.organization_id, ${event.type}::text, null::uuid, ${JSON.stringify(payload)}::json, now()
       from webhook_endpoints w
-      where w.organization_id = ${event.organizationId} and w.disabled_at is null and ${event.type} = any(w.events)
+      where w.organization_id = ${event.organizationId} and w.disabled_at is null and ${event.type}::text = any(w.events)
+      union all
+      select h.organization_id, ${event.type}::text, h.id, ${JSON.stringify(payload)}::json, now()
+      from rest_hooks h where h.organization_id = ${event.organizationId} and h.event = ${event.type}::text
+      returning id
+    )
+    insert into jobs (queue, payload)
+    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', queued.id, 'seq', 0) from queued
+    returning id`,
+  );
+  return result.length;
+}
+
+/** A contact just made, as a contact.created hook sends it. */
+export interface CreatedContact {
+  organizationId: string;
+  id: string;
+  name: string | null;
+  phone: string | null;
+  waId: string | null;
+}
+
+/**
+ * contact.created for REST hooks (issue 45), inside the writer's transaction, in one statement for
+ * the batch: one delivery per hook subscribed to it (an organisation without one costs the join).
+ */
+export async function enqueueContactsCreated(executor: Executor, created: CreatedContact[]): Promise<number> {
+  if (!created.length) return 0;
+  const timestamp = new Date().toISOString();
+  const payloads = created.map((c) =>
+    JSON.stringify({ type: "contact.created", timestamp, data: { id: c.id, name: c.name, phone: c.phone, waId: c.waId } }),
+  );
+  const result = await queryRows<unknown>(
+    executor,
+    sql`
+    with e as (
+      select * from unnest(${sql.param(created.map((c) => c.organizationId))}::uuid[], ${sql.param(payloads)}::text[]) as e(organization_id, payload)
+    ), queued as (
+      insert into webhook_deliveries (organization_id, event_type, hook_id, payload, next_attempt_at)
+      select e.organization_id, 'contact.created', h.id, e.payload::json, now()
+      from e join rest_hooks h on h.organization_id = e.organization_id and h.event = 'contact.created'
       returning id
     )
     insert into jobs (queue, payload)

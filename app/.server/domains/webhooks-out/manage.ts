@@ -45,7 +45,7 @@ export async function recentDeliveries(organizationId: string): Promise<Delivery
     db(),
     sql`
     select id, event_type, status, attempts, created_at, last_attempt_at, next_attempt_at, response_status, response_body, error
-    from webhook_deliveries where organization_id = ${organizationId}
+    from webhook_deliveries where organization_id = ${organizationId} and hook_id is null
     order by created_at desc nulls last, id desc nulls last limit ${RECENT_DELIVERIES}`,
   );
   return rows.map((row) => ({
@@ -113,7 +113,7 @@ export async function redeliver(current: CurrentUser, deliveryId: string, meta: 
       sql`
         select d.event_type, w.organization_id is not null and w.disabled_at is null as sendable
         from webhook_deliveries d left join webhook_endpoints w on w.organization_id = d.organization_id
-        where d.id = ${deliveryId} and d.organization_id = ${organizationId}
+        where d.id = ${deliveryId} and d.organization_id = ${organizationId} and d.hook_id is null
         for update of d`,
     );
     if (!found) return "not_found" as const;

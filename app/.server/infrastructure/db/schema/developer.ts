@@ -85,6 +85,36 @@ export const webhookEndpoints = pgTable("webhook_endpoints", {
   disabledAt: timestamp("disabled_at", { withTimezone: true }),
 });
 
+/** What a REST hook can subscribe to (Zapier-style triggers). */
+export const REST_HOOK_EVENTS = ["message.received", "message.status", "contact.created", "conversation.handover"] as const;
+
+/**
+ * A REST hook (Zapier, Make): a target URL subscribed through the public API to one event. Its
+ * deliveries are webhooks out's (webhook_deliveries.hook_id), signed with the hook's own secret.
+ */
+export const restHooks = pgTable(
+  "rest_hooks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    event: text("event", { enum: REST_HOOK_EVENTS }).notNull(),
+    targetUrl: text("target_url").notNull(),
+    /** `whsec_...`, sealed: shown once when subscribed, then only used to sign. */
+    secretEncrypted: text("secret_encrypted").notNull(),
+    apiKeyId: uuid("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    lastDeliveryAt: timestamp("last_delivery_at", { withTimezone: true }),
+    /** The last attempt's HTTP status (null: no answer), for the Integrations page. */
+    lastDeliveryStatus: text("last_delivery_status"),
+  },
+  (t) => [
+    uniqueIndex("rest_hooks_org_event_target_idx").on(t.organizationId, t.event, t.targetUrl),
+    index("rest_hooks_org_created_idx").on(t.organizationId, t.createdAt),
+  ],
+);
+
 /**
  * One event for a tenant's endpoint and how its delivery went: the body as it is sent (json keeps
  * its text and key order), the last attempt's answer, the next retry. `seq` names the one job
@@ -101,6 +131,8 @@ export const webhookDeliveries = pgTable(
     eventType: text("event_type").notNull(),
     /** The message the event is about (no foreign key: the event outlives nothing it needs). */
     messageId: uuid("message_id"),
+    /** A REST hook's delivery (its URL and secret), or null for the organisation's webhook endpoint. */
+    hookId: uuid("hook_id").references(() => restHooks.id, { onDelete: "cascade" }),
     payload: json("payload").notNull(),
     status: text("status", { enum: ["pending", "delivered", "failed"] })
       .notNull()
@@ -123,8 +155,15 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
     uniqueIndex("webhook_deliveries_org_message_event_idx")
       .on(t.organizationId, t.messageId, t.eventType)
-      .where(sql`message_id is not null`),
+      .where(sql`message_id is not null and hook_id is null`),
+    uniqueIndex("webhook_deliveries_hook_message_event_idx")
+      .on(t.hookId, t.messageId, t.eventType)
+      .where(sql`message_id is not null and hook_id is not null`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
+    // A hook's deliveries go with it (on delete cascade).
+    index("webhook_deliveries_hook_idx")
+      .on(t.hookId)
+      .where(sql`hook_id is not null`),
     // The housekeeping sweep's look for deliveries whose job was lost (few rows: only pending ones).
     index("webhook_deliveries_pending_idx")
       .on(t.nextAttemptAt)

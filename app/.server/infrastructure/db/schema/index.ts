@@ -23,3 +23,4 @@ export * from "./admin";
 export * from "./automations";
 export * from "./assistant";
 export * from "./flows";
+export * from "./integrations";
