@@ -157,6 +157,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/chat/:id": (w) => `/chat/${w.ids.conversation}`,
   "/automations/:id": (w) => `/automations/${w.ids.rule}`,
   "/automations/flows/:id": (w) => `/automations/flows/${w.ids.flow}`,
+  "/integrations/:provider/callback": () => "/integrations/hubspot/callback",
   "/chat/media/:id": (w) => `/chat/media/${w.ids.message}`,
   "/billing/payments/:id": (w) => `/billing/payments/${w.ids.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.ids.invoice}`,
