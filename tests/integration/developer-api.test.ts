@@ -715,8 +715,9 @@ describe("OpenAPI and the Developers page's examples", () => {
     await expect(runExample("python", pages.python.endpoints[3]!.example, envVars)).rejects.toMatchObject({
       stderr: expect.stringContaining("invalid_api_key: The API key is not valid or has been revoked."),
     });
-    // Some 75 programs run one after another (each a node or python3 process).
-  }, 90_000);
+    // Some 150 programs run one after another (each a curl, node or python3 process): about a minute
+    // alone, more while the suite's other files share the cores.
+  }, 240_000);
 });
 
 describe("webhook URL rules", () => {
