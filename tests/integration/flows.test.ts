@@ -263,6 +263,17 @@ describe("chatbot flows", () => {
     expect(await timeOutIdleSessions(new Date(Date.now() + 31 * 60_000))).toBe(1);
     expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Size?", "Tutaongea baadaye."]);
     expect((await sessions(t.organizationId))[0]).toMatchObject({ status: "timed_out" });
+    // The idle text is the flow's, labelled so in the inbox like the question before it.
+    expect(
+      await rawQuery(
+        `select m.body, r.kind from messages m join automation_runs r on r.id = m.automation_run_id
+         where m.organization_id = $1 and m.direction = 'outbound' order by m.seq`,
+        [t.organizationId],
+      ),
+    ).toEqual([
+      { body: "Size?", kind: "flow" },
+      { body: "Tutaongea baadaye.", kind: "flow" },
+    ]);
 
     await customerWrites(t, "254712300006", "size");
     // The customer's window closed meanwhile (their last message two days ago): nothing can be sent.
@@ -293,6 +304,17 @@ describe("chatbot flows", () => {
     await wakeSession({ sessionId: waiting!.id, stepId: waiting!.step_id });
     expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Tutakukumbusha.", "Ukumbusho: maziwa yako yako tayari."]);
     expect((await sessions(t.organizationId))[0]).toMatchObject({ status: "completed" });
+    // The message after the wait is the flow's too (a run of its own: no customer message set it off).
+    expect(
+      await rawQuery(
+        `select m.body, r.kind, r.message_id from messages m join automation_runs r on r.id = m.automation_run_id
+         where m.organization_id = $1 and m.direction = 'outbound' order by m.seq`,
+        [t.organizationId],
+      ),
+    ).toEqual([
+      { body: "Tutakukumbusha.", kind: "flow", message_id: expect.any(String) },
+      { body: "Ukumbusho: maziwa yako yako tayari.", kind: "flow", message_id: null },
+    ]);
 
     await customerWrites(t, "254712300007", "maziwa");
     await rawQuery(`update conversations set last_inbound_at = now() - interval '2 days' where organization_id = $1`, [t.organizationId]);

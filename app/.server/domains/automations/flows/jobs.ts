@@ -24,16 +24,20 @@ const IDLE_BATCH = 200;
 interface Reach {
   phone: string;
   phoneNumberId: string;
+  conversationId: string;
+  contactId: string;
 }
 
 /** Where to write to the customer; null when a person holds the conversation (automations stay silent) or there is no number. */
 async function reachOf(conversationId: string): Promise<Reach | null> {
-  const row = await queryRow<{ phone: string | null; phone_number_id: string; held: boolean }>(
+  const row = await queryRow<{ phone: string | null; phone_number_id: string; contact_id: string; held: boolean }>(
     db(),
-    sql`select c.phone, v.phone_number_id, v.person_held_at is not null as held
+    sql`select c.phone, v.phone_number_id, v.contact_id, v.person_held_at is not null as held
         from conversations v join contacts c on c.id = v.contact_id where v.id = ${conversationId}`,
   );
-  return row?.phone && !row.held ? { phone: row.phone, phoneNumberId: row.phone_number_id } : null;
+  return row?.phone && !row.held
+    ? { phone: row.phone, phoneNumberId: row.phone_number_id, conversationId, contactId: row.contact_id }
+    : null;
 }
 
 /**
@@ -54,7 +58,10 @@ async function deliver(organizationId: string, reach: Reach, replies: OutboundCo
       content: first,
       followUps: rest,
       source: "automation",
-      onQueued: (tx) => write(tx),
+      onQueued: async (tx, messageId, followUpIds) => {
+        await labelFlowReplies(tx, organizationId, reach, [messageId, ...followUpIds]);
+        await write(tx);
+      },
     });
     return true;
   } catch (error) {
@@ -62,6 +69,19 @@ async function deliver(organizationId: string, reach: Reach, replies: OutboundCo
     log().info({ organizationId, refusal: error.code }, "flow message not sent: the session ends");
     return false;
   }
+}
+
+/**
+ * The flow's own messages (no customer message set them off) get a run of kind flow, so the inbox
+ * labels them as the flow's and they count towards the hourly caps like every automated reply.
+ */
+async function labelFlowReplies(tx: Executor, organizationId: string, reach: Reach, replyIds: string[]) {
+  await tx.execute(sql`
+    with run as (
+      insert into automation_runs (organization_id, message_id, conversation_id, contact_id, phone_number_id, kind, reply_id)
+      values (${organizationId}, null, ${reach.conversationId}, ${reach.contactId}, ${reach.phoneNumberId}, 'flow', ${replyIds[0]!})
+      returning id)
+    update messages set automation_run_id = (select id from run) where id = any(${sql.param(replyIds)}::uuid[])`);
 }
 
 /** A wait step's time has come: the flow goes on from the step after it. */

@@ -81,10 +81,8 @@ export const automationRuns = pgTable(
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    /** The customer's message that set it off. */
-    messageId: uuid("message_id")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
+    /** The customer's message that set it off; null for a flow's own messages (a wait's end, the idle timeout). */
+    messageId: uuid("message_id").references(() => messages.id, { onDelete: "cascade" }),
     conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
     contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "cascade" }),
     phoneNumberId: text("phone_number_id").notNull(),

@@ -1,0 +1,1 @@
+ALTER TABLE "automation_runs" ALTER COLUMN "message_id" DROP NOT NULL;
