@@ -7,7 +7,7 @@ import { readAutomationSettings, saveAutomationSettings } from "~/.server/domain
 import { AUTOMATION_QUEUE, runAutomation, runAutomations, CONVERSATION_HOURLY_CAP } from "~/.server/domains/automations/run";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import { metaSandboxForFile } from "../support/meta-harness";
-import { automationHarness, outbound, runs } from "../support/automation-harness";
+import { automationHarness, inboundCount, outbound, runs, until } from "../support/automation-harness";
 
 // Automations (issue 44): a keyword rule answers a customer's message once, a welcome greets a first
 // message ever, an away message answers outside business hours once a day; a consent keyword, a
@@ -275,6 +275,50 @@ describe("automations", () => {
       charge_state: "unbilled",
       automation_run_id: expect.any(String),
     });
+  });
+
+  it("ignores echoes of the business's own messages: nothing stored as the customer's, nothing answered", async () => {
+    const t = await tenant("Voi Hardware");
+    await createRule(t.actor, priceRule);
+    await customerWrites(t, "254712000216", "Habari");
+    // What the business sent from the WhatsApp Business app, echoed by Meta (coexistence): it says "bei".
+    await meta.sandbox.sendRaw({
+      object: "whatsapp_business_account",
+      entry: [
+        {
+          id: t.wabaId,
+          changes: [
+            {
+              field: "smb_message_echoes",
+              value: {
+                messaging_product: "whatsapp",
+                metadata: { display_phone_number: "254700000000", phone_number_id: t.phoneNumberId },
+                message_echoes: [
+                  {
+                    from: "254700000000",
+                    to: "254712000216",
+                    id: "wamid.echo-voi-1",
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    type: "text",
+                    text: { body: "Bei ya saruji ni KES 750." },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    await until(
+      () =>
+        rawQuery<{ n: number }>(
+          `select count(*)::int as n from webhook_events where body like '%wamid.echo-voi-1%' and processed_at is not null`,
+        ),
+      (rows) => rows[0]!.n === 1,
+    );
+    expect(await inboundCount(t.organizationId)).toBe(1);
+    expect(await outbound(t.organizationId)).toEqual([]);
+    expect(await runs(t.organizationId)).toEqual([]);
   });
 
   it("keeps each organisation's rules to itself: another's id is not found, and its customers hear nothing of them", async () => {
