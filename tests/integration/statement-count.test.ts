@@ -56,8 +56,9 @@ const USER_BUDGETS: Record<string, number> = {
   // numbers, the members, the flows, the contact fields and the assistant's settings (the list names a
   // rule's number, assignee, flow and field; the cards say whether the assistant is on)
   "/automations": 9,
-  // session, shell notifications; the numbers, the members, the flows and the contact fields a rule's form offers
-  "/automations/new": 6,
+  // session, shell notifications; the numbers, the members, the flows, the contact fields and the
+  // approved templates a rule's form offers
+  "/automations/new": 7,
   // session, shell notifications, the flows with their versions and sessions' figures (one statement)
   "/automations/flows": 3,
   // session, shell notifications, the welcome and away messages' settings
