@@ -46,6 +46,7 @@ import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/adapters/webhooks
 import { registerPaybillUrls } from "~/.server/domains/billing/mpesa";
 import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { registerConnectors } from "~/.server/composition/integrations";
 import { wireDomainEvents } from "~/.server/composition/domain-events";
 import { startJobWorkers } from "~/.server/infrastructure/jobs/worker";
 import { startDispatcher } from "~/.server/domains/messaging/dispatcher";
@@ -383,6 +384,7 @@ export async function startServer(
   wireDomainEvents();
   if (config.sandbox) await seedDemoData();
   registerJobHandlers();
+  registerConnectors();
   const stopWorkers = startJobWorkers(config.JOB_WORKERS);
   // Outbound WhatsApp messages: their own loop, so a long queue of sends never waits behind other jobs.
   const stopDispatcher = startDispatcher(config.JOB_WORKERS > 0 ? config.DISPATCHER_LOOPS : 0);
