@@ -188,7 +188,7 @@ describe("automations", () => {
       ["254712000214", "bei tafadhali"],
     ];
     for (const [from, text] of customers) await customerWrites(t, from, text);
-    await createRule(t.actor, priceRule);
+    const rule = await createRule(t.actor, priceRule);
     const ids = await rawQuery<{ id: string }>(
       `select id from messages where organization_id = $1 and direction = 'inbound' order by seq`,
       [t.organizationId],
@@ -202,6 +202,13 @@ describe("automations", () => {
     await Promise.all([runAutomations(jobs), runAutomations(jobs)]);
     expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual([priceRule.reply, priceRule.reply, priceRule.reply]);
     expect((await runs(t.organizationId)).map((r) => r.reply_id !== null)).toEqual([true, true, true]);
+    // The batch's effects (folded into one statement at its end) happened once an answer, not once a worker.
+    expect((await getRule(t.organizationId, rule.id)).firedCount).toBe(3);
+    const tagged = await rawQuery<{ phone: string; tags: string[] }>(
+      `select phone, tags from contacts where organization_id = $1 order by phone`,
+      [t.organizationId],
+    );
+    expect(tagged).toEqual(customers.map(([from]) => ({ phone: `+${from}`, tags: ["asked-price"] })));
   });
 
   it("replies with a list, or with an approved template (priced as one), and refuses a template it could not fill", async () => {

@@ -5,6 +5,7 @@ import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { isRefusal } from "../../infrastructure/refusal";
 import { queueMessage } from "../messaging/queue";
+import { applyFiredRules } from "./batch-effects";
 import { composeReplies, insertReplies, isBatchable, type ComposedReply } from "../messaging/queue-replies";
 import { wakeDispatcher } from "../messaging/dispatcher";
 import { firstMatchingRule } from "./match";
@@ -14,7 +15,6 @@ import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
 import type { OutboundContent } from "../messaging/content";
 import { handOver } from "./handover";
-import { queueRuleWebhook } from "./call-webhook";
 import { flowAnswer, startFlowAnswer } from "./flows/answer";
 
 /**
@@ -343,8 +343,11 @@ function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
     replies: ruleReplies(rule),
     handover: handsOver ? { reason: "rule", detail: rule.name } : undefined,
     effects: async (tx, runId) => {
-      await tx.execute(sql`update automation_rules set fired_count = fired_count + 1, last_fired_at = now() where id = ${rule.id}`);
-      for (const action of rule.actions) await applyAction(tx, inbound, action, runId);
+      for (const action of rule.actions) if (action.type === "assign") await assign(tx, inbound, action.userId);
+      // Its tags, fields, webhooks and figures as a batch's are (batch-effects.ts).
+      await applyFiredRules(tx, [
+        { ruleId: rule.id, contactId: inbound.contactId, organizationId: inbound.organizationId, runId, actions: rule.actions },
+      ]);
     },
   };
 }
@@ -463,30 +466,17 @@ async function writeRun(tx: Executor, inbound: Inbound, answer: Answer, replyIds
     });
 }
 
-/** A rule's actions other than its reply. */
-async function applyAction(tx: Executor, inbound: AutomationInbound, action: RuleAction, runId: string) {
-  if (action.type === "tags") {
-    await tx.execute(sql`
-      update contacts set tags = array(select distinct t from unnest(array_cat(tags, ${sql.param(action.add)}::text[])) t
-                                       where t <> all(${sql.param(action.remove)}::text[]) order by t),
-                          updated_at = now()
-      where id = ${inbound.contactId}`);
-  } else if (action.type === "webhook") {
-    await queueRuleWebhook(tx, { organizationId: inbound.organizationId, runId, url: action.url });
-  } else if (action.type === "field") {
-    await tx.execute(sql`
-      update contacts set attributes = attributes || jsonb_build_object(${action.key}::text, ${JSON.stringify(action.value)}::jsonb),
-                          updated_at = now()
-      where id = ${inbound.contactId}`);
-  } else if (action.type === "assign") {
-    // Only a member of the organisation who still may answer; someone removed since is skipped.
-    // Assigned to a person, the conversation is theirs: automations fall silent until it is resolved.
-    await tx.execute(sql`
-      update conversations v set assigned_to = ${action.userId}, person_held_at = coalesce(v.person_held_at, now())
-      where v.id = ${inbound.conversationId} and v.assigned_to is null
-        and exists (select 1 from users u where u.id = ${action.userId} and u.organization_id = v.organization_id
-                      and u.org_role in ('owner', 'admin', 'agent'))`);
-  }
+/**
+ * A rule's assignment: only to a member of the organisation who still may answer (someone removed
+ * since is skipped). Assigned to a person, the conversation is theirs: automations fall silent until
+ * it is resolved.
+ */
+async function assign(tx: Executor, inbound: AutomationInbound, userId: string) {
+  await tx.execute(sql`
+    update conversations v set assigned_to = ${userId}, person_held_at = coalesce(v.person_held_at, now())
+    where v.id = ${inbound.conversationId} and v.assigned_to is null
+      and exists (select 1 from users u where u.id = ${userId} and u.organization_id = v.organization_id
+                    and u.org_role in ('owner', 'admin', 'agent'))`);
 }
 
 /**
@@ -615,7 +605,23 @@ async function deliverPlanned(planned: Planned[]) {
         update automation_runs r set reply_id = t.reply
         from unnest(${sql.param(runIds)}::uuid[], ${sql.param(replyIds.map((ids) => ids[0] ?? null))}::uuid[]) as t(id, reply)
         where r.id = t.id`);
-      for (const [i, g] of going.entries()) await g.decision.answer.effects?.(tx, runIds[i]!);
+      // The rules' tags, fields, figures and webhooks together, last (batch-effects.ts); welcome and away have none.
+      await applyFiredRules(
+        tx,
+        going.flatMap((g, i) => {
+          const rule = g.decision.rule;
+          if (g.decision.answer.kind !== "rule" || !rule) return [];
+          return [
+            {
+              ruleId: rule.id,
+              contactId: g.inbound.contactId,
+              organizationId: g.inbound.organizationId,
+              runId: runIds[i]!,
+              actions: rule.actions,
+            },
+          ];
+        }),
+      );
       if (kept.length < ready.length) warnCappedOnce(ready[0]!.inbound.organizationId, ready[0]!.inbound.phoneNumberId);
     });
   } catch (error) {
