@@ -641,9 +641,10 @@ export async function runAutomation(
 ): Promise<Decision | null> {
   const inbound = (await inboundsOf([payload], now)).get(payload.messageId);
   if (!inbound || inbound.ran) return null;
-  const decision = await decide(inbound, new BatchTally(), now, options);
+  const tally = new BatchTally();
+  const decision = await decide(inbound, tally, now, options);
   if (decision.kind === "none") return decision;
-  if (new BatchTally().capped(inbound)) {
+  if (tally.capped(inbound)) {
     warnCappedOnce(inbound.organizationId, inbound.phoneNumberId);
     return { kind: "none", why: "capped" };
   }
