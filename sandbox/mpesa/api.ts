@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { MpesaContext } from "./context";
 import { conversationId, darajaError, originatorConversationId } from "./daraja-format";
-import { checkRegisterUrl, checkSimulate, checkStkPush, checkStkQuery, TRANSACTION_DESC_DELIVERED_MAX, type Rejection } from "./validation";
+import { checkB2c, checkRegisterUrl, checkSimulate, checkStkPush, checkStkQuery, checkTransactionStatus, TRANSACTION_DESC_DELIVERED_MAX, type Rejection } from "./validation";
 
 /** Daraja's request bodies are small; anything over this answers 413 in Daraja's error shape. */
 export const MAX_BODY = "64kb";
@@ -147,7 +147,43 @@ function simulate(ctx: MpesaContext): RequestHandler {
   };
 }
 
-/** Daraja's endpoints: OAuth, STK push and query, C2B URL registration and simulate. */
+/**
+ * B2C payment request: accepted at once (only accepted: the outcome goes to the ResultURL). v1 has no
+ * OriginatorConversationID in the request; the answer makes one up.
+ */
+function b2cPayment(ctx: MpesaContext, version: "v1" | "v3"): RequestHandler {
+  return (req, res) => {
+    const checked = checkB2c(req.body as Record<string, unknown>, { originatorRequired: version === "v3" });
+    if (!checked.ok) return reject(res, checked.rejection);
+    const request = checked.value;
+    const payout = ctx.payouts.accept({ ...request, originatorConversationId: request.originatorConversationId || originatorConversationId() });
+    res.json({
+      ConversationID: payout.ConversationID,
+      OriginatorConversationID: payout.OriginatorConversationID,
+      ResponseCode: "0",
+      ResponseDescription: "Accept the service request successfully.",
+    });
+  };
+}
+
+/** Transaction status query: accepted at once; the payout's state goes to the ResultURL. */
+function transactionStatus(ctx: MpesaContext): RequestHandler {
+  return (req, res) => {
+    const checked = checkTransactionStatus(req.body as Record<string, unknown>);
+    if (!checked.ok) return reject(res, checked.rejection);
+    if (!ctx.payouts.credentialOk(checked.value.initiatorName, checked.value.securityCredential))
+      return darajaError(res, 400, "400.002.02", "Bad Request - Invalid Initiator");
+    const { ConversationID } = ctx.payouts.query(checked.value);
+    res.json({
+      OriginatorConversationID: originatorConversationId(),
+      ConversationID,
+      ResponseCode: "0",
+      ResponseDescription: "Accept the service request successfully.",
+    });
+  };
+}
+
+/** Daraja's endpoints: OAuth, STK push and query, C2B URL registration and simulate, B2C and its status query. */
 export function darajaRouter(ctx: MpesaContext): Router {
   const router = Router({ caseSensitive: true });
   router.get("/oauth/v1/generate", generateToken(ctx));
@@ -159,6 +195,9 @@ export function darajaRouter(ctx: MpesaContext): Router {
   api.post("/c2b/v2/registerurl", registerUrl(ctx, "v2"));
   api.post("/c2b/v1/simulate", simulate(ctx));
   api.post("/c2b/v2/simulate", simulate(ctx));
+  api.post("/b2c/v1/paymentrequest", b2cPayment(ctx, "v1"));
+  api.post("/b2c/v3/paymentrequest", b2cPayment(ctx, "v3"));
+  api.post("/transactionstatus/v1/query", transactionStatus(ctx));
   api.use((_req: Request, res: Response) => darajaError(res, 404, "404.001.01", "Resource not found"));
   api.use(bodyErrors);
   router.use("/mpesa", api);

@@ -2,6 +2,7 @@ import express, { Router, type Request, type Response } from "express";
 import type { MpesaContext } from "./context";
 import { c2bInput, outcomeOf, planInput } from "./control";
 import { brand, escapeHtml, flash, nairobiTime, page } from "./html";
+import { MAGIC_AMOUNTS } from "./payouts";
 import { EMPTY_ACCOUNT_PIN, MAGIC_PHONES, planFrom, WRONG_PIN } from "./prompts";
 import { DELIVERIES, OUTCOMES, type C2bResult, type CallbackRecord, type Outcome, type Prompt } from "./types";
 
@@ -247,6 +248,21 @@ function renderConsole(ctx: MpesaContext, req: Request, res: Response) {
     )
     .join("");
   const registrations = sandbox.registrations();
+  const payoutRows = sandbox
+    .payouts()
+    .slice(0, SHOW)
+    .map(
+      (p) =>
+        `<tr><td><code>${escapeHtml(p.OriginatorConversationID)}</code><br><small>${escapeHtml(nairobiTime(p.createdAt))}</small></td>` +
+        `<td>${escapeHtml(p.partyB)}</td><td>${escapeHtml(kes(p.amount))}</td>` +
+        `<td>${pill(p.state === "accepted" ? "in hand" : p.state, p.state === "paid" ? "ok" : p.state === "accepted" ? "wait" : "bad")}` +
+        `${p.resultCode !== undefined && p.resultCode !== 0 ? ` <small>${escapeHtml(String(p.resultCode))} ${escapeHtml(p.resultDesc ?? "")}</small>` : ""}` +
+        `${p.receipt ? ` <code>${escapeHtml(p.receipt)}</code>` : ""}${p.silent ? " <small>(no callback sent)</small>" : ""}</td></tr>`,
+    )
+    .join("");
+  const magicAmountRows = Object.entries(MAGIC_AMOUNTS)
+    .map(([amount, m]) => `<tr><td><code>${escapeHtml(kes(Number(amount)))}</code></td><td>${escapeHtml(m.label)}</td></tr>`)
+    .join("");
   const magicRows = Object.entries(MAGIC_PHONES)
     .map(([phone, m]) => `<tr><td><code>${phone}</code></td><td>${escapeHtml(m.label)}</td></tr>`)
     .join("");
@@ -256,7 +272,7 @@ function renderConsole(ctx: MpesaContext, req: Request, res: Response) {
     body:
       `<main>${brand}<h1>M-Pesa (Daraja) sandbox</h1>` +
       flash(req.query as Record<string, unknown>) +
-      `<p class="muted">Daraja at <code>${escapeHtml(base)}</code>: OAuth, STK push and query, C2B register and simulate. Paybill <code>${escapeHtml(ctx.options.shortcode)}</code>. ` +
+      `<p class="muted">Daraja at <code>${escapeHtml(base)}</code>: OAuth, STK push and query, C2B register and simulate, B2C payouts and the transaction status query. Paybill <code>${escapeHtml(ctx.options.shortcode)}</code>. ` +
       `<a href="${escapeHtml(`${base}/phone`)}">Open the customer's phone</a>.</p>` +
       `<section class="card"><h2>Pending STK prompts (${pending.length})</h2>` +
       (pending.length
@@ -285,6 +301,11 @@ function renderConsole(ctx: MpesaContext, req: Request, res: Response) {
       (answeredRows
         ? `<section class="card"><h2>Answered prompts</h2><table><thead><tr><th>CheckoutRequestID</th><th>Phone</th><th>Amount</th><th>Result</th><th>Callback</th></tr></thead><tbody>${answeredRows}</tbody></table></section>`
         : "") +
+      `<section class="card"><h2>Payouts (B2C)</h2>` +
+      (payoutRows
+        ? `<table><thead><tr><th>OriginatorConversationID</th><th>To</th><th>Amount</th><th>Result</th></tr></thead><tbody>${payoutRows}</tbody></table>`
+        : `<p class="muted">None yet. A partner's settlement paid by M-Pesa shows up here.</p>`) +
+      `<h3>Magic amounts</h3><table><tbody>${magicAmountRows}</tbody></table></section>` +
       `<section class="card"><h2>Magic phone numbers</h2><table><tbody>${magicRows}</tbody></table></section>` +
       `<form method="post" action="${escapeHtml(`${base}/console/reset`)}"><button type="submit" class="secondary">Reset the M-Pesa sandbox</button></form></main>`,
   });

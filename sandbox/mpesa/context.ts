@@ -1,5 +1,6 @@
 import type { C2bDesk } from "./c2b";
 import type { CallbackPoster } from "./deliveries";
+import type { PayoutDesk } from "./payouts";
 import type { PromptDesk } from "./prompts";
 import type { TokenDesk } from "./tokens";
 import type { MpesaSandbox, ResolvedOptions } from "./types";
@@ -10,6 +11,7 @@ export interface MpesaContext {
   tokens: TokenDesk;
   prompts: PromptDesk;
   c2b: C2bDesk;
+  payouts: PayoutDesk;
   poster: CallbackPoster;
   sandbox: MpesaSandbox;
 }

@@ -1,6 +1,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { C2bInputError } from "./c2b";
 import type { MpesaContext } from "./context";
+import { MAGIC_AMOUNTS } from "./payouts";
 import { MAGIC_PHONES, PromptError } from "./prompts";
 import { DELIVERIES, OUTCOMES, type C2bInput, type DeliveryPlan, type Outcome, type Prompt } from "./types";
 
@@ -71,7 +72,7 @@ export function c2bInput(body: Body): C2bInput {
 }
 
 /**
- * JSON control API for tests: pending prompts and their answers, callbacks sent, C2B payments,
+ * JSON control API for tests: pending prompts and their answers, callbacks sent, C2B payments, B2C payouts,
  * the default delivery chaos, reset. Bad input answers 400 `{message}`; unknown prompts 404; an
  * answered prompt 409.
  */
@@ -141,6 +142,18 @@ export function controlRouter(ctx: MpesaContext): Router {
   router.get(
     "/magic",
     route(() => MAGIC_PHONES),
+  );
+  router.get(
+    "/payouts",
+    route(() => sandbox.payouts()),
+  );
+  router.get(
+    "/payouts/magic",
+    route(() => MAGIC_AMOUNTS),
+  );
+  router.get(
+    "/certificate",
+    route((_req, res) => void res.type("application/x-pem-file").send(sandbox.credentialCertificate)),
   );
   router.post(
     "/flush",

@@ -83,7 +83,7 @@ describe("Bearer-protected endpoints", () => {
 
   it("answers an unknown API path 404 in Daraja's shape", async () => {
     h = await startHarness();
-    const answer = await h.call("/mpesa/b2c/v1/paymentrequest", { json: {}, token: await h.token() });
+    const answer = await h.call("/mpesa/b2b/v1/paymentrequest", { json: {}, token: await h.token() });
     expect(answer.status).toBe(404);
     expect(answer.json.errorCode).toBe("404.001.01");
   });

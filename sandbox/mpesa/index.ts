@@ -7,6 +7,8 @@ import type { MpesaContext } from "./context";
 import { controlRouter } from "./control";
 import { CallbackPoster } from "./deliveries";
 import { PromptDesk } from "./prompts";
+import { SANDBOX_CREDENTIAL_PRIVATE_KEY, SANDBOX_CREDENTIAL_PUBLIC_KEY } from "./credential-keys";
+import { PayoutDesk, SANDBOX_INITIATOR_NAME, SANDBOX_INITIATOR_PASSWORD } from "./payouts";
 import { TokenDesk } from "./tokens";
 import type { MpesaSandbox, MpesaSandboxOptions, ResolvedOptions } from "./types";
 
@@ -27,12 +29,23 @@ export type {
 } from "./types";
 export { DELIVERIES, OUTCOMES } from "./types";
 export { EMPTY_ACCOUNT_PIN, MAGIC_PHONES, RESULTS, WRONG_PIN } from "./prompts";
+export { B2C_RESULTS, MAGIC_AMOUNTS, SANDBOX_INITIATOR_NAME, SANDBOX_INITIATOR_PASSWORD, sandboxCredentialKeys, type Payout } from "./payouts";
+export { SANDBOX_CREDENTIAL_PUBLIC_KEY } from "./credential-keys";
 export { eatStamp, stkPasswordOf } from "./daraja-format";
 
 function milliseconds(name: string, value: number | undefined, fallback: number) {
   const ms = value ?? fallback;
   if (!Number.isFinite(ms) || ms < 0) throw new Error(`createMpesaSandbox: ${name} must be a number of milliseconds, 0 or more.`);
   return ms;
+}
+
+/** The credential's key pair: both halves given, or the sandbox's own (credential-keys.ts). */
+function credentialKeys(options: MpesaSandboxOptions) {
+  if (options.credentialPrivateKeyPem && options.credentialPublicKeyPem)
+    return { privateKeyPem: options.credentialPrivateKeyPem, publicKeyPem: options.credentialPublicKeyPem };
+  if (options.credentialPrivateKeyPem || options.credentialPublicKeyPem)
+    throw new Error("createMpesaSandbox: credentialPrivateKeyPem and credentialPublicKeyPem go together.");
+  return { privateKeyPem: SANDBOX_CREDENTIAL_PRIVATE_KEY, publicKeyPem: SANDBOX_CREDENTIAL_PUBLIC_KEY };
 }
 
 function resolveOptions(options: MpesaSandboxOptions): ResolvedOptions {
@@ -56,6 +69,9 @@ function resolveOptions(options: MpesaSandboxOptions): ResolvedOptions {
     validationTimeoutMs: milliseconds("validationTimeoutMs", options.validationTimeoutMs, 8000),
     callbackTimeoutMs: milliseconds("callbackTimeoutMs", options.callbackTimeoutMs, 10_000),
     c2bUrlKeywordCheck: options.c2bUrlKeywordCheck ?? true,
+    initiatorName: options.initiatorName ?? SANDBOX_INITIATOR_NAME,
+    initiatorPassword: options.initiatorPassword ?? SANDBOX_INITIATOR_PASSWORD,
+    ...credentialKeys(options),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     now: options.now ?? Date.now,
   };
@@ -64,7 +80,7 @@ function resolveOptions(options: MpesaSandboxOptions): ResolvedOptions {
 /**
  * A local stand-in for Safaricom's Daraja API: OAuth, M-Pesa Express (STK push and query) with a
  * "phone" page where a person answers the prompt, callbacks with delivery chaos, C2B URL
- * registration and paybill payments, a console and a JSON control API. State is in memory.
+ * registration and paybill payments, B2C payouts and the transaction status query, a console and a JSON control API. State is in memory.
  */
 export function createMpesaSandbox(input: MpesaSandboxOptions): MpesaSandbox {
   const options = resolveOptions(input);
@@ -72,6 +88,7 @@ export function createMpesaSandbox(input: MpesaSandboxOptions): MpesaSandbox {
   const tokens = new TokenDesk({ ttlSeconds: options.tokenTtlSeconds, now: options.now });
   const prompts = new PromptDesk(options, poster);
   const c2b = new C2bDesk(options, poster);
+  const payouts = new PayoutDesk(options, poster);
   let closed = false;
 
   // Case-sensitive like the app's routing: /sandbox/mpesa/Control is not the control API.
@@ -87,12 +104,16 @@ export function createMpesaSandbox(input: MpesaSandboxOptions): MpesaSandbox {
     registrations: () => c2b.list(),
     simulateC2b: (payment) => c2b.pay(payment),
     flush: () => poster.flush(),
+    payouts: () => payouts.all(),
+    payout: (id) => payouts.get(id),
+    credentialCertificate: options.publicKeyPem,
     tokenRequests: () => tokens.requestCount,
     revokeTokens: () => tokens.revokeAll(),
     reset() {
       prompts.reset();
       poster.reset();
       c2b.reset();
+      payouts.reset();
       tokens.reset();
     },
     async close() {
@@ -103,7 +124,7 @@ export function createMpesaSandbox(input: MpesaSandboxOptions): MpesaSandbox {
     },
   };
 
-  const ctx: MpesaContext = { options, tokens, prompts, c2b, poster, sandbox };
+  const ctx: MpesaContext = { options, tokens, prompts, c2b, payouts, poster, sandbox };
   // Daraja's own API is open (it has its OAuth); the phone, console and control API are gated (decision 012).
   const gate = sandboxGate({
     token: input.controlToken,

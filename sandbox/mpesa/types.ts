@@ -1,3 +1,4 @@
+import type { Payout } from "./payouts";
 import type { Router } from "express";
 
 /** How the "customer" answers an STK prompt, and the ResultCode each gives. */
@@ -38,6 +39,16 @@ export interface MpesaSandboxOptions {
   validationTimeoutMs?: number;
   /** How long a callback POST may take (default 10 000). */
   callbackTimeoutMs?: number;
+  /** B2C's initiator (default SANDBOX_INITIATOR_NAME) and its password (default SANDBOX_INITIATOR_PASSWORD). */
+  initiatorName?: string;
+  initiatorPassword?: string;
+  /**
+   * The private half of the key whose public half plays Safaricom's certificate (SecurityCredential
+   * is the initiator password encrypted with it). Default: the sandbox's own pair (credential-keys.ts),
+   * its public half on `sandbox.credentialCertificate`.
+   */
+  credentialPrivateKeyPem?: string;
+  credentialPublicKeyPem?: string;
   /** Refuse C2B URLs with words Daraja's production refuses (mpesa, safaricom, sql, ...). Default true. */
   c2bUrlKeywordCheck?: boolean;
   /** Callback and C2B POSTs go through this (default globalThis.fetch). */
@@ -58,6 +69,10 @@ export interface ResolvedOptions {
   validationTimeoutMs: number;
   callbackTimeoutMs: number;
   c2bUrlKeywordCheck: boolean;
+  initiatorName: string;
+  initiatorPassword: string;
+  privateKeyPem: string;
+  publicKeyPem: string;
   fetch: typeof fetch;
   now: () => number;
 }
@@ -87,7 +102,7 @@ export interface Prompt {
   answeredAt?: string;
 }
 
-export type CallbackKind = "stk" | "c2b_validation" | "c2b_confirmation";
+export type CallbackKind = "stk" | "c2b_validation" | "c2b_confirmation" | "b2c_result" | "b2c_timeout" | "b2c_status";
 
 /** One POST the sandbox made (or, for `lost`, would have made). */
 export interface CallbackRecord {
@@ -184,6 +199,11 @@ export interface MpesaSandbox {
   simulateC2b(input: C2bInput): Promise<C2bResult>;
   /** Resolves when every scheduled callback has been sent (or lost). */
   flush(): Promise<void>;
+  /** B2C payouts accepted, newest first. */
+  payouts(): Payout[];
+  payout(originatorConversationId: string): Payout | undefined;
+  /** The PEM public key that plays Safaricom's certificate: encrypt the initiator password with it. */
+  credentialCertificate: string;
   /** Number of OAuth token requests answered (any result), for client tests. */
   tokenRequests(): number;
   /** Makes every issued token invalid (as if expired). */

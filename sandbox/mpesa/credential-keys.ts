@@ -1,0 +1,44 @@
+/**
+ * The local Daraja sandbox's stand-in for Safaricom's B2C certificate: a key pair made for it, public
+ * on purpose (as DEMO_MPESA_PASSKEY is). SecurityCredential is the initiator password encrypted with
+ * the public half; the sandbox decrypts it with the private half. Never a production credential:
+ * production uses the certificate Safaricom publishes (MPESA_B2C_CERTIFICATE).
+ */
+export const SANDBOX_CREDENTIAL_PUBLIC_KEY = `-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAxE8AjggfEFihAbLAY+g8
+A+OqHfQk8ZTC/Jl4iw9hEmFsPrZ+fDCyJlaP7TAE2U/M7zXEy3/BZIB2UuxkxrC1
+dlRSlufUH0S8Z4Qemg7sREcVlNujXg0gQTReWqoorl3EMM8lLu+JSOQ88qDlupb3
+SjxkucfiZs/B7JDfx6PEariKNvSWAve484MTcawb/IQTierp1ZJveTCy0y3wj0Xc
+/E67IXJluSuhMZ2Ebr4MDNl5OKO0tefmGemvuzJ+coREq+K7oC6dUJRNy3vi75+B
+YoRqEZfT9wYXm5XDM2QQHy4pqL6LzWKuTVUh+jlh0OUJK8fJuHWPpKN/7T3jGOWa
+UwIDAQAB
+-----END PUBLIC KEY-----\n`;
+
+export const SANDBOX_CREDENTIAL_PRIVATE_KEY = `-----BEGIN PRIVATE KEY-----
+MIIEvwIBADANBgkqhkiG9w0BAQEFAASCBKkwggSlAgEAAoIBAQDETwCOCB8QWKEB
+ssBj6DwD46od9CTxlML8mXiLD2ESYWw+tn58MLImVo/tMATZT8zvNcTLf8FkgHZS
+7GTGsLV2VFKW59QfRLxnhB6aDuxERxWU26NeDSBBNF5aqiiuXcQwzyUu74lI5Dzy
+oOW6lvdKPGS5x+Jmz8HskN/Ho8RquIo29JYC97jzgxNxrBv8hBOJ6unVkm95MLLT
+LfCPRdz8TrshcmW5K6ExnYRuvgwM2Xk4o7S15+YZ6a+7Mn5yhESr4rugLp1QlE3L
+e+Lvn4FihGoRl9P3BheblcMzZBAfLimovovNYq5NVSH6OWHQ5Qkrx8m4dY+ko3/t
+PeMY5ZpTAgMBAAECggEAQ5VZQQytuSByKdYC40JoKwSdpBtR/rOy32jstZ9RUZUl
+wX9tk07mfklt2oAeIzyUdsRBoLe2emW5lrnYxgi/KGJGXrqobi1pWZAEQxChKa55
+URq+pxoIwToIw9jyEXmpmg4upHaGAojFLNjUzkS8FRwup0EYAkJDZrDHwgDxFbYg
+cWTZ2w55KdaNeR8gPS2Cn8t88tUmfa9t2yXd1Xcjk/vyfDWABSlS2JK7g/TYMwE6
+j0d4Zriv3mUqe3SM5Avr3PXFnttsmkdkx66YKVC7A43E/+yWq+f47ohuYf5QX+KM
+0MNrtQ56oyfXWO9CyOHaNqEfVhtzXh0iK9phztA1FQKBgQD5Q7fnO36Rm8hoJZPz
+6luyejOfkvUmroKweu8Cwi2xnK5MFrJf8JLgSKXfdNHrSb0zQCHrRUhwUPqH7CmC
+/CwVaVe1nBYMFMdaoj1FOK4uIHt9nDeG8gO3IiPL8PNimeWnZuP3DBUdn3IbTwDA
+DpDmYLiLHl0v8iODttt3VLY5nQKBgQDJnPZg41624ulLBbIDbi82O0GHuCHVVvc+
+PaFxafwx2dHo00dEdV+nRjogePTp9Kv2LZWeOy/KB6rS9FAXTg5YG5nlxLoCDvor
+cYEynNSapqxH5VQnUll0oBM4SSqPNmem60vUFC38ftzMAt6ukUEogCXRfO6bx9kR
+L6fQF+uYrwKBgQC1eeoQfa4+kK6ttH4tXXj5TiL7kODPEsqvdjFBTuI5p5r2Zqfj
+VaF5jSrGr6SNqxgGkjCfu8drjml4QCZQ6QunYxSqckNS9GXXxLrbBNM7XgbKgsui
+gdzWnhJ1zq1EIkujPzPFj5RoBsfqvfAL5A72y4BQOQEbgSz+HklWbeRluQKBgQC9
+OYqsqPpOYG5hsXjAa3v4RGlevl1S5Iqtah7KWZUQHMY85X+wKxGZ5/nKXHxR0QhM
+x7/zgM17qvKTiCZbmTExVMZ+tsN2BySZ/bArFrMca26rE/yF425+XXdsjo9ZVtC2
+A4VqCX6Xy2HkQJVL9pzXLF9SXRV+NHXxAW9ZifnflQKBgQDnPM8GW96CLS9tY29h
+aB2Q2dw6xS4gISIpYUFNZsu16yhMDxoNf3NLgttqyywhig5ixrrQzLRKrdkS0uPr
+Kqp3zdLzgwwR8HmMSed4d72i8kvGyFnAosPWGK+XRvnSCq8atA5K6nRzsX6+KjfD
+0CQqyIzvqo0q7awUvFxsThR8IA==
+-----END PRIVATE KEY-----\n`;
