@@ -2,7 +2,16 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { MpesaContext } from "./context";
 import { conversationId, darajaError, originatorConversationId } from "./daraja-format";
-import { checkB2c, checkRegisterUrl, checkSimulate, checkStkPush, checkStkQuery, checkTransactionStatus, TRANSACTION_DESC_DELIVERED_MAX, type Rejection } from "./validation";
+import {
+  checkB2c,
+  checkRegisterUrl,
+  checkSimulate,
+  checkStkPush,
+  checkStkQuery,
+  checkTransactionStatus,
+  TRANSACTION_DESC_DELIVERED_MAX,
+  type Rejection,
+} from "./validation";
 
 /** Daraja's request bodies are small; anything over this answers 413 in Daraja's error shape. */
 export const MAX_BODY = "64kb";
@@ -156,7 +165,10 @@ function b2cPayment(ctx: MpesaContext, version: "v1" | "v3"): RequestHandler {
     const checked = checkB2c(req.body as Record<string, unknown>, { originatorRequired: version === "v3" });
     if (!checked.ok) return reject(res, checked.rejection);
     const request = checked.value;
-    const payout = ctx.payouts.accept({ ...request, originatorConversationId: request.originatorConversationId || originatorConversationId() });
+    const payout = ctx.payouts.accept({
+      ...request,
+      originatorConversationId: request.originatorConversationId || originatorConversationId(),
+    });
     res.json({
       ConversationID: payout.ConversationID,
       OriginatorConversationID: payout.OriginatorConversationID,

@@ -4,6 +4,10 @@
  * the public half; the sandbox decrypts it with the private half. Never a production credential:
  * production uses the certificate Safaricom publishes (MPESA_B2C_CERTIFICATE).
  */
+/** The B2C initiator's name and password the sandbox knows, unless its options say otherwise. */
+export const SANDBOX_INITIATOR_NAME = "jumbe_payouts";
+export const SANDBOX_INITIATOR_PASSWORD = "Safaricom999!*!";
+
 export const SANDBOX_CREDENTIAL_PUBLIC_KEY = `-----BEGIN PUBLIC KEY-----
 MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAxE8AjggfEFihAbLAY+g8
 A+OqHfQk8ZTC/Jl4iw9hEmFsPrZ+fDCyJlaP7TAE2U/M7zXEy3/BZIB2UuxkxrC1

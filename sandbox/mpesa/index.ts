@@ -7,8 +7,13 @@ import type { MpesaContext } from "./context";
 import { controlRouter } from "./control";
 import { CallbackPoster } from "./deliveries";
 import { PromptDesk } from "./prompts";
-import { SANDBOX_CREDENTIAL_PRIVATE_KEY, SANDBOX_CREDENTIAL_PUBLIC_KEY } from "./credential-keys";
-import { PayoutDesk, SANDBOX_INITIATOR_NAME, SANDBOX_INITIATOR_PASSWORD } from "./payouts";
+import {
+  SANDBOX_CREDENTIAL_PRIVATE_KEY,
+  SANDBOX_CREDENTIAL_PUBLIC_KEY,
+  SANDBOX_INITIATOR_NAME,
+  SANDBOX_INITIATOR_PASSWORD,
+} from "./credential-keys";
+import { PayoutDesk } from "./payouts";
 import { TokenDesk } from "./tokens";
 import type { MpesaSandbox, MpesaSandboxOptions, ResolvedOptions } from "./types";
 
@@ -29,7 +34,14 @@ export type {
 } from "./types";
 export { DELIVERIES, OUTCOMES } from "./types";
 export { EMPTY_ACCOUNT_PIN, MAGIC_PHONES, RESULTS, WRONG_PIN } from "./prompts";
-export { B2C_RESULTS, MAGIC_AMOUNTS, SANDBOX_INITIATOR_NAME, SANDBOX_INITIATOR_PASSWORD, sandboxCredentialKeys, type Payout } from "./payouts";
+export {
+  B2C_RESULTS,
+  MAGIC_AMOUNTS,
+  SANDBOX_INITIATOR_NAME,
+  SANDBOX_INITIATOR_PASSWORD,
+  sandboxCredentialKeys,
+  type Payout,
+} from "./payouts";
 export { SANDBOX_CREDENTIAL_PUBLIC_KEY } from "./credential-keys";
 export { eatStamp, stkPasswordOf } from "./daraja-format";
 

@@ -3,6 +3,8 @@ import { conversationId, eatParts, eatStamp, receiptNumber } from "./daraja-form
 import type { CallbackPoster } from "./deliveries";
 import type { CallbackRecord, ResolvedOptions } from "./types";
 
+export { SANDBOX_INITIATOR_NAME, SANDBOX_INITIATOR_PASSWORD } from "./credential-keys";
+
 /**
  * M-Pesa B2C (business to customer) payouts, as Daraja's `POST /mpesa/b2c/v3/paymentrequest` does
  * them: the request is only accepted at once; the outcome is POSTed to its ResultURL later (or, when
@@ -36,9 +38,6 @@ export const MAGIC_AMOUNTS: Record<number, { label: string; fate: B2cOutcome | "
 
 export const B2C_MIN_AMOUNT = 10;
 export const B2C_MAX_AMOUNT = 150_000;
-/** The initiator's name and password the sandbox knows, unless its options say otherwise. */
-export const SANDBOX_INITIATOR_NAME = "jumbe_payouts";
-export const SANDBOX_INITIATOR_PASSWORD = "Safaricom999!*!";
 
 export type PayoutState = "accepted" | "paid" | "failed" | "expired";
 
@@ -234,7 +233,11 @@ export class PayoutDesk {
   }
 
   private outcome(fate: B2cOutcome) {
-    return { state: (fate === "paid" ? "paid" : "failed") as PayoutState, resultCode: B2C_RESULTS[fate].code, resultDesc: B2C_RESULTS[fate].desc };
+    return {
+      state: (fate === "paid" ? "paid" : "failed") as PayoutState,
+      resultCode: B2C_RESULTS[fate].code,
+      resultDesc: B2C_RESULTS[fate].desc,
+    };
   }
 
   private settle(payout: Payout, fate: B2cOutcome) {
@@ -247,7 +250,12 @@ export class PayoutDesk {
   }
 
   private async expire(payout: Payout) {
-    Object.assign(payout, { state: "expired", resultCode: 1, resultDesc: "The request expired in the queue.", completedAt: this.options.now() });
+    Object.assign(payout, {
+      state: "expired",
+      resultCode: 1,
+      resultDesc: "The request expired in the queue.",
+      completedAt: this.options.now(),
+    });
     await this.poster.post("b2c_timeout", payout.OriginatorConversationID, payout.queueTimeoutUrl, {
       Result: {
         ResultType: 1,

@@ -216,7 +216,11 @@ export function checkB2c(body: Body, options: { originatorRequired: boolean }): 
   const commandId = body.CommandID;
   if (typeof commandId !== "string" || !(B2C_COMMANDS as readonly string[]).includes(commandId)) return fail("CommandID");
   const amount =
-    typeof body.Amount === "number" ? body.Amount : typeof body.Amount === "string" && /^\d+$/.test(body.Amount) ? Number(body.Amount) : NaN;
+    typeof body.Amount === "number"
+      ? body.Amount
+      : typeof body.Amount === "string" && /^\d+$/.test(body.Amount)
+        ? Number(body.Amount)
+        : NaN;
   if (!Number.isInteger(amount) || amount < 1) return fail("Amount");
   const partyA = digits(body.PartyA, /^\d{5,7}$/);
   if (!partyA) return fail("PartyA");

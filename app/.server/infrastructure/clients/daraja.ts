@@ -1,10 +1,13 @@
+import { constants, publicEncrypt } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { normalizeKenyanMobile } from "~/lib/phone";
 import { env } from "../config/env";
 import { processState } from "../process-state";
 
 /**
  * Safaricom's Daraja API: OAuth, M-Pesa Express (STK push and its status query), C2B URL
- * registration and (sandbox only) C2B simulate, and the parsers of what Daraja posts back. The base
+ * registration and (sandbox only) C2B simulate, B2C payouts and the transaction status query, and
+ * the parsers of what Daraja posts back. The base
  * URL comes from configuration, so the same client talks to api.safaricom.co.ke, Safaricom's
  * sandbox or the local one (sandbox/mpesa). Facts: /work/shared/reference/kenya-payments.md §1.
  */
@@ -87,6 +90,9 @@ export interface DarajaConfig {
   shortcode: string;
   passkey: string;
   timeoutMs: number;
+  /** B2C: the shortcode payouts leave from, and its initiator (null: payouts by M-Pesa are not set up). */
+  b2cShortcode: string;
+  b2cInitiator: { name: string; password: string; certificate: string } | null;
   /** "sandbox" allows simulateC2b. */
   environment: "sandbox" | "production";
   /** Tests: the clock token expiry is read against, and the HTTP client. */
@@ -100,10 +106,56 @@ export interface C2bSimulateAccepted {
   responseDescription: string;
 }
 
+export interface B2cPaymentInput {
+  /** Jumbe's own id for this payout attempt: Daraja's idempotency key (the same id never pays twice). */
+  originatorConversationId: string;
+  /** 2547XXXXXXXX, 07..., +254..., normalised. */
+  phone: string;
+  /** Whole shillings, 10 to 150,000. */
+  amountKes: number;
+  /** At most 100 characters. */
+  remarks: string;
+  occasion?: string;
+  resultUrl: string;
+  queueTimeoutUrl: string;
+}
+
+export interface B2cAccepted {
+  conversationId: string;
+  originatorConversationId: string;
+}
+
+/** What Daraja posted to a B2C ResultURL or QueueTimeOutURL (or a status query's ResultURL). */
+export interface B2cResult {
+  resultCode: number;
+  resultDesc: string;
+  /** ResultType 1: the request expired in Safaricom's queue (QueueTimeOutURL): nothing was paid. */
+  expired: boolean;
+  originatorConversationId: string;
+  conversationId: string;
+  /** The M-Pesa receipt of a paid payout (TransactionReceipt, or a status query's ReceiptNo). */
+  receipt: string | null;
+  amountKes: number | null;
+  /** "2547… - Name" as M-Pesa shows the receiver. */
+  receiverName: string | null;
+  completedAt: Date | null;
+  /** A status query's TransactionStatus ("Completed", "Failed", "Expired"); null on a payment's result. */
+  transactionStatus: string | null;
+}
+
 export interface DarajaClient {
   stkPush(input: StkPushInput): Promise<StkPushAccepted>;
   stkQuery(checkoutRequestId: string): Promise<StkQueryResult>;
   registerC2bUrls(input: { validationUrl: string; confirmationUrl: string; responseType: "Completed" | "Cancelled" }): Promise<void>;
+  /** Only accepted: the outcome arrives on resultUrl (or queueTimeoutUrl). Throws DarajaError (inDoubt: send the same id again). */
+  b2cPayment(input: B2cPaymentInput): Promise<B2cAccepted>;
+  /** What became of a payout, by its OriginatorConversationID (or its receipt): the answer arrives on resultUrl. */
+  transactionStatus(input: {
+    originatorConversationId?: string;
+    transactionId?: string;
+    resultUrl: string;
+    queueTimeoutUrl: string;
+  }): Promise<void>;
   /** Safaricom's sandbox (and the local one) only. */
   simulateC2b(input: { msisdn: string; amountKes: number; billRefNumber: string }): Promise<C2bSimulateAccepted>;
 }
@@ -298,12 +350,57 @@ export function parseC2bPayload(body: unknown): C2bPayment {
   };
 }
 
+/** `DD.MM.YYYY HH:mm:ss` (B2C's TransactionCompletedDateTime) or `YYYYMMDDHHmmss` (FinalisedTime), Nairobi time. */
+function b2cInstant(value: unknown): Date | null {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  const dotted = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  return eatInstant(dotted ? `${dotted[3]}${dotted[2]}${dotted[1]}${dotted[4]}${dotted[5]}${dotted[6]}` : text);
+}
+
+/**
+ * A B2C result (ResultURL), a queue timeout (QueueTimeOutURL) or a transaction status result, as
+ * Daraja posts them: `{Result: {ResultType, ResultCode, ..., ResultParameters: {ResultParameter: [{Key, Value}]}}}`
+ * (a single parameter may come as an object, not a list). Throws TypeError when it is not one.
+ */
+export function parseB2cResult(body: unknown): B2cResult {
+  const result = isObject(body) && isObject(body.Result) ? body.Result : null;
+  const resultCode = numeric(result?.ResultCode);
+  const originatorConversationId = result?.OriginatorConversationID;
+  if (!result || resultCode === null || typeof originatorConversationId !== "string" || !originatorConversationId)
+    throw new TypeError("Not a Daraja B2C result.");
+  const raw = isObject(result.ResultParameters) ? result.ResultParameters.ResultParameter : undefined;
+  const list = Array.isArray(raw) ? raw : isObject(raw) ? [raw] : [];
+  const params = new Map<string, unknown>();
+  for (const item of list) if (isObject(item) && typeof item.Key === "string") params.set(item.Key, item.Value);
+  const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : typeof v === "number" ? String(v) : null);
+  const transactionId = str(result.TransactionID);
+  const status = str(params.get("TransactionStatus"));
+  const receipt =
+    str(params.get("TransactionReceipt")) ?? str(params.get("ReceiptNo")) ?? (resultCode === 0 && !status ? transactionId : null);
+  const amount = numeric(params.get("TransactionAmount") ?? params.get("Amount"));
+  return {
+    resultCode,
+    resultDesc: str(result.ResultDesc) ?? "",
+    expired: numeric(result.ResultType) === 1,
+    originatorConversationId,
+    conversationId: str(result.ConversationID) ?? "",
+    receipt,
+    amountKes: amount,
+    receiverName: str(params.get("ReceiverPartyPublicName") ?? params.get("CreditPartyName")),
+    completedAt: b2cInstant(params.get("TransactionCompletedDateTime") ?? params.get("FinalisedTime")),
+    transactionStatus: status,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The client
 
 function configFromEnv(): DarajaConfig {
   const config = env();
+  const b2c = config.mpesaB2c;
   return {
+    b2cShortcode: config.MPESA_B2C_SHORTCODE,
+    b2cInitiator: b2c ? { name: config.MPESA_B2C_INITIATOR_NAME, password: b2c.initiatorPassword, certificate: b2c.certificate } : null,
     baseUrl: config.MPESA_BASE_URL,
     consumerKey: config.MPESA_CONSUMER_KEY,
     consumerSecret: config.MPESA_CONSUMER_SECRET,
@@ -468,6 +565,41 @@ function checkStkInput(input: StkPushInput) {
   return { phone, accountReference, description };
 }
 
+const certificates = new Map<string, string>();
+
+/** The certificate's PEM: the value itself, or the file it names (read once). */
+function certificatePem(value: string) {
+  if (value.includes("-----BEGIN ")) return value.replace(/\\n/g, "\n");
+  let pem = certificates.get(value);
+  if (!pem) certificates.set(value, (pem = readFileSync(value, "utf8")));
+  return pem;
+}
+
+/** The initiator password encrypted with Safaricom's certificate (RSA, PKCS#1 v1.5), base64: B2C's SecurityCredential. */
+export function securityCredential(password: string, certificate: string) {
+  return publicEncrypt({ key: certificatePem(certificate), padding: constants.RSA_PKCS1_PADDING }, Buffer.from(password, "utf8")).toString(
+    "base64",
+  );
+}
+
+function b2cInitiator(c: DarajaConfig) {
+  if (!c.b2cInitiator) throw new DarajaError({ httpStatus: 0, errorMessage: "M-Pesa payouts (B2C) are not set up on this server." });
+  return { name: c.b2cInitiator.name, credential: securityCredential(c.b2cInitiator.password, c.b2cInitiator.certificate) };
+}
+
+function checkB2cInput(input: B2cPaymentInput) {
+  const phone = normaliseMpesaPhone(input.phone);
+  if (!phone) throw new RangeError(`Not a Kenyan mobile number M-Pesa can pay: "${input.phone}".`);
+  if (!Number.isInteger(input.amountKes) || input.amountKes < 10 || input.amountKes > 150_000)
+    throw new RangeError("A B2C payment takes whole shillings from 10 to 150,000.");
+  if (!/^[\w-]{1,64}$/.test(input.originatorConversationId))
+    throw new RangeError("originatorConversationId must be 1 to 64 letters, digits, _ or -.");
+  const remarks = input.remarks.trim();
+  if (remarks.length < 1 || remarks.length > 100) throw new RangeError("remarks must be 1 to 100 characters.");
+  for (const url of [input.resultUrl, input.queueTimeoutUrl]) if (!URL.canParse(url)) throw new RangeError("Result URLs must be absolute.");
+  return { phone, remarks };
+}
+
 /** Daraja for Jumbe's configuration (env()), read at each call, or for the given settings. */
 export function darajaClient(overrides: Partial<DarajaConfig> = {}): DarajaClient {
   const config = (): DarajaConfig => ({
@@ -524,6 +656,54 @@ export function darajaClient(overrides: Partial<DarajaConfig> = {}): DarajaClien
         ResponseType: input.responseType,
         ConfirmationURL: input.confirmationUrl,
         ValidationURL: input.validationUrl,
+      });
+      if (!ok(answer)) throw refusal(answer);
+    },
+
+    /** Safe to send again with the same originatorConversationId: Daraja pays an id once (a repeat ends as ResultCode 15). */
+    async b2cPayment(input) {
+      const c = config();
+      const { phone, remarks } = checkB2cInput(input);
+      const initiator = b2cInitiator(c);
+      const answer = await post(c, "/mpesa/b2c/v3/paymentrequest", {
+        OriginatorConversationID: input.originatorConversationId,
+        InitiatorName: initiator.name,
+        SecurityCredential: initiator.credential,
+        CommandID: "BusinessPayment",
+        Amount: input.amountKes,
+        PartyA: Number(c.b2cShortcode),
+        PartyB: Number(phone),
+        Remarks: remarks,
+        QueueTimeOutURL: input.queueTimeoutUrl,
+        ResultURL: input.resultUrl,
+        Occasion: input.occasion ?? "",
+      });
+      const json = answer.json;
+      if (!ok(answer) || typeof json?.ConversationID !== "string") throw refusal(answer);
+      return {
+        conversationId: json.ConversationID,
+        originatorConversationId:
+          typeof json.OriginatorConversationID === "string" ? json.OriginatorConversationID : input.originatorConversationId,
+      };
+    },
+
+    async transactionStatus(input) {
+      const c = config();
+      if (!input.originatorConversationId && !input.transactionId)
+        throw new RangeError("A status query needs a payout's id or its receipt.");
+      const initiator = b2cInitiator(c);
+      const answer = await post(c, "/mpesa/transactionstatus/v1/query", {
+        Initiator: initiator.name,
+        SecurityCredential: initiator.credential,
+        CommandID: "TransactionStatusQuery",
+        ...(input.transactionId ? { TransactionID: input.transactionId } : {}),
+        ...(input.originatorConversationId ? { OriginalConversationID: input.originatorConversationId } : {}),
+        PartyA: Number(c.b2cShortcode),
+        IdentifierType: "4",
+        ResultURL: input.resultUrl,
+        QueueTimeOutURL: input.queueTimeoutUrl,
+        Remarks: "Payout status",
+        Occasion: "",
       });
       if (!ok(answer)) throw refusal(answer);
     },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { SANDBOX_CREDENTIAL_PUBLIC_KEY, SANDBOX_INITIATOR_PASSWORD } from "@jumbe/sandbox/mpesa/credential-keys";
 import { DEMO_HUBSPOT_CLIENT_ID, DEMO_SHOPIFY_CLIENT_SECRET, ENV_VARIABLES, parseEnv, SAFARICOM_CALLBACK_IPS } from "./env";
 
 const SECRET = "x".repeat(40);
@@ -233,6 +234,24 @@ describe("payments configuration", () => {
     expect(() => parseEnv({ PAYSTACK_SECRET_KEY: "pk_test_x" })).toThrow(/PAYSTACK_SECRET_KEY must be a Paystack secret key/);
     expect(() => parseEnv({ MPESA_SHORTCODE: "12" })).toThrow(/MPESA_SHORTCODE must be the paybill number/);
     expect(() => parseEnv({ BANK_TRANSFER_DETAILS: "NCBA only" })).toThrow(/bank\|branch\|account name\|account number/);
+  });
+
+  it("pays partners by M-Pesa with the sandbox's initiator in sandbox mode, and only with real credentials in production", () => {
+    expect(parseEnv({}).mpesaB2c).toEqual({ initiatorPassword: SANDBOX_INITIATOR_PASSWORD, certificate: SANDBOX_CREDENTIAL_PUBLIC_KEY });
+    const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META };
+    // Unset in production: M-Pesa payouts are off (bank transfers only), the server still starts.
+    expect(parseEnv(production).mpesaB2c).toBeNull();
+    const live = { MPESA_B2C_INITIATOR_PASSWORD: "Live-initiator-1", MPESA_B2C_CERTIFICATE: "/etc/jumbe/safaricom-production.cer" };
+    expect(parseEnv({ ...production, ...live }).mpesaB2c).toEqual({
+      initiatorPassword: "Live-initiator-1",
+      certificate: "/etc/jumbe/safaricom-production.cer",
+    });
+    expect(() => parseEnv({ ...production, ...live, MPESA_B2C_INITIATOR_PASSWORD: SANDBOX_INITIATOR_PASSWORD })).toThrow(
+      /refusing to start in production with the demo MPESA_B2C_INITIATOR_PASSWORD/,
+    );
+    expect(() => parseEnv({ ...production, ...live, MPESA_B2C_CERTIFICATE: SANDBOX_CREDENTIAL_PUBLIC_KEY })).toThrow(
+      /refusing to start in production with the demo MPESA_B2C_CERTIFICATE/,
+    );
   });
 });
 

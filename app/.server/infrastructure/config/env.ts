@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { processState } from "../process-state";
 import { DEMO_META_APP_ID, DEMO_META_APP_SECRET } from "@jumbe/sandbox/meta/demo-app";
+import { SANDBOX_CREDENTIAL_PUBLIC_KEY, SANDBOX_INITIATOR_NAME, SANDBOX_INITIATOR_PASSWORD } from "@jumbe/sandbox/mpesa/credential-keys";
 
 // Demo secrets let `npm start` work on a fresh clone; production refuses them.
 export const DEMO_SESSION_SECRET = "jumbe-demo-session-secret-change-me-0000000000";
@@ -15,6 +16,8 @@ export const DEMO_MPESA_CONSUMER_KEY = "jumbe-sandbox-daraja-consumer-key";
 export const DEMO_MPESA_CONSUMER_SECRET = "jumbe-sandbox-daraja-consumer-secret";
 export const DEMO_MPESA_SHORTCODE = "174379";
 export const DEMO_MPESA_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919";
+/** The B2C (payouts) shortcode of Safaricom's sandbox samples. */
+export const DEMO_MPESA_B2C_SHORTCODE = "600996";
 export const DEMO_PAYSTACK_SECRET_KEY = "sk_test_jumbe_sandbox_0000000000000000";
 export const DEMO_SELLER_KRA_PIN = "P000000000A";
 // The integration sandboxes' apps (issue 45): their client ids and secrets, refused in production.
@@ -280,6 +283,34 @@ export const EnvVariables = z.object({
     .describe(
       "The Lipa na M-Pesa Online passkey (the STK password is base64 of shortcode, passkey and timestamp); production refuses the default, Safaricom's public sandbox passkey.",
     ),
+  MPESA_B2C_SHORTCODE: z
+    .string()
+    .regex(/^\d{5,7}$/, "MPESA_B2C_SHORTCODE must be the B2C shortcode partners are paid from (5 to 7 digits)")
+    .default(DEMO_MPESA_B2C_SHORTCODE)
+    .describe("The B2C shortcode (PartyA) partners' settlements are paid from by M-Pesa (issue 46)."),
+  MPESA_B2C_INITIATOR_NAME: z
+    .string()
+    .min(1)
+    .max(64)
+    .default(SANDBOX_INITIATOR_NAME)
+    .describe("The API operator (initiator) Safaricom set up for B2C on that shortcode."),
+  MPESA_B2C_INITIATOR_PASSWORD: z
+    .string()
+    .min(4)
+    .optional()
+    .describe(
+      "The initiator's password, sent only encrypted (SecurityCredential). Unset: the local sandbox's in sandbox mode; in production M-Pesa payouts are off (settlements are paid by bank). Production refuses the sandbox's.",
+    ),
+  MPESA_B2C_CERTIFICATE: z
+    .string()
+    .refine(
+      (value) => value.includes("-----BEGIN ") || !value.includes("\n"),
+      "MPESA_B2C_CERTIFICATE must be a PEM certificate or the path of one",
+    )
+    .optional()
+    .describe(
+      "Safaricom's public certificate the initiator password is encrypted with (PEM, or the path of its file). Unset: the local sandbox's key in sandbox mode; in production M-Pesa payouts are off. Production refuses the sandbox's.",
+    ),
   MPESA_CALLBACK_BASE_URL: z
     .url()
     .optional()
@@ -449,6 +480,13 @@ const EnvSchema = EnvVariables.transform((env) => {
     MPESA_BASE_URL: (env.MPESA_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/mpesa` : "https://api.safaricom.co.ke")).replace(/\/$/, ""),
     MPESA_ENVIRONMENT: mpesaEnvironment,
     MPESA_CALLBACK_BASE_URL: (env.MPESA_CALLBACK_BASE_URL ?? appUrl).replace(/\/$/, ""),
+    // B2C payouts (issue 46): the sandbox's initiator and key unless set; off in production until both are.
+    mpesaB2c:
+      env.MPESA_B2C_INITIATOR_PASSWORD && env.MPESA_B2C_CERTIFICATE
+        ? { initiatorPassword: env.MPESA_B2C_INITIATOR_PASSWORD, certificate: env.MPESA_B2C_CERTIFICATE }
+        : sandbox
+          ? { initiatorPassword: SANDBOX_INITIATOR_PASSWORD, certificate: SANDBOX_CREDENTIAL_PUBLIC_KEY }
+          : null,
     mpesaAllowedIps: env.MPESA_ALLOWED_IPS.split(",")
       .map((ip) => ip.trim())
       .filter(Boolean),
@@ -509,6 +547,8 @@ const EnvSchema = EnvVariables.transform((env) => {
         MPESA_CONSUMER_KEY: DEMO_MPESA_CONSUMER_KEY,
         MPESA_CONSUMER_SECRET: DEMO_MPESA_CONSUMER_SECRET,
         MPESA_PASSKEY: DEMO_MPESA_PASSKEY,
+        MPESA_B2C_INITIATOR_PASSWORD: SANDBOX_INITIATOR_PASSWORD,
+        MPESA_B2C_CERTIFICATE: SANDBOX_CREDENTIAL_PUBLIC_KEY,
         PAYSTACK_SECRET_KEY: DEMO_PAYSTACK_SECRET_KEY,
         INVOICE_SELLER_KRA_PIN: DEMO_SELLER_KRA_PIN,
       };
