@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { issueInvoice } from "~/.server/domains/billing/invoices";
+import { lineFromGross } from "~/.server/domains/billing/vat";
+import { partnerPart, recordPartnerTransactions } from "~/.server/domains/partners/ledger";
+import { createVerifiedUser } from "../support/accounts";
+
+// The partner programme's ledger (issue 46): each paid invoice of a referred organisation becomes one
+// transaction, net of VAT, split at the share in effect when it was paid; a credit note reverses its
+// part; running the recorder again counts nothing twice; a suspended partner accrues nothing.
+
+async function organisation(name: string) {
+  const user = await createVerifiedUser({ businessName: name });
+  return user.organization.id;
+}
+
+async function partner(organizationId: string, code: string, shares: { bps: number; from: string }[]) {
+  const [row] = await rawQuery<{ id: string }>(
+    `insert into partners (organization_id, code, name, category, status, share_bps, payout_method, mpesa_phone, kra_pin, approved_at)
+     values ($1, $2, $3, 'Agency', 'active', $4, 'mpesa', '254712345678', 'P051234567Q', now()) returning id`,
+    [organizationId, code, `Partner ${code}`, shares.at(-1)!.bps],
+  );
+  for (const share of shares)
+    await rawQuery(
+      `insert into partner_share_changes (partner_id, share_bps, reason, effective_from) values ($1, $2, 'Programme terms', $3)`,
+      [row!.id, share.bps, share.from],
+    );
+  return row!.id;
+}
+
+const attribute = (partnerId: string, organizationId: string, from: string) =>
+  rawQuery(`insert into partner_attributions (partner_id, organization_id, source, started_at) values ($1, $2, 'referral', $3)`, [
+    partnerId,
+    organizationId,
+    from,
+  ]);
+
+/** A paid top-up of `grossKes` (VAT included) on `paidAt`. */
+async function paidTopUp(organizationId: string, grossKes: number, paidAt: string, status: "paid" | "void" = "paid") {
+  return db().transaction((tx) =>
+    issueInvoice(tx, {
+      organizationId,
+      series: "RCT",
+      kind: "topup",
+      status,
+      description: "Wallet top-up",
+      lines: [
+        lineFromGross({ description: "Wallet top-up", itemCode: "JMB-TOPUP", quantity: 1, unit: "top-up", unitPriceCents: grossKes * 100 }),
+      ],
+      pricesIncludeVat: true,
+      issuedAt: new Date(paidAt),
+      paidAt: new Date(paidAt),
+    }),
+  );
+}
+
+async function creditNote(organizationId: string, invoiceId: string, grossKes: number, at: string) {
+  const note = await db().transaction((tx) =>
+    issueInvoice(tx, {
+      organizationId,
+      series: "CRN",
+      kind: "credit_note",
+      status: "paid",
+      description: "Credit note",
+      lines: [
+        lineFromGross({ description: "Credit", itemCode: "JMB-CREDIT", quantity: 1, unit: "credit", unitPriceCents: grossKes * 100 }),
+      ],
+      pricesIncludeVat: true,
+      issuedAt: new Date(at),
+      paidAt: new Date(at),
+    }),
+  );
+  await rawQuery(`update invoices set credits_invoice_id = $2 where id = $1`, [note.id, invoiceId]);
+  return note;
+}
+
+const ledger = () =>
+  rawQuery<{ kind: string; amount_cents: string; share_bps: number; partner_cents: string; platform_cents: string; number: string }>(
+    `select t.kind, t.amount_cents::text, t.share_bps, t.partner_cents::text, t.platform_cents::text, i.number
+     from partner_transactions t join invoices i on i.id = t.invoice_id order by t.occurred_at, t.id`,
+  );
+
+describe("the partner programme's ledger", () => {
+  it("splits each paid invoice net of VAT at the share of its day, reverses credit notes, and counts nothing twice", async () => {
+    const agency = await organisation("Savannah Digital Agency");
+    const client = await organisation("Kilimo Fresh Produce");
+    const stranger = await organisation("Mombasa Spice Traders");
+    const partnerId = await partner(agency, "SAVANNAH", [
+      { bps: 1500, from: "2026-09-01T00:00:00Z" },
+      { bps: 2000, from: "2026-11-10T00:00:00Z" },
+    ]);
+    await attribute(partnerId, client, "2026-10-05T09:00:00Z");
+
+    await paidTopUp(client, 5_800, "2026-10-01T10:00:00Z"); // before the referral: not the partner's
+    const october = await paidTopUp(client, 11_600, "2026-10-20T10:00:00Z"); // net 10,000 at 15%
+    await paidTopUp(client, 11_600, "2026-11-12T10:00:00Z"); // net 10,000 at 20%: the new share, not retroactive
+    await paidTopUp(client, 2_320, "2026-11-13T10:00:00Z", "void"); // void: nothing
+    await paidTopUp(stranger, 11_600, "2026-11-12T10:00:00Z"); // nobody's client
+    await creditNote(client, october.id, 5_800, "2026-11-14T10:00:00Z"); // net 5,000 back at October's 15%
+
+    expect(await recordPartnerTransactions(new Date("2026-09-01T00:00:00Z"))).toBe(3);
+    const rows = await ledger();
+    expect(rows.map((r) => [r.kind, r.amount_cents, r.share_bps, r.partner_cents, r.platform_cents])).toEqual([
+      ["topup", "1000000", 1500, "150000", "850000"],
+      ["topup", "1000000", 2000, "200000", "800000"],
+      ["credit_note", "-500000", 1500, "-75000", "-425000"],
+    ]);
+    // Again (a retry, another instance, the settlement's own run): nothing more.
+    expect(await recordPartnerTransactions(new Date("2026-09-01T00:00:00Z"))).toBe(0);
+    expect(await ledger()).toHaveLength(3);
+
+    // A second credit note cannot take back more than the invoice counted.
+    await creditNote(client, october.id, 11_600, "2026-11-20T10:00:00Z");
+    expect(await recordPartnerTransactions(new Date("2026-11-01T00:00:00Z"))).toBe(1);
+    expect((await ledger()).at(-1)).toMatchObject({ kind: "credit_note", amount_cents: "-500000", partner_cents: "-75000" });
+  });
+
+  it("accrues nothing for a suspended partner, and keeps what it earned before", async () => {
+    const agency = await organisation("Lakeside Integrators");
+    const client = await organisation("Kisumu Fish Cooperative");
+    const partnerId = await partner(agency, "LAKESIDE", [{ bps: 1200, from: "2026-09-01T00:00:00Z" }]);
+    await attribute(partnerId, client, "2026-09-02T00:00:00Z");
+    await paidTopUp(client, 1_160, "2026-10-03T10:00:00Z");
+    expect(await recordPartnerTransactions(new Date("2026-09-01T00:00:00Z"))).toBe(1);
+    await rawQuery(`update partners set status = 'suspended' where id = $1`, [partnerId]);
+    await paidTopUp(client, 1_160, "2026-10-04T10:00:00Z");
+    expect(await recordPartnerTransactions(new Date("2026-09-01T00:00:00Z"))).toBe(0);
+    expect((await ledger()).map((r) => r.partner_cents)).toEqual(["12000"]);
+  });
+
+  it("rounds a partner's part half away from zero, to the cent", () => {
+    expect(partnerPart(333, 1500)).toBe(50); // 49.95
+    expect(partnerPart(-333, 1500)).toBe(-50);
+    expect(partnerPart(1_000_000, 1800)).toBe(180_000);
+  });
+});
