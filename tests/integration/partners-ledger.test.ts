@@ -3,6 +3,7 @@ import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { issueInvoice } from "~/.server/domains/billing/invoices";
 import { lineFromGross } from "~/.server/domains/billing/vat";
 import { partnerPart, recordPartnerTransactions } from "~/.server/domains/partners/ledger";
+import { monthBounds, settleMonth } from "~/.server/domains/partners/settle";
 import { createVerifiedUser } from "../support/accounts";
 
 // The partner programme's ledger (issue 46): each paid invoice of a referred organisation becomes one
@@ -132,5 +133,60 @@ describe("the partner programme's ledger", () => {
     expect(partnerPart(333, 1500)).toBe(50); // 49.95
     expect(partnerPart(-333, 1500)).toBe(-50);
     expect(partnerPart(1_000_000, 1800)).toBe(180_000);
+  });
+
+  it("settles a month to the cent with withholding (5% resident, 20% non-resident), once however often it runs", async () => {
+    const local = await partner(await organisation("Nairobi CRM Consultants"), "NBICRM", [{ bps: 1800, from: "2026-09-01T00:00:00Z" }]);
+    const abroad = await partner(await organisation("Kampala Commerce Partners"), "KLACOM", [{ bps: 1200, from: "2026-09-01T00:00:00Z" }]);
+    await rawQuery(`update partners set resident = false where id = $1`, [abroad]);
+    const [a1, a2, b1] = [
+      await organisation("Eldoret Agro Dealers"),
+      await organisation("Nyeri Dairy Farmers"),
+      await organisation("Busia Cross-Border Traders"),
+    ];
+    await attribute(local, a1, "2026-09-10T00:00:00Z");
+    await attribute(local, a2, "2026-09-10T00:00:00Z");
+    await attribute(abroad, b1, "2026-09-10T00:00:00Z");
+    await paidTopUp(a1, 3_471, "2026-10-01T00:30:00+03:00"); // just inside October in Nairobi
+    await paidTopUp(a2, 12_345, "2026-10-31T23:59:00+03:00");
+    await paidTopUp(b1, 7_777, "2026-10-15T12:00:00+03:00");
+    await paidTopUp(a1, 9_999, "2026-11-01T00:01:00+03:00"); // November's: not in October's settlement
+
+    const settled = await settleMonth("2026-10-01");
+    expect(settled).toHaveLength(2);
+    const sums = await rawQuery<{ settlement_id: string; partner: string; n: number }>(
+      `select settlement_id, sum(partner_cents)::text as partner, count(*)::int as n from partner_transactions
+       where settlement_id is not null group by settlement_id`,
+    );
+    for (const s of settled) {
+      const sum = sums.find((r) => r.settlement_id === s.id)!;
+      expect([s.partner_cents, s.transactions]).toEqual([sum.partner, sum.n]);
+      expect(Number(s.withholding_cents) + Number(s.net_cents)).toBe(Number(s.partner_cents));
+    }
+    const byPartner = Object.fromEntries(settled.map((s) => [s.partner_id, s]));
+    // 18% of the two invoices' net (2,992.24 + 10,642.24): 538.60 + 1,915.60; 5% withheld.
+    expect(byPartner[local]).toMatchObject({ transactions: 2, partner_cents: "245420", withholding_cents: "12271", net_cents: "233149" });
+    // 12% of 6,704.31 = 804.52; 20% withheld.
+    expect(byPartner[abroad]).toMatchObject({ transactions: 1, partner_cents: "80452", withholding_cents: "16090", net_cents: "64362" });
+    expect(await settleMonth("2026-10-01")).toEqual([]);
+    expect(await rawQuery(`select 1 from partner_settlements`)).toHaveLength(2);
+    const { start, end } = monthBounds("2026-10-01");
+    expect([start.toISOString(), end.toISOString()]).toEqual(["2026-09-30T21:00:00.000Z", "2026-10-31T21:00:00.000Z"]);
+  });
+
+  it("carries a month whose credit notes outweigh it into the next, and a late invoice into the next settlement", async () => {
+    const partnerId = await partner(await organisation("Coast Resellers"), "COASTR", [{ bps: 1000, from: "2026-09-01T00:00:00Z" }]);
+    const client = await organisation("Malindi Beach Hotels");
+    await attribute(partnerId, client, "2026-09-01T00:00:00Z");
+    const september = await paidTopUp(client, 11_600, "2026-09-20T10:00:00+03:00");
+    expect(await settleMonth("2026-09-01")).toHaveLength(1);
+    await rawQuery(`update partner_settlements set status = 'paid'`);
+    await creditNote(client, september.id, 11_600, "2026-10-02T10:00:00+03:00"); // -1,000 in October
+    await paidTopUp(client, 5_800, "2026-10-20T10:00:00+03:00"); // +500 in October
+    expect(await settleMonth("2026-10-01")).toEqual([]);
+    await paidTopUp(client, 23_200, "2026-11-05T10:00:00+03:00"); // +2,000 in November
+    const [november] = await settleMonth("2026-11-01");
+    // October's -1,000 + 500 carried: 1,500 in November's settlement.
+    expect(november).toMatchObject({ transactions: 3, partner_cents: "150000" });
   });
 });
