@@ -16,7 +16,7 @@ import {
   saveExportSettings,
   sheetsSettings,
   SPREADSHEET_TITLE_MAX,
-  useExistingSpreadsheet,
+  chooseExistingSpreadsheet,
   type SheetsSchedule,
 } from "~/.server/domains/integrations/google-sheets/settings";
 import { importContactsFromSheet } from "~/.server/domains/integrations/google-sheets/import";
@@ -91,7 +91,7 @@ export async function action(args: Route.ActionArgs) {
         return redirectWithToast(here(), "success", m.sheets_spreadsheet_created({ title: made.title }));
       }
       case "existing": {
-        const chosen = await useExistingSpreadsheet(actor, fields.spreadsheet);
+        const chosen = await chooseExistingSpreadsheet(actor, fields.spreadsheet);
         return redirectWithToast(here(), "success", m.sheets_spreadsheet_chosen({ title: chosen.title }));
       }
       case "settings":

@@ -277,9 +277,11 @@ export async function runSheetsExport(organizationId: string): Promise<{ rows: n
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const passing = isPassing(error);
+    // Google's refusals (a sheet gone, access taken away) wait for a person; anything else is tried again by the queue.
+    const final = !passing && (isRefusal(error) || error instanceof GoogleError);
     await db().execute(sql`
       update google_sheets_exports set last_error = ${reason.slice(0, 500)}, last_error_at = now(),
-        export_state = ${passing ? "queued" : "idle"}, updated_at = now()
+        export_state = ${final ? "idle" : "queued"}, updated_at = now()
       where organization_id = ${organizationId}`);
     if (passing) {
       await recordActivity({
@@ -293,7 +295,7 @@ export async function runSheetsExport(organizationId: string): Promise<{ rows: n
       throw error;
     }
     await recordSync(organizationId, GOOGLE_SHEETS_ID, { ok: false, error: `Export: ${reason}` });
-    if (isRefusal(error) || error instanceof GoogleError) return { rows };
+    if (final) return { rows };
     throw error;
   }
   await db().execute(sql`

@@ -15,7 +15,7 @@ let clientOverride: GoogleSheetsClient | null = null;
 export function sheetsClient(): GoogleSheetsClient {
   return clientOverride ?? googleSheetsClient();
 }
-export function useSheetsClient(client: GoogleSheetsClient | null) {
+export function setSheetsClient(client: GoogleSheetsClient | null) {
   clientOverride = client;
 }
 

@@ -134,7 +134,7 @@ export async function createExportSpreadsheet(actor: IntegrationActor, title: st
 }
 
 /** A spreadsheet the business already has, by id or link: it must open, and have the tabs the export writes to. */
-export async function useExistingSpreadsheet(actor: IntegrationActor, input: string) {
+export async function chooseExistingSpreadsheet(actor: IntegrationActor, input: string) {
   await requireSheetsConnection(actor.organizationId);
   const id = spreadsheetIdOf(input);
   if (!id) throw refuse(400, "invalid_spreadsheet", m.sheets_spreadsheet_invalid(), "spreadsheet");
