@@ -216,10 +216,9 @@ export function oauthRouter(ctx: GoogleContext): Router {
     if (check.state !== "valid") return tokenError(res, 400, "invalid_token", "Invalid Value");
     const record = check.record;
     const email = record.scopes.includes("email") || record.scopes.includes("https://www.googleapis.com/auth/userinfo.email");
-    const sub = createHash("sha256")
-      .update(record.account)
-      .digest("hex")
-      .replace(/[a-f]/g, (c) => String(c.charCodeAt(0) % 10))
+    // Google's subject: 21 digits, stable for the account.
+    const sub = (BigInt(`0x${createHash("sha256").update(record.account).digest("hex").slice(0, 16)}`) + 10n ** 20n)
+      .toString()
       .slice(0, 21);
     const expiresIn = record.expiresAt === null ? 3599 : Math.max(0, Math.floor((record.expiresAt - ctx.options.now()) / 1000));
     res.json({
