@@ -11,14 +11,12 @@ import { getImport } from "~/.server/domains/contacts/import";
 import {
   createExportSpreadsheet,
   exportNow,
-  GOOGLE_SHEETS_SCHEDULES,
   requireSheetsConnection,
   saveExportSettings,
   sheetsSettings,
-  SPREADSHEET_TITLE_MAX,
   chooseExistingSpreadsheet,
-  type SheetsSchedule,
 } from "~/.server/domains/integrations/google-sheets/settings";
+import { SHEETS_SCHEDULES, SPREADSHEET_TITLE_MAX, type SheetsSchedule } from "~/lib/google-sheets";
 import { importContactsFromSheet } from "~/.server/domains/integrations/google-sheets/import";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
@@ -234,7 +232,7 @@ export default function GoogleSheetsSettings({ loaderData, actionData }: Route.C
                 label={m.sheets_schedule_label()}
                 name="schedule"
                 defaultValue={settings.schedule}
-                options={GOOGLE_SHEETS_SCHEDULES.map((value) => ({ value, label: SCHEDULE_WORDS[value]() }))}
+                options={SHEETS_SCHEDULES.map((value) => ({ value, label: SCHEDULE_WORDS[value]() }))}
               />
               <Button type="submit" size="sm" variant="secondary">
                 {m.sheets_save()}

@@ -4,18 +4,16 @@ import { queryRows } from "../../../infrastructure/db/query";
 import { enqueueJob } from "../../../infrastructure/jobs/queue";
 import { Refusal } from "../../../infrastructure/refusal";
 import { recordActivity } from "../../activity/record";
-import { GOOGLE_SHEETS_SCHEDULES } from "../../../infrastructure/db/schema/google-sheets";
+import { SHEETS_SCHEDULES as GOOGLE_SHEETS_SCHEDULES, SPREADSHEET_TITLE_MAX, type SheetsSchedule } from "~/lib/google-sheets";
 import type { IntegrationActor } from "../connections";
 import { GOOGLE_SHEETS_ID, googleRefusal, spreadsheetIdOf, withSheetsToken } from "./google-call";
 import { SHEET_TABS } from "./export";
 import { m } from "~/paraglide/messages";
 
-export type SheetsSchedule = (typeof GOOGLE_SHEETS_SCHEDULES)[number];
-export { GOOGLE_SHEETS_SCHEDULES };
+export { GOOGLE_SHEETS_SCHEDULES, SPREADSHEET_TITLE_MAX, type SheetsSchedule };
 export const SHEETS_EXPORT_QUEUE = "google-sheets.export";
 export const SHEETS_SCHEDULE_QUEUE = "google-sheets.schedule";
 export const SCHEDULE_SECONDS: Record<Exclude<SheetsSchedule, "off">, number> = { hourly: 3600, daily: 86_400 };
-export const SPREADSHEET_TITLE_MAX = 100;
 
 const refuse = (status: 400 | 404 | 409 | 422, code: string, message: string, field?: string) =>
   new Refusal({ domain: "integration", status, code, message, field });
