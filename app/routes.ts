@@ -104,6 +104,8 @@ export default [
     // Integrations (issue 45): the catalogue with its connect dialog, and where a provider's OAuth consent returns.
     route("integrations", "routes/app/integrations.tsx"),
     route("integrations/:provider/callback", "routes/app/integration-callback.tsx"),
+    // Google Sheets' export and import settings (decision 085).
+    route("integrations/google-sheets", "routes/app/integrations-google-sheets.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
     ...["revenue-share"].map((path) => route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` })),
   ]),

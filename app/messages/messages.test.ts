@@ -10,7 +10,9 @@ const settings = JSON.parse(readFileSync(path.resolve("project.inlang/settings.j
   "plugin.inlang.messageFormat": { pathPattern: string[] };
 };
 const patterns = settings["plugin.inlang.messageFormat"].pathPattern;
-const areaOf = (pattern: string) => /app\/messages\/([a-z]+)\/\{locale\}\.json$/.exec(pattern)?.[1];
+const areaOf = (pattern: string) => /app\/messages\/([a-z-]+)\/\{locale\}\.json$/.exec(pattern)?.[1];
+/** An area's key prefix: its name, or a short one for a long name (google-sheets: sheets_). */
+const PREFIXES: Record<string, string> = { "google-sheets": "sheets" };
 const catalogue = (pattern: string, locale: string) => {
   const { $schema: _schema, ...messages } = JSON.parse(readFileSync(path.resolve(pattern.replace("{locale}", locale)), "utf8")) as Record<
     string,
@@ -32,7 +34,7 @@ describe("the product's words", () => {
       const area = areaOf(pattern);
       expect(area, pattern).toBeTruthy();
       for (const key of Object.keys(catalogue(pattern, settings.baseLocale))) {
-        if (area !== "common") expect(key.startsWith(`${area}_`), `${key} in ${area}`).toBe(true);
+        if (area !== "common") expect(key.startsWith(`${PREFIXES[area!] ?? area}_`), `${key} in ${area}`).toBe(true);
         expect(key, `${key} in ${area} and ${seen.get(key)}`).toMatch(/^[a-z][a-z0-9_]*$/);
         expect(seen.get(key), `${key} in ${area} and ${seen.get(key)}`).toBeUndefined();
         seen.set(key, area!);

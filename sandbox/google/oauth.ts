@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import express, { Router, type Request, type Response } from "express";
 import type { GoogleContext } from "./context";
 import { escapeHtml, page } from "./html";
@@ -25,6 +26,9 @@ interface ConsentRequest {
   offline: boolean;
   promptConsent: boolean;
   loginHint?: string;
+  /** PKCE (RFC 7636): the challenge and its method, checked against the verifier at /token. */
+  codeChallenge?: string;
+  codeChallengeMethod?: "S256" | "plain";
 }
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
@@ -47,7 +51,14 @@ function consentRequest(ctx: GoogleContext, fields: Record<string, unknown>): Co
   const accessType = text(fields.access_type) ?? "online";
   if (accessType !== "online" && accessType !== "offline")
     return { error: "Error 400: invalid_request", detail: `Invalid access_type: ${accessType}` };
+  const codeChallenge = text(fields.code_challenge);
+  const method = text(fields.code_challenge_method) ?? (codeChallenge ? "plain" : undefined);
+  if (method !== undefined && method !== "S256" && method !== "plain")
+    return { error: "Error 400: invalid_request", detail: `Invalid code_challenge_method: ${method}` };
+  if (codeChallenge !== undefined && !/^[A-Za-z0-9._~-]{43,128}$/.test(codeChallenge))
+    return { error: "Error 400: invalid_request", detail: "Invalid code_challenge." };
   return {
+    ...(codeChallenge ? { codeChallenge, codeChallengeMethod: method as "S256" | "plain" } : {}),
     clientId: ctx.options.clientId,
     redirectUri,
     scopes,
@@ -96,6 +107,8 @@ function consentPage(ctx: GoogleContext, res: Response, request: ConsentRequest)
       hidden("state", request.state) +
       hidden("access_type", request.offline ? "offline" : "online") +
       hidden("prompt", request.promptConsent ? "consent" : undefined) +
+      hidden("code_challenge", request.codeChallenge) +
+      hidden("code_challenge_method", request.codeChallengeMethod) +
       `<div class="actions"><button type="submit" name="decision" value="allow">Allow</button><button type="submit" class="secondary" name="decision" value="deny">Cancel</button></div></form></main>`,
   });
 }
@@ -125,6 +138,14 @@ function exchange(ctx: GoogleContext, req: Request, res: Response) {
   if (grantType === "authorization_code") {
     const code = text(body.code);
     if (!code) return tokenError(res, 400, "invalid_request", "Missing required parameter: code");
+    const challenge = ctx.state.challenges.get(code);
+    if (challenge) {
+      const verifier = text(body.code_verifier);
+      if (!verifier) return tokenError(res, 400, "invalid_request", "Missing code verifier.");
+      const computed = challenge.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
+      if (computed !== challenge.challenge) return tokenError(res, 400, "invalid_grant", "Invalid code verifier.");
+      ctx.state.challenges.delete(code);
+    }
     const redeemed = ctx.state.grants.redeemCode(code, ctx.options.clientId, text(body.redirect_uri) ?? "");
     if (!redeemed.ok)
       return redeemed.reason === "redirect_mismatch"
@@ -181,10 +202,36 @@ export function oauthRouter(ctx: GoogleContext): Router {
       { account: user.email, clientId: request.clientId, scopes: [...request.scopes, ...(refresh ? ["offline"] : [])] },
       request.redirectUri,
     );
+    if (request.codeChallenge)
+      ctx.state.challenges.set(code, { challenge: request.codeChallenge, method: request.codeChallengeMethod ?? "plain" });
     redirectBack(res, request, { code, scope: request.scopes.join(" ") });
   });
 
   router.post("/token", forms, (req, res) => exchange(ctx, req, res));
+
+  // Google's tokeninfo: whose token it is (the e-mail with the `email` scope), its scopes and expiry.
+  router.get("/tokeninfo", (req, res) => {
+    const token = text(req.query.access_token);
+    const check = token ? ctx.state.grants.checkAccess(token) : { state: "unknown" as const };
+    if (check.state !== "valid") return tokenError(res, 400, "invalid_token", "Invalid Value");
+    const record = check.record;
+    const email = record.scopes.includes("email") || record.scopes.includes("https://www.googleapis.com/auth/userinfo.email");
+    // Google's subject: 21 digits, stable for the account.
+    const sub = (BigInt(`0x${createHash("sha256").update(record.account).digest("hex").slice(0, 16)}`) + 10n ** 20n)
+      .toString()
+      .slice(0, 21);
+    const expiresIn = record.expiresAt === null ? 3599 : Math.max(0, Math.floor((record.expiresAt - ctx.options.now()) / 1000));
+    res.json({
+      azp: record.clientId,
+      aud: record.clientId,
+      sub,
+      scope: record.scopes.join(" "),
+      exp: String(Math.floor(ctx.options.now() / 1000) + expiresIn),
+      expires_in: String(expiresIn),
+      ...(email ? { email: record.account, email_verified: "true" } : {}),
+      access_type: "offline",
+    });
+  });
 
   router.post("/revoke", forms, (req, res) => {
     const token = text((req.body as Record<string, unknown> | undefined)?.token) ?? text(req.query.token);

@@ -64,6 +64,8 @@ export class GoogleState {
   users = new Map<string, GoogleUser>();
   spreadsheets = new Map<string, Spreadsheet>();
   consents = new Set<string>();
+  /** PKCE challenges of the codes not yet redeemed (a code lives minutes: kept in memory only). */
+  challenges = new Map<string, { challenge: string; method: "S256" | "plain" }>();
   private readonly file: StateFile<Saved>;
 
   constructor(
@@ -128,6 +130,7 @@ export class GoogleState {
     this.users.clear();
     this.spreadsheets.clear();
     this.consents.clear();
+    this.challenges.clear();
     this.grants.reset();
     this.seed();
   }

@@ -154,6 +154,8 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/unauthorized": { status: 403, why: "the refusal page itself" },
   // A provider's return without a state from a connect started here (the flow: integrations.test.ts).
   "/integrations/:provider/callback": { status: 400, why: "no OAuth state" },
+  // Google Sheets' settings exist once it is connected (the page: integrations-google-sheets.test.ts).
+  "/integrations/google-sheets": { status: 404, why: "Google Sheets is not connected" },
   // The demo import has no rejected rows stored: its file is not found.
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
   // Drafts have no media sample.
@@ -342,6 +344,23 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     disconnect: {
       needs: "developer:manage",
       form: () => ({ intent: "disconnect", integration: "rest-hooks", confirm: "yes" }),
+      proof: false,
+      why: "nothing connected",
+    },
+  },
+  "/integrations/google-sheets": {
+    create: { needs: "developer:manage", form: () => ({ intent: "create", title: "Export" }), proof: false, why: "nothing connected" },
+    existing: { needs: "developer:manage", form: () => ({ intent: "existing", spreadsheet: "x" }), proof: false, why: "nothing connected" },
+    settings: {
+      needs: "developer:manage",
+      form: () => ({ intent: "settings", contacts: "on", schedule: "off" }),
+      proof: false,
+      why: "nothing connected",
+    },
+    export: { needs: "developer:manage", form: () => ({ intent: "export" }), proof: false, why: "nothing connected" },
+    import: {
+      needs: "developer:manage",
+      form: () => ({ intent: "import", spreadsheet: "x", range: "A:B", duplicates: "skip" }),
       proof: false,
       why: "nothing connected",
     },

@@ -72,7 +72,35 @@ describe("Jumbe's Google Sheets client against the mounted sandbox", () => {
     // expires_in is 3599 s from the answer, which came between these two instants.
     expect(tokens.expiresAt.getTime()).toBeGreaterThanOrEqual(before + 3_599_000);
     expect(tokens.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 3_599_000);
-    expect(tokens.scopes).toEqual(["https://www.googleapis.com/auth/drive.file"]);
+    expect(tokens.scopes).toEqual(["https://www.googleapis.com/auth/drive.file", "openid", "email"]);
+    // tokeninfo names the account (the connection's label) by its e-mail.
+    const info = await googleSheetsClient().tokenInfo(tokens.accessToken);
+    expect(info.email).toBe(OWNER);
+    expect(info.sub).toMatch(/^\d{21}$/);
+  });
+
+  it("checks PKCE: the code needs the verifier whose S256 challenge the consent URL carried", async () => {
+    const redirectUri = `${origin}/integrations/google/callback`;
+    const verifier = "v".repeat(43) + "erifier-for-the-sandbox-test";
+    const { createHash } = await import("node:crypto");
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    const consent = new URL(googleConsentUrl({ redirectUri, state: "p-1", codeChallenge: challenge }));
+    expect(consent.searchParams.get("code_challenge_method")).toBe("S256");
+    const code = async () => {
+      const posted = await fetch(`${origin}/sandbox/google/o/oauth2/v2/auth`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ ...Object.fromEntries(consent.searchParams), account: OWNER, decision: "allow" }).toString(),
+        redirect: "manual",
+      });
+      return new URL(posted.headers.get("location")!).searchParams.get("code")!;
+    };
+    await expect(googleSheetsClient().exchangeCode(await code(), redirectUri, "not-the-verifier".padEnd(43, "x"))).rejects.toMatchObject({
+      kind: "revoked",
+    });
+    await expect(googleSheetsClient().exchangeCode(await code(), redirectUri)).rejects.toBeInstanceOf(GoogleError);
+    const tokens = await googleSheetsClient().exchangeCode(await code(), redirectUri, verifier);
+    expect(tokens.refreshToken).toBeTruthy();
   });
 
   it("creates a sheet, appends rows and reads them back", async () => {

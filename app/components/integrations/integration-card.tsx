@@ -35,6 +35,11 @@ const LOGOS: Record<IntegrationLogo, IconComponent> = {
   zap: Zap,
 };
 
+/** Connectors with a settings page of their own, linked from their card once connected. */
+const SETTINGS_PAGES: Partial<Record<string, { to: string; label: () => string }>> = {
+  "google-sheets": { to: href("/integrations/google-sheets"), label: () => m.sheets_settings_link() },
+};
+
 const TONE = { connected: "success", available: "info", "coming-soon": "neutral" } as const;
 
 /** One integration of the catalogue: what it does, how hard it is to set up, and its state here. */
@@ -93,6 +98,13 @@ export function IntegrationCardView({ card, canManage, search }: { card: Integra
               >
                 {m.integrations_disconnect()}
               </ButtonLink>
+            ) : null}
+            {card.status === "connected" && SETTINGS_PAGES[card.id] ? (
+              <span className="text-sm">
+                <TextLink to={SETTINGS_PAGES[card.id]!.to} weight="medium">
+                  {SETTINGS_PAGES[card.id]!.label()}
+                </TextLink>
+              </span>
             ) : null}
             {card.connect === "rest-hooks" ? (
               <span className="text-sm">

@@ -246,6 +246,52 @@ export async function uploadImport(
   return importView(rows[0]!);
 }
 
+/**
+ * An import from rows read elsewhere (a Google sheet, issue 45): written to storage as the CSV an
+ * upload would have been, so the mapping, the checks and the report are the upload's own. The first
+ * row is the header. Answers the new import, ready for startImport.
+ */
+export async function importFromRows(actor: ImportActor, fileName: string, rows: string[][]): Promise<ImportView> {
+  const [header, ...body] = rows;
+  if (!header || !body.some((row) => row.some((cell) => cell.trim()))) throw refuseImport(422, m.messaging_import_no_rows());
+  let columns: string[];
+  try {
+    columns = headerColumns(header);
+  } catch (error) {
+    if (error instanceof CsvError) throw refuseImport(422, error.message);
+    throw error;
+  }
+  const encoder = new TextEncoder();
+  const chunks = (function* () {
+    for (const row of rows) yield encoder.encode(csvRow(row));
+  })();
+  let file;
+  try {
+    file = await fileStorage().write(chunks, { maxBytes: IMPORT_MAX_BYTES });
+  } catch (error) {
+    if (error instanceof StorageLimitError) throw refuseImport(413, m.messaging_import_too_large({ max: IMPORT_MAX_BYTES / MB }));
+    throw error;
+  }
+  const name = displayName(fileName);
+  const inserted = await queryRows<ImportRow>(
+    db(),
+    sql`
+      insert into contact_imports (organization_id, created_by, file_name, storage_key, size, columns)
+      values (${actor.organizationId}, ${actor.userId ?? null}, ${name}, ${file.key}, ${file.size}, ${JSON.stringify(columns)}::jsonb)
+      returning *`,
+  );
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "settings",
+    status: "success",
+    action: "Contact import uploaded",
+    details: englishOf(words("app_activity_detail_import_uploaded", { file: name, count: columns.length })),
+    meta: actor.meta,
+  });
+  return importView(inserted[0]!);
+}
+
 /** A column's target: a contact field, `attr:<key>` of the tenant's attributes, or "" (ignored). */
 export function importTargets(definitions: Map<string, AttributeDefinition>) {
   return [...IMPORT_FIELDS, ...[...definitions.keys()].map((k) => `attr:${k}`)];

@@ -19,6 +19,8 @@ import {
 
 /** Per-file access, non-sensitive: only spreadsheets Jumbe made or the user opened with it. */
 export const GOOGLE_SHEETS_SCOPE = "https://www.googleapis.com/auth/drive.file";
+/** Asked beside it so tokeninfo names the account (its e-mail): the connection's label. */
+export const GOOGLE_IDENTITY_SCOPES = ["openid", "email"];
 export const GOOGLE_REFRESH_MARGIN_MS = 60_000;
 /** Sheets quotas are per minute: a 429 without Retry-After waits this long. */
 const DEFAULT_RETRY_MS = 60_000;
@@ -128,6 +130,17 @@ function tokensFrom(json: Record<string, unknown>, now: number): GoogleTokens {
   };
 }
 
+/** A Spreadsheet resource's id, title, link and sheet titles. */
+function spreadsheetOf(json: Record<string, unknown>) {
+  const spreadsheetId = stringOr(json.spreadsheetId, "");
+  if (!spreadsheetId) throw new GoogleError("malformed", 200, "Google answered a spreadsheet without spreadsheetId");
+  const sheetList = (Array.isArray(json.sheets) ? json.sheets : [])
+    .map((s) => (isObject(s) && isObject(s.properties) ? stringOr(s.properties.title, "") : ""))
+    .filter(Boolean);
+  const title = isObject(json.properties) ? stringOr(json.properties.title, "") : "";
+  return { spreadsheetId, title, url: stringOr(json.spreadsheetUrl, ""), sheets: sheetList };
+}
+
 /** The A1 range with its sheet quoted when it needs to be: `'Kenya customers'!A:C`. */
 export function a1Range(sheetTitle: string, cells?: string) {
   const sheet = /^[A-Za-z_][A-Za-z0-9_]*$/.test(sheetTitle) ? sheetTitle : `'${sheetTitle.replace(/'/g, "''")}'`;
@@ -135,18 +148,22 @@ export function a1Range(sheetTitle: string, cells?: string) {
 }
 
 /** Google's consent page for Sheets: offline access and a fresh consent, so a refresh token comes back. */
-export function googleConsentUrl(input: { redirectUri: string; state: string; loginHint?: string }, given: Partial<GoogleConfig> = {}) {
+export function googleConsentUrl(
+  input: { redirectUri: string; state: string; loginHint?: string; codeChallenge?: string },
+  given: Partial<GoogleConfig> = {},
+) {
   const config = configOf(given);
   const query = new URLSearchParams({
     client_id: config.clientId,
     redirect_uri: input.redirectUri,
     response_type: "code",
-    scope: GOOGLE_SHEETS_SCOPE,
+    scope: [GOOGLE_SHEETS_SCOPE, ...GOOGLE_IDENTITY_SCOPES].join(" "),
     access_type: "offline",
     prompt: "consent",
     include_granted_scopes: "true",
     state: input.state,
     ...(input.loginHint ? { login_hint: input.loginHint } : {}),
+    ...(input.codeChallenge ? { code_challenge: input.codeChallenge, code_challenge_method: "S256" } : {}),
   });
   return `${config.authUrl}/o/oauth2/v2/auth?${query}`;
 }
@@ -172,8 +189,31 @@ export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
     `/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`;
 
   return {
-    exchangeCode: (code: string, redirectUri: string) =>
-      token("code exchange", { grant_type: "authorization_code", code, redirect_uri: redirectUri }),
+    /** The callback's code for tokens; with PKCE, the verifier whose challenge the consent URL sent. */
+    exchangeCode: (code: string, redirectUri: string, codeVerifier?: string) =>
+      token("code exchange", {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri,
+        ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
+      }),
+
+    /** Whose access token this is: Google's subject and, with the `email` scope, the account's e-mail. */
+    async tokenInfo(accessToken: string) {
+      const config = configOf(given);
+      const answer = await call(
+        config,
+        "token info",
+        `${config.oauthUrl}/tokeninfo?${new URLSearchParams({ access_token: accessToken })}`,
+        {
+          method: "GET",
+        },
+      );
+      if (answer.status !== 200 || !isObject(answer.json)) throw tokenFailure(answer, "token info");
+      const sub = stringOr(answer.json.sub, "");
+      if (!sub) throw new GoogleError("malformed", 200, "Google answered token info without sub");
+      return { sub, email: stringOr(answer.json.email, undefined) };
+    },
 
     /** A new access token (Google keeps the refresh token: the answer has none). `revoked`: connect again. */
     refresh: (refreshToken: string) => token("token refresh", { grant_type: "refresh_token", refresh_token: refreshToken }),
@@ -189,18 +229,25 @@ export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
         throw tokenFailure(answer, "revoke");
     },
 
-    /** A new spreadsheet in the user's Drive with one sheet. */
-    async createSpreadsheet(accessToken: string, title: string, sheetTitle = "Sheet1") {
+    /** A new spreadsheet in the user's Drive with these sheets (tabs), in order. */
+    async createSpreadsheet(accessToken: string, title: string, sheetTitles: string | string[] = "Sheet1") {
+      const titles = Array.isArray(sheetTitles) ? sheetTitles : [sheetTitles];
       const json = await sheets("spreadsheet create", accessToken, "/v4/spreadsheets", "POST", {
         properties: { title },
-        sheets: [{ properties: { title: sheetTitle } }],
+        sheets: titles.map((sheetTitle) => ({ properties: { title: sheetTitle } })),
       });
-      const spreadsheetId = stringOr(json.spreadsheetId, "");
-      if (!spreadsheetId) throw new GoogleError("malformed", 200, "Google answered a spreadsheet without spreadsheetId");
-      const sheetList = (Array.isArray(json.sheets) ? json.sheets : [])
-        .map((s) => (isObject(s) && isObject(s.properties) ? stringOr(s.properties.title, "") : ""))
-        .filter(Boolean);
-      return { spreadsheetId, url: stringOr(json.spreadsheetUrl, ""), sheets: sheetList };
+      return spreadsheetOf(json);
+    },
+
+    /** A spreadsheet's title, link and sheets (tabs), for one the user names by id. */
+    async getSpreadsheet(accessToken: string, spreadsheetId: string) {
+      const json = await sheets(
+        "spreadsheet read",
+        accessToken,
+        `/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}?fields=${encodeURIComponent("spreadsheetId,properties.title,spreadsheetUrl,sheets.properties")}`,
+        "GET",
+      );
+      return spreadsheetOf(json);
     },
 
     /** A range's values as the sheet shows them (strings); trailing empty cells and rows left out. */

@@ -25,3 +25,4 @@ export * from "./assistant";
 export * from "./flows";
 export * from "./integrations";
 export * from "./partners";
+export * from "./google-sheets";

@@ -1,0 +1,315 @@
+import { data, Form, href } from "react-router";
+import type { Route } from "./+types/integrations-google-sheets";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { readForm } from "~/.server/infrastructure/http/forms";
+import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { redirectWithToast } from "~/.server/infrastructure/http/toast";
+import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
+import { Refusal } from "~/.server/infrastructure/refusal";
+import { getImport } from "~/.server/domains/contacts/import";
+import {
+  createExportSpreadsheet,
+  exportNow,
+  requireSheetsConnection,
+  saveExportSettings,
+  sheetsSettings,
+  chooseExistingSpreadsheet,
+} from "~/.server/domains/integrations/google-sheets/settings";
+import { SHEETS_SCHEDULES, SPREADSHEET_TITLE_MAX, type SheetsSchedule } from "~/lib/google-sheets";
+import { importContactsFromSheet } from "~/.server/domains/integrations/google-sheets/import";
+import { PageErrorBoundary } from "~/components/layout/page-error";
+import { PageTitle } from "~/components/ui/page-title";
+import { BackLink } from "~/components/ui/back-link";
+import { Toast } from "~/components/ui/toast";
+import { Notice } from "~/components/ui/notice";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { CheckboxField, Field, SelectField } from "~/components/ui/field";
+import { TextLink } from "~/components/ui/text-link";
+import { formatNumber, formatWhen } from "~/lib/dates";
+import type { PermissionHandle } from "~/lib/permissions";
+import type { PageHandle } from "~/root";
+import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { m } from "~/paraglide/messages";
+
+// Google Sheets' settings (issue 45, decision 085): a document without React, every form a plain
+// POST, so it all works without JavaScript.
+export const handle: PermissionHandle & PageHandle = { permission: "developer:view", ...menuDocumentPage };
+
+export const clientLoader = loadAsDocument;
+
+export const meta: Route.MetaFunction = () => [{ title: `${m.sheets_title()} | Jumbe` }];
+
+export async function loader(args: Route.LoaderArgs) {
+  const current = await requireUserWithPermission(args, "developer:view");
+  const organizationId = current.organization.id;
+  let account: string | null;
+  try {
+    account = (await requireSheetsConnection(organizationId)).accountLabel;
+  } catch {
+    throw data(m.integrations_not_connected(), { status: 404 });
+  }
+  const settings = await sheetsSettings(organizationId);
+  // An import's summary: the one asked for (another organisation's answers 404), else the latest.
+  const asked = args.url.searchParams.get("import");
+  let lastImport = null;
+  if (asked || settings.lastImportId) {
+    try {
+      lastImport = await getImport(organizationId, asked ?? settings.lastImportId!);
+    } catch (error) {
+      if (asked) throw data(refusalOf(error).message, { status: 404 });
+    }
+  }
+  return { account, settings, lastImport, canManage: can(current.role, "developer:manage") };
+}
+
+const here = () => href("/integrations/google-sheets");
+
+export async function action(args: Route.ActionArgs) {
+  const current = await requireUserWithPermission(args, "developer:manage");
+  const form = await readForm(args.request);
+  const fields = postedTexts(form, [
+    "intent",
+    "title",
+    "spreadsheet",
+    "contacts",
+    "messages",
+    "schedule",
+    "range",
+    "duplicates",
+    "consentEvidence",
+  ]);
+  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  try {
+    switch (fields.intent) {
+      case "create": {
+        const made = await createExportSpreadsheet(actor, fields.title);
+        return redirectWithToast(here(), "success", m.sheets_spreadsheet_created({ title: made.title }));
+      }
+      case "existing": {
+        const chosen = await chooseExistingSpreadsheet(actor, fields.spreadsheet);
+        return redirectWithToast(here(), "success", m.sheets_spreadsheet_chosen({ title: chosen.title }));
+      }
+      case "settings":
+        await saveExportSettings(actor, {
+          exportContacts: fields.contacts === "on",
+          exportMessages: fields.messages === "on",
+          schedule: fields.schedule,
+        });
+        return redirectWithToast(here(), "success", m.sheets_settings_saved());
+      case "export": {
+        const { queued } = await exportNow(actor);
+        return redirectWithToast(here(), "success", queued ? m.sheets_export_queued() : m.sheets_export_waiting());
+      }
+      case "import": {
+        const started = await importContactsFromSheet(actor, {
+          spreadsheet: fields.spreadsheet,
+          range: fields.range,
+          duplicates: fields.duplicates,
+          consentEvidence: fields.consentEvidence,
+        });
+        return redirectWithToast(`${here()}?import=${started.id}`, "success", m.sheets_import_started());
+      }
+    }
+  } catch (error) {
+    return refusalToast(refusalOf(error), { intent: fields.intent });
+  }
+  return refusalToast(
+    new Refusal({ domain: "integration", status: 400, code: "unknown_action", message: m.integrations_unknown_action() }),
+    { intent: fields.intent },
+  );
+}
+
+const SCHEDULE_WORDS: Record<SheetsSchedule, () => string> = {
+  off: m.sheets_schedule_off,
+  hourly: m.sheets_schedule_hourly,
+  daily: m.sheets_schedule_daily,
+};
+
+const STATE_WORDS = { idle: m.sheets_state_idle, queued: m.sheets_state_queued, running: m.sheets_state_running };
+
+const IMPORT_STATUS_WORDS = {
+  uploaded: m.messaging_import_status_uploaded,
+  queued: m.messaging_import_status_queued,
+  running: m.messaging_import_status_running,
+  done: m.messaging_import_status_done,
+  failed: m.messaging_import_status_failed,
+};
+
+export default function GoogleSheetsSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { account, settings, lastImport, canManage } = loaderData;
+  return (
+    <div className="max-w-3xl space-y-6">
+      {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
+      <BackLink to={href("/integrations")}>{m.sheets_back()}</BackLink>
+      <div>
+        <PageTitle>{m.sheets_title()}</PageTitle>
+        <p className="text-slate-600">{m.sheets_intro({ account: account ?? "—" })}</p>
+      </div>
+      {canManage ? null : <Notice>{m.integrations_read_only()}</Notice>}
+
+      <Card as="section" aria-labelledby="sheets-spreadsheet" className="space-y-4">
+        <h2 id="sheets-spreadsheet" className="font-semibold">
+          {m.sheets_spreadsheet_heading()}
+        </h2>
+        {settings.spreadsheetId ? (
+          <p className="text-sm break-words" data-testid="sheets-current">
+            {m.sheets_current({ title: settings.spreadsheetTitle ?? settings.spreadsheetId })}{" "}
+            {settings.spreadsheetUrl ? (
+              <TextLink to={settings.spreadsheetUrl} weight="medium">
+                {m.sheets_open()}
+              </TextLink>
+            ) : null}
+          </p>
+        ) : (
+          <p className="text-sm text-slate-600">{m.sheets_none_chosen()}</p>
+        )}
+        {canManage ? (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Form method="post" className="space-y-2">
+              <input type="hidden" name="intent" value="create" />
+              <Field label={m.sheets_create_label()} name="title" maxLength={SPREADSHEET_TITLE_MAX} defaultValue="Jumbe export" />
+              <Button type="submit" size="sm">
+                {m.sheets_create_button()}
+              </Button>
+            </Form>
+            <Form method="post" className="space-y-2">
+              <input type="hidden" name="intent" value="existing" />
+              <Field label={m.sheets_existing_label()} name="spreadsheet" hint={m.sheets_existing_hint()} />
+              <Button type="submit" size="sm" variant="secondary">
+                {m.sheets_existing_button()}
+              </Button>
+            </Form>
+          </div>
+        ) : null}
+      </Card>
+
+      <Card as="section" aria-labelledby="sheets-export" className="space-y-4">
+        <h2 id="sheets-export" className="font-semibold">
+          {m.sheets_export_heading()}
+        </h2>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm" data-testid="sheets-export-facts">
+          <dt className="text-slate-500">{m.sheets_state()}</dt>
+          <dd>
+            <Badge tone={settings.exportState === "idle" ? "neutral" : "info"}>{STATE_WORDS[settings.exportState]()}</Badge>
+          </dd>
+          <dt className="text-slate-500">{m.sheets_last_export()}</dt>
+          <dd>
+            {settings.lastExportAt
+              ? m.sheets_last_export_value({ when: formatWhen(settings.lastExportAt), rows: formatNumber(settings.lastExportRows ?? 0) })
+              : m.integrations_never()}
+          </dd>
+          <dt className="text-slate-500">{m.sheets_rows_exported()}</dt>
+          <dd className="tabular-nums">{formatNumber(settings.rowsExported)}</dd>
+          {settings.schedule !== "off" && settings.nextRunAt ? (
+            <>
+              <dt className="text-slate-500">{m.sheets_next_run()}</dt>
+              <dd>{formatWhen(settings.nextRunAt)}</dd>
+            </>
+          ) : null}
+          {settings.lastError ? (
+            <>
+              <dt className="text-slate-500">{m.integrations_last_error()}</dt>
+              <dd className="min-w-0 break-words text-red-800">
+                {settings.lastError}
+                {settings.lastErrorAt ? <span className="block text-xs text-slate-500">{formatWhen(settings.lastErrorAt)}</span> : null}
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        {canManage ? (
+          <>
+            <Form method="post" className="space-y-3">
+              <input type="hidden" name="intent" value="settings" />
+              <fieldset className="space-y-2">
+                <legend className="text-sm font-medium text-slate-700">{m.sheets_what_label()}</legend>
+                <CheckboxField label={m.sheets_export_contacts()} name="contacts" defaultChecked={settings.exportContacts} />
+                <CheckboxField label={m.sheets_export_messages()} name="messages" defaultChecked={settings.exportMessages} />
+              </fieldset>
+              <SelectField
+                label={m.sheets_schedule_label()}
+                name="schedule"
+                defaultValue={settings.schedule}
+                options={SHEETS_SCHEDULES.map((value) => ({ value, label: SCHEDULE_WORDS[value]() }))}
+              />
+              <Button type="submit" size="sm" variant="secondary">
+                {m.sheets_save()}
+              </Button>
+            </Form>
+            <Form method="post">
+              <input type="hidden" name="intent" value="export" />
+              <Button type="submit" size="sm" disabled={!settings.spreadsheetId}>
+                {m.sheets_export_now()}
+              </Button>
+            </Form>
+          </>
+        ) : null}
+      </Card>
+
+      <Card as="section" aria-labelledby="sheets-import" className="space-y-4">
+        <h2 id="sheets-import" className="font-semibold">
+          {m.sheets_import_heading()}
+        </h2>
+        <p className="text-sm text-slate-600">{m.sheets_import_intro()}</p>
+        {lastImport ? (
+          <div className="rounded-lg bg-slate-50 p-3 text-sm" data-testid="sheets-import-result" role="status">
+            <p>
+              <Badge tone={lastImport.status === "done" ? "success" : lastImport.status === "failed" ? "danger" : "info"}>
+                {IMPORT_STATUS_WORDS[lastImport.status]()}
+              </Badge>{" "}
+              {m.sheets_import_result({
+                created: formatNumber(lastImport.created),
+                updated: formatNumber(lastImport.updated),
+                skipped: formatNumber(lastImport.skipped),
+                invalid: formatNumber(lastImport.invalid),
+              })}
+            </p>
+            {lastImport.error ? <p className="text-red-800">{lastImport.error}</p> : null}
+            <p className="mt-1">
+              <TextLink to={href("/messaging/contacts/import/:id", { id: lastImport.id })} weight="medium">
+                {m.sheets_import_report()}
+              </TextLink>
+            </p>
+          </div>
+        ) : null}
+        {canManage ? (
+          <Form method="post" className="space-y-3">
+            <input type="hidden" name="intent" value="import" />
+            <Field
+              label={m.sheets_import_spreadsheet()}
+              name="spreadsheet"
+              defaultValue={settings.spreadsheetId ?? ""}
+              hint={m.sheets_existing_hint()}
+            />
+            <Field
+              label={m.sheets_import_range()}
+              name="range"
+              defaultValue={settings.importRange ?? "Sheet1!A:E"}
+              hint={m.sheets_import_range_hint()}
+            />
+            <SelectField
+              label={m.messaging_import_duplicates_label()}
+              name="duplicates"
+              defaultValue="skip"
+              options={[
+                { value: "skip", label: m.messaging_import_duplicates_skip() },
+                { value: "update", label: m.messaging_import_duplicates_update() },
+                { value: "merge_tags", label: m.messaging_import_duplicates_merge_tags() },
+              ]}
+            />
+            <Field label={m.sheets_import_consent()} name="consentEvidence" maxLength={500} hint={m.sheets_import_consent_hint()} />
+            <Button type="submit" size="sm">
+              {m.sheets_import_button()}
+            </Button>
+          </Form>
+        ) : null}
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageErrorBoundary />;
+}
