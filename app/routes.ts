@@ -104,6 +104,7 @@ export default [
     // Integrations (issue 45): the catalogue with its connect dialog, and where a provider's OAuth consent returns.
     route("integrations", "routes/app/integrations.tsx"),
     route("integrations/:provider/callback", "routes/app/integration-callback.tsx"),
+    route("integrations/shopify", "routes/app/integrations-shopify.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
     ...["revenue-share"].map((path) => route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` })),
   ]),

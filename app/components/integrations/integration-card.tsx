@@ -94,6 +94,13 @@ export function IntegrationCardView({ card, canManage, search }: { card: Integra
                 {m.integrations_disconnect()}
               </ButtonLink>
             ) : null}
+            {card.id === "shopify" && card.status === "connected" ? (
+              <span className="text-sm">
+                <TextLink to={href("/integrations/shopify")} weight="medium">
+                  {m.shopify_settings_link()}
+                </TextLink>
+              </span>
+            ) : null}
             {card.connect === "rest-hooks" ? (
               <span className="text-sm">
                 <TextLink to={href("/developers")} weight="medium">
