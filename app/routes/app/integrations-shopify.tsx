@@ -7,7 +7,6 @@ import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-r
 import {
   approvedTemplates,
   connectedShop,
-  DELAY_MINUTES,
   listMappings,
   recentEvents,
   saveMapping,
@@ -16,7 +15,7 @@ import {
   type TemplateChoice,
 } from "~/.server/domains/integrations/shopify/mappings";
 import { reasonWords } from "~/.server/domains/integrations/shopify/process";
-import { SHOPIFY_FIELDS } from "~/.server/infrastructure/db/schema";
+import { DELAY_MINUTES, SHOPIFY_FIELDS } from "~/lib/shopify";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
 import { BackLink } from "~/components/ui/back-link";

@@ -7,8 +7,9 @@ import { defaultFields, isShopifyField, type ShopifyEventType, type ShopifyField
 import { templateBody, templateVariables } from "./templates";
 import { m } from "~/paraglide/messages";
 
-/** The abandoned-cart delay a business may set, in minutes: 5 minutes to 7 days. */
-export const DELAY_MINUTES = { min: 5, max: 7 * 24 * 60, default: 60 } as const;
+import { DELAY_MINUTES } from "~/lib/shopify";
+
+export { DELAY_MINUTES };
 export const RECENT_EVENTS = 20;
 
 export interface MappingView {

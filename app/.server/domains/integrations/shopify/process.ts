@@ -126,7 +126,8 @@ async function sendFor(row: EventRow, eventType: ShopifyEventType, payload: Json
         sql`update shopify_events set status = 'skipped', reason = ${reason}, phone = ${phone}, processed_at = now()
             where id = ${row.id} and status = any(${sql.param(from)}::text[]) returning id`,
       );
-      if (done.length)
+      // Not mapped or turned off is the business's choice, shown on its page: the log keeps the ones to act on.
+      if (done.length && reason !== "no_mapping" && reason !== "turned_off")
         await activity(
           tx,
           row.organization_id,

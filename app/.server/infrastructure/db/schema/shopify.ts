@@ -7,8 +7,7 @@ import { messages } from "./messaging";
 
 /** The store events a business can answer with a template (issue 45, the Shopify connector). */
 export const SHOPIFY_EVENT_TYPES = ["order_created", "order_fulfilled", "checkout_abandoned"] as const;
-/** What a mapped variable is filled with, from the order, fulfilment or checkout. */
-export const SHOPIFY_FIELDS = ["customer_name", "order_number", "order_total", "tracking_link", "checkout_link"] as const;
+export { SHOPIFY_FIELDS } from "../../../../lib/shopify";
 /**
  * An event's state: received (stored, its job not yet run), waiting (an abandoned checkout before its
  * delay), then sent, skipped (with the reason), cancelled (the checkout was completed) or ignored.
