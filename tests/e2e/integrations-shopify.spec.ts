@@ -37,10 +37,27 @@ test("a shop's order reaches its customer as the mapped template; a refused toke
   };
 
   // A shop whose Admin API refuses the new token (the sandbox's magic-401 in its address): the
-  // connect fails in words and nothing is connected.
+  // connect fails (502, the reason in the activity log) and nothing is connected.
   const refusing = `magic-401-${randomBytes(3).toString("hex")}.myshopify.com`;
-  await installShop(refusing);
-  await expect(page.getByText("webhook list", { exact: false })).toBeVisible();
+  const origin = new URL(page.url()).origin;
+  const started = await page.request.post("/integrations", {
+    form: { intent: "connect", integration: "shopify", shop: refusing },
+    headers: { origin },
+    maxRedirects: 0,
+  });
+  expect(started.status()).toBe(302);
+  const authorize = new URL(started.headers().location!);
+  const installed = await page.request.post(authorize.pathname, {
+    form: { ...Object.fromEntries(authorize.searchParams), decision: "install" },
+    maxRedirects: 0,
+  });
+  expect(installed.status()).toBe(303);
+  const back = new URL(installed.headers().location!);
+  const refused = await page.request.get(`${back.pathname}${back.search}`, { maxRedirects: 0 });
+  expect(refused.status()).toBe(502);
+  // The activity log says why.
+  await page.goto("/activity");
+  await expect(page.getByRole("main")).toContainText("Shopify webhook list");
   await page.goto("/integrations");
   await expect(page.locator('article[data-integration="shopify"]')).toContainText("Available");
 
@@ -99,9 +116,9 @@ test("a shop's order reaches its customer as the mapped template; a refused toke
 
   // A coming-soon card: nothing to press, and the server refuses it.
   await expect(page.locator('article[data-integration="woocommerce"]').getByRole("link")).toHaveCount(0);
-  const refused = await page.request.post("/integrations", {
+  const comingSoon = await page.request.post("/integrations", {
     form: { intent: "connect", integration: "woocommerce" },
     headers: { origin: new URL(page.url()).origin },
   });
-  expect(refused.status()).toBe(409);
+  expect(comingSoon.status()).toBe(409);
 });
