@@ -220,7 +220,8 @@ describe("the webhook route", () => {
     );
     expect(stored).toEqual([{ event_id: "evt-5", n: 1 }]);
     const [jobs] = await rawQuery<{ n: number }>(
-      `select count(*)::int as n from jobs where queue = 'shopify.events' and payload->>'id' in (select id::text from shopify_events where organization_id = $1)`,
+      `select count(*)::int as n from jobs, jsonb_array_elements_text(payload->'ids') as stored(id)
+       where queue = 'shopify.events' and stored.id in (select id::text from shopify_events where organization_id = $1)`,
       [t.organizationId],
     );
     expect(jobs!.n).toBe(1);

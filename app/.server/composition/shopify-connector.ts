@@ -20,9 +20,9 @@ import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 export function registerShopifyConnector() {
   registerProvider(shopifyProvider());
   // Each event queues its message in its own transaction (queueMessage's); not in the worker's.
-  registerJobHandler<{ id: string }>({
+  registerJobHandler<{ ids: string[] }>({
     queue: SHOPIFY_EVENT_QUEUE,
-    batchSize: 20,
+    batchSize: 5,
     maxAttempts: 10,
     transactional: false,
     run: (jobs) => processShopifyEvents(jobs),

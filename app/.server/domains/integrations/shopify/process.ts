@@ -46,8 +46,8 @@ export type SkipReason =
 class AlreadyDone extends Error {}
 
 /** The event job: each stored delivery processed once (a retried job finds its outcome and stops). */
-export async function processShopifyEvents(jobs: Job<{ id: string }>[]) {
-  for (const job of jobs) await processShopifyEvent(job.payload.id);
+export async function processShopifyEvents(jobs: Job<{ ids: string[] }>[]) {
+  for (const job of jobs) for (const id of job.payload.ids ?? []) await processShopifyEvent(id);
 }
 
 export async function processShopifyEvent(id: string) {
