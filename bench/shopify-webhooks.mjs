@@ -123,7 +123,7 @@ async function main() {
   const server = await startServer({
     root,
     databaseUrl,
-    extraEnv: { SHOPIFY_CLIENT_ID: "bench-shopify-client", SHOPIFY_CLIENT_SECRET: secret, JOB_WORKERS: "2" },
+    extraEnv: { SHOPIFY_CLIENT_ID: "bench-shopify-client", SHOPIFY_CLIENT_SECRET: secret, JOB_WORKERS: String(arg("workers", 2)) },
   });
   let jumbe;
   let bareResult;
@@ -132,11 +132,11 @@ async function main() {
   try {
     const cookie = await signIn(server.baseUrl, DEMO);
     await connectShop(server.baseUrl, cookie);
-    const payloads = payloadPool(Math.max(20_000, 2_000 * DURATION));
+    const payloads = payloadPool(Math.max(20_000, 6_000 * (DURATION + 2)));
     // Warm-up of both, then the measured runs, bare first.
     await loadRun(`${bare.baseUrl}${PATH}`, payloads, { connections: CONNECTIONS, duration: 2 });
     bareResult = summarise(await loadRun(`${bare.baseUrl}${PATH}`, payloads, { connections: CONNECTIONS, duration: DURATION }));
-    const fresh = payloadPool(Math.max(20_000, 2_000 * DURATION));
+    const fresh = payloadPool(Math.max(20_000, 6_000 * (DURATION + 2)));
     warm = summarise(await loadRun(`${server.baseUrl}${PATH}`, fresh, { connections: CONNECTIONS, duration: 2 }));
     jumbe = summarise(await loadRun(`${server.baseUrl}${PATH}`, fresh, { connections: CONNECTIONS, duration: DURATION }));
     // Shopify delivers at least once: 1,000 deliveries already stored, again.
