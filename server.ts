@@ -47,6 +47,7 @@ import { registerPaybillUrls } from "~/.server/domains/billing/mpesa";
 import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { registerConnectors } from "~/.server/composition/integrations";
+import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH } from "~/.server/domains/integrations/shopify/webhook-route";
 import { wireDomainEvents } from "~/.server/composition/domain-events";
 import { startJobWorkers } from "~/.server/infrastructure/jobs/worker";
 import { startDispatcher } from "~/.server/domains/messaging/dispatcher";
@@ -252,6 +253,7 @@ export function createHttpServer(app: express.Express) {
   return createServer((req, res) => {
     const url = req.url ?? "/";
     if (url === WEBHOOK_PATH || url.startsWith(`${WEBHOOK_PATH}?`)) return receiveWebhook(req, res);
+    if (url === SHOPIFY_WEBHOOK_PATH) return void handleShopifyWebhook(req, res);
     app(req, res);
   });
 }

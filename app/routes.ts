@@ -106,6 +106,7 @@ export default [
     route("integrations/:provider/callback", "routes/app/integration-callback.tsx"),
     // Google Sheets' export and import settings (decision 085).
     route("integrations/google-sheets", "routes/app/integrations-google-sheets.tsx"),
+    route("integrations/shopify", "routes/app/integrations-shopify.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
     ...["revenue-share"].map((path) => route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` })),
   ]),

@@ -272,6 +272,8 @@ const BUSINESS: Walk[] = [
   ["integrations", "/integrations?dialog=connect-rest-hooks"],
   // A provider's return without a state from here: the page that says the request is not valid.
   ["integrations/:provider/callback", "/integrations/hubspot/callback"],
+  // The Shopify connector's settings without a connected shop: its 404 page (connected: integrations-shopify.spec.ts).
+  ["integrations/shopify", "/integrations/shopify"],
   ["revenue-share", "/revenue-share"],
   // Dialogs and confirmations that are addresses of their own (they open without JavaScript too).
   ["billing", "/billing?dialog=topup"],

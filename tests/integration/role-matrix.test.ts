@@ -156,6 +156,8 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/integrations/:provider/callback": { status: 400, why: "no OAuth state" },
   // Google Sheets' settings exist once it is connected (the page: integrations-google-sheets.test.ts).
   "/integrations/google-sheets": { status: 404, why: "Google Sheets is not connected" },
+  // The Shopify connector's settings: only while a shop is connected (the flow: integrations-shopify.test.ts).
+  "/integrations/shopify": { status: 404, why: "no shop connected" },
   // The demo import has no rejected rows stored: its file is not found.
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
   // Drafts have no media sample.
@@ -332,6 +334,14 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       form: (w) => ({ intent: "disconnect", accountId: w.account, confirm: "yes" }),
       proof: false,
       why: "Meta",
+    },
+  },
+  "/integrations/shopify": {
+    "": {
+      needs: "developer:manage",
+      form: () => ({ eventType: "order_created", templateId: "" }),
+      proof: false,
+      why: "no shop connected in the demo: 404",
     },
   },
   "/integrations": {

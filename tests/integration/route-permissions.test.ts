@@ -247,6 +247,8 @@ const ROWS: Record<string, Row> = {
   "/integrations/:provider/callback": { path: "/integrations/hubspot/callback", anonymous: "login", owner: "400", admin: "400" },
   // Google Sheets' settings: once it is connected (nothing is here), else 404 in words.
   "/integrations/google-sheets": { path: "/integrations/google-sheets", anonymous: "login", owner: "404", admin: "404" },
+  // The Shopify connector's settings: developer:view to read, developer:manage to save; 404 without a connected shop.
+  "/integrations/shopify": { path: "/integrations/shopify", anonymous: "login", owner: "404", admin: "404" },
   "/revenue-share": { path: "/revenue-share", anonymous: "login", owner: "ok", admin: "ok" },
   // The admin console: 404 to anyone but a platform administrator, signed in or not (decision 037); a foreign or unknown id is 404 too.
   "/admin": { path: "/admin", anonymous: "404", owner: "404", admin: "ok" },

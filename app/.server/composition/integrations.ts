@@ -1,4 +1,5 @@
 import { registerGoogleSheetsConnector } from "./google-sheets-connector";
+import { registerShopifyConnector } from "./shopify-connector";
 
 /**
  * The connectors of issue 45, registered once per process (servers from server.ts, tests from their
@@ -8,4 +9,5 @@ import { registerGoogleSheetsConnector } from "./google-sheets-connector";
 export function registerConnectors() {
   // One line per connector: register<Name>Connector();
   registerGoogleSheetsConnector();
+  registerShopifyConnector();
 }

@@ -38,6 +38,7 @@ const LOGOS: Record<IntegrationLogo, IconComponent> = {
 /** Connectors with a settings page of their own, linked from their card once connected. */
 const SETTINGS_PAGES: Partial<Record<string, { to: string; label: () => string }>> = {
   "google-sheets": { to: href("/integrations/google-sheets"), label: () => m.sheets_settings_link() },
+  shopify: { to: href("/integrations/shopify"), label: () => m.shopify_settings_link() },
 };
 
 const TONE = { connected: "success", available: "info", "coming-soon": "neutral" } as const;

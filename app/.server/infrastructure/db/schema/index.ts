@@ -26,3 +26,4 @@ export * from "./flows";
 export * from "./integrations";
 export * from "./partners";
 export * from "./google-sheets";
+export * from "./shopify";

@@ -1,0 +1,45 @@
+import { registerProvider } from "../domains/integrations/providers";
+import { shopifyProvider } from "../domains/integrations/shopify/provider";
+import {
+  processShopifyEvents,
+  sendAbandonedCheckouts,
+  SHOPIFY_ABANDONED_QUEUE,
+  SHOPIFY_EVENT_QUEUE,
+  SHOPIFY_SWEEP_EVERY_SECONDS,
+  SHOPIFY_SWEEP_QUEUE,
+  sweepAbandonedCheckouts,
+} from "../domains/integrations/shopify/process";
+import { registerJobHandler } from "../infrastructure/jobs/worker";
+import { registerRecurringJob } from "../infrastructure/jobs/recurring";
+
+/**
+ * The Shopify connector (issue 45, decision 084): the provider (install, offline token, webhook
+ * subscriptions), the job that turns a stored webhook into a template message, the delayed job for
+ * abandoned checkouts and its recurring sweep.
+ */
+export function registerShopifyConnector() {
+  registerProvider(shopifyProvider());
+  // Each event queues its message in its own transaction (queueMessage's); not in the worker's.
+  registerJobHandler<{ ids: string[] }>({
+    queue: SHOPIFY_EVENT_QUEUE,
+    batchSize: 5,
+    maxAttempts: 10,
+    transactional: false,
+    run: (jobs) => processShopifyEvents(jobs),
+  });
+  registerJobHandler<{ checkoutId: string }>({
+    queue: SHOPIFY_ABANDONED_QUEUE,
+    batchSize: 20,
+    maxAttempts: 10,
+    transactional: false,
+    run: (jobs) => sendAbandonedCheckouts(jobs),
+  });
+  registerJobHandler({
+    queue: SHOPIFY_SWEEP_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    run: () => sweepAbandonedCheckouts(),
+  });
+  registerRecurringJob({ name: SHOPIFY_SWEEP_QUEUE, queue: SHOPIFY_SWEEP_QUEUE, everySeconds: SHOPIFY_SWEEP_EVERY_SECONDS });
+}

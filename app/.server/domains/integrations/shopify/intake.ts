@@ -1,0 +1,227 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { rawQuery } from "../../../infrastructure/db/client";
+import { env } from "../../../infrastructure/config/env";
+import { databaseIsDown, DatabaseUnavailableError, noteDatabaseError, RETRY_AFTER_SECONDS } from "../../../infrastructure/db/availability";
+import { wakeWorkers } from "../../../infrastructure/jobs/worker";
+import { log } from "../../../infrastructure/log";
+import { isShopDomain, verifyWebhook } from "../../../infrastructure/clients/shopify";
+import { eventTypeOf, referenceOf } from "./fields";
+
+/** The job queue that processes a stored event. */
+export const SHOPIFY_EVENT_QUEUE = "shopify.events";
+/** Shopify's order payloads with many lines stay well under this; nginx lets 1 MB through. */
+export const SHOPIFY_WEBHOOK_MAX_BYTES = 1024 * 1024;
+
+export interface IncomingShopifyWebhook {
+  rawBody: Buffer;
+  hmac: string | undefined;
+  shop: string | undefined;
+  topic: string | undefined;
+  eventId: string | undefined;
+}
+
+export type IntakeOutcome = { status: 200 } | { status: 400 | 401 | 503; message: string };
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const HEADER_VALUE = /^[\w./:-]{1,200}$/;
+
+/**
+ * One delivery: the signature over the raw bytes first (401), then the headers and the JSON (400),
+ * then the shop's connection. A shop no organisation has connected is answered 200 like any other
+ * (nothing stored, nothing said). The event and its job are written in one statement (group commit
+ * with the deliveries arriving meanwhile); a repeat of the same X-Shopify-Event-Id adds neither.
+ */
+export async function receiveShopifyWebhook(input: IncomingShopifyWebhook): Promise<IntakeOutcome> {
+  if (!verifyWebhook(input.rawBody, input.hmac)) return { status: 401, message: "Invalid signature." };
+  const { shop, topic, eventId } = input;
+  if (!isShopDomain(shop) || !topic || !HEADER_VALUE.test(topic) || !eventId || !HEADER_VALUE.test(eventId))
+    return { status: 400, message: "The Shopify headers are missing or malformed." };
+  let payload: unknown;
+  try {
+    const text = UTF8.decode(input.rawBody);
+    if (text.includes("\\u0000") || text.includes("\u0000")) throw new Error("NUL");
+    payload = JSON.parse(text);
+  } catch {
+    return { status: 400, message: "The body is not JSON." };
+  }
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+    return { status: 400, message: "The body is not a JSON object." };
+  await intake().store({
+    shop,
+    eventId,
+    topic,
+    eventType: eventTypeOf(topic),
+    payload: JSON.stringify(payload),
+    reference: referenceOf(topic, payload as Record<string, unknown>),
+  });
+  return { status: 200 };
+}
+
+interface Delivery {
+  shop: string;
+  eventId: string;
+  topic: string;
+  eventType: string | null;
+  payload: string;
+  reference: string | null;
+}
+
+interface Pending {
+  delivery: Delivery;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+let ingest: ReturnType<typeof createShopifyIngest> | null = null;
+const intake = () => (ingest ??= createShopifyIngest({ maxInFlight: env().DATABASE_URL ? 4 : 1 }));
+
+/**
+ * Group commit, as WhatsApp's intake does (adapters/webhooks-in/ingest.ts): deliveries that arrive
+ * while a write is in flight go together in the next one, so one statement (one fsync) stores many
+ * under load and a lone delivery is written at once. Each is answered only after its commit.
+ */
+export function createShopifyIngest(options: { maxBatch?: number; maxInFlight?: number } = {}) {
+  const maxBatch = options.maxBatch ?? 500;
+  const maxInFlight = options.maxInFlight ?? 1;
+  let queue: Pending[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  function schedule() {
+    if (scheduled || inFlight >= maxInFlight || !queue.length) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      void flush();
+    });
+  }
+
+  async function flush() {
+    if (inFlight >= maxInFlight || !queue.length) return;
+    const batch = queue.slice(0, maxBatch);
+    queue = queue.slice(batch.length);
+    inFlight++;
+    try {
+      if (databaseIsDown()) throw new DatabaseUnavailableError();
+      const stored = await storeShopifyEvents(batch.map((p) => p.delivery));
+      for (const p of batch) p.resolve();
+      if (stored) wakeWorkers();
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+    } finally {
+      inFlight--;
+      schedule();
+    }
+  }
+
+  return {
+    store(delivery: Delivery) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ delivery, resolve, reject });
+        schedule();
+      });
+    },
+  };
+}
+
+/**
+ * One statement: each delivery for a connected shop stored for that shop's organisation (the latest
+ * connection of the shop), a repeated event id adding nothing, and one job for the rows stored.
+ * Answers how many were new.
+ */
+export async function storeShopifyEvents(deliveries: Delivery[]): Promise<number> {
+  const column = <K extends keyof Delivery>(key: K) => deliveries.map((d) => d[key]);
+  const [row] = await rawQuery<{ n: number }>(
+    `with input as (
+       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+         with ordinality as t(shop, event_id, topic, event_type, payload, reference, n)
+     ),
+     shops as (
+       select distinct on (external_account_id) external_account_id as shop, organization_id
+       from integration_connections
+       where provider = 'shopify' and status = 'connected' and external_account_id in (select shop from input)
+       order by external_account_id, connected_at desc
+     ),
+     stored as (
+       insert into shopify_events (organization_id, shop, event_id, topic, event_type, payload, reference)
+       select distinct on (s.organization_id, i.event_id)
+              s.organization_id, i.shop, i.event_id, i.topic, i.event_type, i.payload::jsonb, i.reference
+       from input i join shops s on s.shop = i.shop
+       order by s.organization_id, i.event_id, i.n
+       on conflict (organization_id, event_id) do nothing
+       returning id
+     ),
+     job as (
+       insert into jobs (queue, payload)
+       select $7, jsonb_build_object('ids', jsonb_agg(id)) from stored having count(*) > 0
+     )
+     select count(*)::int as n from stored`,
+    [column("shop"), column("eventId"), column("topic"), column("eventType"), column("payload"), column("reference"), SHOPIFY_EVENT_QUEUE],
+  );
+  return row?.n ?? 0;
+}
+
+/** POST /webhooks/shopify on Node's own server, ahead of Express (like /webhooks/whatsapp): bounded body, no cookies. */
+export async function handleShopifyWebhook(req: IncomingMessage, res: ServerResponse) {
+  if (req.method !== "POST") return reply(res, 405, "Method not allowed.", { Allow: "POST" });
+  if (Number(req.headers["content-length"] ?? 0) > SHOPIFY_WEBHOOK_MAX_BYTES) return reply(res, 413, "Payload too large.");
+  let rawBody: Buffer;
+  try {
+    rawBody = await readBody(req);
+  } catch {
+    return reply(res, 413, "Payload too large.");
+  }
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  try {
+    const outcome = await receiveShopifyWebhook({
+      rawBody,
+      hmac: header("x-shopify-hmac-sha256"),
+      shop: header("x-shopify-shop-domain"),
+      topic: header("x-shopify-topic"),
+      eventId: header("x-shopify-event-id") ?? header("x-shopify-webhook-id"),
+    });
+    if (outcome.status === 401)
+      log().warn({ path: "/webhooks/shopify", ip: req.socket.remoteAddress }, "shopify webhook refused: bad signature");
+    if (outcome.status === 200) return reply(res, 200, "OK");
+    return reply(res, outcome.status, outcome.message);
+  } catch (error) {
+    // Not stored: Shopify delivers it again on a non-2xx answer.
+    if (noteDatabaseError(error))
+      return reply(res, 503, "Service temporarily unavailable.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
+    log().error({ err: error }, "shopify webhook could not be stored");
+    return reply(res, 500, "Could not store the event.");
+  }
+}
+
+function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  const body = JSON.stringify({ message });
+  res
+    .writeHead(status, {
+      ...headers,
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
+      Connection: status === 413 ? "close" : "keep-alive",
+    })
+    .end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > SHOPIFY_WEBHOOK_MAX_BYTES) {
+        req.pause();
+        reject(new Error("too large"));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}

@@ -1,0 +1,104 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { organizations } from "./auth";
+import { messageTemplates } from "./templates";
+import { messages } from "./messaging";
+
+/** The store events a business can answer with a template (issue 45, the Shopify connector). */
+export const SHOPIFY_EVENT_TYPES = ["order_created", "order_fulfilled", "checkout_abandoned"] as const;
+export { SHOPIFY_FIELDS } from "../../../../lib/shopify";
+/**
+ * An event's state: received (stored, its job not yet run), waiting (an abandoned checkout before its
+ * delay), then sent, skipped (with the reason), cancelled (the checkout was completed) or ignored.
+ */
+export const SHOPIFY_EVENT_STATUSES = ["received", "waiting", "sent", "skipped", "cancelled", "ignored"] as const;
+
+/**
+ * Which approved template answers each store event, and which field fills each body variable (by
+ * position: `variables[0]` fills {{1}}); on or off; for abandoned checkouts the delay in minutes.
+ */
+export const shopifyMappings = pgTable(
+  "shopify_mappings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    eventType: text("event_type", { enum: SHOPIFY_EVENT_TYPES }).notNull(),
+    enabled: boolean("enabled").notNull().default(false),
+    templateId: uuid("template_id").references(() => messageTemplates.id, { onDelete: "set null" }),
+    variables: jsonb("variables")
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    delayMinutes: integer("delay_minutes").notNull().default(60),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("shopify_mappings_org_event_idx").on(t.organizationId, t.eventType)],
+);
+
+/**
+ * A webhook Shopify delivered, stored before it is answered (at least once: a repeat of the same
+ * X-Shopify-Event-Id adds nothing), with what came of it: the message queued, or why none was.
+ */
+export const shopifyEvents = pgTable(
+  "shopify_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    shop: text("shop").notNull(),
+    /** X-Shopify-Event-Id: the same for every delivery of one event. */
+    eventId: text("event_id").notNull(),
+    topic: text("topic").notNull(),
+    eventType: text("event_type", { enum: SHOPIFY_EVENT_TYPES }),
+    payload: jsonb("payload").notNull(),
+    status: text("status", { enum: SHOPIFY_EVENT_STATUSES }).notNull().default("received"),
+    /** Why it was skipped, cancelled or ignored (a code: no_phone, opted_out, no_mapping…). */
+    reason: text("reason"),
+    /** The order's name (#1001) or the checkout's token, for people. */
+    reference: text("reference"),
+    phone: text("phone"),
+    messageId: uuid("message_id").references(() => messages.id, { onDelete: "set null" }),
+    receivedAt: createdAt(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("shopify_events_org_event_idx").on(t.organizationId, t.eventId),
+    index("shopify_events_org_received_idx").on(t.organizationId, t.receivedAt.desc()),
+  ],
+);
+
+/**
+ * A checkout not yet completed: due for the abandoned-cart message at `due_at` (a delayed job), unless
+ * it is completed (or its customer orders) first. `event_row_id` is the event that shows its outcome.
+ */
+export const shopifyCheckouts = pgTable(
+  "shopify_checkouts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    token: text("token").notNull(),
+    eventRowId: uuid("event_row_id")
+      .notNull()
+      .references(() => shopifyEvents.id, { onDelete: "cascade" }),
+    payload: jsonb("payload").notNull(),
+    phone: text("phone"),
+    state: text("state", { enum: ["waiting", "done"] })
+      .notNull()
+      .default("waiting"),
+    dueAt: timestamp("due_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("shopify_checkouts_org_token_idx").on(t.organizationId, t.token),
+    index("shopify_checkouts_due_idx")
+      .on(t.dueAt)
+      .where(sql`state = 'waiting'`),
+  ],
+);

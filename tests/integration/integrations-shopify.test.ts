@@ -1,0 +1,451 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { registerConnectors } from "~/.server/composition/integrations";
+import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH } from "~/.server/domains/integrations/shopify/webhook-route";
+import { shopifyWebhookHmac } from "@jumbe/sandbox/shopify/index";
+import * as integrationsPage from "~/routes/app/integrations";
+import * as callbackRoute from "~/routes/app/integration-callback";
+import * as shopifyPage from "~/routes/app/integrations-shopify";
+import { startShopify, CLIENT_ID, CLIENT_SECRET, type ShopifyHarness } from "@jumbe/sandbox/shopify/test-support";
+import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { formRequest, getRequest, run } from "../support/http";
+import { metaSandboxForFile } from "../support/meta-harness";
+import { approvedBodyTemplate, metaReceived } from "../support/sending-kit";
+
+// Issue 45, the Shopify connector (decision 084): the install on a shop (hmac checked), the shop's
+// webhooks to Jumbe's route (signature, dedupe on the event id, stored with their job), the business's
+// mapping of events to approved templates, and the template reaching the Meta sandbox; abandoned
+// checkouts after the delay, cancelled by completion; opt-outs; tenants apart; disconnecting.
+
+registerJobHandlers();
+registerConnectors();
+
+let shopify: ShopifyHarness;
+let app: Server;
+let appOrigin = "";
+const meta = metaSandboxForFile({ appUrl: () => appOrigin });
+
+beforeAll(async () => {
+  shopify = await startShopify({ webhookAttempts: 2 });
+  app = createServer((req, res) => {
+    if (req.url === SHOPIFY_WEBHOOK_PATH) return void handleShopifyWebhook(req, res);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+  appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await shopify.close();
+  app.closeAllConnections();
+  await new Promise((resolve) => app.close(resolve));
+});
+beforeEach(() => {
+  setEnv(
+    parseEnv({
+      NODE_ENV: "test",
+      APP_URL: appOrigin,
+      GRAPH_API_BASE_URL: meta.graph.graphBase,
+      GRAPH_API_TIMEOUT_MS: "3000",
+      SHOPIFY_CLIENT_ID: CLIENT_ID,
+      SHOPIFY_CLIENT_SECRET: CLIENT_SECRET,
+      SHOPIFY_AUTH_URL: `${shopify.base}/shops/{shop}`,
+      SHOPIFY_API_URL: `${shopify.base}/shops/{shop}`,
+      SHOPIFY_TIMEOUT_MS: "3000",
+    }),
+  );
+  shopify.sandbox.reset();
+});
+
+// Each test its own shop: the sandbox keeps one install per shop.
+let shops = 0;
+const newShop = () => `duka-${process.pid}-${++shops}.myshopify.com`;
+
+async function tenant(name: string) {
+  const account = await createVerifiedUser({ businessName: name });
+  const cookie = await signedInCookie(account.email, account.password);
+  const organizationId = account.organization.id;
+  const connected = await meta.graph.connect(organizationId, name);
+  return { ...account, cookie, organizationId, ...connected };
+}
+type Tenant = Awaited<ReturnType<typeof tenant>>;
+
+const post = (t: Tenant, fields: Record<string, string | string[]>) =>
+  run(integrationsPage.action, formRequest("/integrations", fields, { cookie: t.cookie }));
+const mappingPage = (t: Tenant) => run(shopifyPage.loader, getRequest("/integrations/shopify", { cookie: t.cookie }));
+const saveMapping = (t: Tenant, fields: Record<string, string | string[]>) =>
+  run(shopifyPage.action, formRequest("/integrations/shopify", fields, { cookie: t.cookie }));
+
+/** The connect form, Shopify's install page (Install app), and the callback with what it carries back. */
+async function install(t: Tenant, shop: string, tamper?: (query: URLSearchParams) => void) {
+  const started = await post(t, { intent: "connect", integration: "shopify", shop });
+  expect(started.status, JSON.stringify(started.data)).toBe(302);
+  const authorize = new URL(started.location!);
+  expect(authorize.pathname).toBe(`/sandbox/shopify/shops/${shop}/admin/oauth/authorize`);
+  const answered = await shopify.postForm(`/shops/${shop}/admin/oauth/authorize`, {
+    client_id: authorize.searchParams.get("client_id")!,
+    redirect_uri: authorize.searchParams.get("redirect_uri")!,
+    scope: authorize.searchParams.get("scope")!,
+    state: authorize.searchParams.get("state")!,
+    decision: "install",
+  });
+  expect(answered.status).toBe(303);
+  const back = new URL(answered.headers.get("location")!);
+  expect(back.pathname).toBe("/integrations/shopify/callback");
+  tamper?.(back.searchParams);
+  return run(callbackRoute.loader, getRequest(`/integrations/shopify/callback?${back.searchParams}`, { cookie: t.cookie }), {
+    params: { provider: "shopify" },
+  });
+}
+
+async function connect(t: Tenant, shop = newShop()) {
+  const done = await install(t, shop);
+  expect(done.status, JSON.stringify(done.data)).toBe(302);
+  return shop;
+}
+
+/** Lets the sandbox deliver its webhooks, then runs the jobs and the dispatcher. */
+async function settle() {
+  await shopify.sandbox.flushWebhooks();
+  await drainJobs();
+  await drainDispatcher();
+}
+
+const events = (organizationId: string) =>
+  rawQuery<{
+    topic: string;
+    status: string;
+    reason: string | null;
+    phone: string | null;
+    message_id: string | null;
+    event_type: string | null;
+  }>(`select topic, status, reason, phone, message_id, event_type from shopify_events where organization_id = $1 order by created_at, id`, [
+    organizationId,
+  ]);
+
+async function orderTemplate(t: Tenant) {
+  await approvedBodyTemplate(meta.graph, t, "order_received", "UTILITY", "Habari {{1}}, we got your order {{2}} of {{3}}. Asante!");
+  const [row] = await rawQuery<{ id: string }>(`select id from message_templates where organization_id = $1 and name = 'order_received'`, [
+    t.organizationId,
+  ]);
+  return row!.id;
+}
+
+const ORDER = {
+  customer: { first_name: "Achieng", last_name: "Otieno", phone: "0712 345 671" },
+  line_items: [{ title: "Kiondo basket", quantity: 2, price: "1250.00" }],
+};
+
+describe("installing Shopify on a shop", () => {
+  it("asks for the shop, checks the hmac of the return, keeps an offline token and subscribes the webhooks", async () => {
+    const t = await tenant("Duka Bora Traders");
+    const refused = await post(t, { intent: "connect", integration: "shopify", shop: "not a shop!" });
+    expect(refused.status).toBe(400);
+    expect(refused.data.toast.message).toBe("Give your shop's Shopify address, such as duka-bora.myshopify.com.");
+
+    const shop = newShop();
+    // A return whose hmac is not Shopify's: refused in words, nothing stored.
+    const forged = await install(t, shop, (q) => q.set("hmac", "0".repeat(64)));
+    expect(forged.status).toBe(502);
+    expect(String(forged.data)).toContain("without Shopify's signature (hmac)");
+    // Another shop swapped into the return breaks the hmac too.
+    const swapped = await install(t, shop, (q) => q.set("shop", "someone-else.myshopify.com"));
+    expect(swapped.status).toBe(502);
+    expect(await rawQuery(`select 1 from integration_connections where organization_id = $1`, [t.organizationId])).toHaveLength(0);
+
+    await connect(t, shop);
+    const [row] = await rawQuery<{ account_label: string; external_account_id: string; token_expires_at: unknown; status: string }>(
+      `select account_label, external_account_id, token_expires_at, status from integration_connections where organization_id = $1 and provider = 'shopify'`,
+      [t.organizationId],
+    );
+    expect(row).toMatchObject({ account_label: shop, external_account_id: shop, token_expires_at: null, status: "connected" });
+    const listed = await shopify.control<{ shops: { domain: string; subscriptions: { topic: string; address: string }[] }[] }>("/shops");
+    const subscribed = listed.json.shops.find((s) => s.domain === shop)!.subscriptions;
+    expect(subscribed.map((s) => s.topic).sort()).toEqual(
+      ["app/uninstalled", "checkouts/create", "checkouts/update", "fulfillments/create", "fulfillments/update", "orders/create"].sort(),
+    );
+    expect(new Set(subscribed.map((s) => s.address))).toEqual(new Set([`${appOrigin}/webhooks/shopify`]));
+  });
+
+  it("survives a 429 from the Admin API while subscribing, and says so when the token is refused", async () => {
+    const t = await tenant("Soko Safi");
+    shopify.sandbox.queueFault("429", 1);
+    await connect(t);
+    const u = await tenant("Soko Safi Two");
+    shopify.sandbox.queueFault("401", 3);
+    const refused = await install(u, newShop());
+    expect(refused.status).toBe(502);
+    expect(await rawQuery(`select 1 from integration_connections where organization_id = $1`, [u.organizationId])).toHaveLength(0);
+  });
+});
+
+describe("the webhook route", () => {
+  async function deliver(body: string, headers: Record<string, string>) {
+    const response = await fetch(`${appOrigin}/webhooks/shopify`, { method: "POST", headers, body });
+    return { status: response.status, text: await response.text() };
+  }
+  const headersFor = (shop: string, body: string, eventId: string, secret = CLIENT_SECRET) => ({
+    "Content-Type": "application/json",
+    "X-Shopify-Topic": "orders/create",
+    "X-Shopify-Hmac-Sha256": shopifyWebhookHmac(body, secret),
+    "X-Shopify-Shop-Domain": shop,
+    "X-Shopify-Event-Id": eventId,
+  });
+
+  it("refuses a bad signature (401) and malformed input (400), answers an unknown shop like any other, and stores an event once", async () => {
+    const t = await tenant("Mama Mboga Online");
+    const shop = await connect(t);
+    const body = JSON.stringify({ id: 1, name: "#1001", total_price: "10.00", currency: "KES" });
+    expect((await deliver(body, headersFor(shop, body, "evt-1", "wrong-secret"))).status).toBe(401);
+    expect((await deliver(body, { ...headersFor(shop, body, "evt-1"), "X-Shopify-Hmac-Sha256": "" })).status).toBe(401);
+    const notJson = "{not json";
+    expect((await deliver(notJson, headersFor(shop, notJson, "evt-2"))).status).toBe(400);
+    expect((await deliver(body, { ...headersFor(shop, body, "evt-3"), "X-Shopify-Shop-Domain": "evil.example.com" })).status).toBe(400);
+    const unknown = await deliver(body, headersFor("nobody-here.myshopify.com", body, "evt-4"));
+    const known = await deliver(body, headersFor(shop, body, "evt-5"));
+    expect(unknown).toEqual(known);
+    expect(known.status).toBe(200);
+    // At least once: the same event id again is answered 200 and stored once.
+    expect((await deliver(body, headersFor(shop, body, "evt-5"))).status).toBe(200);
+    const big = JSON.stringify({ pad: "x".repeat(1024 * 1024 + 10) });
+    expect((await deliver(big, headersFor(shop, big, "evt-6"))).status).toBe(413);
+    const stored = await rawQuery<{ event_id: string; n: number }>(
+      `select event_id, count(*)::int as n from shopify_events where organization_id = $1 group by event_id`,
+      [t.organizationId],
+    );
+    expect(stored).toEqual([{ event_id: "evt-5", n: 1 }]);
+    const [jobs] = await rawQuery<{ n: number }>(
+      `select count(*)::int as n from jobs, jsonb_array_elements_text(payload->'ids') as stored(id)
+       where queue = 'shopify.events' and stored.id in (select id::text from shopify_events where organization_id = $1)`,
+      [t.organizationId],
+    );
+    expect(jobs!.n).toBe(1);
+  });
+
+  it("deduplicates Shopify's duplicate delivery of an order: one message", async () => {
+    const t = await tenant("Kikapu Crafts");
+    const shop = await connect(t);
+    const templateId = await orderTemplate(t);
+    await saveMapping(t, { eventType: "order_created", enabled: "on", templateId });
+    await shopify.control(`/shops/${shop}/orders`, { body: { ...ORDER, delivery: "duplicate" } });
+    await settle();
+    const list = await events(t.organizationId);
+    expect(list.filter((e) => e.topic === "orders/create")).toHaveLength(1);
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(1);
+  });
+});
+
+describe("an order's template", () => {
+  it("reaches the customer in the Meta sandbox with the mapped variables, once even when the job runs again", async () => {
+    const t = await tenant("Nyota Fashion House");
+    const shop = await connect(t);
+    const templateId = await orderTemplate(t);
+    // Before a mapping: the event is stored and skipped, said on the page.
+    await shopify.control(`/shops/${shop}/orders`, { body: ORDER });
+    await settle();
+    expect((await events(t.organizationId)).find((e) => e.topic === "orders/create")).toMatchObject({
+      status: "skipped",
+      reason: "no_mapping",
+    });
+
+    const saved = await saveMapping(t, {
+      eventType: "order_created",
+      enabled: "on",
+      templateId,
+      variable: ["customer_name", "order_number", "order_total"],
+    });
+    expect(saved.status).toBe(302);
+    const created = await shopify.control<{ order: { name: string } }>(`/shops/${shop}/orders`, { body: ORDER });
+    await settle();
+    const sent = (await events(t.organizationId)).filter((e) => e.topic === "orders/create").at(-1)!;
+    expect(sent).toMatchObject({ status: "sent", phone: "+254712345671" });
+    const received = await metaReceived(meta.graph, t.phoneNumberId);
+    expect(received).toHaveLength(1);
+    expect(JSON.stringify(received[0])).toContain("254712345671");
+    const [message] = await rawQuery<{ body: string; payload: { template: { components: { parameters: { text: string }[] }[] } } }>(
+      `select body, payload from messages where id = $1`,
+      [sent.message_id],
+    );
+    const texts = message!.payload.template.components.flatMap((c) => c.parameters.map((p) => p.text));
+    expect(texts).toEqual(["Achieng Otieno", created.json.order.name, "KES 2,500.00"]);
+
+    // The job again (a retry after a crash): nothing more is queued.
+    await rawQuery(`update shopify_events set status = 'received' where message_id is null and organization_id = $1`, [t.organizationId]);
+    const [eventRow] = await rawQuery<{ id: string }>(`select id from shopify_events where message_id = $1`, [sent.message_id]);
+    const { processShopifyEvent } = await import("~/.server/domains/integrations/shopify/process");
+    await processShopifyEvent(eventRow!.id);
+    await drainDispatcher();
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(1);
+
+    // The page lists the events with their outcome; the activity log has them too.
+    const page = await mappingPage(t);
+    expect(page.status).toBe(200);
+    expect(page.data.events.map((e: { status: string }) => e.status)).toContain("sent");
+    const activity = await rawQuery<{ details: string }>(
+      `select details from activity_logs where organization_id = $1 and action = 'Integration synced' order by id`,
+      [t.organizationId],
+    );
+    expect(activity.map((a) => a.details)).toContain(`Shopify: ${created.json.order.name}: template message queued to +254712345671`);
+  });
+
+  it("respects an opt-out and an order without a phone", async () => {
+    const t = await tenant("Maua Florists");
+    const shop = await connect(t);
+    const templateId = await orderTemplate(t);
+    await saveMapping(t, { eventType: "order_created", enabled: "on", templateId });
+    await rawQuery(
+      `insert into contacts (organization_id, name, phone, opt_in) values ($1, 'Achieng Otieno', '+254712345671', 'opted_out')`,
+      [t.organizationId],
+    );
+    await shopify.control(`/shops/${shop}/orders`, { body: ORDER });
+    await shopify.control(`/shops/${shop}/orders`, { body: { customer: { first_name: "Baraka", email: "baraka@example.co.ke" } } });
+    await settle();
+    const list = (await events(t.organizationId)).filter((e) => e.topic === "orders/create");
+    expect(list.map((e) => [e.status, e.reason])).toEqual([
+      ["skipped", "opted_out"],
+      ["skipped", "no_phone"],
+    ]);
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(0);
+  });
+
+  it("sends the fulfilment's template with its tracking link", async () => {
+    const t = await tenant("Tuktuk Deliveries");
+    const shop = await connect(t);
+    await approvedBodyTemplate(meta.graph, t, "order_shipped", "UTILITY", "{{1}}, order {{2}} is on its way: {{3}}");
+    const [tpl] = await rawQuery<{ id: string }>(`select id from message_templates where organization_id = $1 and name = 'order_shipped'`, [
+      t.organizationId,
+    ]);
+    await saveMapping(t, { eventType: "order_fulfilled", enabled: "on", templateId: tpl!.id });
+    const order = await shopify.control<{ order: { id: number } }>(`/shops/${shop}/orders`, {
+      body: { shipping_address: { first_name: "Wanjiru", phone: "+254 110 123 457" } },
+    });
+    await shopify.control(`/orders/${order.json.order.id}/fulfillments`, { body: { tracking_number: "KE123" } });
+    await settle();
+    const sent = (await events(t.organizationId)).find((e) => e.topic === "fulfillments/create")!;
+    expect(sent).toMatchObject({ status: "sent", phone: "+254110123457" });
+    const [message] = await rawQuery<{ payload: { template: { components: { parameters: { text: string }[] }[] } } }>(
+      `select payload from messages where id = $1`,
+      [sent.message_id],
+    );
+    expect(message!.payload.template.components.flatMap((c) => c.parameters.map((p) => p.text))).toEqual([
+      "Wanjiru",
+      expect.stringMatching(/^#\d+$/),
+      "https://track.example.co.ke/KE123",
+    ]);
+  });
+});
+
+describe("abandoned checkouts", () => {
+  async function setUp(name: string) {
+    const t = await tenant(name);
+    const shop = await connect(t);
+    await approvedBodyTemplate(meta.graph, t, "cart_waiting", "UTILITY", "{{1}}, your cart is waiting: {{2}}");
+    const [tpl] = await rawQuery<{ id: string }>(`select id from message_templates where organization_id = $1 and name = 'cart_waiting'`, [
+      t.organizationId,
+    ]);
+    await saveMapping(t, { eventType: "checkout_abandoned", enabled: "on", templateId: tpl!.id, delayMinutes: "30" });
+    return { t, shop };
+  }
+  /** 30 minutes pass: the checkouts and their delayed jobs fall due. */
+  async function delayPasses(organizationId: string) {
+    await rawQuery(`update shopify_checkouts set due_at = now() - interval '1 second' where organization_id = $1`, [organizationId]);
+    await rawQuery(
+      `update jobs set run_at = now() - interval '1 second' where queue = 'shopify.abandoned-checkouts' and finished_at is null`,
+    );
+  }
+
+  it("sends the recovery link after the delay, not before", async () => {
+    const { t, shop } = await setUp("Jikoni Supplies");
+    await shopify.control(`/shops/${shop}/checkouts`, { body: { customer: { first_name: "Kamau", phone: "0722 000 111" } } });
+    await settle();
+    expect((await events(t.organizationId))[0]).toMatchObject({ status: "waiting", topic: "checkouts/create" });
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(0);
+    await delayPasses(t.organizationId);
+    await drainJobs();
+    await drainDispatcher();
+    const sent = (await events(t.organizationId))[0]!;
+    expect(sent).toMatchObject({ status: "sent", phone: "+254722000111" });
+    const [message] = await rawQuery<{ payload: { template: { components: { parameters: { text: string }[] }[] } } }>(
+      `select payload from messages where id = $1`,
+      [sent.message_id],
+    );
+    const texts = message!.payload.template.components.flatMap((c) => c.parameters.map((p) => p.text));
+    expect(texts[0]).toBe("Kamau");
+    expect(texts[1]).toMatch(new RegExp(`^https://${shop}/checkouts/[0-9a-f]+/recover$`));
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(1);
+  });
+
+  it("cancels it when the checkout is completed before the delay", async () => {
+    const { t, shop } = await setUp("Chai Corner");
+    const created = await shopify.control<{ checkout: { token: string } }>(`/shops/${shop}/checkouts`, {
+      body: { customer: { first_name: "Njeri", phone: "0722 000 112" } },
+    });
+    await settle();
+    await shopify.control(`/checkouts/${created.json.checkout.token}/update`, { body: { completed: true } });
+    await settle();
+    await delayPasses(t.organizationId);
+    await drainJobs();
+    await drainDispatcher();
+    const list = await events(t.organizationId);
+    expect(list.map((e) => [e.topic, e.status, e.reason])).toEqual([
+      ["checkouts/create", "cancelled", "checkout_completed"],
+      ["checkouts/update", "ignored", "checkout_completed"],
+    ]);
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(0);
+  });
+});
+
+describe("tenants and disconnecting", () => {
+  it("keeps each organisation's shop, mappings and events to itself", async () => {
+    const a = await tenant("Amani Electronics");
+    const b = await tenant("Baraka Books");
+    const shop = await connect(a);
+    const templateId = await orderTemplate(a);
+    // B has no shop: its page is 404, and A's template is not one B can map.
+    expect((await mappingPage(b)).status).toBe(404);
+    await connect(b);
+    const foreign = await saveMapping(b, { eventType: "order_created", enabled: "on", templateId });
+    expect(foreign.status).toBe(404);
+    expect(await rawQuery(`select 1 from shopify_mappings where organization_id = $1`, [b.organizationId])).toHaveLength(0);
+    await saveMapping(a, { eventType: "order_created", enabled: "on", templateId });
+    await shopify.control(`/shops/${shop}/orders`, { body: ORDER });
+    await settle();
+    expect(await events(b.organizationId)).toHaveLength(0);
+    expect((await mappingPage(b)).data.events).toHaveLength(0);
+    expect((await events(a.organizationId)).map((e) => e.status)).toEqual(["sent"]);
+  });
+
+  it("disconnects: the token is cleared, the webhooks removed at the shop, later events not stored", async () => {
+    const t = await tenant("Zawadi Gifts");
+    const shop = await connect(t);
+    const done = await post(t, { intent: "disconnect", integration: "shopify", confirm: "yes" });
+    expect(done.status).toBe(302);
+    const [row] = await rawQuery<{ status: string; access_token_sealed: string | null }>(
+      `select status, access_token_sealed from integration_connections where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(row).toEqual({ status: "disconnected", access_token_sealed: null });
+    const listed = await shopify.control<{ shops: { domain: string; subscriptions: unknown[] }[] }>("/shops");
+    expect(listed.json.shops.find((s) => s.domain === shop)!.subscriptions).toEqual([]);
+    expect((await mappingPage(t)).status).toBe(404);
+    // A coming-soon card cannot be connected.
+    const comingSoon = await post(t, { intent: "connect", integration: "woocommerce" });
+    expect(comingSoon.status).toBe(409);
+  });
+
+  it("disconnects when the merchant removes the app in Shopify", async () => {
+    const t = await tenant("Pwani Fish Mongers");
+    const shop = await connect(t);
+    await shopify.control(`/shops/${shop}/uninstall`, { body: {} });
+    await settle();
+    const [row] = await rawQuery<{ status: string }>(`select status from integration_connections where organization_id = $1`, [
+      t.organizationId,
+    ]);
+    expect(row!.status).toBe("disconnected");
+  });
+});
