@@ -1,3 +1,5 @@
+import { registerHubspotConnector } from "./hubspot-connector";
+
 /**
  * The connectors of issue 45, registered once per process (servers from server.ts, tests from their
  * setup): each connector module exports one `register…Connector()` that registers its
@@ -5,4 +7,5 @@
  */
 export function registerConnectors() {
   // One line per connector: register<Name>Connector();
+  registerHubspotConnector();
 }

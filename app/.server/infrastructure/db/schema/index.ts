@@ -24,3 +24,4 @@ export * from "./automations";
 export * from "./assistant";
 export * from "./flows";
 export * from "./integrations";
+export * from "./hubspot";
