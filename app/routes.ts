@@ -103,6 +103,7 @@ export default [
     route("analytics", "routes/app/analytics.tsx"),
     // Integrations (issue 45): the catalogue with its connect dialog, and where a provider's OAuth consent returns.
     route("integrations", "routes/app/integrations.tsx"),
+    route("integrations/hubspot", "routes/app/integrations-hubspot.tsx"),
     route("integrations/:provider/callback", "routes/app/integration-callback.tsx"),
     // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
     ...["revenue-share"].map((path) => route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` })),

@@ -65,6 +65,7 @@ export function IntegrationCardView({ card, canManage, search }: { card: Integra
       </ul>
       <p className="mt-3 text-xs text-slate-500">{m.integrations_complexity({ complexity: complexityWords(card.setupComplexity) })}</p>
       {card.connection ? <ConnectionFacts connection={card.connection} /> : null}
+      {card.connection && card.id === "hubspot" ? <HubspotFacts counts={card.connection.counts} /> : null}
       {card.hooks && card.hooks.count > 0 ? <HookFacts hooks={card.hooks} /> : null}
       <div className="mt-auto flex flex-wrap items-center gap-2 pt-4">
         {card.status === "coming-soon" ? (
@@ -93,6 +94,13 @@ export function IntegrationCardView({ card, canManage, search }: { card: Integra
               >
                 {m.integrations_disconnect()}
               </ButtonLink>
+            ) : null}
+            {card.status === "connected" && card.id === "hubspot" ? (
+              <span className="text-sm">
+                <TextLink to={href("/integrations/hubspot")} weight="medium" aria-label={m.hubspot_settings_link_label()}>
+                  {m.hubspot_settings_link()}
+                </TextLink>
+              </span>
             ) : null}
             {card.connect === "rest-hooks" ? (
               <span className="text-sm">
@@ -130,6 +138,18 @@ function ConnectionFacts({ connection }: { connection: NonNullable<IntegrationCa
           </dd>
         </>
       ) : null}
+    </dl>
+  );
+}
+
+/** HubSpot's counts (decision 083): contacts linked both ways, messages logged on them. */
+function HubspotFacts({ counts }: { counts: Record<string, number> }) {
+  return (
+    <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">
+      <dt className="text-slate-500">{m.hubspot_count_contacts()}</dt>
+      <dd className="tabular-nums">{formatNumber(counts.contacts ?? 0)}</dd>
+      <dt className="text-slate-500">{m.hubspot_count_messages()}</dt>
+      <dd className="tabular-nums">{formatNumber(counts.messages ?? 0)}</dd>
     </dl>
   );
 }
