@@ -6,7 +6,13 @@ import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import { Refusal } from "~/.server/infrastructure/refusal";
-import { followList, followSearch, hubspotSettings, SEARCH_OPERATORS, SEARCH_PROPERTIES } from "~/.server/domains/integrations/hubspot/settings";
+import {
+  followList,
+  followSearch,
+  hubspotSettings,
+  SEARCH_OPERATORS,
+  SEARCH_PROPERTIES,
+} from "~/.server/domains/integrations/hubspot/settings";
 import { segmentSources, unfollowSource } from "~/.server/domains/integrations/hubspot/segments";
 import { syncNow } from "~/.server/domains/integrations/hubspot/sync";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -43,7 +49,11 @@ export async function loader(args: Route.LoaderArgs) {
   }
 }
 
-const OPERATOR_WORDS = { EQ: () => m.hubspot_operator_eq(), CONTAINS_TOKEN: () => m.hubspot_operator_contains(), HAS_PROPERTY: () => m.hubspot_operator_has() };
+const OPERATOR_WORDS = {
+  EQ: () => m.hubspot_operator_eq(),
+  CONTAINS_TOKEN: () => m.hubspot_operator_contains(),
+  HAS_PROPERTY: () => m.hubspot_operator_has(),
+};
 
 export async function action(args: Route.ActionArgs) {
   const current = await requireUserWithPermission(args, "developer:manage");
@@ -68,7 +78,11 @@ export async function action(args: Route.ActionArgs) {
       case "follow-list":
         return redirectWithToast(here, "success", m.hubspot_followed({ name: await followList(actor, listId) }));
       case "follow-search":
-        return redirectWithToast(here, "success", m.hubspot_followed({ name: await followSearch(actor, { name, property, operator, value }) }));
+        return redirectWithToast(
+          here,
+          "success",
+          m.hubspot_followed({ name: await followSearch(actor, { name, property, operator, value }) }),
+        );
       case "unfollow": {
         const followed = (await segmentSources(actor.organizationId)).find((s) => s.id === source);
         await unfollowSource(actor.organizationId, source);
@@ -78,9 +92,12 @@ export async function action(args: Route.ActionArgs) {
   } catch (error) {
     return refusalToast(refusalOf(error), { intent });
   }
-  return refusalToast(new Refusal({ domain: "integration", status: 400, code: "unknown_action", message: m.integrations_unknown_action() }), {
-    intent,
-  });
+  return refusalToast(
+    new Refusal({ domain: "integration", status: 400, code: "unknown_action", message: m.integrations_unknown_action() }),
+    {
+      intent,
+    },
+  );
 }
 
 export default function HubspotSettings({ loaderData, actionData }: Route.ComponentProps) {
@@ -150,7 +167,11 @@ export default function HubspotSettings({ loaderData, actionData }: Route.Compon
             <Form method="post" className="mt-4 grid gap-2 sm:grid-cols-2">
               <input type="hidden" name="intent" value="follow-search" />
               <Field label={m.hubspot_search_name()} name="name" maxLength={60} required />
-              <SelectField label={m.hubspot_search_property()} name="property" options={SEARCH_PROPERTIES.map((p) => ({ value: p, label: p }))} />
+              <SelectField
+                label={m.hubspot_search_property()}
+                name="property"
+                options={SEARCH_PROPERTIES.map((p) => ({ value: p, label: p }))}
+              />
               <SelectField
                 label={m.hubspot_search_operator()}
                 name="operator"

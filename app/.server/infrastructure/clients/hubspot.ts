@@ -372,7 +372,10 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
     },
 
     /** Updates up to 100 contacts in one call. */
-    async batchUpdateContacts(accessToken: string, inputs: { id: string; properties: Record<string, string> }[]): Promise<HubspotContact[]> {
+    async batchUpdateContacts(
+      accessToken: string,
+      inputs: { id: string; properties: Record<string, string> }[],
+    ): Promise<HubspotContact[]> {
       const { json } = await callJson(configOf(given), "contact batch update", "/crm/v3/objects/contacts/batch/update", {
         method: "POST",
         token: accessToken,

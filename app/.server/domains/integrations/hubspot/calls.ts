@@ -43,11 +43,14 @@ async function expireToken(organizationId: string) {
  * the token as expired, refreshes it through tokenForUse and tries once more. A revoked grant ends
  * in tokenForUse's refusal (the connection is marked unhealthy there).
  */
-export async function hubspotCall<T>(connection: HubspotConnection, work: (client: HubspotClient, token: string) => Promise<T>): Promise<T> {
+export async function hubspotCall<T>(
+  connection: HubspotConnection,
+  work: (client: HubspotClient, token: string) => Promise<T>,
+): Promise<T> {
   const key = paceKey(connection.hubId);
   const client = hubspotClient({ observeRateLimit: ({ max, intervalMs }) => learnLimit(key, { max, intervalMs }) });
   let refreshed = false;
-  for (let waits = 0; ; ) {
+  for (let waits = 0; ;) {
     const token = await tokenForUse(connection.organizationId, "hubspot");
     await paceCall(key);
     try {

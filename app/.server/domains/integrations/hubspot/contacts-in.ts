@@ -171,7 +171,11 @@ export async function receiveContacts(connection: HubspotConnection) {
         if (await takeNewContact(connection, contact)) received++;
         continue;
       }
-      const marks = { jumbeSyncedAt: ms(link.jumbe_synced_at), hubspotModifiedAt: ms(link.hubspot_modified_at), jumbeChangedAt: ms(link.changed_at) };
+      const marks = {
+        jumbeSyncedAt: ms(link.jumbe_synced_at),
+        hubspotModifiedAt: ms(link.hubspot_modified_at),
+        jumbeChangedAt: ms(link.changed_at),
+      };
       if (changed <= marks.hubspotModifiedAt) continue;
       if (hubspotWins(marks, changed)) {
         await takeHubspotValues(connection, link, contact);

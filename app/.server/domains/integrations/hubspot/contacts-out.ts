@@ -41,7 +41,10 @@ export function hubspotPropertiesOf(row: Pick<OutRow, "id" | "name" | "phone" | 
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-async function saveLinks(connection: HubspotConnection, links: { contactId: string; hubspotId: string; jumbeAt: string; hubspotAt: string }[]) {
+async function saveLinks(
+  connection: HubspotConnection,
+  links: { contactId: string; hubspotId: string; jumbeAt: string; hubspotAt: string }[],
+) {
   if (!links.length) return;
   await db().execute(sql`
     insert into hubspot_contact_links (organization_id, hub_id, contact_id, hubspot_id, jumbe_synced_at, hubspot_modified_at)
@@ -90,7 +93,12 @@ async function createOneByOne(connection: HubspotConnection, rows: OutRow[], ski
     try {
       const created = await hubspotCall(connection, (client, token) => client.createContact(token, hubspotPropertiesOf(row, true)));
       if (created.kind === "created")
-        links.push({ contactId: row.id, hubspotId: created.contact.id, jumbeAt: iso(row.changed_at), hubspotAt: modifiedAt(created.contact) });
+        links.push({
+          contactId: row.id,
+          hubspotId: created.contact.id,
+          jumbeAt: iso(row.changed_at),
+          hubspotAt: modifiedAt(created.contact),
+        });
       // Linked to the existing contact, as never synced: the next pass sends Jumbe's values to it.
       else links.push({ contactId: row.id, hubspotId: created.existingId, jumbeAt: "epoch", hubspotAt: "epoch" });
     } catch (error) {
@@ -136,7 +144,8 @@ export async function sendContacts(connection: HubspotConnection, options: { ret
           const byJumbeId = new Map(created.map((c) => [c.properties.jumbe_contact_id ?? "", c]));
           for (const row of toCreate) {
             const contact = byJumbeId.get(row.id);
-            if (contact) links.push({ contactId: row.id, hubspotId: contact.id, jumbeAt: iso(row.changed_at), hubspotAt: modifiedAt(contact) });
+            if (contact)
+              links.push({ contactId: row.id, hubspotId: contact.id, jumbeAt: iso(row.changed_at), hubspotAt: modifiedAt(contact) });
           }
         } catch (error) {
           if (!(error instanceof HubspotError) || (error.kind !== "conflict" && error.kind !== "refused")) throw error;
@@ -161,7 +170,8 @@ async function updateLinked(connection: HubspotConnection, rows: OutRow[], skipp
       return contact ? [{ contactId: row.id, hubspotId: contact.id, jumbeAt: iso(row.changed_at), hubspotAt: modifiedAt(contact) }] : [];
     });
   } catch (error) {
-    if (!(error instanceof HubspotError) || (error.kind !== "not_found" && error.kind !== "refused" && error.kind !== "conflict")) throw error;
+    if (!(error instanceof HubspotError) || (error.kind !== "not_found" && error.kind !== "refused" && error.kind !== "conflict"))
+      throw error;
   }
   // One of them was deleted in HubSpot (or refused): one by one; a deleted one loses its link and is created anew.
   const links = [];

@@ -28,7 +28,15 @@ export function segmentTag(name: string) {
 }
 
 export async function segmentSources(organizationId: string): Promise<SegmentSource[]> {
-  const rows = await queryRows<{ id: string; segment_id: string; kind: "list" | "search"; list_id: string | null; search: unknown; name: string; tag: string }>(
+  const rows = await queryRows<{
+    id: string;
+    segment_id: string;
+    kind: "list" | "search";
+    list_id: string | null;
+    search: unknown;
+    name: string;
+    tag: string;
+  }>(
     db(),
     sql`select id, segment_id, kind, list_id, search, name, tag from hubspot_segment_sources
         where organization_id = ${organizationId} order by created_at`,
@@ -57,7 +65,8 @@ export async function followSource(
     db(),
     sql`select 1 as one from hubspot_segment_sources where organization_id = ${actor.organizationId} and tag = ${tag}`,
   );
-  if (taken) throw new Refusal({ domain: "integration", status: 409, code: "source_taken", message: m.hubspot_source_taken({ name: source.name }) });
+  if (taken)
+    throw new Refusal({ domain: "integration", status: 409, code: "source_taken", message: m.hubspot_source_taken({ name: source.name }) });
   const segment = await saveSegment(actor, { name: `HubSpot: ${source.name}`, filter: { tag } });
   await db().execute(sql`
     insert into hubspot_segment_sources (organization_id, segment_id, kind, list_id, search, name, tag)
@@ -88,7 +97,12 @@ async function memberIds(connection: HubspotConnection, source: SegmentSource) {
       after = page.after;
     } else {
       const page = await hubspotCall(connection, (client, token) =>
-        client.searchContacts(token, { filterGroups: source.search ?? [], properties: ["hs_object_id"], limit: 200, ...(after ? { after } : {}) }),
+        client.searchContacts(token, {
+          filterGroups: source.search ?? [],
+          properties: ["hs_object_id"],
+          limit: 200,
+          ...(after ? { after } : {}),
+        }),
       );
       ids.push(...page.items.map((c) => c.id));
       after = page.after;

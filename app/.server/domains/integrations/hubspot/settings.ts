@@ -63,8 +63,7 @@ export async function followSearch(
   const operator = SEARCH_OPERATORS.find((o) => o === input.operator);
   if (!name || name.length > 60 || !property || !operator || value.length > 100 || (operator !== "HAS_PROPERTY" && !value))
     throw invalid(m.hubspot_search_invalid());
-  const filter =
-    operator === "HAS_PROPERTY" ? { propertyName: property, operator } : { propertyName: property, operator, value };
+  const filter = operator === "HAS_PROPERTY" ? { propertyName: property, operator } : { propertyName: property, operator, value };
   await followSource(actor, { kind: "search", search: [{ filters: [filter] }], name });
   return name;
 }

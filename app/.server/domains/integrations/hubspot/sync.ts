@@ -25,7 +25,10 @@ const syncKey = (organizationId: string) => `hubspot.sync:${organizationId}`;
 
 /** Queues one organisation's sync (at most one waits or runs per organisation); null when one is already pending. */
 export function enqueueHubspotSync(organizationId: string, executor?: Executor) {
-  return enqueueJob(HUBSPOT_SYNC_QUEUE, { organizationId } satisfies SyncJob, { uniqueKey: syncKey(organizationId), ...(executor ? { executor } : {}) });
+  return enqueueJob(HUBSPOT_SYNC_QUEUE, { organizationId } satisfies SyncJob, {
+    uniqueKey: syncKey(organizationId),
+    ...(executor ? { executor } : {}),
+  });
 }
 
 /**
@@ -47,7 +50,8 @@ export async function enqueueAllSyncs(tx: Executor) {
 /** "Sync now": the sync queued with its activity record; said when one is already under way. */
 export async function syncNow(actor: { organizationId: string; userId: string }) {
   const connection = await hubspotConnection(actor.organizationId);
-  if (!connection) throw new Refusal({ domain: "integration", status: 404, code: "not_connected", message: m.integrations_not_connected() });
+  if (!connection)
+    throw new Refusal({ domain: "integration", status: 404, code: "not_connected", message: m.integrations_not_connected() });
   const queued = await db().transaction(async (tx) => {
     const id = await enqueueHubspotSync(actor.organizationId, tx);
     if (id !== null)
@@ -115,4 +119,3 @@ export async function runSyncJob(job: Job<SyncJob>) {
     await recordSync(connection.organizationId, "hubspot", { ok: false, error: reason });
   }
 }
-
