@@ -154,6 +154,8 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/unauthorized": { status: 403, why: "the refusal page itself" },
   // A provider's return without a state from a connect started here (the flow: integrations.test.ts).
   "/integrations/:provider/callback": { status: 400, why: "no OAuth state" },
+  // HubSpot's settings page: the demo has no HubSpot connection (decision 083; the page: hubspot.test.ts).
+  "/integrations/hubspot": { status: 404, why: "HubSpot not connected" },
   // The demo import has no rejected rows stored: its file is not found.
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
   // Drafts have no media sample.

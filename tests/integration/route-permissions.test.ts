@@ -245,6 +245,8 @@ const ROWS: Record<string, Row> = {
   "/integrations": { path: "/integrations", anonymous: "login", owner: "ok", admin: "ok" },
   // A provider's OAuth return: owners and admins (developer:manage); without the state it started with, 400 in words.
   "/integrations/:provider/callback": { path: "/integrations/hubspot/callback", anonymous: "login", owner: "400", admin: "400" },
+  // HubSpot's settings page (decision 083): members with developer:view; 404 in words until HubSpot is connected.
+  "/integrations/hubspot": { path: "/integrations/hubspot", anonymous: "login", owner: "404", admin: "404" },
   "/revenue-share": { path: "/revenue-share", anonymous: "login", owner: "ok", admin: "ok" },
   // The admin console: 404 to anyone but a platform administrator, signed in or not (decision 037); a foreign or unknown id is 404 too.
   "/admin": { path: "/admin", anonymous: "404", owner: "404", admin: "ok" },
@@ -349,6 +351,7 @@ const ROWS: Record<string, Row> = {
 const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; owner?: Outcome }[] = [
   { path: "/developers", form: { intent: "regenerate" }, anonymous: "login" },
   { path: "/integrations", form: { intent: "connect", integration: "hubspot" }, anonymous: "login" },
+  { path: "/integrations/hubspot", form: { intent: "sync" }, anonymous: "login" },
   { path: "/whatsapp", form: { intent: "disconnect", accountId: "00000000-0000-4000-8000-000000000000" }, anonymous: "login" },
   { path: "/profile", form: { intent: "profile" }, anonymous: "login" },
   { path: "/change-password", form: {}, anonymous: "login" },
