@@ -348,6 +348,23 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       why: "nothing connected",
     },
   },
+  // HubSpot's settings page (decision 083): the demo has no HubSpot connection, so each is refused (404) after the guard.
+  "/integrations/hubspot": {
+    sync: { needs: "developer:manage", form: () => ({ intent: "sync" }), proof: false, why: "HubSpot not connected" },
+    "follow-list": {
+      needs: "developer:manage",
+      form: () => ({ intent: "follow-list", listId: "1" }),
+      proof: false,
+      why: "HubSpot not connected",
+    },
+    "follow-search": {
+      needs: "developer:manage",
+      form: () => ({ intent: "follow-search", name: "VIP", property: "firstname", operator: "HAS_PROPERTY", value: "" }),
+      proof: false,
+      why: "HubSpot not connected",
+    },
+    unfollow: { needs: "developer:manage", form: () => ({ intent: "unfollow", source: "none" }), proof: false, why: "nothing followed" },
+  },
   "/developers": {
     regenerate: { needs: "developer:manage", form: () => ({ intent: "regenerate", confirm: "yes" }) },
     webhook: {
