@@ -85,52 +85,75 @@ async function keepJumbeValues(connection: HubspotConnection, link: LinkRow, con
 }
 
 /**
- * A HubSpot contact Jumbe has no link for: linked to the Jumbe contact it names (jumbe_contact_id) or
- * that has its number, else made a Jumbe contact (consent unknown; an erased number stays erased).
- * One without a usable WhatsApp number stays in HubSpot only. Answers whether it was taken.
+ * HubSpot contacts Jumbe has no link for, a page at a time: each is linked to the Jumbe contact its
+ * `jumbe_contact_id` names or that has its number, else made a Jumbe contact (consent unknown; an
+ * erased number stays erased); one without a usable WhatsApp number stays in HubSpot only. One
+ * transaction, a few statements whatever the page's size. Answers how many were taken.
  */
-async function takeNewContact(connection: HubspotConnection, contact: HubspotContact) {
-  const phone = phoneOf(contact);
-  const jumbeId = contact.properties.jumbe_contact_id ?? null;
-  const at = new Date(modifiedMs(contact)).toISOString();
+async function takeNewContacts(connection: HubspotConnection, found: HubspotContact[]) {
+  if (!found.length) return 0;
+  const org = connection.organizationId;
+  const candidates = found.map((contact) => ({ contact, phone: phoneOf(contact), jumbeId: contact.properties.jumbe_contact_id ?? "" }));
   return db().transaction(async (tx) => {
-    const [existing] = await queryRows<{ id: string; changed_at: Date | string }>(
+    const existing = await queryRows<{ id: string; phone: string | null; changed_at: Date | string }>(
       tx,
       sql`
-      select c.id, ${JUMBE_CHANGED_AT} as changed_at from contacts c
-      where c.organization_id = ${connection.organizationId}
-        and (c.id::text = ${jumbeId ?? ""} or c.phone = ${phone ?? ""})
-      order by (c.id::text = ${jumbeId ?? ""}) desc limit 1`,
+      select c.id, c.phone, ${JUMBE_CHANGED_AT} as changed_at from contacts c
+      where c.organization_id = ${org}
+        and (c.id::text = any(${sql.param(candidates.map((c) => c.jumbeId).filter(Boolean))}::text[])
+             or c.phone = any(${sql.param(candidates.flatMap((c) => (c.phone ? [c.phone] : [])))}::text[]))`,
     );
-    let id = existing?.id;
-    let changedAt = existing ? new Date(existing.changed_at).toISOString() : null;
-    if (!id) {
-      if (!phone) return false;
-      const [erased] = await queryRows<{ one: number }>(
-        tx,
-        sql`select 1 as one from contact_tombstones where organization_id = ${connection.organizationId}
-            and phone_hash = ${phoneHash(connection.organizationId, phone)}`,
+    const byId = new Map(existing.map((row) => [row.id, row]));
+    const byPhone = new Map(existing.filter((row) => row.phone).map((row) => [row.phone!, row]));
+    const links: { contactId: string; hubspotId: string; jumbeAt: string; hubspotAt: string }[] = [];
+    const fresh = new Map<string, { contact: HubspotContact; phone: string }>();
+    for (const { contact, phone, jumbeId } of candidates) {
+      const match = byId.get(jumbeId) ?? (phone ? byPhone.get(phone) : undefined);
+      const hubspotAt = new Date(modifiedMs(contact)).toISOString();
+      if (match) links.push({ contactId: match.id, hubspotId: contact.id, jumbeAt: new Date(match.changed_at).toISOString(), hubspotAt });
+      else if (phone && !fresh.has(phone)) fresh.set(phone, { contact, phone });
+    }
+    if (fresh.size) {
+      const erased = new Set(
+        (
+          await queryRows<{ phone_hash: string }>(
+            tx,
+            sql`select phone_hash from contact_tombstones where organization_id = ${org}
+                and phone_hash = any(${sql.param([...fresh.keys()].map((phone) => phoneHash(org, phone)))}::text[])`,
+          )
+        ).map((row) => row.phone_hash),
       );
-      if (erased) return false;
-      const email = contact.properties.email ?? null;
-      const [inserted] = await queryRows<{ id: string; changed_at: Date | string }>(
+      const added = [...fresh.values()].filter(({ phone }) => !erased.has(phoneHash(org, phone)));
+      const inserted = await queryRows<{ id: string; phone: string; changed_at: Date | string }>(
         tx,
         sql`
         insert into contacts as c (organization_id, name, phone, wa_id, attributes)
-        values (${connection.organizationId}, ${nameOf(contact) ?? phone}, ${phone}, ${phone.slice(1)},
-                case when ${email}::text is null then '{}'::jsonb else jsonb_build_object('email', ${email}::text) end)
+        select ${org}, x.name, x.phone, substr(x.phone, 2),
+               case when x.email = '' then '{}'::jsonb else jsonb_build_object('email', x.email) end
+        from unnest(${sql.param(added.map(({ contact, phone }) => nameOf(contact) ?? phone))}::text[],
+                    ${sql.param(added.map(({ phone }) => phone))}::text[],
+                    ${sql.param(added.map(({ contact }) => contact.properties.email ?? ""))}::text[]) as x(name, phone, email)
         on conflict (organization_id, wa_id) where wa_id is not null do nothing
-        returning c.id, ${JUMBE_CHANGED_AT} as changed_at`,
+        returning c.id, c.phone, ${JUMBE_CHANGED_AT} as changed_at`,
       );
-      if (!inserted) return false;
-      id = inserted.id;
-      changedAt = new Date(inserted.changed_at).toISOString();
+      for (const row of inserted) {
+        const { contact } = fresh.get(row.phone)!;
+        links.push({
+          contactId: row.id,
+          hubspotId: contact.id,
+          jumbeAt: new Date(row.changed_at).toISOString(),
+          hubspotAt: new Date(modifiedMs(contact)).toISOString(),
+        });
+      }
     }
-    await tx.execute(sql`
-      insert into hubspot_contact_links (organization_id, hub_id, contact_id, hubspot_id, jumbe_synced_at, hubspot_modified_at)
-      values (${connection.organizationId}, ${connection.hubId}, ${id}, ${contact.id}, ${changedAt}::timestamptz, ${at}::timestamptz)
-      on conflict do nothing`);
-    return true;
+    if (links.length)
+      await tx.execute(sql`
+        insert into hubspot_contact_links (organization_id, hub_id, contact_id, hubspot_id, jumbe_synced_at, hubspot_modified_at)
+        select ${org}, ${connection.hubId}, x.c, x.h, x.j::timestamptz, x.m::timestamptz
+        from unnest(${sql.param(links.map((l) => l.contactId))}::uuid[], ${sql.param(links.map((l) => l.hubspotId))}::text[],
+                    ${sql.param(links.map((l) => l.jumbeAt))}::text[], ${sql.param(links.map((l) => l.hubspotAt))}::text[]) as x(c, h, j, m)
+        on conflict do nothing`);
+    return links.length;
   });
 }
 
@@ -163,14 +186,15 @@ export async function receiveContacts(connection: HubspotConnection) {
         and l.hubspot_id = any(${sql.param(page.items.map((c) => c.id))}::text[])`,
     );
     const byHubspotId = new Map(links.map((l) => [l.hubspot_id, l]));
+    received += await takeNewContacts(
+      connection,
+      page.items.filter((contact) => !byHubspotId.has(contact.id)),
+    );
     for (const contact of page.items) {
       const changed = modifiedMs(contact);
       if (Number.isFinite(changed)) cursor = Math.max(cursor, changed);
       const link = byHubspotId.get(contact.id);
-      if (!link) {
-        if (await takeNewContact(connection, contact)) received++;
-        continue;
-      }
+      if (!link) continue;
       const marks = {
         jumbeSyncedAt: ms(link.jumbe_synced_at),
         hubspotModifiedAt: ms(link.hubspot_modified_at),
