@@ -3,13 +3,13 @@ import { HubspotError, type HubspotList } from "../../../infrastructure/clients/
 import { listConnections, type ConnectionView } from "../connections";
 import { hubspotCall, hubspotConnection } from "./calls";
 import { followSource, segmentSources } from "./segments";
+import { HUBSPOT_SEARCH_OPERATORS, HUBSPOT_SEARCH_PROPERTIES } from "~/lib/hubspot";
 import { m } from "~/paraglide/messages";
 
 const notConnected = () => new Refusal({ domain: "integration", status: 404, code: "not_connected", message: m.hubspot_not_connected() });
 
-/** The properties a search may filter on, and its conditions (the form offers these only). */
-export const SEARCH_PROPERTIES = ["firstname", "lastname", "email", "company", "city", "lifecyclestage", "jobtitle"] as const;
-export const SEARCH_OPERATORS = ["EQ", "CONTAINS_TOKEN", "HAS_PROPERTY"] as const;
+const SEARCH_PROPERTIES = HUBSPOT_SEARCH_PROPERTIES;
+const SEARCH_OPERATORS = HUBSPOT_SEARCH_OPERATORS;
 
 /** The portal's contact lists, or HubSpot's refusal in words (the page still shows the rest). */
 async function portalLists(organizationId: string): Promise<{ lists: HubspotList[]; listsError: string | null }> {
