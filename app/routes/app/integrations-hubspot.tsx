@@ -6,13 +6,8 @@ import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import { Refusal } from "~/.server/infrastructure/refusal";
-import {
-  followList,
-  followSearch,
-  hubspotSettings,
-  SEARCH_OPERATORS,
-  SEARCH_PROPERTIES,
-} from "~/.server/domains/integrations/hubspot/settings";
+import { followList, followSearch, hubspotSettings } from "~/.server/domains/integrations/hubspot/settings";
+import { HUBSPOT_SEARCH_OPERATORS as SEARCH_OPERATORS, HUBSPOT_SEARCH_PROPERTIES as SEARCH_PROPERTIES } from "~/lib/hubspot";
 import { segmentSources, unfollowSource } from "~/.server/domains/integrations/hubspot/segments";
 import { syncNow } from "~/.server/domains/integrations/hubspot/sync";
 import { PageErrorBoundary } from "~/components/layout/page-error";
