@@ -44,6 +44,15 @@ test("HubSpot connects through its install page, moves contacts both ways, survi
     await page.getByRole("button", { name: "Sync now" }).click();
     await expect(page.getByRole("status").filter({ hasText: /The sync has started|A sync is already under way/ })).toBeVisible();
 
+    // The first sync ends (its time on the page), healthy.
+    const facts = page.getByTestId("hubspot-facts");
+    await expect(async () => {
+      await page.goto(`${server.base}/integrations/hubspot`);
+      await expect(facts).not.toContainText("Never", { timeout: 1000 });
+    }).toPass({ timeout: 120_000 });
+    await expect(facts).toContainText("Working");
+    await expect(facts).not.toContainText("Last error");
+
     // In: HubSpot's Wanjiku is a Jumbe contact. Out: Jumbe's contacts are in HubSpot with their Jumbe id.
     await expect(async () => {
       await page.goto(`${server.base}/messaging/contacts?q=Wanjiku`);

@@ -55,19 +55,40 @@ async function saveLinks(
       jumbe_synced_at = excluded.jumbe_synced_at, hubspot_modified_at = excluded.hubspot_modified_at`);
 }
 
-/** The Jumbe contacts HubSpot has not seen as they are now: new ones, and linked ones changed since. */
-async function changedContacts(connection: HubspotConnection, skipped: string[]) {
+/**
+ * The Jumbe contacts HubSpot has not seen as they are now (new ones, and linked ones changed since),
+ * oldest change first, in one pass over the organisation's contacts (each link one primary-key
+ * probe: PGlite keeps no statistics a join could be planned on).
+ */
+async function changedContactRows(connection: HubspotConnection) {
   return queryRows<OutRow>(
     db(),
     sql`
     select c.id, c.name, c.phone, c.attributes->>'email' as email, c.opt_in, ${JUMBE_CHANGED_AT} as changed_at, l.hubspot_id
     from contacts c
-    left join hubspot_contact_links l on l.organization_id = c.organization_id and l.hub_id = ${connection.hubId} and l.contact_id = c.id
+    left join lateral (
+      select l.contact_id, l.hubspot_id, l.jumbe_synced_at from hubspot_contact_links l
+      where l.organization_id = c.organization_id and l.hub_id = ${connection.hubId} and l.contact_id = c.id
+    ) l on true
     where c.organization_id = ${connection.organizationId}
       and (l.contact_id is null or ${JUMBE_CHANGED_AT} > l.jumbe_synced_at)
-      and c.id <> all(${sql.param(skipped)}::uuid[])
-    order by ${JUMBE_CHANGED_AT}, c.id
-    limit ${OUT_BATCH}`,
+    order by ${JUMBE_CHANGED_AT}, c.id`,
+  );
+}
+
+/** One batch of them as they are now, with their links. */
+async function changedContacts(connection: HubspotConnection, ids: string[]) {
+  return queryRows<OutRow>(
+    db(),
+    sql`
+    select c.id, c.name, c.phone, c.attributes->>'email' as email, c.opt_in, ${JUMBE_CHANGED_AT} as changed_at, l.hubspot_id
+    from contacts c
+    left join lateral (
+      select l.hubspot_id from hubspot_contact_links l
+      where l.organization_id = c.organization_id and l.hub_id = ${connection.hubId} and l.contact_id = c.id
+    ) l on true
+    where c.organization_id = ${connection.organizationId} and c.id = any(${sql.param(ids)}::uuid[])
+    order by ${JUMBE_CHANGED_AT}, c.id`,
   );
 }
 
@@ -120,9 +141,12 @@ const modifiedAt = (contact: HubspotContact) => iso(contact.properties.lastmodif
 export async function sendContacts(connection: HubspotConnection, options: { retrying: boolean }) {
   const skipped: string[] = [];
   let sent = 0;
-  for (;;) {
-    const rows = await changedContacts(connection, skipped);
-    if (!rows.length) break;
+  const pending = await changedContactRows(connection);
+  // A contact linked by a 409 in this pass is sent again (Jumbe's values to the existing contact).
+  const again: string[] = [];
+  for (let at = 0; at < pending.length || again.length; at += OUT_BATCH) {
+    const rows = at < pending.length ? pending.slice(at, at + OUT_BATCH) : await changedContacts(connection, again.splice(0, OUT_BATCH));
+    if (!rows.length) continue;
     const fresh = rows.filter((r) => !r.hubspot_id);
     const linked = rows.filter((r) => r.hubspot_id);
     const links: Parameters<typeof saveLinks>[1] = [];
@@ -155,7 +179,8 @@ export async function sendContacts(connection: HubspotConnection, options: { ret
     }
     if (linked.length) links.push(...(await updateLinked(connection, linked, skipped)));
     await saveLinks(connection, links);
-    sent += links.length;
+    again.push(...links.filter((l) => l.jumbeAt === "epoch").map((l) => l.contactId));
+    sent += links.filter((l) => l.jumbeAt !== "epoch").length;
   }
   return { sent, refused: skipped.length };
 }
