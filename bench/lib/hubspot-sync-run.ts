@@ -16,18 +16,6 @@ const max = Number(maxText);
 const intervalMs = Number(windowText);
 const contacts = Number(contactsText);
 
-async function steps(connection: NonNullable<Awaited<ReturnType<typeof hubspotConnection>>>) {
-  const { receiveContacts } = await import("../../app/.server/domains/integrations/hubspot/contacts-in");
-  const { sendContacts } = await import("../../app/.server/domains/integrations/hubspot/contacts-out");
-  let t = performance.now();
-  const { received } = await receiveContacts(connection);
-  console.error("receive", performance.now() - t);
-  t = performance.now();
-  const { sent } = await sendContacts(connection, { retrying: false });
-  console.error("send", performance.now() - t);
-  return { received, sent, refused: 0, logged: 0, segmentMembers: 0 };
-}
-
 async function main() {
   // The empty portal, so HubSpot holds exactly what the benchmark puts there.
   const h = await startHubspot({ rateLimit: { max, intervalMs } });
@@ -72,20 +60,10 @@ async function main() {
     {},
   );
   const connection = (await hubspotConnection(organizationId))!;
-  if (process.env.HS_EXPLAIN) {
-    const plan = await rawQuery<Record<string, string>>(
-      `explain analyze select c.id, greatest(c.updated_at, coalesce(c.opt_in_changed_at, c.updated_at)) as changed_at, l.hubspot_id
-       from contacts c left join hubspot_contact_links l on l.organization_id = c.organization_id and l.hub_id = $2 and l.contact_id = c.id
-       where c.organization_id = $1 and (l.contact_id is null or greatest(c.updated_at, coalesce(c.opt_in_changed_at, c.updated_at)) > l.jumbe_synced_at)
-       order by greatest(c.updated_at, coalesce(c.opt_in_changed_at, c.updated_at)), c.id limit 100`,
-      [organizationId, String(PWANI_HUB_ID)],
-    );
-    console.error(plan.map((r) => Object.values(r)[0]).join("\n"));
-  }
   h.sandbox.calls().length = 0;
   const callsBefore = h.sandbox.calls().length;
   const started = performance.now();
-  const outcome = process.env.HS_STEPS ? await steps(connection) : await syncConnection(connection, { retrying: false });
+  const outcome = await syncConnection(connection, { retrying: false });
   const seconds = (performance.now() - started) / 1000;
   const calls = h.sandbox
     .calls()

@@ -96,7 +96,6 @@ export async function callOutside(service: string, url: string, request: Outside
   } catch (cause) {
     if (timedOut(cause))
       throw new OutsideServiceError(service, "timeout", 0, `${service} did not answer within ${request.timeoutMs} ms`, { cause });
-    if (process.env.HS_DEBUG) console.error("fetch cause", (cause as Error & { cause?: unknown }).cause);
     throw new OutsideServiceError(service, "network", 0, `${service} could not be reached`, { cause });
   }
   let text: string;
