@@ -62,6 +62,11 @@ export async function hubspotCall<T>(
         await expireToken(connection.organizationId);
         continue;
       }
+      // A kept-alive connection HubSpot closed as the call went out: nothing reached it, so once more on a new one.
+      if (error.kind === "network" && !redialled) {
+        redialled = true;
+        continue;
+      }
       if (error.kind === "rate_limited") {
         const waitMs = error.retryAfterMs ?? 10_000;
         pausePortal(key, waitMs);
