@@ -50,6 +50,7 @@ export async function hubspotCall<T>(
   const key = paceKey(connection.hubId);
   const client = hubspotClient({ observeRateLimit: ({ max, intervalMs }) => learnLimit(key, { max, intervalMs }) });
   let refreshed = false;
+  let redialled = false;
   for (let waits = 0; ;) {
     const token = await tokenForUse(connection.organizationId, "hubspot");
     await paceCall(key);
