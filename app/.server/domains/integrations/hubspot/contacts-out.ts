@@ -144,45 +144,64 @@ export async function sendContacts(connection: HubspotConnection, options: { ret
   const pending = await changedContactRows(connection);
   // A contact linked by a 409 in this pass is sent again (Jumbe's values to the existing contact).
   const again: string[] = [];
-  for (let at = 0; at < pending.length || again.length; at += OUT_BATCH) {
-    const rows = at < pending.length ? pending.slice(at, at + OUT_BATCH) : await changedContacts(connection, again.splice(0, OUT_BATCH));
-    if (!rows.length) continue;
-    const fresh = rows.filter((r) => !r.hubspot_id);
-    const linked = rows.filter((r) => r.hubspot_id);
-    const links: Parameters<typeof saveLinks>[1] = [];
-    if (fresh.length) {
-      const found = options.retrying ? await alreadyCreated(connection, fresh) : new Map<string, HubspotContact>();
-      for (const row of fresh) {
-        const earlier = found.get(row.id);
-        if (earlier) links.push({ contactId: row.id, hubspotId: earlier.id, jumbeAt: "epoch", hubspotAt: "epoch" });
-      }
-      const toCreate = fresh.filter((r) => !found.has(r.id));
-      if (toCreate.length) {
-        try {
-          const created = await hubspotCall(connection, (client, token) =>
-            client.batchCreateContacts(
-              token,
-              toCreate.map((r) => hubspotPropertiesOf(r, true)),
-            ),
-          );
-          const byJumbeId = new Map(created.map((c) => [c.properties.jumbe_contact_id ?? "", c]));
-          for (const row of toCreate) {
-            const contact = byJumbeId.get(row.id);
-            if (contact)
-              links.push({ contactId: row.id, hubspotId: contact.id, jumbeAt: iso(row.changed_at), hubspotAt: modifiedAt(contact) });
-          }
-        } catch (error) {
-          if (!(error instanceof HubspotError) || (error.kind !== "conflict" && error.kind !== "refused")) throw error;
-          links.push(...(await createOneByOne(connection, toCreate, skipped)));
-        }
-      }
-    }
-    if (linked.length) links.push(...(await updateLinked(connection, linked, skipped)));
+  const sendBatch = async (rows: OutRow[]) => {
+    const links = await sendRows(connection, rows, options, skipped);
     await saveLinks(connection, links);
     again.push(...links.filter((l) => l.jumbeAt === "epoch").map((l) => l.contactId));
     sent += links.filter((l) => l.jumbeAt !== "epoch").length;
+  };
+  // A few batches in flight, so one's database work overlaps another's call; the pacer keeps the rate.
+  const batches: OutRow[][] = [];
+  for (let at = 0; at < pending.length; at += OUT_BATCH) batches.push(pending.slice(at, at + OUT_BATCH));
+  await Promise.all(
+    Array.from({ length: Math.min(OUT_IN_FLIGHT, batches.length) }, async () => {
+      for (let batch = batches.shift(); batch; batch = batches.shift()) await sendBatch(batch);
+    }),
+  );
+  while (again.length) {
+    const rows = await changedContacts(connection, again.splice(0, OUT_BATCH));
+    if (rows.length) await sendBatch(rows);
   }
   return { sent, refused: skipped.length };
+}
+
+/** Batches of contacts sent at once by one sync. */
+const OUT_IN_FLIGHT = 4;
+
+/** One batch: new ones created (a 409 links), linked ones updated; answers the links to store. */
+async function sendRows(connection: HubspotConnection, rows: OutRow[], options: { retrying: boolean }, skipped: string[]) {
+  const fresh = rows.filter((r) => !r.hubspot_id);
+  const linked = rows.filter((r) => r.hubspot_id);
+  const links: Parameters<typeof saveLinks>[1] = [];
+  if (fresh.length) {
+    const found = options.retrying ? await alreadyCreated(connection, fresh) : new Map<string, HubspotContact>();
+    for (const row of fresh) {
+      const earlier = found.get(row.id);
+      if (earlier) links.push({ contactId: row.id, hubspotId: earlier.id, jumbeAt: "epoch", hubspotAt: "epoch" });
+    }
+    const toCreate = fresh.filter((r) => !found.has(r.id));
+    if (toCreate.length) {
+      try {
+        const created = await hubspotCall(connection, (client, token) =>
+          client.batchCreateContacts(
+            token,
+            toCreate.map((r) => hubspotPropertiesOf(r, true)),
+          ),
+        );
+        const byJumbeId = new Map(created.map((c) => [c.properties.jumbe_contact_id ?? "", c]));
+        for (const row of toCreate) {
+          const contact = byJumbeId.get(row.id);
+          if (contact)
+            links.push({ contactId: row.id, hubspotId: contact.id, jumbeAt: iso(row.changed_at), hubspotAt: modifiedAt(contact) });
+        }
+      } catch (error) {
+        if (!(error instanceof HubspotError) || (error.kind !== "conflict" && error.kind !== "refused")) throw error;
+        links.push(...(await createOneByOne(connection, toCreate, skipped)));
+      }
+    }
+  }
+  if (linked.length) links.push(...(await updateLinked(connection, linked, skipped)));
+  return links;
 }
 
 async function updateLinked(connection: HubspotConnection, rows: OutRow[], skipped: string[]) {
