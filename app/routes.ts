@@ -103,6 +103,7 @@ export default [
     route("analytics", "routes/app/analytics.tsx"),
     // Integrations (issue 45): the catalogue with its connect dialog, and where a provider's OAuth consent returns.
     route("integrations", "routes/app/integrations.tsx"),
+    route("integrations/hubspot", "routes/app/integrations-hubspot.tsx"),
     route("integrations/:provider/callback", "routes/app/integration-callback.tsx"),
     // Google Sheets' export and import settings (decision 085).
     route("integrations/google-sheets", "routes/app/integrations-google-sheets.tsx"),

@@ -104,6 +104,7 @@ function rateLimit(ctx: HubspotContext) {
     if (verdict.allowed && !forced) return next();
     const record = callRecordOf(res);
     if (record && !forced) record.fault = "rate limit";
+    res.set("Retry-After", String(Math.max(1, Math.ceil((forced ? 1000 : verdict.retryAfterMs) / 1000))));
     res.status(429).json({
       status: "error",
       message: "You have reached your ten_secondly_rolling limit.",
@@ -398,6 +399,23 @@ function communicationRoutes(ctx: HubspotContext, router: Router) {
       const contactIds = communicationContacts(ctx, hubIdOf(res), body.associations);
       const communication = ctx.state.addCommunication(hubIdOf(res), properties, contactIds);
       res.status(201).json(recordView(communication, Object.keys(properties), []));
+    }),
+  );
+  router.post(
+    "/crm/v3/objects/communications/batch/create",
+    write,
+    handle((req, res) => {
+      const startedAt = ctx.options.now();
+      const hubId = hubIdOf(res);
+      const inputs = batchInputs(req.body as Json).map((input) => ({
+        properties: communicationProperties(input.properties),
+        contactIds: communicationContacts(ctx, hubId, input.associations),
+      }));
+      const results = inputs.map(({ properties, contactIds }) => {
+        const communication = ctx.state.addCommunication(hubId, properties, contactIds);
+        return recordView(communication, Object.keys(properties), []);
+      });
+      res.status(201).json({ status: "COMPLETE", results, ...batchTimes(ctx, startedAt) });
     }),
   );
   router.get(

@@ -19,6 +19,9 @@ export const CONTACT_PROPERTIES = new Set([
   "lifecyclestage",
   "hs_whatsapp_phone_number",
   "hs_language",
+  // Custom properties an app makes in the portal (HubSpot's properties API); Jumbe's connector uses these two.
+  "jumbe_contact_id",
+  "jumbe_whatsapp_opt_out",
 ]);
 
 /** Read-only properties HubSpot sets itself. */

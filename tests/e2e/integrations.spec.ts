@@ -26,13 +26,13 @@ test("the Integrations page filters, opens the connect dialog, refuses a coming-
     await expect(page).toHaveURL(/\/integrations\?category=CRM$/);
     await expect(cards.getByRole("heading")).toHaveText(["HubSpot", "Salesforce", "Zoho CRM"]);
 
-    // The connect dialog, addressed by the URL; this server has no HubSpot connector installed yet.
+    // The connect dialog, addressed by the URL; it sends to HubSpot's install page (integrations-hubspot.spec.ts).
     await page.getByRole("link", { name: "Connect HubSpot" }).click();
     await expect(page).toHaveURL(/category=CRM&dialog=connect-hubspot$/);
     const dialog = page.getByRole("dialog", { name: "Connect HubSpot" });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("Keep WhatsApp contacts and conversations in your HubSpot CRM.");
-    await expect(dialog).toContainText("HubSpot cannot be connected on this server yet: its connector is not installed.");
+    await expect(dialog.getByRole("button", { name: "Continue to HubSpot" })).toBeVisible();
     await dialog.getByRole("link", { name: "Close" }).click();
     await expect(page.getByRole("dialog")).toHaveCount(0);
     await expect(page).toHaveURL(/\/integrations\?category=CRM$/);

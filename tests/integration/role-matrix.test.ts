@@ -158,6 +158,8 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/integrations/google-sheets": { status: 404, why: "Google Sheets is not connected" },
   // The Shopify connector's settings: only while a shop is connected (the flow: integrations-shopify.test.ts).
   "/integrations/shopify": { status: 404, why: "no shop connected" },
+  // HubSpot's settings page: the demo has no HubSpot connection (decision 083; the page: hubspot.test.ts).
+  "/integrations/hubspot": { status: 404, why: "HubSpot not connected" },
   // The demo import has no rejected rows stored: its file is not found.
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
   // Drafts have no media sample.
@@ -374,6 +376,23 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       proof: false,
       why: "nothing connected",
     },
+  },
+  // HubSpot's settings page (decision 083): the demo has no HubSpot connection, so each is refused (404) after the guard.
+  "/integrations/hubspot": {
+    sync: { needs: "developer:manage", form: () => ({ intent: "sync" }), proof: false, why: "HubSpot not connected" },
+    "follow-list": {
+      needs: "developer:manage",
+      form: () => ({ intent: "follow-list", listId: "1" }),
+      proof: false,
+      why: "HubSpot not connected",
+    },
+    "follow-search": {
+      needs: "developer:manage",
+      form: () => ({ intent: "follow-search", name: "VIP", property: "firstname", operator: "HAS_PROPERTY", value: "" }),
+      proof: false,
+      why: "HubSpot not connected",
+    },
+    unfollow: { needs: "developer:manage", form: () => ({ intent: "unfollow", source: "none" }), proof: false, why: "nothing followed" },
   },
   "/developers": {
     regenerate: { needs: "developer:manage", form: () => ({ intent: "regenerate", confirm: "yes" }) },

@@ -249,6 +249,8 @@ const ROWS: Record<string, Row> = {
   "/integrations/google-sheets": { path: "/integrations/google-sheets", anonymous: "login", owner: "404", admin: "404" },
   // The Shopify connector's settings: developer:view to read, developer:manage to save; 404 without a connected shop.
   "/integrations/shopify": { path: "/integrations/shopify", anonymous: "login", owner: "404", admin: "404" },
+  // HubSpot's settings page (decision 083): members with developer:view; 404 in words until HubSpot is connected.
+  "/integrations/hubspot": { path: "/integrations/hubspot", anonymous: "login", owner: "404", admin: "404" },
   "/revenue-share": { path: "/revenue-share", anonymous: "login", owner: "ok", admin: "ok" },
   // The admin console: 404 to anyone but a platform administrator, signed in or not (decision 037); a foreign or unknown id is 404 too.
   "/admin": { path: "/admin", anonymous: "404", owner: "404", admin: "ok" },
@@ -354,6 +356,7 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/developers", form: { intent: "regenerate" }, anonymous: "login" },
   { path: "/integrations", form: { intent: "connect", integration: "hubspot" }, anonymous: "login" },
   { path: "/integrations/google-sheets", form: { intent: "export" }, anonymous: "login" },
+  { path: "/integrations/hubspot", form: { intent: "sync" }, anonymous: "login" },
   { path: "/whatsapp", form: { intent: "disconnect", accountId: "00000000-0000-4000-8000-000000000000" }, anonymous: "login" },
   { path: "/profile", form: { intent: "profile" }, anonymous: "login" },
   { path: "/change-password", form: {}, anonymous: "login" },

@@ -1,5 +1,6 @@
 import { registerGoogleSheetsConnector } from "./google-sheets-connector";
 import { registerShopifyConnector } from "./shopify-connector";
+import { registerHubspotConnector } from "./hubspot-connector";
 
 /**
  * The connectors of issue 45, registered once per process (servers from server.ts, tests from their
@@ -10,4 +11,5 @@ export function registerConnectors() {
   // One line per connector: register<Name>Connector();
   registerGoogleSheetsConnector();
   registerShopifyConnector();
+  registerHubspotConnector();
 }

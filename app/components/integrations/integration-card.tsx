@@ -36,7 +36,8 @@ const LOGOS: Record<IntegrationLogo, IconComponent> = {
 };
 
 /** Connectors with a settings page of their own, linked from their card once connected. */
-const SETTINGS_PAGES: Partial<Record<string, { to: string; label: () => string }>> = {
+const SETTINGS_PAGES: Partial<Record<string, { to: string; label: () => string; ariaLabel?: () => string }>> = {
+  hubspot: { to: href("/integrations/hubspot"), label: () => m.hubspot_settings_link(), ariaLabel: () => m.hubspot_settings_link_label() },
   "google-sheets": { to: href("/integrations/google-sheets"), label: () => m.sheets_settings_link() },
   shopify: { to: href("/integrations/shopify"), label: () => m.shopify_settings_link() },
 };
@@ -71,6 +72,7 @@ export function IntegrationCardView({ card, canManage, search }: { card: Integra
       </ul>
       <p className="mt-3 text-xs text-slate-500">{m.integrations_complexity({ complexity: complexityWords(card.setupComplexity) })}</p>
       {card.connection ? <ConnectionFacts connection={card.connection} /> : null}
+      {card.connection && card.id === "hubspot" ? <HubspotFacts counts={card.connection.counts} /> : null}
       {card.hooks && card.hooks.count > 0 ? <HookFacts hooks={card.hooks} /> : null}
       <div className="mt-auto flex flex-wrap items-center gap-2 pt-4">
         {card.status === "coming-soon" ? (
@@ -102,7 +104,7 @@ export function IntegrationCardView({ card, canManage, search }: { card: Integra
             ) : null}
             {card.status === "connected" && SETTINGS_PAGES[card.id] ? (
               <span className="text-sm">
-                <TextLink to={SETTINGS_PAGES[card.id]!.to} weight="medium">
+                <TextLink to={SETTINGS_PAGES[card.id]!.to} weight="medium" aria-label={SETTINGS_PAGES[card.id]!.ariaLabel?.()}>
                   {SETTINGS_PAGES[card.id]!.label()}
                 </TextLink>
               </span>
@@ -143,6 +145,18 @@ function ConnectionFacts({ connection }: { connection: NonNullable<IntegrationCa
           </dd>
         </>
       ) : null}
+    </dl>
+  );
+}
+
+/** HubSpot's counts (decision 083): contacts linked both ways, messages logged on them. */
+function HubspotFacts({ counts }: { counts: Record<string, number> }) {
+  return (
+    <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">
+      <dt className="text-slate-500">{m.hubspot_count_contacts()}</dt>
+      <dd className="tabular-nums">{formatNumber(counts.contacts ?? 0)}</dd>
+      <dt className="text-slate-500">{m.hubspot_count_messages()}</dt>
+      <dd className="tabular-nums">{formatNumber(counts.messages ?? 0)}</dd>
     </dl>
   );
 }

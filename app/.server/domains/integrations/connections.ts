@@ -27,6 +27,8 @@ export interface ConnectionView {
   lastError: string | null;
   lastErrorAt: string | null;
   connectedAt: string;
+  /** What the connector's sync counted (sync_state.counts: HubSpot's contacts synced, messages logged). */
+  counts: Record<string, number>;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -42,10 +44,12 @@ export async function listConnections(organizationId: string): Promise<Connectio
     last_error: string | null;
     last_error_at: Date | string | null;
     connected_at: Date | string;
+    counts: Record<string, number> | null;
   }>(
     db(),
     sql`
-    select provider, status, account_label, health, last_sync_at, last_error, last_error_at, connected_at
+    select provider, status, account_label, health, last_sync_at, last_error, last_error_at, connected_at,
+      sync_state->'counts' as counts
     from integration_connections where organization_id = ${organizationId} order by provider`,
   );
   return rows.map((row) => ({
@@ -57,6 +61,7 @@ export async function listConnections(organizationId: string): Promise<Connectio
     lastError: row.last_error,
     lastErrorAt: iso(row.last_error_at),
     connectedAt: new Date(row.connected_at).toISOString(),
+    counts: row.counts && typeof row.counts === "object" ? row.counts : {},
   }));
 }
 

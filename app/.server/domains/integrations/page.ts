@@ -18,7 +18,7 @@ export interface IntegrationCard {
   asks: readonly "shop"[];
   /** False for an available OAuth integration whose connector this server does not have (yet). */
   installed: boolean;
-  connection: Pick<ConnectionView, "accountLabel" | "health" | "lastSyncAt" | "lastError" | "lastErrorAt"> | null;
+  connection: Pick<ConnectionView, "accountLabel" | "health" | "lastSyncAt" | "lastError" | "lastErrorAt" | "counts"> | null;
   /** The REST hooks card's subscriptions. */
   hooks: { count: number; lastDeliveryAt: string | null; lastDeliveryStatus: number | null } | null;
 }
@@ -53,6 +53,7 @@ export async function integrationCards(organizationId: string): Promise<Integrat
         lastSyncAt: connection.lastSyncAt,
         lastError: connection.lastError,
         lastErrorAt: connection.lastErrorAt,
+        counts: connection.counts,
       },
       hooks: hooked,
     };

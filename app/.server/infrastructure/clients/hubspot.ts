@@ -1,5 +1,13 @@
 import { env } from "~/.server/infrastructure/config/env";
-import { callOutside, isObject, OutsideServiceError, stringOr, type OutsideAnswer, type OutsideFailure } from "./outside-call";
+import {
+  callOutside,
+  isObject,
+  OutsideServiceError,
+  retryAfterMs as retryAfter,
+  stringOr,
+  type OutsideAnswer,
+  type OutsideFailure,
+} from "./outside-call";
 
 /**
  * Jumbe's client for HubSpot (issue 45): the app's install (authorize URL, code exchange, refresh,
@@ -43,6 +51,8 @@ export interface HubspotConfig {
   authUrl: string;
   apiUrl: string;
   timeoutMs: number;
+  /** Told the rate-limit headers of every CRM answer (the connector's pacer learns the portal's limit from them). */
+  observeRateLimit?: (limit: { max: number; intervalMs: number; remaining: number }) => void;
 }
 
 export interface HubspotTokens {
@@ -73,6 +83,7 @@ export interface HubspotSearch {
   /** 1 to 200; HubSpot's default is 10. */
   limit?: number;
   after?: string;
+  sorts?: { propertyName: string; direction: "ASCENDING" | "DESCENDING" }[];
 }
 
 export interface HubspotPage<T> {
@@ -102,6 +113,7 @@ function configOf(given: Partial<HubspotConfig>): HubspotConfig {
     authUrl: (given.authUrl ?? settings.HUBSPOT_AUTH_URL).replace(/\/+$/, ""),
     apiUrl: (given.apiUrl ?? settings.HUBSPOT_API_URL).replace(/\/+$/, ""),
     timeoutMs: given.timeoutMs ?? settings.HUBSPOT_TIMEOUT_MS,
+    ...(given.observeRateLimit ? { observeRateLimit: given.observeRateLimit } : {}),
   };
 }
 
@@ -114,7 +126,8 @@ function failureOf(answer: OutsideAnswer, what: string): HubspotError {
   if (status === 429) {
     const remaining = answer.headers.get("x-hubspot-ratelimit-remaining");
     const interval = Number(answer.headers.get("x-hubspot-ratelimit-interval-milliseconds"));
-    const retryAfterMs = remaining === "0" && interval > 0 ? interval : DEFAULT_RETRY_MS;
+    const fallback = remaining === "0" && interval > 0 ? interval : DEFAULT_RETRY_MS;
+    const retryAfterMs = answer.headers.get("retry-after") ? retryAfter(answer.headers, fallback) : fallback;
     return new HubspotError("rate_limited", status, message, { policyName: stringOr(body.policyName, undefined), retryAfterMs, category });
   }
   const kind: OutsideFailure =
@@ -148,6 +161,10 @@ async function call(
       throw new HubspotError(error.kind, error.httpStatus, `HubSpot ${what}: ${error.message}`, { cause: error });
     throw error;
   });
+  const max = Number(answer.headers.get("x-hubspot-ratelimit-max"));
+  const intervalMs = Number(answer.headers.get("x-hubspot-ratelimit-interval-milliseconds"));
+  if (config.observeRateLimit && max > 0 && intervalMs > 0)
+    config.observeRateLimit({ max, intervalMs, remaining: Number(answer.headers.get("x-hubspot-ratelimit-remaining")) || 0 });
   return answer;
 }
 
@@ -302,6 +319,7 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
           filterGroups: search.filterGroups,
           properties: search.properties ?? [],
           limit: search.limit ?? 100,
+          ...(search.sorts ? { sorts: search.sorts } : {}),
           ...(search.after ? { after: search.after } : {}),
         },
       });
@@ -338,6 +356,52 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
         .map((r) => (isObject(r) ? String(r.recordId ?? "") : ""))
         .filter(Boolean);
       return { items: ids, after: nextCursor(json), total: typeof json.total === "number" ? json.total : undefined };
+    },
+
+    /**
+     * Creates up to 100 contacts in one call; answers them with the properties sent. A 409 (an
+     * e-mail already there) fails the whole batch: the caller then creates them one by one.
+     */
+    async batchCreateContacts(accessToken: string, inputs: Record<string, string>[]): Promise<HubspotContact[]> {
+      const { json } = await callJson(configOf(given), "contact batch create", "/crm/v3/objects/contacts/batch/create", {
+        method: "POST",
+        token: accessToken,
+        body: { inputs: inputs.map((properties) => ({ properties })) },
+      });
+      return Array.isArray(json.results) ? json.results.map(contactFrom) : [];
+    },
+
+    /** Updates up to 100 contacts in one call. */
+    async batchUpdateContacts(
+      accessToken: string,
+      inputs: { id: string; properties: Record<string, string> }[],
+    ): Promise<HubspotContact[]> {
+      const { json } = await callJson(configOf(given), "contact batch update", "/crm/v3/objects/contacts/batch/update", {
+        method: "POST",
+        token: accessToken,
+        body: { inputs },
+      });
+      return Array.isArray(json.results) ? json.results.map(contactFrom) : [];
+    },
+
+    /** Up to 100 WhatsApp messages as communications in one call; answers their ids in the order sent. */
+    async logWhatsappMessages(accessToken: string, inputs: { contactId: string; body: string; at: Date }[]): Promise<string[]> {
+      const { json } = await callJson(configOf(given), "message log", "/crm/v3/objects/communications/batch/create", {
+        method: "POST",
+        token: accessToken,
+        body: {
+          inputs: inputs.map((input) => ({
+            properties: {
+              hs_communication_channel_type: "WHATS_APP",
+              hs_communication_logged_from: "CRM",
+              hs_communication_body: input.body,
+              hs_timestamp: input.at.toISOString(),
+            },
+            associations: [{ to: { id: input.contactId }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 81 }] }],
+          })),
+        },
+      });
+      return (Array.isArray(json.results) ? json.results : []).map((r) => (isObject(r) ? stringOr(r.id, "") : ""));
     },
 
     /** A WhatsApp message on the contact's timeline: a communication (channel WHATS_APP) associated to it. */

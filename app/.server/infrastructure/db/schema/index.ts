@@ -27,3 +27,4 @@ export * from "./integrations";
 export * from "./partners";
 export * from "./google-sheets";
 export * from "./shopify";
+export * from "./hubspot";

@@ -1,0 +1,212 @@
+import { sql } from "drizzle-orm";
+import { db } from "../../../infrastructure/db/client";
+import { queryRows } from "../../../infrastructure/db/query";
+import type { HubspotContact } from "../../../infrastructure/clients/hubspot";
+import { normalizePhone } from "~/lib/phone";
+import { phoneHash } from "../../contacts/manage";
+import { hubspotCall, type HubspotConnection } from "./calls";
+import { JUMBE_CHANGED_AT } from "./contacts-out";
+
+const PULLED_PROPERTIES = [
+  "firstname",
+  "lastname",
+  "email",
+  "phone",
+  "mobilephone",
+  "hs_whatsapp_phone_number",
+  "jumbe_contact_id",
+  "lastmodifieddate",
+];
+const PAGE = 200;
+
+interface LinkRow {
+  contact_id: string;
+  hubspot_id: string;
+  jumbe_synced_at: Date | string;
+  hubspot_modified_at: Date | string;
+  changed_at: Date | string;
+}
+
+const ms = (value: Date | string) => new Date(value).getTime();
+const modifiedMs = (contact: HubspotContact) => Date.parse(contact.properties.lastmodifieddate ?? contact.updatedAt);
+
+/** The name HubSpot has for a contact, or null when it has none. */
+function nameOf(contact: HubspotContact) {
+  const name = [contact.properties.firstname, contact.properties.lastname].filter(Boolean).join(" ").replace(/\s+/g, " ").trim();
+  return name ? name.slice(0, 120) : null;
+}
+
+/** The WhatsApp number HubSpot has for a contact, in E.164 (Kenya when it has no country code). */
+function phoneOf(contact: HubspotContact) {
+  for (const value of [contact.properties.hs_whatsapp_phone_number, contact.properties.mobilephone, contact.properties.phone]) {
+    const phone = value ? normalizePhone(value, "KE") : null;
+    if (phone) return phone;
+  }
+  return null;
+}
+
+/**
+ * Which side wins when both changed since the last sync (decision 083): the later change; on a tie,
+ * Jumbe. HubSpot's change is taken only when it is newer than what Jumbe last saw of it.
+ */
+export function hubspotWins(link: { jumbeSyncedAt: number; hubspotModifiedAt: number; jumbeChangedAt: number }, hubspotChangedAt: number) {
+  if (hubspotChangedAt <= link.hubspotModifiedAt) return false;
+  const jumbeChanged = link.jumbeChangedAt > link.jumbeSyncedAt;
+  return !jumbeChanged || hubspotChangedAt > link.jumbeChangedAt;
+}
+
+/** HubSpot's newer name (and e-mail) on the linked Jumbe contact; the link then marks both sides as seen. */
+async function takeHubspotValues(connection: HubspotConnection, link: LinkRow, contact: HubspotContact) {
+  const name = nameOf(contact);
+  const email = contact.properties.email ?? null;
+  await db().transaction(async (tx) => {
+    const [row] = await queryRows<{ changed_at: Date | string }>(
+      tx,
+      sql`
+      update contacts c set name = coalesce(${name}, c.name),
+        attributes = case when ${email}::text is null then c.attributes else c.attributes || jsonb_build_object('email', ${email}::text) end,
+        updated_at = now()
+      where c.organization_id = ${connection.organizationId} and c.id = ${link.contact_id}
+      returning ${JUMBE_CHANGED_AT} as changed_at`,
+    );
+    if (!row) return;
+    await tx.execute(sql`
+      update hubspot_contact_links set jumbe_synced_at = ${new Date(row.changed_at).toISOString()}::timestamptz,
+        hubspot_modified_at = ${new Date(modifiedMs(contact)).toISOString()}::timestamptz
+      where organization_id = ${connection.organizationId} and hub_id = ${connection.hubId} and contact_id = ${link.contact_id}`);
+  });
+}
+
+/** Jumbe's change is the later one: only HubSpot's mark moves on, and the send that follows overwrites HubSpot. */
+async function keepJumbeValues(connection: HubspotConnection, link: LinkRow, contact: HubspotContact) {
+  await db().execute(sql`
+    update hubspot_contact_links set hubspot_modified_at = ${new Date(modifiedMs(contact)).toISOString()}::timestamptz
+    where organization_id = ${connection.organizationId} and hub_id = ${connection.hubId} and contact_id = ${link.contact_id}`);
+}
+
+/**
+ * HubSpot contacts Jumbe has no link for, a page at a time: each is linked to the Jumbe contact its
+ * `jumbe_contact_id` names or that has its number, else made a Jumbe contact (consent unknown; an
+ * erased number stays erased); one without a usable WhatsApp number stays in HubSpot only. One
+ * transaction, a few statements whatever the page's size. Answers how many were taken.
+ */
+async function takeNewContacts(connection: HubspotConnection, found: HubspotContact[]) {
+  if (!found.length) return 0;
+  const org = connection.organizationId;
+  const candidates = found.map((contact) => ({ contact, phone: phoneOf(contact), jumbeId: contact.properties.jumbe_contact_id ?? "" }));
+  return db().transaction(async (tx) => {
+    const existing = await queryRows<{ id: string; phone: string | null; changed_at: Date | string }>(
+      tx,
+      sql`
+      select c.id, c.phone, ${JUMBE_CHANGED_AT} as changed_at from contacts c
+      where c.organization_id = ${org}
+        and (c.id::text = any(${sql.param(candidates.map((c) => c.jumbeId).filter(Boolean))}::text[])
+             or c.phone = any(${sql.param(candidates.flatMap((c) => (c.phone ? [c.phone] : [])))}::text[]))`,
+    );
+    const byId = new Map(existing.map((row) => [row.id, row]));
+    const byPhone = new Map(existing.filter((row) => row.phone).map((row) => [row.phone!, row]));
+    const links: { contactId: string; hubspotId: string; jumbeAt: string; hubspotAt: string }[] = [];
+    const fresh = new Map<string, { contact: HubspotContact; phone: string }>();
+    for (const { contact, phone, jumbeId } of candidates) {
+      const match = byId.get(jumbeId) ?? (phone ? byPhone.get(phone) : undefined);
+      const hubspotAt = new Date(modifiedMs(contact)).toISOString();
+      if (match) links.push({ contactId: match.id, hubspotId: contact.id, jumbeAt: new Date(match.changed_at).toISOString(), hubspotAt });
+      else if (phone && !fresh.has(phone)) fresh.set(phone, { contact, phone });
+    }
+    if (fresh.size) {
+      const erased = new Set(
+        (
+          await queryRows<{ phone_hash: string }>(
+            tx,
+            sql`select phone_hash from contact_tombstones where organization_id = ${org}
+                and phone_hash = any(${sql.param([...fresh.keys()].map((phone) => phoneHash(org, phone)))}::text[])`,
+          )
+        ).map((row) => row.phone_hash),
+      );
+      const added = [...fresh.values()].filter(({ phone }) => !erased.has(phoneHash(org, phone)));
+      const inserted = await queryRows<{ id: string; phone: string; changed_at: Date | string }>(
+        tx,
+        sql`
+        insert into contacts as c (organization_id, name, phone, wa_id, attributes)
+        select ${org}, x.name, x.phone, substr(x.phone, 2),
+               case when x.email = '' then '{}'::jsonb else jsonb_build_object('email', x.email) end
+        from unnest(${sql.param(added.map(({ contact, phone }) => nameOf(contact) ?? phone))}::text[],
+                    ${sql.param(added.map(({ phone }) => phone))}::text[],
+                    ${sql.param(added.map(({ contact }) => contact.properties.email ?? ""))}::text[]) as x(name, phone, email)
+        on conflict (organization_id, wa_id) where wa_id is not null do nothing
+        returning c.id, c.phone, ${JUMBE_CHANGED_AT} as changed_at`,
+      );
+      for (const row of inserted) {
+        const { contact } = fresh.get(row.phone)!;
+        links.push({
+          contactId: row.id,
+          hubspotId: contact.id,
+          jumbeAt: new Date(row.changed_at).toISOString(),
+          hubspotAt: new Date(modifiedMs(contact)).toISOString(),
+        });
+      }
+    }
+    if (links.length)
+      await tx.execute(sql`
+        insert into hubspot_contact_links (organization_id, hub_id, contact_id, hubspot_id, jumbe_synced_at, hubspot_modified_at)
+        select ${org}, ${connection.hubId}, x.c, x.h, x.j::timestamptz, x.m::timestamptz
+        from unnest(${sql.param(links.map((l) => l.contactId))}::uuid[], ${sql.param(links.map((l) => l.hubspotId))}::text[],
+                    ${sql.param(links.map((l) => l.jumbeAt))}::text[], ${sql.param(links.map((l) => l.hubspotAt))}::text[]) as x(c, h, j, m)
+        on conflict do nothing`);
+    return links.length;
+  });
+}
+
+/**
+ * Takes HubSpot's changes since the cursor (its contacts by lastmodifieddate, oldest first): linked
+ * contacts by the conflict rule, new ones with a WhatsApp number as Jumbe contacts. Answers how many
+ * were taken and the new cursor (HubSpot's last change seen, in milliseconds).
+ */
+export async function receiveContacts(connection: HubspotConnection) {
+  const since = Number(connection.syncState.hubspotCursor ?? 0) || 0;
+  let cursor = since;
+  let received = 0;
+  let after: string | undefined;
+  do {
+    const page = await hubspotCall(connection, (client, token) =>
+      client.searchContacts(token, {
+        filterGroups: [{ filters: [{ propertyName: "lastmodifieddate", operator: "GTE", value: String(since) }] }],
+        sorts: [{ propertyName: "lastmodifieddate", direction: "ASCENDING" }],
+        properties: PULLED_PROPERTIES,
+        limit: PAGE,
+        ...(after ? { after } : {}),
+      }),
+    );
+    const links = await queryRows<LinkRow>(
+      db(),
+      sql`
+      select l.contact_id, l.hubspot_id, l.jumbe_synced_at, l.hubspot_modified_at, ${JUMBE_CHANGED_AT} as changed_at
+      from hubspot_contact_links l join contacts c on c.id = l.contact_id
+      where l.organization_id = ${connection.organizationId} and l.hub_id = ${connection.hubId}
+        and l.hubspot_id = any(${sql.param(page.items.map((c) => c.id))}::text[])`,
+    );
+    const byHubspotId = new Map(links.map((l) => [l.hubspot_id, l]));
+    received += await takeNewContacts(
+      connection,
+      page.items.filter((contact) => !byHubspotId.has(contact.id)),
+    );
+    for (const contact of page.items) {
+      const changed = modifiedMs(contact);
+      if (Number.isFinite(changed)) cursor = Math.max(cursor, changed);
+      const link = byHubspotId.get(contact.id);
+      if (!link) continue;
+      const marks = {
+        jumbeSyncedAt: ms(link.jumbe_synced_at),
+        hubspotModifiedAt: ms(link.hubspot_modified_at),
+        jumbeChangedAt: ms(link.changed_at),
+      };
+      if (changed <= marks.hubspotModifiedAt) continue;
+      if (hubspotWins(marks, changed)) {
+        await takeHubspotValues(connection, link, contact);
+        received++;
+      } else await keepJumbeValues(connection, link, contact);
+    }
+    after = page.after;
+  } while (after);
+  return { received, cursor };
+}

@@ -1,0 +1,91 @@
+import { test, expect } from "./fixtures";
+import { DEMO, signIn } from "./helpers";
+import { ownServer } from "./own-server";
+
+// Issue 45, decision 083: HubSpot in the browser, with JavaScript on and off. A server of its own (a
+// fresh sandbox state and database): connect through the sandbox's install page, see HubSpot's
+// contacts arrive in Jumbe and Jumbe's in HubSpot, survive an expired token and a 429 (the sandbox's
+// control API), then disconnect, which revokes the refresh token.
+
+const HUB = 14500001;
+
+test("HubSpot connects through its install page, moves contacts both ways, survives a 429 and an expired token, and disconnects", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const server = await ownServer("hubspot");
+  const control = (path: string, body?: unknown) =>
+    body === undefined
+      ? page.request.get(`${server.base}/sandbox/hubspot/control${path}`)
+      : page.request.post(`${server.base}/sandbox/hubspot/control${path}`, { data: body });
+  const hubspotContacts = async () =>
+    ((await (await control(`/portals/${HUB}/contacts`)).json()) as { contacts: { properties: Record<string, string | null> }[] }).contacts;
+  try {
+    await server.start();
+    await signIn(page, DEMO.email, DEMO.password, { base: server.base, to: "/integrations?category=CRM" });
+    const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "HubSpot" }) });
+
+    // Connect: the dialog, then HubSpot's own page (a form, no JavaScript), then back with the portal.
+    await card.getByRole("link", { name: "Connect HubSpot" }).click();
+    await page.getByRole("dialog", { name: "Connect HubSpot" }).getByRole("button", { name: "Continue to HubSpot" }).click();
+    await expect(page.getByRole("heading", { name: "Choose an account" })).toBeVisible();
+    await page.getByRole("radio", { name: /Duka Bora CRM/ }).check();
+    await page.getByRole("button", { name: "Connect app" }).click();
+    await expect(page).toHaveURL(/\/integrations$/);
+    await expect(
+      page.getByRole("status").filter({ hasText: "HubSpot is connected: duka-bora.hubspot.test (Hub ID 14500001)." }),
+    ).toBeVisible();
+    await expect(card).toContainText("duka-bora.hubspot.test (Hub ID 14500001)");
+    await expect(card).toContainText("Working");
+
+    // Sync now, from the settings page.
+    await card.getByRole("link", { name: "HubSpot settings" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("HubSpot settings");
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await expect(page.getByRole("status").filter({ hasText: /The sync has started|A sync is already under way/ })).toBeVisible();
+
+    // The first sync ends (its time on the page), healthy.
+    const facts = page.getByTestId("hubspot-facts");
+    await expect(async () => {
+      await page.goto(`${server.base}/integrations/hubspot`);
+      await expect(facts).not.toContainText("Never", { timeout: 1000 });
+    }).toPass({ timeout: 120_000 });
+    await expect(facts).toContainText("Working");
+    await expect(facts).not.toContainText("Last error");
+
+    // In: HubSpot's Wanjiku is a Jumbe contact. Out: Jumbe's contacts are in HubSpot with their Jumbe id.
+    await expect(async () => {
+      await page.goto(`${server.base}/messaging/contacts?q=Wanjiku`);
+      await expect(page.getByRole("main")).toContainText("Wanjiku Kamau", { timeout: 1000 });
+    }).toPass({ timeout: 120_000 });
+    await expect(async () => {
+      expect((await hubspotContacts()).some((c) => c.properties.jumbe_contact_id)).toBe(true);
+    }).toPass({ timeout: 120_000 });
+
+    // HubSpot's token expires and it answers 429 twice: a contact made in HubSpot still arrives.
+    expect(
+      (
+        await control(`/portals/${HUB}/contacts`, { properties: { firstname: "Baraka", lastname: "Mutiso", phone: "+254799000111" } })
+      ).status(),
+    ).toBe(201);
+    expect((await control(`/portals/${HUB}/expire-tokens`, {})).ok()).toBe(true);
+    expect((await control("/faults", { fault: "429", times: 2 })).ok()).toBe(true);
+    await expect(async () => {
+      await page.goto(`${server.base}/messaging/contacts?q=Baraka`);
+      await expect(page.getByRole("main")).toContainText("Baraka Mutiso", { timeout: 1000 });
+    }).toPass({ timeout: 150_000 });
+    await page.goto(`${server.base}/integrations/hubspot`);
+    await expect(page.getByTestId("hubspot-facts")).toContainText("Working");
+
+    // Disconnect: asked first; the refresh token is revoked at HubSpot.
+    await page.goto(`${server.base}/integrations?category=CRM`);
+    await card.getByRole("link", { name: "Disconnect HubSpot" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Disconnect" }).click();
+    await expect(card).toContainText("Available");
+    const tokens = (await (await control("/tokens")).json()) as { refresh: { hubId: number }[] };
+    expect(tokens.refresh.filter((t) => t.hubId === HUB)).toEqual([]);
+  } finally {
+    await page.goto("about:blank");
+    await server.dispose();
+  }
+});
