@@ -30,6 +30,7 @@ import { formatWhen } from "~/lib/dates";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { eventHelp, eventWords, fieldWords, STATUS_TONE, statusWords } from "~/components/integrations/shopify-words";
 import { m } from "~/paraglide/messages";
 
 // The Shopify connector's settings (issue 45, decision 084): which approved template answers each
@@ -81,69 +82,6 @@ export async function action(args: Route.ActionArgs) {
     return redirectWithToast(href("/integrations/shopify"), "success", m.shopify_saved({ event: eventWords(saved.eventType) }));
   } catch (error) {
     return refusalToast(refusalOf(error), { eventType });
-  }
-}
-
-function eventWords(eventType: string) {
-  switch (eventType) {
-    case "order_created":
-      return m.shopify_event_order_created();
-    case "order_fulfilled":
-      return m.shopify_event_order_fulfilled();
-    default:
-      return m.shopify_event_checkout_abandoned();
-  }
-}
-
-function eventHelp(eventType: string) {
-  switch (eventType) {
-    case "order_created":
-      return m.shopify_event_order_created_help();
-    case "order_fulfilled":
-      return m.shopify_event_order_fulfilled_help();
-    default:
-      return m.shopify_event_checkout_abandoned_help();
-  }
-}
-
-function fieldWords(field: string) {
-  switch (field) {
-    case "customer_name":
-      return m.shopify_field_customer_name();
-    case "order_number":
-      return m.shopify_field_order_number();
-    case "order_total":
-      return m.shopify_field_order_total();
-    case "tracking_link":
-      return m.shopify_field_tracking_link();
-    default:
-      return m.shopify_field_checkout_link();
-  }
-}
-
-const STATUS_TONE = {
-  sent: "success",
-  skipped: "warning",
-  waiting: "info",
-  cancelled: "neutral",
-  ignored: "neutral",
-  received: "info",
-} as const;
-
-function statusWords(status: string) {
-  switch (status) {
-    case "sent":
-      return m.shopify_status_sent();
-    case "skipped":
-      return m.shopify_status_skipped();
-    case "waiting":
-      return m.shopify_status_waiting();
-    case "cancelled":
-      return m.shopify_status_cancelled();
-    case "ignored":
-      return m.shopify_status_ignored();
-    default:
-      return m.shopify_status_received();
   }
 }
 
