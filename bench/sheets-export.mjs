@@ -28,6 +28,8 @@ const line = run.stdout.trim().split("\n").at(-1);
 const result = JSON.parse(line);
 console.log(`| What | Rows | Time (ms) | Rows/s |`);
 console.log(`|---|---|---|---|`);
-console.log(`| Export job (PGlite, ${result.batchRows}-row batches) | ${result.exported} (${result.landed} landed) | ${result.exportMs} | ${result.exportRowsPerSecond} |`);
+console.log(
+  `| Export job (PGlite, ${result.batchRows}-row batches) | ${result.exported} (${result.landed} landed) | ${result.exportMs} | ${result.exportRowsPerSecond} |`,
+);
 console.log(`| Bare: the client's append alone | ${result.rows} | ${result.bareMs} | ${result.bareRowsPerSecond} |`);
 console.log(JSON.stringify(result));

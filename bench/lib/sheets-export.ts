@@ -84,7 +84,10 @@ try {
     await client.appendValues(tokens.access_token, bare.spreadsheetId, "Contacts!A1", cells.slice(i, i + EXPORT_BATCH_ROWS), "RAW");
   const bareMs = performance.now() - started;
 
-  const landed = h.sandbox.values((await rawQuery<{ spreadsheet_id: string }>(`select spreadsheet_id from google_sheets_exports`, []))[0]!.spreadsheet_id, "Contacts").length;
+  const landed = h.sandbox.values(
+    (await rawQuery<{ spreadsheet_id: string }>(`select spreadsheet_id from google_sheets_exports`, []))[0]!.spreadsheet_id,
+    "Contacts",
+  ).length;
   console.log(
     JSON.stringify({
       rows: ROWS,
