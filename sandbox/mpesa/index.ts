@@ -30,18 +30,12 @@ export type {
   MpesaSandboxOptions,
   MsisdnFormat,
   Outcome,
+  Payout,
   Prompt,
 } from "./types";
 export { DELIVERIES, OUTCOMES } from "./types";
 export { EMPTY_ACCOUNT_PIN, MAGIC_PHONES, RESULTS, WRONG_PIN } from "./prompts";
-export {
-  B2C_RESULTS,
-  MAGIC_AMOUNTS,
-  SANDBOX_INITIATOR_NAME,
-  SANDBOX_INITIATOR_PASSWORD,
-  sandboxCredentialKeys,
-  type Payout,
-} from "./payouts";
+export { B2C_RESULTS, MAGIC_AMOUNTS, SANDBOX_INITIATOR_NAME, SANDBOX_INITIATOR_PASSWORD, sandboxCredentialKeys } from "./payouts";
 export { SANDBOX_CREDENTIAL_PUBLIC_KEY } from "./credential-keys";
 export { eatStamp, stkPasswordOf } from "./daraja-format";
 

@@ -1,7 +1,7 @@
 import { constants, generateKeyPairSync, privateDecrypt } from "node:crypto";
 import { conversationId, eatParts, eatStamp, receiptNumber } from "./daraja-format";
 import type { CallbackPoster } from "./deliveries";
-import type { CallbackRecord, ResolvedOptions } from "./types";
+import type { CallbackRecord, Payout, PayoutState, ResolvedOptions } from "./types";
 
 export { SANDBOX_INITIATOR_NAME, SANDBOX_INITIATOR_PASSWORD } from "./credential-keys";
 
@@ -38,32 +38,6 @@ export const MAGIC_AMOUNTS: Record<number, { label: string; fate: B2cOutcome | "
 
 export const B2C_MIN_AMOUNT = 10;
 export const B2C_MAX_AMOUNT = 150_000;
-
-export type PayoutState = "accepted" | "paid" | "failed" | "expired";
-
-/** One B2C request the sandbox accepted. */
-export interface Payout {
-  OriginatorConversationID: string;
-  ConversationID: string;
-  commandId: string;
-  partyA: string;
-  /** The receiver, 2547XXXXXXXX or 2541XXXXXXXX. */
-  partyB: string;
-  amount: number;
-  remarks: string;
-  occasion: string;
-  resultUrl: string;
-  queueTimeoutUrl: string;
-  createdAt: string;
-  state: PayoutState;
-  resultCode?: number;
-  resultDesc?: string;
-  /** The M-Pesa receipt (TransactionID) of a paid payout. */
-  receipt?: string;
-  completedAt?: number;
-  /** The result callback is never sent (magic 1404): only the status query tells. */
-  silent: boolean;
-}
 
 export interface NewPayout {
   originatorConversationId: string;

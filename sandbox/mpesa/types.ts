@@ -1,4 +1,3 @@
-import type { Payout } from "./payouts";
 import type { Router } from "express";
 
 /** How the "customer" answers an STK prompt, and the ResultCode each gives. */
@@ -210,4 +209,30 @@ export interface MpesaSandbox {
   revokeTokens(): void;
   reset(): void;
   close(): Promise<void>;
+}
+
+export type PayoutState = "accepted" | "paid" | "failed" | "expired";
+
+/** One B2C request the sandbox accepted. */
+export interface Payout {
+  OriginatorConversationID: string;
+  ConversationID: string;
+  commandId: string;
+  partyA: string;
+  /** The receiver, 2547XXXXXXXX or 2541XXXXXXXX. */
+  partyB: string;
+  amount: number;
+  remarks: string;
+  occasion: string;
+  resultUrl: string;
+  queueTimeoutUrl: string;
+  createdAt: string;
+  state: PayoutState;
+  resultCode?: number;
+  resultDesc?: string;
+  /** The M-Pesa receipt (TransactionID) of a paid payout. */
+  receipt?: string;
+  completedAt?: number;
+  /** The result callback is never sent (magic 1404): only the status query tells. */
+  silent: boolean;
 }

@@ -289,7 +289,7 @@ export async function runSheetsExport(organizationId: string): Promise<{ rows: n
         type: "settings",
         status: "warning",
         action: "Google Sheets export paused",
-        details: `Google Sheets: ${reason} (${rows} rows sent so far; it carries on from there)`,
+        details: `${reason} (${rows})`,
       });
       if (error instanceof GoogleError && error.kind === "rate_limited") throw new RetryLater(error.retryAfterMs ?? 60_000, reason);
       throw error;

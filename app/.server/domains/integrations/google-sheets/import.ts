@@ -74,7 +74,7 @@ export async function importContactsFromSheet(actor: IntegrationActor, input: Sh
     type: "settings",
     status: "success",
     action: "Google Sheets import started",
-    details: `Google Sheets: ${rows.length - 1} rows from ${read.range} (${spreadsheetId})`,
+    details: `${read.range} (${spreadsheetId})`,
     meta: actor.meta,
   });
   return started;

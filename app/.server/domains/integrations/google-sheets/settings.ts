@@ -112,7 +112,7 @@ async function saveSpreadsheet(actor: IntegrationActor, sheet: { spreadsheetId: 
     type: "settings",
     status: "success",
     action: "Google Sheets spreadsheet chosen",
-    details: `Google Sheets: ${sheet.title} (${sheet.spreadsheetId})`,
+    details: `${sheet.title} (${sheet.spreadsheetId})`,
     meta: actor.meta,
   });
 }
@@ -167,7 +167,7 @@ export async function saveExportSettings(
     type: "settings",
     status: "success",
     action: "Google Sheets export settings saved",
-    details: `Google Sheets: ${[input.exportContacts ? "contacts" : "", input.exportMessages ? "messages" : ""].filter(Boolean).join(" and ")}, schedule ${schedule}`,
+    details: `${schedule}`,
     meta: actor.meta,
   });
 }
@@ -195,7 +195,7 @@ export async function exportNow(actor: IntegrationActor) {
     type: "settings",
     status: "success",
     action: "Google Sheets export queued",
-    details: `Google Sheets: to ${settings.spreadsheetTitle ?? settings.spreadsheetId}${id === null ? " (one was waiting already)" : ""}`,
+    details: `${settings.spreadsheetTitle ?? settings.spreadsheetId}`,
     meta: actor.meta,
   });
   return { queued: id !== null };
