@@ -117,6 +117,8 @@ export default [
   // validation and confirmation (Daraja refuses "mpesa" in those), Paystack's signed webhook.
   route("webhooks/mpesa/stk/:paymentId/:secret", "routes/webhooks/mpesa-stk.ts"),
   route("webhooks/paybill/:secret/:step", "routes/webhooks/paybill.ts"),
+  // Payouts out: Daraja's B2C results for a partner's settlement (issue 46).
+  route("webhooks/mpesa/b2c/:payoutId/:secret/:kind", "routes/webhooks/mpesa-b2c.ts"),
   route("webhooks/paystack", "routes/webhooks/paystack.ts"),
 
   // Signed in: downloads, files and live streams, outside the shell; each route's declared

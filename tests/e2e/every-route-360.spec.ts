@@ -47,6 +47,7 @@ const SKIPPED: Record<string, string> = {
   "billing/invoices/:id/pdf": "a PDF download",
   "billing/card-return": "where the card checkout returns: verifies, then redirects",
   "webhooks/mpesa/stk/:paymentId/:secret": "a payment provider's callback",
+  "webhooks/mpesa/b2c/:payoutId/:secret/:kind": "a payment provider's callback",
   "webhooks/paybill/:secret/:step": "a payment provider's callback",
   "webhooks/paystack": "a payment provider's callback",
   "notifications/events": "a live stream (server-sent events)",

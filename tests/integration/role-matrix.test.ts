@@ -94,6 +94,7 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   // Payments in: Safaricom and Paystack post; each checks its own secret address or signature.
   "/webhooks/mpesa/stk/:paymentId/:secret": { need: "public", why: "M-Pesa's callback, on a secret per-payment address" },
   "/webhooks/paybill/:secret/:step": { need: "public", why: "the paybill's validation and confirmation, on a secret address" },
+  "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": { need: "public", why: "M-Pesa's B2C results for a payout, on a secret address" },
   "/webhooks/paystack": { need: "public", why: "Paystack's webhook, signed" },
   "/api/whatsapp/accounts/:id/:change": { need: "whatsapp:manage", why: "POST only; tested with the actions", api: true },
   "/api/admin/queue": { need: "platform:queue", why: "the job queue's health", api: true },
@@ -140,6 +141,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/api/billing/topups/:id": (w) => `/api/billing/topups/${w.payment}`,
   "/webhooks/mpesa/stk/:paymentId/:secret": (w) => `/webhooks/mpesa/stk/${w.payment}/not-the-secret`,
   "/webhooks/paybill/:secret/:step": () => "/webhooks/paybill/not-the-secret/validation",
+  "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": () => "/webhooks/mpesa/b2c/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/not-the-secret/result",
   "/chat/media/:id": (w) => `/chat/media/${w.conversationMessage}`,
   "/invitations/:token": () => "/invitations/no-such-token",
   "/api/whatsapp/accounts/:id/:change": (w) => `/api/whatsapp/accounts/${w.account}/disconnect`,
@@ -174,6 +176,7 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/billing/card-return": { status: 404, why: "no card payment's reference" },
   "/webhooks/mpesa/stk/:paymentId/:secret": { status: 405, why: "POST only" },
   "/webhooks/paybill/:secret/:step": { status: 405, why: "POST only" },
+  "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": { status: 405, why: "POST only" },
   "/webhooks/paystack": { status: 405, why: "POST only" },
 };
 
@@ -705,6 +708,7 @@ const PUBLIC_ACTIONS = new Set([
   "/dev/ui",
   "/webhooks/mpesa/stk/:paymentId/:secret",
   "/webhooks/paybill/:secret/:step",
+  "/webhooks/mpesa/b2c/:payoutId/:secret/:kind",
   "/webhooks/paystack",
 ]);
 

@@ -225,6 +225,12 @@ const ROWS: Record<string, Row> = {
     admin: "405",
   },
   "/webhooks/paybill/:secret/:step": { path: "/webhooks/paybill/x/validation", anonymous: "405", owner: "405", admin: "405" },
+  "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": {
+    path: "/webhooks/mpesa/b2c/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/x/result",
+    anonymous: "405",
+    owner: "405",
+    admin: "405",
+  },
   "/webhooks/paystack": { path: "/webhooks/paystack", anonymous: "405", owner: "405", admin: "405" },
   // Account Settings opens at the organisation for its owners and admins, at the team for everyone else.
   "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/organisation", admin: "→/settings/team" },

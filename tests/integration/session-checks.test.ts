@@ -57,7 +57,12 @@ const OPEN: [patterns: string[], why: string][] = [
   [["/logout", "/api/auth/logout"], "signing out, which any session may do (not posted here: it would end the walk's session)"],
   [["/language"], "choosing a language: a cookie any visitor or session may set (decision 071)"],
   [
-    ["/webhooks/mpesa/stk/:paymentId/:secret", "/webhooks/paybill/:secret/:step", "/webhooks/paystack"],
+    [
+      "/webhooks/mpesa/stk/:paymentId/:secret",
+      "/webhooks/paybill/:secret/:step",
+      "/webhooks/mpesa/b2c/:payoutId/:secret/:kind",
+      "/webhooks/paystack",
+    ],
     "payment providers' callbacks: a secret address or a signature, never a session",
   ],
   [["/api/v1/*", "/metrics"], "an API key or a bearer token, never the session cookie"],

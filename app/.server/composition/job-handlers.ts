@@ -42,6 +42,7 @@ import { settlePendingPrompts } from "../domains/billing/mpesa";
 import { settlePendingCards } from "../domains/billing/card";
 import { pruneSystemData, runSystemMonitor, SYSTEM_MONITOR_EVERY_SECONDS, SYSTEM_MONITOR_QUEUE } from "../domains/admin/system/monitor";
 import { refreshExpiringTokens, TOKEN_REFRESH_EVERY_SECONDS, TOKEN_REFRESH_QUEUE } from "../domains/integrations/tokens";
+import { PAYOUT_QUEUE, PAYOUT_STATUS_QUEUE, queryOverduePayouts, runPayoutJobs } from "../domains/partners/payouts";
 
 /** Pending M-Pesa prompts and card checkouts are looked at this often (their own schedules inside). */
 export const PAYMENTS_CHECK_QUEUE = "billing.payments-check";
@@ -195,6 +196,17 @@ export function registerJobHandlers() {
     run: () => refreshExpiringTokens().then(() => undefined),
   });
   registerRecurringJob({ name: "integrations-token-refresh", queue: TOKEN_REFRESH_QUEUE, everySeconds: TOKEN_REFRESH_EVERY_SECONDS });
+  // Partners' payouts by M-Pesa B2C (issue 46): each attempt sent outside a transaction (a timeout in
+  // doubt retries the same id), and attempts whose result is overdue asked about once a minute.
+  registerJobHandler<{ payoutId: string }>({ queue: PAYOUT_QUEUE, batchSize: 1, maxAttempts: 8, transactional: false, run: runPayoutJobs });
+  registerJobHandler({
+    queue: PAYOUT_STATUS_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    run: () => queryOverduePayouts().then(() => undefined),
+  });
+  registerRecurringJob({ name: "partners-payout-status", queue: PAYOUT_STATUS_QUEUE, everySeconds: 60 });
   // A consent keyword's answer (STOP, ACHA, START…): it queues a message, so outside the webhook's transaction.
   registerJobHandler<{ organizationId: string; messageId: string; status: "opted_in" | "opted_out"; language: "en" | "sw" }>({
     queue: CONSENT_REPLY_QUEUE,

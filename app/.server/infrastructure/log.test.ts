@@ -52,6 +52,9 @@ describe("M-Pesa callback secrets", () => {
     expect(withoutCallbackSecrets("POST /Webhooks/Paybill/aBc-123_xyz/confirmation failed")).toBe(
       "POST /Webhooks/Paybill/[secret]/confirmation failed",
     );
+    expect(withoutCallbackSecrets("POST /webhooks/mpesa/b2c/6f1c0d2e/c2VjcmV0LWZvci1wYXlvdXQ/result 200")).toBe(
+      "POST /webhooks/mpesa/b2c/6f1c0d2e/[secret]/result 200",
+    );
     expect(withoutCallbackSecrets("https://jumbe.example/webhooks/mpesa/stk/p1/s3cr3t?x=1 and /webhooks/paystack")).toBe(
       "https://jumbe.example/webhooks/mpesa/stk/p1/[secret]?x=1 and /webhooks/paystack",
     );

@@ -28,15 +28,16 @@ export function captureLogs(destination: pino.DestinationStream | undefined, lev
 }
 
 /**
- * The secret segments of the M-Pesa callback addresses, hidden: `/webhooks/mpesa/stk/<payment>/[secret]`
- * and `/webhooks/paybill/[secret]/confirmation`. Anyone who reads a log must not be able to post a
+ * The secret segments of the M-Pesa callback addresses, hidden: `/webhooks/mpesa/stk/<payment>/[secret]`,
+ * `/webhooks/mpesa/b2c/<payout>/[secret]/result` and `/webhooks/paybill/[secret]/confirmation`. Anyone who reads a log must not be able to post a
  * callback (decision 035); deploy/nginx/jumbe.conf keeps them out of nginx's access log too.
  */
 export function withoutCallbackSecrets(text: string): string {
   if (!/\/webhooks\//i.test(text)) return text;
   return text
     .replace(/(\/webhooks\/mpesa\/stk\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]")
-    .replace(/(\/webhooks\/paybill\/)[^/?#\s"\\]+/gi, "$1[secret]");
+    .replace(/(\/webhooks\/paybill\/)[^/?#\s"\\]+/gi, "$1[secret]")
+    .replace(/(\/webhooks\/mpesa\/b2c\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]");
 }
 
 const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO ", 40: "WARN ", 50: "ERROR", 60: "FATAL" };

@@ -1,0 +1,170 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { env, setEnv } from "~/.server/infrastructure/config/env";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { approvePayout, payoutSecret, queryOverduePayouts, runPayoutJobs, startPayout } from "~/.server/domains/partners/payouts";
+import { createVerifiedUser } from "../support/accounts";
+import { paymentsHarnessForFile } from "../support/payments-harness";
+
+registerJobHandlers();
+
+// Partners' settlements paid by M-Pesa B2C through the local Daraja (issue 46): the attempt is sent
+// by a job, its result reaches Jumbe's secret address and pays the settlement with its receipt; a
+// failure is believed only from Safaricom's addresses and retried as a new attempt without paying
+// twice; a silent one is asked about; big payouts wait for a second administrator.
+
+const pay = paymentsHarnessForFile();
+const admin = { userId: randomUUID() };
+const second = { userId: randomUUID() };
+
+async function settlement(netCents: number, phone = "254712345678") {
+  const user = await createVerifiedUser({ businessName: `Partner ${randomUUID().slice(0, 6)}` });
+  const [partner] = await rawQuery<{ id: string }>(
+    `insert into partners (organization_id, code, name, category, status, share_bps, payout_method, mpesa_phone, kra_pin, approved_at)
+     values ($1, $2, 'Savannah Digital Agency', 'Agency', 'active', 1500, 'mpesa', $3, 'P051234567Q', now()) returning id`,
+    [user.organization.id, `P${randomUUID().slice(0, 8).toUpperCase()}`, phone],
+  );
+  const withholding = Math.round(netCents / 19);
+  const [row] = await rawQuery<{ id: string }>(
+    `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payout_method)
+     values ($1, '2026-10-01', 3, $2, $3, 500, $4, $5, 'mpesa') returning id`,
+    [partner!.id, netCents * 6, netCents + withholding, withholding, netCents],
+  );
+  return row!.id;
+}
+
+const settled = async (id: string) =>
+  (
+    await rawQuery<{ status: string; payout_reference: string | null; failure_reason: string | null }>(
+      `select status, payout_reference, failure_reason from partner_settlements where id = $1`,
+      [id],
+    )
+  )[0]!;
+const attempts = (id: string) =>
+  rawQuery<{ attempt: number; status: string; amount_cents: string; receipt: string | null; result_code: number | null }>(
+    `select attempt, status, amount_cents::text, receipt, result_code from partner_payouts where settlement_id = $1 order by attempt`,
+    [id],
+  );
+
+/** The job sends, the sandbox answers, its callback reaches Jumbe. */
+async function run() {
+  await drainJobs();
+  await pay.mpesa.flush();
+}
+
+describe("partner payouts by M-Pesa B2C", () => {
+  it("pays a settlement in whole shillings and records M-Pesa's receipt", async () => {
+    const id = await settlement(1_864_049); // KES 18,640.49: M-Pesa pays 18,640
+    const payout = await startPayout(admin, id);
+    expect(payout).toMatchObject({ status: "requested", attempt: 1, originator_conversation_id: `jumbe-payout-${payout.id}` });
+    expect((await settled(id)).status).toBe("processing");
+    await run();
+    const [sent] = pay.mpesa.payouts();
+    expect(sent).toMatchObject({ partyB: "254712345678", amount: 18_640, state: "paid" });
+    expect(await attempts(id)).toEqual([{ attempt: 1, status: "paid", amount_cents: "1864000", receipt: sent!.receipt, result_code: 0 }]);
+    expect(await settled(id)).toEqual({ status: "paid", payout_reference: sent!.receipt, failure_reason: null });
+    // Paid: a second payout is refused.
+    await expect(startPayout(admin, id)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("sends the same attempt again after a doubt without paying twice", async () => {
+    const id = await settlement(500_000);
+    const payout = await startPayout(admin, id);
+    await run();
+    // As if the job had timed out after Daraja took it: the same attempt is sent again.
+    await rawQuery(`update partner_payouts set status = 'requested' where id = $1`, [payout.id]);
+    await rawQuery(`update partner_settlements set status = 'processing' where id = $1`, [id]);
+    await runPayoutJobs([{ id: 1, queue: "partners.payout", attempts: 2, payload: { payoutId: payout.id } }]);
+    await pay.mpesa.flush();
+    // Daraja paid the id once and answered the repeat as a duplicate (15), which settles nothing.
+    expect(pay.mpesa.payouts().filter((p) => p.state === "paid")).toHaveLength(1);
+    expect((await attempts(id))[0]!.status).toBe("accepted");
+    // The status query then tells it was paid.
+    await rawQuery(`update partner_payouts set next_check_at = now() - interval '1 second' where id = $1`, [payout.id]);
+    expect(await queryOverduePayouts()).toBe(1);
+    await pay.mpesa.flush();
+    expect(await settled(id)).toMatchObject({ status: "paid", payout_reference: pay.mpesa.payouts()[0]!.receipt });
+  });
+
+  it("fails on a believed failure, then pays with a new attempt, once", async () => {
+    const id = await settlement(1_200_000);
+    // A wrong initiator password: Daraja accepts, then answers 2001.
+    setEnv({ ...env(), mpesaB2c: { ...env().mpesaB2c!, initiatorPassword: "not-the-password" } });
+    await startPayout(admin, id);
+    await run();
+    expect(await settled(id)).toMatchObject({ status: "failed", failure_reason: "The initiator information is invalid." });
+    setEnv({ ...env(), mpesaB2c: { ...env().mpesaB2c!, initiatorPassword: "Safaricom999!*!" } });
+    await startPayout(admin, id);
+    await run();
+    expect((await attempts(id)).map((a) => [a.attempt, a.status, a.result_code])).toEqual([
+      [1, "failed", 2001],
+      [2, "paid", 0],
+    ]);
+    expect(pay.mpesa.payouts().filter((p) => p.state === "paid")).toHaveLength(1);
+    expect((await settled(id)).status).toBe("paid");
+  });
+
+  it("believes no result from outside Safaricom's addresses: the attempt waits and is asked about instead", async () => {
+    const id = await settlement(300_000);
+    setEnv({ ...env(), mpesaTrustedIps: ["196.201.214.200"] });
+    const payout = await startPayout(admin, id);
+    await run();
+    expect((await attempts(id))[0]!.status).toBe("accepted");
+    expect((await settled(id)).status).toBe("processing");
+    const [due] = await rawQuery<{ due: boolean }>(`select next_check_at <= now() as due from partner_payouts where id = $1`, [payout.id]);
+    expect(due!.due).toBe(true);
+  });
+
+  it("asks about a payout whose result never comes, and pays it from the status answer", async () => {
+    const id = await settlement(140_400); // KES 1,404: the sandbox sends no result
+    const payout = await startPayout(admin, id);
+    await run();
+    expect((await attempts(id))[0]!.status).toBe("accepted");
+    // Not yet due: nothing asked.
+    expect(await queryOverduePayouts()).toBe(0);
+    await rawQuery(`update partner_payouts set next_check_at = now() - interval '1 second' where id = $1`, [payout.id]);
+    expect(await queryOverduePayouts()).toBe(1);
+    await pay.mpesa.flush();
+    expect(await settled(id)).toMatchObject({ status: "paid", payout_reference: pay.mpesa.payout(`jumbe-payout-${payout.id}`)!.receipt });
+  });
+
+  it("holds a payout above the threshold for a second administrator, never the one who asked", async () => {
+    const id = await settlement(12_000_000);
+    const payout = await startPayout(admin, id, { approvalThresholdCents: 10_000_000 });
+    expect(payout.status).toBe("awaiting_approval");
+    await run();
+    expect(pay.mpesa.payouts()).toEqual([]);
+    await expect(approvePayout(admin, payout.id)).rejects.toMatchObject({ status: 409, code: "same_person" });
+    await approvePayout(second, payout.id);
+    await run();
+    expect((await settled(id)).status).toBe("paid");
+    await expect(approvePayout(second, payout.id)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("answers a wrong secret 404 and a body that is not a result 400, changing nothing", async () => {
+    const id = await settlement(250_000);
+    const payout = await startPayout(admin, id, { approvalThresholdCents: 0 });
+    const post = (secret: string, body: string) =>
+      fetch(`${pay.origin}/webhooks/mpesa/b2c/${payout.id}/${secret}/result`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body,
+      });
+    const forged = JSON.stringify({
+      Result: {
+        ResultType: 0,
+        ResultCode: 0,
+        ResultDesc: "ok",
+        OriginatorConversationID: payout.originator_conversation_id,
+        TransactionID: "TKR0000000",
+      },
+    });
+    expect((await post("not-the-secret", forged)).status).toBe(404);
+    expect((await post(payoutSecret(payout.id), "not json")).status).toBe(400);
+    expect((await post(payoutSecret(payout.id), JSON.stringify({ Result: {} }))).status).toBe(400);
+    expect((await fetch(`${pay.origin}/webhooks/mpesa/b2c/${payout.id}/${payoutSecret(payout.id)}/result`)).status).toBe(405);
+    expect((await attempts(id))[0]!.status).toBe("awaiting_approval");
+  });
+});
