@@ -7,6 +7,7 @@ import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { DarajaError, darajaClient, parseB2cResult, type B2cResult } from "../../infrastructure/clients/daraja";
 import { fromSafaricom } from "../billing/mpesa";
 import { log } from "../../infrastructure/log";
+import { m } from "~/paraglide/messages";
 
 /**
  * Settlement payouts by M-Pesa B2C (issue 46, decision 086). One row an attempt: its
@@ -89,15 +90,14 @@ export async function startPayout(
           from partner_settlements s join partners p on p.id = s.partner_id
           where s.id = ${settlementId} for update of s`,
     );
-    if (!settlement) throw new PayoutRefusal(404, "not_found", "No such settlement.");
+    if (!settlement) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
     if (settlement.payout_method !== "mpesa" || !settlement.mpesa_phone)
-      throw new PayoutRefusal(422, "not_mpesa", "This partner is paid by bank transfer: mark it paid with the bank's reference.");
+      throw new PayoutRefusal(422, "not_mpesa", m.admin_payout_by_bank());
     if (settlement.status !== "pending" && settlement.status !== "failed")
-      throw new PayoutRefusal(409, "in_hand", "This settlement is already being paid, or was paid.");
+      throw new PayoutRefusal(409, "in_hand", m.admin_payout_in_hand());
     // Whole shillings: M-Pesa pays no cents (the cents stay with the settlement's record).
     const amountCents = Math.floor(Number(settlement.net_cents) / 100) * 100;
-    if (amountCents < B2C_MIN_CENTS || amountCents > B2C_MAX_CENTS)
-      throw new PayoutRefusal(422, "amount", "M-Pesa pays from KES 10 to KES 150,000 at a time: pay this settlement by bank.");
+    if (amountCents < B2C_MIN_CENTS || amountCents > B2C_MAX_CENTS) throw new PayoutRefusal(422, "amount", m.admin_payout_amount_range());
     const last = await queryRow<{ attempt: number }>(
       tx,
       sql`select coalesce(max(attempt), 0)::int as attempt from partner_payouts where settlement_id = ${settlementId}`,
@@ -121,10 +121,9 @@ export async function startPayout(
 export async function approvePayout(actor: { userId: string }, payoutId: string) {
   await db().transaction(async (tx) => {
     const payout = await queryRow<PayoutRow>(tx, sql`select * from partner_payouts where id = ${payoutId} for update`);
-    if (!payout) throw new PayoutRefusal(404, "not_found", "No such payout.");
-    if (payout.status !== "awaiting_approval") throw new PayoutRefusal(409, "not_waiting", "This payout is not waiting for approval.");
-    if (payout.requested_by === actor.userId)
-      throw new PayoutRefusal(409, "same_person", "Another administrator must approve a payout you asked for.");
+    if (!payout) throw new PayoutRefusal(404, "not_found", m.admin_payout_not_found());
+    if (payout.status !== "awaiting_approval") throw new PayoutRefusal(409, "not_waiting", m.admin_payout_not_waiting());
+    if (payout.requested_by === actor.userId) throw new PayoutRefusal(409, "same_person", m.admin_payout_same_person());
     await tx.execute(sql`update partner_payouts set status = 'requested', approved_by = ${actor.userId} where id = ${payoutId}`);
     await enqueueJob(PAYOUT_QUEUE, { payoutId }, { executor: tx, uniqueKey: `payout:${payoutId}` });
   });
