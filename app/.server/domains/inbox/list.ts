@@ -69,14 +69,14 @@ export async function listConversations(organizationId: string, query: ListQuery
     // (by their index, newest first) for the recent conversations a common word is in, and up to
     // MESSAGE_MATCHES matches from the trigram index (no order, so it stops early) for a rare word
     // said long ago. Reading every match of a common word took seconds at millions of messages.
-    const needle = add(q.toLowerCase());
+    // Only a parameter the statement uses: PostgreSQL cannot type one it never reads.
     const byText =
       q.length >= MESSAGE_SEARCH_MIN
         ? ` or (v.contact_id, v.phone_number_id) in (
               select r.contact_id, r.phone_number_id from (
                 select m.contact_id, m.phone_number_id, m.body, m.direction, m.source from messages m
                 where m.organization_id = $1 order by m.created_at desc limit ${RECENT_MESSAGES}) r
-              where r.contact_id is not null and (r.direction = 'inbound' or r.source = 'inbox') and strpos(lower(r.body), ${needle}) > 0
+              where r.contact_id is not null and (r.direction = 'inbound' or r.source = 'inbox') and strpos(lower(r.body), ${add(q.toLowerCase())}) > 0
               union
               (select m.contact_id, m.phone_number_id from messages m
                where m.organization_id = $1 and m.contact_id is not null and (m.direction = 'inbound' or m.source = 'inbox')
