@@ -49,7 +49,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       { find: /^~\//, replacement: `${path.resolve(import.meta.dirname, "app")}/` },
       // The sandboxes from this checkout (as vitest.config.ts and tsconfig.json do), not wherever
       // node_modules/@jumbe/sandbox links to (a git worktree sharing another's node_modules).
-      { find: /^@jumbe\/sandbox\//, replacement: `${path.resolve(import.meta.dirname, "sandbox")}/` },
+      // Built only: the dev server keeps loading them as the package node (not Vite) runs.
+      ...(command === "build" ? [{ find: /^@jumbe\/sandbox\//, replacement: `${path.resolve(import.meta.dirname, "sandbox")}/` }] : []),
       // Conform's zod coercion imports classic zod only for lazy/optional/pipe/transform; zod/mini has
       // the same functions without classic's side-effectful bundle (about 25 KB compressed saved).
       { find: /^zod\/v4$/, replacement: "zod/mini" },

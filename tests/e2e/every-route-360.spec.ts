@@ -52,6 +52,7 @@ const SKIPPED: Record<string, string> = {
   "webhooks/paystack": "a payment provider's callback",
   "notifications/events": "a live stream (server-sent events)",
   "integrations/google-sheets": "needs a Google connection: walked at 360 px in integrations-google-sheets.spec.ts",
+  "integrations/hubspot": "needs a HubSpot connection: its page is used in integrations-hubspot.spec.ts",
   "admin/export.csv": "a CSV download",
   "admin/users/export.csv": "a CSV download",
   "admin/billing/export.csv": "a CSV download",
