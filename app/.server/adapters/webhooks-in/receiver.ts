@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBoundedBody, replyJson } from "../../infrastructure/http/raw-body";
 import { constantTimeEqual } from "../../infrastructure/security/crypto";
 import { log } from "../../infrastructure/log";
 import { noteDatabaseError, RETRY_AFTER_SECONDS } from "../../infrastructure/db/availability";
@@ -43,32 +44,32 @@ function verifyHandshake(req: IncomingMessage, res: ServerResponse, verifyToken:
 
 async function receiveDelivery(req: IncomingMessage, res: ServerResponse, options: WebhookReceiverOptions) {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) return reply(res, 413, "Payload too large.");
+  if (declared > MAX_BODY_BYTES) return replyJson(res, 413, "Payload too large.");
   let body: Buffer;
   try {
-    body = await readBody(req);
+    body = await readBoundedBody(req, MAX_BODY_BYTES);
   } catch {
-    return reply(res, 413, "Payload too large.");
+    return replyJson(res, 413, "Payload too large.");
   }
   const signature = req.headers["x-hub-signature-256"];
   const header = Array.isArray(signature) ? signature[0] : signature;
   if (!isValidSignature(body, header, options.appSecret)) {
     log().warn({ path: WEBHOOK_PATH, ip: req.socket.remoteAddress, signed: !!header }, "webhook refused: bad signature");
-    return reply(res, 401, "Invalid signature.");
+    return replyJson(res, 401, "Invalid signature.");
   }
   const text = storableText(body);
   if (text === null) {
     log().warn({ path: WEBHOOK_PATH, bytes: body.length }, "webhook refused: signed body is not UTF-8 text without NUL");
-    return reply(res, 400, "The body is not UTF-8 JSON text.");
+    return replyJson(res, 400, "The body is not UTF-8 JSON text.");
   }
   try {
     await options.store(text, header!);
   } catch (error) {
     // Not stored: a non-200 makes Meta deliver it again; 503 while the database cannot be reached (decision 011).
     if (noteDatabaseError(error))
-      return reply(res, 503, "Service temporarily unavailable.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
+      return replyJson(res, 503, "Service temporarily unavailable.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
     log().error({ err: error }, "webhook could not be stored");
-    return reply(res, 500, "Could not store the event.");
+    return replyJson(res, 500, "Could not store the event.");
   }
   res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": "2" }).end("OK");
 }
@@ -87,34 +88,4 @@ function storableText(body: Buffer): string | null {
   } catch {
     return null;
   }
-}
-
-function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
-  const body = JSON.stringify({ message });
-  res
-    .writeHead(status, {
-      ...headers,
-      "Content-Type": "application/json",
-      "Content-Length": Buffer.byteLength(body),
-      Connection: status === 413 ? "close" : "keep-alive",
-    })
-    .end(body);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.pause();
-        reject(new Error("too large"));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBoundedBody, replyJson } from "../../../infrastructure/http/raw-body";
 import { rawQuery } from "../../../infrastructure/db/client";
 import { env } from "../../../infrastructure/config/env";
 import { databaseIsDown, DatabaseUnavailableError, noteDatabaseError, RETRY_AFTER_SECONDS } from "../../../infrastructure/db/availability";
@@ -163,13 +164,13 @@ export async function storeShopifyEvents(deliveries: Delivery[]): Promise<number
 
 /** POST /webhooks/shopify on Node's own server, ahead of Express (like /webhooks/whatsapp): bounded body, no cookies. */
 export async function handleShopifyWebhook(req: IncomingMessage, res: ServerResponse) {
-  if (req.method !== "POST") return reply(res, 405, "Method not allowed.", { Allow: "POST" });
-  if (Number(req.headers["content-length"] ?? 0) > SHOPIFY_WEBHOOK_MAX_BYTES) return reply(res, 413, "Payload too large.");
+  if (req.method !== "POST") return replyJson(res, 405, "Method not allowed.", { Allow: "POST" });
+  if (Number(req.headers["content-length"] ?? 0) > SHOPIFY_WEBHOOK_MAX_BYTES) return replyJson(res, 413, "Payload too large.");
   let rawBody: Buffer;
   try {
-    rawBody = await readBody(req);
+    rawBody = await readBoundedBody(req, SHOPIFY_WEBHOOK_MAX_BYTES);
   } catch {
-    return reply(res, 413, "Payload too large.");
+    return replyJson(res, 413, "Payload too large.");
   }
   const header = (name: string) => {
     const value = req.headers[name];
@@ -185,43 +186,13 @@ export async function handleShopifyWebhook(req: IncomingMessage, res: ServerResp
     });
     if (outcome.status === 401)
       log().warn({ path: "/webhooks/shopify", ip: req.socket.remoteAddress }, "shopify webhook refused: bad signature");
-    if (outcome.status === 200) return reply(res, 200, "OK");
-    return reply(res, outcome.status, outcome.message);
+    if (outcome.status === 200) return replyJson(res, 200, "OK");
+    return replyJson(res, outcome.status, outcome.message);
   } catch (error) {
     // Not stored: Shopify delivers it again on a non-2xx answer.
     if (noteDatabaseError(error))
-      return reply(res, 503, "Service temporarily unavailable.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
+      return replyJson(res, 503, "Service temporarily unavailable.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
     log().error({ err: error }, "shopify webhook could not be stored");
-    return reply(res, 500, "Could not store the event.");
+    return replyJson(res, 500, "Could not store the event.");
   }
-}
-
-function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
-  const body = JSON.stringify({ message });
-  res
-    .writeHead(status, {
-      ...headers,
-      "Content-Type": "application/json",
-      "Content-Length": Buffer.byteLength(body),
-      Connection: status === 413 ? "close" : "keep-alive",
-    })
-    .end(body);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > SHOPIFY_WEBHOOK_MAX_BYTES) {
-        req.pause();
-        reject(new Error("too large"));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
 }
