@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
+import { STORED_DETAILS } from "~/.server/domains/activity/stored-details";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
@@ -290,7 +291,10 @@ describe("an order's template", () => {
       `select details from activity_logs where organization_id = $1 and action = 'Integration synced' order by id`,
       [t.organizationId],
     );
-    expect(activity.map((a) => a.details)).toContain(`Shopify: ${created.json.order.name}: template message queued to +254712345671`);
+    const queued = `Shopify: ${created.json.order.name}: template message queued to +254712345671`;
+    expect(activity.map((a) => a.details)).toContain(queued);
+    // The log says the stored English again in its reader's language.
+    expect(STORED_DETAILS.say(queued, "sw")).toBe(`Shopify: ${created.json.order.name}: ujumbe wa kiolezo umepangwa kwenda +254712345671`);
   });
 
   it("respects an opt-out and an order without a phone", async () => {
@@ -311,6 +315,15 @@ describe("an order's template", () => {
       ["skipped", "no_phone"],
     ]);
     expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(0);
+    // The log keeps both with their reasons, said again in French from the stored English.
+    const logged = await rawQuery<{ details: string }>(
+      `select details from activity_logs where organization_id = $1 and action = 'Integration synced' and status = 'warning' order by id`,
+      [t.organizationId],
+    );
+    expect(logged.map((a) => STORED_DETAILS.say(a.details, "fr")?.replace(/#\d+/, "#N"))).toEqual([
+      "Shopify : #N : aucun message envoyé (le client s'est désinscrit)",
+      expect.stringMatching(/^Shopify : .+ : aucun message envoyé \(aucun numéro mobile kényan dans la commande\)$/),
+    ]);
   });
 
   it("sends the fulfilment's template with its tracking link", async () => {

@@ -1,6 +1,13 @@
 import type { MessageKey } from "../../infrastructure/words/said";
 import { storedSentences, type StoredSentence, type StoredSentences } from "../../infrastructure/words/stored";
-import { BILLING_TYPES_INLINE, CAMPAIGN_OUTCOMES, CAMPAIGN_REASONS, PAYMENT_METHODS, TEMPLATE_CATEGORIES } from "./stored-inputs";
+import {
+  BILLING_TYPES_INLINE,
+  CAMPAIGN_OUTCOMES,
+  CAMPAIGN_REASONS,
+  PAYMENT_METHODS,
+  SHOPIFY_REASONS,
+  TEMPLATE_CATEGORIES,
+} from "./stored-inputs";
 
 /**
  * The activity details Jumbe writes from inputs (a name, a count, an amount, a role), as the
@@ -164,6 +171,12 @@ const PEOPLE_AND_SETTINGS: StoredSentence[] = [
   ["app_activity_detail_signup_account_taken"],
   ["app_activity_detail_signup_not_granted", { waba: "data" }],
   ["app_activity_detail_signup_number_taken", { number: "data" }],
+  // Integrations: a sync's or an event's outcome (a reference, a phone, a spreadsheet's title as data).
+  ["app_activity_detail_hubspot_synced_refused", { received: "count", sent: "count", refused: "count", logged: "count" }],
+  ["app_activity_detail_hubspot_synced", { received: "count", sent: "count", logged: "count" }],
+  ["app_activity_detail_sheets_exported", { rows: "count", spreadsheet: "data" }],
+  ["shopify_activity_sent", { reference: "data", phone: "data" }],
+  ["shopify_activity_skipped", { reference: "data", reason: SHOPIFY_REASONS }],
 ];
 
 // Billing, campaigns, templates, the console's actions, sending.

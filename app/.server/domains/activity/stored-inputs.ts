@@ -17,6 +17,23 @@ export const PAYMENT_METHODS = [
   "app_notice_method_bank",
 ] as const satisfies readonly MessageKey[];
 
+/** Why a Shopify event sent no message (integrations/shopify/process.ts keys its reasons `shopify_reason_<reason>`). */
+export const SHOPIFY_REASONS = [
+  "shopify_reason_no_mapping",
+  "shopify_reason_turned_off",
+  "shopify_reason_template_unavailable",
+  "shopify_reason_no_phone",
+  "shopify_reason_opted_out",
+  "shopify_reason_not_opted_in",
+  "shopify_reason_insufficient_balance",
+  "shopify_reason_send_refused",
+  "shopify_reason_checkout_completed",
+  "shopify_reason_order_placed",
+  "shopify_reason_checkout_updated",
+  "shopify_reason_app_uninstalled",
+  "shopify_reason_topic_not_used",
+] as const satisfies readonly MessageKey[];
+
 /** "prepaid", "postpaid" inside a sentence, as /billing says them (app/lib/billing-words.ts's billingTypeInline). */
 export const BILLING_TYPES_INLINE = [
   "billing_type_prepaid_inline",

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
+import { englishOf, type Said } from "../../infrastructure/words/said";
 import { queryRows } from "../../infrastructure/db/query";
 import { decryptSecret, encryptSecret } from "../../infrastructure/security/crypto";
 import { Refusal } from "../../infrastructure/refusal";
@@ -153,7 +154,7 @@ async function revokeQuietly(providerId: string, row: { access: string | null; r
 export async function recordSync(
   organizationId: string,
   providerId: string,
-  outcome: { ok: true; summary: string; state?: Record<string, unknown> } | { ok: false; error: string },
+  outcome: { ok: true; summary: Said; state?: Record<string, unknown> } | { ok: false; error: string },
 ) {
   const name = catalogueEntry(providerId)?.name ?? providerId;
   if (outcome.ok)
@@ -167,7 +168,7 @@ export async function recordSync(
     type: "settings",
     status: outcome.ok ? "success" : "error",
     action: outcome.ok ? "Integration synced" : "Integration sync failed",
-    details: `${name}: ${outcome.ok ? outcome.summary : outcome.error}`,
+    details: outcome.ok ? englishOf(outcome.summary) : `${name}: ${outcome.error}`,
   });
 }
 

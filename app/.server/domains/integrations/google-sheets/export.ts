@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../../infrastructure/db/client";
+import { words } from "../../../infrastructure/words/said";
 import { queryRows } from "../../../infrastructure/db/query";
 import { a1Range, GoogleError, type CellValue } from "../../../infrastructure/clients/google-sheets";
 import { RetryLater } from "../../../infrastructure/jobs/queue";
@@ -304,7 +305,7 @@ export async function runSheetsExport(organizationId: string): Promise<{ rows: n
     where organization_id = ${organizationId}`);
   await recordSync(organizationId, GOOGLE_SHEETS_ID, {
     ok: true,
-    summary: `${rows} rows exported to ${state.spreadsheet_title ?? state.spreadsheet_id}`,
+    summary: words("app_activity_detail_sheets_exported", { rows, spreadsheet: state.spreadsheet_title ?? state.spreadsheet_id }),
   });
   return { rows };
 }

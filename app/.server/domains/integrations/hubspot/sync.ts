@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../../infrastructure/db/client";
+import { words } from "../../../infrastructure/words/said";
 import { queryRows } from "../../../infrastructure/db/query";
 import { enqueueJob, RetryLater, type Job } from "../../../infrastructure/jobs/queue";
 import { isRefusal, Refusal } from "../../../infrastructure/refusal";
@@ -87,7 +88,9 @@ export async function syncConnection(connection: HubspotConnection, options: { r
   if (moved)
     await recordSync(connection.organizationId, "hubspot", {
       ok: true,
-      summary: `${received} contacts in, ${sent} out${refused ? ` (${refused} refused)` : ""}, ${logged} messages logged`,
+      summary: refused
+        ? words("app_activity_detail_hubspot_synced_refused", { received, sent, refused, logged })
+        : words("app_activity_detail_hubspot_synced", { received, sent, logged }),
       state,
     });
   else

@@ -9,6 +9,8 @@ import { customerPhoneOf, fieldValue, isShopifyField, type ShopifyEventType } fr
 import { templateVariables } from "./templates";
 import { SHOPIFY_EVENT_QUEUE } from "./intake";
 import { m } from "~/paraglide/messages";
+import { SHOPIFY_REASONS } from "../../activity/stored-inputs";
+import { englishOf, words, type Said } from "../../../infrastructure/words/said";
 
 export { SHOPIFY_EVENT_QUEUE };
 /** Due abandoned checkouts: a delayed job per checkout at its time. */
@@ -82,13 +84,14 @@ async function finish(
     where id = ${id} and status in ('received', 'waiting')`);
 }
 
-async function activity(executor: Executor, organizationId: string, status: "success" | "warning", text: string) {
+/** An event's outcome in the log, as a sentence the log says again in its reader's language. */
+async function activity(executor: Executor, organizationId: string, status: "success" | "warning", said: Said) {
   await executor.insert(activityLogs).values({
     organizationId,
     type: "settings",
     status,
     action: "Integration synced",
-    details: `${NAME}: ${text}`,
+    details: englishOf(said),
   });
 }
 
@@ -132,7 +135,7 @@ async function sendFor(row: EventRow, eventType: ShopifyEventType, payload: Json
           tx,
           row.organization_id,
           "warning",
-          m.shopify_activity_skipped({ reference: row.reference ?? row.topic, reason: reasonWords(reason, "en") }, { locale: "en" }),
+          words("shopify_activity_skipped", { reference: row.reference ?? row.topic, reason: words(reasonKey(reason)) }),
         );
     });
     return reason;
@@ -169,7 +172,7 @@ async function sendFor(row: EventRow, eventType: ShopifyEventType, payload: Json
           tx,
           row.organization_id,
           "success",
-          m.shopify_activity_sent({ reference: row.reference ?? row.topic, phone }, { locale: "en" }),
+          words("shopify_activity_sent", { reference: row.reference ?? row.topic, phone }),
         );
       },
     });
@@ -189,37 +192,15 @@ async function sendFor(row: EventRow, eventType: ShopifyEventType, payload: Json
   }
 }
 
-/** A reason in words, for the page (the request's language) and the activity log (English). */
-export function reasonWords(reason: string | null, locale?: "en" | "sw" | "fr"): string {
-  const options = locale ? { locale } : {};
-  switch (reason) {
-    case "no_mapping":
-      return m.shopify_reason_no_mapping({}, options);
-    case "turned_off":
-      return m.shopify_reason_turned_off({}, options);
-    case "template_unavailable":
-      return m.shopify_reason_template_unavailable({}, options);
-    case "no_phone":
-      return m.shopify_reason_no_phone({}, options);
-    case "opted_out":
-      return m.shopify_reason_opted_out({}, options);
-    case "not_opted_in":
-      return m.shopify_reason_not_opted_in({}, options);
-    case "insufficient_balance":
-      return m.shopify_reason_insufficient_balance({}, options);
-    case "checkout_completed":
-      return m.shopify_reason_checkout_completed({}, options);
-    case "order_placed":
-      return m.shopify_reason_order_placed({}, options);
-    case "checkout_updated":
-      return m.shopify_reason_checkout_updated({}, options);
-    case "app_uninstalled":
-      return m.shopify_reason_app_uninstalled({}, options);
-    case "topic_not_used":
-      return m.shopify_reason_topic_not_used({}, options);
-    default:
-      return m.shopify_reason_send_refused({}, options);
-  }
+/** A stored reason's message (an unknown one says the message was refused). */
+export function reasonKey(reason: string | null): (typeof SHOPIFY_REASONS)[number] {
+  const key = `shopify_reason_${reason}`;
+  return (SHOPIFY_REASONS as readonly string[]).includes(key) ? (key as (typeof SHOPIFY_REASONS)[number]) : "shopify_reason_send_refused";
+}
+
+/** A reason in words, for the page, in the request's language. */
+export function reasonWords(reason: string | null): string {
+  return m[reasonKey(reason)]();
 }
 
 const tokenOf = (payload: Json) => (typeof payload.token === "string" && payload.token ? payload.token.slice(0, 200) : null);
