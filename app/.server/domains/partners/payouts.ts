@@ -130,6 +130,32 @@ export async function approvePayout(actor: { userId: string }, payoutId: string)
 }
 
 /**
+ * A bank transfer the administrator made, marked paid with the bank's reference: the settlement is
+ * paid, once (a second mark, or one while an M-Pesa attempt is open, is refused).
+ */
+export async function markSettlementPaidByBank(actor: { userId: string }, settlementId: string, reference: string) {
+  const ref = reference.trim();
+  if (!/^[A-Za-z0-9][A-Za-z0-9/-]{2,59}$/.test(ref)) throw new PayoutRefusal(422, "reference", m.admin_payout_reference_required());
+  await db().transaction(async (tx) => {
+    const settlement = await queryRow<{ status: string; payout_method: string }>(
+      tx,
+      sql`select status, payout_method from partner_settlements where id = ${settlementId} for update`,
+    );
+    if (!settlement) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
+    if (settlement.payout_method !== "bank") throw new PayoutRefusal(422, "not_bank", m.admin_payout_not_bank());
+    if (settlement.status !== "pending" && settlement.status !== "failed")
+      throw new PayoutRefusal(409, "in_hand", m.admin_payout_in_hand());
+    await tx.execute(sql`
+      update partner_settlements set status = 'paid', payout_reference = ${ref}, paid_at = now(), failure_reason = null
+      where id = ${settlementId}`);
+    await settlementPaid(tx, settlementId, actor.userId);
+  });
+}
+
+/** Everything that follows a settlement being paid, in the same transaction (the partner's webhook, the audit). */
+async function settlementPaid(_tx: Executor, _settlementId: string, _by: string | null) {}
+
+/**
  * The queue's handler: each requested attempt sent to Daraja. Accepted: it waits for its result (a
  * status query is due if none comes). In doubt (a timeout): the job fails and is retried, sending the
  * same id. Refused outright: the attempt and its settlement have failed.
@@ -186,6 +212,7 @@ async function settleAttempt(tx: Executor, payoutId: string, result: Outcome) {
             where id = ${row.settlement_id}`
       : sql`update partner_settlements set status = 'failed', failure_reason = ${result.resultDesc} where id = ${row.settlement_id}`,
   );
+  if (paid) await settlementPaid(tx, row.settlement_id, null);
   return true;
 }
 
