@@ -126,6 +126,33 @@ describe("inbound messages", () => {
     expect(contact!.name).toBe("Acmetxt.exe");
   });
 
+  it("renames a known contact by their new profile name and moves last seen forward only", async () => {
+    const t = await tenant("Kitale Seed Stores");
+    const from = "254700555666";
+    await arrive([{ phoneNumberId: t.phoneNumberId, from, name: "Chebet", type: "text", text: "Mbegu za mahindi?" }]);
+    const seen = async () =>
+      (
+        await rawQuery<{ name: string; last_seen_at: string }>(
+          `select name, last_seen_at::text from contacts where organization_id = $1 and wa_id = $2`,
+          [t.organizationId, from],
+        )
+      )[0]!;
+    const first = await seen();
+    // Written again under a new profile name: the same contact, renamed, seen later.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await arrive([{ phoneNumberId: t.phoneNumberId, from, name: "Chebet Kiprop", type: "text", text: "Nataka kilo 10." }]);
+    const second = await seen();
+    expect(second.name).toBe("Chebet Kiprop");
+    expect(Date.parse(second.last_seen_at)).toBeGreaterThan(Date.parse(first.last_seen_at));
+    // A delivery Meta retried late (an hour old) names them but never moves last seen back.
+    await arrive([{ phoneNumberId: t.phoneNumberId, from, name: "Chebet K.", type: "text", text: "Ujumbe wa zamani", ageSeconds: 3600 }]);
+    const third = await seen();
+    expect(third.name).toBe("Chebet K.");
+    expect(third.last_seen_at).toBe(second.last_seen_at);
+    const count = await rawQuery<{ n: number }>(`select count(*)::int as n from contacts where organization_id = $1`, [t.organizationId]);
+    expect(count[0]!.n).toBe(1);
+  });
+
   it("keeps a person who hides their number as one contact by Meta's user id, and joins their number when it appears", async () => {
     const t = await tenant("Thika Fresh Produce");
     const userId = "KE.7712345678";
