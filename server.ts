@@ -47,7 +47,7 @@ import { registerPaybillUrls } from "~/.server/domains/billing/mpesa";
 import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { registerConnectors } from "~/.server/composition/integrations";
-import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH } from "~/.server/domains/integrations/shopify/webhook-route";
+import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH, shopifyWebhookAddress } from "~/.server/domains/integrations/shopify/webhook-route";
 import { wireDomainEvents } from "~/.server/composition/domain-events";
 import { startJobWorkers } from "~/.server/infrastructure/jobs/worker";
 import { startDispatcher } from "~/.server/domains/messaging/dispatcher";
@@ -356,17 +356,21 @@ function startIntegrationSandboxes() {
     hubspotSandbox: createHubspotSandbox({
       ...app(config.HUBSPOT_CLIENT_ID, config.HUBSPOT_CLIENT_SECRET, "HubSpot"),
       statePath: sandboxStatePath("hubspot"),
+      // The demo business's connections (app/.server/demo/seed-integrations.ts) work against these.
+      demo: true,
       ...access,
     }),
     shopifySandbox: createShopifySandbox({
       ...app(config.SHOPIFY_CLIENT_ID, config.SHOPIFY_CLIENT_SECRET, "Shopify"),
       apiVersion: config.SHOPIFY_API_VERSION,
       statePath: sandboxStatePath("shopify"),
+      demo: { webhookAddress: shopifyWebhookAddress() },
       ...access,
     }),
     googleSandbox: createGoogleSandbox({
       ...app(config.GOOGLE_CLIENT_ID, config.GOOGLE_CLIENT_SECRET, "Google"),
       statePath: sandboxStatePath("google"),
+      demo: true,
       ...access,
     }),
   };

@@ -10,7 +10,15 @@
 //   - after the run the server is stopped and its database read: stored events = acknowledged ones
 //     (nothing acknowledged was lost), and a replay of 1,000 already-stored deliveries adds none.
 //
-//   node bench/shopify-webhooks.mjs [--duration 10] [--connections 16]   (DATABASE_URL for PostgreSQL)
+//   - processing: the job workers turn the stored events into outcomes meanwhile (--workers 2); the
+//     events processed while the measured run lasted (processed_at within it) over its length say
+//     whether processing keeps up with the intake, and the backlog left when the server stopped.
+//     The demo business's "Order created" mapping is turned off first (--mapping off, the default:
+//     each event is read, its mapping looked up and its outcome written, no message); --mapping on
+//     keeps the demo's order confirmation, so each event queues a template message (until the demo
+//     wallet runs dry: then "insufficient balance" is the outcome).
+//
+//   node bench/shopify-webhooks.mjs [--duration 10] [--connections 16] [--workers 2] [--mapping off]   (DATABASE_URL for PostgreSQL)
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,6 +34,8 @@ const arg = (name, fallback) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const DURATION = arg("duration", 10);
+const mappingIndex = process.argv.indexOf("--mapping");
+const MAPPING = mappingIndex > 0 ? process.argv[mappingIndex + 1] : "off";
 const CONNECTIONS = arg("connections", 16);
 const PATH = "/webhooks/shopify";
 const DEMO = { email: "demo@jumbe.demo", password: "JumbeDemo#2026" };
@@ -115,6 +125,16 @@ async function connectShop(baseUrl, cookie) {
   if (done.status !== 302) throw new Error(`the callback answered ${done.status}: ${done.body.toString().slice(0, 300)}`);
 }
 
+/** The demo business's "Order created" mapping turned off, through its settings form. */
+async function turnMappingOff(baseUrl, cookie) {
+  const saved = await request(`${baseUrl}/integrations/shopify`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: baseUrl, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ eventType: "order_created", templateId: "", delayMinutes: "60" }).toString(),
+  });
+  if (saved.status !== 302 && saved.status !== 303) throw new Error(`the mapping form answered ${saved.status}`);
+}
+
 async function main() {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const database = databaseUrl ? "PostgreSQL" : "PGlite";
@@ -129,16 +149,21 @@ async function main() {
   let bareResult;
   let replay;
   let warm;
+  let runFrom;
+  let runTo;
   try {
     const cookie = await signIn(server.baseUrl, DEMO);
     await connectShop(server.baseUrl, cookie);
+    if (MAPPING === "off") await turnMappingOff(server.baseUrl, cookie);
     const payloads = payloadPool(Math.max(20_000, 6_000 * (DURATION + 2)));
     // Warm-up of both, then the measured runs, bare first.
     await loadRun(`${bare.baseUrl}${PATH}`, payloads, { connections: CONNECTIONS, duration: 2 });
     bareResult = summarise(await loadRun(`${bare.baseUrl}${PATH}`, payloads, { connections: CONNECTIONS, duration: DURATION }));
     const fresh = payloadPool(Math.max(20_000, 6_000 * (DURATION + 2)));
     warm = summarise(await loadRun(`${server.baseUrl}${PATH}`, fresh, { connections: CONNECTIONS, duration: 2 }));
+    runFrom = new Date();
     jumbe = summarise(await loadRun(`${server.baseUrl}${PATH}`, fresh, { connections: CONNECTIONS, duration: DURATION }));
+    runTo = new Date();
     // Shopify delivers at least once: 1,000 deliveries already stored, again.
     const again = {
       next: (() => {
@@ -152,8 +177,18 @@ async function main() {
     await bare.stop();
   }
   const stored = await withDatabase({ databaseUrl, dataDir: server.dataDir }, async (query) => {
-    const [row] = await query(`select count(*)::int as n, count(distinct event_id)::int as d from shopify_events where shop = $1`, [shop]);
-    return row;
+    const [row] = await query(
+      `select count(*)::int as n, count(distinct event_id)::int as d,
+              count(*) filter (where processed_at >= $2 and processed_at <= $3)::int as processed_in_run,
+              count(*) filter (where status = 'received')::int as backlog
+       from shopify_events where shop = $1`,
+      [shop, runFrom.toISOString(), runTo.toISOString()],
+    );
+    const outcomes = await query(
+      `select status, coalesce(reason, '') as reason, count(*)::int as n from shopify_events where shop = $1 group by 1, 2 order by 3 desc`,
+      [shop],
+    );
+    return { ...row, outcomes };
   });
   server.removeDataDir();
   const line = (name, r) =>
@@ -161,11 +196,26 @@ async function main() {
   console.log(line("bare node:http", bareResult));
   console.log(line(`Jumbe /webhooks/shopify (${database})`, jumbe));
   console.log(`replay of 1,000 stored deliveries: ${replay.ok} answered 200`);
+  const seconds = (runTo - runFrom) / 1000;
+  console.log(
+    `processed during the measured run: ${stored.processed_in_run} in ${seconds.toFixed(1)} s = ${Math.round(stored.processed_in_run / seconds)}/s; ` +
+      `left unprocessed at the stop: ${stored.backlog}; outcomes: ${stored.outcomes.map((o) => `${o.status}${o.reason ? `/${o.reason}` : ""} ${o.n}`).join(", ")}`,
+  );
   const acknowledged = warm.ok + jumbe.ok;
   console.log(`stored events: ${stored.n} (${stored.d} distinct event ids) for ${acknowledged} first deliveries acknowledged`);
   if (stored.n < acknowledged || stored.n !== stored.d) throw new Error("an acknowledged delivery was not stored, or one was stored twice");
   console.log(
-    JSON.stringify({ database, connections: CONNECTIONS, duration: DURATION, bare: bareResult, jumbe, replay, stored, acknowledged }),
+    JSON.stringify({
+      database,
+      mapping: MAPPING,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      bare: bareResult,
+      jumbe,
+      replay,
+      stored,
+      acknowledged,
+    }),
   );
 }
 

@@ -121,6 +121,25 @@ export class OAuthGrants {
     return this.issueTokens({ account: record.account, clientId: record.clientId, scopes: record.scopes }, true, refreshToken);
   }
 
+  /**
+   * Takes in tokens issued elsewhere (the demo's, sandbox/demo-grants.ts): each one only when this
+   * sandbox has never known it, so a token revoked since (a disconnect) stays revoked.
+   */
+  adopt(grant: Grant, tokens: { accessToken?: string; accessExpiresAt?: number | null; refreshToken?: string }) {
+    const now = this.options.now();
+    const own = { account: grant.account, clientId: grant.clientId, scopes: [...grant.scopes] };
+    if (tokens.accessToken && !this.access.has(tokens.accessToken))
+      this.access.set(tokens.accessToken, {
+        ...own,
+        token: tokens.accessToken,
+        issuedAt: now,
+        expiresAt: tokens.accessExpiresAt ?? null,
+        revoked: false,
+      });
+    if (tokens.refreshToken && !this.refresh.has(tokens.refreshToken))
+      this.refresh.set(tokens.refreshToken, { ...own, token: tokens.refreshToken, issuedAt: now, revoked: false });
+  }
+
   checkAccess(accessToken: string): AccessCheck {
     const record = this.access.get(accessToken);
     if (!record || record.revoked) return { state: "unknown" };

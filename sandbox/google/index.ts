@@ -1,3 +1,4 @@
+import { DEMO_GOOGLE_USER, DEMO_SPREADSHEET, demoGoogleTokens } from "../demo-grants";
 import { Router } from "express";
 import { sandboxGate } from "../access";
 import { CallLog, type CallRecord } from "../call-log";
@@ -29,6 +30,8 @@ export interface GoogleSandboxOptions {
   accessTokenTtlMs?: number;
   /** How long a `magic-slow` answer waits. Default 30 s. */
   slowMs?: number;
+  /** The demo business's install (sandbox/demo-grants.ts): its account and tokens, adopted at start. */
+  demo?: boolean;
   now?: () => number;
 }
 
@@ -81,6 +84,25 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
     slow: new SlowAnswers(options.slowMs),
     calls: new CallLog(options.now),
   };
+
+  if (input.demo) {
+    // The demo's Google account, its export spreadsheet (made by the app) and its refresh token.
+    const { state } = ctx;
+    if (!state.users.has(DEMO_GOOGLE_USER.email)) state.users.set(DEMO_GOOGLE_USER.email, { ...DEMO_GOOGLE_USER });
+    if (!state.spreadsheets.has(DEMO_SPREADSHEET.id))
+      state.addSpreadsheet({
+        id: DEMO_SPREADSHEET.id,
+        title: DEMO_SPREADSHEET.title,
+        owner: DEMO_GOOGLE_USER.email,
+        createdBy: options.clientId,
+        appAccess: true,
+        sheetTitles: ["Contacts", "Messages"],
+      });
+    const { refreshToken } = demoGoogleTokens(options.clientId);
+    const scopes = ["https://www.googleapis.com/auth/drive.file", "openid", "email"];
+    state.grants.adopt({ account: DEMO_GOOGLE_USER.email, clientId: options.clientId, scopes }, { refreshToken });
+    state.noteConsent(DEMO_GOOGLE_USER.email, options.clientId);
+  }
 
   const router = Router({ caseSensitive: true });
   // Google's own token endpoint is /token: the console's token form posts to /sandbox-token instead.

@@ -1,3 +1,4 @@
+import { googleSubject } from "../demo-grants";
 import { createHash } from "node:crypto";
 import express, { Router, type Request, type Response } from "express";
 import type { GoogleContext } from "./context";
@@ -217,9 +218,7 @@ export function oauthRouter(ctx: GoogleContext): Router {
     const record = check.record;
     const email = record.scopes.includes("email") || record.scopes.includes("https://www.googleapis.com/auth/userinfo.email");
     // Google's subject: 21 digits, stable for the account.
-    const sub = (BigInt(`0x${createHash("sha256").update(record.account).digest("hex").slice(0, 16)}`) + 10n ** 20n)
-      .toString()
-      .slice(0, 21);
+    const sub = googleSubject(record.account);
     const expiresIn = record.expiresAt === null ? 3599 : Math.max(0, Math.floor((record.expiresAt - ctx.options.now()) / 1000));
     res.json({
       azp: record.clientId,

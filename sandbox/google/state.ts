@@ -88,6 +88,8 @@ export class GoogleState {
   }
 
   addSpreadsheet(input: {
+    /** A chosen id (the demo's); a new random one otherwise. */
+    id?: string;
     title: string;
     owner: string;
     createdBy: string | null;
@@ -97,7 +99,7 @@ export class GoogleState {
   }): Spreadsheet {
     const titles = input.sheetTitles?.length ? input.sheetTitles : ["Sheet1"];
     const spreadsheet: Spreadsheet = {
-      spreadsheetId: randomBytes(33).toString("base64url").slice(0, 44),
+      spreadsheetId: input.id ?? randomBytes(33).toString("base64url").slice(0, 44),
       title: input.title,
       owner: input.owner,
       createdBy: input.createdBy,

@@ -10,6 +10,7 @@ import { controlRouter, expireTokens } from "./control";
 import { oauthRouter } from "./oauth";
 import { RollingLimiter, type RateLimit } from "./rate-limit";
 import { HubspotState, type Contact } from "./state";
+import { DEMO_HUBSPOT_PORTAL, demoHubspotTokens } from "../demo-grants";
 
 export { KNOWN_SCOPES } from "./oauth";
 export { SEARCH_LIMITS, OPERATORS } from "./search";
@@ -32,6 +33,8 @@ export interface HubspotSandboxOptions {
   rateLimit?: RateLimit;
   /** How long a `magic-slow` answer waits. Default 30 s. */
   slowMs?: number;
+  /** The demo business's install (sandbox/demo-grants.ts): its account and tokens, adopted at start. */
+  demo?: boolean;
   now?: () => number;
 }
 
@@ -90,6 +93,15 @@ export function createHubspotSandbox(input: HubspotSandboxOptions): HubspotSandb
     limiter: new RollingLimiter(options.rateLimit, options.now),
     calls: new CallLog(options.now),
   };
+
+  if (input.demo) {
+    // The demo's portal (empty: the demo's contacts fill it on the first sync) and its refresh token.
+    if (!ctx.state.portal(DEMO_HUBSPOT_PORTAL.hubId)) ctx.state.portals.set(DEMO_HUBSPOT_PORTAL.hubId, { ...DEMO_HUBSPOT_PORTAL });
+    const { refreshToken } = demoHubspotTokens(options.clientId);
+    const scopes = ["oauth", "crm.objects.contacts.read", "crm.objects.contacts.write", "crm.lists.read"];
+    ctx.state.grants.adopt({ account: String(DEMO_HUBSPOT_PORTAL.hubId), clientId: options.clientId, scopes }, { refreshToken });
+    ctx.state.changed();
+  }
 
   const router = Router({ caseSensitive: true });
   const gate = sandboxGate({

@@ -1,3 +1,5 @@
+import { DEMO_SHOPIFY_SHOP, demoShopifyToken } from "../demo-grants";
+import { addSubscription } from "./subscriptions";
 import { Router } from "express";
 import { sandboxGate } from "../access";
 import { CallLog, type CallRecord } from "../call-log";
@@ -37,6 +39,8 @@ export interface ShopifySandboxOptions {
   webhookAttempts?: number;
   /** How long a `magic-slow` answer waits. Default 30 s. */
   slowMs?: number;
+  /** The demo business's shop and install (sandbox/demo-grants.ts), its webhooks to this address; adopted at start. */
+  demo?: { webhookAddress: string };
   now?: () => number;
 }
 
@@ -86,6 +90,36 @@ function resolveOptions(input: ShopifySandboxOptions): ResolvedOptions & { delay
  * Shopify's headers and retries, twice or badly signed on request; magic values and queued faults, a
  * JSON control API for tests and a console. State is kept in `statePath` when given.
  */
+/**
+ * The demo's shop installed (sandbox/demo-grants.ts): its offline token and, the first time only,
+ * its webhook subscriptions to the demo server, as installing the app leaves them.
+ */
+function adoptDemo(ctx: ShopifyContext, webhookAddress: string) {
+  const domain = DEMO_SHOPIFY_SHOP.domain;
+  const known = ctx.state.shops.has(domain);
+  const shop = known ? ctx.state.shops.get(domain)! : { id: ctx.state.newId(), ...DEMO_SHOPIFY_SHOP };
+  const grant = { account: domain, clientId: ctx.options.clientId, scopes: ["read_orders", "read_customers"] };
+  const accessToken = demoShopifyToken(ctx.options.clientId);
+  ctx.state.grants.adopt(grant, { accessToken, accessExpiresAt: null });
+  if (!known) {
+    ctx.state.shops.set(domain, shop);
+    const record = ctx.state.grants.checkAccess(accessToken);
+    if (record.state === "valid")
+      for (const topic of DEMO_SHOPIFY_TOPICS) addSubscription(ctx, record.record, shop, topic, webhookAddress, ctx.options.apiVersion);
+  }
+  ctx.state.changed();
+}
+
+/** The topics the demo's install subscribed (Jumbe's: app/.server/infrastructure/clients/shopify.ts). */
+const DEMO_SHOPIFY_TOPICS = [
+  "orders/create",
+  "fulfillments/create",
+  "fulfillments/update",
+  "checkouts/create",
+  "checkouts/update",
+  "app/uninstalled",
+];
+
 export function createShopifySandbox(input: ShopifySandboxOptions): ShopifySandbox {
   const options = resolveOptions(input);
   const grants = new OAuthGrants({ prefixes: { code: "", access: "shpat_", refresh: "shprt_" }, accessTtlMs: null, now: options.now });
@@ -97,6 +131,8 @@ export function createShopifySandbox(input: ShopifySandboxOptions): ShopifySandb
     calls: new CallLog(options.now),
     sender: new WebhookSender({ secret: options.clientSecret, delayMs: options.delayMs, attempts: options.attempts, now: options.now }),
   };
+
+  if (input.demo) adoptDemo(ctx, input.demo.webhookAddress);
 
   const router = Router({ caseSensitive: true });
   const gate = sandboxGate({

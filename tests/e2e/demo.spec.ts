@@ -23,7 +23,7 @@ test("the demo business is connected, its templates approved, and an open conver
   await expect(page.getByText("Not connected")).toHaveCount(0);
 
   await page.goto("/templates");
-  await expect(page.getByText("3 templates: 3 approved, 0 pending, 0 rejected, 0 drafts.")).toBeVisible();
+  await expect(page.getByText("4 templates: 4 approved, 0 pending, 0 rejected, 0 drafts.")).toBeVisible();
 
   // Omondi Otieno wrote ten minutes before the demo started: his window is open.
   await page.goto("/chat");

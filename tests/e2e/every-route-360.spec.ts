@@ -51,8 +51,6 @@ const SKIPPED: Record<string, string> = {
   "webhooks/paybill/:secret/:step": "a payment provider's callback",
   "webhooks/paystack": "a payment provider's callback",
   "notifications/events": "a live stream (server-sent events)",
-  "integrations/google-sheets": "needs a Google connection: walked at 360 px in integrations-google-sheets.spec.ts",
-  "integrations/hubspot": "needs a HubSpot connection: its page is used in integrations-hubspot.spec.ts",
   "admin/export.csv": "a CSV download",
   "admin/users/export.csv": "a CSV download",
   "admin/billing/export.csv": "a CSV download",
@@ -274,8 +272,10 @@ const BUSINESS: Walk[] = [
   ["integrations", "/integrations?dialog=connect-rest-hooks"],
   // A provider's return without a state from here: the page that says the request is not valid.
   ["integrations/:provider/callback", "/integrations/hubspot/callback"],
-  // The Shopify connector's settings without a connected shop: its 404 page (connected: integrations-shopify.spec.ts).
+  // The connectors' settings, the demo's connections filled in (its HubSpot portal, Shopify shop and export).
+  ["integrations/hubspot", "/integrations/hubspot"],
   ["integrations/shopify", "/integrations/shopify"],
+  ["integrations/google-sheets", "/integrations/google-sheets"],
   ["revenue-share", "/revenue-share"],
   // Dialogs and confirmations that are addresses of their own (they open without JavaScript too).
   ["billing", "/billing?dialog=topup"],

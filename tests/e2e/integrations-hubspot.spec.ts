@@ -5,7 +5,8 @@ import { ownServer } from "./own-server";
 // Issue 45, decision 083: HubSpot in the browser, with JavaScript on and off. A server of its own (a
 // fresh sandbox state and database): connect through the sandbox's install page, see HubSpot's
 // contacts arrive in Jumbe and Jumbe's in HubSpot, survive an expired token and a 429 (the sandbox's
-// control API), then disconnect, which revokes the refresh token.
+// control API), then disconnect, which revokes the refresh token. The demo's own HubSpot connection
+// (seeded) is disconnected first.
 
 const HUB = 14500001;
 
@@ -24,6 +25,15 @@ test("HubSpot connects through its install page, moves contacts both ways, survi
     await server.start();
     await signIn(page, DEMO.email, DEMO.password, { base: server.base, to: "/integrations?category=CRM" });
     const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "HubSpot" }) });
+
+    // The demo's own HubSpot (its seeded portal, seed-integrations.ts) is connected: disconnected first,
+    // which revokes its refresh token at the sandbox.
+    await expect(card).toContainText("nyota-sacco.hubspot.test (Hub ID 14500009)");
+    await card.getByRole("link", { name: "Disconnect HubSpot" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Disconnect" }).click();
+    await expect(card).toContainText("Available");
+    const before = (await (await control("/tokens")).json()) as { refresh: { hubId: number }[] };
+    expect(before.refresh.filter((t) => t.hubId === 14500009)).toEqual([]);
 
     // Connect: the dialog, then HubSpot's own page (a form, no JavaScript), then back with the portal.
     await card.getByRole("link", { name: "Connect HubSpot" }).click();

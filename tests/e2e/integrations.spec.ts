@@ -26,13 +26,16 @@ test("the Integrations page filters, opens the connect dialog, refuses a coming-
     await expect(page).toHaveURL(/\/integrations\?category=CRM$/);
     await expect(cards.getByRole("heading")).toHaveText(["HubSpot", "Salesforce", "Zoho CRM"]);
 
-    // The connect dialog, addressed by the URL; it sends to HubSpot's install page (integrations-hubspot.spec.ts).
-    await page.getByRole("link", { name: "Connect HubSpot" }).click();
+    // The demo's HubSpot is connected (its seeded portal): its card says so; its dialog, addressed by
+    // the URL, offers to connect again (HubSpot's install page: integrations-hubspot.spec.ts).
+    const hubspot = cards.filter({ has: page.getByRole("heading", { name: "HubSpot" }) });
+    await expect(hubspot).toContainText("nyota-sacco.hubspot.test (Hub ID 14500009)");
+    await page.getByRole("link", { name: "Details of HubSpot" }).click();
     await expect(page).toHaveURL(/category=CRM&dialog=connect-hubspot$/);
     const dialog = page.getByRole("dialog", { name: "Connect HubSpot" });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("Keep WhatsApp contacts and conversations in your HubSpot CRM.");
-    await expect(dialog.getByRole("button", { name: "Continue to HubSpot" })).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Connect HubSpot again" })).toBeVisible();
     await dialog.getByRole("link", { name: "Close" }).click();
     await expect(page.getByRole("dialog")).toHaveCount(0);
     await expect(page).toHaveURL(/\/integrations\?category=CRM$/);

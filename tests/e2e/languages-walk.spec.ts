@@ -104,6 +104,10 @@ for (const locale of LOCALES) {
     // The integrations' catalogue, a category, and its connect dialogs (an OAuth one and REST hooks).
     await expectNoEnglish(page, locale, "/integrations?category=CRM&dialog=connect-hubspot");
     await expectNoEnglish(page, locale, "/integrations?dialog=connect-rest-hooks");
+    // The demo's connectors: HubSpot's portal, Shopify's mappings and events, the Sheets export.
+    await expectNoEnglish(page, locale, "/integrations/hubspot");
+    await expectNoEnglish(page, locale, "/integrations/shopify");
+    await expectNoEnglish(page, locale, "/integrations/google-sheets");
 
     const pdf = await page.request.get(`${invoice}/pdf`);
     expect(pdf.status()).toBe(200);

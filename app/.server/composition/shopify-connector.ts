@@ -19,10 +19,11 @@ import { registerRecurringJob } from "../infrastructure/jobs/recurring";
  */
 export function registerShopifyConnector() {
   registerProvider(shopifyProvider());
-  // Each event queues its message in its own transaction (queueMessage's); not in the worker's.
+  // Each job names the events one intake commit stored; a claim takes several jobs, whose events are
+  // read and decided together (process.ts). Each message goes in its own transaction (queueMessage's).
   registerJobHandler<{ ids: string[] }>({
     queue: SHOPIFY_EVENT_QUEUE,
-    batchSize: 5,
+    batchSize: 20,
     maxAttempts: 10,
     transactional: false,
     run: (jobs) => processShopifyEvents(jobs),

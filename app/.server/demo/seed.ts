@@ -34,6 +34,7 @@ import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 import { seedAdminTemplates } from "./seed-admin-templates";
 import { seedAdminUsers } from "./seed-admin-users";
 import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
+import { seedIntegrations } from "./seed-integrations";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -142,6 +143,17 @@ export const DEMO_TEMPLATES: TemplateInput[] = [
       { type: "QUICK_REPLY", text: "Acha ujumbe" },
     ],
   },
+  {
+    // The Sacco's shop, Nyota Duka (Shopify, seed-integrations.ts): members' orders confirmed on WhatsApp.
+    name: "order_confirmation",
+    category: "UTILITY",
+    language: "en",
+    headerFormat: "NONE",
+    body: "Habari {{1}}, thank you for your order {{2}} from Nyota Duka. Total: KES {{3}}. We will send the tracking link when it ships.",
+    bodyExamples: ["Amina", "#1042", "3,450.00"],
+    footer: "Nyota Duka",
+    buttons: [],
+  },
 ];
 
 const DEMO_CONTACTS = [
@@ -245,6 +257,11 @@ async function seedBusinessHistory(organizationId: string, userId: string, busin
   await seedNotifications(organizationId, userId, now);
   // Last: it charges the template messages the seeds above stored.
   await seedBilling(organizationId, userId, now);
+  const [orderTemplate] = await db()
+    .select({ id: messageTemplates.id })
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.organizationId, organizationId), eq(messageTemplates.name, "order_confirmation")));
+  await seedIntegrations(organizationId, userId, orderTemplate!.id, now);
   // Each campaign's estimate is what the plan charges, as the product estimates it on confirming
   // (the waiting one's now; the ones that ran were confirmed under the same prepaid price).
   for (const [status, recipients] of [

@@ -1,70 +1,28 @@
 import { rawQuery } from "../../infrastructure/db/client";
-import { databaseIsDown, DatabaseUnavailableError } from "../../infrastructure/db/availability";
+import { createGroupCommit } from "../../infrastructure/db/group-commit";
 import { wakeWorkers } from "../../infrastructure/jobs/worker";
 
 export const WEBHOOK_QUEUE = "whatsapp.webhook";
 
-interface Pending {
-  body: string;
-  signature: string;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
 /**
- * Durable storage of webhook deliveries with group commit: deliveries that arrive while a write is
- * in flight wait and go together in the next one, so one transaction (one fsync) acknowledges many
- * webhooks under load, and a lone webhook is written at once. A delivery is acknowledged only after
- * its row and its job are committed.
+ * Durable storage of webhook deliveries with group commit (infrastructure/db/group-commit.ts): one
+ * transaction (one fsync) acknowledges many webhooks under load, and a lone webhook is written at
+ * once. A delivery is acknowledged only after its row and its job are committed.
  */
 export function createWebhookIngest(options: { maxBatch?: number; maxInFlight?: number } = {}) {
-  const maxBatch = options.maxBatch ?? 500;
-  const maxInFlight = options.maxInFlight ?? 2;
-  let queue: Pending[] = [];
-  let inFlight = 0;
-  let scheduled = false;
-
-  function schedule() {
-    if (scheduled || inFlight >= maxInFlight || !queue.length) return;
-    scheduled = true;
-    // setImmediate gathers the requests whose bodies finished arriving in the same turn of the loop.
-    setImmediate(() => {
-      scheduled = false;
-      void flush();
-    });
-  }
-
-  async function flush() {
-    if (inFlight >= maxInFlight || !queue.length) return;
-    const batch = queue.slice(0, maxBatch);
-    queue = queue.slice(batch.length);
-    inFlight++;
-    try {
-      // While the database is known to be down, answer at once (503; Meta retries) rather than wait
-      // for a connect timeout per batch (decision 011).
-      if (databaseIsDown()) throw new DatabaseUnavailableError();
+  const commits = createGroupCommit<{ body: string; signature: string }>(
+    async (deliveries) => {
       await storeDeliveries(
-        batch.map((p) => p.body),
-        batch.map((p) => p.signature),
+        deliveries.map((d) => d.body),
+        deliveries.map((d) => d.signature),
       );
-      for (const p of batch) p.resolve();
       wakeWorkers();
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-    } finally {
-      inFlight--;
-      schedule();
-    }
-  }
-
+    },
+    { maxBatch: options.maxBatch ?? 500, maxInFlight: options.maxInFlight ?? 2 },
+  );
   return {
     /** Resolves once the delivery is committed; rejects if it could not be stored (answer 503 or 500, Meta retries). */
-    store(body: string, signature: string) {
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ body, signature, resolve, reject });
-        schedule();
-      });
-    },
+    store: (body: string, signature: string) => commits.add({ body, signature }),
   };
 }
 

@@ -157,18 +157,56 @@ async function takeNewContacts(connection: HubspotConnection, found: HubspotCont
   });
 }
 
+/** One page of HubSpot's changes taken: its new contacts, and its linked ones by the conflict rule. */
+async function takePage(connection: HubspotConnection, items: HubspotContact[]) {
+  let received = 0;
+  const links = await queryRows<LinkRow>(
+    db(),
+    sql`
+    select l.contact_id, l.hubspot_id, l.jumbe_synced_at, l.hubspot_modified_at, ${JUMBE_CHANGED_AT} as changed_at
+    from hubspot_contact_links l join contacts c on c.id = l.contact_id
+    where l.organization_id = ${connection.organizationId} and l.hub_id = ${connection.hubId}
+      and l.hubspot_id = any(${sql.param(items.map((c) => c.id))}::text[])`,
+  );
+  const byHubspotId = new Map(links.map((l) => [l.hubspot_id, l]));
+  received += await takeNewContacts(
+    connection,
+    items.filter((contact) => !byHubspotId.has(contact.id)),
+  );
+  for (const contact of items) {
+    const link = byHubspotId.get(contact.id);
+    if (!link) continue;
+    const changed = modifiedMs(contact);
+    const marks = {
+      jumbeSyncedAt: ms(link.jumbe_synced_at),
+      hubspotModifiedAt: ms(link.hubspot_modified_at),
+      jumbeChangedAt: ms(link.changed_at),
+    };
+    if (changed <= marks.hubspotModifiedAt) continue;
+    if (hubspotWins(marks, changed)) {
+      await takeHubspotValues(connection, link, contact);
+      received++;
+    } else await keepJumbeValues(connection, link, contact);
+  }
+  return received;
+}
+
 /**
  * Takes HubSpot's changes since the cursor (its contacts by lastmodifieddate, oldest first): linked
  * contacts by the conflict rule, new ones with a WhatsApp number as Jumbe contacts. Answers how many
  * were taken and the new cursor (HubSpot's last change seen, in milliseconds).
+ *
+ * Pipelined (decision 089): the next page's call goes out (through the pacer, which keeps the rate)
+ * as soon as a page arrives, while that page's database work runs, so neither waits for the other.
+ * Taking a page changes nothing HubSpot's search answers, so the pages are the ones a sequential
+ * pull reads; they are still taken one after another, in order.
  */
 export async function receiveContacts(connection: HubspotConnection) {
   const since = Number(connection.syncState.hubspotCursor ?? 0) || 0;
   let cursor = since;
   let received = 0;
-  let after: string | undefined;
-  do {
-    const page = await hubspotCall(connection, (client, token) =>
+  const fetchPage = (after: string | undefined) =>
+    hubspotCall(connection, (client, token) =>
       client.searchContacts(token, {
         filterGroups: [{ filters: [{ propertyName: "lastmodifieddate", operator: "GTE", value: String(since) }] }],
         sorts: [{ propertyName: "lastmodifieddate", direction: "ASCENDING" }],
@@ -177,36 +215,21 @@ export async function receiveContacts(connection: HubspotConnection) {
         ...(after ? { after } : {}),
       }),
     );
-    const links = await queryRows<LinkRow>(
-      db(),
-      sql`
-      select l.contact_id, l.hubspot_id, l.jumbe_synced_at, l.hubspot_modified_at, ${JUMBE_CHANGED_AT} as changed_at
-      from hubspot_contact_links l join contacts c on c.id = l.contact_id
-      where l.organization_id = ${connection.organizationId} and l.hub_id = ${connection.hubId}
-        and l.hubspot_id = any(${sql.param(page.items.map((c) => c.id))}::text[])`,
-    );
-    const byHubspotId = new Map(links.map((l) => [l.hubspot_id, l]));
-    received += await takeNewContacts(
-      connection,
-      page.items.filter((contact) => !byHubspotId.has(contact.id)),
-    );
+  let next: ReturnType<typeof fetchPage> | null = fetchPage(undefined);
+  while (next) {
+    const page: Awaited<ReturnType<typeof fetchPage>> = await next;
+    next = page.after ? fetchPage(page.after) : null;
+    try {
+      received += await takePage(connection, page.items);
+    } catch (error) {
+      // The page fetched ahead is not wanted any more: its failure, if any, is not this one's.
+      next?.catch(() => {});
+      throw error;
+    }
     for (const contact of page.items) {
       const changed = modifiedMs(contact);
       if (Number.isFinite(changed)) cursor = Math.max(cursor, changed);
-      const link = byHubspotId.get(contact.id);
-      if (!link) continue;
-      const marks = {
-        jumbeSyncedAt: ms(link.jumbe_synced_at),
-        hubspotModifiedAt: ms(link.hubspot_modified_at),
-        jumbeChangedAt: ms(link.changed_at),
-      };
-      if (changed <= marks.hubspotModifiedAt) continue;
-      if (hubspotWins(marks, changed)) {
-        await takeHubspotValues(connection, link, contact);
-        received++;
-      } else await keepJumbeValues(connection, link, contact);
     }
-    after = page.after;
-  } while (after);
+  }
   return { received, cursor };
 }

@@ -8,7 +8,7 @@ import { hubspotCall, type HubspotConnection } from "./calls";
 export const OUT_BATCH = 100;
 
 /** The moment a Jumbe contact last changed, as the conflict rule compares it: its details or its consent. */
-export const JUMBE_CHANGED_AT = sql`greatest(c.updated_at, coalesce(c.opt_in_changed_at, c.updated_at))`;
+export const JUMBE_CHANGED_AT = sql`date_trunc('milliseconds', greatest(c.updated_at, coalesce(c.opt_in_changed_at, c.updated_at)))`;
 
 interface OutRow {
   id: string;

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBoundedBody, replyJson } from "../../../infrastructure/http/raw-body";
 import { rawQuery } from "../../../infrastructure/db/client";
 import { env } from "../../../infrastructure/config/env";
-import { databaseIsDown, DatabaseUnavailableError, noteDatabaseError, RETRY_AFTER_SECONDS } from "../../../infrastructure/db/availability";
+import { noteDatabaseError, RETRY_AFTER_SECONDS } from "../../../infrastructure/db/availability";
+import { createGroupCommit } from "../../../infrastructure/db/group-commit";
 import { wakeWorkers } from "../../../infrastructure/jobs/worker";
 import { log } from "../../../infrastructure/log";
 import { isShopDomain, verifyWebhook } from "../../../infrastructure/clients/shopify";
@@ -67,62 +68,22 @@ interface Delivery {
   reference: string | null;
 }
 
-interface Pending {
-  delivery: Delivery;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
 let ingest: ReturnType<typeof createShopifyIngest> | null = null;
 const intake = () => (ingest ??= createShopifyIngest({ maxInFlight: env().DATABASE_URL ? 4 : 1 }));
 
 /**
- * Group commit, as WhatsApp's intake does (adapters/webhooks-in/ingest.ts): deliveries that arrive
+ * Group commit, as WhatsApp's intake does (infrastructure/db/group-commit.ts): deliveries that arrive
  * while a write is in flight go together in the next one, so one statement (one fsync) stores many
  * under load and a lone delivery is written at once. Each is answered only after its commit.
  */
 export function createShopifyIngest(options: { maxBatch?: number; maxInFlight?: number } = {}) {
-  const maxBatch = options.maxBatch ?? 500;
-  const maxInFlight = options.maxInFlight ?? 1;
-  let queue: Pending[] = [];
-  let inFlight = 0;
-  let scheduled = false;
-
-  function schedule() {
-    if (scheduled || inFlight >= maxInFlight || !queue.length) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      void flush();
-    });
-  }
-
-  async function flush() {
-    if (inFlight >= maxInFlight || !queue.length) return;
-    const batch = queue.slice(0, maxBatch);
-    queue = queue.slice(batch.length);
-    inFlight++;
-    try {
-      if (databaseIsDown()) throw new DatabaseUnavailableError();
-      const stored = await storeShopifyEvents(batch.map((p) => p.delivery));
-      for (const p of batch) p.resolve();
-      if (stored) wakeWorkers();
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-    } finally {
-      inFlight--;
-      schedule();
-    }
-  }
-
-  return {
-    store(delivery: Delivery) {
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ delivery, resolve, reject });
-        schedule();
-      });
+  const commits = createGroupCommit<Delivery>(
+    async (deliveries) => {
+      if (await storeShopifyEvents(deliveries)) wakeWorkers();
     },
-  };
+    { maxBatch: options.maxBatch ?? 500, maxInFlight: options.maxInFlight ?? 1 },
+  );
+  return { store: (delivery: Delivery) => commits.add(delivery) };
 }
 
 /**

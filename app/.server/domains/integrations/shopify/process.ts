@@ -47,29 +47,61 @@ export type SkipReason =
 /** Thrown inside queueMessage's transaction when the event already has its outcome (a retry): nothing is queued. */
 class AlreadyDone extends Error {}
 
-/** The event job: each stored delivery processed once (a retried job finds its outcome and stops). */
+/** How many stored events one pass reads and writes together. */
+const EVENTS_PER_PASS = 500;
+
+/**
+ * The event jobs (decision 089): the claimed jobs' events in passes of up to EVENTS_PER_PASS, each
+ * pass with its reads and outcome writes done together: one read of the events, of the mappings they
+ * need and of the opted-out phones among them, one statement for the waiting checkouts their orders
+ * cancel and one for the skipped ones' outcomes (and their activity). Each message still goes in its
+ * own transaction with its event's outcome, only if the event has none yet: a retried job (or a
+ * pass run again one job at a time after a failure) never sends twice, and an event already decided
+ * is not read again (status 'received' only).
+ */
 export async function processShopifyEvents(jobs: Job<{ ids: string[] }>[]) {
-  for (const job of jobs) for (const id of job.payload.ids ?? []) await processShopifyEvent(id);
+  const ids = [...new Set(jobs.flatMap((job) => job.payload.ids ?? []))];
+  for (let i = 0; i < ids.length; i += EVENTS_PER_PASS) await processPass(ids.slice(i, i + EVENTS_PER_PASS));
 }
 
+/** One event on its own (the tests' and an operator's way in): the same path as a pass of one. */
 export async function processShopifyEvent(id: string) {
-  const [row] = await queryRows<EventRow>(
+  await processPass([id]);
+}
+
+async function processPass(ids: string[]) {
+  const rows = await queryRows<EventRow>(
     db(),
-    sql`select id, organization_id, shop, topic, event_type, payload, reference from shopify_events where id = ${id} and status = 'received'`,
+    sql`select id, organization_id, shop, topic, event_type, payload, reference from shopify_events
+        where id = any(${sql.param(ids)}::uuid[]) and status = 'received' order by created_at, id`,
   );
-  if (!row) return;
-  if (row.topic === "app/uninstalled") return appUninstalled(row);
-  switch (row.event_type) {
-    case "checkout_abandoned":
-      return checkoutSeen(row);
-    case "order_created":
-      await cancelCheckoutsOf(row);
-      return sendFor(row, "order_created", row.payload, ["received"]);
-    case "order_fulfilled":
-      return sendFor(row, "order_fulfilled", row.payload, ["received"]);
-    default:
-      return finish(db(), row.id, "ignored", "topic_not_used");
+  // In arrival order, as one at a time would: a run of orders and fulfilments goes together; a
+  // checkout or an uninstall between them is handled on its own at its place (the orders before it
+  // have cancelled what they cancel; the ones after it may cancel it).
+  const run: EventRow[] = [];
+  const ignored: string[] = [];
+  const flush = async () => {
+    if (ignored.length) await finishAll(ignored.splice(0), "ignored", "topic_not_used");
+    if (run.length) await ordersAndFulfilments(run.splice(0));
+  };
+  for (const row of rows) {
+    if (row.topic === "app/uninstalled") {
+      await flush();
+      await appUninstalled(row);
+    } else if (row.event_type === "checkout_abandoned") {
+      await flush();
+      await checkoutSeen(row);
+    } else if (row.event_type === "order_created" || row.event_type === "order_fulfilled") run.push(row);
+    else ignored.push(row.id);
   }
+  await flush();
+}
+
+/** Events given the same outcome in one statement (those that have none yet). */
+async function finishAll(ids: string[], status: "ignored" | "cancelled", reason: string, executor: Executor = db()) {
+  await executor.execute(sql`
+    update shopify_events set status = ${status}, reason = ${reason}, processed_at = now()
+    where id = any(${sql.param(ids)}::uuid[]) and status in ('received', 'waiting')`);
 }
 
 async function finish(
@@ -115,42 +147,127 @@ async function mappingOf(organizationId: string, eventType: ShopifyEventType) {
   return row ?? null;
 }
 
+/** What a send's refusal means for its event. */
+function refusalReason(code: string): SkipReason {
+  if (code === "insufficient_balance") return "insufficient_balance";
+  if (code === "not_opted_in") return "not_opted_in";
+  if (code === "template_not_found" || code === "template_not_approved") return "template_unavailable";
+  return "send_refused";
+}
+
+interface Skip {
+  row: EventRow;
+  reason: SkipReason;
+  phone: string | null;
+}
+
 /**
- * The event's template to its customer, when the business mapped one and turned it on: the phone
- * from the payload (E.164), opt-outs respected, the variables filled from the payload, queued with
- * `queueMessage` (estimate, wallet, consent). The outcome is written in the message's own
- * transaction, only if the event has none yet: a retried job never queues twice.
+ * Skipped events' outcomes in one transaction: one update for all (those still in a state of
+ * `from`), and one activity insert for those the business should act on (not mapped or turned off is
+ * its own choice, shown on its page).
  */
-async function sendFor(row: EventRow, eventType: ShopifyEventType, payload: Json, from: ("received" | "waiting")[]) {
-  const skip = async (reason: SkipReason, phone: string | null = null) => {
-    await db().transaction(async (tx) => {
-      const done = await queryRows<{ id: string }>(
-        tx,
-        sql`update shopify_events set status = 'skipped', reason = ${reason}, phone = ${phone}, processed_at = now()
-            where id = ${row.id} and status = any(${sql.param(from)}::text[]) returning id`,
+async function writeSkips(skips: Skip[], from: ("received" | "waiting")[]) {
+  if (!skips.length) return;
+  await db().transaction(async (tx) => {
+    const done = await queryRows<{ id: string }>(
+      tx,
+      sql`update shopify_events e set status = 'skipped', reason = s.reason, phone = s.phone, processed_at = now()
+          from unnest(${sql.param(skips.map((s) => s.row.id))}::uuid[], ${sql.param(skips.map((s) => s.reason))}::text[],
+                      ${sql.param(skips.map((s) => s.phone))}::text[]) as s(id, reason, phone)
+          where e.id = s.id and e.status = any(${sql.param(from)}::text[])
+          returning e.id`,
+    );
+    const written = new Set(done.map((d) => d.id));
+    const logged = skips.filter((s) => written.has(s.row.id) && s.reason !== "no_mapping" && s.reason !== "turned_off");
+    if (logged.length)
+      await tx.insert(activityLogs).values(
+        logged.map((s) => ({
+          organizationId: s.row.organization_id,
+          type: "settings" as const,
+          status: "warning" as const,
+          action: "Integration synced",
+          details: englishOf(
+            words("shopify_activity_skipped", { reference: s.row.reference ?? s.row.topic, reason: words(reasonKey(s.reason)) }),
+          ),
+        })),
       );
-      // Not mapped or turned off is the business's choice, shown on its page: the log keeps the ones to act on.
-      if (done.length && reason !== "no_mapping" && reason !== "turned_off")
-        await activity(
-          tx,
-          row.organization_id,
-          "warning",
-          words("shopify_activity_skipped", { reference: row.reference ?? row.topic, reason: words(reasonKey(reason)) }),
-        );
-    });
-    return reason;
-  };
-  const mapping = await mappingOf(row.organization_id, eventType);
-  if (!mapping) return skip("no_mapping");
-  if (!mapping.enabled) return skip("turned_off");
-  if (!mapping.name || mapping.status !== "approved") return skip("template_unavailable");
-  const phone = customerPhoneOf(payload);
-  if (!phone) return skip("no_phone");
-  const [optedOut] = await queryRows<{ id: string }>(
-    db(),
-    sql`select id from contacts where organization_id = ${row.organization_id} and phone = ${phone} and opt_in = 'opted_out' limit 1`,
+  });
+}
+
+/** A run of orders and fulfilments: the checkouts its orders cancel, then their templates (or why none went). */
+async function ordersAndFulfilments(rows: EventRow[]) {
+  await cancelCheckoutsOf(rows.filter((row) => row.event_type === "order_created"));
+  await sendForAll(
+    rows.map((row) => ({ row, eventType: row.event_type!, payload: row.payload })),
+    ["received"],
   );
-  if (optedOut) return skip("opted_out", phone);
+}
+
+interface Candidate {
+  row: EventRow;
+  eventType: ShopifyEventType;
+  payload: Json;
+}
+
+/**
+ * Each event's template to its customer, when the business mapped one and turned it on: the phone
+ * from the payload (E.164), opt-outs respected, the variables filled from the payload, queued with
+ * `queueMessage` (estimate, wallet, consent). The mappings and the opted-out phones are read once for
+ * all; each message's event outcome is written in the message's own transaction, only if the event
+ * has none yet (a retried job never queues twice); the skipped ones' outcomes together at the end.
+ */
+async function sendForAll(candidates: Candidate[], from: ("received" | "waiting")[]) {
+  if (!candidates.length) return;
+  const pairs = [...new Map(candidates.map((c) => [`${c.row.organization_id} ${c.eventType}`, c])).values()];
+  const mappingRows = await queryRows<MappingRow & { organization_id: string; event_type: string }>(
+    db(),
+    sql`select m.organization_id, m.event_type, m.enabled, m.variables, m.delay_minutes, t.name, t.language, t.status, t.components
+        from shopify_mappings m left join message_templates t on t.id = m.template_id and t.organization_id = m.organization_id
+        where (m.organization_id, m.event_type) in (
+          select * from unnest(${sql.param(pairs.map((p) => p.row.organization_id))}::uuid[], ${sql.param(pairs.map((p) => p.eventType))}::text[]))`,
+  );
+  const mappings = new Map(mappingRows.map((r) => [`${r.organization_id} ${r.event_type}`, r]));
+  const skips: Skip[] = [];
+  const toSend: (Candidate & { mapping: MappingRow; phone: string })[] = [];
+  for (const c of candidates) {
+    const mapping = mappings.get(`${c.row.organization_id} ${c.eventType}`);
+    if (!mapping) skips.push({ row: c.row, reason: "no_mapping", phone: null });
+    else if (!mapping.enabled) skips.push({ row: c.row, reason: "turned_off", phone: null });
+    else if (!mapping.name || mapping.status !== "approved") skips.push({ row: c.row, reason: "template_unavailable", phone: null });
+    else {
+      const phone = customerPhoneOf(c.payload);
+      if (!phone) skips.push({ row: c.row, reason: "no_phone", phone: null });
+      else toSend.push({ ...c, mapping, phone });
+    }
+  }
+  const optedOut = new Set<string>();
+  if (toSend.length) {
+    const rows = await queryRows<{ organization_id: string; phone: string }>(
+      db(),
+      sql`select distinct organization_id, phone from contacts
+          where opt_in = 'opted_out' and (organization_id, phone) in (
+            select * from unnest(${sql.param(toSend.map((c) => c.row.organization_id))}::uuid[], ${sql.param(toSend.map((c) => c.phone))}::text[]))`,
+    );
+    for (const r of rows) optedOut.add(`${r.organization_id} ${r.phone}`);
+  }
+  for (const c of toSend) {
+    if (optedOut.has(`${c.row.organization_id} ${c.phone}`)) {
+      skips.push({ row: c.row, reason: "opted_out", phone: c.phone });
+      continue;
+    }
+    const refused = await sendOne(c.row, c.mapping, c.payload, c.phone, from);
+    if (refused) skips.push({ row: c.row, reason: refused, phone: c.phone });
+  }
+  // In arrival order (the activity log lists them so).
+  const place = new Map(candidates.map((c, i) => [c.row.id, i]));
+  await writeSkips(
+    skips.sort((a, b) => place.get(a.row.id)! - place.get(b.row.id)!),
+    from,
+  );
+}
+
+/** One message and its event's outcome in one transaction; answers why none went when it was refused. */
+async function sendOne(row: EventRow, mapping: MappingRow, payload: Json, phone: string, from: ("received" | "waiting")[]) {
   const count = templateVariables(mapping.components).length;
   const parameters = Array.from({ length: count }, (_, i) => {
     const field = mapping.variables[i];
@@ -159,7 +276,7 @@ async function sendFor(row: EventRow, eventType: ShopifyEventType, payload: Json
   try {
     await queueMessage(row.organization_id, {
       to: phone,
-      content: { kind: "template", template: { name: mapping.name, language: mapping.language ?? undefined, parameters } },
+      content: { kind: "template", template: { name: mapping.name!, language: mapping.language ?? undefined, parameters } },
       source: "automation",
       onQueued: async (tx, messageId) => {
         const done = await queryRows<{ id: string }>(
@@ -176,19 +293,11 @@ async function sendFor(row: EventRow, eventType: ShopifyEventType, payload: Json
         );
       },
     });
-    return "sent";
+    return null;
   } catch (error) {
-    if (error instanceof AlreadyDone) return "done";
+    if (error instanceof AlreadyDone) return null;
     if (!isRefusal(error)) throw error;
-    const reason: SkipReason =
-      error.code === "insufficient_balance"
-        ? "insufficient_balance"
-        : error.code === "not_opted_in"
-          ? "not_opted_in"
-          : error.code === "template_not_found" || error.code === "template_not_approved"
-            ? "template_unavailable"
-            : "send_refused";
-    return skip(reason, phone);
+    return refusalReason(error.code);
   }
 }
 
@@ -248,19 +357,26 @@ async function checkoutSeen(row: EventRow) {
   });
 }
 
-/** An order cancels its customer's waiting checkouts: the same checkout token, or the same phone. */
-async function cancelCheckoutsOf(row: EventRow) {
-  const token = typeof row.payload.checkout_token === "string" ? row.payload.checkout_token : null;
-  const phone = customerPhoneOf(row.payload);
-  if (!token && !phone) return;
+/** Orders cancel their customers' waiting checkouts (the same checkout token, or the same phone): one statement for all. */
+async function cancelCheckoutsOf(orders: EventRow[]) {
+  const keys = orders
+    .map((row) => ({
+      organizationId: row.organization_id,
+      token: typeof row.payload.checkout_token === "string" ? row.payload.checkout_token : null,
+      phone: customerPhoneOf(row.payload),
+    }))
+    .filter((k) => k.token || k.phone);
+  if (!keys.length) return;
   await db().transaction(async (tx) => {
     const cancelled = await queryRows<{ event_row_id: string }>(
       tx,
-      sql`update shopify_checkouts set state = 'done'
-          where organization_id = ${row.organization_id} and state = 'waiting' and (token = ${token} or phone = ${phone})
-          returning event_row_id`,
+      sql`update shopify_checkouts c set state = 'done'
+          from unnest(${sql.param(keys.map((k) => k.organizationId))}::uuid[], ${sql.param(keys.map((k) => k.token))}::text[],
+                      ${sql.param(keys.map((k) => k.phone))}::text[]) as o(organization_id, token, phone)
+          where c.organization_id = o.organization_id and c.state = 'waiting' and (c.token = o.token or c.phone = o.phone)
+          returning c.event_row_id`,
     );
-    for (const c of cancelled) await finish(tx, c.event_row_id, "cancelled", "order_placed");
+    if (cancelled.length) await finishAll([...new Set(cancelled.map((c) => c.event_row_id))], "cancelled", "order_placed", tx);
   });
 }
 
@@ -283,7 +399,7 @@ async function sendAbandonedCheckout(checkoutId: string) {
     db(),
     sql`select id, organization_id, shop, topic, event_type, payload, reference from shopify_events where id = ${checkout.event_row_id}`,
   );
-  if (event) await sendFor(event, "checkout_abandoned", checkout.payload, ["waiting"]);
+  if (event) await sendForAll([{ row: event, eventType: "checkout_abandoned", payload: checkout.payload }], ["waiting"]);
   // After the outcome: a job that failed before it is run again and finds the checkout still waiting.
   await db().execute(sql`update shopify_checkouts set state = 'done' where id = ${checkoutId} and state = 'waiting'`);
 }
