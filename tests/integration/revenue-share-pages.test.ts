@@ -399,3 +399,29 @@ describe("processing a settlement", () => {
     ).toBe(404);
   });
 });
+
+describe("the demo's partners", () => {
+  it("fill every tab: figures over several months, partners of each status, transactions and settlements", async () => {
+    const { seedAdminBilling } = await import("~/.server/demo/seed-admin-billing");
+    const { seedPartners } = await import("~/.server/demo/seed-partners");
+    await seedAdminBilling();
+    await seedPartners();
+    const a = await admin();
+    const overview = await run(indexLoader, getRequest("/revenue-share", { cookie: a.cookie }));
+    expect(overview.data.overview.lastMonth.partnerCents).toBeGreaterThan(0);
+    expect(overview.data.overview.statuses).toMatchObject({ active: expect.any(Number), pending: 1, suspended: 1 });
+    expect(overview.data.overview.top.length).toBeGreaterThan(1);
+    const partners = await run(partnersLoader, getRequest("/revenue-share/partners?q=savannah", { cookie: a.cookie }));
+    expect(partners.data.page.rows.map((r: { name: string }) => r.name)).toContain("Savannah Digital Agency");
+    const months = await rawQuery<{ n: number }>(
+      `select count(distinct date_trunc('month', occurred_at at time zone 'Africa/Nairobi'))::int as n from partner_transactions`,
+    );
+    expect(months[0]!.n).toBeGreaterThanOrEqual(2);
+    const settlements = await run(settlementsLoader, getRequest("/revenue-share/settlements", { cookie: a.cookie }));
+    expect(new Set(settlements.data.page.rows.map((r: { status: string }) => r.status))).toEqual(new Set(["paid", "pending", "failed"]));
+    const partner = await signedInCookie("partner@savannahdigital.co.ke", "JumbePartner#2026");
+    const own = await run(indexLoader, getRequest("/revenue-share", { cookie: partner }));
+    expect(own.data.own.clients.length).toBe(2);
+    expect(own.data.own.settlements.length).toBeGreaterThan(0);
+  });
+});
