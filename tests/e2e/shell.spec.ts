@@ -304,7 +304,7 @@ test("a page the product will have says coming soon inside the shell, and the to
   await expect(page.getByText("Coming soon", { exact: true })).toHaveCount(0);
   await page.goto("/revenue-share");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Revenue Share");
-  await expect(page.getByText("Coming soon", { exact: true })).toBeVisible();
+  await expect(page.getByText("Coming soon", { exact: true })).toHaveCount(0);
   await expect(sideNav(page)).toBeVisible();
 
   // A GET form: works the same with and without JavaScript.
