@@ -9,9 +9,9 @@ import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
 // one retried without); the demo partner's owner reads its own programme; a member applies and an
 // administrator approves; every tab fits 360 px. Demo partners: app/.server/demo/seed-partners.ts.
 
-/** The form in `scope` whose submit button is named `button`. */
-const formWith = (scope: Page | Locator, button: string) =>
-  scope.locator("form").filter({ has: scope.getByRole("button", { name: button }) });
+/** The form in `scope` whose submit button is named `button` (the inner locator starts at the page, as Playwright asks). */
+const formWith = (page: Page, scope: Page | Locator, button: string) =>
+  scope.locator("form").filter({ has: page.getByRole("button", { name: button }) });
 
 async function fits360(page: Page) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -64,7 +64,7 @@ test("an administrator enrols a partner, changes its share with a reason, assign
   await expect(dialog.getByTestId("share-history")).toContainText("Reached 20 clients in Nairobi");
 
   // Assign a client with a reason.
-  const assign = formWith(dialog, "Assign client");
+  const assign = formWith(admin, dialog, "Assign client");
   await field(assign, "Client organisation").fill(client.email);
   await field(assign, "Reason").fill("Signed at the agency's workshop");
   await assign.getByRole("button", { name: "Assign client" }).click();
@@ -143,7 +143,7 @@ test("a partner's owner reads its own programme; a member applies and an adminis
   await page.goto("/revenue-share");
   await expect(page.getByRole("heading", { name: "Apply to become a partner" })).toBeVisible();
   await fits360(page);
-  const form = formWith(page, "Apply");
+  const form = formWith(page, page, "Apply");
   await form.getByLabel("Category").selectOption("E-commerce");
   await field(form, "M-Pesa number").fill("+254 722 123 456");
   await field(form, "KRA PIN").fill("P051234567Q");
