@@ -1,10 +1,11 @@
 import { IntentForm, replyFor, StatusBadge, type RevenueActionData } from "./parts";
 import { formatKes } from "~/lib/invoice";
+import { longMonth } from "~/lib/billing-words";
 import { m } from "~/paraglide/messages";
 
 /** "November 2026" from "2026-11-01", in the page's language. */
 export function periodWords(period: string) {
-  return new Date(`${period}T12:00:00+03:00`).toLocaleDateString(undefined, { month: "long", year: "numeric", timeZone: "Africa/Nairobi" });
+  return longMonth(period.slice(0, 7));
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   type RevenueActionData,
 } from "~/components/revenue-share/parts";
 import { formatKes } from "~/lib/invoice";
+import { periodWords } from "~/components/revenue-share/settle-form";
 import { formatDay, formatNumber } from "~/lib/dates";
 import { m } from "~/paraglide/messages";
 
@@ -229,7 +230,7 @@ function OwnProgramme({ own, link, qr }: { own: Own; link: string; qr: string | 
         <Table
           caption={m.revenue_settlements_title()}
           columns={[
-            { key: "period", header: m.revenue_column_period(), cell: (r: Own["settlements"][number]) => monthWords(r.period) },
+            { key: "period", header: m.revenue_column_period(), cell: (r: Own["settlements"][number]) => periodWords(r.period) },
             { key: "net", header: m.revenue_column_net(), align: "right", cell: (r) => formatKes(r.netCents) },
             { key: "status", header: m.revenue_column_status(), cell: (r) => <StatusBadge status={r.status} /> },
             { key: "reference", header: m.revenue_column_reference(), hideOnPhone: true, cell: (r) => r.payoutReference ?? "—" },
@@ -253,10 +254,6 @@ function OwnProgramme({ own, link, qr }: { own: Own; link: string; qr: string | 
   );
 }
 
-/** "November 2026" from "2026-11-01". */
-function monthWords(period: string) {
-  return new Date(`${period}T12:00:00+03:00`).toLocaleDateString(undefined, { month: "long", year: "numeric", timeZone: "Africa/Nairobi" });
-}
 
 function Apply({ canApply, organisationName, actionData }: { canApply: boolean; organisationName: string; actionData: RevenueActionData }) {
   return (
