@@ -254,7 +254,6 @@ function OwnProgramme({ own, link, qr }: { own: Own; link: string; qr: string | 
   );
 }
 
-
 function Apply({ canApply, organisationName, actionData }: { canApply: boolean; organisationName: string; actionData: RevenueActionData }) {
   return (
     <>
