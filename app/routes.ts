@@ -108,8 +108,11 @@ export default [
     // Google Sheets' export and import settings (decision 085).
     route("integrations/google-sheets", "routes/app/integrations-google-sheets.tsx"),
     route("integrations/shopify", "routes/app/integrations-shopify.tsx"),
-    // Spec pages not built yet: each says "coming soon" in the shell (app/lib/planned-pages.ts).
-    ...["revenue-share"].map((path) => route(path, "routes/app/coming-soon.tsx", { id: `coming-soon-${path}` })),
+    // The partner programme (issue 46): the administrator's four tabs, or a partner's own programme, or the application.
+    route("revenue-share", "routes/app/revenue-share/index.tsx"),
+    route("revenue-share/partners", "routes/app/revenue-share/partners.tsx"),
+    route("revenue-share/transactions", "routes/app/revenue-share/transactions.tsx"),
+    route("revenue-share/settlements", "routes/app/revenue-share/settlements.tsx"),
   ]),
 
   route("whatsapp-setup", "routes/app/whatsapp-setup.ts"),
@@ -132,6 +135,8 @@ export default [
     route("messaging/contacts/:id/data.json", "routes/app/messaging/contact-data.ts"),
     // Advanced Analytics' daily table as CSV (the page's query).
     route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
+    // The partner programme's Transactions tab as CSV (platform administrators).
+    route("revenue-share/transactions.csv", "routes/app/revenue-share/transactions-csv.ts"),
     // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
     route("messaging/campaigns/:id/results.csv", "routes/app/messaging/campaigns/results.ts"),
     route("messaging/campaigns/:id/events", "routes/app/messaging/campaigns/events.ts"),

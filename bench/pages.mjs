@@ -22,6 +22,8 @@ const NOT_PAGES = {
   "embedded-callback": "Meta's redirect after Embedded Signup, meaningless without its parameters",
 };
 const QUERIES = { search: "?q=a" };
+/** Shell pages that only a platform administrator opens (the partner programme's tabs, issue 46). */
+const ADMIN_SHELL_PAGES = new Set(["revenue-share/partners", "revenue-share/transactions", "revenue-share/settlements"]);
 const FALLBACK = ["dashboard", "get-started", "profile", "change-password", "whatsapp", "activity", "developers", "search"];
 
 /**
@@ -46,7 +48,7 @@ export function signedInPages(routesSource) {
     const route = as && line.match(/^\s*route\("([^"]+)",\s*"([^"]+)"/);
     // A path with a parameter (templates/:id/edit) needs a record to name; it is left out.
     if (route && route[2].endsWith(".tsx") && !(route[1] in NOT_PAGES) && !route[1].includes(":"))
-      pages.push({ path: `/${route[1]}${QUERIES[route[1]] ?? ""}`, as });
+      pages.push({ path: `/${route[1]}${QUERIES[route[1]] ?? ""}`, as: ADMIN_SHELL_PAGES.has(route[1]) ? "admin" : as });
   }
   if (pages.length) return pages;
   return [...FALLBACK.map((p) => ({ path: `/${p}${QUERIES[p] ?? ""}`, as: "individual" })), { path: "/admin", as: "admin" }];

@@ -40,6 +40,7 @@ const SKIPPED: Record<string, string> = {
   "messaging/contacts/export.csv": "a CSV download",
   "messaging/contacts/:id/data.json": "a JSON download",
   "analytics/daily.csv": "a CSV download",
+  "revenue-share/transactions.csv": "a CSV download",
   "messaging/campaigns/:id/results.csv": "a CSV download",
   "messaging/campaigns/:id/events": "a live stream (server-sent events)",
   "chat/events": "a live stream (server-sent events)",
@@ -304,6 +305,12 @@ const ADMIN_PAGES: Walk[] = [
   ["admin/*", "/admin/no-such-page"],
   // A dialog that is an address of its own.
   ["admin/billing/invoices/:id", (ids) => `${ids.invoice!}?dialog=reconcile`],
+  // The partner programme's four tabs (the demo's partners), and Enrol Partner's dialog.
+  ["revenue-share", "/revenue-share"],
+  ["revenue-share/partners", "/revenue-share/partners"],
+  ["revenue-share/partners", "/revenue-share/partners?dialog=enrol"],
+  ["revenue-share/transactions", "/revenue-share/transactions"],
+  ["revenue-share/settlements", "/revenue-share/settlements"],
 ];
 
 test.use(PHONE);

@@ -162,6 +162,11 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/integrations/shopify": { status: 404, why: "no shop connected" },
   // HubSpot's settings page: the demo has no HubSpot connection (decision 083; the page: hubspot.test.ts).
   "/integrations/hubspot": { status: 404, why: "HubSpot not connected" },
+  // The partner programme's administration (issue 46): a platform administrator's; an organisation's owner and admins get 404.
+  "/revenue-share/partners": { status: 404, why: "the programme's partners: platform administrators only" },
+  "/revenue-share/transactions": { status: 404, why: "the programme's transactions: platform administrators only" },
+  "/revenue-share/settlements": { status: 404, why: "the programme's settlements: platform administrators only" },
+  "/revenue-share/transactions.csv": { status: 404, why: "the programme's transactions: platform administrators only" },
   // The demo import has no rejected rows stored: its file is not found.
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
   // Drafts have no media sample.
@@ -378,6 +383,86 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       form: () => ({ intent: "import", spreadsheet: "x", range: "A:B", duplicates: "skip" }),
       proof: false,
       why: "nothing connected",
+    },
+  },
+  // The partner programme (issue 46): an organisation's owner or admin applies; the rest is a platform administrator's.
+  "/revenue-share": {
+    apply: {
+      needs: "billing:manage",
+      form: () => ({
+        intent: "apply",
+        name: "Nyota Partners",
+        category: "Agency",
+        payoutMethod: "mpesa",
+        mpesaPhone: "0712345678",
+        kraPin: "A123456789Z",
+        resident: "on",
+      }),
+    },
+  },
+  "/revenue-share/partners": {
+    enrol: {
+      needs: "platform:console",
+      form: () => ({ intent: "enrol", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
+    },
+    edit: {
+      needs: "platform:console",
+      form: () => ({ intent: "edit", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
+    },
+    approve: {
+      needs: "platform:console",
+      form: () => ({ intent: "approve", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
+    },
+    reject: {
+      needs: "platform:console",
+      form: () => ({ intent: "reject", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
+    },
+    suspend: {
+      needs: "platform:console",
+      form: () => ({ intent: "suspend", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
+    },
+    reactivate: {
+      needs: "platform:console",
+      form: () => ({ intent: "reactivate", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
+    },
+    assign: {
+      needs: "platform:console",
+      form: () => ({ intent: "assign", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
+    },
+    unassign: {
+      needs: "platform:console",
+      form: () => ({ intent: "unassign", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
+    },
+  },
+  "/revenue-share/settlements": {
+    "": { needs: "platform:console", form: () => ({}), proof: false, why: "no intent" },
+    settle: {
+      needs: "platform:console",
+      form: () => ({ intent: "settle", settlement: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
+    },
+    "approve-payout": {
+      needs: "platform:console",
+      form: () => ({ intent: "approve-payout", settlement: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
   },
   // HubSpot's settings page (decision 083): the demo has no HubSpot connection, so each is refused (404) after the guard.

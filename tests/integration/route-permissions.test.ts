@@ -257,7 +257,13 @@ const ROWS: Record<string, Row> = {
   "/integrations/shopify": { path: "/integrations/shopify", anonymous: "login", owner: "404", admin: "404" },
   // HubSpot's settings page (decision 083): members with developer:view; 404 in words until HubSpot is connected.
   "/integrations/hubspot": { path: "/integrations/hubspot", anonymous: "login", owner: "404", admin: "404" },
+  // The partner programme (issue 46): the page for owners, admins and platform administrators; its
+  // three other tabs and the CSV are a platform administrator's (404 in words to an organisation's owner).
   "/revenue-share": { path: "/revenue-share", anonymous: "login", owner: "ok", admin: "ok" },
+  "/revenue-share/partners": { path: "/revenue-share/partners", anonymous: "login", owner: "404", admin: "ok" },
+  "/revenue-share/transactions": { path: "/revenue-share/transactions", anonymous: "login", owner: "404", admin: "ok" },
+  "/revenue-share/settlements": { path: "/revenue-share/settlements", anonymous: "login", owner: "404", admin: "ok" },
+  "/revenue-share/transactions.csv": { path: "/revenue-share/transactions.csv", anonymous: "login", owner: "404", admin: "ok" },
   // The admin console: 404 to anyone but a platform administrator, signed in or not (decision 037); a foreign or unknown id is 404 too.
   "/admin": { path: "/admin", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/export.csv": { path: "/admin/export.csv", anonymous: "404", owner: "404", admin: "ok" },
@@ -363,6 +369,7 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/integrations", form: { intent: "connect", integration: "hubspot" }, anonymous: "login" },
   { path: "/integrations/google-sheets", form: { intent: "export" }, anonymous: "login" },
   { path: "/integrations/hubspot", form: { intent: "sync" }, anonymous: "login" },
+  { path: "/revenue-share/partners", form: { intent: "enrol" }, anonymous: "login", owner: "denied" as Outcome },
   { path: "/whatsapp", form: { intent: "disconnect", accountId: "00000000-0000-4000-8000-000000000000" }, anonymous: "login" },
   { path: "/profile", form: { intent: "profile" }, anonymous: "login" },
   { path: "/change-password", form: {}, anonymous: "login" },

@@ -5,7 +5,7 @@ import { PlatformScopeRefused } from "~/.server/infrastructure/db/scope";
 import { platformUsers } from "~/.server/domains/search/providers";
 import { loader as searchLoader } from "~/routes/app/search";
 import { loader as adminUsers } from "~/routes/admin/users";
-import { loader as comingSoon } from "~/routes/app/coming-soon";
+import { loader as revenueShare } from "~/routes/app/revenue-share/index";
 import { getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
@@ -161,10 +161,11 @@ describe("search", () => {
     expect(await pages("api key")).toEqual([]);
   });
 
-  it("shows a spec page that is not built yet as coming soon, inside the shell", async () => {
+  it("finds the Revenue Share page, which asks a signed-out visitor to sign in", async () => {
     const me = await signedIn();
-    const revenueShare = await run(comingSoon, getRequest("/revenue-share", { cookie: me.cookie }));
-    expect(revenueShare.data).toMatchObject({ path: "/revenue-share", title: "Revenue Share" });
-    expect((await run(comingSoon, getRequest("/revenue-share"))).location).toBe("/login?from=%2Frevenue-share");
+    const pages = await run(searchLoader, getRequest("/search?q=referral", { cookie: me.cookie }));
+    expect(titles(pages.data.sections, "pages")).toEqual(["Revenue Share"]);
+    expect((await run(revenueShare, getRequest("/revenue-share", { cookie: me.cookie }))).data).toMatchObject({ view: "apply" });
+    expect((await run(revenueShare, getRequest("/revenue-share"))).location).toBe("/login?from=%2Frevenue-share");
   });
 });

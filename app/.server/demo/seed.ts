@@ -33,6 +33,7 @@ import { seedAdminSystem } from "./seed-admin-system";
 import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 import { seedAdminTemplates } from "./seed-admin-templates";
 import { seedAdminUsers } from "./seed-admin-users";
+import { seedPartners } from "./seed-partners";
 import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
 import { seedIntegrations } from "./seed-integrations";
 
@@ -99,6 +100,8 @@ export async function seedDemoData() {
   await seedAdminTemplates();
   await seedAdminSystem(DEMO_ACCOUNTS.find((a) => a.usertype === "admin")!.email);
   await seedAdminUsers();
+  // The partner programme: partners who brought the console's tenants, their ledger and settlements.
+  await seedPartners();
   return true;
 }
 

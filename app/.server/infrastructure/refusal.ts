@@ -42,6 +42,7 @@ export type RefusalDomain =
   | "media"
   | "notification_rules"
   | "organisation"
+  | "partner"
   | "payment"
   | "quick_reply"
   | "send"

@@ -16,7 +16,18 @@ export interface AdminAction {
   action: string;
   organizationId?: string | null;
   targetType:
-    "organization" | "user" | "invoice" | "dispute" | "wallet" | "whatsapp_account" | "template" | "alert" | "session" | "platform_setting";
+    | "organization"
+    | "user"
+    | "invoice"
+    | "dispute"
+    | "wallet"
+    | "whatsapp_account"
+    | "template"
+    | "alert"
+    | "session"
+    | "platform_setting"
+    | "partner"
+    | "partner_settlement";
   targetId?: string | null;
   reason?: string | null;
   before?: unknown;

@@ -3,7 +3,6 @@ import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { mayOpen } from "../auth/route-permissions";
 import { platformScope } from "../../infrastructure/db/scope";
-import { PLANNED_PAGES } from "~/lib/planned-pages";
 import { formatKes } from "~/lib/invoice";
 import { internationalDigits, likePattern, searchWith, type SearchProvider } from "./registry";
 import type { CurrentUser } from "../auth/guards";
@@ -126,11 +125,11 @@ const PAGES: { to: string; title: () => string; words: string }[] = [
       "Integrations integrations connect apps HubSpot Shopify Google Sheets Zapier Make REST hooks CRM e-commerce Salesforce Zoho WooCommerce Mailchimp Zendesk Freshdesk",
   },
   { to: "/admin", title: m.app_search_page_admin_console, words: "Admin Console admin console platform users organisations" },
-  ...Object.entries(PLANNED_PAGES).map(([to, page]) => ({
-    to,
-    title: () => m.app_search_coming_soon({ title: page.title() }),
-    words: `${page.title({}, { locale: "en" })} (coming soon) ${page.summary({}, { locale: "en" })}`,
-  })),
+  {
+    to: "/revenue-share",
+    title: m.revenue_title,
+    words: "Revenue Share partners partner programme referral commission settlements payouts transactions agencies resellers",
+  },
 ];
 
 const pages: SearchProvider = {
