@@ -11,6 +11,7 @@ import { existingAccountMail, verificationCodeMail } from "../../infrastructure/
 import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
 import { normalizePhone } from "~/lib/phone";
 import { hashPassword } from "./password";
+import { attributeReferral } from "../partners/referral";
 import { issueCode } from "./codes";
 import { findUserByEmail } from "./users";
 import { booleanSettingSql, PLATFORM_SETTINGS } from "../../infrastructure/config/platform-settings";
@@ -30,6 +31,8 @@ export interface SignupInput {
   email: string;
   phoneNumber?: string;
   password: string;
+  /** The partner's referral code from `/signup?ref=CODE`; one that names no active partner is ignored. */
+  referral?: string | null;
 }
 
 export type SignupResult = { ok: true; email: string } | { ok: false; status: 400 | 429; message: string; field?: string };
@@ -92,6 +95,7 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
         .onConflictDoNothing()
         .returning();
       if (!user) tx.rollback();
+      await attributeReferral(tx, organization!.id, input.referral);
       return { organization: organization!, user: user! };
     })
     .catch((error: unknown) => {
