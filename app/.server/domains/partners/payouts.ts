@@ -25,7 +25,7 @@ export const PAYOUT_STATUS_QUEUE = "partners.payout-status";
 /** M-Pesa B2C pays whole shillings from 10 to 150,000. */
 export const B2C_MIN_CENTS = 10_00;
 export const B2C_MAX_CENTS = 150_000_00;
-/** Default: payouts above KES 100,000 need a second administrator. */
+/** Default of PARTNER_PAYOUT_APPROVAL_THRESHOLD_CENTS: payouts above KES 100,000 need a second administrator. */
 export const DEFAULT_APPROVAL_THRESHOLD_CENTS = 100_000_00;
 /** An accepted payout without a result is asked about this long after, then backing off. */
 export const FIRST_STATUS_QUERY_AFTER_MS = 2 * 60_000;
@@ -82,7 +82,7 @@ export async function startPayout(
   settlementId: string,
   options: { approvalThresholdCents?: number } = {},
 ): Promise<PayoutRow> {
-  const threshold = options.approvalThresholdCents ?? DEFAULT_APPROVAL_THRESHOLD_CENTS;
+  const threshold = options.approvalThresholdCents ?? env().PARTNER_PAYOUT_APPROVAL_THRESHOLD_CENTS;
   return db().transaction(async (tx) => {
     const settlement = await queryRow<{ id: string; status: string; net_cents: string; payout_method: string; mpesa_phone: string | null }>(
       tx,
