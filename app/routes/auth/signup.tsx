@@ -12,7 +12,7 @@ import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor } from "~/.server/domains/auth/guards";
 import { createSignup, signupSuccess } from "~/.server/domains/auth/signup";
-import { referralCode } from "~/.server/domains/partners/referral";
+import { referralAttribution, referralCode } from "~/.server/domains/partners/referral";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -64,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       email: v.email!,
       phoneNumber: v.phoneNumber,
       password: v.password!,
-      referral: referralCode(formData.get("ref")),
+      withOrganisation: referralAttribution(formData.get("ref")),
     },
     requestMeta(request, context),
   );

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { TransactionRollbackError } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
 import { organizations, users } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
@@ -11,7 +11,6 @@ import { existingAccountMail, verificationCodeMail } from "../../infrastructure/
 import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
 import { normalizePhone } from "~/lib/phone";
 import { hashPassword } from "./password";
-import { attributeReferral } from "../partners/referral";
 import { issueCode } from "./codes";
 import { findUserByEmail } from "./users";
 import { booleanSettingSql, PLATFORM_SETTINGS } from "../../infrastructure/config/platform-settings";
@@ -31,8 +30,11 @@ export interface SignupInput {
   email: string;
   phoneNumber?: string;
   password: string;
-  /** The partner's referral code from `/signup?ref=CODE`; one that names no active partner is ignored. */
-  referral?: string | null;
+  /**
+   * Work in the sign-up's own transaction once the organisation exists (the partner programme's
+   * referral attribution, issue 46): rolled back with the sign-up if it loses a race for its e-mail.
+   */
+  withOrganisation?: (tx: Executor, organizationId: string) => Promise<unknown>;
 }
 
 export type SignupResult = { ok: true; email: string } | { ok: false; status: 400 | 429; message: string; field?: string };
@@ -95,7 +97,7 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
         .onConflictDoNothing()
         .returning();
       if (!user) tx.rollback();
-      await attributeReferral(tx, organization!.id, input.referral);
+      await input.withOrganisation?.(tx, organization!.id);
       return { organization: organization!, user: user! };
     })
     .catch((error: unknown) => {

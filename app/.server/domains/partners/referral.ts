@@ -35,3 +35,8 @@ export async function attributeReferral(executor: Executor, organizationId: stri
   );
   return inserted > 0;
 }
+
+/** What a sign-up with `code` does in its transaction once its organisation exists (auth's `withOrganisation`). */
+export function referralAttribution(code: unknown) {
+  return (executor: Executor, organizationId: string) => attributeReferral(executor, organizationId, code);
+}
