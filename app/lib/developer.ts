@@ -6,4 +6,5 @@ export const WEBHOOK_EVENTS = [
   "message.received",
   "conversation.handover",
   "flow.completed",
+  "partner.settlement.paid",
 ] as const;

@@ -92,6 +92,7 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
     "message.received",
     "conversation.handover",
     "flow.completed",
+    "partner.settlement.paid",
   ])
     await expect(page.getByLabel(event)).toBeChecked();
   await page.getByLabel("Webhook URL").fill("http://127.0.0.1:8080/hooks");

@@ -46,6 +46,7 @@ const SKIPPED: Record<string, string> = {
   "chat/events": "a live stream (server-sent events)",
   "chat/media/:id": "a message's media file",
   "billing/invoices/:id/pdf": "a PDF download",
+  "revenue-share/settlements/:id/statement": "a PDF download",
   "billing/card-return": "where the card checkout returns: verifies, then redirects",
   "webhooks/mpesa/stk/:paymentId/:secret": "a payment provider's callback",
   "webhooks/mpesa/b2c/:payoutId/:secret/:kind": "a payment provider's callback",

@@ -816,7 +816,15 @@ describe("webhook URL rules", () => {
     const page = await run(developersPage.loader, getRequest("/developers", { cookie: other.cookie }));
     expect(page.data.webhook).toEqual({
       url: "",
-      events: ["message.delivered", "message.read", "message.failed", "message.received", "conversation.handover", "flow.completed"],
+      events: [
+        "message.delivered",
+        "message.read",
+        "message.failed",
+        "message.received",
+        "conversation.handover",
+        "flow.completed",
+        "partner.settlement.paid",
+      ],
       updatedAt: null,
     });
     const mine = await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }));

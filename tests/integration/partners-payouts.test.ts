@@ -4,7 +4,15 @@ import { rawQuery } from "~/.server/infrastructure/db/client";
 import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
-import { approvePayout, payoutSecret, queryOverduePayouts, runPayoutJobs, startPayout } from "~/.server/domains/partners/payouts";
+import {
+  approvePayout,
+  markSettlementPaidByBank,
+  PAYOUT_FAILURES,
+  payoutSecret,
+  queryOverduePayouts,
+  runPayoutJobs,
+  startPayout,
+} from "~/.server/domains/partners/payouts";
 import { createVerifiedUser } from "../support/accounts";
 import { paymentsHarnessForFile } from "../support/payments-harness";
 
@@ -19,18 +27,26 @@ const pay = paymentsHarnessForFile();
 const admin = { userId: randomUUID() };
 const second = { userId: randomUUID() };
 
-async function settlement(netCents: number, phone = "254712345678") {
+async function settlement(netCents: number, phone = "254712345678", method: "mpesa" | "bank" = "mpesa") {
   const user = await createVerifiedUser({ businessName: `Partner ${randomUUID().slice(0, 6)}` });
   const [partner] = await rawQuery<{ id: string }>(
-    `insert into partners (organization_id, code, name, category, status, share_bps, payout_method, mpesa_phone, kra_pin, approved_at)
-     values ($1, $2, 'Savannah Digital Agency', 'Agency', 'active', 1500, 'mpesa', $3, 'P051234567Q', now()) returning id`,
-    [user.organization.id, `P${randomUUID().slice(0, 8).toUpperCase()}`, phone],
+    `insert into partners (organization_id, code, name, category, status, share_bps, payout_method, mpesa_phone, bank_details, kra_pin, approved_at)
+     values ($1, $2, 'Savannah Digital Agency', 'Agency', 'active', 1500, $4, $3, $5, 'P051234567Q', now()) returning id`,
+    [
+      user.organization.id,
+      `P${randomUUID().slice(0, 8).toUpperCase()}`,
+      method === "mpesa" ? phone : null,
+      method,
+      method === "bank"
+        ? JSON.stringify({ bank: "KCB", branch: "Moi Avenue", accountName: "Savannah Digital", accountNumber: "1234567890" })
+        : null,
+    ],
   );
   const withholding = Math.round(netCents / 19);
   const [row] = await rawQuery<{ id: string }>(
     `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payout_method)
-     values ($1, '2026-10-01', 3, $2, $3, 500, $4, $5, 'mpesa') returning id`,
-    [partner!.id, netCents * 6, netCents + withholding, withholding, netCents],
+     values ($1, '2026-10-01', 3, $2, $3, 500, $4, $5, $6) returning id`,
+    [partner!.id, netCents * 6, netCents + withholding, withholding, netCents, method],
   );
   return row!.id;
 }
@@ -94,7 +110,10 @@ describe("partner payouts by M-Pesa B2C", () => {
     setEnv({ ...env(), mpesaB2c: { ...env().mpesaB2c!, initiatorPassword: "not-the-password" } });
     await startPayout(admin, id);
     await run();
-    expect(await settled(id)).toMatchObject({ status: "failed", failure_reason: "The initiator information is invalid." });
+    expect(await settled(id)).toMatchObject({
+      status: "failed",
+      failure_reason: "M-Pesa did not pay (result 2001): The initiator information is invalid.",
+    });
     setEnv({ ...env(), mpesaB2c: { ...env().mpesaB2c!, initiatorPassword: "Safaricom999!*!" } });
     await startPayout(admin, id);
     await run();
@@ -166,5 +185,105 @@ describe("partner payouts by M-Pesa B2C", () => {
     expect((await post(payoutSecret(payout.id), JSON.stringify({ Result: {} }))).status).toBe(400);
     expect((await fetch(`${pay.origin}/webhooks/mpesa/b2c/${payout.id}/${payoutSecret(payout.id)}/result`)).status).toBe(405);
     expect((await attempts(id))[0]!.status).toBe("awaiting_approval");
+  });
+});
+
+/** The partner organisation behind a settlement, with a webhook endpoint subscribed to the event. */
+async function partnerEndpoint(settlementId: string) {
+  const [row] = await rawQuery<{ organization_id: string }>(
+    `select p.organization_id from partner_settlements s join partners p on p.id = s.partner_id where s.id = $1`,
+    [settlementId],
+  );
+  await rawQuery(`insert into webhook_endpoints (organization_id, url, events) values ($1, 'http://127.0.0.1:9/jumbe', $2)`, [
+    row!.organization_id,
+    ["partner.settlement.paid"],
+  ]);
+  return row!.organization_id;
+}
+
+const deliveries = (organizationId: string) =>
+  rawQuery<{ event_type: string; payload: { type: string; data: Record<string, unknown> } }>(
+    `select event_type, payload from webhook_deliveries where organization_id = $1`,
+    [organizationId],
+  );
+
+describe("a paid settlement tells the partner, and a bank transfer is marked paid once", () => {
+  it("sends partner.settlement.paid to the partner's endpoint when M-Pesa pays, with the receipt", async () => {
+    const id = await settlement(1_000_000);
+    const organizationId = await partnerEndpoint(id);
+    await startPayout(admin, id);
+    await run();
+    const receipt = (await settled(id)).payout_reference;
+    expect(receipt).toMatch(/^[A-Z0-9]{10}$/);
+    const sent = await deliveries(organizationId);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      event_type: "partner.settlement.paid",
+      payload: {
+        type: "partner.settlement.paid",
+        data: {
+          settlementId: id,
+          month: "2026-10",
+          currency: "KES",
+          netCents: 1_000_000,
+          method: "mpesa",
+          reference: receipt,
+          markedBy: "mpesa",
+        },
+      },
+    });
+  });
+
+  it("marks a bank transfer paid with its reference and tells the partner; refuses a bad reference, a second mark, an unknown id and an M-Pesa partner", async () => {
+    const id = await settlement(2_500_000, "", "bank");
+    const organizationId = await partnerEndpoint(id);
+    await expect(markSettlementPaidByBank(admin, id, "no")).rejects.toMatchObject({ status: 422, code: "reference" });
+    await expect(markSettlementPaidByBank(admin, id, "FT26 301")).rejects.toMatchObject({ status: 422 });
+    expect((await settled(id)).status).toBe("pending");
+    expect(await deliveries(organizationId)).toEqual([]);
+
+    await markSettlementPaidByBank(admin, id, " FT26301ABC/77 ");
+    expect(await settled(id)).toEqual({ status: "paid", payout_reference: "FT26301ABC/77", failure_reason: null });
+    const [sent] = await deliveries(organizationId);
+    expect(sent!.payload.data).toMatchObject({ settlementId: id, method: "bank", reference: "FT26301ABC/77", markedBy: "administrator" });
+
+    await expect(markSettlementPaidByBank(admin, id, "FT26301XYZ")).rejects.toMatchObject({ status: 409, code: "in_hand" });
+    expect((await settled(id)).payout_reference).toBe("FT26301ABC/77");
+    expect(await deliveries(organizationId)).toHaveLength(1);
+
+    await expect(markSettlementPaidByBank(admin, randomUUID(), "FT26301ABC")).rejects.toMatchObject({ status: 404 });
+    await expect(markSettlementPaidByBank(admin, "not-a-settlement", "FT26301ABC")).rejects.toMatchObject({ status: 404 });
+    // Another kind of id (the partner organisation's) is no settlement either.
+    await expect(markSettlementPaidByBank(admin, organizationId, "FT26301ABC")).rejects.toMatchObject({ status: 404 });
+
+    const mpesa = await settlement(300_000);
+    await expect(markSettlementPaidByBank(admin, mpesa, "FT26301ABC")).rejects.toMatchObject({ status: 422, code: "not_bank" });
+    expect((await settled(mpesa)).status).toBe("pending");
+    // And the other way round: a bank partner's settlement is not paid by M-Pesa.
+    const bank = await settlement(300_000, "", "bank");
+    await expect(startPayout(admin, bank)).rejects.toMatchObject({ status: 422, code: "not_mpesa" });
+    await expect(startPayout(admin, "not-a-settlement")).rejects.toMatchObject({ status: 404 });
+    await expect(approvePayout(second, "not-a-payout")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("starts one attempt when two administrators start the same payout at once", async () => {
+    const id = await settlement(800_000);
+    const outcomes = await Promise.allSettled([startPayout(admin, id), startPayout(second, id)]);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ status: 409, code: "in_hand" });
+    expect(await attempts(id)).toEqual([expect.objectContaining({ attempt: 1, status: "requested" })]);
+    await run();
+    expect(pay.mpesa.payouts().filter((p) => p.state === "paid" && p.amount === 8_000)).toHaveLength(1);
+    expect((await settled(id)).status).toBe("paid");
+  });
+
+  it("stores a failure as a sentence a page says in its reader's language", async () => {
+    const english = "M-Pesa did not pay (result 2001): The initiator information is invalid.";
+    expect(PAYOUT_FAILURES.say(english, "en")).toBe(english);
+    expect(PAYOUT_FAILURES.say(english, "sw")).toBe("M-Pesa haikulipa (matokeo 2001): The initiator information is invalid.");
+    expect(PAYOUT_FAILURES.say("The payout waited too long in M-Pesa's queue and was dropped: nothing was paid.", "fr")).toBe(
+      "Le versement a trop attendu dans la file d'attente de M-Pesa et a été abandonné : rien n'a été payé.",
+    );
   });
 });

@@ -138,6 +138,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/billing/payments/:id": (w) => `/billing/payments/${w.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.invoices[1]}`,
   "/billing/invoices/:id/pdf": (w) => `/billing/invoices/${w.invoices[1]}/pdf`,
+  "/revenue-share/settlements/:id/statement": () => "/revenue-share/settlements/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/statement",
   "/api/billing/topups/:id": (w) => `/api/billing/topups/${w.payment}`,
   "/webhooks/mpesa/stk/:paymentId/:secret": (w) => `/webhooks/mpesa/stk/${w.payment}/not-the-secret`,
   "/webhooks/paybill/:secret/:step": () => "/webhooks/paybill/not-the-secret/validation",
@@ -177,6 +178,7 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/notifications/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
   "/chat/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
   "/chat/media/:id": { status: 404, why: "a text message has no file (files are tested in inbox-media.test.ts)" },
+  "/revenue-share/settlements/:id/statement": { status: 404, why: "nobody's settlement (the partner's own: partners-statement.test.ts)" },
   // Paystack's return without a reference of the organisation's (the card flow is tested in billing.spec.ts).
   "/billing/card-return": { status: 404, why: "no card payment's reference" },
   "/webhooks/mpesa/stk/:paymentId/:secret": { status: 405, why: "POST only" },

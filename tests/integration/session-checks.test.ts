@@ -167,6 +167,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/billing/payments/:id": (w) => `/billing/payments/${w.ids.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.ids.invoice}`,
   "/billing/invoices/:id/pdf": (w) => `/billing/invoices/${w.ids.invoice}/pdf`,
+  "/revenue-share/settlements/:id/statement": () => "/revenue-share/settlements/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/statement",
   "/webhooks/mpesa/stk/:paymentId/:secret": (w) => `/webhooks/mpesa/stk/${w.ids.payment}/not-the-secret`,
   "/webhooks/paybill/:secret/:step": () => "/webhooks/paybill/not-the-secret/validation",
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": () => "/webhooks/mpesa/b2c/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/not-the-secret/result",

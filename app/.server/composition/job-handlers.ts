@@ -43,6 +43,14 @@ import { settlePendingCards } from "../domains/billing/card";
 import { pruneSystemData, runSystemMonitor, SYSTEM_MONITOR_EVERY_SECONDS, SYSTEM_MONITOR_QUEUE } from "../domains/admin/system/monitor";
 import { refreshExpiringTokens, TOKEN_REFRESH_EVERY_SECONDS, TOKEN_REFRESH_QUEUE } from "../domains/integrations/tokens";
 import { PAYOUT_QUEUE, PAYOUT_STATUS_QUEUE, queryOverduePayouts, runPayoutJobs } from "../domains/partners/payouts";
+import {
+  RECORD_EVERY_SECONDS,
+  RECORD_QUEUE,
+  recordDueTransactions,
+  SETTLE_CHECK_EVERY_SECONDS,
+  SETTLE_QUEUE,
+  settleDueMonth,
+} from "../domains/partners/schedule";
 
 /** Pending M-Pesa prompts and card checkouts are looked at this often (their own schedules inside). */
 export const PAYMENTS_CHECK_QUEUE = "billing.payments-check";
@@ -207,6 +215,26 @@ export function registerJobHandlers() {
     run: () => queryOverduePayouts().then(() => undefined),
   });
   registerRecurringJob({ name: "partners-payout-status", queue: PAYOUT_STATUS_QUEUE, everySeconds: 60 });
+  // The ledger from the invoices paid since the last run (a watermark with an overlap, decision 087),
+  // once a minute; the previous month's settlement on the 15th (Nairobi), looked for every ten minutes.
+  // Both are idempotent, so a retry or a second instance adds nothing.
+  registerJobHandler({
+    queue: RECORD_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    run: () => recordDueTransactions().then(() => undefined),
+  });
+  registerRecurringJob({ name: "partners-record", queue: RECORD_QUEUE, everySeconds: RECORD_EVERY_SECONDS });
+  registerJobHandler({
+    queue: SETTLE_QUEUE,
+    batchSize: 1,
+    maxAttempts: 5,
+    leaseMs: 10 * 60_000,
+    transactional: false,
+    run: () => settleDueMonth().then(() => undefined),
+  });
+  registerRecurringJob({ name: "partners-settle", queue: SETTLE_QUEUE, everySeconds: SETTLE_CHECK_EVERY_SECONDS });
   // A consent keyword's answer (STOP, ACHA, START…): it queues a message, so outside the webhook's transaction.
   registerJobHandler<{ organizationId: string; messageId: string; status: "opted_in" | "opted_out"; language: "en" | "sw" }>({
     queue: CONSENT_REPLY_QUEUE,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Route } from "./+types/auth.signup";
 import { SignupSchema } from "~/lib/schemas/auth";
 import { createSignup, SIGNUP_SUCCESS } from "~/.server/domains/auth/signup";
+import { referralAttribution } from "~/.server/domains/partners/referral";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -14,9 +15,10 @@ const SignupPayload = z.looseObject({
 
 // One parse, so the form's messages (an e-mail with NUL is "Email is invalid") come before readJsonBody's NUL check.
 // SignupSchema's input type (every field optional) is looser than the payload's output; zod's pipe wants them equal.
-const SignupRequest = z.pipe(
-  SignupPayload,
-  SignupSchema as unknown as z.ZodType<z.output<typeof SignupSchema>, z.output<typeof SignupPayload>>,
+const SignupRequest = z.intersection(
+  z.pipe(SignupPayload, SignupSchema as unknown as z.ZodType<z.output<typeof SignupSchema>, z.output<typeof SignupPayload>>),
+  // A partner's referral code (issue 46); one that names no active partner is ignored.
+  z.looseObject({ ref: z.string().max(64).optional() }),
 );
 
 export async function loader() {
@@ -35,6 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       email: v.email!,
       phoneNumber: v.phoneNumber,
       password: v.password!,
+      withOrganisation: referralAttribution(v.ref),
     },
     requestMeta(request, context),
   );

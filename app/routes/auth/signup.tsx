@@ -12,6 +12,7 @@ import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor } from "~/.server/domains/auth/guards";
 import { createSignup, signupSuccess } from "~/.server/domains/auth/signup";
+import { referralAttribution, referralCode } from "~/.server/domains/partners/referral";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -40,7 +41,8 @@ export const meta: Route.MetaFunction = () => [
 export async function loader(args: Route.LoaderArgs) {
   const current = await currentUser(args);
   if (current) throw redirect(homeFor(current.role));
-  return { honeypot: await honeypotInputProps() };
+  // A partner's referral link (`?ref=CODE`) rides in a hidden field to the post, scripts or not.
+  return { honeypot: await honeypotInputProps(), referral: referralCode(new URL(args.request.url).searchParams.get("ref")) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -62,6 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       email: v.email!,
       phoneNumber: v.phoneNumber,
       password: v.password!,
+      withOrganisation: referralAttribution(formData.get("ref")),
     },
     requestMeta(request, context),
   );
@@ -103,6 +106,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           <Form method="post" {...getFormProps(form)}>
             <FormError id={form.errorId} errors={form.errors} />
             <HoneypotInputs honeypot={loaderData.honeypot} />
+            {loaderData.referral ? <input type="hidden" name="ref" value={loaderData.referral} /> : null}
             <PersonNameFields firstName={fields.firstName} lastName={fields.lastName} />
             <Field
               label={m.auth_signup_business_name()}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Permission } from "../../domains/auth/permissions";
 import { ERROR_CATALOGUE, type ErrorCode } from "./errors";
 import { accountSummary, accountSummarySql, toAccountSummary, type AccountSummaryRow } from "./account";
+import { getApiPartner, NOT_A_PARTNER, PartnerQuery, PartnerView } from "./partner";
 import { Analytics, AnalyticsQuery, apiAnalytics } from "./analytics";
 import { listConnections } from "../../domains/whatsapp/connections";
 import {
@@ -282,6 +283,22 @@ export const ENDPOINTS: Endpoint[] = [
       if (!account) throw new Error("organisation of a live API key is missing");
       return account;
     },
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/partner",
+    operationId: "getPartner",
+    permission: "billing:view",
+    notFound: NOT_A_PARTNER,
+    summary: "Your revenue share programme",
+    description:
+      "For partners in Jumbe's revenue share programme: your share, referral code and link and status; the organisations you brought (each with what it paid this Nairobi month, net of VAT); your transactions, newest first, a page at a time (pass transactions.nextCursor as cursor; month filters by Nairobi month); and your monthly settlements with withholding tax, net and payout reference. Amounts in KES cents.",
+    query: PartnerQuery,
+    params: NoParams,
+    status: 200,
+    response: PartnerView,
+    errors: { 404: NOT_A_PARTNER },
+    run: ({ organizationId, query }) => getApiPartner(organizationId, query),
   }),
   define({
     method: "get",

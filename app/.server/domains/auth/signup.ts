@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { TransactionRollbackError } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
 import { organizations, users } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
@@ -30,6 +30,11 @@ export interface SignupInput {
   email: string;
   phoneNumber?: string;
   password: string;
+  /**
+   * Work in the sign-up's own transaction once the organisation exists (the partner programme's
+   * referral attribution, issue 46): rolled back with the sign-up if it loses a race for its e-mail.
+   */
+  withOrganisation?: (tx: Executor, organizationId: string) => Promise<unknown>;
 }
 
 export type SignupResult = { ok: true; email: string } | { ok: false; status: 400 | 429; message: string; field?: string };
@@ -92,6 +97,7 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
         .onConflictDoNothing()
         .returning();
       if (!user) tx.rollback();
+      await input.withOrganisation?.(tx, organization!.id);
       return { organization: organization!, user: user! };
     })
     .catch((error: unknown) => {

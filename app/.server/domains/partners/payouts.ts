@@ -8,6 +8,9 @@ import { DarajaError, darajaClient, parseB2cResult, type B2cResult } from "../..
 import { fromSafaricom } from "../billing/mpesa";
 import { log } from "../../infrastructure/log";
 import { m } from "~/paraglide/messages";
+import { englishOf, words } from "../../infrastructure/words/said";
+import { storedSentences } from "../../infrastructure/words/stored";
+import { emitWebhookEvent } from "../webhooks-out/events";
 
 /**
  * Settlement payouts by M-Pesa B2C (issue 46, decision 086). One row an attempt: its
@@ -25,7 +28,7 @@ export const PAYOUT_STATUS_QUEUE = "partners.payout-status";
 /** M-Pesa B2C pays whole shillings from 10 to 150,000. */
 export const B2C_MIN_CENTS = 10_00;
 export const B2C_MAX_CENTS = 150_000_00;
-/** Default: payouts above KES 100,000 need a second administrator. */
+/** Default of PARTNER_PAYOUT_APPROVAL_THRESHOLD_CENTS: payouts above KES 100,000 need a second administrator. */
 export const DEFAULT_APPROVAL_THRESHOLD_CENTS = 100_000_00;
 /** An accepted payout without a result is asked about this long after, then backing off. */
 export const FIRST_STATUS_QUERY_AFTER_MS = 2 * 60_000;
@@ -57,6 +60,9 @@ export interface PayoutRow {
   checks: number;
 }
 
+/** An id the database could look up: anything else is no settlement or payout (404, never a database error). */
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 /** The secret in an attempt's result addresses: derived, so nothing secret is stored. */
 export function payoutSecret(payoutId: string) {
   return createHmac("sha256", env().SESSION_SECRET).update(`b2c-result:${payoutId}`).digest("base64url");
@@ -82,7 +88,8 @@ export async function startPayout(
   settlementId: string,
   options: { approvalThresholdCents?: number } = {},
 ): Promise<PayoutRow> {
-  const threshold = options.approvalThresholdCents ?? DEFAULT_APPROVAL_THRESHOLD_CENTS;
+  const threshold = options.approvalThresholdCents ?? env().PARTNER_PAYOUT_APPROVAL_THRESHOLD_CENTS;
+  if (!isUuid(settlementId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
   return db().transaction(async (tx) => {
     const settlement = await queryRow<{ id: string; status: string; net_cents: string; payout_method: string; mpesa_phone: string | null }>(
       tx,
@@ -119,6 +126,7 @@ export async function startPayout(
 
 /** The second administrator's approval (never the one who asked): the attempt is queued. */
 export async function approvePayout(actor: { userId: string }, payoutId: string) {
+  if (!isUuid(payoutId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_not_found());
   await db().transaction(async (tx) => {
     const payout = await queryRow<PayoutRow>(tx, sql`select * from partner_payouts where id = ${payoutId} for update`);
     if (!payout) throw new PayoutRefusal(404, "not_found", m.admin_payout_not_found());
@@ -135,6 +143,7 @@ export async function approvePayout(actor: { userId: string }, payoutId: string)
  */
 export async function markSettlementPaidByBank(actor: { userId: string }, settlementId: string, reference: string) {
   const ref = reference.trim();
+  if (!isUuid(settlementId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
   if (!/^[A-Za-z0-9][A-Za-z0-9/-]{2,59}$/.test(ref)) throw new PayoutRefusal(422, "reference", m.admin_payout_reference_required());
   await db().transaction(async (tx) => {
     const settlement = await queryRow<{ status: string; payout_method: string }>(
@@ -152,8 +161,55 @@ export async function markSettlementPaidByBank(actor: { userId: string }, settle
   });
 }
 
-/** Everything that follows a settlement being paid, in the same transaction (the partner's webhook, the audit). */
-async function settlementPaid(_tx: Executor, _settlementId: string, _by: string | null) {}
+/**
+ * Everything that follows a settlement being paid, in the same transaction: `partner.settlement.paid`
+ * to the partner organisation's webhook endpoint and REST hooks (decision 087), for the B2C and the
+ * bank path alike. `by`: the administrator who marked a bank transfer paid (null: M-Pesa's result);
+ * the administrator's page writes the admin audit log with its step-up.
+ */
+async function settlementPaid(tx: Executor, settlementId: string, by: string | null) {
+  const s = await queryRow<{
+    organization_id: string;
+    partner_id: string;
+    period: string;
+    transactions: number;
+    revenue_cents: string;
+    partner_cents: string;
+    withholding_bps: number;
+    withholding_cents: string;
+    net_cents: string;
+    payout_method: "mpesa" | "bank";
+    payout_reference: string | null;
+    paid_at: Date | string;
+  }>(
+    tx,
+    sql`select p.organization_id, s.partner_id, to_char(s.period, 'YYYY-MM') as period, s.transactions, s.revenue_cents::text,
+               s.partner_cents::text, s.withholding_bps, s.withholding_cents::text, s.net_cents::text, s.payout_method,
+               s.payout_reference, s.paid_at
+        from partner_settlements s join partners p on p.id = s.partner_id where s.id = ${settlementId}`,
+  );
+  if (!s) return;
+  await emitWebhookEvent(tx, {
+    organizationId: s.organization_id,
+    type: "partner.settlement.paid",
+    data: {
+      settlementId,
+      partnerId: s.partner_id,
+      month: s.period,
+      transactions: s.transactions,
+      currency: "KES",
+      revenueCents: Number(s.revenue_cents),
+      partnerCents: Number(s.partner_cents),
+      withholdingBps: s.withholding_bps,
+      withholdingCents: Number(s.withholding_cents),
+      netCents: Number(s.net_cents),
+      method: s.payout_method,
+      reference: s.payout_reference,
+      paidAt: new Date(s.paid_at).toISOString(),
+      markedBy: by ? "administrator" : "mpesa",
+    },
+  });
+}
 
 /**
  * The queue's handler: each requested attempt sent to Daraja. Accepted: it waits for its result (a
@@ -183,7 +239,14 @@ async function sendPayout(payoutId: string) {
       where id = ${payoutId} and status = 'requested'`);
   } catch (error) {
     if (error instanceof DarajaError && !error.inDoubt) {
-      await db().transaction((tx) => settleAttempt(tx, payout.id, { outcome: "failed", resultCode: null, resultDesc: error.errorMessage }));
+      await db().transaction((tx) =>
+        settleAttempt(tx, payout.id, {
+          outcome: "failed",
+          resultCode: null,
+          resultDesc: error.errorMessage,
+          reason: englishOf(words("admin_payout_failed_refused", { reason: error.errorMessage })),
+        }),
+      );
       return;
     }
     throw error;
@@ -192,7 +255,8 @@ async function sendPayout(payoutId: string) {
 
 type Outcome =
   | { outcome: "paid"; receipt: string; receiverName: string | null; resultCode: number; resultDesc: string }
-  | { outcome: "failed" | "expired"; resultCode: number | null; resultDesc: string };
+  /** `resultDesc`: Daraja's own words, kept on the attempt; `reason`: the settlement's, a stored sentence (PAYOUT_FAILURES). */
+  | { outcome: "failed" | "expired"; resultCode: number | null; resultDesc: string; reason: string };
 
 /** An attempt's believed outcome, and its settlement's with it; only from requested or accepted (once). */
 async function settleAttempt(tx: Executor, payoutId: string, result: Outcome) {
@@ -210,7 +274,7 @@ async function settleAttempt(tx: Executor, payoutId: string, result: Outcome) {
     paid
       ? sql`update partner_settlements set status = 'paid', payout_reference = ${result.receipt}, paid_at = now(), failure_reason = null
             where id = ${row.settlement_id}`
-      : sql`update partner_settlements set status = 'failed', failure_reason = ${result.resultDesc} where id = ${row.settlement_id}`,
+      : sql`update partner_settlements set status = 'failed', failure_reason = ${result.reason} where id = ${row.settlement_id}`,
   );
   if (paid) await settlementPaid(tx, row.settlement_id, null);
   return true;
@@ -260,20 +324,50 @@ export async function receivePayoutCallback(
 
 /** What a believed callback says, or null when it says nothing final (being processed, duplicate, not found yet). */
 function outcomeOf(kind: "result" | "timeout" | "status", result: B2cResult): Outcome | null {
-  if (kind === "timeout" || result.expired) return { outcome: "expired", resultCode: result.resultCode, resultDesc: result.resultDesc };
+  if (kind === "timeout")
+    return {
+      outcome: "expired",
+      resultCode: result.resultCode,
+      resultDesc: result.resultDesc,
+      reason: englishOf(words("admin_payout_failed_timeout")),
+    };
+  if (result.expired)
+    return { outcome: "expired", resultCode: result.resultCode, resultDesc: result.resultDesc, reason: failedResult(result) };
   if (kind === "status") {
     if (result.resultCode !== 0) return null;
     if (result.transactionStatus === "Completed" && result.receipt)
       return { outcome: "paid", receipt: result.receipt, receiverName: result.receiverName, resultCode: 0, resultDesc: result.resultDesc };
     if (result.transactionStatus === "Failed" || result.transactionStatus === "Expired")
-      return { outcome: "failed", resultCode: null, resultDesc: `M-Pesa says the payout ${result.transactionStatus.toLowerCase()}.` };
+      return {
+        outcome: "failed",
+        resultCode: null,
+        resultDesc: result.resultDesc,
+        reason: englishOf(
+          words(result.transactionStatus === "Failed" ? "admin_payout_failed_status_failed" : "admin_payout_failed_status_expired"),
+        ),
+      };
     return null;
   }
   if (result.resultCode === 0 && result.receipt)
     return { outcome: "paid", receipt: result.receipt, receiverName: result.receiverName, resultCode: 0, resultDesc: result.resultDesc };
   if (result.resultCode === 15) return null;
-  return { outcome: "failed", resultCode: result.resultCode, resultDesc: result.resultDesc };
+  return { outcome: "failed", resultCode: result.resultCode, resultDesc: result.resultDesc, reason: failedResult(result) };
 }
+
+const failedResult = (result: B2cResult) =>
+  englishOf(words("admin_payout_failed_result", { code: String(result.resultCode), reason: result.resultDesc }));
+
+/**
+ * The sentences a failed settlement's `failure_reason` is (decision 074): a page says them in its
+ * reader's language with `PAYOUT_FAILURES.say(text)`; Daraja's own words inside stay as M-Pesa wrote them.
+ */
+export const PAYOUT_FAILURES = storedSentences([
+  ["admin_payout_failed_refused", { reason: "data" }],
+  ["admin_payout_failed_result", { code: "data", reason: "data" }],
+  ["admin_payout_failed_status_failed"],
+  ["admin_payout_failed_status_expired"],
+  ["admin_payout_failed_timeout"],
+]);
 
 async function askSoon(payoutId: string, afterMs = 0) {
   await db().execute(sql`

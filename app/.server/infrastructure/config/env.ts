@@ -311,6 +311,35 @@ export const EnvVariables = z.object({
     .describe(
       "Safaricom's public certificate the initiator password is encrypted with (PEM, or the path of its file). Unset: the local sandbox's key in sandbox mode; in production M-Pesa payouts are off. Production refuses the sandbox's.",
     ),
+  // The partner programme (issue 46, decision 087): withholding tax on settlements, and the payout size that needs a second administrator.
+  PARTNER_WITHHOLDING_RESIDENT_BPS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(500)
+    .describe(
+      "Withholding tax on a Kenyan-resident partner's settlement, in basis points (500 = 5%, KRA's rate for agency and consultancy fees).",
+    ),
+  PARTNER_WITHHOLDING_NON_RESIDENT_BPS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(2000)
+    .describe("Withholding tax on a non-resident partner's settlement, in basis points (2000 = 20%)."),
+  PARTNER_WITHHOLDING_THRESHOLD_CENTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe("A partner's month at or below this share (KES cents) is paid without withholding; 0: always withheld."),
+  PARTNER_PAYOUT_APPROVAL_THRESHOLD_CENTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(100_000_00)
+    .describe("An M-Pesa payout above this (KES cents) waits for a second administrator's approval (maker-checker)."),
   MPESA_CALLBACK_BASE_URL: z
     .url()
     .optional()

@@ -292,6 +292,10 @@ export const invoices = pgTable(
     uniqueIndex("invoices_subscription_period_key")
       .on(t.organizationId, t.periodStart)
       .where(sql`kind = 'subscription'`),
+    // The partner programme's ledger records the invoices paid since its last run, every minute (decision 087).
+    index("invoices_paid_idx")
+      .on(t.paidAt)
+      .where(sql`paid_at is not null`),
     index("invoices_unpaid_due_idx")
       .on(t.dueAt)
       .where(sql`status in ('pending', 'overdue')`),

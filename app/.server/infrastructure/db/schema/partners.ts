@@ -191,3 +191,14 @@ export const partnerPayouts = pgTable(
       .where(sql`status in ('requested', 'accepted') and next_check_at is not null`),
   ],
 );
+
+/**
+ * The programme's recurring work across instances (decision 087): `ledger`: invoices paid up to
+ * `at` are recorded (the next run records again from a little before it); `settlement`: the last
+ * month (its first day, at Nairobi's midnight) whose settlement run completed.
+ */
+export const partnerSchedule = pgTable("partner_schedule", {
+  name: text("name", { enum: ["ledger", "settlement"] }).primaryKey(),
+  at: timestamp("at", { withTimezone: true }).notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
