@@ -98,6 +98,7 @@ const SUMMARIES: Record<string, () => string> = {
   deleteFlow: m.developers_ref_delete_flow_summary,
   publishFlow: m.developers_ref_publish_flow_summary,
   listHooks: m.developers_ref_list_hooks_summary,
+  getPartner: m.developers_ref_get_partner_summary,
   subscribeHook: m.developers_ref_subscribe_hook_summary,
   unsubscribeHook: m.developers_ref_unsubscribe_hook_summary,
 };
@@ -157,6 +158,7 @@ const DESCRIPTIONS: Record<string, () => string> = {
   deleteFlow: m.developers_ref_delete_flow_description,
   publishFlow: m.developers_ref_publish_flow_description,
   listHooks: m.developers_ref_list_hooks_description,
+  getPartner: m.developers_ref_get_partner_description,
   subscribeHook: m.developers_ref_subscribe_hook_description,
   unsubscribeHook: m.developers_ref_unsubscribe_hook_description,
 };
