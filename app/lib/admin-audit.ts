@@ -22,6 +22,18 @@ const ACTION_LABELS: Record<string, () => string> = {
   "template.hold_new_organisations": () => m.admin_audit_action_template_hold_new_organisations(),
   "template.release_new_organisations": () => m.admin_audit_action_template_release_new_organisations(),
   "alert.resolve": () => m.admin_audit_action_alert_resolve(),
+  "partner.enrol": () => m.admin_audit_action_partner_enrol(),
+  "partner.approve": () => m.admin_audit_action_partner_approve(),
+  "partner.reject": () => m.admin_audit_action_partner_reject(),
+  "partner.suspend": () => m.admin_audit_action_partner_suspend(),
+  "partner.reactivate": () => m.admin_audit_action_partner_reactivate(),
+  "partner.edit": () => m.admin_audit_action_partner_edit(),
+  "partner.share_change": () => m.admin_audit_action_partner_share_change(),
+  "partner.assign_client": () => m.admin_audit_action_partner_assign_client(),
+  "partner.unassign_client": () => m.admin_audit_action_partner_unassign_client(),
+  "settlement.mark_paid": () => m.admin_audit_action_settlement_mark_paid(),
+  "settlement.payout": () => m.admin_audit_action_settlement_payout(),
+  "settlement.payout_approve": () => m.admin_audit_action_settlement_payout_approve(),
 };
 
 export function auditActionLabel(action: string) {
