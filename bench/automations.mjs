@@ -543,6 +543,10 @@ async function removeAutomations(query, tenant) {
   await query(`delete from flows where organization_id = $1`, [tenant.organizationId]);
   // The demo's AI assistant answers on its number: off in both runs (a model call is not what this measures).
   await query(`delete from assistant_settings where organization_id = $1`, [tenant.organizationId]);
+  // The demo's connectors (HubSpot logs every message, Sheets exports them): off in both runs too.
+  await query(`update integration_connections set status = 'disconnected', disconnected_at = now() where organization_id = $1`, [
+    tenant.organizationId,
+  ]);
 }
 
 /** The live chatbot flows of run B. */

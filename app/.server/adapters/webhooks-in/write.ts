@@ -89,8 +89,6 @@ export class ChangeWork {
   private accountChanges: { change: WebhookChange; account: Account }[] = [];
   private templateChanges: TemplateChange[] = [];
   private preferences: { organizationId: string; waId: string; value: string; detail: string }[] = [];
-  /** People already known who wrote again: their name and last seen, written last (touchContacts). */
-  private touches: { id: string; row: InboundRow }[] = [];
 
   messages(change: WebhookChange, phone: Phone) {
     const value = change.value;
@@ -257,7 +255,6 @@ export class ChangeWork {
     }
     activity.push(...(await applyTemplateChanges(tx, this.templateChanges)));
     if (activity.length) await tx.insert(activityLogs).values(activity);
-    await touchContacts(tx, this.touches);
   }
 
   private async writeStatuses(tx: Executor) {
@@ -311,56 +308,34 @@ export class ChangeWork {
           where c.organization_id = t.o and c.user_id = t.u and c.wa_id is null
             and not exists (select 1 from contacts d where d.organization_id = t.o and d.wa_id = t.w)`);
       const col = <K extends keyof InboundRow>(key: K) => sql.param(byNumber.map((c) => c[key]));
-      // New people inserted; people already known found without locking their rows (see touchContacts).
-      const inserted = await rows<{ id: string; organization_id: string; wa_id: string; name: string | null }>(
+      const saved = await rows<{ id: string; organization_id: string; wa_id: string; name: string | null; inserted: boolean }>(
         tx,
         sql`insert into contacts (organization_id, wa_id, user_id, phone, name, last_seen_at)
-            select o, w,
-                   -- A user id another contact holds stays with it (merging two contacts is the contacts page's).
-                   case when exists (select 1 from contacts d where d.organization_id = t.o and d.user_id = t.u) then null else u end,
-                   '+' || w, n, s
+            select o, w, u, '+' || w, n, s
             from unnest(${col("organizationId")}::uuid[], ${col("waId")}::text[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, w, u, n, s)
-            where not exists (select 1 from contacts c where c.organization_id = t.o and c.wa_id = t.w)
-            on conflict do nothing
-            returning id, organization_id, wa_id, name`,
+            on conflict (organization_id, wa_id) where wa_id is not null
+            do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at),
+                          -- Unless another contact already holds that user id (merging two contacts is the contacts page's).
+                          user_id = coalesce(contacts.user_id, case when not exists (
+                            select 1 from contacts d where d.organization_id = excluded.organization_id and d.user_id = excluded.user_id)
+                            then excluded.user_id end)
+            returning id, organization_id, wa_id, name, (xmax = 0) as inserted`,
       );
-      for (const c of inserted) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
-      created.push(...inserted);
-      const known = byNumber.filter((c) => !contactId.has(personKey(c)));
-      if (known.length) {
-        const found = await rows<{ id: string; organization_id: string; wa_id: string }>(
-          tx,
-          sql`select c.id, c.organization_id, c.wa_id from contacts c
-              join unnest(${sql.param(known.map((c) => c.organizationId))}::uuid[], ${sql.param(known.map((c) => c.waId))}::text[]) as t(o, w)
-                on c.organization_id = t.o and c.wa_id = t.w`,
-        );
-        for (const c of found) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
-        this.touches.push(...known.filter((c) => contactId.has(personKey(c))).map((c) => ({ id: contactId.get(personKey(c))!, row: c })));
-      }
+      for (const c of saved) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
+      created.push(...saved.filter((c) => c.inserted));
     }
     if (byUserId.length) {
       const col = <K extends keyof InboundRow>(key: K) => sql.param(byUserId.map((c) => c[key]));
-      const inserted = await rows<{ id: string; organization_id: string; user_id: string; name: string | null }>(
+      const saved = await rows<{ id: string; organization_id: string; user_id: string; name: string | null; inserted: boolean }>(
         tx,
         sql`insert into contacts (organization_id, user_id, name, last_seen_at)
             select o, u, n, s from unnest(${col("organizationId")}::uuid[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, u, n, s)
-            where not exists (select 1 from contacts c where c.organization_id = t.o and c.user_id = t.u)
-            on conflict do nothing
-            returning id, organization_id, user_id, name`,
+            on conflict (organization_id, user_id) where user_id is not null
+            do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at)
+            returning id, organization_id, user_id, name, (xmax = 0) as inserted`,
       );
-      for (const c of inserted) contactId.set(`${c.organization_id}|u:${c.user_id}`, c.id);
-      created.push(...inserted);
-      const known = byUserId.filter((c) => !contactId.has(personKey(c)));
-      if (known.length) {
-        const found = await rows<{ id: string; organization_id: string; user_id: string }>(
-          tx,
-          sql`select c.id, c.organization_id, c.user_id from contacts c
-              join unnest(${sql.param(known.map((c) => c.organizationId))}::uuid[], ${sql.param(known.map((c) => c.userId))}::text[]) as t(o, u)
-                on c.organization_id = t.o and c.user_id = t.u`,
-        );
-        for (const c of found) contactId.set(`${c.organization_id}|u:${c.user_id}`, c.id);
-        this.touches.push(...known.filter((c) => contactId.has(personKey(c))).map((c) => ({ id: contactId.get(personKey(c))!, row: c })));
-      }
+      for (const c of saved) contactId.set(`${c.organization_id}|u:${c.user_id}`, c.id);
+      created.push(...saved.filter((c) => c.inserted));
     }
     // Customers seen for the first time: contact.created for the REST hooks subscribed to it.
     await enqueueContactsCreated(
@@ -433,32 +408,4 @@ export class ChangeWork {
     // Keyword rules, the welcome, the away message, flows, the assistant: a job for each message they may answer.
     await enqueueAutomations(tx, automationInbound, consentKeywords);
   }
-}
-
-/**
- * Known people's name and last seen (and a user id they now show), as the batch's last statement: a
- * contact's row is locked only from here to the commit. Locked at the upsert, the rows were held
- * through the whole batch (messages, conversations, the automations decided on arrival) while the
- * automations' replies, which tag the same contacts, waited for them and the next batch waited for
- * those (issue 44's intake at 1,000 messages a second). In id order, so two batches cannot deadlock.
- */
-async function touchContacts(tx: Executor, touches: { id: string; row: InboundRow }[]) {
-  if (!touches.length) return;
-  const latest = new Map<string, InboundRow>();
-  for (const t of touches) {
-    const seen = latest.get(t.id);
-    if (!seen || seen.sentAt < t.row.sentAt) latest.set(t.id, t.row);
-  }
-  const list = [...latest.entries()].sort(([a], [b]) => a.localeCompare(b));
-  await tx.execute(sql`
-    with t as (select * from unnest(${sql.param(list.map(([id]) => id))}::uuid[], ${sql.param(list.map(([, r]) => r.name))}::text[],
-                                    ${sql.param(list.map(([, r]) => r.sentAt))}::timestamptz[], ${sql.param(list.map(([, r]) => r.userId))}::text[]) as t(id, n, s, u)),
-         locked as (select c.id from contacts c join t using (id)
-                    where c.name is distinct from t.n or c.last_seen_at is null or c.last_seen_at < t.s or (c.user_id is null and t.u is not null)
-                    order by c.id for update of c)
-    update contacts c set name = t.n, last_seen_at = greatest(c.last_seen_at, t.s),
-      user_id = coalesce(c.user_id, case when t.u is not null and not exists (
-        select 1 from contacts d where d.organization_id = c.organization_id and d.user_id = t.u) then t.u end)
-    from t
-    where c.id = t.id and c.id in (select id from locked)`);
 }
