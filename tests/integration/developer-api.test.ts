@@ -280,6 +280,7 @@ describe("OpenAPI and the Developers page's examples", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual([
       "/api/v1/account",
+      "/api/v1/partner",
       "/api/v1/analytics",
       "/api/v1/phone-numbers",
       "/api/v1/templates",
@@ -381,6 +382,12 @@ describe("OpenAPI and the Developers page's examples", () => {
 
   it("runs the page's curl, JavaScript and Python examples successfully against the real API", async () => {
     const t = await tenant("Examples Ltd");
+    // A partner in the revenue share programme, so GET /api/v1/partner's example has its figures to show.
+    await rawQuery(
+      `insert into partners (organization_id, code, name, category, status, share_bps, payout_method, mpesa_phone, kra_pin)
+       values ($1, 'EXAMPLES', 'Examples Ltd', 'Agency', 'active', 1500, 'mpesa', '+254712345678', 'P051234567X')`,
+      [t.organization.id],
+    );
     type Endpoint = { method: string; path: string; example: string };
     // The tab lists every endpoint; each endpoint's page shows its example in one language at a time
     // (?lang=), curl unless another is asked for. The tab's own example is the message send's.
@@ -408,6 +415,7 @@ describe("OpenAPI and the Developers page's examples", () => {
     const endpoints = pages.curl.endpoints;
     expect(endpoints.map((e) => `${e.method} ${e.path}`)).toEqual([
       "GET /api/v1/account",
+      "GET /api/v1/partner",
       "GET /api/v1/analytics",
       "GET /api/v1/phone-numbers",
       "GET /api/v1/templates",
@@ -650,6 +658,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       expect(same(JSON.parse(javascript)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
       expect(same(JSON.parse(python)), `${endpoint.method} ${endpoint.path}`).toEqual(same(fromCurl));
       if (endpoint.path.endsWith("account")) expect(fromCurl.organization.name).toBe("Examples Ltd");
+      if (endpoint.path === "/api/v1/partner")
+        expect(fromCurl).toMatchObject({ partner: { name: "Examples Ltd", code: "EXAMPLES", shareBps: 1500, status: "active" } });
       if (endpoint.path === "/api/v1/analytics")
         expect(fromCurl).toMatchObject({ period: "7d", cards: { sent: { value: 0, previous: 0 } } });
       if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
@@ -702,7 +712,7 @@ describe("OpenAPI and the Developers page's examples", () => {
 
     // The GET of one template shows what the POST made, in each language.
     for (const language of ["curl", "javascript", "python"] as const)
-      expect(JSON.parse(outputs[language]![5]!)).toEqual(JSON.parse(outputs[language]![4]!));
+      expect(JSON.parse(outputs[language]![6]!)).toEqual(JSON.parse(outputs[language]![5]!));
 
     // With a revoked key the same examples fail loudly, with the API's code.
     await run(regenerateApi.action, jsonRequest("/api/developer/api-key/regenerate", {}, { cookie: t.cookie }));

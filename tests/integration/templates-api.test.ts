@@ -615,6 +615,7 @@ describe("the OpenAPI document", () => {
     expect(doc).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
     expect(Object.keys(doc.paths)).toEqual([
       "/api/v1/account",
+      "/api/v1/partner",
       "/api/v1/analytics",
       "/api/v1/phone-numbers",
       "/api/v1/templates",

@@ -18,7 +18,8 @@ const SignupPayload = z.looseObject({
 const SignupRequest = z.intersection(
   z.pipe(SignupPayload, SignupSchema as unknown as z.ZodType<z.output<typeof SignupSchema>, z.output<typeof SignupPayload>>),
   // A partner's referral code (issue 46); one that names no active partner is ignored.
-  z.looseObject({ ref: z.string().max(64).optional() }),
+  // Only that key (a plain object drops the rest): the signup fields, cleaned by the pipe, are merged once.
+  z.object({ ref: z.string().max(64).optional() }),
 );
 
 export async function loader() {

@@ -15,7 +15,7 @@ import { ApiProblem } from "./problem";
  * keyed by the caller's organisation).
  */
 
-export const NOT_A_PARTNER = "Your organisation is not a partner in Jumbe's revenue share programme.";
+export const NOT_A_PARTNER = "No partner record: your organisation is not a partner in Jumbe's revenue share programme.";
 
 /** A cursor of the transactions: base64url of "t<id>", the last row of the page (its time is read again, to the microsecond). */
 function decodeCursor(value: string): number | undefined {
