@@ -146,7 +146,9 @@ describe("GET /api/v1/partner", () => {
     const refused = await call(outsider.key, "/api/v1/partner");
     expect(refused.status).toBe(404);
     expect(JSON.stringify(refused.body)).toContain('"not_found"');
-    expect(JSON.stringify(refused.body)).toContain("No partner record: your organisation is not a partner in Jumbe's revenue share programme.");
+    expect(JSON.stringify(refused.body)).toContain(
+      "No partner record: your organisation is not a partner in Jumbe's revenue share programme.",
+    );
 
     const other = await partnerWithClients("Highlands Reseller", []);
     const theirs = await call(other.key, "/api/v1/partner");
