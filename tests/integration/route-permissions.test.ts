@@ -258,12 +258,13 @@ const ROWS: Record<string, Row> = {
   "/integrations": { path: "/integrations", anonymous: "login", owner: "ok", admin: "ok" },
   // A provider's OAuth return: owners and admins (developer:manage); without the state it started with, 400 in words.
   "/integrations/:provider/callback": { path: "/integrations/hubspot/callback", anonymous: "login", owner: "400", admin: "400" },
-  // Google Sheets' settings: once it is connected (nothing is here), else 404 in words.
-  "/integrations/google-sheets": { path: "/integrations/google-sheets", anonymous: "login", owner: "404", admin: "404" },
-  // The Shopify connector's settings: developer:view to read, developer:manage to save; 404 without a connected shop.
-  "/integrations/shopify": { path: "/integrations/shopify", anonymous: "login", owner: "404", admin: "404" },
+  // Google Sheets' settings: once it is connected (the demo business is), else 404 in words.
+  "/integrations/google-sheets": { path: "/integrations/google-sheets", anonymous: "login", owner: "ok", admin: "404" },
+  // The Shopify connector's settings: developer:view to read, developer:manage to save; 404 without a
+  // connected shop (the platform administrator has none; the demo business has one).
+  "/integrations/shopify": { path: "/integrations/shopify", anonymous: "login", owner: "ok", admin: "404" },
   // HubSpot's settings page (decision 083): members with developer:view; 404 in words until HubSpot is connected.
-  "/integrations/hubspot": { path: "/integrations/hubspot", anonymous: "login", owner: "404", admin: "404" },
+  "/integrations/hubspot": { path: "/integrations/hubspot", anonymous: "login", owner: "ok", admin: "404" },
   // The partner programme (issue 46): the page for owners, admins and platform administrators; its
   // three other tabs and the CSV are a platform administrator's (404 in words to an organisation's owner).
   "/revenue-share": { path: "/revenue-share", anonymous: "login", owner: "ok", admin: "ok" },
