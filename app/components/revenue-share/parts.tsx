@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { PARTNER_FIELD_NAMES, type PartnerFields } from "~/lib/partner-fields";
 import { Tabs } from "~/components/ui/tabs";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -98,41 +99,9 @@ export interface PartnerDefaults {
   code?: string;
 }
 
-const PARTNER_FORM_FIELDS = [
-  "organization",
-  "name",
-  "category",
-  "share",
-  "shareOther",
-  "reason",
-  "payoutMethod",
-  "mpesaPhone",
-  "bank",
-  "bankBranch",
-  "accountName",
-  "accountNumber",
-  "kraPin",
-  "resident",
-  "code",
-] as const;
+const PARTNER_FORM_FIELDS = ["organization", ...PARTNER_FIELD_NAMES] as const;
 
-type PartnerFormFields = {
-  organization: string;
-  name: string;
-  category: string;
-  share: string;
-  shareOther: string;
-  reason: string;
-  payoutMethod: string;
-  mpesaPhone: string;
-  bank: string;
-  bankBranch: string;
-  accountName: string;
-  accountNumber: string;
-  kraPin: string;
-  resident: string;
-  code: string;
-};
+type PartnerFormFields = PartnerFields & { organization: string };
 
 /**
  * The partner's form: enrolment (with the organisation), Edit Partner (with its id) and the

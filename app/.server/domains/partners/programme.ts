@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { PARTNER_FIELD_NAMES, type PartnerFields } from "~/lib/partner-fields";
 import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
 import { db, type Executor } from "../../infrastructure/db/client";
@@ -36,40 +37,7 @@ type Admin = Pick<CurrentUser, "user">;
 const refuse = (status: RefusalStatus, message: string, field?: string, code?: string) =>
   new Refusal({ domain: "partner", status, message, field, ...(code ? { code } : {}) });
 
-/** The fields of the partner forms, as posted ("" when empty). */
-export interface PartnerFields {
-  name: string;
-  category: string;
-  share: string;
-  shareOther: string;
-  reason: string;
-  payoutMethod: string;
-  mpesaPhone: string;
-  bank: string;
-  bankBranch: string;
-  accountName: string;
-  accountNumber: string;
-  kraPin: string;
-  resident: string;
-  code: string;
-}
-
-export const PARTNER_FIELD_NAMES = [
-  "name",
-  "category",
-  "share",
-  "shareOther",
-  "reason",
-  "payoutMethod",
-  "mpesaPhone",
-  "bank",
-  "bankBranch",
-  "accountName",
-  "accountNumber",
-  "kraPin",
-  "resident",
-  "code",
-] as const satisfies readonly (keyof PartnerFields)[];
+export { PARTNER_FIELD_NAMES, type PartnerFields };
 
 const text = (max: number, required: () => string, tooLong: () => string) =>
   z.string().check(z.trim(), z.minLength(1, { error: required, abort: true }), z.maxLength(max, { error: tooLong }));
