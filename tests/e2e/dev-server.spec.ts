@@ -13,7 +13,7 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({}, testInfo) => {
   test.skip(testInfo.project.name !== "js", "hot reload needs JavaScript: run once");
-  testInfo.setTimeout(180_000);
+  testInfo.setTimeout(240_000);
   server = await ownServer("dev", { entry: "scripts/dev.mjs" });
   // An empty pre-bundling cache, as on a fresh clone: the first page load must not find
   // dependencies the start-up scan missed (Vite would answer 504 and the page never hydrates).
