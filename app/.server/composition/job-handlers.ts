@@ -1,6 +1,7 @@
 import { registerJobHandler } from "../infrastructure/jobs/worker";
 import { AUTOMATION_ASSISTANT_QUEUE, AUTOMATION_QUEUE, runAutomations, type AutomationPayload } from "../domains/automations/run";
 import { AUTOMATION_WEBHOOK_QUEUE, callRuleWebhooks, type RuleWebhookJob } from "../domains/automations/call-webhook";
+import { CONTACT_CHANGES_QUEUE, runContactChangesJob } from "../domains/automations/batch-effects";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 import { FLOW_IDLE_EVERY_SECONDS, FLOW_IDLE_QUEUE, runWakeJobs, timeOutIdleSessions } from "../domains/automations/flows/jobs";
 import { FLOW_WAKE_QUEUE } from "../domains/automations/flows/session";
@@ -167,6 +168,13 @@ export function registerJobHandlers() {
     concurrency: 4,
     transactional: false,
     run: (jobs) => runAutomations(jobs),
+  });
+  // Rule tags and fields kept for contacts that were busy when their reply was queued (batch-effects.ts).
+  registerJobHandler<{ later?: boolean }>({
+    queue: CONTACT_CHANGES_QUEUE,
+    batchSize: 1,
+    maxAttempts: 10,
+    run: async ([job], tx) => runContactChangesJob(tx, job!.payload),
   });
   // A keyword rule's webhook call, signed and SSRF-checked like webhooks out; retried with backoff.
   registerJobHandler<RuleWebhookJob>({

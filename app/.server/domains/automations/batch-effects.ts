@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
+import { enqueueJob } from "../../infrastructure/jobs/queue";
 import { queueRuleWebhook } from "./call-webhook";
 import type { RuleAction } from "./rules-cache";
 
@@ -60,32 +62,117 @@ export function countFirings(fired: readonly FiredRule[]): Map<string, number> {
   return counts;
 }
 
+/** The job that folds the changes kept for busy contacts into them (CONTACT_CHANGES_QUEUE). */
+export const CONTACT_CHANGES_QUEUE = "automations.contact-changes";
+
 /**
  * The batch's effects in `tx`: the rules' webhooks queued (one job a run), then, last, every contact's
  * change in one statement and every rule's figures in one, each locking its rows in id order (two
  * batches side by side take them in the same order).
+ *
+ * A contact's row another transaction holds (a webhook batch storing the person's next message) is
+ * not waited for: its change is kept in automation_contact_changes, as is any change for a contact
+ * that already has some kept (so they apply in the order the rules fired), and a job folds them in
+ * moments later. The reply's transaction thus never queues behind the intake, nor the intake behind it.
  */
 export async function applyFiredRules(tx: Executor, fired: readonly FiredRule[]) {
   if (!fired.length) return;
   for (const { organizationId, runId, actions } of fired)
     for (const action of actions) if (action.type === "webhook") await queueRuleWebhook(tx, { organizationId, runId, url: action.url });
+  const organizationOf = new Map(fired.map((f) => [f.contactId, f.organizationId]));
   const contacts = [...foldContactChanges(fired)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (contacts.length) {
-    const rows = JSON.stringify(contacts.map(([id, c]) => ({ id, add: c.add, remove: c.remove, fields: c.fields })));
-    await tx.execute(sql`
-      with change as (select * from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, add text[], remove text[], fields jsonb)),
-           locked as (select c.id from contacts c join change using (id) order by c.id for update of c)
-      update contacts c
-      set tags = array(select distinct t from unnest(array_cat(c.tags, change.add)) t where t <> all(change.remove) order by t),
-          attributes = c.attributes || change.fields,
-          updated_at = now()
-      from change
-      where c.id = change.id and c.id in (select id from locked)`);
+    const rows = JSON.stringify(
+      contacts.map(([id, c]) => ({ id, organization_id: organizationOf.get(id), add: c.add, remove: c.remove, fields: c.fields })),
+    );
+    const kept = await queryRows<{ contact_id: string }>(
+      tx,
+      sql`
+      with change as (select * from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, organization_id uuid, add text[], remove text[], fields jsonb)),
+           queued as (select distinct k.contact_id from automation_contact_changes k join change on change.id = k.contact_id),
+           locked as (select c.id from contacts c join change using (id)
+                      where c.id not in (select contact_id from queued)
+                      order by c.id for no key update of c skip locked),
+           applied as (
+             update contacts c
+             set tags = array(select distinct t from unnest(array_cat(c.tags, change.add)) t where t <> all(change.remove) order by t),
+                 attributes = c.attributes || change.fields,
+                 updated_at = now()
+             from change
+             where c.id = change.id and c.id in (select id from locked)
+             returning c.id)
+      insert into automation_contact_changes (organization_id, contact_id, add, remove, fields)
+      select change.organization_id, change.id, change.add, change.remove, change.fields from change
+      where change.id not in (select id from applied)
+        -- A contact erased meanwhile: nothing to change.
+        and exists (select 1 from contacts c where c.id = change.id)
+      returning contact_id`,
+    );
+    if (kept.length) await enqueueJob(CONTACT_CHANGES_QUEUE, {}, { executor: tx, uniqueKey: CONTACT_CHANGES_QUEUE });
   }
   const rules = [...countFirings(fired)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await tx.execute(sql`
     with fired as (select * from unnest(${sql.param(rules.map(([id]) => id))}::uuid[], ${sql.param(rules.map(([, n]) => n))}::int[]) as t(id, n)),
-         locked as (select r.id from automation_rules r join fired using (id) order by r.id for update of r)
+         locked as (select r.id from automation_rules r join fired using (id) order by r.id for no key update of r)
     update automation_rules r set fired_count = r.fired_count + fired.n, last_fired_at = now()
     from fired where r.id = fired.id and r.id in (select id from locked)`);
+}
+
+/** Contacts whose kept changes one run folds. */
+const FOLD_CONTACTS = 200;
+
+/**
+ * Folds the kept changes into their contacts, each contact's in the order they fired (tags = (tags ∪
+ * add) − remove, then fields merged, change by change). A contact is locked before its changes are
+ * read, so two runs never fold the same change; contacts still busy are left for the next run.
+ * Answers how many changes are still kept.
+ */
+export async function foldKeptContactChanges(tx: Executor): Promise<number> {
+  const waiting = await queryRows<{ contact_id: string }>(
+    tx,
+    sql`select contact_id from automation_contact_changes group by contact_id order by min(id) limit ${FOLD_CONTACTS}`,
+  );
+  if (!waiting.length) return 0;
+  const current = await queryRows<{ id: string; tags: string[] }>(
+    tx,
+    sql`select id, tags from contacts where id = any(${sql.param(waiting.map((w) => w.contact_id).sort())}::uuid[])
+        order by id for no key update skip locked`,
+  );
+  if (current.length) {
+    // Read after the locks: every change committed for these contacts so far, none folded by another run.
+    const kept = await queryRows<{ id: string; contact_id: string; add: string[]; remove: string[]; fields: ContactChange["fields"] }>(
+      tx,
+      sql`select id::text, contact_id, add, remove, fields from automation_contact_changes
+          where contact_id = any(${sql.param(current.map((c) => c.id))}::uuid[]) order by id`,
+    );
+    const next = new Map(current.map((c) => [c.id, { tags: new Set(c.tags), fields: {} as ContactChange["fields"] }]));
+    for (const change of kept) {
+      const contact = next.get(change.contact_id)!;
+      for (const tag of change.add) contact.tags.add(tag);
+      for (const tag of change.remove) contact.tags.delete(tag);
+      Object.assign(contact.fields, change.fields);
+    }
+    const rows = JSON.stringify([...next].map(([id, c]) => ({ id, tags: [...c.tags].sort(), fields: c.fields })));
+    await tx.execute(sql`
+      update contacts c set tags = x.tags, attributes = c.attributes || x.fields, updated_at = now()
+      from jsonb_to_recordset(${rows}::jsonb) as x(id uuid, tags text[], fields jsonb)
+      where c.id = x.id`);
+    await tx.execute(sql`delete from automation_contact_changes where id = any(${sql.param(kept.map((k) => k.id))}::bigint[])`);
+  }
+  const [left] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from automation_contact_changes`);
+  return left?.n ?? 0;
+}
+
+/**
+ * CONTACT_CHANGES_QUEUE's job: folds, and while changes are left (their contacts were busy) queues
+ * itself again a second later, under the other of two keys (its own is still pending until it commits).
+ */
+export async function runContactChangesJob(tx: Executor, payload: { later?: boolean }) {
+  const left = await foldKeptContactChanges(tx);
+  if (left > 0)
+    await enqueueJob(CONTACT_CHANGES_QUEUE, payload.later ? {} : { later: true }, {
+      executor: tx,
+      delayMs: 1000,
+      uniqueKey: payload.later ? CONTACT_CHANGES_QUEUE : `${CONTACT_CHANGES_QUEUE}:later`,
+    });
 }

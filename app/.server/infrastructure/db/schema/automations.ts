@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
 import { contacts, conversations, messages } from "./messaging";
@@ -100,4 +100,28 @@ export const automationRuns = pgTable(
     // Analytics: an organisation's runs in a period.
     index("automation_runs_org_created_idx").on(t.organizationId, t.createdAt),
   ],
+);
+
+/**
+ * A keyword rule's tag and field changes for a contact whose row was busy when its reply was queued
+ * (a webhook batch storing that person's next message held it): kept here, in the order they fired,
+ * and folded into the contact by a job (automations/batch-effects.ts), so a reply's transaction never
+ * waits on a customer's row. While a contact has changes here, later ones join the queue behind them.
+ */
+export const automationContactChanges = pgTable(
+  "automation_contact_changes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    contactId: uuid("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    add: text("add").array().notNull(),
+    remove: text("remove").array().notNull(),
+    fields: jsonb("fields").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("automation_contact_changes_contact_idx").on(t.contactId, t.id)],
 );
