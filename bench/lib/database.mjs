@@ -2,7 +2,7 @@
 // PGlite through the server's DATA_DIR (PGlite's files serve one process at a time, so only after
 // the server has exited). And a private PostgreSQL cluster for a benchmark run.
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { childProcesses } from "./proc.mjs";
@@ -85,6 +85,14 @@ export async function startPrivatePostgres({ maxConnections = 200, extraSettings
     } catch {
       // not running
     }
+    // BENCH_POSTGRES_LOG=<file>: the cluster's log kept there (with BENCH_AUTO_EXPLAIN_MS, the plans of slow statements).
+    if (process.env.BENCH_POSTGRES_LOG) {
+      try {
+        copyFileSync(path.join(dir, "server.log"), process.env.BENCH_POSTGRES_LOG);
+      } catch {
+        // no log written
+      }
+    }
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -96,6 +104,20 @@ export async function startPrivatePostgres({ maxConnections = 200, extraSettings
       full_page_writes: "off",
       max_connections: String(maxConnections),
       ...extraSettings,
+      // BENCH_AUTO_EXPLAIN_MS=<ms>: the plan (with row counts, without per-node timing) of every statement slower than that.
+      ...(process.env.BENCH_AUTO_EXPLAIN_MS
+        ? {
+            shared_preload_libraries: `'${[extraSettings.shared_preload_libraries?.replace(/'/g, ""), "auto_explain"].filter(Boolean).join(",")}'`,
+            "auto_explain.log_min_duration": `'${Number(process.env.BENCH_AUTO_EXPLAIN_MS)}ms'`,
+            "auto_explain.log_analyze": "on",
+            "auto_explain.log_timing": "off",
+            "auto_explain.log_buffers": "on",
+            // And who waited on whom: a wait past 100 ms is logged with the holder's process.
+            log_lock_waits: "on",
+            deadlock_timeout: "'100ms'",
+            log_line_prefix: "'%m [%p] %x '",
+          }
+        : {}),
     };
     appendFileSync(
       path.join(data, "postgresql.conf"),

@@ -170,24 +170,33 @@ async function inboundsOf(
   options: { executor?: Executor; withAutomationsOnly?: boolean } = {},
 ): Promise<Map<string, Inbound>> {
   // As the webhook stores the messages: only organisations with an automation on (most have none).
+  // Checked once an organisation (materialized), not once a message.
   const withAutomations = options.withAutomationsOnly
-    ? sql`and (exists (select 1 from automation_settings s where s.organization_id = t.o
+    ? sql`where exists (select 1 from automation_settings s where s.organization_id = g.o
                         and (s.welcome_enabled or s.away_enabled
-                             or exists (select 1 from automation_rules r where r.organization_id = t.o and r.enabled)))
-               or exists (select 1 from assistant_settings a where a.organization_id = t.o and a.enabled)
+                             or exists (select 1 from automation_rules r where r.organization_id = g.o and r.enabled)))
+               or exists (select 1 from assistant_settings a where a.organization_id = g.o and a.enabled)
                -- A customer in a flow: their answer is the flow's, whatever the rules are now.
-               or exists (select 1 from flow_sessions f where f.organization_id = t.o and f.status = 'active'))`
+               or exists (select 1 from flow_sessions f where f.organization_id = g.o and f.status = 'active')`
     : sql``;
   const rows = await queryRows<InboundRow>(
     options.executor ?? db(),
     sql`
-    with picked as (
-      select m.id, m.organization_id, m.body, m.message_type, m.payload, m.phone_number_id, m.contact_id, m.seq, m.wamid
-      from unnest(${sql.param(payloads.map((p) => p.organizationId))}::uuid[], ${sql.param(payloads.map((p) => p.messageId))}::uuid[]) as t(o, m)
-      join messages m on m.id = t.m and m.organization_id = t.o and m.direction = 'inbound'
-      where true ${withAutomations}
+    with asked as materialized (
+      select * from unnest(${sql.param(payloads.map((p) => p.organizationId))}::uuid[], ${sql.param(payloads.map((p) => p.messageId))}::uuid[]) as t(o, m)
     ),
-    numbers as (
+    organisations as materialized (
+      select g.o from (select distinct o from asked) g ${withAutomations}
+    ),
+    picked as materialized (
+      -- Each message by its key (lateral): a batch is a few hundred of a table of millions.
+      select m.id, m.organization_id, m.body, m.message_type, m.payload, m.phone_number_id, m.contact_id, m.seq, m.wamid
+      from asked t
+      join organisations g on g.o = t.o
+      cross join lateral (select * from messages m where m.id = t.m and m.organization_id = t.o and m.direction = 'inbound') m
+    ),
+    -- Counted once a number, not once a message.
+    numbers as materialized (
       select n.phone_number_id,
              (select count(*) from automation_runs r where r.phone_number_id = n.phone_number_id and r.reply_id is not null
                 and r.created_at > ${now.toISOString()}::timestamptz - interval '1 hour')::int as replies
