@@ -48,7 +48,7 @@ export const PERMISSIONS = [
   "notifications:manage",
   // Your own notifications: the bell and /notifications.
   "notifications:view",
-  // The plan, the wallet, top-ups and invoices (the planned /billing and /revenue-share pages): money is for owners and admins.
+  // The plan, the wallet, top-ups and invoices (/billing and /revenue-share): money is for owners and admins.
   "billing:view",
   // Top up the wallet, pay and dispute invoices, change the plan and the wallet's alerts.
   "billing:manage",
