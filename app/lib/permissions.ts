@@ -195,7 +195,7 @@ export function roleOf(user: { usertype: UserType; orgRole: OrgRole }): Role {
 
 /**
  * What a signed-in route module declares in its `handle` (decision 055): the permission opening it
- * needs, or "signed-in" for any member. A module mounted at several addresses (the planned pages)
+ * needs, or "signed-in" for any member. A module mounted at several addresses
  * names one per address, by its pattern in app/routes.ts. The signed-in layouts' middleware checks
  * it before any loader runs, and the navigation, search and sign-in's `from` read it from the same
  * routes (app/.server/domains/auth/route-permissions.ts).
