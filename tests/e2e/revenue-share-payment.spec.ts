@@ -7,7 +7,8 @@ import { BASE_URL, field, randomIp, signIn, signUpAndVerifyViaApi } from "./help
 // Issue 46 end to end, with JavaScript on and off: an administrator enrols a new organisation as a
 // partner and moves a fresh organisation to it from the demo's Savannah Digital Agency in one step;
 // that organisation tops up KES 2,000 through the M-Pesa sandbox's prompt; the minute's recording
-// job makes it a transaction, which the administrator's Transactions tab (filtered to the partner)
+// job makes it a transaction, which the administrator's Transactions tab (reached from the console's
+// Billing tab, filtered to the partner)
 // and the partner owner's own page show: KES 2,000.00 net of VAT (a postpaid organisation's payment
 // on account carries none), the 15% share KES 300.00, the platform's KES 1,700.00.
 
@@ -95,7 +96,12 @@ test("a client's M-Pesa top-up becomes its partner's transaction, on the adminis
   await expect(page.getByRole("heading", { name: "Paid: KES 2,000.00 received" })).toBeVisible({ timeout: 20_000 });
 
   // The administrator's Transactions tab, filtered to the partner: the transaction once the minute's job has recorded it.
-  await admin.goto("/revenue-share/transactions");
+  // From the admin console's Billing tab.
+  await admin.goto("/admin/billing");
+  await admin.getByRole("link", { name: "Revenue Share: partners, their clients' transactions and settlements" }).click();
+  await expect(admin.getByRole("heading", { level: 1 })).toHaveText("Revenue Share");
+  await admin.getByRole("navigation", { name: "Revenue Share sections" }).getByRole("link", { name: "Transactions" }).click();
+  await expect(admin).toHaveURL(/\/revenue-share\/transactions$/);
   await admin.getByLabel("Partner").selectOption({ label: name });
   await admin.getByRole("button", { name: "Filter" }).click();
   await expect(admin).toHaveURL(/[?&]partner=[0-9a-f-]{36}/);
