@@ -30,6 +30,7 @@ const ACTION_LABELS: Record<string, () => string> = {
   "partner.edit": () => m.admin_audit_action_partner_edit(),
   "partner.share_change": () => m.admin_audit_action_partner_share_change(),
   "partner.assign_client": () => m.admin_audit_action_partner_assign_client(),
+  "partner.move_client": () => m.admin_audit_action_partner_move_client(),
   "partner.unassign_client": () => m.admin_audit_action_partner_unassign_client(),
   "settlement.mark_paid": () => m.admin_audit_action_settlement_mark_paid(),
   "settlement.payout": () => m.admin_audit_action_settlement_payout(),

@@ -48,7 +48,7 @@ export const PERMISSIONS = [
   "notifications:manage",
   // Your own notifications: the bell and /notifications.
   "notifications:view",
-  // The plan, the wallet, top-ups and invoices (the planned /billing and /revenue-share pages): money is for owners and admins.
+  // The plan, the wallet, top-ups and invoices (/billing and /revenue-share): money is for owners and admins.
   "billing:view",
   // Top up the wallet, pay and dispute invoices, change the plan and the wallet's alerts.
   "billing:manage",
@@ -195,7 +195,7 @@ export function roleOf(user: { usertype: UserType; orgRole: OrgRole }): Role {
 
 /**
  * What a signed-in route module declares in its `handle` (decision 055): the permission opening it
- * needs, or "signed-in" for any member. A module mounted at several addresses (the planned pages)
+ * needs, or "signed-in" for any member. A module mounted at several addresses
  * names one per address, by its pattern in app/routes.ts. The signed-in layouts' middleware checks
  * it before any loader runs, and the navigation, search and sign-in's `from` read it from the same
  * routes (app/.server/domains/auth/route-permissions.ts).

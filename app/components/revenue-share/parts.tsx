@@ -301,7 +301,7 @@ export function IntentForm({
       {intent === "assign" ? (
         <Field
           label={m.revenue_field_client()}
-          hint={m.revenue_field_organisation_hint()}
+          hint={m.revenue_field_client_hint()}
           name={fields.organization.name}
           maxLength={200}
           markRequired

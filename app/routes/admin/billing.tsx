@@ -1,4 +1,4 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, href, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/billing";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
@@ -60,6 +60,11 @@ export default function AdminBilling({ loaderData }: Route.ComponentProps) {
         <PageTitle>{m.admin_tab_billing()}</PageTitle>
         <p className="mt-1 text-slate-600">
           {m.admin_billing_intro_before()} <strong>{periodName.toLowerCase()}</strong> {m.admin_billing_intro_after()}
+        </p>
+        <p className="mt-1 text-sm">
+          <Link to={href("/revenue-share")} className="font-medium text-brand-700 underline">
+            {m.admin_billing_revenue_share_link()}
+          </Link>
         </p>
         <nav aria-label={m.admin_billing_period()} className="mt-3 flex flex-wrap gap-2">
           {Object.entries(BILLING_PERIODS).map(([value, label]) => (

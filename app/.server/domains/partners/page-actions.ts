@@ -98,7 +98,9 @@ const INTENTS: Record<string, Intent> = {
     toPartner: true,
     work: async ({ current, meta, values }) => {
       const done = await assignClient(current, meta, values.partner ?? "", values.organization ?? "", values.reason ?? "");
-      return m.revenue_toast_assigned(done);
+      return done.from
+        ? m.revenue_toast_moved({ client: done.client, from: done.from, partner: done.partner })
+        : m.revenue_toast_assigned(done);
     },
   },
   unassign: {

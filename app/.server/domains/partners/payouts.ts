@@ -80,13 +80,19 @@ export function payoutCallbackUrl(payoutId: string, kind: "result" | "timeout" |
 }
 
 /**
+ * What the caller writes in the payout's own transaction once the change is made (the
+ * administrator's audit record): it commits with the settlement's new status, or neither does.
+ */
+export type InTransaction<T> = (tx: Executor, done: T) => Promise<void>;
+
+/**
  * Starts paying a settlement by M-Pesa: a new attempt (the first, or after a failure Jumbe believed),
  * queued at once or, above `approvalThresholdCents`, waiting for a second administrator.
  */
 export async function startPayout(
   actor: { userId: string },
   settlementId: string,
-  options: { approvalThresholdCents?: number } = {},
+  options: { approvalThresholdCents?: number; audit?: InTransaction<PayoutRow> } = {},
 ): Promise<PayoutRow> {
   const threshold = options.approvalThresholdCents ?? env().PARTNER_PAYOUT_APPROVAL_THRESHOLD_CENTS;
   if (!isUuid(settlementId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
@@ -120,12 +126,13 @@ export async function startPayout(
     );
     await tx.execute(sql`update partner_settlements set status = 'processing', failure_reason = null where id = ${settlementId}`);
     if (status === "requested") await enqueueJob(PAYOUT_QUEUE, { payoutId: id }, { executor: tx, uniqueKey: `payout:${id}` });
+    await options.audit?.(tx, payout!);
     return payout!;
   });
 }
 
 /** The second administrator's approval (never the one who asked): the attempt is queued. */
-export async function approvePayout(actor: { userId: string }, payoutId: string) {
+export async function approvePayout(actor: { userId: string }, payoutId: string, audit?: InTransaction<PayoutRow>) {
   if (!isUuid(payoutId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_not_found());
   await db().transaction(async (tx) => {
     const payout = await queryRow<PayoutRow>(tx, sql`select * from partner_payouts where id = ${payoutId} for update`);
@@ -134,6 +141,7 @@ export async function approvePayout(actor: { userId: string }, payoutId: string)
     if (payout.requested_by === actor.userId) throw new PayoutRefusal(409, "same_person", m.admin_payout_same_person());
     await tx.execute(sql`update partner_payouts set status = 'requested', approved_by = ${actor.userId} where id = ${payoutId}`);
     await enqueueJob(PAYOUT_QUEUE, { payoutId }, { executor: tx, uniqueKey: `payout:${payoutId}` });
+    await audit?.(tx, payout);
   });
 }
 
@@ -141,7 +149,12 @@ export async function approvePayout(actor: { userId: string }, payoutId: string)
  * A bank transfer the administrator made, marked paid with the bank's reference: the settlement is
  * paid, once (a second mark, or one while an M-Pesa attempt is open, is refused).
  */
-export async function markSettlementPaidByBank(actor: { userId: string }, settlementId: string, reference: string) {
+export async function markSettlementPaidByBank(
+  actor: { userId: string },
+  settlementId: string,
+  reference: string,
+  audit?: InTransaction<{ reference: string }>,
+) {
   const ref = reference.trim();
   if (!isUuid(settlementId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
   if (!/^[A-Za-z0-9][A-Za-z0-9/-]{2,59}$/.test(ref)) throw new PayoutRefusal(422, "reference", m.admin_payout_reference_required());
@@ -158,6 +171,7 @@ export async function markSettlementPaidByBank(actor: { userId: string }, settle
       update partner_settlements set status = 'paid', payout_reference = ${ref}, paid_at = now(), failure_reason = null
       where id = ${settlementId}`);
     await settlementPaid(tx, settlementId, actor.userId);
+    await audit?.(tx, { reference: ref });
   });
 }
 

@@ -5,6 +5,7 @@ import * as z from "zod/mini";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
+import { isUniqueViolation } from "../../infrastructure/db/errors";
 import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { PARTNER_CATEGORIES } from "../../infrastructure/db/schema/partners";
@@ -201,6 +202,9 @@ async function insertPartner(
   by: string,
   reason: string,
 ) {
+  // One organisation's applications and enrolments one at a time: two at the same moment would both
+  // find no partner and the second would fail on partners_organization_key instead of being refused.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`partner-organization:${organizationId}`}, 0))`);
   const existing = await queryRow<{ id: string }>(tx, sql`select id from partners where organization_id = ${organizationId}`);
   if (existing) throw refuse(409, m.revenue_error_already_partner(), "organization", "already_partner");
   let code = details.code;
@@ -229,31 +233,39 @@ async function insertPartner(
   return row!;
 }
 
+/** Two new partners given the same referral code at the same moment: the second is refused, as a taken code is. */
+function codeRace(error: unknown): never {
+  if (isUniqueViolation(error)) throw refuse(409, m.revenue_error_code_taken(), "code", "code_taken");
+  throw error;
+}
+
 /** A platform administrator enrols an organisation as an active partner. */
 export async function enrolPartner(admin: Admin, meta: RequestMeta, input: PartnerFields & { organization: string }) {
   const details = checkPartnerFields(input);
-  return db().transaction(async (tx) => {
-    const organisation = await organisationNamed(tx, input.organization);
-    const partner = await insertPartner(tx, organisation.id, details, "active", admin.user.id, details.reason || "enrolment");
-    await recordAdminAction(tx, admin, meta, {
-      action: "partner.enrol",
-      organizationId: organisation.id,
-      targetType: "partner",
-      targetId: partner.id,
-      reason: details.reason || null,
-      after: {
-        ...audited({
-          ...details,
-          status: "active",
-          share_bps: details.shareBps,
-          payout_method: details.payoutMethod,
-          kra_pin: details.kraPin,
-        }),
-        code: partner.code,
-      },
-    });
-    return { id: partner.id, code: partner.code, name: details.name };
-  });
+  return db()
+    .transaction(async (tx) => {
+      const organisation = await organisationNamed(tx, input.organization);
+      const partner = await insertPartner(tx, organisation.id, details, "active", admin.user.id, details.reason || "enrolment");
+      await recordAdminAction(tx, admin, meta, {
+        action: "partner.enrol",
+        organizationId: organisation.id,
+        targetType: "partner",
+        targetId: partner.id,
+        reason: details.reason || null,
+        after: {
+          ...audited({
+            ...details,
+            status: "active",
+            share_bps: details.shareBps,
+            payout_method: details.payoutMethod,
+            kra_pin: details.kraPin,
+          }),
+          code: partner.code,
+        },
+      });
+      return { id: partner.id, code: partner.code, name: details.name };
+    })
+    .catch(codeRace);
 }
 
 /** An organisation's owner or admin applies: a pending partner at the programme's standard share until approved. */
@@ -263,10 +275,12 @@ export async function applyAsPartner(
 ) {
   if (!can(actor.role, "billing:manage") || can(actor.role, "platform:console")) throw refuse(403, m.revenue_error_apply_forbidden());
   const details = checkPartnerFields({ ...input, share: String(APPLICATION_SHARE_PERCENT), shareOther: "", reason: "", code: "" });
-  return db().transaction(async (tx) => {
-    const partner = await insertPartner(tx, actor.organizationId, details, "pending", actor.userId, "application");
-    return { id: partner.id, code: partner.code };
-  });
+  return db()
+    .transaction(async (tx) => {
+      const partner = await insertPartner(tx, actor.organizationId, details, "pending", actor.userId, "application");
+      return { id: partner.id, code: partner.code };
+    })
+    .catch(codeRace);
 }
 
 const STATUS_CHANGES = {
@@ -372,8 +386,10 @@ export async function editPartner(admin: Admin, meta: RequestMeta, partnerId: st
 
 /**
  * Make an organisation a partner's client from now, with a reason. An organisation belongs to one
- * partner at a time: one that is another's client now is refused (unassign it first); the history
- * of who brought whom stays in partner_attributions.
+ * partner at a time: one that is another partner's client now moves in the same transaction (its
+ * attribution there ends, a new one starts here; its past transactions stay the other's), audited
+ * as a move. Refused, nothing changed: a partner that is not active, its own organisation, a client
+ * it has already. The history of who brought whom stays in partner_attributions.
  */
 export async function assignClient(admin: Admin, meta: RequestMeta, partnerId: string, organization: string, reason: string) {
   const why = reason.trim();
@@ -381,32 +397,29 @@ export async function assignClient(admin: Admin, meta: RequestMeta, partnerId: s
   if (why.length > REASON_MAX) throw refuse(422, m.revenue_error_reason_long(), "reason");
   return db().transaction(async (tx) => {
     const partner = await lockedPartner(tx, partnerId);
+    if (partner.status !== "active") throw refuse(409, m.revenue_error_assign_not_active(), "organization", "status");
     const client = await organisationNamed(tx, organization);
     if (client.id === partner.organization_id) throw refuse(422, m.revenue_error_own_client(), "organization");
-    const current = await queryRow<{ partner_id: string; name: string }>(
+    const current = await queryRow<{ id: number | string; partner_id: string; name: string }>(
       tx,
-      sql`select a.partner_id, p.name from partner_attributions a join partners p on p.id = a.partner_id
+      sql`select a.id, a.partner_id, p.name from partner_attributions a join partners p on p.id = a.partner_id
           where a.organization_id = ${client.id} and a.ended_at is null for update of a`,
     );
-    if (current)
-      throw refuse(
-        409,
-        current.partner_id === partnerId ? m.revenue_error_already_client() : m.revenue_error_other_partner({ partner: current.name }),
-        "organization",
-        "attributed",
-      );
+    if (current?.partner_id === partnerId) throw refuse(409, m.revenue_error_already_client(), "organization", "attributed");
+    if (current) await tx.execute(sql`update partner_attributions set ended_at = now() where id = ${current.id}`);
     await tx.execute(sql`
       insert into partner_attributions (partner_id, organization_id, source, reason, created_by)
       values (${partnerId}, ${client.id}, 'admin', ${why}, ${admin.user.id})`);
     await recordAdminAction(tx, admin, meta, {
-      action: "partner.assign_client",
+      action: current ? "partner.move_client" : "partner.assign_client",
       organizationId: client.id,
       targetType: "partner",
       targetId: partnerId,
       reason: why,
+      ...(current ? { before: { partner: current.name, partnerId: current.partner_id, client: client.name } } : {}),
       after: { partner: partner.name, client: client.name },
     });
-    return { client: client.name, partner: partner.name };
+    return { client: client.name, partner: partner.name, from: current?.name ?? null };
   });
 }
 
@@ -458,7 +471,8 @@ async function settlementFor(settlementId: string) {
 /**
  * Process a settlement: by M-Pesa, a payout attempt (above the approval threshold it waits for a
  * second administrator); by bank, marked paid with the bank's reference. A failed one may be
- * processed again. The step-up is the route's; the audit record follows the payout's own transaction.
+ * processed again. The step-up is the route's; the audit record is written in the payout's own
+ * transaction, so the settlement never changes without it.
  */
 export async function processSettlement(
   admin: Admin,
@@ -468,32 +482,32 @@ export async function processSettlement(
   options: { approvalThresholdCents?: number } = {},
 ) {
   const settlement = await settlementFor(settlementId);
-  let outcome: { method: "mpesa" | "bank"; waiting: boolean };
+  const audit = (tx: Executor, after: Record<string, string>) =>
+    recordAdminAction(tx, admin, meta, {
+      action: after.reference === undefined ? "settlement.payout" : "settlement.mark_paid",
+      organizationId: settlement.organization_id,
+      targetType: "partner_settlement",
+      targetId: settlementId,
+      after,
+    });
   try {
     if (settlement.payout_method === "bank") {
-      await markSettlementPaidByBank({ userId: admin.user.id }, settlementId, input.reference);
-      outcome = { method: "bank", waiting: false };
-    } else {
-      const payout = await startPayout({ userId: admin.user.id }, settlementId, options);
-      outcome = { method: "mpesa", waiting: payout.status === "awaiting_approval" };
+      await markSettlementPaidByBank({ userId: admin.user.id }, settlementId, input.reference, (tx, done) =>
+        audit(tx, { status: "paid", reference: done.reference }),
+      );
+      return { method: "bank" as const, waiting: false };
     }
+    const payout = await startPayout({ userId: admin.user.id }, settlementId, {
+      ...options,
+      audit: (tx, done) => audit(tx, { status: done.status }),
+    });
+    return { method: "mpesa" as const, waiting: payout.status === "awaiting_approval" };
   } catch (error) {
     asRefusal(error);
   }
-  await recordAdminAction(db(), admin, meta, {
-    action: outcome.method === "bank" ? "settlement.mark_paid" : "settlement.payout",
-    organizationId: settlement.organization_id,
-    targetType: "partner_settlement",
-    targetId: settlementId,
-    after:
-      outcome.method === "bank"
-        ? { status: "paid", reference: input.reference.trim() }
-        : { status: outcome.waiting ? "awaiting_approval" : "requested" },
-  });
-  return outcome;
 }
 
-/** The second administrator approves a waiting M-Pesa payout (never the one who asked). */
+/** The second administrator approves a waiting M-Pesa payout (never the one who asked), audited in the same transaction. */
 export async function approveSettlementPayout(admin: Admin, meta: RequestMeta, settlementId: string) {
   const settlement = await settlementFor(settlementId);
   const waiting = await queryRow<{ id: string }>(
@@ -502,15 +516,16 @@ export async function approveSettlementPayout(admin: Admin, meta: RequestMeta, s
   );
   if (!waiting) throw refuse(409, m.admin_payout_not_waiting(), undefined, "not_waiting");
   try {
-    await approvePayout({ userId: admin.user.id }, waiting.id);
+    await approvePayout({ userId: admin.user.id }, waiting.id, (tx) =>
+      recordAdminAction(tx, admin, meta, {
+        action: "settlement.payout_approve",
+        organizationId: settlement.organization_id,
+        targetType: "partner_settlement",
+        targetId: settlementId,
+        after: { payout: waiting.id, status: "requested" },
+      }),
+    );
   } catch (error) {
     asRefusal(error);
   }
-  await recordAdminAction(db(), admin, meta, {
-    action: "settlement.payout_approve",
-    organizationId: settlement.organization_id,
-    targetType: "partner_settlement",
-    targetId: settlementId,
-    after: { payout: waiting.id, status: "requested" },
-  });
 }

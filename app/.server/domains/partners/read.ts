@@ -350,10 +350,10 @@ const transactionRow = (r: TransactionSql): TransactionRow => ({
 });
 
 /**
- * A page of transactions, newest first, by keyset (occurred_at, id): `after` the last row of a page
- * for older ones, `before` the first for newer ones. A partner's own page passes its partner id.
+ * The statement of a page of transactions (what transactionPage runs; bench/partners-transactions-page.mjs
+ * EXPLAINs it): newest first by keyset (occurred_at, id), `limit + 1` rows to know whether more follow.
  */
-export async function transactionPage(
+export function transactionPageQuery(
   filters: TransactionFilters & { organizationPartnerId?: string },
   cursor: { after?: string | null; before?: string | null },
   limit = TRANSACTIONS_PAGE_SIZE,
@@ -367,10 +367,20 @@ export async function transactionPage(
       ? sql`and (t.occurred_at, t.id) > (${before.at}::timestamptz, ${before.id})`
       : sql``;
   const order = before ? sql`order by t.occurred_at asc, t.id asc` : sql`order by t.occurred_at desc, t.id desc`;
-  const fetched = await queryRows<TransactionSql>(
-    db(),
-    sql`select ${TRANSACTION_COLUMNS} where ${where} ${position} ${order} limit ${limit + 1}`,
-  );
+  return { after, before, query: sql`select ${TRANSACTION_COLUMNS} where ${where} ${position} ${order} limit ${limit + 1}` };
+}
+
+/**
+ * A page of transactions, newest first, by keyset (occurred_at, id): `after` the last row of a page
+ * for older ones, `before` the first for newer ones. A partner's own page passes its partner id.
+ */
+export async function transactionPage(
+  filters: TransactionFilters & { organizationPartnerId?: string },
+  cursor: { after?: string | null; before?: string | null },
+  limit = TRANSACTIONS_PAGE_SIZE,
+) {
+  const { after, before, query } = transactionPageQuery(filters, cursor, limit);
+  const fetched = await queryRows<TransactionSql>(db(), query);
   const more = fetched.length > limit;
   const page = fetched.slice(0, limit).map(transactionRow);
   if (before) page.reverse();

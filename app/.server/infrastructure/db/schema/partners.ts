@@ -112,8 +112,11 @@ export const partnerTransactions = pgTable(
   },
   (t) => [
     uniqueIndex("partner_transactions_invoice_key").on(t.invoiceId),
-    index("partner_transactions_partner_idx").on(t.partnerId, t.occurredAt),
+    // The Transactions tab's pages, newest first by (occurred_at, id), each from an index without a
+    // sort: unfiltered or by month, by partner (and a partner's own page), by kind (issue 46's bench).
+    index("partner_transactions_partner_idx").on(t.partnerId, t.occurredAt, t.id),
     index("partner_transactions_occurred_idx").on(t.occurredAt, t.id),
+    index("partner_transactions_kind_idx").on(t.kind, t.occurredAt, t.id),
     check("partner_transactions_split_check", sql`partner_cents + platform_cents = amount_cents`),
   ],
 );
