@@ -22,7 +22,8 @@ const { values: options } = parseArgs({
   options: { contacts: { type: "string", default: "10000" }, json: { type: "boolean", default: false } },
 });
 const root = path.resolve(import.meta.dirname, "..");
-const databaseUrl = process.env.DATABASE_URL ?? "";
+// scripts/with-postgres.sh sets TEST_DATABASE_URL.
+const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "";
 
 const CASES = [
   ["HubSpot's limit (100 / 10 s)", 100, 10_000],
