@@ -281,6 +281,53 @@ describe("contacts both ways", () => {
     expect((await hsContacts()).find((c) => c.id === hsId)!.properties.firstname).toBe("Shiru");
   });
 
+  it("takes a page of HubSpot's changes together: each linked contact by the rule, HubSpot's e-mail too (decision 091)", async () => {
+    const t = await tenant("Nyeri Dairy Coop");
+    const people = [
+      ["Kamau Mwangi", "+254711000101"],
+      ["Njeri Wairimu", "+254711000102"],
+      ["Mutua Musyoka", "+254711000103"],
+    ] as const;
+    const saved = [];
+    for (const [name, phone] of people) saved.push((await saveContact(t, { name, phone })).contact);
+    await connect(t);
+    await sync(t);
+    const ids = await Promise.all(saved.map(async (c) => (await link(t, c.id))!));
+    const token = await userToken();
+    // Jumbe changes Mutua first; then HubSpot changes all three: HubSpot is later on each.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await rows(`update contacts set name = 'Mutua M.', updated_at = now() where id = $1`, [saved[2]!.id]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const [i, hsId] of ids.entries())
+      await h.api(`/crm/v3/objects/contacts/${hsId}`, token, {
+        method: "PATCH",
+        body: { properties: { firstname: ["Kamau", "Njeri", "Mutua"][i]!, lastname: "Mpya", email: `mteja${i}@example.co.ke` } },
+      });
+    // Then Jumbe changes Njeri again, later than HubSpot: Jumbe's name wins for her.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await rows(`update contacts set name = 'Njeri W. Kariuki', updated_at = now() where id = $1`, [saved[1]!.id]);
+    await sync(t);
+    const stored = await rows<{ id: string; name: string; email: string | null }>(
+      `select id, name, attributes->>'email' as email from contacts where organization_id = $1`,
+      [t.organizationId],
+    );
+    const of = (id: string) => stored.find((c) => c.id === id)!;
+    expect(of(saved[0]!.id)).toMatchObject({ name: "Kamau Mpya", email: "mteja0@example.co.ke" });
+    expect(of(saved[1]!.id)).toMatchObject({ name: "Njeri W. Kariuki", email: null });
+    expect(of(saved[2]!.id)).toMatchObject({ name: "Mutua Mpya", email: "mteja2@example.co.ke" });
+    const hs = await hsContacts();
+    expect(hs.find((c) => c.id === ids[1])!.properties).toMatchObject({ firstname: "Njeri", lastname: "W. Kariuki" });
+    expect(hs.find((c) => c.id === ids[2])!.properties).toMatchObject({ firstname: "Mutua", lastname: "Mpya" });
+    // Nothing left to move: a third sync sends and takes nothing.
+    const calls = h.sandbox.calls().length;
+    await sync(t);
+    const again = h.sandbox
+      .calls()
+      .slice(0, h.sandbox.calls().length - calls)
+      .filter((c) => c.path.includes("/batch/"));
+    expect(again).toEqual([]);
+  });
+
   it("sends an opt-out to HubSpot as the contact's jumbe_whatsapp_opt_out", async () => {
     const t = await tenant("Kisumu Fish Traders");
     const otieno = (await saveContact(t, { name: "Otieno Ouma", phone: "+254711000009" })).contact;
