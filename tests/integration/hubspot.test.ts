@@ -377,6 +377,65 @@ describe("messages", () => {
   });
 });
 
+describe("messages after a crash", () => {
+  it("a batch HubSpot logged but Jumbe never recorded is found by its message ids, and each message is logged once (decision 091)", async () => {
+    const t = await tenant("Embu Tea Growers");
+    const muthoni = (await saveContact(t, { name: "Muthoni Njiru", phone: "+254711000011" })).contact;
+    const bodies = ["Chai imefika?", "Ndiyo, leo asubuhi.", "Asante sana!"];
+    const messageIds: string[] = [];
+    for (const [i, body] of bodies.entries())
+      messageIds.push(
+        (
+          await rows<{ id: string }>(
+            `insert into messages (organization_id, contact_id, direction, status, body) values ($1, $2, $3, $4, $5) returning id`,
+            [t.organizationId, muthoni.id, i % 2 ? "outbound" : "inbound", i % 2 ? "delivered" : "received", body],
+          )
+        )[0]!.id,
+      );
+    await connect(t);
+    // The process "stops" after HubSpot's answer: the write of the communication ids fails.
+    await rows(
+      `create or replace function hubspot_test_crash() returns trigger language plpgsql as $$ begin raise exception 'crash after the call'; end $$`,
+      [],
+    );
+    await rows(
+      `create trigger hubspot_test_crash before insert on hubspot_logged_messages for each row execute function hubspot_test_crash()`,
+      [],
+    );
+    try {
+      await sync(t);
+    } finally {
+      await rows(`drop trigger hubspot_test_crash on hubspot_logged_messages`, []);
+      await rows(`drop function hubspot_test_crash()`, []);
+    }
+    const communications = async () =>
+      (await h.control<{ communications: { id: string; properties: Record<string, string> }[] }>(`/portals/${DUKA_HUB_ID}/communications`))
+        .json.communications;
+    // HubSpot made the three; Jumbe recorded none of them.
+    expect((await communications()).map((c) => c.properties.jumbe_message_id)).toEqual(messageIds);
+    expect(await rows(`select message_id from hubspot_logged_messages where organization_id = $1`, [t.organizationId])).toEqual([]);
+
+    const before = h.sandbox.calls().length;
+    await sync(t);
+    await sync(t);
+    // Still one communication a message, each now recorded with HubSpot's id; found by one search, none sent again.
+    const made = await communications();
+    expect(made.map((c) => c.properties.jumbe_message_id)).toEqual(messageIds);
+    const stored = await rows<{ message_id: string; communication_id: string }>(
+      `select message_id, communication_id from hubspot_logged_messages where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(new Map(stored.map((r) => [r.message_id, r.communication_id]))).toEqual(
+      new Map(made.map((c) => [c.properties.jumbe_message_id!, c.id])),
+    );
+    const calls = h.sandbox
+      .calls()
+      .slice(0, h.sandbox.calls().length - before)
+      .filter((c) => c.path.includes("/communications"));
+    expect(calls.map((c) => c.path)).toEqual(["/sandbox/hubspot/crm/v3/objects/communications/search"]);
+  });
+});
+
 describe("HubSpot's limits and tokens", () => {
   it("survives a 429 and an expired token, dropping nothing", async () => {
     const t = await tenant("Nyali Beach Villas");
