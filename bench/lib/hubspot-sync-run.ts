@@ -2,6 +2,8 @@
 // against the sandbox on a free loopback port, with its rate limit enforced, in this process. Prints
 // one JSON line. Arguments: <case> <max calls per window> <window ms> <contacts> [databaseUrl].
 import { performance } from "node:perf_hooks";
+import diagnostics from "node:diagnostics_channel";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { closeDatabase, openDatabase, rawQuery } from "../../app/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "../../app/.server/infrastructure/config/env";
 import { saveConnection } from "../../app/.server/domains/integrations/connections";
@@ -60,6 +62,19 @@ async function main() {
     {},
   );
   const connection = (await hubspotConnection(organizationId))!;
+  // The sandbox's own answer time (the fake's, not Jumbe's): each CRM call from its request's arrival
+  // to its answer's end. The sandbox shares this process's event loop, so this is an upper bound.
+  const arrived = new WeakMap<IncomingMessage, number>();
+  let sandboxMs = 0;
+  const onRequest = ({ request }: { request: IncomingMessage }) => {
+    if (request.url?.includes("/crm/")) arrived.set(request, performance.now());
+  };
+  const onFinish = ({ request }: { request: IncomingMessage; response: ServerResponse }) => {
+    const at = arrived.get(request);
+    if (at !== undefined) sandboxMs += performance.now() - at;
+  };
+  diagnostics.subscribe("http.server.request.start", onRequest as (message: unknown) => void);
+  diagnostics.subscribe("http.server.response.finish", onFinish as (message: unknown) => void);
   h.sandbox.calls().length = 0;
   const callsBefore = h.sandbox.calls().length;
   const started = performance.now();
@@ -88,6 +103,7 @@ async function main() {
       calls: accepted,
       refused429: refused,
       seconds: Math.round(seconds * 100) / 100,
+      sandboxSeconds: Math.round(sandboxMs / 10) / 100,
       callsPerSecond: Math.round((accepted / seconds) * 100) / 100,
       ofLimit: Math.round((accepted / seconds / ((max * 1000) / intervalMs)) * 1000) / 10,
       ofFastestAllowed: limitSeconds > 0 ? Math.round((limitSeconds / seconds) * 1000) / 10 : null,

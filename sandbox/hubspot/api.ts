@@ -418,6 +418,27 @@ function communicationRoutes(ctx: HubspotContext, router: Router) {
       res.status(201).json({ status: "COMPLETE", results, ...batchTimes(ctx, startedAt) });
     }),
   );
+  // HubSpot's CRM search on communications (filterGroups, paging), as on contacts: how a client finds
+  // the communications an earlier attempt created, by a property of its own.
+  router.post(
+    "/crm/v3/objects/communications/search",
+    read,
+    handle((req, res) => {
+      let request;
+      try {
+        request = searchRequestFrom(req.body as Json);
+      } catch (error) {
+        if (error instanceof SearchInputError) throw fail(400, "VALIDATION_ERROR", error.message);
+        throw error;
+      }
+      const found = searchPage(ctx.state.communicationsOf(hubIdOf(res)), request);
+      res.json({
+        total: found.total,
+        results: found.results.map((c) => recordView(c, request.properties, [])),
+        ...(found.after ? { paging: { next: { after: found.after } } } : {}),
+      });
+    }),
+  );
   router.get(
     "/crm/v3/objects/communications/:id",
     read,

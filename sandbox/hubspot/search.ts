@@ -183,16 +183,17 @@ export function matches(record: CrmRecord, request: Pick<SearchRequest, "filterG
 
 /** One page of a search: the matching records (by id, or by the first sort), the total and the next cursor. */
 export function searchPage<T extends CrmRecord>(records: T[], request: SearchRequest) {
-  const found = records.filter((record) => matches(record, request));
   const sort = request.sorts?.[0];
+  // Each record's sort key worked out once, not at every comparison.
+  const found = records
+    .filter((record) => matches(record, request))
+    .map((record) => ({ record, id: Number(record.id), key: sort ? comparable(propertyOf(record, sort.propertyName) ?? "") : 0 }));
   found.sort((a, b) => {
-    if (!sort) return Number(a.id) - Number(b.id);
-    const x = comparable(propertyOf(a, sort.propertyName) ?? "");
-    const y = comparable(propertyOf(b, sort.propertyName) ?? "");
-    const order = x < y ? -1 : x > y ? 1 : Number(a.id) - Number(b.id);
+    if (!sort) return a.id - b.id;
+    const order = a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id;
     return sort.direction === "DESCENDING" ? -order : order;
   });
-  const page = found.slice(request.after, request.after + request.limit);
+  const page = found.slice(request.after, request.after + request.limit).map((f) => f.record);
   const next = request.after + request.limit;
   return { total: found.length, results: page, after: next < found.length ? String(next) : undefined };
 }

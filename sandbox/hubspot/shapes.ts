@@ -76,7 +76,14 @@ export function recordView(record: CrmRecord, asked: string[] | undefined, defau
 
 /** A property's value on a record, automatic ones included ("" is unset). */
 export function propertyOf(record: CrmRecord, name: string): string | undefined {
-  const value = { ...record.properties, ...automaticProperties(record) }[name];
+  const value =
+    name === "lastmodifieddate"
+      ? new Date(record.updatedAt).toISOString()
+      : name === "createdate"
+        ? new Date(record.createdAt).toISOString()
+        : name === "hs_object_id"
+          ? record.id
+          : record.properties[name];
   return value === undefined || value === "" ? undefined : value;
 }
 

@@ -281,6 +281,53 @@ describe("contacts both ways", () => {
     expect((await hsContacts()).find((c) => c.id === hsId)!.properties.firstname).toBe("Shiru");
   });
 
+  it("takes a page of HubSpot's changes together: each linked contact by the rule, HubSpot's e-mail too (decision 091)", async () => {
+    const t = await tenant("Nyeri Dairy Coop");
+    const people = [
+      ["Kamau Mwangi", "+254711000101"],
+      ["Njeri Wairimu", "+254711000102"],
+      ["Mutua Musyoka", "+254711000103"],
+    ] as const;
+    const saved = [];
+    for (const [name, phone] of people) saved.push((await saveContact(t, { name, phone })).contact);
+    await connect(t);
+    await sync(t);
+    const ids = await Promise.all(saved.map(async (c) => (await link(t, c.id))!));
+    const token = await userToken();
+    // Jumbe changes Mutua first; then HubSpot changes all three: HubSpot is later on each.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await rows(`update contacts set name = 'Mutua M.', updated_at = now() where id = $1`, [saved[2]!.id]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const [i, hsId] of ids.entries())
+      await h.api(`/crm/v3/objects/contacts/${hsId}`, token, {
+        method: "PATCH",
+        body: { properties: { firstname: ["Kamau", "Njeri", "Mutua"][i]!, lastname: "Mpya", email: `mteja${i}@example.co.ke` } },
+      });
+    // Then Jumbe changes Njeri again, later than HubSpot: Jumbe's name wins for her.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await rows(`update contacts set name = 'Njeri W. Kariuki', updated_at = now() where id = $1`, [saved[1]!.id]);
+    await sync(t);
+    const stored = await rows<{ id: string; name: string; email: string | null }>(
+      `select id, name, attributes->>'email' as email from contacts where organization_id = $1`,
+      [t.organizationId],
+    );
+    const of = (id: string) => stored.find((c) => c.id === id)!;
+    expect(of(saved[0]!.id)).toMatchObject({ name: "Kamau Mpya", email: "mteja0@example.co.ke" });
+    expect(of(saved[1]!.id)).toMatchObject({ name: "Njeri W. Kariuki", email: null });
+    expect(of(saved[2]!.id)).toMatchObject({ name: "Mutua Mpya", email: "mteja2@example.co.ke" });
+    const hs = await hsContacts();
+    expect(hs.find((c) => c.id === ids[1])!.properties).toMatchObject({ firstname: "Njeri", lastname: "W. Kariuki" });
+    expect(hs.find((c) => c.id === ids[2])!.properties).toMatchObject({ firstname: "Mutua", lastname: "Mpya" });
+    // Nothing left to move: a third sync sends and takes nothing.
+    const calls = h.sandbox.calls().length;
+    await sync(t);
+    const again = h.sandbox
+      .calls()
+      .slice(0, h.sandbox.calls().length - calls)
+      .filter((c) => c.path.includes("/batch/"));
+    expect(again).toEqual([]);
+  });
+
   it("sends an opt-out to HubSpot as the contact's jumbe_whatsapp_opt_out", async () => {
     const t = await tenant("Kisumu Fish Traders");
     const otieno = (await saveContact(t, { name: "Otieno Ouma", phone: "+254711000009" })).contact;
@@ -327,6 +374,65 @@ describe("messages", () => {
     // One batch call for both.
     const logged = h.sandbox.calls().filter((c) => c.path.includes("/communications"));
     expect(logged).toHaveLength(1);
+  });
+});
+
+describe("messages after a crash", () => {
+  it("a batch HubSpot logged but Jumbe never recorded is found by its message ids, and each message is logged once (decision 091)", async () => {
+    const t = await tenant("Embu Tea Growers");
+    const muthoni = (await saveContact(t, { name: "Muthoni Njiru", phone: "+254711000011" })).contact;
+    const bodies = ["Chai imefika?", "Ndiyo, leo asubuhi.", "Asante sana!"];
+    const messageIds: string[] = [];
+    for (const [i, body] of bodies.entries())
+      messageIds.push(
+        (
+          await rows<{ id: string }>(
+            `insert into messages (organization_id, contact_id, direction, status, body) values ($1, $2, $3, $4, $5) returning id`,
+            [t.organizationId, muthoni.id, i % 2 ? "outbound" : "inbound", i % 2 ? "delivered" : "received", body],
+          )
+        )[0]!.id,
+      );
+    await connect(t);
+    // The process "stops" after HubSpot's answer: the write of the communication ids fails.
+    await rows(
+      `create or replace function hubspot_test_crash() returns trigger language plpgsql as $$ begin raise exception 'crash after the call'; end $$`,
+      [],
+    );
+    await rows(
+      `create trigger hubspot_test_crash before insert on hubspot_logged_messages for each row execute function hubspot_test_crash()`,
+      [],
+    );
+    try {
+      await sync(t);
+    } finally {
+      await rows(`drop trigger hubspot_test_crash on hubspot_logged_messages`, []);
+      await rows(`drop function hubspot_test_crash()`, []);
+    }
+    const communications = async () =>
+      (await h.control<{ communications: { id: string; properties: Record<string, string> }[] }>(`/portals/${DUKA_HUB_ID}/communications`))
+        .json.communications;
+    // HubSpot made the three; Jumbe recorded none of them.
+    expect((await communications()).map((c) => c.properties.jumbe_message_id)).toEqual(messageIds);
+    expect(await rows(`select message_id from hubspot_logged_messages where organization_id = $1`, [t.organizationId])).toEqual([]);
+
+    const before = h.sandbox.calls().length;
+    await sync(t);
+    await sync(t);
+    // Still one communication a message, each now recorded with HubSpot's id; found by one search, none sent again.
+    const made = await communications();
+    expect(made.map((c) => c.properties.jumbe_message_id)).toEqual(messageIds);
+    const stored = await rows<{ message_id: string; communication_id: string }>(
+      `select message_id, communication_id from hubspot_logged_messages where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(new Map(stored.map((r) => [r.message_id, r.communication_id]))).toEqual(
+      new Map(made.map((c) => [c.properties.jumbe_message_id!, c.id])),
+    );
+    const calls = h.sandbox
+      .calls()
+      .slice(0, h.sandbox.calls().length - before)
+      .filter((c) => c.path.includes("/communications"));
+    expect(calls.map((c) => c.path)).toEqual(["/sandbox/hubspot/crm/v3/objects/communications/search"]);
   });
 });
 

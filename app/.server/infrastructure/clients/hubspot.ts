@@ -327,6 +327,23 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       return { items: results, after: nextCursor(json), total: typeof json.total === "number" ? json.total : undefined };
     },
 
+    /** The communications carrying one of these Jumbe message ids (`jumbe_message_id IN …`): id and message id each. */
+    async findLoggedMessages(accessToken: string, messageIds: string[]): Promise<{ id: string; messageId: string }[]> {
+      const { json } = await callJson(configOf(given), "message log search", "/crm/v3/objects/communications/search", {
+        method: "POST",
+        token: accessToken,
+        body: {
+          filterGroups: [{ filters: [{ propertyName: "jumbe_message_id", operator: "IN", values: messageIds }] }],
+          properties: ["jumbe_message_id"],
+          limit: 200,
+        },
+      });
+      return (Array.isArray(json.results) ? json.results : []).filter(isObject).map((r) => ({
+        id: stringOr(r.id, ""),
+        messageId: isObject(r.properties) ? stringOr(r.properties.jumbe_message_id, "") : "",
+      }));
+    },
+
     /** The portal's contact lists whose name contains `query` (all with ""). */
     async searchLists(accessToken: string, query = "", offset = 0): Promise<HubspotPage<HubspotList> & { hasMore: boolean }> {
       const { json } = await callJson(configOf(given), "list search", "/crm/v3/lists/search", {
@@ -385,7 +402,10 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
     },
 
     /** Up to 100 WhatsApp messages as communications in one call; answers their ids in the order sent. */
-    async logWhatsappMessages(accessToken: string, inputs: { contactId: string; body: string; at: Date }[]): Promise<string[]> {
+    async logWhatsappMessages(
+      accessToken: string,
+      inputs: { contactId: string; body: string; at: Date; jumbeMessageId?: string }[],
+    ): Promise<string[]> {
       const { json } = await callJson(configOf(given), "message log", "/crm/v3/objects/communications/batch/create", {
         method: "POST",
         token: accessToken,
@@ -396,6 +416,7 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
               hs_communication_logged_from: "CRM",
               hs_communication_body: input.body,
               hs_timestamp: input.at.toISOString(),
+              ...(input.jumbeMessageId ? { jumbe_message_id: input.jumbeMessageId } : {}),
             },
             associations: [{ to: { id: input.contactId }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 81 }] }],
           })),

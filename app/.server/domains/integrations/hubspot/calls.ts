@@ -53,7 +53,7 @@ export async function hubspotCall<T>(
   let redialled = false;
   for (let waits = 0; ;) {
     const token = await tokenForUse(connection.organizationId, "hubspot");
-    await paceCall(key);
+    const answered = await paceCall(key);
     try {
       return await work(client, token);
     } catch (error) {
@@ -75,6 +75,8 @@ export async function hubspotCall<T>(
         continue;
       }
       throw error;
+    } finally {
+      answered();
     }
   }
 }

@@ -5,6 +5,14 @@
  * -Interval-Milliseconds); until the first answer it is HubSpot's default, 100 per 10 s. A call
  * waits its turn; nothing is dropped. Another instance's calls are not seen here: a 429 then says
  * so, and the caller waits as HubSpot asks (calls.ts).
+ *
+ * A call's place in the window is counted from its answer, not its start (decision 091): HubSpot
+ * counts a call when it arrives, some time after it starts here (the network, or this process's
+ * event loop busy with a page's database work), but always before its answer is back. A place held
+ * from the start plus a fixed margin was given back too early whenever that delay passed the
+ * margin, and each such 429 cost a whole second; from the answer, the next window's call cannot
+ * reach HubSpot inside the last one's. The price is one answer's time per window, and the margin
+ * past the window is the clock's granularity (10 ms) where it was 1% of the window.
  */
 export interface PaceLimit {
   max: number;
@@ -15,9 +23,10 @@ export const HUBSPOT_DEFAULT_LIMIT: PaceLimit = { max: 100, intervalMs: 10_000 }
 
 interface Window {
   limit: PaceLimit;
+  /** The calls in the window: when each was answered, Infinity while it is under way. */
   starts: number[];
   /** Callers waiting, in order. */
-  queue: (() => void)[];
+  queue: ((answered: () => void) => void)[];
   timer: ReturnType<typeof setTimeout> | null;
   /** No call starts before this (a 429 asked to wait). */
   pausedUntil: number;
@@ -39,11 +48,16 @@ function pump(window: Window) {
   for (;;) {
     if (!window.queue.length) return;
     const now = Date.now();
-    window.starts = window.starts.filter((at) => at > now - window.limit.intervalMs - Math.max(25, window.limit.intervalMs / 100));
+    // A margin past the window for the clock's granularity (a place counts from its answer, so no more is needed).
+    const margin = 10;
+    window.starts = window.starts.filter((at) => at > now - window.limit.intervalMs - margin);
     let waitMs = window.pausedUntil - now;
-    // A margin past the window: HubSpot counts a call when it arrives, a little after it starts here.
-    const margin = Math.max(25, window.limit.intervalMs / 100);
-    if (waitMs <= 0 && window.starts.length >= window.limit.max) waitMs = window.starts[0]! + window.limit.intervalMs + margin - now;
+    if (waitMs <= 0 && window.starts.length >= window.limit.max) {
+      const oldest = Math.min(...window.starts);
+      // Every place is held by a call under way: the first answer pumps again.
+      if (oldest === Infinity) return;
+      waitMs = oldest + window.limit.intervalMs + margin - now;
+    }
     if (waitMs > 0) {
       window.timer = setTimeout(() => {
         window.timer = null;
@@ -51,13 +65,24 @@ function pump(window: Window) {
       }, waitMs);
       return;
     }
-    window.starts.push(now);
-    window.queue.shift()!();
+    window.starts.push(Infinity);
+    let answered = false;
+    window.queue.shift()!(() => {
+      if (answered) return;
+      answered = true;
+      // Places under way are alike: any one of them is this call's.
+      const at = window.starts.indexOf(Infinity);
+      if (at >= 0) window.starts[at] = Date.now();
+      pump(window);
+    });
   }
 }
 
-/** Waits for the portal's next free place in the window, then counts the call as started. */
-export function paceCall(key: string): Promise<void> {
+/**
+ * Waits for the portal's next free place in the window and takes it; answers the function to call
+ * once HubSpot has answered (or the call failed), from when the place counts.
+ */
+export function paceCall(key: string): Promise<() => void> {
   const window = windowOf(key);
   return new Promise((resolve) => {
     window.queue.push(resolve);
