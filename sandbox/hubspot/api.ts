@@ -13,7 +13,7 @@ import {
   propertiesParam,
   recordView,
 } from "./shapes";
-import type { Contact, ContactList } from "./state";
+import type { Contact, ContactList, CrmRecord } from "./state";
 
 export const BODY_LIMIT = "1mb";
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
@@ -187,6 +187,25 @@ function handle(fn: (req: Request, res: Response) => void) {
   };
 }
 
+/** HubSpot's CRM search (filterGroups, sorts, paging) over an object's records, as contacts and communications answer it. */
+function searchHandler(recordsOf: (res: Response) => CrmRecord[], defaults?: string[]) {
+  return (req: Request, res: Response) => {
+    let request;
+    try {
+      request = searchRequestFrom(req.body as Json);
+    } catch (error) {
+      if (error instanceof SearchInputError) throw fail(400, "VALIDATION_ERROR", error.message);
+      throw error;
+    }
+    const found = searchPage(recordsOf(res), request);
+    res.json({
+      total: found.total,
+      results: found.results.map((c) => recordView(c, request.properties, defaults)),
+      ...(found.after ? { paging: { next: { after: found.after } } } : {}),
+    });
+  };
+}
+
 function batchTimes(ctx: HubspotContext, startedAt: number) {
   return { startedAt: new Date(startedAt).toISOString(), completedAt: new Date(ctx.options.now()).toISOString() };
 }
@@ -231,25 +250,7 @@ function contactRoutes(ctx: HubspotContext, router: Router) {
     }),
   );
 
-  router.post(
-    `${base}/search`,
-    read,
-    handle((req, res) => {
-      let request;
-      try {
-        request = searchRequestFrom(req.body as Json);
-      } catch (error) {
-        if (error instanceof SearchInputError) throw fail(400, "VALIDATION_ERROR", error.message);
-        throw error;
-      }
-      const found = searchPage(ctx.state.contactsOf(hubIdOf(res)), request);
-      res.json({
-        total: found.total,
-        results: found.results.map((c) => recordView(c, request.properties)),
-        ...(found.after ? { paging: { next: { after: found.after } } } : {}),
-      });
-    }),
-  );
+  router.post(`${base}/search`, read, handle(searchHandler((res) => ctx.state.contactsOf(hubIdOf(res)))));
 
   router.post(
     `${base}/batch/create`,
@@ -420,25 +421,7 @@ function communicationRoutes(ctx: HubspotContext, router: Router) {
   );
   // HubSpot's CRM search on communications (filterGroups, paging), as on contacts: how a client finds
   // the communications an earlier attempt created, by a property of its own.
-  router.post(
-    "/crm/v3/objects/communications/search",
-    read,
-    handle((req, res) => {
-      let request;
-      try {
-        request = searchRequestFrom(req.body as Json);
-      } catch (error) {
-        if (error instanceof SearchInputError) throw fail(400, "VALIDATION_ERROR", error.message);
-        throw error;
-      }
-      const found = searchPage(ctx.state.communicationsOf(hubIdOf(res)), request);
-      res.json({
-        total: found.total,
-        results: found.results.map((c) => recordView(c, request.properties, [])),
-        ...(found.after ? { paging: { next: { after: found.after } } } : {}),
-      });
-    }),
-  );
+  router.post("/crm/v3/objects/communications/search", read, handle(searchHandler((res) => ctx.state.communicationsOf(hubIdOf(res)), [])));
   router.get(
     "/crm/v3/objects/communications/:id",
     read,

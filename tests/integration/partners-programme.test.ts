@@ -5,44 +5,14 @@ import { applyAsPartner, approveSettlementPayout, processSettlement } from "~/.s
 import { Refusal } from "~/.server/infrastructure/refusal";
 import { action as indexAction } from "~/routes/app/revenue-share/index";
 import { action as partnersAction } from "~/routes/app/revenue-share/partners";
-import { createVerifiedUser, META, signedInCookie } from "../support/accounts";
-import { formRequest, run } from "../support/http";
+import { createVerifiedUser, META } from "../support/accounts";
+import { admin, errorAt, PARTNER, post, signedIn } from "../support/revenue-share";
 
 // Issue 46's last changes to the programme: an administrator moves a client from one partner to
 // another in one step (the old attribution ended, the new one started, audited as a move; refused
 // with nothing changed to the same partner, to a partner not active, or to the partner itself); a
 // settlement's admin audit record commits with its payout or bank mark, or neither does; two
 // applications from one organisation at the same moment make one partner.
-
-async function signedIn(options: Parameters<typeof createVerifiedUser>[0] = {}) {
-  const account = await createVerifiedUser(options);
-  return { ...account, cookie: await signedInCookie(account.email, account.password) };
-}
-const admin = () => signedIn({ usertype: "admin", businessName: "Jumbe Platform" });
-
-const PARTNER = {
-  name: "Savannah Digital Agency",
-  category: "Agency",
-  share: "15",
-  shareOther: "",
-  reason: "",
-  payoutMethod: "mpesa",
-  mpesaPhone: "0712 345 678",
-  bank: "",
-  bankBranch: "",
-  accountName: "",
-  accountNumber: "",
-  kraPin: "a123456789z",
-  resident: "on",
-  code: "",
-};
-
-const post = (handler: Parameters<typeof run>[0], path: string, fields: Record<string, string>, cookie: string) =>
-  run(handler, formRequest(path, fields, { cookie }));
-
-/** The sentence a refused form shows at `field`. */
-const errorAt = (outcome: { data: unknown }, field: string) =>
-  (outcome.data as { result?: { error?: Record<string, string[]> } }).result?.error?.[field]?.[0];
 
 async function enrolled(a: Awaited<ReturnType<typeof admin>>, name: string, fields: Partial<typeof PARTNER> = {}) {
   const owner = await signedIn({ businessName: name });

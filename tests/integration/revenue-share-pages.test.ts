@@ -9,44 +9,15 @@ import { loader as partnersLoader, action as partnersAction } from "~/routes/app
 import { loader as transactionsLoader } from "~/routes/app/revenue-share/transactions";
 import { loader as settlementsLoader, action as settlementsAction } from "~/routes/app/revenue-share/settlements";
 import { loader as csvLoader } from "~/routes/app/revenue-share/transactions-csv";
-import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { formRequest, getRequest, run } from "../support/http";
+import { signedInCookie } from "../support/accounts";
+import { getRequest, run } from "../support/http";
+import { admin, errorAt, PARTNER, post, signedIn } from "../support/revenue-share";
 
 // Issue 46's pages (decision 088): a platform administrator enrols, edits, approves, suspends and
 // assigns through the /revenue-share forms, each in the admin audit log, bad input refused at its
 // field with nothing changed; a share change applies from now, never to payments already counted;
 // a partner's owner reads its own programme only; anyone else sees the application, and nobody but
 // an administrator gets past an administrator's form.
-
-async function signedIn(options: Parameters<typeof createVerifiedUser>[0] = {}) {
-  const account = await createVerifiedUser(options);
-  return { ...account, cookie: await signedInCookie(account.email, account.password) };
-}
-const admin = () => signedIn({ usertype: "admin", businessName: "Jumbe Platform" });
-
-const PARTNER = {
-  name: "Savannah Digital Agency",
-  category: "Agency",
-  share: "15",
-  shareOther: "",
-  reason: "",
-  payoutMethod: "mpesa",
-  mpesaPhone: "0712 345 678",
-  bank: "",
-  bankBranch: "",
-  accountName: "",
-  accountNumber: "",
-  kraPin: "a123456789z",
-  resident: "on",
-  code: "",
-};
-
-const post = (handler: Parameters<typeof run>[0], path: string, fields: Record<string, string>, cookie: string) =>
-  run(handler, formRequest(path, fields, { cookie }));
-
-/** The sentence a refused form shows at `field`. */
-const errorAt = (outcome: { data: unknown }, field: string) =>
-  (outcome.data as { result?: { error?: Record<string, string[]> } }).result?.error?.[field]?.[0];
 
 const partnerOf = async (organizationId: string) =>
   (
