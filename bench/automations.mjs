@@ -37,7 +37,8 @@
 //   commit of the transaction that wrote the message (its inbox_events row, never updated); in run B,
 //   automation done = the commit of its automation_runs row (the reply queued with it) or, for a message
 //   automations left unanswered, of its job's completion (its batch's end); a message that got no job
-//   (decided as it arrived that nothing answers it: run.ts enqueueAutomations) is done when stored. "Processed" is stored in
+//   (its webhook batch's arrival job decided that nothing answers it: run.ts enqueueAutomations) is
+//   done when that arrival job committed. "Processed" is stored in
 //   run A and automation done in run B: their p50 and p99 differ by what automations add.
 // - The drain: GET /api/admin/queue every 500 ms (its count of webhook_events grows with the table: at
 //   200 ms it cost PostgreSQL a tenth of a CPU here) until the webhooks and the jobs are done. CPU of the
@@ -76,6 +77,7 @@ import {
 } from "./webhooks.mjs";
 
 const AUTOMATION_QUEUE = "automations.inbound";
+const ARRIVAL_QUEUE = "automations.arrival";
 const POLL_MS = 500;
 export const BUDGET_P99_MS = 2;
 /** Replies one business number may send in an hour (app/.server/domains/automations/run.ts). */
@@ -673,6 +675,11 @@ async function messageTimes(query, { tag, tenant, commitTimestamps }) {
     `with ev as (
        select substring(body from '"id":"(wamid\\.${tag}\\.[0-9]+)"') as wamid, received_at
        from webhook_events where body like $2
+     ), arrivals as (
+       -- The arrival job that decided each message (run.ts queueAutomationsArrival): one a webhook batch.
+       select (e->>'messageId')::uuid as message_id, a.finished_at, ${commitTimestamps ? "pg_xact_commit_timestamp(a.xmin)" : "null::timestamptz"} as committed
+       from jobs a cross join lateral jsonb_array_elements(a.payload->'messages') e
+       where a.queue = '${ARRIVAL_QUEUE}' and a.created_at > now() - interval '1 hour'
      ), logged as (
        select message_id, min(${commitTimestamps ? "pg_xact_commit_timestamp(xmin)" : "created_at"}) as at
        from inbox_events where organization_id = $1 and kind = 'message' group by message_id
@@ -683,11 +690,13 @@ async function messageTimes(query, { tag, tenant, commitTimestamps }) {
             r.kind as run_kind, r.reply_id is not null as replied,
             ${ms("r.created_at")} as run_start, ${committed("r")} as run_commit,
             j.id is not null as has_job, j.failed_at is not null as job_failed,
-            ${ms("j.finished_at")} as job_finished, ${committed("j")} as job_commit
+            ${ms("j.finished_at")} as job_finished, ${committed("j")} as job_commit,
+            ${ms("a.finished_at")} as arrival_finished, ${ms("a.committed")} as arrival_commit
      from ev
      join messages m on m.organization_id = $1 and m.wamid = ev.wamid
      left join logged l on l.message_id = m.id
      left join automation_runs r on r.message_id = m.id
+     left join arrivals a on a.message_id = m.id
      left join jobs j on j.queue = '${AUTOMATION_QUEUE}' and j.payload->>'messageId' = m.id::text`,
     [tenant.organizationId, `%wamid.${tag}.%`],
   );
@@ -762,16 +771,26 @@ function figuresOf(rows, { kind, total }) {
   };
   const messages = rows.map((r) => {
     const stored = pick(r.stored_commit, r.stored_start);
-    // No job: decided as it arrived (run.ts enqueueAutomations) that nothing answers it, in the
-    // transaction that stored it; done then.
+    // No job: its arrival job decided that nothing answers it (run.ts enqueueAutomations); done
+    // when that job committed (stored, for a message no arrival job read).
+    const arrived = r.arrival_finished !== null ? pick(r.arrival_commit, r.arrival_finished) : stored;
     const done = r.run_kind
       ? pick(r.run_commit, r.run_start)
       : !r.has_job
-        ? stored
+        ? arrived
         : r.job_finished !== null
           ? pick(r.job_commit, r.job_finished)
           : null;
-    return { received: r.received, stored, done, kind: r.run_kind, replied: r.replied, hasJob: r.has_job, jobFailed: r.job_failed };
+    return {
+      received: r.received,
+      stored,
+      done,
+      kind: r.run_kind,
+      replied: r.replied,
+      hasJob: r.has_job,
+      jobFailed: r.job_failed,
+      arrivalRead: r.arrival_finished !== null,
+    };
   });
   const storedMs = messages.map((m) => m.stored - m.received);
   const processedAt = (m) => (kind === "A" ? m.stored : m.done);
@@ -797,6 +816,8 @@ function figuresOf(rows, { kind, total }) {
       processed.length && lastProcessed > firstReceived ? processed.length / ((lastProcessed - firstReceived) / 1000) : null,
     spanSeconds: processed.length ? (lastProcessed - firstReceived) / 1000 : null,
     automationJobs: messages.filter((m) => m.hasJob).length,
+    // Messages no arrival job decided and no job answered (run B should have none).
+    undecided: messages.filter((m) => !m.kind && !m.hasJob && !m.arrivalRead).length,
     failedJobs: messages.filter((m) => m.jobFailed).length,
     decisions: kind === "B" ? decisions : null,
     timesFromTransactionStarts: fellBack,
@@ -822,6 +843,7 @@ export async function benchAutomations({
   drainTimeoutSeconds,
   statusWebhooks = false,
   cap = "fresh",
+  control = false,
   log = console.log,
 }) {
   if (!["fresh", "full"].includes(cap)) throw new Error(`--automations-cap is fresh or full, not ${cap}`);
@@ -878,6 +900,8 @@ export async function benchAutomations({
       SESSION_SECRET: randomBytes(32).toString("hex"),
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
       SANDBOX_CONTROL_TOKEN: randomBytes(24).toString("base64url"),
+      // /metrics, for the automations' own time in each message's webhook transaction (arrivalOf).
+      METRICS_TOKEN: randomBytes(24).toString("base64url"),
       DATA_DIR: dataDir,
       ...(statusWebhooks ? {} : { META_SANDBOX_STATUS_DELAYS_MS: "600000,600000,600000" }),
     };
@@ -898,9 +922,20 @@ export async function benchAutomations({
       const plan = messagePlan({ total, customers, texts, seed: 440 + rate });
       const micros = distribution(plan.map((p) => texts.microsOf(p.text)));
       const matched = texts.check.problem ? null : plan.filter((p) => texts.ruleOf(p.text) !== null).length;
-      for (const kind of ["A", "B"]) {
+      // --automations-control: a second run without automations, after the first: what A and B
+      // would differ by with nothing between them (this machine's noise at this rate).
+      for (const [kind, isControl] of control
+        ? [
+            ["A", false],
+            ["A", true],
+            ["B", false],
+          ]
+        : [
+            ["A", false],
+            ["B", false],
+          ]) {
         log(
-          `  run ${kind} at ${rate.toLocaleString("en-US")}/s: ${total.toLocaleString("en-US")} messages ${kind === "A" ? "without automations" : `with ${rules.length} keyword rules, welcome and away`} ...`,
+          `  run ${kind}${isControl ? " (again, the control)" : ""} at ${rate.toLocaleString("en-US")}/s: ${total.toLocaleString("en-US")} messages ${kind === "A" ? "without automations" : `with ${rules.length} keyword rules, welcome and away`} ...`,
         );
         const run = await oneRun({
           root,
@@ -919,6 +954,7 @@ export async function benchAutomations({
           drainTimeoutMs: drainTimeoutSeconds * 1000,
           log,
         });
+        run.control = isControl;
         run.matchedShare = matched === null ? null : matched / total;
         run.matchingMicros = micros;
         if (kind === "B")
@@ -933,10 +969,18 @@ export async function benchAutomations({
 
     const comparisons = rates.map((rate) =>
       compare(
-        runs.find((r) => r.rate === rate && r.kind === "A"),
+        runs.find((r) => r.rate === rate && r.kind === "A" && !r.control),
         runs.find((r) => r.rate === rate && r.kind === "B"),
       ),
     );
+    const noise = control
+      ? rates.map((rate) =>
+          compare(
+            runs.find((r) => r.rate === rate && r.kind === "A" && !r.control),
+            runs.find((r) => r.rate === rate && r.control),
+          ),
+        )
+      : [];
     return {
       budget: `issue 44: at most ${BUDGET_P99_MS} ms p99 added to a message at 1,000 inbound messages a second on PostgreSQL (500 keyword rules and 20 live flows)`,
       database,
@@ -955,6 +999,7 @@ export async function benchAutomations({
       cap,
       runs,
       comparisons,
+      noise,
       notes,
     };
   } finally {
@@ -998,6 +1043,7 @@ async function oneRun({
   const loadAverageBefore = os.loadavg();
   const server = await startServer({ root, databaseUrl, extraEnv });
   let measured;
+  let arrival = null;
   let linesBefore = new Set();
   let serverOutput = "";
   let databaseCounters = null;
@@ -1061,6 +1107,7 @@ async function oneRun({
       serverPid: server.pid,
       databasePids: clusterPids,
     });
+    arrival = await arrivalOf(server.baseUrl, extraEnv.METRICS_TOKEN);
   } finally {
     serverOutput = server.output();
     await server.stop();
@@ -1128,6 +1175,7 @@ async function oneRun({
     sentPerSecond: measured.sending.sent / measured.sending.sendSeconds,
     behindMaxMs: measured.sending.behindMaxMs,
     acknowledgementMs: measured.sending.acknowledged,
+    arrival,
     ...figures,
     drain: {
       drained: measured.drained,
@@ -1144,6 +1192,40 @@ async function oneRun({
     serverLog,
     loadAverage: { before: loadAverageBefore, after: loadAverageAfter },
   };
+}
+
+/**
+ * The automations' own time in each message's webhook transaction (their arrival read and jobs,
+ * the server's jumbe_automations_arrival_seconds histogram: one observation a text message, its
+ * batch's time), read from /metrics before the server stops. Its quantiles are bucket bounds:
+ * "p99 <= 2 ms" says 99% of the messages waited at most 2 ms on automations. Run A pays the read's
+ * check that the organisation has none.
+ */
+async function arrivalOf(baseUrl, token) {
+  try {
+    const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    if (!response.ok) return { problem: `/metrics answered ${response.status}` };
+    return histogramFigures(await response.text(), "jumbe_automations_arrival_seconds");
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** A Prometheus histogram's count, mean and quantiles (upper bucket bounds, in ms) from the text format. */
+export function histogramFigures(text, name) {
+  const buckets = [];
+  let sum = 0;
+  let count = 0;
+  for (const line of text.split("\n")) {
+    const bucket = line.match(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)`));
+    if (bucket) buckets.push({ le: bucket[1] === "+Inf" ? Infinity : Number(bucket[1]) * 1000, n: Number(bucket[2]) });
+    else if (line.startsWith(`${name}_sum `)) sum = Number(line.slice(name.length + 5)) * 1000;
+    else if (line.startsWith(`${name}_count `)) count = Number(line.slice(name.length + 7));
+  }
+  if (!count) return { count: 0 };
+  buckets.sort((a, b) => a.le - b.le);
+  const upTo = (q) => buckets.find((b) => b.n >= q * count)?.le ?? null;
+  return { count, meanMs: sum / count, p50: upTo(0.5), p90: upTo(0.9), p99: upTo(0.99), max: upTo(1) };
 }
 
 /** Whether a run kept up with its rate: sent at it, and its backlog gone within a second of the load. */
@@ -1218,7 +1300,7 @@ export function formatAutomations(report, { table }) {
     `  Each run: a fresh server on the same database, a ${report.warmUpSeconds} s warm-up of location messages, then the measured messages (open loop) from ${int(report.customers)} customers new to the tenant, for ${report.duration} s. The sandbox's status webhooks for the replies are ${report.statusWebhooks ? "sent at its usual delays" : "held past the run"}.`,
   );
   lines.push(
-    "  delivered = webhook_events.received_at; stored = the message's transaction committed; automation done = its automation_runs row committed (with the reply), or its job's completion (its batch's end) when nothing answered it, or stored when it got no job (decided on arrival that nothing answers it). Processed = stored (A), automation done (B).",
+    "  delivered = webhook_events.received_at; stored = the message's transaction committed; automation done = its automation_runs row committed (with the reply), or its job's completion (its batch's end) when nothing answered it, or its arrival job's commit when it got no job (the arrival job, one a webhook batch, decided that nothing answers it). Processed = stored (A), automation done (B).",
   );
   lines.push(
     table(
@@ -1239,7 +1321,7 @@ export function formatAutomations(report, { table }) {
         "load avg before/after",
       ],
       report.runs.map((r) => [
-        r.kind === "A" ? "A none" : "B automations",
+        r.kind === "A" ? (r.control ? "A none (control)" : "A none") : "B automations",
         int(r.rate),
         int(r.sentPerSecond),
         `${r.acknowledged}/${r.sent}`,
@@ -1271,7 +1353,7 @@ export function formatAutomations(report, { table }) {
           "welcome",
           "away",
           "no reply (job)",
-          "no job (decided on arrival)",
+          "no job (arrival job decided)",
           "replies",
           "expected uncapped",
           "peak automation jobs",
@@ -1297,7 +1379,7 @@ export function formatAutomations(report, { table }) {
     );
     if (withAutomations.some((r) => r.expected.replies > NUMBER_HOURLY_CAP))
       lines.push(
-        `  Replies stop at ${NUMBER_HOURLY_CAP.toLocaleString("en-US")} an hour for one business number (run.ts NUMBER_HOURLY_CAP): past it a message is decided as it arrives (the hour's replies read with the webhook's batch) and gets no job, so most of run B's messages take that path.`,
+        `  Replies stop at ${NUMBER_HOURLY_CAP.toLocaleString("en-US")} an hour for one business number (run.ts NUMBER_HOURLY_CAP): past it its webhook batch's arrival job finds the hour's replies made and queues it no job, so most of run B's messages take that path.`,
       );
   }
   lines.push("\nWhat automations add (B - A, ms)");
@@ -1318,6 +1400,43 @@ export function formatAutomations(report, { table }) {
         ]),
     ),
   );
+  if (report.noise?.some(Boolean)) {
+    lines.push("\nThe control: run A again, nothing changed (A again - A, ms): this machine's noise at each rate");
+    lines.push(
+      table(
+        ["rate/s", "stored p50", "stored p99", "A kept up", "A again kept up"],
+        report.noise
+          .filter(Boolean)
+          .map((c) => [
+            int(c.rate),
+            `${fixed(c.stored.a.p50)} -> ${fixed(c.stored.b.p50)} (${signed(c.stored.p50)})`,
+            `${fixed(c.stored.a.p99)} -> ${fixed(c.stored.b.p99)} (${signed(c.stored.p99)})`,
+            c.keptUp.a ? "yes" : "no",
+            c.keptUp.b ? "yes" : "no",
+          ]),
+      ),
+    );
+  }
+  if (report.runs.some((r) => r.arrival)) {
+    lines.push(
+      "\nAutomations' own time in each message's webhook transaction (their read and jobs for its batch; the server's jumbe_automations_arrival_seconds, one observation a text message; quantiles are the histogram's bucket bounds, ms)",
+    );
+    lines.push(
+      table(
+        ["run", "rate/s", "messages", "mean", "p50 <=", "p90 <=", "p99 <=", `budget ${BUDGET_P99_MS} ms p99`],
+        report.runs.map((r) => [
+          r.kind === "A" ? (r.control ? "A none (control)" : "A none") : "B automations",
+          int(r.rate),
+          r.arrival?.problem ?? int(r.arrival?.count),
+          fixed(r.arrival?.meanMs, 3),
+          fixed(r.arrival?.p50, 2),
+          fixed(r.arrival?.p90, 2),
+          fixed(r.arrival?.p99, 2),
+          r.kind !== "B" || !r.arrival?.count ? "" : r.arrival.p99 <= BUDGET_P99_MS ? "within" : "OVER",
+        ]),
+      ),
+    );
+  }
   lines.push(
     "  Kept up: sent at 95% of the rate or more, and the webhooks and jobs all done within 1 s of the load's end. A run that did not keep up measures its backlog (queueing), not the work of a message.",
   );
@@ -1326,7 +1445,7 @@ export function formatAutomations(report, { table }) {
     if (r.missing) problems.push(`${r.missing} messages not stored`);
     if (r.unprocessed) problems.push(`${r.unprocessed} messages not processed by the end`);
     if (r.kind === "A" && r.automationJobs) problems.push(`${r.automationJobs} automation jobs in a run without automations`);
-    if (r.kind === "B" && r.automationJobs !== r.found) problems.push(`${r.automationJobs} automation jobs for ${r.found} messages`);
+    if (r.kind === "B" && r.undecided) problems.push(`${r.undecided} messages no arrival job decided`);
     if (r.failedJobs) problems.push(`${r.failedJobs} failed automation jobs`);
     if (r.acknowledged !== r.sent) problems.push(`answers ${JSON.stringify(r.statuses)}`);
     if (r.timesFromTransactionStarts && report.database.times === "commit timestamps")

@@ -149,6 +149,7 @@ const { values: args } = parseArgs({
     "automations-drain-timeout": { type: "string", default: "180" },
     "automations-status-webhooks": { type: "boolean", default: false },
     "automations-cap": { type: "string", default: "fresh" },
+    "automations-control": { type: "boolean", default: false },
     "skip-automations": { type: "boolean", default: false },
     "automations-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
@@ -247,6 +248,7 @@ if (args.help) {
   --automations-status-webhooks  let the Meta sandbox send the replies' status webhooks at its usual delays (default: held past the runs)
   --automations-cap fresh|full  the number's hourly cap of 1,000 automated replies when run B starts: fresh (its first replies are
                               queued, then it is reached) or full (every message decided, then capped: the steady state); default fresh
+  --automations-control       a second run without automations after the first, to measure this machine's noise beside what automations add
   --skip-automations          leave out the automations benchmark
   --automations-only          only automations (a private PostgreSQL cluster with commit timestamps, or --database-url; PGlite when PostgreSQL is missing)
   --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
@@ -540,6 +542,7 @@ async function main() {
           drainTimeoutSeconds: Number(args["automations-drain-timeout"]),
           statusWebhooks: args["automations-status-webhooks"],
           cap: args["automations-cap"],
+          control: args["automations-control"],
           log: (line) => console.log(line),
         });
         if (automationsOnly) results.database = results.automations.database.kind;

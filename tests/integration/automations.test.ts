@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/infrastructure/db/client";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { createRule, deleteRule, getRule, listRules, moveRule, updateRule } from "~/.server/domains/automations/rules";
 import { readAutomationSettings, saveAutomationSettings } from "~/.server/domains/automations/settings";
-import { AUTOMATION_QUEUE, runAutomation, runAutomations, CONVERSATION_HOURLY_CAP } from "~/.server/domains/automations/run";
+import {
+  AUTOMATION_ARRIVAL_QUEUE,
+  AUTOMATION_QUEUE,
+  runAutomationsArrival,
+  runAutomation,
+  runAutomations,
+  CONVERSATION_HOURLY_CAP,
+  NUMBER_HOURLY_CAP,
+} from "~/.server/domains/automations/run";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { automationHarness, inboundCount, outbound, runs, until } from "../support/automation-harness";
@@ -108,6 +116,72 @@ describe("automations", () => {
     await createRule(t.actor, { name: "Echo", matchType: "contains", keywords: ["hi"], reply: "Hi there!" });
     for (let i = 0; i < CONVERSATION_HOURLY_CAP + 2; i++) await customerWrites(t, "254712000204", `hi ${i}`);
     expect(await outbound(t.organizationId)).toHaveLength(CONVERSATION_HOURLY_CAP);
+  });
+
+  it("decides outside the webhook's transaction: one arrival job a batch, none without automations or for a consent keyword, and a retried one answers nothing twice", async () => {
+    const t = await tenant("Naivasha Flowers");
+    const arrivals = () =>
+      rawQuery<{ id: number; payload: { messages: { organizationId: string; messageId: string }[] }; finished: boolean }>(
+        `select id, payload, finished_at is not null as finished from jobs where queue = $1 and payload->'messages'->0->>'organizationId' = $2 order by id`,
+        [AUTOMATION_ARRIVAL_QUEUE, t.organizationId],
+      );
+    await customerWrites(t, "254712000216", "bei ya waridi?");
+    expect(await arrivals()).toEqual([]);
+
+    await createRule(t.actor, priceRule);
+    await customerWrites(t, "254712000216", "ACHA");
+    expect(await arrivals()).toEqual([]);
+    await customerWrites(t, "254712000217", "bei ya waridi?");
+    const [arrival, ...more] = await arrivals();
+    expect(more).toEqual([]);
+    const [message] = await rawQuery<{ id: string }>(
+      `select id from messages where organization_id = $1 and direction = 'inbound' and body = 'bei ya waridi?' and recipient_phone = '+254712000217'`,
+      [t.organizationId],
+    );
+    expect(arrival).toEqual({
+      id: expect.any(Number),
+      payload: { messages: [{ organizationId: t.organizationId, messageId: message!.id }] },
+      finished: true,
+    });
+    expect((await outbound(t.organizationId)).filter((m) => m.source === "automation").map((m) => m.body)).toEqual([priceRule.reply]);
+    // The same job again (a worker that crashed after its work committed elsewhere): no second reply.
+    await db().transaction((tx) =>
+      runAutomationsArrival(tx, [{ id: arrival!.id, queue: AUTOMATION_ARRIVAL_QUEUE, attempts: 2, payload: arrival!.payload }]),
+    );
+    await drainJobs();
+    expect((await outbound(t.organizationId)).filter((m) => m.source === "automation").map((m) => m.body)).toEqual([priceRule.reply]);
+  });
+
+  it("answers nothing on a number that sent its hour's replies, decided as the message arrives, and answers again an hour on", async () => {
+    const t = await tenant("Kericho Tea Growers");
+    await createRule(t.actor, priceRule);
+    // The number's hour of automated replies, made half an hour ago (to other customers).
+    await rawQuery(
+      `insert into automation_runs (organization_id, phone_number_id, kind, reply_id, created_at)
+       select $1, $2, 'welcome', gen_random_uuid(), now() - interval '30 minutes' from generate_series(1, $3)`,
+      [t.organizationId, t.phoneNumberId, NUMBER_HOURLY_CAP],
+    );
+    await customerWrites(t, "254712000215", "bei ya chai?");
+    const jobs = () =>
+      rawQuery<{ body: string; queue: string | null }>(
+        `select m.body, j.queue from messages m left join jobs j on j.unique_key = 'automation:' || m.id
+         where m.organization_id = $1 and m.direction = 'inbound' order by m.seq`,
+        [t.organizationId],
+      );
+    expect(await jobs()).toEqual([{ body: "bei ya chai?", queue: null }]);
+    expect(await outbound(t.organizationId)).toEqual([]);
+    // One reply fewer in the hour: the next message is answered.
+    await rawQuery(
+      `update automation_runs set created_at = now() - interval '61 minutes'
+       where id = (select id from automation_runs where organization_id = $1 and message_id is null limit 1)`,
+      [t.organizationId],
+    );
+    await customerWrites(t, "254712000215", "bei tena?");
+    expect(await jobs()).toEqual([
+      { body: "bei ya chai?", queue: null },
+      { body: "bei tena?", queue: AUTOMATION_QUEUE },
+    ]);
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual([priceRule.reply]);
   });
 
   it("holds the cap exactly when a conversation's messages are answered side by side", async () => {

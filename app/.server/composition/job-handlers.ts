@@ -1,5 +1,13 @@
 import { registerJobHandler } from "../infrastructure/jobs/worker";
-import { AUTOMATION_ASSISTANT_QUEUE, AUTOMATION_QUEUE, runAutomations, type AutomationPayload } from "../domains/automations/run";
+import {
+  AUTOMATION_ARRIVAL_QUEUE,
+  AUTOMATION_ASSISTANT_QUEUE,
+  AUTOMATION_QUEUE,
+  runAutomations,
+  runAutomationsArrival,
+  type AutomationArrivalPayload,
+  type AutomationPayload,
+} from "../domains/automations/run";
 import { AUTOMATION_WEBHOOK_QUEUE, callRuleWebhooks, type RuleWebhookJob } from "../domains/automations/call-webhook";
 import { CONTACT_CHANGES_QUEUE, runContactChangesJob } from "../domains/automations/batch-effects";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
@@ -139,6 +147,14 @@ export function registerJobHandlers() {
     maxAttempts: 6,
     transactional: false,
     run: (jobs) => sendReconnectMails(jobs),
+  });
+  // Automations on arrival: a webhook batch's customer messages read with what decides them (one
+  // statement), and a job queued for each that an automation may answer, with the batch's completion.
+  registerJobHandler<AutomationArrivalPayload>({
+    queue: AUTOMATION_ARRIVAL_QUEUE,
+    batchSize: 10,
+    maxAttempts: 10,
+    run: (jobs, tx) => runAutomationsArrival(tx, jobs),
   });
   // Automations: a keyword rule, the welcome or the away message for a customer's message; each
   // message once (a run row), its reply queued in the run's own transaction. A batch's messages are

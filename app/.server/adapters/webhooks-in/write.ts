@@ -14,7 +14,7 @@ import { releaseMessagingLimitHolds } from "../../domains/messaging/messaging-li
 import { notifyQualityDrop } from "../../domains/notifications/emitters";
 import { logMessageEvents } from "../../domains/messaging/conversation-events";
 import { upsertConversations } from "../../domains/inbox/inbound";
-import { automationCandidates, enqueueAutomations } from "../../domains/automations/run";
+import { noteAutomationsArrival, queueAutomationsArrival } from "../../domains/automations/run";
 import { stopSessionsOnOptOut } from "../../domains/automations/flows/session";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueContactsCreated } from "../../domains/webhooks-out/events";
@@ -393,8 +393,6 @@ export class ChangeWork {
       tx,
       inserted.map((m) => ({ id: m.id, organizationId: m.organization_id })),
     );
-    // What automations read to decide, before the inbox's change log is locked below.
-    const automationInbound = await automationCandidates(tx, inserted);
     // The inbox: each new message live in open lists and threads.
     await logMessageEvents(
       tx,
@@ -405,7 +403,10 @@ export class ChangeWork {
     const consentKeywords = await applyConsentKeywords(tx, inserted);
     // An opt-out ends the customer's flow: the ledger's answer is the last word.
     await stopSessionsOnOptOut(tx, [...consentKeywords]);
-    // Keyword rules, the welcome, the away message, flows, the assistant: a job for each message they may answer.
-    await enqueueAutomations(tx, automationInbound, consentKeywords);
+    // Keyword rules, the welcome, the away message, flows, the assistant: one job for the batch's
+    // messages they may answer, which decides each outside this transaction.
+    const automationsStarted = performance.now();
+    const arriving = await queueAutomationsArrival(tx, inserted, consentKeywords);
+    noteAutomationsArrival(arriving, performance.now() - automationsStarted);
   }
 }

@@ -48,6 +48,8 @@ interface InstanceState {
   registry: Registry;
   requests: Counter<"method" | "status">;
   durations: Histogram<"method">;
+  /** Histograms of steps timed inside the product (stepHistogram), by name. */
+  steps: Map<string, Histogram>;
 }
 
 const state = processState<InstanceState>("admin-system-instance", () => {
@@ -80,6 +82,7 @@ const state = processState<InstanceState>("admin-system-instance", () => {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+    steps: new Map(),
   };
 });
 
@@ -90,6 +93,19 @@ export function instanceIdentity() {
 /** This instance's Prometheus registry: process metrics, requests; the platform gauges are added at scrape time. */
 export function instanceRegistry() {
   return state.registry;
+}
+
+/**
+ * A histogram of one step's time on this instance, in seconds (created once a process, kept on its
+ * registry, so /metrics shows it and a benchmark can read its distribution). `buckets` are seconds.
+ */
+export function stepHistogram(name: string, help: string, buckets: number[]): Histogram {
+  let histogram = state.steps.get(name);
+  if (!histogram) {
+    histogram = new Histogram({ name, help, buckets, registers: [state.registry] });
+    state.steps.set(name, histogram);
+  }
+  return histogram;
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
