@@ -122,7 +122,7 @@ describe("automations", () => {
     const t = await tenant("Naivasha Flowers");
     const arrivals = () =>
       rawQuery<{ id: number; payload: { messages: { organizationId: string; messageId: string }[] }; finished: boolean }>(
-        `select id, payload, finished_at is not null as finished from jobs where queue = $1 and payload->'messages'->0->>'organizationId' = $2 order by id`,
+        `select id::int as id, payload, finished_at is not null as finished from jobs where queue = $1 and payload->'messages'->0->>'organizationId' = $2 order by id`,
         [AUTOMATION_ARRIVAL_QUEUE, t.organizationId],
       );
     await customerWrites(t, "254712000216", "bei ya waridi?");

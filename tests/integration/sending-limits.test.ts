@@ -185,6 +185,35 @@ describe("the number's throughput", () => {
   });
 });
 
+describe("a burst beyond the number's throughput", () => {
+  it("puts each message back once, to its own turn after those put back before it, not again with every batch", async () => {
+    const t = await connectedTenant("Mbio Express");
+    await approvedTemplate(graph, t);
+    await setBucketRate(t.phoneNumberId, RATE);
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: 100 }, (_, i) => recipient(i)),
+    );
+    // Two workers claiming as fast as they can: half a second's burst goes at once, the rest is put back.
+    let putBack = 0;
+    let done = false;
+    const worker = async () => {
+      while (!done) {
+        const { claimed, deferred } = await dispatchBatch();
+        putBack += deferred;
+        if ((await acceptedCount(ids)) === ids.length) done = true;
+        else if (!claimed) await sleep(5);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    expect(sendErrorCodes(graph)).toEqual([]);
+    // Each of the 100 - 12 put back about once (every one of them with each batch was thousands).
+    expect(putBack).toBeGreaterThanOrEqual(100 - RATE / 2);
+    expect(putBack).toBeLessThanOrEqual(120);
+    await expectEachSentOnceAndRead(t.phoneNumberId, ids);
+  }, 60_000);
+});
+
 describe("the pair rate", () => {
   it("keeps one person's messages apart with two workers, ten a minute, in the order they were queued; Meta never answers 131056", async () => {
     const t = await connectedTenant("Tumaini Clinic");

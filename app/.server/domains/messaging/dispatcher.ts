@@ -54,6 +54,8 @@ export const SEND_IN_DOUBT_HOLD_SECONDS = 300;
  * at Meta, and a smaller burst absorbs up to half a second of that without a 130429.
  */
 export const BURST_SECONDS = 0.5;
+/** A message put back for want of tokens is due this long after its turn's token is refilled. */
+const TURN_MARGIN_MS = 5;
 /** Accepted sends settled together while the batch's other calls go on (a round of calls). */
 const SETTLE_EVERY = 64;
 /** Time kept free at the end of a claim for settling the batch. */
@@ -133,31 +135,41 @@ async function deferMessages(items: Deferral[]) {
 
 /**
  * Each number's share of this batch under its throughput (a token bucket per number, refilled at
- * its rate a second, shared by every worker through the database). Answers how many may go now.
+ * its rate a second, shared by every worker through the database). Answers how many may go now and,
+ * for the rest, when their turns begin: after the turns of those put back before them (the bucket's
+ * reserved_until, moved on by theirs), so that a burst larger than a batch is put back once, each
+ * message to its own turn, rather than claimed and put back again with every batch.
  */
-async function takeSendTokens(wanted: Map<string, number>): Promise<Map<string, { granted: number; rate: number }>> {
+async function takeSendTokens(wanted: Map<string, number>): Promise<Map<string, { granted: number; rate: number; turnsFromMs: number }>> {
   const ids = [...wanted.keys()];
   return db().transaction(async (tx) => {
     await tx.execute(sql`
       insert into sending_buckets (phone_number_id, tokens) select id, 80 * ${BURST_SECONDS}::float8 from unnest(${sql.param(ids)}::text[]) as t(id)
       on conflict (phone_number_id) do nothing`);
-    const rows = await queryRows<{ phone_number_id: string; rate: number; available: number }>(
+    const rows = await queryRows<{ phone_number_id: string; rate: number; available: number; reserved_ms: number }>(
       tx,
       sql`
         select phone_number_id, rate,
-               least(greatest(rate * ${BURST_SECONDS}::float8, 1), tokens + rate * extract(epoch from (clock_timestamp() - refilled_at))) as available
+               least(greatest(rate * ${BURST_SECONDS}::float8, 1), tokens + rate * extract(epoch from (clock_timestamp() - refilled_at))) as available,
+               greatest(0, extract(epoch from (reserved_until - clock_timestamp())) * 1000)::float8 as reserved_ms
         from sending_buckets where phone_number_id = any(${sql.param(ids)}::text[]) for update`,
     );
-    const grants = new Map<string, { granted: number; rate: number }>();
+    const grants = new Map<string, { granted: number; rate: number; turnsFromMs: number }>();
     for (const row of rows) {
-      const granted = Math.max(0, Math.min(wanted.get(row.phone_number_id) ?? 0, Math.floor(Number(row.available))));
-      grants.set(row.phone_number_id, { granted, rate: row.rate });
+      const want = wanted.get(row.phone_number_id) ?? 0;
+      const granted = Math.max(0, Math.min(want, Math.floor(Number(row.available))));
+      grants.set(row.phone_number_id, { granted, rate: row.rate, turnsFromMs: Number(row.reserved_ms ?? 0) });
     }
+    const put = [...grants.entries()];
     await tx.execute(sql`
       update sending_buckets b set tokens = least(greatest(b.rate * ${BURST_SECONDS}::float8, 1),
                                                   b.tokens + b.rate * extract(epoch from (clock_timestamp() - b.refilled_at))) - g.granted,
-             refilled_at = clock_timestamp()
-      from unnest(${sql.param([...grants.keys()])}::text[], ${sql.param([...grants.values()].map((g) => g.granted))}::int[]) as g(id, granted)
+             refilled_at = clock_timestamp(),
+             reserved_until = case when g.waiting = 0 then b.reserved_until
+                                   else greatest(coalesce(b.reserved_until, clock_timestamp()), clock_timestamp())
+                                        + make_interval(secs => g.waiting::float8 / b.rate) end
+      from unnest(${sql.param(put.map(([id]) => id))}::text[], ${sql.param(put.map(([, g]) => g.granted))}::int[],
+                  ${sql.param(put.map(([id, g]) => (wanted.get(id) ?? 0) - g.granted))}::int[]) as g(id, granted, waiting)
       where b.phone_number_id = g.id`);
     return grants;
   });
@@ -372,15 +384,21 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   }
   const wanted = new Map<string, number>();
   for (const m of sendable) wanted.set(m.phone_number_id, (wanted.get(m.phone_number_id) ?? 0) + 1);
-  const grants = sendable.length ? await takeSendTokens(wanted) : new Map<string, { granted: number; rate: number }>();
+  const grants = sendable.length ? await takeSendTokens(wanted) : new Map<string, { granted: number; rate: number; turnsFromMs: number }>();
   const toSend: (Claimed & { token: string })[] = [];
   const used = new Map<string, number>();
   for (const message of sendable) {
-    const grant = grants.get(message.phone_number_id) ?? { granted: 0, rate: 80 };
+    const grant = grants.get(message.phone_number_id) ?? { granted: 0, rate: 80, turnsFromMs: 0 };
     const n = used.get(message.phone_number_id) ?? 0;
     if (n >= grant.granted) {
-      // Due again once the bucket has refilled enough for the messages ahead of it.
-      deferred.push({ id: message.id, delayMs: Math.ceil(((n - grant.granted + 1) / grant.rate) * 1000) });
+      // Due again at its own turn: after those put back before it, once the bucket has refilled
+      // enough for the messages ahead of it.
+      used.set(message.phone_number_id, n + 1);
+      // (TURN_MARGIN_MS after it: the bucket keeps what it refilled, so a little late loses no turn.)
+      deferred.push({
+        id: message.id,
+        delayMs: Math.ceil(grant.turnsFromMs + ((n - grant.granted + 1) / grant.rate) * 1000 + TURN_MARGIN_MS),
+      });
       continue;
     }
     used.set(message.phone_number_id, n + 1);

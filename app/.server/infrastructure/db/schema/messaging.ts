@@ -278,6 +278,11 @@ export const sendingBuckets = pgTable("sending_buckets", {
   rate: integer("rate").notNull().default(80),
   tokens: doublePrecision("tokens").notNull(),
   refilledAt: timestamp("refilled_at", { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * Until when the messages already put back for want of tokens have their turns (one each 1/rate
+   * s): the next ones put back take turns after them, so a burst waits once, not over and over.
+   */
+  reservedUntil: timestamp("reserved_until", { withTimezone: true }),
 });
 
 /**

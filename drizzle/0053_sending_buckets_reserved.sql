@@ -1,0 +1,1 @@
+ALTER TABLE "sending_buckets" ADD COLUMN "reserved_until" timestamp with time zone;
