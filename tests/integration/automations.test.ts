@@ -118,38 +118,51 @@ describe("automations", () => {
     expect(await outbound(t.organizationId)).toHaveLength(CONVERSATION_HOURLY_CAP);
   });
 
-  it("decides outside the webhook's transaction: one arrival job a batch, none without automations or for a consent keyword, and a retried one answers nothing twice", async () => {
+  it("decides outside the webhook's transaction: one arrival job a batch, none without automations; a consent keyword's answer is the ledger's; a retried one answers nothing twice", async () => {
     const t = await tenant("Naivasha Flowers");
     const arrivals = () =>
       rawQuery<{ id: number; payload: { messages: { organizationId: string; messageId: string }[] }; finished: boolean }>(
         `select id::int as id, payload, finished_at is not null as finished from jobs where queue = $1 and payload->'messages'->0->>'organizationId' = $2 order by id`,
         [AUTOMATION_ARRIVAL_QUEUE, t.organizationId],
       );
+    const messageId = async (from: string, body: string) =>
+      (
+        await rawQuery<{ id: string }>(
+          `select id from messages where organization_id = $1 and direction = 'inbound' and body = $2 and recipient_phone = $3`,
+          [t.organizationId, body, `+${from}`],
+        )
+      )[0]!.id;
+    const automated = async () => (await outbound(t.organizationId)).filter((m) => m.source === "automation").map((m) => m.body);
     await customerWrites(t, "254712000216", "bei ya waridi?");
     expect(await arrivals()).toEqual([]);
 
-    await createRule(t.actor, priceRule);
+    await createRule(t.actor, { ...priceRule, keywords: ["bei", "acha"] });
     await customerWrites(t, "254712000216", "ACHA");
-    expect(await arrivals()).toEqual([]);
+    // Read by an arrival job, answered by the consent ledger alone (source system), never by the rule.
+    expect(await arrivals()).toEqual([
+      {
+        id: expect.any(Number),
+        payload: { messages: [{ organizationId: t.organizationId, messageId: await messageId("254712000216", "ACHA") }] },
+        finished: true,
+      },
+    ]);
+    expect((await outbound(t.organizationId)).map((m) => m.source)).toEqual(["system"]);
+
     await customerWrites(t, "254712000217", "bei ya waridi?");
-    const [arrival, ...more] = await arrivals();
+    const [, arrival, ...more] = await arrivals();
     expect(more).toEqual([]);
-    const [message] = await rawQuery<{ id: string }>(
-      `select id from messages where organization_id = $1 and direction = 'inbound' and body = 'bei ya waridi?' and recipient_phone = '+254712000217'`,
-      [t.organizationId],
-    );
     expect(arrival).toEqual({
       id: expect.any(Number),
-      payload: { messages: [{ organizationId: t.organizationId, messageId: message!.id }] },
+      payload: { messages: [{ organizationId: t.organizationId, messageId: await messageId("254712000217", "bei ya waridi?") }] },
       finished: true,
     });
-    expect((await outbound(t.organizationId)).filter((m) => m.source === "automation").map((m) => m.body)).toEqual([priceRule.reply]);
+    expect(await automated()).toEqual([priceRule.reply]);
     // The same job again (a worker that crashed after its work committed elsewhere): no second reply.
     await db().transaction((tx) =>
       runAutomationsArrival(tx, [{ id: arrival!.id, queue: AUTOMATION_ARRIVAL_QUEUE, attempts: 2, payload: arrival!.payload }]),
     );
     await drainJobs();
-    expect((await outbound(t.organizationId)).filter((m) => m.source === "automation").map((m) => m.body)).toEqual([priceRule.reply]);
+    expect(await automated()).toEqual([priceRule.reply]);
   });
 
   it("answers nothing on a number that sent its hour's replies, decided as the message arrives, and answers again an hour on", async () => {

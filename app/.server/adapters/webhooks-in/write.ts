@@ -393,6 +393,12 @@ export class ChangeWork {
       tx,
       inserted.map((m) => ({ id: m.id, organizationId: m.organization_id })),
     );
+    // Keyword rules, the welcome, the away message, flows, the assistant: one job for the batch's
+    // messages they may answer, which decides each outside this transaction (not a consent keyword:
+    // the ledger's answer below always wins). Before the inbox's change log is locked.
+    const automationsStarted = performance.now();
+    const arriving = await queueAutomationsArrival(tx, inserted);
+    noteAutomationsArrival(arriving, performance.now() - automationsStarted);
     // The inbox: each new message live in open lists and threads.
     await logMessageEvents(
       tx,
@@ -403,10 +409,5 @@ export class ChangeWork {
     const consentKeywords = await applyConsentKeywords(tx, inserted);
     // An opt-out ends the customer's flow: the ledger's answer is the last word.
     await stopSessionsOnOptOut(tx, [...consentKeywords]);
-    // Keyword rules, the welcome, the away message, flows, the assistant: one job for the batch's
-    // messages they may answer, which decides each outside this transaction.
-    const automationsStarted = performance.now();
-    const arriving = await queueAutomationsArrival(tx, inserted, consentKeywords);
-    noteAutomationsArrival(arriving, performance.now() - automationsStarted);
   }
 }

@@ -4,6 +4,7 @@ import { queryRow, queryRows } from "../../infrastructure/db/query";
 import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { stepHistogram } from "../../infrastructure/metrics/instance";
+import { consentOfMessage } from "../contacts/signals";
 import { isRefusal } from "../../infrastructure/refusal";
 import { queueMessage } from "../messaging/queue";
 import { applyFiredRules } from "./batch-effects";
@@ -69,17 +70,16 @@ const hasAutomations = (organizationId: ReturnType<typeof sql>) => sql`(
   or exists (select 1 from flow_sessions f where f.organization_id = ${organizationId} and f.status = 'active'))`;
 
 /**
- * In the webhook's transaction, last: the batch's new customer messages that automations may read
- * (what they wrote or tapped, not a consent keyword: STOP, ACHA… always win), in one arrival job,
- * when their organisation has automations (checked once an organisation, in the same statement).
- * A crash loses none: the job commits with the messages. Answers how many messages it holds.
+ * In the webhook's transaction, before the inbox's change log is locked: the batch's new customer
+ * messages that automations may read (what they wrote or tapped), in one arrival job, when their
+ * organisation has automations (checked once an organisation, in the same statement). A crash loses
+ * none: the job commits with the messages. Answers how many messages it holds.
  */
 export async function queueAutomationsArrival(
   tx: Executor,
   inserted: readonly { id: string; organization_id: string; message_type: string; contact_id: string | null }[],
-  consentKeywords: ReadonlySet<string>,
 ): Promise<number> {
-  const read = inserted.filter((m) => m.contact_id && READ_TYPES.has(m.message_type) && !consentKeywords.has(m.id));
+  const read = inserted.filter((m) => m.contact_id && READ_TYPES.has(m.message_type));
   if (!read.length) return 0;
   await tx.execute(sql`
     with asked as (
@@ -104,7 +104,9 @@ export async function runAutomationsArrival(tx: Executor, jobs: readonly Job<Aut
   if (!messages.length) return;
   const read = await inboundsOf(messages, new Date(), { executor: tx, withAutomationsOnly: true });
   const candidates = messages.map((m) => read.get(m.messageId)).filter((inbound): inbound is Inbound => inbound !== undefined);
-  await enqueueAutomations(tx, candidates, new Set());
+  // A consent keyword (STOP, ACHA…) is answered by the consent ledger alone, in the webhook's transaction.
+  const consent = new Set(candidates.filter((m) => consentOfMessage(m.messageType, m.body)).map((m) => m.id));
+  await enqueueAutomations(tx, candidates, consent);
 }
 
 /**

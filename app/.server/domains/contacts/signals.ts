@@ -22,6 +22,22 @@ const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) 
 /** Meta's quick reply on marketing templates: the person stops marketing from this business. */
 const STOP_PROMOTIONS = /^stop promotions$/i;
 
+/** Consent keywords are short: a longer message is a conversation, whatever words it holds. */
+const CONSENT_MAX_LENGTH = 60;
+
+/**
+ * What a customer's message says about consent, from its type and text alone: Meta's "Stop
+ * promotions" button, or a keyword (STOP, ACHA, START…) in a text or button of at most 60 characters.
+ */
+export function consentOfMessage(messageType: string, body: string) {
+  if (messageType !== "text" && messageType !== "button") return null;
+  if ([...body].length > CONSENT_MAX_LENGTH) return null;
+  if (messageType === "button" && STOP_PROMOTIONS.test(body.trim()))
+    return { status: "opted_out" as const, language: "en" as const, fromMeta: true };
+  const keyword = consentKeyword(body);
+  return keyword ? { ...keyword, fromMeta: false } : null;
+}
+
 /** Customers' new messages that are consent keywords: recorded, and each answered once. Answers their ids. */
 export async function applyConsentKeywords(tx: Executor, inserted: { id: string; message_type: string }[]): Promise<Set<string>> {
   const candidates = inserted.filter((m) => m.message_type === "text" || m.message_type === "button").map((m) => m.id);
@@ -36,14 +52,14 @@ export async function applyConsentKeywords(tx: Executor, inserted: { id: string;
   }>(
     tx,
     sql`select id, organization_id, contact_id, body, wamid, message_type from messages
-        where id = any(${sql.param(candidates)}::uuid[]) and contact_id is not null and length(body) <= 60`,
+        where id = any(${sql.param(candidates)}::uuid[]) and contact_id is not null and length(body) <= ${CONSENT_MAX_LENGTH}`,
   );
   const events: ConsentEvent[] = [];
   const replies: { organizationId: string; messageId: string; status: ConsentStatus; language: "en" | "sw" }[] = [];
   for (const m of found) {
-    const fromMeta = m.message_type === "button" && STOP_PROMOTIONS.test(m.body.trim());
-    const keyword = fromMeta ? { status: "opted_out" as const, language: "en" as const } : consentKeyword(m.body);
-    if (!keyword) continue;
+    const consent = consentOfMessage(m.message_type, m.body);
+    if (!consent) continue;
+    const { fromMeta, ...keyword } = consent;
     events.push({
       organizationId: m.organization_id,
       contactId: m.contact_id!,
