@@ -124,7 +124,10 @@ export function noteAutomationsArrival(messages: number, ms: number) {
   );
   for (let i = 0; i < messages; i++) histogram.observe(ms / 1000);
 }
-const ARRIVAL_BUCKETS = [0.00025, 0.0005, 0.001, 0.0015, 0.002, 0.003, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const ARRIVAL_BUCKETS = [
+  0.00025, 0.0005, 0.001, 0.0015, 0.002, 0.003, 0.004, 0.005, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.1, 0.25,
+  0.5, 1, 2.5,
+];
 
 /**
  * A job for each candidate an automation may answer, decided as the message arrives: the batch's
