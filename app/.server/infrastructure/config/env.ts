@@ -241,7 +241,7 @@ export const EnvVariables = z.object({
     .min(24, "METRICS_TOKEN must be at least 24 characters")
     .optional()
     .describe(
-      "At least 24 characters (`openssl rand -base64 32`). Prometheus scrapes `/metrics` with `Authorization: Bearer <token>` (this instance's process and request metrics, and the platform's queue, webhook and alert gauges). Unset: `/metrics` answers 401 to everyone.",
+      "At least 24 characters (`openssl rand -base64 32`). Prometheus scrapes `/metrics` with `Authorization: Bearer <token>` (this instance's process and request metrics, the time automations add to each inbound message's webhook transaction, `jumbe_automations_arrival_seconds`, and the platform's queue, webhook and alert gauges). Unset: `/metrics` answers 401 to everyone.",
     ),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
