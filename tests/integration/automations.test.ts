@@ -165,7 +165,7 @@ describe("automations", () => {
     expect(await automated()).toEqual([priceRule.reply]);
   });
 
-  it("answers nothing on a number that sent its hour's replies, decided as the message arrives, and answers again an hour on", async () => {
+  it("answers nothing on a number that sent its hour's replies, decided by its arrival job, and answers again an hour on", async () => {
     const t = await tenant("Kericho Tea Growers");
     await createRule(t.actor, priceRule);
     // The number's hour of automated replies, made half an hour ago (to other customers).
@@ -209,7 +209,7 @@ describe("automations", () => {
     expect(await outbound(t.organizationId)).toHaveLength(CONVERSATION_HOURLY_CAP);
   });
 
-  it("queues a job only for a message an automation may answer, decided as it arrives", async () => {
+  it("queues a job only for a message an automation may answer, decided by its arrival job", async () => {
     const t = await tenant("Nanyuki Dairy");
     await createRule(t.actor, priceRule);
     await customerWrites(t, "254712000211", "Habari za asubuhi");

@@ -6,26 +6,13 @@ import { Refusal } from "~/.server/infrastructure/refusal";
 import { action as indexAction } from "~/routes/app/revenue-share/index";
 import { action as partnersAction } from "~/routes/app/revenue-share/partners";
 import { createVerifiedUser, META } from "../support/accounts";
-import { admin, errorAt, PARTNER, post, signedIn } from "../support/revenue-share";
+import { admin, enrolled, errorAt, PARTNER, post, signedIn } from "../support/revenue-share";
 
 // Issue 46's last changes to the programme: an administrator moves a client from one partner to
 // another in one step (the old attribution ended, the new one started, audited as a move; refused
 // with nothing changed to the same partner, to a partner not active, or to the partner itself); a
 // settlement's admin audit record commits with its payout or bank mark, or neither does; two
 // applications from one organisation at the same moment make one partner.
-
-async function enrolled(a: Awaited<ReturnType<typeof admin>>, name: string, fields: Partial<typeof PARTNER> = {}) {
-  const owner = await signedIn({ businessName: name });
-  const done = await post(
-    partnersAction,
-    "/revenue-share/partners?dialog=enrol",
-    { intent: "enrol", organization: owner.email, ...PARTNER, name, ...fields },
-    a.cookie,
-  );
-  expect(done.status, JSON.stringify(done.data)).toBe(302);
-  const [partner] = await rawQuery<{ id: string }>(`select id from partners where organization_id = $1`, [owner.organization.id]);
-  return { owner, partner: partner! };
-}
 
 /** The success toast a redirect carries (its signed cookie's message). */
 const toastOf = (outcome: { headers: Headers }) => {

@@ -11,7 +11,7 @@ import { loader as settlementsLoader, action as settlementsAction } from "~/rout
 import { loader as csvLoader } from "~/routes/app/revenue-share/transactions-csv";
 import { signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
-import { admin, errorAt, PARTNER, post, signedIn } from "../support/revenue-share";
+import { admin, enrolled, errorAt, PARTNER, post, signedIn } from "../support/revenue-share";
 
 // Issue 46's pages (decision 088): a platform administrator enrols, edits, approves, suspends and
 // assigns through the /revenue-share forms, each in the admin audit log, bad input refused at its
@@ -26,18 +26,6 @@ const partnerOf = async (organizationId: string) =>
       [organizationId],
     )
   )[0];
-
-async function enrolled(a: Awaited<ReturnType<typeof admin>>, name = "Savannah Digital Agency", fields: Partial<typeof PARTNER> = {}) {
-  const owner = await signedIn({ businessName: name });
-  const done = await post(
-    partnersAction,
-    "/revenue-share/partners?dialog=enrol",
-    { intent: "enrol", organization: owner.email, ...PARTNER, name, ...fields },
-    a.cookie,
-  );
-  expect(done.status, JSON.stringify(done.data)).toBe(302);
-  return { owner, partner: (await partnerOf(owner.organization.id))! };
-}
 
 /** A paid top-up of `grossKes` (VAT inside) paid at `paidAt`. */
 async function paidTopUp(organizationId: string, grossKes: number, paidAt = new Date()) {

@@ -1,3 +1,6 @@
+import { expect } from "vitest";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { action as partnersAction } from "~/routes/app/revenue-share/partners";
 import { createVerifiedUser, signedInCookie } from "./accounts";
 import { formRequest, run } from "./http";
 
@@ -36,3 +39,28 @@ export const post = (handler: Parameters<typeof run>[0], path: string, fields: R
 /** The sentence a refused form shows at `field`. */
 export const errorAt = (outcome: { data: unknown }, field: string) =>
   (outcome.data as { result?: { error?: Record<string, string[]> } }).result?.error?.[field]?.[0];
+
+/** An organisation enrolled as a partner by the administrator `a`, through the Partners tab's form. */
+export async function enrolled(
+  a: Awaited<ReturnType<typeof admin>>,
+  name = "Savannah Digital Agency",
+  fields: Partial<typeof PARTNER> = {},
+) {
+  const owner = await signedIn({ businessName: name });
+  const done = await post(
+    partnersAction,
+    "/revenue-share/partners?dialog=enrol",
+    { intent: "enrol", organization: owner.email, ...PARTNER, name, ...fields },
+    a.cookie,
+  );
+  expect(done.status, JSON.stringify(done.data)).toBe(302);
+  const [partner] = await rawQuery<{
+    id: string;
+    status: string;
+    share_bps: number;
+    code: string;
+    mpesa_phone: string | null;
+    kra_pin: string;
+  }>(`select id, status, share_bps, code, mpesa_phone, kra_pin from partners where organization_id = $1`, [owner.organization.id]);
+  return { owner, partner: partner! };
+}

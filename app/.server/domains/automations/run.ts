@@ -130,9 +130,9 @@ const ARRIVAL_BUCKETS = [
 ];
 
 /**
- * A job for each candidate an automation may answer, decided as the message arrives: the batch's
- * messages that no automation would answer (none matches, the away message went out already, a
- * person holds the conversation, a cap is reached) cost no job, no second read and no wait. What
+ * A job for each candidate an automation may answer, decided by its webhook batch's arrival job: the
+ * batch's messages that no automation would answer (none matches, the away message went out already,
+ * a person holds the conversation, a cap is reached) cost no job of their own and no second read. What
  * may answer (a rule, the welcome, the away message, a flow in progress, the assistant) gets its job,
  * which decides again and acts (its decision is the one that counts). A consent keyword (STOP,
  * ACHA…) is answered by the consent ledger alone: it always wins.
@@ -233,7 +233,7 @@ async function inboundsOf(
   now: Date,
   options: { executor?: Executor; withAutomationsOnly?: boolean } = {},
 ): Promise<Map<string, Inbound>> {
-  // As the webhook stores the messages: only organisations with an automation on (most have none).
+  // For the arrival job: only organisations with an automation on (most have none).
   // Checked once an organisation (materialized), not once a message.
   const withAutomations = options.withAutomationsOnly ? sql`where ${hasAutomations(sql`g.o`)}` : sql``;
   const rows = await queryRows<InboundRow>(
