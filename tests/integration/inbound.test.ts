@@ -153,6 +153,32 @@ describe("inbound messages", () => {
     expect(count[0]!.n).toBe(1);
   });
 
+  it("keeps last seen to the minute: a known person's message within it leaves their row unwritten", async () => {
+    const t = await tenant("Nyeri Dairy Cooperative");
+    const from = "254700777888";
+    const row = async () =>
+      (
+        await rawQuery<{ id: string; last_seen_at: string; version: string }>(
+          `select id, last_seen_at::text, xmin::text as version from contacts where organization_id = $1 and wa_id = $2`,
+          [t.organizationId, from],
+        )
+      )[0]!;
+    await arrive([{ phoneNumberId: t.phoneNumberId, from, name: "Wanjiru", type: "text", text: "Maziwa lita 20", ageSeconds: 90 }]);
+    const first = await row();
+    // Thirty seconds later, same name: the same row version (no update, no row lock), last seen kept.
+    await arrive([{ phoneNumberId: t.phoneNumberId, from, name: "Wanjiru", type: "text", text: "Na siagi", ageSeconds: 60 }]);
+    const second = await row();
+    expect(second).toEqual(first);
+    // Ninety seconds after the stored time: written, last seen moves forward.
+    await arrive([{ phoneNumberId: t.phoneNumberId, from, name: "Wanjiru", type: "text", text: "Asante" }]);
+    const third = await row();
+    expect(third.id).toBe(first.id);
+    expect(Date.parse(third.last_seen_at) - Date.parse(first.last_seen_at)).toBeGreaterThan(80_000);
+    // Every message is stored against the one contact.
+    const stored = await rawQuery<{ contact_id: string }>(`select contact_id from messages where organization_id = $1`, [t.organizationId]);
+    expect(stored.map((m) => m.contact_id)).toEqual([first.id, first.id, first.id]);
+  });
+
   it("keeps a person who hides their number as one contact by Meta's user id, and joins their number when it appears", async () => {
     const t = await tenant("Thika Fresh Produce");
     const userId = "KE.7712345678";

@@ -86,7 +86,10 @@ export const Contact = z
     notes: z.string().nullable(),
     optIn: z.enum(["opted_in", "opted_out", "unknown"]).describe("The latest event of the contact's consent ledger."),
     optInChangedAt: z.iso.datetime().nullable(),
-    lastSeenAt: z.iso.datetime().nullable().describe("When the person last wrote to the business."),
+    lastSeenAt: z.iso
+      .datetime()
+      .nullable()
+      .describe("When the person last wrote to the business, to the minute: messages less than a minute after it leave it as it is."),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

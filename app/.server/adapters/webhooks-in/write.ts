@@ -29,6 +29,12 @@ import { englishOf, words } from "../../infrastructure/words/said";
 
 export const REFRESH_PHONE_QUEUE = "whatsapp.refresh-phone";
 
+/**
+ * A contact's last_seen_at is kept to this step: a message within it of the stored time, from a
+ * person whose name has not changed, leaves their row as it is (decision 094).
+ */
+export const LAST_SEEN_STEP_MS = 60_000;
+
 export interface Account {
   id: string;
   organization_id: string;
@@ -307,20 +313,38 @@ export class ChangeWork {
                       ${sql.param(joining.map((c) => c.userId))}::text[]) as t(o, w, u)
           where c.organization_id = t.o and c.user_id = t.u and c.wa_id is null
             and not exists (select 1 from contacts d where d.organization_id = t.o and d.wa_id = t.w)`);
-      const col = <K extends keyof InboundRow>(key: K) => sql.param(byNumber.map((c) => c[key]));
-      const saved = await rows<{ id: string; organization_id: string; wa_id: string; name: string | null; inserted: boolean }>(
+      // Known people whose row holds nothing new (same name, seen less than LAST_SEEN_STEP_MS before
+      // this message) are read, not rewritten: no row lock (two batches of one organisation's
+      // messages no longer wait on each other's customers) and no new row version in the contacts'
+      // ten indexes for every message of a conversation. The rest are upserted, in order.
+      const known = await rows<{ id: string; organization_id: string; wa_id: string; name: string | null; fresh: boolean }>(
         tx,
-        sql`insert into contacts (organization_id, wa_id, user_id, phone, name, last_seen_at)
-            select o, w, u, '+' || w, n, s
-            from unnest(${col("organizationId")}::uuid[], ${col("waId")}::text[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, w, u, n, s)
-            on conflict (organization_id, wa_id) where wa_id is not null
-            do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at),
-                          -- Unless another contact already holds that user id (merging two contacts is the contacts page's).
-                          user_id = coalesce(contacts.user_id, case when not exists (
-                            select 1 from contacts d where d.organization_id = excluded.organization_id and d.user_id = excluded.user_id)
-                            then excluded.user_id end)
-            returning id, organization_id, wa_id, name, (xmax = 0) as inserted`,
+        sql`select c.id, c.organization_id, c.wa_id, c.name,
+                   (c.name is not distinct from t.n and c.last_seen_at >= t.s - make_interval(secs => ${LAST_SEEN_STEP_MS / 1000})
+                    and (c.user_id is not null or t.u is null)) as fresh
+            from unnest(${sql.param(byNumber.map((c) => c.organizationId))}::uuid[], ${sql.param(byNumber.map((c) => c.waId))}::text[],
+                        ${sql.param(byNumber.map((c) => c.userId))}::text[], ${sql.param(byNumber.map((c) => c.name))}::text[],
+                        ${sql.param(byNumber.map((c) => c.sentAt))}::timestamptz[]) as t(o, w, u, n, s)
+            join contacts c on c.organization_id = t.o and c.wa_id = t.w`,
       );
+      for (const c of known) if (c.fresh) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
+      const writing = byNumber.filter((c) => !contactId.has(personKey(c)));
+      const col = <K extends keyof InboundRow>(key: K) => sql.param(writing.map((c) => c[key]));
+      const saved = writing.length
+        ? await rows<{ id: string; organization_id: string; wa_id: string; name: string | null; inserted: boolean }>(
+            tx,
+            sql`insert into contacts (organization_id, wa_id, user_id, phone, name, last_seen_at)
+                select o, w, u, '+' || w, n, s
+                from unnest(${col("organizationId")}::uuid[], ${col("waId")}::text[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, w, u, n, s)
+                on conflict (organization_id, wa_id) where wa_id is not null
+                do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at),
+                              -- Unless another contact already holds that user id (merging two contacts is the contacts page's).
+                              user_id = coalesce(contacts.user_id, case when not exists (
+                                select 1 from contacts d where d.organization_id = excluded.organization_id and d.user_id = excluded.user_id)
+                                then excluded.user_id end)
+                returning id, organization_id, wa_id, name, (xmax = 0) as inserted`,
+          )
+        : [];
       for (const c of saved) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
       created.push(...saved.filter((c) => c.inserted));
     }
