@@ -710,8 +710,8 @@ async function counters(query) {
   return { deadlocks: row.deadlocks, rolledBack: row.rolled_back };
 }
 
-/** The statements that took the most database time since the last reset (pg_stat_statements), and the total. */
-async function topStatements(query, count = 12) {
+/** The statements that took the most database time since the last reset (pg_stat_statements), and the total: 60 in the JSON report, 12 printed. */
+async function topStatements(query, count = 60) {
   const rows = await query(
     `select regexp_replace(query, '\\s+', ' ', 'g') as query, calls::float8 as calls, total_exec_time as ms
      from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time desc`,
@@ -1476,7 +1476,7 @@ export function formatAutomations(report, { table }) {
       lines.push(
         `  Database time by statement in run ${r.kind} at ${int(r.rate)}/s (pg_stat_statements over the load and drain: ${int(r.statements.totalMs)} ms in all):`,
       );
-      for (const st of r.statements.top)
+      for (const st of r.statements.top.slice(0, 12))
         lines.push(
           `    ${int(st.ms).padStart(7)} ms ${int(st.calls).padStart(7)} calls ${fixed(st.ms / st.calls, 3).padStart(7)} ms each  ${st.query}`,
         );

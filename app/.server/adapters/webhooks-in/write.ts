@@ -313,10 +313,11 @@ export class ChangeWork {
                       ${sql.param(joining.map((c) => c.userId))}::text[]) as t(o, w, u)
           where c.organization_id = t.o and c.user_id = t.u and c.wa_id is null
             and not exists (select 1 from contacts d where d.organization_id = t.o and d.wa_id = t.w)`);
-      // Known people whose row holds nothing new (same name, seen less than LAST_SEEN_STEP_MS before
-      // this message) are read, not rewritten: no row lock (two batches of one organisation's
-      // messages no longer wait on each other's customers) and no new row version in the contacts'
-      // ten indexes for every message of a conversation. The rest are upserted, in order.
+      // Known people are locked first, in one order, and read: those whose row holds nothing new
+      // (same name, seen less than LAST_SEEN_STEP_MS before this message) are not rewritten, so a
+      // conversation's messages no longer make a new row version, in the contacts' ten indexes, each.
+      // The lock is kept: it is what orders two batches writing the same people (their conversations,
+      // campaign replies, consent), as the upsert's did (decisions 092, 094).
       const known = await rows<{ id: string; organization_id: string; wa_id: string; name: string | null; fresh: boolean }>(
         tx,
         sql`select c.id, c.organization_id, c.wa_id, c.name,
@@ -325,7 +326,9 @@ export class ChangeWork {
             from unnest(${sql.param(byNumber.map((c) => c.organizationId))}::uuid[], ${sql.param(byNumber.map((c) => c.waId))}::text[],
                         ${sql.param(byNumber.map((c) => c.userId))}::text[], ${sql.param(byNumber.map((c) => c.name))}::text[],
                         ${sql.param(byNumber.map((c) => c.sentAt))}::timestamptz[]) as t(o, w, u, n, s)
-            join contacts c on c.organization_id = t.o and c.wa_id = t.w`,
+            join contacts c on c.organization_id = t.o and c.wa_id = t.w
+            order by c.id
+            for no key update of c`,
       );
       for (const c of known) if (c.fresh) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
       const writing = byNumber.filter((c) => !contactId.has(personKey(c)));
