@@ -10,7 +10,7 @@ import { BODY_LIMITS, bodyLimitFor, LARGE_BODY_ROUTES } from "~/.server/infrastr
 import { INBOX_ATTACHMENT_MAX_BYTES } from "~/.server/domains/inbox/reply-form";
 import { IMPORT_MAX_BYTES } from "~/lib/contact-import";
 import { SAMPLE_MAX_BYTES } from "~/lib/templates";
-import { DEMO, buildExists, freePort, startBuiltServer, type BuiltServer } from "../support/built-server";
+import { DEMO, buildExists, reservePort, startBuiltServer, type BuiltServer } from "../support/built-server";
 import {
   checkShippedSite,
   findNginx,
@@ -67,7 +67,9 @@ let origin = "";
 
 beforeAll(async () => {
   if (!ready) return;
-  const ports = { http: await freePort(), https: await freePort() };
+  // Held until nginx binds them: the instances and the database start first, which takes a while.
+  const reserved = [await reservePort(), await reservePort()];
+  const ports = { http: reserved[0]!.port, https: reserved[1]!.port };
   host = `${NAME}:${ports.https}`;
   origin = `http://${host}`;
   cluster = await startPrivateCluster();
@@ -77,6 +79,7 @@ beforeAll(async () => {
       await startBuiltServer({ APP_URL: origin, TRUST_PROXY: "loopback", META_APP_SECRET: APP_SECRET }, { databaseUrl: cluster.url }),
     );
   const site = siteConfigForTest(readFileSync(SITE_CONFIG, "utf8"), { ...ports, upstreams: [servers[0]!.port, servers[1]!.port] });
+  for (const r of reserved) await r.release();
   nginx = await startNginx(binary!, site, ports);
 }, 180_000);
 

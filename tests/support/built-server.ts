@@ -27,6 +27,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A free port held open until `release()`: for a process that binds it much later (nginx, after the
+ * instances it fronts have started), so no other test's listen(0) is given it meanwhile.
+ */
+export function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
+  return new Promise((resolve) => {
+    const holder = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = holder.address() as net.AddressInfo;
+      resolve({ port, release: () => new Promise<void>((done) => holder.close(() => done())) });
+    });
+  });
+}
+
 export interface BuiltServer {
   base: string;
   port: number;

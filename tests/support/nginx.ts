@@ -113,13 +113,16 @@ export async function startNginx(binary: string, site: string, ports: { http: nu
   const base = `http://127.0.0.1:${ports.https}`;
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) break;
-    // Any answer (the catch-all server closes the connection without one) means it is listening.
     const probe = await rawRequest(
       base,
       { method: "GET", path: "/healthz", headers: { host: "nginx-probe.invalid" } },
       { timeoutMs: 2000 },
     );
-    if (!/ECONNREFUSED/.test(probe.body)) {
+    // nginx failing to bind a port retries for a while before it exits: whoever answers meanwhile
+    // is another process, so an [emerg] in its log ends the wait with nginx's own words.
+    if (/\[emerg\]/.test(`${output}${errorLog()}`)) break;
+    // An answer, or the catch-all's dropped connection; not a refusal, nor a probe that timed out.
+    if (probe.status > 0 || /socket hang up|ECONNRESET/.test(probe.body)) {
       return {
         base,
         httpBase: `http://127.0.0.1:${ports.http}`,
