@@ -404,7 +404,8 @@ function locationDelivery({ appSecret, target, from, name, wamid, at = Date.now(
  * Posts the signed `bodies` at `rate` a second, each on its own schedule (open loop: not after the
  * previous answer), over keep-alive connections. Resolves once every answer is in.
  */
-async function sendSteady(url, { rate, bodies }) {
+/** `bodies` posted at `rate` a second, open loop, to `urls` in turn (as nginx spreads them over its upstream). */
+async function sendSteady(urls, { rate, bodies }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const sends = [];
   const pending = new Set();
@@ -413,7 +414,7 @@ async function sendSteady(url, { rate, bodies }) {
     sends.push(record);
     const done = new Promise((resolve) => {
       const outgoing = http.request(
-        url,
+        urls[sends.length % urls.length],
         {
           method: "POST",
           agent,
@@ -461,17 +462,17 @@ async function sendSteady(url, { rate, bodies }) {
  * The measured load, with the queue polled every POLL_MS from its start until the webhooks and jobs
  * are done (or `drainTimeoutMs` after the load), and the CPU each part of the machine used meanwhile.
  */
-async function measuredLoad({ baseUrl, adminCookie, bodies, rate, drainTimeoutMs, serverPid, databasePids }) {
+async function measuredLoad({ baseUrl, webhookUrls, adminCookie, bodies, rate, drainTimeoutMs, serverPids, databasePids }) {
   const before = await settle(baseUrl, adminCookie, { timeoutMs: drainTimeoutMs });
   const cpuBefore = {
-    server: cpuOf([serverPid]),
+    server: cpuOf(serverPids),
     database: cpuOf(databasePids()),
     self: process.cpuUsage(),
     machine: machineBusySeconds(),
   };
   const started = performance.now();
   let loadEndedAt = null;
-  const load = sendSteady(`${baseUrl}${WEBHOOK_PATH}`, { rate, bodies }).then((result) => {
+  const load = sendSteady(webhookUrls, { rate, bodies }).then((result) => {
     loadEndedAt = performance.now();
     return result;
   });
@@ -506,7 +507,7 @@ async function measuredLoad({ baseUrl, adminCookie, bodies, rate, drainTimeoutMs
   sending ??= await load;
   const seconds = (performance.now() - started) / 1000;
   const self = process.cpuUsage(cpuBefore.self);
-  const server = cpuBetween(cpuBefore.server, cpuOf([serverPid])) / seconds;
+  const server = cpuBetween(cpuBefore.server, cpuOf(serverPids)) / seconds;
   const database = databasePids().length ? cpuBetween(cpuBefore.database, cpuOf(databasePids())) / seconds : null;
   const loadGenerator = (self.user + self.system) / 1e6 / seconds;
   const machine = (machineBusySeconds() - cpuBefore.machine) / seconds;
@@ -844,6 +845,7 @@ export async function benchAutomations({
   statusWebhooks = false,
   cap = "fresh",
   control = false,
+  instances: askedInstances = 1,
   log = console.log,
 }) {
   if (!["fresh", "full"].includes(cap)) throw new Error(`--automations-cap is fresh or full, not ${cap}`);
@@ -884,6 +886,9 @@ export async function benchAutomations({
       database.settings = await postgresDurability(databaseUrl);
     }
     database.times = commitTimestamps ? "commit timestamps" : "transaction start times";
+    // PGlite serves one process.
+    const instances = databaseUrl ? Math.max(1, askedInstances) : 1;
+    if (instances !== askedInstances) notes.push(`One instance, not ${askedInstances}: the embedded PGlite serves one process.`);
 
     const rules = buildRules(ruleCount);
     const texts = prepareTexts(root, rules);
@@ -952,9 +957,11 @@ export async function benchAutomations({
           rules,
           run: runIndex++,
           drainTimeoutMs: drainTimeoutSeconds * 1000,
+          instances,
           log,
         });
         run.control = isControl;
+        run.instances = instances;
         run.matchedShare = matched === null ? null : matched / total;
         run.matchingMicros = micros;
         if (kind === "B")
@@ -1024,6 +1031,7 @@ async function oneRun({
   rules,
   run,
   drainTimeoutMs,
+  instances,
   log,
 }) {
   const tag = `AUTO${kind}${run}${randomBytes(3).toString("hex")}`.toUpperCase();
@@ -1041,7 +1049,20 @@ async function oneRun({
   } else if (kind === "B") throw new Error("run B needs the tenant, read after run A");
 
   const loadAverageBefore = os.loadavg();
+  // The first instance migrates and seeds; the others start on its database. Every instance's Graph
+  // calls go to the first's Meta sandbox, which holds the connected number (each sandbox has its own memory).
   const server = await startServer({ root, databaseUrl, extraEnv });
+  const servers = [server];
+  try {
+    for (let n = 1; n < instances; n++)
+      servers.push(
+        await startServer({ root, databaseUrl, extraEnv: { ...extraEnv, GRAPH_API_BASE_URL: `${server.baseUrl}/sandbox/meta/graph` } }),
+      );
+  } catch (error) {
+    for (const started of servers) await started.stop();
+    throw error;
+  }
+  const webhookUrls = servers.map((s) => `${s.baseUrl}${WEBHOOK_PATH}`);
   let measured;
   let arrival = null;
   let linesBefore = new Set();
@@ -1089,28 +1110,32 @@ async function oneRun({
     const warm = Array.from({ length: warmCount }, (_, n) =>
       locationDelivery({ appSecret, target, ...customer(run, 90_000 + (n % 5_000)), wamid: `wamid.${tag}W.${n}` }),
     );
-    await sendSteady(`${server.baseUrl}${WEBHOOK_PATH}`, { rate, bodies: warm });
+    await sendSteady(webhookUrls, { rate, bodies: warm });
 
     const bodies = plan.map((p, n) =>
       inboundTextDelivery({ appSecret, target, ...customer(run, p.customer), wamid: `wamid.${tag}.${n}`, text: p.text }),
     );
-    linesBefore = new Set(server.output().split("\n"));
+    linesBefore = new Set(servers.flatMap((s) => s.output().split("\n")));
     if (context.statements) await onDatabase((query) => query("select pg_stat_statements_reset()"));
     if (databaseUrl) databaseCounters = await onDatabase(counters);
     if (context.serverLog) logOffset = fileSize(context.serverLog);
     measured = await measuredLoad({
       baseUrl: server.baseUrl,
+      webhookUrls,
       adminCookie,
       bodies,
       rate,
       drainTimeoutMs,
-      serverPid: server.pid,
+      serverPids: servers.map((s) => s.pid),
       databasePids: clusterPids,
     });
-    arrival = await arrivalOf(server.baseUrl, extraEnv.METRICS_TOKEN);
+    arrival = await arrivalOf(
+      servers.map((s) => s.baseUrl),
+      extraEnv.METRICS_TOKEN,
+    );
   } finally {
-    serverOutput = server.output();
-    await server.stop();
+    serverOutput = servers.map((s) => s.output()).join("\n");
+    for (const started of servers) await started.stop();
   }
   const loadAverageAfter = os.loadavg();
   // Warnings the server logged meanwhile (its output is a rolling 20 kB tail), less "automation capped" (one a message over the cap).
@@ -1201,29 +1226,39 @@ async function oneRun({
  * "p99 <= 2 ms" says 99% of the messages waited at most 2 ms on automations. Run A pays the read's
  * check that the organisation has none.
  */
-async function arrivalOf(baseUrl, token) {
+async function arrivalOf(baseUrls, token) {
   try {
-    const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
-    if (!response.ok) return { problem: `/metrics answered ${response.status}` };
-    return histogramFigures(await response.text(), "jumbe_automations_arrival_seconds");
+    const texts = [];
+    for (const baseUrl of baseUrls) {
+      const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      if (!response.ok) return { problem: `/metrics answered ${response.status}` };
+      texts.push(await response.text());
+    }
+    return histogramFigures(texts, "jumbe_automations_arrival_seconds");
   } catch (error) {
     return { problem: error instanceof Error ? error.message : String(error) };
   }
 }
 
-/** A Prometheus histogram's count, mean and quantiles (upper bucket bounds, in ms) from the text format. */
-export function histogramFigures(text, name) {
-  const buckets = [];
+/**
+ * A Prometheus histogram's count, mean and quantiles (upper bucket bounds, in ms) from the text
+ * format: one instance's, or several instances' added together.
+ */
+export function histogramFigures(texts, name) {
+  const counts = new Map();
   let sum = 0;
   let count = 0;
-  for (const line of text.split("\n")) {
-    const bucket = line.match(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)`));
-    if (bucket) buckets.push({ le: bucket[1] === "+Inf" ? Infinity : Number(bucket[1]) * 1000, n: Number(bucket[2]) });
-    else if (line.startsWith(`${name}_sum `)) sum = Number(line.slice(name.length + 5)) * 1000;
-    else if (line.startsWith(`${name}_count `)) count = Number(line.slice(name.length + 7));
-  }
+  for (const text of Array.isArray(texts) ? texts : [texts])
+    for (const line of text.split("\n")) {
+      const bucket = line.match(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)`));
+      if (bucket) {
+        const le = bucket[1] === "+Inf" ? Infinity : Number(bucket[1]) * 1000;
+        counts.set(le, (counts.get(le) ?? 0) + Number(bucket[2]));
+      } else if (line.startsWith(`${name}_sum `)) sum += Number(line.slice(name.length + 5)) * 1000;
+      else if (line.startsWith(`${name}_count `)) count += Number(line.slice(name.length + 7));
+    }
   if (!count) return { count: 0 };
-  buckets.sort((a, b) => a.le - b.le);
+  const buckets = [...counts].map(([le, n]) => ({ le, n })).sort((a, b) => a.le - b.le);
   const upTo = (q) => buckets.find((b) => b.n >= q * count)?.le ?? null;
   return { count, meanMs: sum / count, p50: upTo(0.5), p90: upTo(0.9), p99: upTo(0.99), max: upTo(1) };
 }

@@ -150,6 +150,7 @@ const { values: args } = parseArgs({
     "automations-status-webhooks": { type: "boolean", default: false },
     "automations-cap": { type: "string", default: "fresh" },
     "automations-control": { type: "boolean", default: false },
+    "automations-instances": { type: "string", default: "1" },
     "skip-automations": { type: "boolean", default: false },
     "automations-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
@@ -248,6 +249,7 @@ if (args.help) {
   --automations-status-webhooks  let the Meta sandbox send the replies' status webhooks at its usual delays (default: held past the runs)
   --automations-cap fresh|full  the number's hourly cap of 1,000 automated replies when run B starts: fresh (its first replies are
                               queued, then it is reached) or full (every message decided, then capped: the steady state); default fresh
+  --automations-instances N   Jumbe instances on the database, the webhooks spread over them in turn as nginx does (default 1)
   --automations-control       a second run without automations after the first, to measure this machine's noise beside what automations add
   --skip-automations          leave out the automations benchmark
   --automations-only          only automations (a private PostgreSQL cluster with commit timestamps, or --database-url; PGlite when PostgreSQL is missing)
@@ -543,6 +545,7 @@ async function main() {
           statusWebhooks: args["automations-status-webhooks"],
           cap: args["automations-cap"],
           control: args["automations-control"],
+          instances: Number(args["automations-instances"]),
           log: (line) => console.log(line),
         });
         if (automationsOnly) results.database = results.automations.database.kind;

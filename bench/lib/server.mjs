@@ -65,7 +65,9 @@ export async function startServer({ root, databaseUrl, extraEnv = {}, nodeArgs =
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
 
   // Node's flags as `npm start` (package.json "serve") and the systemd unit give them (decision 017).
-  const child = spawn(process.execPath, ["--max-semi-space-size=64", ...nodeArgs, entry], {
+  // BENCH_CPU_PROF_DIR: every server a benchmark starts writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const child = spawn(process.execPath, ["--max-semi-space-size=64", ...profile, ...nodeArgs, entry], {
     cwd: root,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { db } from "~/.server/infrastructure/db/client";
+import { db, type Executor } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
 import {
   activityLogs,
@@ -20,6 +22,7 @@ import { enqueueJob } from "~/.server/infrastructure/jobs/queue";
 import { REPLAY_UNROUTED_QUEUE } from "~/.server/domains/whatsapp/embedded-signup";
 import { env } from "~/.server/infrastructure/config/env";
 import { createVerifiedUser } from "../support/accounts";
+import { testDatabaseUrl } from "../support/database";
 import { connectedNumber, envelope, inboundChange, metaJson, sign, startReceiver, statusChange } from "../support/whatsapp";
 
 const A = { wabaId: "102290129340398", phoneNumberId: "106540352242922", display: "+254 711 000 101" };
@@ -596,6 +599,117 @@ describe("faults of the moment", () => {
     expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(Array(6).fill("processed"));
     expect(await db().select().from(messages)).toHaveLength(6);
   });
+
+  it("tries a batch that met another transaction again whole, in the same run: none applied one by one, none failed", async () => {
+    await tenant("Tenant A", A);
+    // The batch's first two tries meet a deadlock (a sequence is not rolled back), the third goes through.
+    await db().execute(sql.raw(`create sequence race_tries`));
+    await db().execute(
+      sql.raw(`
+      create function race_boom() returns trigger language plpgsql as $$
+      begin if nextval('race_tries') <= 2 then raise exception 'deadlock for the test' using errcode = '40P01'; end if; return null; end $$`),
+    );
+    await db().execute(sql.raw(`create trigger race_boom after insert on messages for each statement execute function race_boom()`));
+    try {
+      const raws = Array.from({ length: 4 }, (_, i) =>
+        metaJson(
+          envelope([
+            {
+              id: A.wabaId,
+              changes: [
+                inboundChange(A.phoneNumberId, digits(A.display), {
+                  id: `wamid.R${i}`,
+                  from: `25471234560${i}`,
+                  name: `Mteja ${i}`,
+                  text: `Habari ${i}`,
+                  timestamp: 1750070000 + i,
+                }),
+              ],
+            },
+          ]),
+        ),
+      );
+      const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
+      await storeDeliveries(
+        raws,
+        raws.map((raw) => sign(raw)),
+      );
+      const ids = (await db().select().from(webhookEvents)).map((e) => e.id);
+      const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
+      // One by one, the first delivery would have met the second deadlock and the whole job waited for a retry.
+      await db().transaction((tx) => processWebhookJobs([{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: ids }, attempts: 1 }], tx));
+      const [tries] = await queryRows<{ n: string }>(db(), sql`select last_value as n from race_tries`);
+      expect(Number(tries!.n)).toBe(3);
+    } finally {
+      await db().execute(sql.raw(`drop trigger race_boom on messages`));
+      await db().execute(sql.raw(`drop function race_boom()`));
+      await db().execute(sql.raw(`drop sequence race_tries`));
+    }
+    expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(Array(4).fill("processed"));
+    expect(await db().select().from(messages)).toHaveLength(4);
+    expect(await db().select().from(contacts)).toHaveLength(4);
+  });
+
+  // PostgreSQL only: PGlite has one connection, so no other transaction can hold a lock.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "two batches writing the same customer go one after the other, on the person's lock, and make one contact",
+    async () => {
+      await tenant("Tenant A", A);
+      const delivery = (n: number) =>
+        metaJson(
+          envelope([
+            {
+              id: A.wabaId,
+              changes: [
+                inboundChange(A.phoneNumberId, digits(A.display), {
+                  id: `wamid.S${n}`,
+                  from: "254712399001",
+                  name: "Wanjiru",
+                  text: `Ujumbe ${n}`,
+                  timestamp: 1750080000 + n,
+                }),
+              ],
+            },
+          ]),
+        );
+      const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
+      const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
+      await storeDeliveries([delivery(1)], [sign(delivery(1))]);
+      await storeDeliveries([delivery(2)], [sign(delivery(2))]);
+      const [first, second] = (await db().select().from(webhookEvents).orderBy(webhookEvents.id)).map((e) => e.id);
+      const other = new pg.Client({ connectionString: testDatabaseUrl() });
+      await other.connect();
+      try {
+        // The first batch (in `other`) stores the new customer and holds its transaction open.
+        await other.query("begin");
+        await processWebhookJobs(
+          [{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: [first!] }, attempts: 1 }],
+          drizzle(other) as unknown as Executor,
+        );
+        const secondBatch = db().transaction((tx) =>
+          processWebhookJobs([{ id: 2, queue: WEBHOOK_QUEUE, payload: { eventIds: [second!] }, attempts: 1 }], tx),
+        );
+        // The second waits for the person's lock, not on a row half-way through its writes.
+        await vi.waitFor(
+          async () => {
+            const [waiting] = await queryRows<{ n: number }>(
+              db(),
+              sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = 16017 and not granted`,
+            );
+            expect(waiting!.n).toBe(1);
+          },
+          { timeout: 5000, interval: 20 },
+        );
+        await other.query("commit");
+        await secondBatch;
+      } finally {
+        await other.end();
+      }
+      expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(["processed", "processed"]);
+      expect(await db().select().from(contacts)).toHaveLength(1);
+      expect(await db().select().from(messages)).toHaveLength(2);
+    },
+  );
 });
 
 describe("links that end", () => {

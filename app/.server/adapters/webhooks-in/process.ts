@@ -50,11 +50,21 @@ async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<nu
     const unrouted = await applyChanges(tx, list);
     if (unrouted.length) await storeUnrouted(tx, unrouted);
   };
-  try {
-    await inSavepoint(tx, () => apply(changes));
-    return [];
-  } catch (error) {
-    log().warn({ err: error }, "webhook batch failed; applying its deliveries one by one");
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await inSavepoint(tx, () => apply(changes));
+      return [];
+    } catch (error) {
+      // A deadlock or a race with another batch (the same new customer inserted by both) passes: the
+      // savepoint's rollback let go of every lock the batch took, so it is tried again whole. One by
+      // one would hold each delivery's locks while taking the next one's, out of the batches' order.
+      if (attempt < BATCH_ATTEMPTS && isRace(error)) {
+        log().warn({ err: error, attempt }, "webhook batch met another transaction; trying it again");
+        continue;
+      }
+      log().warn({ err: error }, "webhook batch failed; applying its deliveries one by one");
+      break;
+    }
   }
   const byEvent = new Map<number, WebhookChange[]>();
   for (const change of changes) byEvent.set(change.eventId, [...(byEvent.get(change.eventId) ?? []), change]);
@@ -80,13 +90,29 @@ async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<nu
 // insufficient resources, lock not available, operator intervention, system error.
 const TRANSIENT_SQLSTATE = /^(08|40|53|55P03|57|58)/;
 
+/** Tries of a whole batch that met another transaction, before its deliveries go one by one. */
+const BATCH_ATTEMPTS = 3;
+// Serialization failure, deadlock, and a unique key taken meanwhile by another transaction.
+const RACE_SQLSTATE = /^(40001|40P01|23505)$/;
+
 /** Whether the error (or one it wraps, as drizzle does) is a database fault that a retry may not meet. */
 function isTransientFault(error: unknown): boolean {
+  return sqlStates(error).some((code) => TRANSIENT_SQLSTATE.test(code));
+}
+
+/** Whether the error says another transaction got in the way, which the batch's next try may not meet. */
+function isRace(error: unknown): boolean {
+  return sqlStates(error).some((code) => RACE_SQLSTATE.test(code));
+}
+
+/** The SQLSTATEs of the error and of those it wraps (drizzle wraps the driver's). */
+function sqlStates(error: unknown): string[] {
+  const codes: string[] = [];
   for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && TRANSIENT_SQLSTATE.test(code)) return true;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) codes.push(code);
   }
-  return false;
+  return codes;
 }
 
 /** Runs `work` so that its failure undoes only its own writes and leaves `tx` usable. */

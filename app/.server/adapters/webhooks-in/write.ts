@@ -12,7 +12,7 @@ import { markCampaignReplies } from "../../domains/campaigns/replies";
 import { pauseForLowQuality } from "../../domains/campaigns/guards";
 import { releaseMessagingLimitHolds } from "../../domains/messaging/messaging-limit";
 import { notifyQualityDrop } from "../../domains/notifications/emitters";
-import { logMessageEvents } from "../../domains/messaging/conversation-events";
+import { logFoundMessageEvents } from "../../domains/messaging/conversation-events";
 import { upsertConversations } from "../../domains/inbox/inbound";
 import { noteAutomationsArrival, queueAutomationsArrival } from "../../domains/automations/run";
 import { stopSessionsOnOptOut } from "../../domains/automations/flows/session";
@@ -85,6 +85,25 @@ interface ActivityRow {
   status: "success" | "warning" | "error";
   action: string;
   details: string;
+}
+
+/** The advisory lock space of a person's webhook writes (the change log's is 16016). */
+const PERSON_LOCK_SPACE = 16017;
+
+/**
+ * Takes the batch's people's locks until the transaction ends, in the order of their keys: two
+ * webhook batches writing the same person (their contact row, conversation, campaign replies,
+ * consent) go one after the other, and can never wait on each other in a circle. Row locks could not
+ * do it: a person new to one batch's read may be known by the time of its insert, which then locks
+ * that row out of order (two instances deadlocked so at 1,000 messages a second; decision 095).
+ * Ordered by the lock's own key, so two people whose keys collide are one lock, taken in its place.
+ */
+async function lockPeople(tx: Executor, keys: readonly string[]) {
+  if (!keys.length) return;
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(${PERSON_LOCK_SPACE}, k)
+    from (select distinct hashtext(p) as k from unnest(${sql.param([...keys])}::text[]) as t(p)) l
+    order by k`);
 }
 
 /** Collects the writes of a batch, then sends each kind in one statement. */
@@ -300,6 +319,7 @@ export class ChangeWork {
     const inOrder = (a: InboundRow, b: InboundRow) => personKey(a).localeCompare(personKey(b));
     const byNumber = [...people.values()].filter((c) => c.waId).sort(inOrder);
     const byUserId = [...people.values()].filter((c) => !c.waId).sort(inOrder);
+    await lockPeople(tx, [...people.keys()]);
     const contactId = new Map<string, string>();
     const created: { id: string; organization_id: string; wa_id?: string; name: string | null }[] = [];
     if (byNumber.length) {
@@ -318,20 +338,17 @@ export class ChangeWork {
         const col = <K extends keyof InboundRow>(key: K) => sql.param(list.map((c) => c[key]));
         return sql`unnest(${col("organizationId")}::uuid[], ${col("waId")}::text[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, w, u, n, s)`;
       };
-      // Known people are locked first, in one order, and read: those whose row holds nothing new
+      // Known people are read (their person locks are held): those whose row holds nothing new
       // (same name, seen less than LAST_SEEN_STEP_MS before this message) are not rewritten, so a
-      // conversation's messages no longer make a new row version, in the contacts' ten indexes, each.
-      // The lock is kept: it is what orders two batches writing the same people (their conversations,
-      // campaign replies, consent), as the upsert's did (decisions 092, 094).
+      // conversation's messages no longer make a new row version, in the contacts' ten indexes, each
+      // (decision 094). No row lock: the person locks order the batches (decision 095).
       const known = await rows<{ id: string; organization_id: string; wa_id: string; name: string | null; fresh: boolean }>(
         tx,
         sql`select c.id, c.organization_id, c.wa_id, c.name,
                    (c.name is not distinct from t.n and c.last_seen_at >= t.s - make_interval(secs => ${LAST_SEEN_STEP_MS / 1000})
                     and (c.user_id is not null or t.u is null)) as fresh
             from ${people(byNumber)}
-            join contacts c on c.organization_id = t.o and c.wa_id = t.w
-            order by c.id
-            for no key update of c`,
+            join contacts c on c.organization_id = t.o and c.wa_id = t.w`,
       );
       for (const c of known) if (c.fresh) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
       const writing = byNumber.filter((c) => !contactId.has(personKey(c)));
@@ -384,6 +401,7 @@ export class ChangeWork {
       message_type: string;
       phone_number_id: string;
       contact_id: string | null;
+      wamid: string;
     }>(
       tx,
       sql`insert into messages (organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, payload, sent_at, recipient_phone, created_at)
@@ -392,7 +410,7 @@ export class ChangeWork {
                       ${mcol("body")}::text[], ${mcol("wamid")}::text[], ${mcol("phoneNumberId")}::text[], ${mcol("type")}::text[],
                       ${mcol("payload")}::jsonb[], ${mcol("sentAt")}::timestamptz[], ${mcol("waId")}::text[]) as t(o, c, b, w, p, ty, pl, s, f)
           on conflict (organization_id, wamid) where wamid is not null do nothing
-          returning id, organization_id, message_type, phone_number_id, contact_id`,
+          returning id, organization_id, message_type, phone_number_id, contact_id, wamid`,
     );
     // Customers' images, voice notes, documents...: downloaded into storage by a job of their own.
     await enqueueInboundMedia(
@@ -409,7 +427,7 @@ export class ChangeWork {
       if (!seen || seen.at < m.sentAt)
         windows.set(key, { organizationId: m.organizationId, phoneNumberId: m.phoneNumberId, contactId: contact, at: m.sentAt });
     }
-    await upsertConversations(tx, [...windows.values()], inserted);
+    const conversationOf = await upsertConversations(tx, [...windows.values()], inserted);
     // A campaign's recipient writing back within 72 hours of its delivery: a reply in its figures.
     await markCampaignReplies(
       tx,
@@ -427,14 +445,21 @@ export class ChangeWork {
     const automationsStarted = performance.now();
     const arriving = await queueAutomationsArrival(tx, inserted);
     noteAutomationsArrival(arriving, performance.now() - automationsStarted);
-    // The inbox: each new message live in open lists and threads.
-    await logMessageEvents(
+    // The inbox: each new message live in open lists and threads (in the order they were stored).
+    await logFoundMessageEvents(
       tx,
       "message",
-      inserted.map((m) => m.id),
+      inserted.flatMap((m) => {
+        const conversation = m.contact_id && conversationOf.get(`${m.organization_id}|${m.phone_number_id}|${m.contact_id}`);
+        return conversation ? [{ organization_id: m.organization_id, conversation_id: conversation, message_id: m.id }] : [];
+      }),
     );
     // STOP, ACHA, START…: the consent ledger, and an answer; they always win over automations.
-    const consentKeywords = await applyConsentKeywords(tx, inserted);
+    const bodyOf = new Map(list.map((m) => [`${m.organizationId}|${m.wamid}`, m.body]));
+    const consentKeywords = await applyConsentKeywords(
+      tx,
+      inserted.map((m) => ({ ...m, body: bodyOf.get(`${m.organization_id}|${m.wamid}`) ?? "" })),
+    );
     // An opt-out ends the customer's flow: the ledger's answer is the last word.
     await stopSessionsOnOptOut(tx, [...consentKeywords]);
   }

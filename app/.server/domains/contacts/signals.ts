@@ -38,26 +38,26 @@ export function consentOfMessage(messageType: string, body: string) {
   return keyword ? { ...keyword, fromMeta: false } : null;
 }
 
-/** Customers' new messages that are consent keywords: recorded, and each answered once. Answers their ids. */
-export async function applyConsentKeywords(tx: Executor, inserted: { id: string; message_type: string }[]): Promise<Set<string>> {
-  const candidates = inserted.filter((m) => m.message_type === "text" || m.message_type === "button").map((m) => m.id);
-  if (!candidates.length) return new Set();
-  const found = await rows<{
+/**
+ * Customers' new messages that are consent keywords: recorded, and each answered once. Answers their
+ * ids. Told apart by their type and text in memory (the webhook's batch has both), so a batch
+ * without one costs no statement.
+ */
+export async function applyConsentKeywords(
+  tx: Executor,
+  inserted: readonly {
     id: string;
     organization_id: string;
     contact_id: string | null;
+    message_type: string;
     body: string;
     wamid: string;
-    message_type: string;
-  }>(
-    tx,
-    sql`select id, organization_id, contact_id, body, wamid, message_type from messages
-        where id = any(${sql.param(candidates)}::uuid[]) and contact_id is not null and length(body) <= ${CONSENT_MAX_LENGTH}`,
-  );
+  }[],
+): Promise<Set<string>> {
   const events: ConsentEvent[] = [];
   const replies: { organizationId: string; messageId: string; status: ConsentStatus; language: "en" | "sw" }[] = [];
-  for (const m of found) {
-    const consent = consentOfMessage(m.message_type, m.body);
+  for (const m of inserted) {
+    const consent = m.contact_id ? consentOfMessage(m.message_type, m.body) : null;
     if (!consent) continue;
     const { fromMeta, ...keyword } = consent;
     events.push({

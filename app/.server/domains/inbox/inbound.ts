@@ -25,7 +25,7 @@ export async function upsertConversations(
   windows: readonly Window[],
   inserted: readonly { message_type: string; organization_id: string; phone_number_id: string; contact_id: string | null }[],
 ) {
-  if (!windows.length) return;
+  if (!windows.length) return new Map<string, string>();
   const fresh = new Map<string, number>();
   for (const m of inserted)
     if (m.contact_id && !NOT_UNREAD.has(m.message_type)) {
@@ -45,7 +45,13 @@ export async function upsertConversations(
       where t.n > 0 and v.status = 'resolved' for update of v`,
     )
   ).map((r) => r.id);
-  const rows = await queryRows<{ organization_id: string; conversation_id: string; entry_id: string }>(
+  const rows = await queryRows<{
+    organization_id: string;
+    phone_number_id: string;
+    contact_id: string;
+    conversation_id: string;
+    entry_id: string | null;
+  }>(
     tx,
     sql`
       with upserted as (
@@ -57,19 +63,24 @@ export async function upsertConversations(
               unread_count = conversations.unread_count + excluded.unread_count,
               status = case when excluded.unread_count > 0 then 'open' else conversations.status end,
               resolved_at = case when excluded.unread_count > 0 then null else conversations.resolved_at end
-        returning id, organization_id
+        returning id, organization_id, phone_number_id, contact_id
+      ),
+      entries as (
+        insert into conversation_entries (organization_id, conversation_id, kind)
+        select organization_id, id, 'reopened' from upserted where id = any(${sql.param(reopened)}::uuid[])
+        returning id as entry_id, conversation_id
       )
-      insert into conversation_entries (organization_id, conversation_id, kind)
-      select organization_id, id, 'reopened' from upserted where id = any(${sql.param(reopened)}::uuid[])
-      returning id as entry_id, organization_id, conversation_id`,
+      select u.organization_id, u.phone_number_id, u.contact_id, u.id as conversation_id, e.entry_id
+      from upserted u left join entries e on e.conversation_id = u.id`,
   );
   await logConversationEvents(
     tx,
-    rows.map((r) => ({
-      organizationId: r.organization_id,
-      conversationId: r.conversation_id,
-      kind: "entry" as const,
-      entryId: r.entry_id,
-    })),
+    rows.flatMap((r) =>
+      r.entry_id
+        ? [{ organizationId: r.organization_id, conversationId: r.conversation_id, kind: "entry" as const, entryId: r.entry_id }]
+        : [],
+    ),
   );
+  // Each window's conversation, for the caller's change log (no second read).
+  return new Map(rows.map((r) => [`${r.organization_id}|${r.phone_number_id}|${r.contact_id}`, r.conversation_id]));
 }

@@ -41,6 +41,18 @@ export async function logMessageEvents(tx: Executor, kind: "message" | "status",
       where m.id = any(${sql.param([...new Set(messageIds)])}::uuid[])
       order by m.seq`,
   );
+  await logFoundMessageEvents(tx, kind, found);
+}
+
+/**
+ * logMessageEvents for messages whose conversations the caller knows (the webhook's batch has just
+ * written them), oldest first: the same lock and log, without reading them again.
+ */
+export async function logFoundMessageEvents(
+  tx: Executor,
+  kind: "message" | "status",
+  found: readonly { organization_id: string; conversation_id: string; message_id: string }[],
+) {
   if (!found.length) return;
   await lockLogs(
     tx,
