@@ -654,6 +654,15 @@ async function installAutomations(query, tenant, rules, { capFull, phoneNumberId
        limit $3`,
       [tenant.organizationId, phoneNumberId, NUMBER_HOURLY_CAP],
     );
+  // BENCH_AUTOMATIONS_SEND_RATE=<n>: the number sends n messages a second in run B (the replies are
+  // composed and queued, and mostly wait past the run): what composing and queueing them costs
+  // without sending them. An experiment, not one of the three cases.
+  if (process.env.BENCH_AUTOMATIONS_SEND_RATE)
+    await query(
+      `insert into sending_buckets (phone_number_id, rate, tokens) values ($1, $2, 0)
+       on conflict (phone_number_id) do update set rate = excluded.rate, tokens = 0, refilled_at = now(), reserved_until = null`,
+      [phoneNumberId, Number(process.env.BENCH_AUTOMATIONS_SEND_RATE)],
+    );
   const [count] = await query(
     `select (select count(*)::int from automation_rules where organization_id = $1 and enabled) as rules,
             (select count(*)::int from automation_runs where phone_number_id = $2 and reply_id is not null and created_at > now() - interval '1 hour') as replies_this_hour`,

@@ -3,10 +3,12 @@ import { loader as keyApiLoader } from "~/routes/api/developer.api-key";
 import { getRequest, run } from "../support/http";
 import { signedInCookie } from "../support/accounts";
 import { startApiV1Server } from "../support/api-v1-server";
-import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { sql } from "drizzle-orm";
+import { db, rawQuery, type Database, type Executor } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { messageTemplates } from "~/.server/infrastructure/db/schema";
 import { analyticsRange, analyticsReport } from "~/.server/domains/analytics/report";
-import { pruneHourlyContacts } from "~/.server/domains/analytics/fold";
+import { foldAnalytics, pruneHourlyContacts } from "~/.server/domains/analytics/fold";
 import { addDays, nairobiToday, parseAnalyticsFilters, type AnalyticsReport } from "~/lib/analytics";
 import { nairobiMidnight } from "~/lib/dates";
 import { createVerifiedUser } from "../support/accounts";
@@ -398,6 +400,49 @@ describe("analytics definitions", () => {
     // The delivery counts in the hour of the "delivered" status that came after the "read".
     const deliveredHour = again.daily.find((row) => row.messagesDelivered === 1)!;
     expect(Date.parse(`${deliveredHour.period}:00+03:00`)).toBe(Math.floor(at(-25).getTime() / HOUR) * HOUR);
+  });
+
+  it("writes each first-seen count once a fold, however many new customers share it", async () => {
+    const a = await tenant("Kilifi Fresh Fish", [
+      { wabaId: "318000000000031", phoneNumberId: "418000000000031", display: "+254 711 800 031" },
+    ]);
+    const number = a.numbers[0]!.phoneNumberId;
+    // 300 customers seen for the first time, all in the same hour on the same number.
+    const hour = new Date(Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR);
+    await rawQuery(
+      `insert into analytics_events_pending (kind, organization_id, contact_id, phone_number_id, message_id, at)
+       select 'contact', $1, gen_random_uuid(), $2, gen_random_uuid(), $3::timestamptz + make_interval(secs => n)
+       from generate_series(1, 300) as n`,
+      [a.organizationId, number, hour.toISOString()],
+    );
+    // The fold's own transaction, and what it wrote to contact_first_counts in it.
+    let written: { ins: number; upd: number } | undefined;
+    const database = {
+      transaction: <T>(work: (tx: Executor) => Promise<T>) =>
+        db().transaction(async (tx) => {
+          const result = await work(tx);
+          const [stats] = await queryRows<{ ins: number; upd: number }>(
+            tx,
+            sql`select n_tup_ins::int as ins, n_tup_upd::int as upd from pg_stat_xact_user_tables where relname = 'contact_first_counts'`,
+          );
+          written ??= stats;
+          return result;
+        }),
+    } as unknown as Database;
+    await foldAnalytics(database);
+    const counts = await rawQuery<{ phone_number_id: string; grain: string; contacts: string }>(
+      `select phone_number_id, grain, contacts::text from contact_first_counts where organization_id = $1 order by 1, 2`,
+      [a.organizationId],
+    );
+    // On its number and on any number (''), by hour and by day: 300 new customers each.
+    expect(counts).toEqual([
+      { phone_number_id: "", grain: "day", contacts: "300" },
+      { phone_number_id: "", grain: "hour", contacts: "300" },
+      { phone_number_id: number, grain: "day", contacts: "300" },
+      { phone_number_id: number, grain: "hour", contacts: "300" },
+    ]);
+    // Four rows written once each (one by one, they had been updated 1,196 times in the transaction).
+    expect(written).toEqual({ ins: 4, upd: 0 });
   });
 
   it("folds once when several instances fold at the same time", async () => {

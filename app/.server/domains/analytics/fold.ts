@@ -152,25 +152,44 @@ const column = <K extends keyof PendingEvent>(events: PendingEvent[], key: K) =>
 
 /**
  * The contact was active in the event's hour and Nairobi day, on its number and on any number ('').
- * One call per period in time order; the function keeps the counts exact whatever the order.
+ * One call per period in time order; the function keeps the counts exact whatever the order. Their
+ * changes to contact_first_counts are added up by key and written once a key (decision 096): the
+ * hour's "first seen" row of a number is shared by every new contact of the hour.
  */
 async function noteActiveContacts(tx: Executor, events: PendingEvent[]) {
   if (!events.length) return;
   await tx.execute(sql`
-    select analytics_note_contact(p.organization_id, p.contact_id, p.number, p.grain, p.at)
-    from (
-      select distinct e.organization_id, e.contact_id, n.number, g.grain,
-             case g.grain when 'hour' then date_trunc('hour', e.at at time zone 'UTC') at time zone 'UTC'
-                          else date_trunc('day', e.at at time zone 'Africa/Nairobi') at time zone 'Africa/Nairobi' end as at
-      from unnest(${column(events, "organization_id")}::uuid[], ${column(events, "contact_id")}::uuid[],
-                  ${column(events, "phone_number_id")}::text[], ${column(events, "at")}::timestamptz[])
-           as e(organization_id, contact_id, phone_number_id, at)
-      cross join lateral (values (e.phone_number_id), ('')) as n(number)
-      cross join (values ('hour'), ('day')) as g(grain)
-      where g.grain = 'day' or e.at >= now() - make_interval(hours => ${HOURLY_CONTACTS_ACCEPT_HOURS})
-      order by 5, 1, 2, 3, 4
-    ) p
-    where exists (select 1 from organizations o where o.id = p.organization_id)`);
+    with deltas as materialized (
+      select p.organization_id, p.number, p.grain, d.at, d.previous_at, d.delta
+      from (
+        select distinct e.organization_id, e.contact_id, n.number, g.grain,
+               case g.grain when 'hour' then date_trunc('hour', e.at at time zone 'UTC') at time zone 'UTC'
+                            else date_trunc('day', e.at at time zone 'Africa/Nairobi') at time zone 'Africa/Nairobi' end as at
+        from unnest(${column(events, "organization_id")}::uuid[], ${column(events, "contact_id")}::uuid[],
+                    ${column(events, "phone_number_id")}::text[], ${column(events, "at")}::timestamptz[])
+             as e(organization_id, contact_id, phone_number_id, at)
+        cross join lateral (values (e.phone_number_id), ('')) as n(number)
+        cross join (values ('hour'), ('day')) as g(grain)
+        where g.grain = 'day' or e.at >= now() - make_interval(hours => ${HOURLY_CONTACTS_ACCEPT_HOURS})
+        order by 5, 1, 2, 3, 4
+      ) p
+      cross join lateral analytics_contact_period(p.organization_id, p.contact_id, p.number, p.grain, p.at) d
+      where exists (select 1 from organizations o where o.id = p.organization_id)
+    ),
+    summed as (
+      select organization_id, number, grain, at, previous_at, sum(delta)::bigint as n
+      from deltas group by 1, 2, 3, 4, 5
+    )
+    insert into contact_first_counts (organization_id, phone_number_id, grain, at, previous_at, contacts)
+    select s.organization_id, s.number, s.grain, s.at, s.previous_at, s.n
+    from summed s
+    -- A count taken from a key that has none is dropped, as the one-by-one update did; a key whose
+    -- changes cancel out is not written.
+    where s.n > 0 or s.n < 0 and exists (select 1 from contact_first_counts c
+                             where c.organization_id = s.organization_id and c.phone_number_id = s.number and c.grain = s.grain
+                               and c.at = s.at and c.previous_at = s.previous_at)
+    on conflict (organization_id, phone_number_id, grain, at, previous_at)
+    do update set contacts = contact_first_counts.contacts + excluded.contacts`);
 }
 
 /**
