@@ -648,7 +648,77 @@ describe("faults of the moment", () => {
     expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(Array(4).fill("processed"));
     expect(await db().select().from(messages)).toHaveLength(4);
     expect(await db().select().from(contacts)).toHaveLength(4);
+    // The inbox's change log has each message once: the failed tries' entries went with their savepoints.
+    const logged = await queryRows<{ n: number; messages: number }>(
+      db(),
+      sql`select count(*)::int as n, count(distinct message_id)::int as messages from inbox_events where kind = 'message'`,
+    );
+    expect(logged).toEqual([{ n: 4, messages: 4 }]);
   });
+
+  // PostgreSQL only: PGlite has one connection, so no other transaction can hold a lock.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "takes the inbox's change-log lock after the batch's writes, so other inbox writes wait for its commit only",
+    async () => {
+      const organizationId = await tenant("Tenant A", A);
+      const raw = metaJson(
+        envelope([
+          {
+            id: A.wabaId,
+            changes: [
+              inboundChange(A.phoneNumberId, digits(A.display), {
+                id: "wamid.L1",
+                from: "254712399002",
+                name: "Kamau",
+                text: "Habari",
+                timestamp: 1750090000,
+              }),
+            ],
+          },
+        ]),
+      );
+      const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
+      const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
+      await storeDeliveries([raw], [sign(raw)]);
+      const [event] = (await db().select().from(webhookEvents)).map((e) => e.id);
+      const holder = new pg.Client({ connectionString: testDatabaseUrl() });
+      const probe = new pg.Client({ connectionString: testDatabaseUrl() });
+      await holder.connect();
+      await probe.connect();
+      try {
+        // Another inbox write of the organisation holds its change-log lock.
+        await holder.query("begin");
+        await holder.query("select pg_advisory_xact_lock(16016, hashtext($1))", [organizationId]);
+        const batch = db().transaction((tx) =>
+          processWebhookJobs([{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: [event!] }, attempts: 1 }], tx),
+        );
+        await vi.waitFor(
+          async () => {
+            const [waiting] = await queryRows<{ n: number }>(
+              db(),
+              sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = 16016 and not granted`,
+            );
+            expect(waiting!.n).toBe(1);
+          },
+          { timeout: 5000, interval: 20 },
+        );
+        // The batch waits for it with its delivery already marked (the batch's last write): the log comes last.
+        await probe.query("begin");
+        await expect(probe.query("select id from webhook_events where id = $1 for update nowait", [event])).rejects.toMatchObject({
+          code: "55P03",
+        });
+        await probe.query("rollback");
+        await holder.query("commit");
+        await batch;
+      } finally {
+        await holder.end();
+        await probe.end();
+      }
+      expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(["processed"]);
+      const logged = await queryRows<{ kind: string }>(db(), sql`select kind from inbox_events where organization_id = ${organizationId}`);
+      expect(logged.map((r) => r.kind)).toContain("message");
+    },
+  );
 
   // PostgreSQL only: PGlite has one connection, so no other transaction can hold a lock.
   it.skipIf(!process.env.TEST_DATABASE_URL)(

@@ -4,6 +4,7 @@ import { log } from "../../infrastructure/log";
 import { parseEnvelope, type WebhookChange } from "./parse";
 import { applyChanges, storeUnrouted } from "./route";
 import { rows } from "./write";
+import { gatheringInboxLog, writeInboxLog, type InboxLogEntry } from "../../domains/messaging/conversation-events";
 import type { Executor } from "../../infrastructure/db/client";
 
 /**
@@ -30,13 +31,16 @@ export async function processWebhookJobs(jobs: Job<{ eventIds: number[] }>[], tx
     if (parsed) changes.push(...parsed);
     else invalid.push(Number(event.id));
   }
-  const failed = await applyIsolated(tx, changes);
+  const { failed, inboxLog } = await applyIsolated(tx, changes);
   await tx.execute(sql`
     update webhook_events
     set processed_at = now(),
         outcome = case when id = any(${sql.param(invalid)}::bigint[]) then 'invalid'
                        when id = any(${sql.param(failed)}::bigint[]) then 'failed' else 'processed' end
     where id = any(${sql.param(ids)}::bigint[])`);
+  // The inbox's change log last: its organisation's lock is then held from here to the commit only,
+  // not through the batch's writes (every inbox write of the organisation waits for it).
+  await writeInboxLog(tx, inboxLog);
   if (invalid.length) log().warn({ eventIds: invalid }, "webhook deliveries that are not WhatsApp envelopes were kept and skipped");
 }
 
@@ -45,15 +49,20 @@ export async function processWebhookJobs(jobs: Job<{ eventIds: number[] }>[], tx
  * delivery at a time, so one delivery the database refuses fails alone (returned, to be marked
  * failed) instead of parking the deliveries committed with it, which Meta will not send again.
  */
-async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<number[]> {
+async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<{ failed: number[]; inboxLog: InboxLogEntry[] }> {
+  // The change-log entries of what was applied (not of what a savepoint rolled back).
+  const inboxLog: InboxLogEntry[] = [];
   const apply = async (list: WebhookChange[]) => {
-    const unrouted = await applyChanges(tx, list);
-    if (unrouted.length) await storeUnrouted(tx, unrouted);
+    const entries = await gatheringInboxLog(tx, async () => {
+      const unrouted = await applyChanges(tx, list);
+      if (unrouted.length) await storeUnrouted(tx, unrouted);
+    });
+    inboxLog.push(...entries);
   };
   for (let attempt = 1; ; attempt++) {
     try {
       await inSavepoint(tx, () => apply(changes));
-      return [];
+      return { failed: [], inboxLog };
     } catch (error) {
       // A deadlock or a race with another batch (the same new customer inserted by both) passes: the
       // savepoint's rollback let go of every lock the batch took, so it is tried again whole. One by
@@ -83,7 +92,7 @@ async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<nu
   }
   // Every one failing is no bad delivery but a fault of the moment (database, conflict): retry the job.
   if (failed.length && failed.length === byEvent.size) throw lastError;
-  return failed;
+  return { failed, inboxLog };
 }
 
 // SQLSTATE classes of faults that pass: connection, transaction rollback (serialization, deadlock),

@@ -24,6 +24,47 @@ async function lockLogs(tx: Executor, organizationIds: readonly string[]) {
 /** The advisory lock space of the change log (the first key of the two-key form). */
 const INBOX_LOCK_SPACE = 16016;
 
+/** One call's changes for the change log, written now or, in a transaction that defers them, at its end. */
+export type InboxLogEntry =
+  | { type: "messages"; kind: "message" | "status"; messageIds: readonly string[] }
+  | {
+      type: "found";
+      kind: "message" | "status";
+      found: readonly { organization_id: string; conversation_id: string; message_id: string }[];
+    }
+  | {
+      type: "conversations";
+      changes: readonly { organizationId: string; conversationId: string; kind?: "conversation" | "entry"; entryId?: string | null }[];
+    };
+
+// Transactions whose changes are gathered, to be written by their owner just before they end.
+const deferred = new WeakMap<object, InboxLogEntry[]>();
+
+async function log(tx: Executor, entry: InboxLogEntry) {
+  const gathering = deferred.get(tx);
+  if (gathering) gathering.push(entry);
+  else await writeInboxLog(tx, [entry]);
+}
+
+/**
+ * Runs `work` with its change-log entries on `tx` gathered instead of written, and answers them (for
+ * writeInboxLog, once the transaction's other writes are done): the organisation's change-log lock
+ * is then held from that write to the commit only. Entries of a `work` that throws are dropped with
+ * it (its savepoint is rolled back).
+ */
+export async function gatheringInboxLog(tx: Executor, work: () => Promise<void>): Promise<InboxLogEntry[]> {
+  const entries: InboxLogEntry[] = [];
+  const outer = deferred.get(tx);
+  deferred.set(tx, entries);
+  try {
+    await work();
+    return entries;
+  } finally {
+    if (outer) deferred.set(tx, outer);
+    else deferred.delete(tx);
+  }
+}
+
 /**
  * Logs changes of messages in the inbox (a message in or out, a status tick), in the caller's
  * transaction: only messages that belong to a conversation (same organisation, number and contact),
@@ -31,42 +72,19 @@ const INBOX_LOCK_SPACE = 16016;
  * once (pg_notify is delivered at commit, and not at all on a rollback).
  */
 export async function logMessageEvents(tx: Executor, kind: "message" | "status", messageIds: readonly string[]) {
-  if (!messageIds.length) return;
-  const found = await queryRows<{ organization_id: string; conversation_id: string; message_id: string }>(
-    tx,
-    sql`
-      select m.organization_id, v.id as conversation_id, m.id as message_id
-      from messages m
-      join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
-      where m.id = any(${sql.param([...new Set(messageIds)])}::uuid[])
-      order by m.seq`,
-  );
-  await logFoundMessageEvents(tx, kind, found);
+  if (messageIds.length) await log(tx, { type: "messages", kind, messageIds });
 }
 
 /**
  * logMessageEvents for messages whose conversations the caller knows (the webhook's batch has just
- * written them), oldest first: the same lock and log, without reading them again.
+ * written them), oldest first: the same log, without reading them again.
  */
 export async function logFoundMessageEvents(
   tx: Executor,
   kind: "message" | "status",
   found: readonly { organization_id: string; conversation_id: string; message_id: string }[],
 ) {
-  if (!found.length) return;
-  await lockLogs(
-    tx,
-    found.map((f) => f.organization_id),
-  );
-  await tx.execute(sql`
-    with logged as (
-      insert into inbox_events (organization_id, conversation_id, kind, message_id)
-      select o, c, ${kind}, m from unnest(${sql.param(found.map((f) => f.organization_id))}::uuid[],
-                                          ${sql.param(found.map((f) => f.conversation_id))}::uuid[],
-                                          ${sql.param(found.map((f) => f.message_id))}::uuid[]) with ordinality as t(o, c, m, n)
-      order by n
-      returning organization_id)
-    select pg_notify(${INBOX_CHANNEL}, o::text) from (select distinct organization_id as o from logged) t`);
+  if (found.length) await log(tx, { type: "found", kind, found });
 }
 
 /** Logs that conversations changed (assignment, state, unread count, a note) and announces them. */
@@ -74,18 +92,59 @@ export async function logConversationEvents(
   tx: Executor,
   changes: readonly { organizationId: string; conversationId: string; kind?: "conversation" | "entry"; entryId?: string | null }[],
 ) {
-  if (!changes.length) return;
+  if (changes.length) await log(tx, { type: "conversations", changes });
+}
+
+/**
+ * Writes change-log entries in their order: the messages' conversations read in one statement (each
+ * entry's messages oldest first), every organisation's lock taken once, one insert, one announcement
+ * an organisation.
+ */
+export async function writeInboxLog(tx: Executor, entries: readonly InboxLogEntry[]) {
+  const asked = [...new Set(entries.flatMap((e) => (e.type === "messages" ? e.messageIds : [])))];
+  const conversationOf = new Map<string, { organization_id: string; conversation_id: string; seq: number }>();
+  if (asked.length)
+    for (const row of await queryRows<{ organization_id: string; conversation_id: string; message_id: string; seq: string | number }>(
+      tx,
+      sql`
+        select m.organization_id, v.id as conversation_id, m.id as message_id, m.seq
+        from messages m
+        join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
+        where m.id = any(${sql.param(asked)}::uuid[])`,
+    ))
+      conversationOf.set(row.message_id, {
+        organization_id: row.organization_id,
+        conversation_id: row.conversation_id,
+        seq: Number(row.seq),
+      });
+  const rows: { o: string; c: string; k: InboxEventKind; m: string | null; e: string | null }[] = [];
+  for (const entry of entries) {
+    if (entry.type === "messages") {
+      const found = [...new Set(entry.messageIds)]
+        .flatMap((id) => {
+          const at = conversationOf.get(id);
+          return at ? [{ id, ...at }] : [];
+        })
+        .sort((a, b) => a.seq - b.seq);
+      for (const f of found) rows.push({ o: f.organization_id, c: f.conversation_id, k: entry.kind, m: f.id, e: null });
+    } else if (entry.type === "found") {
+      for (const f of entry.found) rows.push({ o: f.organization_id, c: f.conversation_id, k: entry.kind, m: f.message_id, e: null });
+    } else {
+      for (const c of entry.changes)
+        rows.push({ o: c.organizationId, c: c.conversationId, k: c.kind ?? "conversation", m: null, e: c.entryId ?? null });
+    }
+  }
+  if (!rows.length) return;
   await lockLogs(
     tx,
-    changes.map((c) => c.organizationId),
+    rows.map((r) => r.o),
   );
+  const col = <K extends keyof (typeof rows)[number]>(key: K) => sql.param(rows.map((r) => r[key]));
   await tx.execute(sql`
     with logged as (
-      insert into inbox_events (organization_id, conversation_id, kind, entry_id)
-      select o, c, k, e from unnest(${sql.param(changes.map((c) => c.organizationId))}::uuid[],
-                                    ${sql.param(changes.map((c) => c.conversationId))}::uuid[],
-                                    ${sql.param(changes.map((c) => c.kind ?? "conversation"))}::text[],
-                                    ${sql.param(changes.map((c) => c.entryId ?? null))}::uuid[]) with ordinality as t(o, c, k, e, n)
+      insert into inbox_events (organization_id, conversation_id, kind, message_id, entry_id)
+      select o, c, k, m, e from unnest(${col("o")}::uuid[], ${col("c")}::uuid[], ${col("k")}::text[], ${col("m")}::uuid[], ${col("e")}::uuid[])
+                                with ordinality as t(o, c, k, m, e, n)
       order by n
       returning organization_id)
     select pg_notify(${INBOX_CHANNEL}, o::text) from (select distinct organization_id as o from logged) t`);

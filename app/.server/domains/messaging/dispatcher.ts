@@ -561,18 +561,18 @@ async function settleAccepted(accepted: { id: string; wamid: string; waId: strin
       tx,
       rows.map((r) => r.id),
     );
-    // The inbox's single tick: Meta took it.
-    await logMessageEvents(
-      tx,
-      "status",
-      rows.map((r) => r.id),
-    );
     // Statuses that came in before this answer was written.
     const changes = await applyKeptStatuses(
       tx,
       rows.map((r) => ({ organizationId: r.organization_id, wamid: r.wamid })),
     );
     await messageEventsFor(tx, changes);
+    // The inbox's single tick: Meta took it (the change log last: its lock is held from here to the commit).
+    await logMessageEvents(
+      tx,
+      "status",
+      rows.map((r) => r.id),
+    );
   });
 }
 

@@ -31,17 +31,18 @@ export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
     tx,
     changes.filter((c) => c.status === "failed").map((c) => c.id),
   );
-  await logMessageEvents(
-    tx,
-    "status",
-    changes.map((c) => c.id),
-  );
   await enqueueMessageEvents(
     tx,
     changes.flatMap((c) => {
       const type = EVENT_OF[c.status];
       return type ? [{ organizationId: c.organizationId, type, messageId: c.id }] : [];
     }),
+  );
+  // The inbox's change log last: its lock is held from here to the commit.
+  await logMessageEvents(
+    tx,
+    "status",
+    changes.map((c) => c.id),
   );
 }
 
