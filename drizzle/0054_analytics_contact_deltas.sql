@@ -25,3 +25,19 @@ BEGIN
     RETURN NEXT;
   END IF;
 END $$;
+--> statement-breakpoint
+-- One period noted and its changes written at once, for a single call (tests, a repair by hand): the
+-- same bookkeeping as the fold's, through the function above.
+CREATE OR REPLACE FUNCTION analytics_note_contact(p_org uuid, p_contact uuid, p_number text, p_grain text, p_at timestamptz)
+RETURNS void LANGUAGE sql AS $$
+  INSERT INTO contact_first_counts (organization_id, phone_number_id, grain, at, previous_at, contacts)
+  SELECT p_org, p_number, p_grain, d.at, d.previous_at, sum(d.delta)
+  FROM analytics_contact_period(p_org, p_contact, p_number, p_grain, p_at) d
+  GROUP BY d.at, d.previous_at
+  HAVING sum(d.delta) > 0 OR (sum(d.delta) < 0 AND EXISTS (
+    SELECT 1 FROM contact_first_counts c
+    WHERE c.organization_id = p_org AND c.phone_number_id = p_number AND c.grain = p_grain
+      AND c.at = d.at AND c.previous_at = d.previous_at))
+  ON CONFLICT (organization_id, phone_number_id, grain, at, previous_at)
+  DO UPDATE SET contacts = contact_first_counts.contacts + excluded.contacts
+$$;

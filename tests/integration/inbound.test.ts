@@ -165,7 +165,7 @@ describe("inbound messages", () => {
       )[0]!;
     await arrive([{ phoneNumberId: t.phoneNumberId, from, name: "Wanjiru", type: "text", text: "Maziwa lita 20", ageSeconds: 90 }]);
     const first = await row();
-    // Thirty seconds later, same name: the same row version (locked, not updated), last seen kept.
+    // Thirty seconds later, same name: the same row version (not updated), last seen kept.
     await arrive([{ phoneNumberId: t.phoneNumberId, from, name: "Wanjiru", type: "text", text: "Na siagi", ageSeconds: 60 }]);
     const second = await row();
     expect(second).toEqual(first);

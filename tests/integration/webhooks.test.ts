@@ -550,6 +550,41 @@ describe("poisoned deliveries", () => {
   });
 });
 
+/** One delivery of a customer's message to number A, as Meta sends it. */
+const deliveryToA = (message: Parameters<typeof inboundChange>[2]) =>
+  metaJson(envelope([{ id: A.wabaId, changes: [inboundChange(A.phoneNumberId, digits(A.display), message)] }]));
+
+/** Deliveries stored as the receiver stores them (one job); answers their event ids, oldest first. */
+async function stored(raws: string[]) {
+  const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
+  const before = new Set((await db().select().from(webhookEvents)).map((e) => e.id));
+  await storeDeliveries(
+    raws,
+    raws.map((raw) => sign(raw)),
+  );
+  return (await db().select().from(webhookEvents).orderBy(webhookEvents.id)).map((e) => e.id).filter((id) => !before.has(id));
+}
+
+/** Until one transaction waits for an advisory lock of `space` (16016 the inbox's change log, 16017 a person). */
+async function waitingForLock(space: number) {
+  await vi.waitFor(
+    async () => {
+      const [waiting] = await queryRows<{ n: number }>(
+        db(),
+        sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = ${space} and not granted`,
+      );
+      expect(waiting!.n).toBe(1);
+    },
+    { timeout: 5000, interval: 20 },
+  );
+}
+
+/** The webhook queue's handler over `eventIds` in `tx`, as the worker runs it. */
+async function processIn(tx: Executor, eventIds: number[], jobId = 1) {
+  const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
+  await processWebhookJobs([{ id: jobId, queue: WEBHOOK_QUEUE, payload: { eventIds }, attempts: 1 }], tx);
+}
+
 describe("faults of the moment", () => {
   it("does not mark a delivery failed for a fault of the moment (deadlock, serialization): the job is retried instead", async () => {
     await tenant("Tenant A", A);
@@ -560,35 +595,13 @@ describe("faults of the moment", () => {
     );
     await db().execute(sql.raw(`create trigger deadlock_boom before insert on messages for each row execute function deadlock_boom()`));
     try {
-      const raws = Array.from({ length: 6 }, (_, i) =>
-        metaJson(
-          envelope([
-            {
-              id: A.wabaId,
-              changes: [
-                inboundChange(A.phoneNumberId, digits(A.display), {
-                  id: `wamid.T${i}`,
-                  from: "254712345678",
-                  name: "Amina",
-                  text: `Habari ${i}`,
-                  timestamp: 1750060000 + i,
-                }),
-              ],
-            },
-          ]),
+      const ids = await stored(
+        Array.from({ length: 6 }, (_, i) =>
+          deliveryToA({ id: `wamid.T${i}`, from: "254712345678", name: "Amina", text: `Habari ${i}`, timestamp: 1750060000 + i }),
         ),
       );
-      const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
-      await storeDeliveries(
-        raws,
-        raws.map((raw) => sign(raw)),
-      );
-      const ids = (await db().select().from(webhookEvents)).map((e) => e.id);
-      const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
       // The handler as the worker runs it: its transaction rolls back when it throws.
-      await expect(
-        db().transaction((tx) => processWebhookJobs([{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: ids }, attempts: 1 }], tx)),
-      ).rejects.toThrow();
+      await expect(db().transaction((tx) => processIn(tx, ids))).rejects.toThrow();
       expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(Array(6).fill(null));
     } finally {
       await db().execute(sql.raw(`drop trigger deadlock_boom on messages`));
@@ -611,33 +624,13 @@ describe("faults of the moment", () => {
     );
     await db().execute(sql.raw(`create trigger race_boom after insert on messages for each statement execute function race_boom()`));
     try {
-      const raws = Array.from({ length: 4 }, (_, i) =>
-        metaJson(
-          envelope([
-            {
-              id: A.wabaId,
-              changes: [
-                inboundChange(A.phoneNumberId, digits(A.display), {
-                  id: `wamid.R${i}`,
-                  from: `25471234560${i}`,
-                  name: `Mteja ${i}`,
-                  text: `Habari ${i}`,
-                  timestamp: 1750070000 + i,
-                }),
-              ],
-            },
-          ]),
+      const ids = await stored(
+        Array.from({ length: 4 }, (_, i) =>
+          deliveryToA({ id: `wamid.R${i}`, from: `25471234560${i}`, name: `Mteja ${i}`, text: `Habari ${i}`, timestamp: 1750070000 + i }),
         ),
       );
-      const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
-      await storeDeliveries(
-        raws,
-        raws.map((raw) => sign(raw)),
-      );
-      const ids = (await db().select().from(webhookEvents)).map((e) => e.id);
-      const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
       // One by one, the first delivery would have met the second deadlock and the whole job waited for a retry.
-      await db().transaction((tx) => processWebhookJobs([{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: ids }, attempts: 1 }], tx));
+      await db().transaction((tx) => processIn(tx, ids));
       const [tries] = await queryRows<{ n: string }>(db(), sql`select last_value as n from race_tries`);
       expect(Number(tries!.n)).toBe(3);
     } finally {
@@ -661,26 +654,9 @@ describe("faults of the moment", () => {
     "takes the inbox's change-log lock after the batch's writes, so other inbox writes wait for its commit only",
     async () => {
       const organizationId = await tenant("Tenant A", A);
-      const raw = metaJson(
-        envelope([
-          {
-            id: A.wabaId,
-            changes: [
-              inboundChange(A.phoneNumberId, digits(A.display), {
-                id: "wamid.L1",
-                from: "254712399002",
-                name: "Kamau",
-                text: "Habari",
-                timestamp: 1750090000,
-              }),
-            ],
-          },
-        ]),
-      );
-      const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
-      const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
-      await storeDeliveries([raw], [sign(raw)]);
-      const [event] = (await db().select().from(webhookEvents)).map((e) => e.id);
+      const [event] = await stored([
+        deliveryToA({ id: "wamid.L1", from: "254712399002", name: "Kamau", text: "Habari", timestamp: 1750090000 }),
+      ]);
       const holder = new pg.Client({ connectionString: testDatabaseUrl() });
       const probe = new pg.Client({ connectionString: testDatabaseUrl() });
       await holder.connect();
@@ -689,19 +665,8 @@ describe("faults of the moment", () => {
         // Another inbox write of the organisation holds its change-log lock.
         await holder.query("begin");
         await holder.query("select pg_advisory_xact_lock(16016, hashtext($1))", [organizationId]);
-        const batch = db().transaction((tx) =>
-          processWebhookJobs([{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: [event!] }, attempts: 1 }], tx),
-        );
-        await vi.waitFor(
-          async () => {
-            const [waiting] = await queryRows<{ n: number }>(
-              db(),
-              sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = 16016 and not granted`,
-            );
-            expect(waiting!.n).toBe(1);
-          },
-          { timeout: 5000, interval: 20 },
-        );
+        const batch = db().transaction((tx) => processIn(tx, [event!]));
+        await waitingForLock(16016);
         // The batch waits for it with its delivery already marked (the batch's last write): the log comes last.
         await probe.query("begin");
         await expect(probe.query("select id from webhook_events where id = $1 for update nowait", [event])).rejects.toMatchObject({
@@ -726,50 +691,18 @@ describe("faults of the moment", () => {
     async () => {
       await tenant("Tenant A", A);
       const delivery = (n: number) =>
-        metaJson(
-          envelope([
-            {
-              id: A.wabaId,
-              changes: [
-                inboundChange(A.phoneNumberId, digits(A.display), {
-                  id: `wamid.S${n}`,
-                  from: "254712399001",
-                  name: "Wanjiru",
-                  text: `Ujumbe ${n}`,
-                  timestamp: 1750080000 + n,
-                }),
-              ],
-            },
-          ]),
-        );
-      const { storeDeliveries } = await import("~/.server/adapters/webhooks-in/ingest");
-      const { processWebhookJobs } = await import("~/.server/adapters/webhooks-in/process");
-      await storeDeliveries([delivery(1)], [sign(delivery(1))]);
-      await storeDeliveries([delivery(2)], [sign(delivery(2))]);
-      const [first, second] = (await db().select().from(webhookEvents).orderBy(webhookEvents.id)).map((e) => e.id);
+        deliveryToA({ id: `wamid.S${n}`, from: "254712399001", name: "Wanjiru", text: `Ujumbe ${n}`, timestamp: 1750080000 + n });
+      const [first] = await stored([delivery(1)]);
+      const [second] = await stored([delivery(2)]);
       const other = new pg.Client({ connectionString: testDatabaseUrl() });
       await other.connect();
       try {
         // The first batch (in `other`) stores the new customer and holds its transaction open.
         await other.query("begin");
-        await processWebhookJobs(
-          [{ id: 1, queue: WEBHOOK_QUEUE, payload: { eventIds: [first!] }, attempts: 1 }],
-          drizzle(other) as unknown as Executor,
-        );
-        const secondBatch = db().transaction((tx) =>
-          processWebhookJobs([{ id: 2, queue: WEBHOOK_QUEUE, payload: { eventIds: [second!] }, attempts: 1 }], tx),
-        );
+        await processIn(drizzle(other) as unknown as Executor, [first!]);
+        const secondBatch = db().transaction((tx) => processIn(tx, [second!], 2));
         // The second waits for the person's lock, not on a row half-way through its writes.
-        await vi.waitFor(
-          async () => {
-            const [waiting] = await queryRows<{ n: number }>(
-              db(),
-              sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = 16017 and not granted`,
-            );
-            expect(waiting!.n).toBe(1);
-          },
-          { timeout: 5000, interval: 20 },
-        );
+        await waitingForLock(16017);
         await other.query("commit");
         await secondBatch;
       } finally {

@@ -334,7 +334,7 @@ export class ChangeWork {
           where c.organization_id = t.o and c.user_id = t.u and c.wa_id is null
             and not exists (select 1 from contacts d where d.organization_id = t.o and d.wa_id = t.w)`);
       // The people of `list` as rows t(o, w, u, n, s): organisation, number, user id, name, sent at.
-      const people = (list: InboundRow[]) => {
+      const asRows = (list: InboundRow[]) => {
         const col = <K extends keyof InboundRow>(key: K) => sql.param(list.map((c) => c[key]));
         return sql`unnest(${col("organizationId")}::uuid[], ${col("waId")}::text[], ${col("userId")}::text[], ${col("name")}::text[], ${col("sentAt")}::timestamptz[]) as t(o, w, u, n, s)`;
       };
@@ -347,7 +347,7 @@ export class ChangeWork {
         sql`select c.id, c.organization_id, c.wa_id, c.name,
                    (c.name is not distinct from t.n and c.last_seen_at >= t.s - make_interval(secs => ${LAST_SEEN_STEP_MS / 1000})
                     and (c.user_id is not null or t.u is null)) as fresh
-            from ${people(byNumber)}
+            from ${asRows(byNumber)}
             join contacts c on c.organization_id = t.o and c.wa_id = t.w`,
       );
       for (const c of known) if (c.fresh) contactId.set(`${c.organization_id}|w:${c.wa_id}`, c.id);
@@ -356,7 +356,7 @@ export class ChangeWork {
         ? await rows<{ id: string; organization_id: string; wa_id: string; name: string | null; inserted: boolean }>(
             tx,
             sql`insert into contacts (organization_id, wa_id, user_id, phone, name, last_seen_at)
-                select o, w, u, '+' || w, n, s from ${people(writing)}
+                select o, w, u, '+' || w, n, s from ${asRows(writing)}
                 on conflict (organization_id, wa_id) where wa_id is not null
                 do update set name = excluded.name, last_seen_at = greatest(contacts.last_seen_at, excluded.last_seen_at),
                               -- Unless another contact already holds that user id (merging two contacts is the contacts page's).

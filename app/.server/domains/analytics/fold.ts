@@ -185,9 +185,9 @@ async function noteActiveContacts(tx: Executor, events: PendingEvent[]) {
     from summed s
     -- A count taken from a key that has none is dropped, as the one-by-one update did; a key whose
     -- changes cancel out is not written.
-    where s.n > 0 or s.n < 0 and exists (select 1 from contact_first_counts c
-                             where c.organization_id = s.organization_id and c.phone_number_id = s.number and c.grain = s.grain
-                               and c.at = s.at and c.previous_at = s.previous_at)
+    where s.n > 0 or (s.n < 0 and exists (select 1 from contact_first_counts c
+                                          where c.organization_id = s.organization_id and c.phone_number_id = s.number
+                                            and c.grain = s.grain and c.at = s.at and c.previous_at = s.previous_at))
     on conflict (organization_id, phone_number_id, grain, at, previous_at)
     do update set contacts = contact_first_counts.contacts + excluded.contacts`);
 }

@@ -40,7 +40,7 @@ export type InboxLogEntry =
 // Transactions whose changes are gathered, to be written by their owner just before they end.
 const deferred = new WeakMap<object, InboxLogEntry[]>();
 
-async function log(tx: Executor, entry: InboxLogEntry) {
+async function record(tx: Executor, entry: InboxLogEntry) {
   const gathering = deferred.get(tx);
   if (gathering) gathering.push(entry);
   else await writeInboxLog(tx, [entry]);
@@ -72,7 +72,7 @@ export async function gatheringInboxLog(tx: Executor, work: () => Promise<void>)
  * once (pg_notify is delivered at commit, and not at all on a rollback).
  */
 export async function logMessageEvents(tx: Executor, kind: "message" | "status", messageIds: readonly string[]) {
-  if (messageIds.length) await log(tx, { type: "messages", kind, messageIds });
+  if (messageIds.length) await record(tx, { type: "messages", kind, messageIds });
 }
 
 /**
@@ -84,7 +84,7 @@ export async function logFoundMessageEvents(
   kind: "message" | "status",
   found: readonly { organization_id: string; conversation_id: string; message_id: string }[],
 ) {
-  if (found.length) await log(tx, { type: "found", kind, found });
+  if (found.length) await record(tx, { type: "found", kind, found });
 }
 
 /** Logs that conversations changed (assignment, state, unread count, a note) and announces them. */
@@ -92,7 +92,7 @@ export async function logConversationEvents(
   tx: Executor,
   changes: readonly { organizationId: string; conversationId: string; kind?: "conversation" | "entry"; entryId?: string | null }[],
 ) {
-  if (changes.length) await log(tx, { type: "conversations", changes });
+  if (changes.length) await record(tx, { type: "conversations", changes });
 }
 
 /**
