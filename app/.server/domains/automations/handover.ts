@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
 import { logConversationEvents } from "../messaging/conversation-events";
+import { lockConversations } from "../messaging/conversation-lock";
 import { emitWebhookEvent } from "../webhooks-out/events";
 import { HANDOVER_REASONS, type HandoverReason } from "~/lib/inbox";
 
@@ -68,6 +69,8 @@ export function readHandoverBody(body: string): { reason: HandoverReason; detail
  */
 export async function handOver(tx: Executor, handover: Handover): Promise<{ assigneeId: string | null }> {
   const { organizationId, conversationId } = handover;
+  // Held from now on: under the lock automated replies are queued under (taken already by a run).
+  await lockConversations(tx, [conversationId]);
   const current = await queryRow<{ assigned_to: string | null; contact_id: string; phone_number_id: string; phone: string | null }>(
     tx,
     sql`select v.assigned_to, v.contact_id, v.phone_number_id, c.phone from conversations v join contacts c on c.id = v.contact_id

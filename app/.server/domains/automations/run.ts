@@ -18,6 +18,8 @@ import type { Answer, AutomationInbound } from "./answer";
 import type { OutboundContent } from "../messaging/content";
 import { handOver } from "./handover";
 import { flowAnswer, startFlowAnswer } from "./flows/answer";
+import { admitAutomatedReplies, admitAutomatedReply, CONVERSATION_HOURLY_CAP, KeptBack, NUMBER_HOURLY_CAP } from "./reply-gate";
+import { isFreeForm } from "../messaging/content";
 
 /**
  * Automations answer customers' messages (issue 44): a keyword rule's actions, else a welcome for a
@@ -35,9 +37,8 @@ export const AUTOMATION_QUEUE = "automations.inbound";
  */
 export const AUTOMATION_ASSISTANT_QUEUE = "automations.assistant";
 
-/** Automated replies one conversation may get in an hour, and one business number may send. */
-export const CONVERSATION_HOURLY_CAP = 10;
-export const NUMBER_HOURLY_CAP = 1000;
+/** The hourly caps, held exactly by the reply gate (reply-gate.ts). */
+export { CONVERSATION_HOURLY_CAP, NUMBER_HOURLY_CAP };
 /** The away message: at most once a conversation in this many hours. */
 export const AWAY_EVERY_HOURS = 24;
 
@@ -358,7 +359,7 @@ class BatchTally {
 /** What automations decided for a message: the answer and, for a keyword rule, the keyword that matched. */
 export type Decision =
   | { kind: "answer"; answer: Answer; keyword?: string; rule?: LoadedRule }
-  | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" };
+  | { kind: "none"; why: "held" | "no_match" | "cooldown" | "capped" | "answered" | "opted_out" | "window_closed" };
 
 /** A rule's reply: its text, with its buttons or its list when it has some (a choice's id names the rule and the choice). */
 function replyContent(ruleId: string, reply: Extract<RuleAction, { type: "reply" }>): OutboundContent {
@@ -492,26 +493,22 @@ function warnCappedOnce(organizationId: string, phoneNumberId: string) {
 
 /** Thrown inside a run's transaction when another worker already answered the message: nothing is kept. */
 class AlreadyRan extends Error {}
-/** Thrown inside a run's transaction when the conversation reached its cap meanwhile: nothing is kept. */
-class Capped extends Error {}
 
 /**
- * The run's row (once a message), then what the answer changes besides its replies (tags, an
- * assignment, a flow's place, the rule's figures) and its hand-over, in the replies' transaction.
+ * The reply gate first (a person holding the conversation, an opt-out, the window, the caps, all as
+ * they stand now: reply-gate.ts), then the run's row (once a message), then what the answer changes
+ * besides its replies (tags, an assignment, a flow's place, the rule's figures) and its hand-over, in
+ * the replies' transaction.
  */
 async function writeRun(tx: Executor, inbound: Inbound, answer: Answer, replyIds: string[]) {
   const replyId = replyIds[0] ?? null;
-  if (replyId) {
-    // The conversation's cap holds exactly, whatever runs side by side: one run of a conversation
-    // at a time counts and writes (the number's cap, checked before, may be passed by a few).
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`automation:${inbound.conversationId}`}))`);
-    const sent = await queryRow<{ n: number }>(
-      tx,
-      sql`select count(*)::int as n from automation_runs where conversation_id = ${inbound.conversationId} and reply_id is not null
-            and created_at > now() - interval '1 hour'`,
-    );
-    if ((sent?.n ?? 0) >= CONVERSATION_HOURLY_CAP) throw new Capped();
-  }
+  await admitAutomatedReply(tx, {
+    conversationId: inbound.conversationId,
+    phoneNumberId: inbound.phoneNumberId,
+    sends: replyIds.length > 0,
+    freeForm: answer.replies.every(isFreeForm),
+    answering: inbound.id,
+  });
   const run = await queryRow<{ id: string }>(
     tx,
     sql`
@@ -577,9 +574,9 @@ async function act(inbound: Inbound, decision: Extract<Decision, { kind: "answer
     await deliver(inbound, decision.answer, decision.answer.kind === "rule" ? inbound.id : undefined);
   } catch (error) {
     if (error instanceof AlreadyRan) return null;
-    if (error instanceof Capped) {
-      warnCappedOnce(inbound.organizationId, inbound.phoneNumberId);
-      return { kind: "none", why: "capped" };
+    if (error instanceof KeptBack) {
+      if (error.why === "capped") warnCappedOnce(inbound.organizationId, inbound.phoneNumberId);
+      return { kind: "none", why: error.why };
     }
     // The number was disconnected, the organisation is closing…: the customer's message waits for a person.
     if (!isRefusal(error, "send")) throw error;
@@ -610,9 +607,10 @@ interface Planned {
 }
 
 /**
- * The batch's plain answers queued together, in one transaction: the conversations' caps held
- * exactly under their locks, a run a message (one statement), the replies (one statement), their
- * effects. A failure there undoes the lot, and each answer is then tried on its own.
+ * The batch's plain answers queued together, in one transaction: each through the reply gate (a
+ * person, an opt-out, the window and the caps as they stand now, under the conversations' and
+ * numbers' locks), a run a message (one statement), the replies (one statement), their effects. A
+ * failure there undoes the lot, and each answer is then tried on its own.
  */
 async function deliverPlanned(planned: Planned[]) {
   if (!planned.length) return;
@@ -633,22 +631,17 @@ async function deliverPlanned(planned: Planned[]) {
   if (!ready.length) return;
   try {
     await db().transaction(async (tx) => {
-      const conversations = [...new Set(ready.map((r) => r.inbound.conversationId))].sort();
-      // The same lock as a run on its own (writeRun), in a fixed order.
-      await tx.execute(sql`
-        select pg_advisory_xact_lock(hashtext('automation:' || c)) from unnest(${sql.param(conversations)}::text[]) as t(c) order by c`);
-      const sent = await queryRows<{ conversation_id: string; n: number }>(
+      const verdicts = await admitAutomatedReplies(
         tx,
-        sql`select conversation_id, count(*)::int as n from automation_runs
-            where conversation_id = any(${sql.param(conversations)}::uuid[]) and reply_id is not null and created_at > now() - interval '1 hour'
-            group by conversation_id`,
+        ready.map(({ inbound }) => ({
+          conversationId: inbound.conversationId,
+          phoneNumberId: inbound.phoneNumberId,
+          sends: true,
+          freeForm: true,
+          answering: inbound.id,
+        })),
       );
-      const count = new Map(sent.map((r) => [r.conversation_id, r.n]));
-      const kept = ready.filter(({ inbound }) => {
-        const n = count.get(inbound.conversationId) ?? 0;
-        count.set(inbound.conversationId, n + 1);
-        return n < CONVERSATION_HOURLY_CAP;
-      });
+      const kept = ready.filter((_, i) => verdicts[i] === null);
       const runs = await queryRows<{ id: string; message_id: string }>(
         tx,
         sql`
@@ -691,7 +684,8 @@ async function deliverPlanned(planned: Planned[]) {
           ];
         }),
       );
-      if (kept.length < ready.length) warnCappedOnce(ready[0]!.inbound.organizationId, ready[0]!.inbound.phoneNumberId);
+      const capped = ready.find((_, i) => verdicts[i] === "capped");
+      if (capped) warnCappedOnce(capped.inbound.organizationId, capped.inbound.phoneNumberId);
     });
   } catch (error) {
     // One answer's failure must not hold back the others': each again on its own transaction.

@@ -8,6 +8,7 @@ import type { MediaRef, OutboundContent } from "../messaging/content";
 import { queueMessage } from "../messaging/queue";
 
 import { logConversationEvents, logMessageEvents } from "../messaging/conversation-events";
+import { lockConversations } from "../messaging/conversation-lock";
 import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 import { formatNumber } from "~/lib/dates";
 import { m } from "~/paraglide/messages";
@@ -27,9 +28,12 @@ export const refuseInbox = (status: RefusalStatus, message: string, field = "bod
 
 /**
  * In the message's transaction: the conversation moves to the top and open lists and threads see it.
- * A member answering holds it: automations and the assistant stay silent until it is resolved.
+ * A member answering holds it: automations and the assistant stay silent until it is resolved. The
+ * conversation's lock first (messaging/conversation-lock.ts): an automated reply being queued
+ * meanwhile finishes first, any later one finds the conversation held.
  */
 const touchConversation = (conversation: ConversationRow) => async (tx: Executor, messageId: string) => {
+  await lockConversations(tx, [conversation.id]);
   await tx.execute(sql`
     update conversations set last_message_at = greatest(last_message_at, now()), person_held_at = coalesce(person_held_at, now())
     where id = ${conversation.id}`);
@@ -188,6 +192,8 @@ export async function assignConversation(actor: InboxActor, conversation: Conver
     if (!member) throw refuseInbox(422, m.inbox_assign_not_member(), "assignee");
   }
   await db().transaction(async (tx) => {
+    // Assigned to a person, it is held: under the lock automated replies are queued under.
+    if (assigneeId) await lockConversations(tx, [conversation.id]);
     const changed = await queryRows<unknown>(
       tx,
       sql`

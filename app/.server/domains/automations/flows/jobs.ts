@@ -6,6 +6,8 @@ import { log } from "../../../infrastructure/log";
 import { isRefusal } from "../../../infrastructure/refusal";
 import type { OutboundContent } from "../../messaging/content";
 import { queueMessage } from "../../messaging/queue";
+import { isFreeForm } from "../../messaging/content";
+import { admitAutomatedReply, KeptBack } from "../reply-gate";
 import { runFrom, type Turn } from "./engine";
 import { flowHttp } from "./http";
 import { endSession, flowContact, sessionById, SessionMoved, writeTurn, type ActiveSession } from "./session";
@@ -42,8 +44,9 @@ async function reachOf(conversationId: string): Promise<Reach | null> {
 
 /**
  * Queues a job's replies in one transaction with `write` (the session moves on exactly when they are
- * queued); without replies `write` runs alone. False when the window is closed or the number cannot
- * send: nothing was written.
+ * queued), through the reply gate (a person holding the conversation since reachOf read it, an
+ * opt-out, the window, the caps: reply-gate.ts); without replies `write` runs alone. False when the
+ * gate keeps them back or the number cannot send: nothing was written.
  */
 async function deliver(organizationId: string, reach: Reach, replies: OutboundContent[], write: (tx: Executor) => Promise<void>) {
   const [first, ...rest] = replies;
@@ -59,12 +62,23 @@ async function deliver(organizationId: string, reach: Reach, replies: OutboundCo
       followUps: rest,
       source: "automation",
       onQueued: async (tx, messageId, followUpIds) => {
+        await admitAutomatedReply(tx, {
+          conversationId: reach.conversationId,
+          phoneNumberId: reach.phoneNumberId,
+          sends: true,
+          freeForm: replies.every(isFreeForm),
+          answering: null,
+        });
         await labelFlowReplies(tx, organizationId, reach, [messageId, ...followUpIds]);
         await write(tx);
       },
     });
     return true;
   } catch (error) {
+    if (error instanceof KeptBack) {
+      log().info({ organizationId, keptBack: error.why }, "flow message kept back: the session ends");
+      return false;
+    }
     if (!isRefusal(error, "send")) throw error;
     log().info({ organizationId, refusal: error.code }, "flow message not sent: the session ends");
     return false;
