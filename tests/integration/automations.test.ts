@@ -14,6 +14,8 @@ import {
   NUMBER_HOURLY_CAP,
 } from "~/.server/domains/automations/run";
 import { isRefusal } from "~/.server/infrastructure/refusal";
+import { assignConversation } from "~/.server/domains/inbox/actions";
+import { findConversation } from "~/.server/domains/inbox/list";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { automationHarness, inboundCount, outbound, runs, until } from "../support/automation-harness";
 
@@ -32,6 +34,12 @@ const priceRule = {
   reply: "Bei zetu: Starter KES 2,000 kwa mwezi. Tuma PLANS kwa zaidi.",
   addTags: ["asked-price"],
 };
+
+/** The organisation's conversations assigned to its owner in the inbox: held by a person. */
+async function assignedToMember(t: Awaited<ReturnType<typeof tenant>>) {
+  const conversations = await rawQuery<{ id: string }>(`select id from conversations where organization_id = $1`, [t.organizationId]);
+  for (const { id } of conversations) await assignConversation(t.actor, (await findConversation(t.organizationId, id))!, t.userId);
+}
 
 const allClosed = { 0: [], 1: [], 2: [], 3: [], 4: [], 5: [], 6: [] };
 const allOpen = Object.fromEntries([0, 1, 2, 3, 4, 5, 6].map((d) => [d, [{ from: "00:00", to: "24:00" }]])) as typeof allClosed;
@@ -72,10 +80,7 @@ describe("automations", () => {
     expect(await runs(t.organizationId)).toEqual([]);
 
     await createRule(t.actor, priceRule);
-    await rawQuery(`update conversations set assigned_to = $1, person_held_at = now() where organization_id = $2`, [
-      t.userId,
-      t.organizationId,
-    ]);
+    await assignedToMember(t);
     await customerWrites(t, "254712000202", "bei gani?");
     expect((await outbound(t.organizationId)).map((m) => m.source)).toEqual(["system"]);
     expect(await runs(t.organizationId)).toEqual([]);
@@ -214,7 +219,7 @@ describe("automations", () => {
     await createRule(t.actor, priceRule);
     await customerWrites(t, "254712000211", "Habari za asubuhi");
     await customerWrites(t, "254712000211", "Bei ya maziwa?");
-    await rawQuery(`update conversations set person_held_at = now() where organization_id = $1`, [t.organizationId]);
+    await assignedToMember(t);
     await customerWrites(t, "254712000211", "Bei tena?");
     const jobs = await rawQuery<{ body: string; queue: string | null }>(
       `select m.body, j.queue from messages m left join jobs j on j.unique_key = 'automation:' || m.id

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import express from "express";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { users } from "~/.server/infrastructure/db/schema";
@@ -11,6 +12,7 @@ import { addArticle } from "~/.server/domains/automations/assistant/knowledge";
 import { AUTOMATION_QUEUE, runAutomation, runAutomations } from "~/.server/domains/automations/run";
 import { CONVERSATION_HOURLY_CAP } from "~/.server/domains/automations/reply-gate";
 import { admitAutomatedReplies, NUMBER_HOURLY_CAP, type ReplyAsk } from "~/.server/domains/automations/reply-gate";
+import { lockConversations } from "~/.server/domains/messaging/conversation-lock";
 import { assignConversation, sendReply } from "~/.server/domains/inbox/actions";
 import { findConversation } from "~/.server/domains/inbox/list";
 import { startLlm, type LlmHarness } from "@jumbe/sandbox/llm/test-support";
@@ -317,5 +319,30 @@ describe("the gate's checks, each on its own", () => {
       [t.organizationId, t.phoneNumberId, NUMBER_HOURLY_CAP - 1],
     );
     expect(await gate([ask(), ask()])).toEqual([null, "capped"]);
+  });
+});
+
+describe("holding a conversation", () => {
+  it("is refused by the database without the conversation's lock, and allowed under it", async () => {
+    const t = await tenant("Nakuru Fresh Produce");
+    const x = await storedQuietly(t, "254712400801", "habari");
+    const hold = sql`update conversations set person_held_at = now() where id = ${x.conversation_id}`;
+    const refused = await db()
+      .transaction((tx) => tx.execute(hold))
+      .then(
+        () => null,
+        (error: Error & { cause?: Error }) => error.cause?.message ?? error.message,
+      );
+    expect(refused).toMatch(/held by a person without its lock/);
+    const held = async () =>
+      (
+        await rawQuery<{ held: boolean }>(`select person_held_at is not null as held from conversations where id = $1`, [x.conversation_id])
+      )[0]!.held;
+    expect(await held()).toBe(false);
+    await db().transaction(async (tx) => {
+      await lockConversations(tx, [x.conversation_id]);
+      await tx.execute(hold);
+    });
+    expect(await held()).toBe(true);
   });
 });
