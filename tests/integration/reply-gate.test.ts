@@ -2,7 +2,8 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { users } from "~/.server/infrastructure/db/schema";
 import { hashPassword } from "~/.server/domains/auth/password";
@@ -12,11 +13,12 @@ import { addArticle } from "~/.server/domains/automations/assistant/knowledge";
 import { AUTOMATION_QUEUE, runAutomation, runAutomations } from "~/.server/domains/automations/run";
 import { CONVERSATION_HOURLY_CAP } from "~/.server/domains/automations/reply-gate";
 import { admitAutomatedReplies, NUMBER_HOURLY_CAP, type ReplyAsk } from "~/.server/domains/automations/reply-gate";
-import { lockConversations } from "~/.server/domains/messaging/conversation-lock";
+import { conversationLockKey, lockConversations } from "~/.server/domains/messaging/conversation-lock";
 import { assignConversation, sendReply } from "~/.server/domains/inbox/actions";
 import { findConversation } from "~/.server/domains/inbox/list";
 import { startLlm, type LlmHarness } from "@jumbe/sandbox/llm/test-support";
 import { metaSandboxForFile } from "../support/meta-harness";
+import { testDatabaseUrl } from "../support/database";
 import { automationHarness, inboundCount, outbound, until } from "../support/automation-harness";
 
 // The reply gate (issue 71, decision 097): every automated reply is checked at the moment it is
@@ -344,5 +346,38 @@ describe("holding a conversation", () => {
       await tx.execute(hold);
     });
     expect(await held()).toBe(true);
+  });
+});
+
+// PostgreSQL only: PGlite has one connection, so no other transaction can hold a lock.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("the gate and a person taking over at the same moment", () => {
+  it("waits for the person's transaction on the conversation's lock, then reads the hold it committed", async () => {
+    const t = await tenant("Kisumu Lakeside Traders");
+    const x = await storedQuietly(t, "254712400901", "bei?");
+    const person = new pg.Client({ connectionString: testDatabaseUrl() });
+    await person.connect();
+    try {
+      await person.query("begin");
+      await person.query("select pg_advisory_xact_lock(hashtext($1))", [conversationLockKey(x.conversation_id)]);
+      await person.query("update conversations set person_held_at = now() where id = $1", [x.conversation_id]);
+      const verdict = db().transaction((tx) =>
+        admitAutomatedReplies(tx, [
+          { conversationId: x.conversation_id, phoneNumberId: t.phoneNumberId, sends: true, freeForm: true, answering: x.id },
+        ]),
+      );
+      await vi.waitFor(
+        async () => {
+          const [waiting] = await rawQuery<{ n: number }>(
+            `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`,
+          );
+          expect(waiting!.n).toBe(1);
+        },
+        { timeout: 5000, interval: 20 },
+      );
+      await person.query("commit");
+      expect(await verdict).toEqual(["held"]);
+    } finally {
+      await person.end();
+    }
   });
 });
