@@ -568,6 +568,26 @@ describe("bound to the shop it was signed for (issue 71)", () => {
     expect(connection!.status).toBe("connected");
   });
 
+  it("a shop's old removal of the app, posted again once the shop is connected anew, leaves the new connection", async () => {
+    const before = await tenant("Duka la Zamani");
+    const shop = await connect(before);
+    await shopify.control(`/shops/${shop}/uninstall`, { body: {} });
+    await settle();
+    const [removal] = deliveredOf("app/uninstalled", shop);
+    const now = await tenant("Duka Jipya");
+    await connect(now, shop);
+    expect(await replay(removal!, shop)).toBe(200);
+    await settle();
+    const [connection] = await rawQuery<{ status: string }>(
+      `select status from integration_connections where organization_id = $1 and provider = 'shopify'`,
+      [now.organizationId],
+    );
+    expect(connection!.status).toBe("connected");
+    expect((await events(now.organizationId)).map((e) => [e.topic, e.status, e.reason])).toEqual([
+      ["app/uninstalled", "ignored", "not_confirmed"],
+    ]);
+  });
+
   it("a return whose shop was changed answers 400 in words and leaves the state for the genuine return", async () => {
     const t = await tenant("Duka la Kurudi");
     const shop = newShop();
