@@ -50,7 +50,8 @@ function subscriptionNode(subscription: Subscription) {
 /** The operation's one root field, named in the query's text (the sandbox reads arguments from `variables` only). */
 function rootFieldOf(query: string): Field | undefined {
   const body = query.replace(/#[^\n]*/g, "");
-  return GRAPHQL_FIELDS.find((field) => new RegExp(`\\b${field}\\b`).test(body));
+  // `nodes` is a root field only as called (`nodes(ids: …)`); a connection's `nodes { … }` is not.
+  return GRAPHQL_FIELDS.find((field) => new RegExp(field === "nodes" ? "\\bnodes\\s*\\(" : `\\b${field}\\b`).test(body));
 }
 
 const graphqlError = (message: string, code: string) => ({ message, extensions: { code } });
