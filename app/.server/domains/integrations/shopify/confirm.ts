@@ -87,7 +87,9 @@ export async function uninstallConfirmed(event: Claimed): Promise<boolean> {
     await withRetry(() => shopify().shopDomain(event.shop, token));
     return false;
   } catch (error) {
-    if (error instanceof ShopifyError && (error.kind === "expired_token" || error.kind === "revoked")) return true;
+    // The token refused (or the shop gone): the removal is real. Any other refusal is not a removal.
+    if (error instanceof ShopifyError && ["expired_token", "revoked", "not_found"].includes(error.kind)) return true;
+    if (refusedForGood(error)) return false;
     throw error;
   }
 }
