@@ -54,6 +54,28 @@ describe("the GraphQL Admin API", () => {
     );
   });
 
+  it("answers nodes for the shop's own orders, fulfilments and checkouts, and null for another shop's", async () => {
+    h = await startShopify();
+    const token = await h.connect();
+    const other = "pwani-crafts.myshopify.com";
+    const own = h.sandbox.createOrder(SHOP, { phone: "0712 345 678" }).order;
+    const fulfilment = h.sandbox.createFulfillment(Number(own.id), { tracking_number: "KE1" }).fulfillment;
+    const checkout = h.sandbox.createCheckout(SHOP, { phone: "0712 345 678" }).checkout;
+    const theirs = h.sandbox.createOrder(other, { phone: "0712 345 679" }).order;
+    const ids = [
+      `gid://shopify/Order/${own.id}`,
+      `gid://shopify/Fulfillment/${fulfilment.id}`,
+      `gid://shopify/AbandonedCheckout/${checkout.id}`,
+      `gid://shopify/Order/${theirs.id}`,
+      "gid://shopify/Order/1",
+    ];
+    const NODES = "query confirm($ids: [ID!]!) { nodes(ids: $ids) { id } }";
+    const answered = await h.admin<Json>("/graphql.json", token, { body: { query: NODES, variables: { ids } } });
+    expect(answered.json.data.nodes.map((n: Json | null) => n?.id ?? null)).toEqual([...ids.slice(0, 3), null, null]);
+    const bad = await h.admin<Json>("/graphql.json", token, { body: { query: NODES, variables: { ids: ["Order/1"] } } });
+    expect(bad.json.errors[0].message).toBe("Invalid global id 'Order/1'");
+  });
+
   it("answers throttling in GraphQL's own way, and refuses what it does not serve", async () => {
     h = await startShopify();
     const token = await h.connect();

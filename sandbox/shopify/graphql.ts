@@ -7,7 +7,7 @@ import { addSubscription, checkSubscription, ownSubscriptions, removeSubscriptio
 type Json = Record<string, unknown>;
 
 /** The operations the sandbox's GraphQL Admin API answers: its root fields. */
-export const GRAPHQL_FIELDS = ["webhookSubscriptionCreate", "webhookSubscriptionDelete", "webhookSubscriptions", "shop"] as const;
+export const GRAPHQL_FIELDS = ["webhookSubscriptionCreate", "webhookSubscriptionDelete", "webhookSubscriptions", "shop", "nodes"] as const;
 type Field = (typeof GRAPHQL_FIELDS)[number];
 
 /** Shopify's cost-based throttle: a bucket of 2000 points restoring 100 a second; each call here costs 10. */
@@ -50,7 +50,8 @@ function subscriptionNode(subscription: Subscription) {
 /** The operation's one root field, named in the query's text (the sandbox reads arguments from `variables` only). */
 function rootFieldOf(query: string): Field | undefined {
   const body = query.replace(/#[^\n]*/g, "");
-  return GRAPHQL_FIELDS.find((field) => new RegExp(`\\b${field}\\b`).test(body));
+  // `nodes` is a root field only as called (`nodes(ids: …)`); a connection's `nodes { … }` is not.
+  return GRAPHQL_FIELDS.find((field) => new RegExp(field === "nodes" ? "\\bnodes\\s*\\(" : `\\b${field}\\b`).test(body));
 }
 
 const graphqlError = (message: string, code: string) => ({ message, extensions: { code } });
@@ -121,10 +122,41 @@ function listSubscriptions(ctx: ShopifyContext, grant: AccessRecord, shop: Shop,
   };
 }
 
+const NODE_ID = /^gid:\/\/shopify\/(Order|Fulfillment|AbandonedCheckout)\/(\d{1,20})$/;
+
+/**
+ * `nodes(ids:)`: each id the shop's own order, fulfilment or abandoned checkout answered as its node,
+ * any other (another shop's, or none) null, as Shopify does; an id that is not a global id is an
+ * error. Orders and what hangs on them need `read_orders`.
+ */
+function nodesOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, variables: Json) {
+  const ids = Array.isArray(variables.ids) ? variables.ids : [];
+  if (ids.length > 250) return { errors: [graphqlError("The ids argument may hold at most 250 ids.", "MAX_INPUT_SIZE_EXCEEDED")] };
+  const bad = ids.find((id) => typeof id !== "string" || !/^gid:\/\/shopify\/\w+\/\d+$/.test(id));
+  if (bad !== undefined) return { errors: [graphqlError(`Invalid global id '${String(bad)}'`, "argumentLiteralsIncompatible")] };
+  if (!grant.scopes.includes("read_orders"))
+    return { errors: [graphqlError("Access denied for nodes field. Required access: `read_orders` access scope.", "ACCESS_DENIED")] };
+  const nodes = (ids as string[]).map((id) => {
+    const match = NODE_ID.exec(id);
+    if (!match) return null;
+    const kind = match[1]!;
+    const number = Number(match[2]);
+    const own =
+      kind === "Order"
+        ? ctx.state.orders.get(number)?.shop === shop.domain
+        : kind === "Fulfillment"
+          ? ctx.state.findFulfillment(number)?.order.shop === shop.domain
+          : [...ctx.state.checkouts.values()].some((c) => c.id === number && c.shop === shop.domain);
+    return own ? { __typename: kind, id } : null;
+  });
+  return { data: { nodes } };
+}
+
 /**
  * The GraphQL Admin API's part an app needs for webhooks (Shopify's current API: new public apps
  * may not use REST since April 2025): `webhookSubscriptionCreate`, `webhookSubscriptionDelete`,
- * `webhookSubscriptions` and `shop`, one root field a request, arguments from `variables`. Answers
+ * `webhookSubscriptions` and `shop`, and `nodes` for the orders, fulfilments and abandoned checkouts
+ * the shop's webhooks were about, one root field a request, arguments from `variables`. Answers
  * carry Shopify's `extensions.cost`; a throttled call is 200 with a `THROTTLED` error, as Shopify's is.
  */
 export function graphqlAnswer(ctx: ShopifyContext, req: Request, res: Response) {
@@ -141,7 +173,7 @@ export function graphqlAnswer(ctx: ShopifyContext, req: Request, res: Response) 
     return void res.json({
       errors: [
         graphqlError(
-          "The sandbox answers webhookSubscriptionCreate, webhookSubscriptionDelete, webhookSubscriptions and shop only.",
+          "The sandbox answers webhookSubscriptionCreate, webhookSubscriptionDelete, webhookSubscriptions, shop and nodes only.",
           "undefinedField",
         ),
       ],
@@ -157,17 +189,19 @@ export function graphqlAnswer(ctx: ShopifyContext, req: Request, res: Response) 
         ? deleteSubscription(ctx, grant, shop, variables)
         : field === "webhookSubscriptions"
           ? listSubscriptions(ctx, grant, shop, variables)
-          : {
-              data: {
-                shop: {
-                  id: gid("Shop", shop.id),
-                  name: shop.name,
-                  email: shop.email,
-                  myshopifyDomain: shop.domain,
-                  currencyCode: "KES",
-                  ianaTimezone: "Africa/Nairobi",
+          : field === "nodes"
+            ? nodesOf(ctx, grant, shop, variables)
+            : {
+                data: {
+                  shop: {
+                    id: gid("Shop", shop.id),
+                    name: shop.name,
+                    email: shop.email,
+                    myshopifyDomain: shop.domain,
+                    currencyCode: "KES",
+                    ianaTimezone: "Africa/Nairobi",
+                  },
                 },
-              },
-            };
+              };
   res.json({ ...answer, extensions: cost(THROTTLE.maximumAvailable - THROTTLE.cost) });
 }

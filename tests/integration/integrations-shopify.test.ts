@@ -150,13 +150,13 @@ describe("installing Shopify on a shop", () => {
     expect(refused.data.toast.message).toBe("Give your shop's Shopify address, such as duka-bora.myshopify.com.");
 
     const shop = newShop();
-    // A return whose hmac is not Shopify's: refused in words, nothing stored.
+    // A return whose hmac is not Shopify's: refused in words (400), nothing stored.
     const forged = await install(t, shop, (q) => q.set("hmac", "0".repeat(64)));
-    expect(forged.status).toBe(502);
+    expect(forged.status).toBe(400);
     expect(String(forged.data)).toContain("without Shopify's signature (hmac)");
     // Another shop swapped into the return breaks the hmac too.
     const swapped = await install(t, shop, (q) => q.set("shop", "someone-else.myshopify.com"));
-    expect(swapped.status).toBe(502);
+    expect(swapped.status).toBe(400);
     expect(await rawQuery(`select 1 from integration_connections where organization_id = $1`, [t.organizationId])).toHaveLength(0);
 
     await connect(t, shop);
@@ -211,15 +211,19 @@ describe("the webhook route", () => {
     const known = await deliver(body, headersFor(shop, body, "evt-5"));
     expect(unknown).toEqual(known);
     expect(known.status).toBe(200);
-    // At least once: the same event id again is answered 200 and stored once.
+    // At least once: the same body again, with the same event id or a new one, is answered 200 and stored once.
     expect((await deliver(body, headersFor(shop, body, "evt-5"))).status).toBe(200);
+    expect((await deliver(body, headersFor(shop, body, "evt-7"))).status).toBe(200);
+    // A body that names another shop than the header (app/uninstalled's shop object) is refused.
+    const removal = JSON.stringify({ id: 7, myshopify_domain: "someone-else.myshopify.com" });
+    expect((await deliver(removal, { ...headersFor(shop, removal, "evt-8"), "X-Shopify-Topic": "app/uninstalled" })).status).toBe(400);
     const big = JSON.stringify({ pad: "x".repeat(1024 * 1024 + 10) });
     expect((await deliver(big, headersFor(shop, big, "evt-6"))).status).toBe(413);
-    const stored = await rawQuery<{ event_id: string; n: number }>(
-      `select event_id, count(*)::int as n from shopify_events where organization_id = $1 group by event_id`,
+    const stored = await rawQuery<{ topic: string; reference: string }>(
+      `select topic, reference from shopify_events where organization_id = $1`,
       [t.organizationId],
     );
-    expect(stored).toEqual([{ event_id: "evt-5", n: 1 }]);
+    expect(stored).toEqual([{ topic: "orders/create", reference: "#1001" }]);
     const [jobs] = await rawQuery<{ n: number }>(
       `select count(*)::int as n from jobs, jsonb_array_elements_text(payload->'ids') as stored(id)
        where queue = 'shopify.events' and stored.id in (select id::text from shopify_events where organization_id = $1)`,
@@ -460,5 +464,159 @@ describe("tenants and disconnecting", () => {
       t.organizationId,
     ]);
     expect(row!.status).toBe("disconnected");
+  });
+});
+
+// Issue 71: Shopify signs every shop's webhooks with the one app secret and does not sign the
+// X-Shopify-Shop-Domain or X-Shopify-Event-Id headers, so a captured body can be posted again under
+// another shop's name and a fresh event id; and an install's return can come back tampered.
+describe("bound to the shop it was signed for (issue 71)", () => {
+  async function replay(record: { body: string; hmac: string; topic: string }, shop: string) {
+    const response = await fetch(`${appOrigin}/webhooks/shopify`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Shopify-Topic": record.topic,
+        "X-Shopify-Hmac-Sha256": record.hmac,
+        "X-Shopify-Shop-Domain": shop,
+        "X-Shopify-Event-Id": crypto.randomUUID(),
+      },
+      body: record.body,
+    });
+    await response.text();
+    return response.status;
+  }
+  const deliveredOf = (topic: string, shop: string) => shopify.sandbox.webhooks().filter((w) => w.topic === topic && w.shop === shop);
+
+  it("a signed order of one shop posted as another shop with fresh event ids sends nothing; the shop's own replayed adds nothing", async () => {
+    const attacker = await tenant("Hila Duka Bandia");
+    const attackerShop = await connect(attacker);
+    const demo = await tenant("Demo Duka Halisi");
+    const demoShop = await connect(demo);
+    await saveMapping(demo, { eventType: "order_created", enabled: "on", templateId: await orderTemplate(demo) });
+    // The attacker's own shop sends a genuine, signed orders/create carrying the attacker's number.
+    await shopify.control(`/shops/${attackerShop}/orders`, {
+      body: { customer: { first_name: "Mshambulizi", phone: "0799 000 001" } },
+    });
+    await settle();
+    const [captured] = deliveredOf("orders/create", attackerShop);
+    expect(captured).toBeDefined();
+    // Posted four times as the demo business's shop, each with a new X-Shopify-Event-Id.
+    for (let i = 0; i < 4; i++) expect(await replay(captured!, demoShop)).toBe(200);
+    await settle();
+    expect(await metaReceived(meta.graph, demo.phoneNumberId)).toHaveLength(0);
+    const stored = await events(demo.organizationId);
+    expect(stored.length).toBeLessThanOrEqual(1);
+    expect(stored.filter((e) => e.status === "sent" || e.message_id !== null || e.phone !== null)).toEqual([]);
+    // The other shop's order is not kept in the demo business's events (its page shows no order of theirs).
+    const [kept] = await rawQuery<{ n: number }>(
+      `select count(*)::int as n from shopify_events where organization_id = $1 and payload::text like '%Mshambulizi%'`,
+      [demo.organizationId],
+    );
+    expect(kept!.n).toBe(0);
+
+    // The demo shop's own order goes once; its body posted again with new event ids adds and sends nothing.
+    await shopify.control(`/shops/${demoShop}/orders`, { body: ORDER });
+    await settle();
+    expect(await metaReceived(meta.graph, demo.phoneNumberId)).toHaveLength(1);
+    const before = (await events(demo.organizationId)).length;
+    const [own] = deliveredOf("orders/create", demoShop);
+    for (let i = 0; i < 3; i++) expect(await replay(own!, demoShop)).toBe(200);
+    await settle();
+    expect(await events(demo.organizationId)).toHaveLength(before);
+    expect(await metaReceived(meta.graph, demo.phoneNumberId)).toHaveLength(1);
+  });
+
+  it("another shop's fulfilment, checkout or removal of the app changes nothing in this shop's business", async () => {
+    const attacker = await tenant("Hila Duka Pili");
+    const attackerShop = await connect(attacker);
+    const demo = await tenant("Demo Duka Pili");
+    const demoShop = await connect(demo);
+    await approvedBodyTemplate(meta.graph, demo, "order_shipped", "UTILITY", "{{1}}, order {{2}} is on its way: {{3}}");
+    await approvedBodyTemplate(meta.graph, demo, "cart_waiting", "UTILITY", "{{1}}, your cart is waiting: {{2}}");
+    const templates = await rawQuery<{ id: string; name: string }>(`select id, name from message_templates where organization_id = $1`, [
+      demo.organizationId,
+    ]);
+    const idOf = (name: string) => templates.find((t) => t.name === name)!.id;
+    await saveMapping(demo, { eventType: "order_fulfilled", enabled: "on", templateId: idOf("order_shipped") });
+    await saveMapping(demo, { eventType: "checkout_abandoned", enabled: "on", templateId: idOf("cart_waiting"), delayMinutes: "30" });
+    const order = await shopify.control<{ order: { id: number } }>(`/shops/${attackerShop}/orders`, {
+      body: { shipping_address: { first_name: "Mshambulizi", phone: "0799 000 002" } },
+    });
+    await shopify.control(`/orders/${order.json.order.id}/fulfillments`, { body: { tracking_number: "KE999" } });
+    await shopify.control(`/shops/${attackerShop}/checkouts`, { body: { customer: { first_name: "Mshambulizi", phone: "0799 000 003" } } });
+    await shopify.control(`/shops/${attackerShop}/uninstall`, { body: {} });
+    await settle();
+    for (const topic of ["fulfillments/create", "checkouts/create", "app/uninstalled"]) {
+      const [record] = deliveredOf(topic, attackerShop);
+      expect(record, topic).toBeDefined();
+      // The removal's body is the shop object, which names its shop: refused at once.
+      expect(await replay(record!, demoShop), topic).toBe(topic === "app/uninstalled" ? 400 : 200);
+    }
+    await settle();
+    await rawQuery(`update shopify_checkouts set due_at = now() - interval '1 second' where organization_id = $1`, [demo.organizationId]);
+    await rawQuery(
+      `update jobs set run_at = now() - interval '1 second' where queue = 'shopify.abandoned-checkouts' and finished_at is null`,
+    );
+    await drainJobs();
+    await drainDispatcher();
+    expect(await metaReceived(meta.graph, demo.phoneNumberId)).toHaveLength(0);
+    const [connection] = await rawQuery<{ status: string }>(
+      `select status from integration_connections where organization_id = $1 and provider = 'shopify'`,
+      [demo.organizationId],
+    );
+    expect(connection!.status).toBe("connected");
+  });
+
+  it("a shop's old removal of the app, posted again once the shop is connected anew, leaves the new connection", async () => {
+    const before = await tenant("Duka la Zamani");
+    const shop = await connect(before);
+    await shopify.control(`/shops/${shop}/uninstall`, { body: {} });
+    await settle();
+    const [removal] = deliveredOf("app/uninstalled", shop);
+    const now = await tenant("Duka Jipya");
+    await connect(now, shop);
+    expect(await replay(removal!, shop)).toBe(200);
+    await settle();
+    const [connection] = await rawQuery<{ status: string }>(
+      `select status from integration_connections where organization_id = $1 and provider = 'shopify'`,
+      [now.organizationId],
+    );
+    expect(connection!.status).toBe("connected");
+    expect((await events(now.organizationId)).map((e) => [e.topic, e.status, e.reason])).toEqual([
+      ["app/uninstalled", "ignored", "not_confirmed"],
+    ]);
+  });
+
+  it("a return whose shop was changed answers 400 in words and leaves the state for the genuine return", async () => {
+    const t = await tenant("Duka la Kurudi");
+    const shop = newShop();
+    const started = await post(t, { intent: "connect", integration: "shopify", shop });
+    const authorize = new URL(started.location!);
+    const answered = await shopify.postForm(`/shops/${shop}/admin/oauth/authorize`, {
+      client_id: authorize.searchParams.get("client_id")!,
+      redirect_uri: authorize.searchParams.get("redirect_uri")!,
+      scope: authorize.searchParams.get("scope")!,
+      state: authorize.searchParams.get("state")!,
+      decision: "install",
+    });
+    const genuine = new URL(answered.headers.get("location")!).searchParams;
+    const callback = (params: URLSearchParams) =>
+      run(callbackRoute.loader, getRequest(`/integrations/shopify/callback?${params}`, { cookie: t.cookie }), {
+        params: { provider: "shopify" },
+      });
+    const tampered = new URLSearchParams(genuine);
+    tampered.set("shop", "someone-else.myshopify.com");
+    const refused = await callback(tampered);
+    expect(refused.status).toBe(400);
+    expect(String(refused.data)).toContain("start connecting again");
+    expect(await rawQuery(`select 1 from integration_connections where organization_id = $1`, [t.organizationId])).toHaveLength(0);
+    const done = await callback(genuine);
+    expect(done.status, JSON.stringify(done.data)).toBe(302);
+    const [row] = await rawQuery<{ external_account_id: string; status: string }>(
+      `select external_account_id, status from integration_connections where organization_id = $1 and provider = 'shopify'`,
+      [t.organizationId],
+    );
+    expect(row).toEqual({ external_account_id: shop, status: "connected" });
   });
 });

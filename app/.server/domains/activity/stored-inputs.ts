@@ -32,6 +32,7 @@ export const SHOPIFY_REASONS = [
   "shopify_reason_checkout_updated",
   "shopify_reason_app_uninstalled",
   "shopify_reason_topic_not_used",
+  "shopify_reason_not_confirmed",
 ] as const satisfies readonly MessageKey[];
 
 /** "prepaid", "postpaid" inside a sentence, as /billing says them (app/lib/billing-words.ts's billingTypeInline). */

@@ -76,6 +76,18 @@ export async function startConnect(actor: IntegrationActor, providerId: string, 
   });
 }
 
+/** The state's row as it stands, without spending it: the same refusal as claimState when there is none or it is past its time. */
+async function liveState(actor: IntegrationActor, providerId: string, state: string): Promise<{ context: Record<string, string> }> {
+  const [row] = await queryRows<{ live: boolean; context: Record<string, string> }>(
+    db(),
+    sql`
+    select expires_at > now() as live, context from integration_oauth_states
+    where state_hash = ${sha256(state)} and organization_id = ${actor.organizationId} and user_id = ${actor.userId} and provider = ${providerId}`,
+  );
+  if (!row || !row.live) throw refuse(400, "invalid_state", m.integrations_state_invalid());
+  return row;
+}
+
 interface ClaimedState {
   live: boolean;
   code_verifier_sealed: string | null;
@@ -99,19 +111,26 @@ async function claimState(actor: IntegrationActor, providerId: string, state: st
 }
 
 /**
- * Step two, the callback: the state checked and spent, the code exchanged for tokens, the account
- * read, and the connection stored with its tokens sealed. A provider's refusal is logged and
- * answered 502 in words; nothing is stored then.
+ * Step two, the callback: the state checked, the callback's own signature checked (400, the state
+ * kept), the state spent, the code exchanged for tokens, the account read, and the connection stored
+ * with its tokens sealed. A provider's refusal is logged and answered 502 in words; nothing is stored then.
  */
 export async function finishConnect(actor: IntegrationActor, providerId: string, params: URLSearchParams) {
   const entry = connectableEntry(providerId);
   // The state first: a return that no connect of this member started is refused whatever is installed.
   const state = params.get("state") ?? "";
   if (!state) throw refuse(400, "invalid_state", m.integrations_state_invalid());
-  const claimed = await claimState(actor, entry.id, state);
-  const provider = installedProvider(entry);
   const denied = params.get("error");
   const code = params.get("code") ?? "";
+  if (!denied && code) {
+    // A return the provider did not sign for this connect (a tampered shop, a forged hmac) is refused
+    // before the state is spent: it changes nothing, and the genuine return still finishes the connect.
+    const { context } = await liveState(actor, entry.id, state);
+    const problem = installedProvider(entry).checkCallback?.(params, context);
+    if (problem) throw refuse(400, "callback_not_genuine", problem);
+  }
+  const claimed = await claimState(actor, entry.id, state);
+  const provider = installedProvider(entry);
   if (denied || !code) {
     // The provider's own error code (access_denied), or nothing at all: data, as the provider wrote it.
     await connectFailed(actor, entry.name, denied ? denied.slice(0, 100) : "—");

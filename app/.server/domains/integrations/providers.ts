@@ -65,6 +65,12 @@ export interface IntegrationProvider {
   startContext?(form: Record<string, string>): { ok: true; context: Record<string, string> } | { ok: false; message: string };
   /** The provider's consent page, with the state, redirect URI and scopes. */
   authorizeUrl(request: AuthorizeRequest): string;
+  /**
+   * Checks the callback's own parameters before its state is spent (Shopify's signed `hmac` and its
+   * `shop` against the one the connect asked for): a message in words when they are not the
+   * provider's genuine answer to this connect, and the state stays for the genuine one.
+   */
+  checkCallback?(params: URLSearchParams, context: Record<string, string>): string | null;
   /** The callback's code for tokens. Throws ProviderError. */
   exchangeCode(exchange: CodeExchange): Promise<ProviderTokens>;
   /** A new access token for the refresh token. Throws ProviderError (grantGone when it was revoked). */

@@ -152,6 +152,10 @@ const SUBSCRIBE = `mutation jumbeSubscribe($topic: WebhookSubscriptionTopic!, $w
   webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) { webhookSubscription { ${WEBHOOK_FIELDS} } userErrors { field message } }
 }`;
 const LIST = `query jumbeWebhooks($first: Int!) { webhookSubscriptions(first: $first) { nodes { ${WEBHOOK_FIELDS} } } }`;
+const NODES = `query jumbeConfirm($ids: [ID!]!) { nodes(ids: $ids) { id } }`;
+const SHOP = `query jumbeShop { shop { myshopifyDomain } }`;
+/** Shopify's `nodes` takes at most 250 ids a call. */
+const NODES_PER_CALL = 250;
 const UNSUBSCRIBE = `mutation jumbeUnsubscribe($id: ID!) { webhookSubscriptionDelete(id: $id) { deletedWebhookSubscriptionId userErrors { field message } } }`;
 
 /** GraphQL's `errors`: THROTTLED waits as its cost extension says; ACCESS_DENIED is a missing scope. */
@@ -259,6 +263,26 @@ export function shopifyClient(given: Partial<ShopifyConfig> = {}) {
     /** Deletes a subscription by its GraphQL id; one already gone is fine. */
     async deleteWebhook(shop: string, accessToken: string, id: string) {
       await this.graphql(shop, accessToken, "webhook deletion", UNSUBSCRIBE, { id });
+    },
+
+    /**
+     * Which of these global ids (`gid://shopify/Order/…`) the shop knows, asked with the shop's own
+     * token (GraphQL `nodes`, 250 a call): Shopify answers null for an id that is not the shop's.
+     */
+    async knownNodes(shop: string, accessToken: string, ids: string[]): Promise<Set<string>> {
+      const known = new Set<string>();
+      for (let i = 0; i < ids.length; i += NODES_PER_CALL) {
+        const data = await this.graphql(shop, accessToken, "confirmation", NODES, { ids: ids.slice(i, i + NODES_PER_CALL) });
+        for (const node of Array.isArray(data.nodes) ? data.nodes : [])
+          if (isObject(node) && typeof node.id === "string") known.add(node.id);
+      }
+      return known;
+    },
+
+    /** The shop's own `<name>.myshopify.com`, read with its token (a token no longer valid is `expired_token`). */
+    async shopDomain(shop: string, accessToken: string): Promise<string> {
+      const data = await this.graphql(shop, accessToken, "shop", SHOP, {});
+      return isObject(data.shop) ? stringOr(data.shop.myshopifyDomain, "") : "";
     },
 
     /** Every topic Jumbe needs at `address`; subscriptions already there are kept. */

@@ -115,3 +115,41 @@ export function defaultFields(eventType: ShopifyEventType, count: number): Shopi
   const preferred = order[eventType];
   return Array.from({ length: count }, (_, i) => preferred[i] ?? preferred[preferred.length - 1]!);
 }
+
+const resourceId = (value: unknown) =>
+  typeof value === "number" && Number.isSafeInteger(value) && value > 0
+    ? String(value)
+    : typeof value === "string" && /^[1-9]\d{0,19}$/.test(value)
+      ? value
+      : null;
+
+/**
+ * What identifies a delivery, from what Shopify signed (issue 71, decision 098): the shop, the topic,
+ * the resource's id (a checkout's token when it has no id) and its `updated_at`. Shopify's own
+ * duplicate deliveries carry the same body, so the same key; a signed body posted again under a new
+ * X-Shopify-Event-Id (which nothing signs) is the same key too. A body with neither id nor token is
+ * keyed by its bytes' digest.
+ */
+export function deliveryKeyOf(shop: string, topic: string, payload: Json, digest: string) {
+  const id = resourceId(payload.id) ?? (text(payload.token)?.slice(0, 100) || null);
+  if (!id) return `${shop} ${topic} sha256:${digest}`;
+  const updatedAt = text(payload.updated_at)?.slice(0, 40) ?? "-";
+  return `${shop} ${topic} ${id} ${updatedAt}`;
+}
+
+/**
+ * The Admin API's global id of what an event is about, to ask the shop it claims to come from
+ * whether it knows it (GraphQL `nodes`): the order, the fulfilment, the abandoned checkout. Null when
+ * the payload has no usable id (then the shop cannot confirm it).
+ */
+export function resourceGidOf(topic: string, payload: Json): string | null {
+  const id = resourceId(payload.id);
+  if (!id) return null;
+  if (topic.startsWith("orders/")) return `gid://shopify/Order/${id}`;
+  if (topic.startsWith("fulfillments/")) return `gid://shopify/Fulfillment/${id}`;
+  if (topic.startsWith("checkouts/")) return `gid://shopify/AbandonedCheckout/${id}`;
+  return null;
+}
+
+/** The shop a body names itself (app/uninstalled's shop object carries `myshopify_domain`); null when it names none. */
+export const bodyShopOf = (payload: Json) => text(payload.myshopify_domain)?.toLowerCase() ?? null;

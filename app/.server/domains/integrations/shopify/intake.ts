@@ -7,7 +7,8 @@ import { createGroupCommit } from "../../../infrastructure/db/group-commit";
 import { wakeWorkers } from "../../../infrastructure/jobs/worker";
 import { log } from "../../../infrastructure/log";
 import { isShopDomain, verifyWebhook } from "../../../infrastructure/clients/shopify";
-import { eventTypeOf, referenceOf } from "./fields";
+import { createHash } from "node:crypto";
+import { bodyShopOf, deliveryKeyOf, eventTypeOf, referenceOf } from "./fields";
 
 /** The job queue that processes a stored event. */
 export const SHOPIFY_EVENT_QUEUE = "shopify.events";
@@ -19,7 +20,6 @@ export interface IncomingShopifyWebhook {
   hmac: string | undefined;
   shop: string | undefined;
   topic: string | undefined;
-  eventId: string | undefined;
 }
 
 export type IntakeOutcome = { status: 200 } | { status: 400 | 401 | 503; message: string };
@@ -31,12 +31,18 @@ const HEADER_VALUE = /^[\w./:-]{1,200}$/;
  * One delivery: the signature over the raw bytes first (401), then the headers and the JSON (400),
  * then the shop's connection. A shop no organisation has connected is answered 200 like any other
  * (nothing stored, nothing said). The event and its job are written in one statement (group commit
- * with the deliveries arriving meanwhile); a repeat of the same X-Shopify-Event-Id adds neither.
+ * with the deliveries arriving meanwhile).
+ *
+ * Shopify signs the body only, with the one app secret for every shop (decision 098): the headers
+ * naming the shop and the event are not signed. So a delivery is keyed by what its body says (shop,
+ * topic, resource id, updated_at), never by X-Shopify-Event-Id, and a repeat of the same body adds
+ * nothing; a body that names another shop than the header (app/uninstalled's shop object) is refused;
+ * and the job confirms the resource with the claimed shop's Admin API before acting on it (process.ts).
  */
 export async function receiveShopifyWebhook(input: IncomingShopifyWebhook): Promise<IntakeOutcome> {
   if (!verifyWebhook(input.rawBody, input.hmac)) return { status: 401, message: "Invalid signature." };
-  const { shop, topic, eventId } = input;
-  if (!isShopDomain(shop) || !topic || !HEADER_VALUE.test(topic) || !eventId || !HEADER_VALUE.test(eventId))
+  const { shop, topic } = input;
+  if (!isShopDomain(shop) || !topic || !HEADER_VALUE.test(topic))
     return { status: 400, message: "The Shopify headers are missing or malformed." };
   let payload: unknown;
   try {
@@ -48,19 +54,23 @@ export async function receiveShopifyWebhook(input: IncomingShopifyWebhook): Prom
   }
   if (typeof payload !== "object" || payload === null || Array.isArray(payload))
     return { status: 400, message: "The body is not a JSON object." };
+  const body = payload as Record<string, unknown>;
+  const named = bodyShopOf(body);
+  if (named !== null && named !== shop) return { status: 400, message: "The body is another shop's than X-Shopify-Shop-Domain." };
   await intake().store({
     shop,
-    eventId,
+    eventId: deliveryKeyOf(shop, topic, body, createHash("sha256").update(input.rawBody).digest("hex")),
     topic,
     eventType: eventTypeOf(topic),
     payload: JSON.stringify(payload),
-    reference: referenceOf(topic, payload as Record<string, unknown>),
+    reference: referenceOf(topic, body),
   });
   return { status: 200 };
 }
 
 interface Delivery {
   shop: string;
+  /** The delivery's key from its signed body (deliveryKeyOf), stored in `event_id`. */
   eventId: string;
   topic: string;
   eventType: string | null;
@@ -88,7 +98,7 @@ export function createShopifyIngest(options: { maxBatch?: number; maxInFlight?: 
 
 /**
  * One statement: each delivery for a connected shop stored for that shop's organisation (the latest
- * connection of the shop), a repeated event id adding nothing, and one job for the rows stored.
+ * connection of the shop), a repeated delivery key adding nothing, and one job for the rows stored.
  * Answers how many were new.
  */
 export async function storeShopifyEvents(deliveries: Delivery[]): Promise<number> {
@@ -143,7 +153,6 @@ export async function handleShopifyWebhook(req: IncomingMessage, res: ServerResp
       hmac: header("x-shopify-hmac-sha256"),
       shop: header("x-shopify-shop-domain"),
       topic: header("x-shopify-topic"),
-      eventId: header("x-shopify-event-id") ?? header("x-shopify-webhook-id"),
     });
     if (outcome.status === 401)
       log().warn({ path: "/webhooks/shopify", ip: req.socket.remoteAddress }, "shopify webhook refused: bad signature");

@@ -8,6 +8,7 @@ import { queueMessage } from "../../messaging/queue";
 import { customerPhoneOf, fieldValue, isShopifyField, type ShopifyEventType } from "./fields";
 import { templateVariables } from "./templates";
 import { SHOPIFY_EVENT_QUEUE } from "./intake";
+import { confirmAtShops, uninstallConfirmed } from "./confirm";
 import { m } from "~/paraglide/messages";
 import { SHOPIFY_REASONS } from "../../activity/stored-inputs";
 import { englishOf, words, type Said } from "../../../infrastructure/words/said";
@@ -42,7 +43,8 @@ export type SkipReason =
   | "opted_out"
   | "not_opted_in"
   | "insufficient_balance"
-  | "send_refused";
+  | "send_refused"
+  | "not_confirmed";
 
 /** Thrown inside queueMessage's transaction when the event already has its outcome (a retry): nothing is queued. */
 class AlreadyDone extends Error {}
@@ -70,11 +72,23 @@ export async function processShopifyEvent(id: string) {
 }
 
 async function processPass(ids: string[]) {
-  const rows = await queryRows<EventRow>(
+  const read = await queryRows<EventRow>(
     db(),
     sql`select id, organization_id, shop, topic, event_type, payload, reference from shopify_events
         where id = any(${sql.param(ids)}::uuid[]) and status = 'received' order by created_at, id`,
   );
+  // Orders and fulfilments act at once (a message, checkouts cancelled): first the shop each claims
+  // confirms it is its own (confirm.ts); checkouts are confirmed when their message is due.
+  const acting = read.filter((row) => row.event_type === "order_created" || row.event_type === "order_fulfilled");
+  const confirmation = await confirmAtShops(acting);
+  const unknown = acting.filter((row) => confirmation.get(row.id) === "unknown");
+  const unconfirmed = acting.filter((row) => confirmation.get(row.id) === "unconfirmed");
+  await notTheShops(unknown.map((row) => row.id));
+  await writeSkips(
+    unconfirmed.map((row) => ({ row, reason: "not_confirmed" as const, phone: null })),
+    ["received"],
+  );
+  const rows = read.filter((row) => !confirmation.has(row.id) || confirmation.get(row.id) === "confirmed");
   // In arrival order, as one at a time would: a run of orders and fulfilments goes together; a
   // checkout or an uninstall between them is handled on its own at its place (the orders before it
   // have cancelled what they cancel; the ones after it may cancel it).
@@ -95,6 +109,18 @@ async function processPass(ids: string[]) {
     else ignored.push(row.id);
   }
   await flush();
+}
+
+/**
+ * Events the shop they name does not know (another shop's body under this shop's name): ignored, and
+ * nothing of the other shop's body is kept for this organisation (its order, its customer).
+ */
+async function notTheShops(ids: string[], executor: Executor = db()) {
+  if (!ids.length) return;
+  await executor.execute(sql`
+    update shopify_events set status = 'ignored', reason = 'not_confirmed', payload = '{}'::jsonb, reference = null, phone = null,
+      processed_at = now()
+    where id = any(${sql.param(ids)}::uuid[]) and status in ('received', 'waiting')`);
 }
 
 /** Events given the same outcome in one statement (those that have none yet). */
@@ -399,7 +425,13 @@ async function sendAbandonedCheckout(checkoutId: string) {
     db(),
     sql`select id, organization_id, shop, topic, event_type, payload, reference from shopify_events where id = ${checkout.event_row_id}`,
   );
-  if (event) await sendForAll([{ row: event, eventType: "checkout_abandoned", payload: checkout.payload }], ["waiting"]);
+  if (event) {
+    // The checkout as its shop knows it (confirm.ts): another shop's checkout is not this business's to answer.
+    const confirmation = (await confirmAtShops([{ ...event, payload: checkout.payload }])).get(event.id);
+    if (confirmation === "unknown") await notTheShops([event.id]);
+    else if (confirmation === "unconfirmed") await writeSkips([{ row: event, reason: "not_confirmed", phone: null }], ["waiting"]);
+    else await sendForAll([{ row: event, eventType: "checkout_abandoned", payload: checkout.payload }], ["waiting"]);
+  }
   // After the outcome: a job that failed before it is run again and finds the checkout still waiting.
   await db().execute(sql`update shopify_checkouts set state = 'done' where id = ${checkoutId} and state = 'waiting'`);
 }
@@ -413,8 +445,13 @@ export async function sweepAbandonedCheckouts() {
   for (const { id } of due) await enqueueJob(SHOPIFY_ABANDONED_QUEUE, { checkoutId: id }, { uniqueKey: `shopify-checkout:${id}` });
 }
 
-/** The merchant removed Jumbe from the shop: the connection is disconnected (its token no longer works). */
+/**
+ * The merchant removed Jumbe from the shop: the connection is disconnected (its token no longer works).
+ * Only when the body is that shop's and the shop no longer takes the token (confirm.ts): a removal
+ * replayed, or another shop's, changes nothing.
+ */
 async function appUninstalled(row: EventRow) {
+  if (!(await uninstallConfirmed(row))) return notTheShops([row.id]);
   await db().transaction(async (tx) => {
     const gone = await queryRows<{ id: string }>(
       tx,

@@ -52,7 +52,8 @@ const asProviderError = (error: unknown) =>
 
 /**
  * Shopify as a connector: the connect form asks for the shop's domain; the install redirect's hex
- * `hmac` is checked (constant time) and its shop must be the one asked for; the code is exchanged for
+ * `hmac` is checked (constant time) and its shop must be the one asked for, before the state is spent
+ * (a tampered return is a 400 and the genuine one still works); the code is exchanged for
  * an offline token (it does not expire, so there is nothing to refresh). The account is the shop.
  * Connecting subscribes the shop's webhooks to Jumbe's route; disconnecting removes them.
  */
@@ -64,6 +65,11 @@ export function shopifyProvider(client: ShopifyClient = shopifyClient()): Integr
       return shop ? { ok: true, context: { shop } } : { ok: false, message: m.shopify_shop_invalid() };
     },
     authorizeUrl: ({ state, redirectUri, context }) => shopifyInstallUrl({ shop: context.shop!, redirectUri, state }),
+    checkCallback(params, context) {
+      if (!verifyInstallQuery(params)) return m.shopify_install_hmac_invalid();
+      if (params.get("shop") !== context.shop) return m.shopify_install_shop_mismatch({ shop: context.shop ?? "" });
+      return null;
+    },
     async exchangeCode({ code, context, callbackParams }) {
       if (!verifyInstallQuery(callbackParams)) throw new ProviderError(m.shopify_install_hmac_invalid({}, { locale: "en" }));
       if (callbackParams.get("shop") !== context.shop)

@@ -41,7 +41,7 @@ export const shopifyMappings = pgTable(
 
 /**
  * A webhook Shopify delivered, stored before it is answered (at least once: a repeat of the same
- * X-Shopify-Event-Id adds nothing), with what came of it: the message queued, or why none was.
+ * signed body adds nothing, decision 098), with what came of it: the message queued, or why none was.
  */
 export const shopifyEvents = pgTable(
   "shopify_events",
@@ -51,7 +51,10 @@ export const shopifyEvents = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     shop: text("shop").notNull(),
-    /** X-Shopify-Event-Id: the same for every delivery of one event. */
+    /**
+     * The delivery's key from its signed body: shop, topic, resource id and updated_at (decision 098),
+     * the same for every delivery of one event; never the unsigned X-Shopify-Event-Id.
+     */
     eventId: text("event_id").notNull(),
     topic: text("topic").notNull(),
     eventType: text("event_type", { enum: SHOPIFY_EVENT_TYPES }),
