@@ -5,7 +5,7 @@ import { recordActivity } from "../activity/record";
 import { englishOf, words, type MessageKey } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { CurrentUser } from "../auth/guards";
-import { CODE_MESSAGES, consumeCode } from "../auth/codes";
+import { CODE_MESSAGES, consumeCode, issueCode } from "../auth/codes";
 import { queueCodeMail } from "../auth/code-mail-job";
 import { queueMail } from "../../infrastructure/mail/queue";
 import { existingAccountMail } from "../../infrastructure/mail/messages";
@@ -103,7 +103,9 @@ async function startEmailChange(current: CurrentUser, newEmail: string) {
     await queueMail(existingAccountMail(newEmail));
     return;
   }
-  // Issued and mailed by a job: a mail server that is down fails no profile save (code-mail-job.ts).
+  // The address waits for its code from now (the page shows it pending), with a code nobody knows, as
+  // an invitation's link; the job issues the one it mails, so a mail server that is down fails no save.
+  await issueCode(current.user.id, "email_change", newEmail);
   await queueCodeMail({ purpose: "email_change", userId: current.user.id, to: newEmail, locale: getLocale() });
 }
 
