@@ -58,7 +58,7 @@ async function closedPort() {
   return free;
 }
 
-function useSmtp(smtpPort: number) {
+function smtpAt(smtpPort: number) {
   setEnv(
     parseEnv({
       NODE_ENV: "test",
@@ -71,7 +71,7 @@ function useSmtp(smtpPort: number) {
 
 /** The mail server is back: the queued mail's retries are due now (no waiting out the backoff), and run. */
 async function mailServerBack() {
-  useSmtp(port);
+  smtpAt(port);
   await db().execute(sql`update jobs set run_at = now() where finished_at is null and failed_at is null`);
   await sendQueuedMail();
 }
@@ -98,7 +98,7 @@ describe("SMTP transport", () => {
   });
 
   it("signs up while the mail server is down: the page and the API succeed, and each code goes out once it is back", async () => {
-    useSmtp(await closedPort());
+    smtpAt(await closedPort());
     const email = uniqueEmail("down");
     const page = await run(
       signupAction,
@@ -137,12 +137,12 @@ describe("SMTP transport", () => {
   });
 
   it("asks for a new sign-up code while the mail server is down: the answer says it is sent, and it goes out once it is back", async () => {
-    useSmtp(port);
+    smtpAt(port);
     const email = uniqueEmail("resend");
     await createSignup({ firstName: "Neema", lastName: "Atieno", email, password: "Karibu#2026" }, META);
     await sendQueuedMail();
     await db().execute(sql`delete from rate_limits where key like 'code:resend:%'`);
-    useSmtp(await closedPort());
+    smtpAt(await closedPort());
     const resent = await resendSignupCode(email, META);
     expect(resent).toMatchObject({ ok: true });
     await sendQueuedMail();
@@ -153,7 +153,7 @@ describe("SMTP transport", () => {
   it("resets a password while the mail server is down: the new password is set, and the notice goes out once it is back", async () => {
     const account = await createVerifiedUser();
     const code = await issueCode(account.user.id, "reset", account.email);
-    useSmtp(await closedPort());
+    smtpAt(await closedPort());
     const outcome = await resetPassword(account.email, code, "Another#Horse2", META);
     expect(outcome).toMatchObject({ ok: true });
     await sendQueuedMail();
