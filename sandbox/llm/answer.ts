@@ -61,6 +61,11 @@ export const MAGIC = {
   "magic:500": "server_error",
   "magic:timeout": "timeout",
   "magic:filter": "filtered",
+  // As real servers fail: an overloaded one (503 with retry-after), an OpenAI-compatible proxy that
+  // answers 200 with an error body, llama.cpp's server answering without `usage`.
+  "magic:503": "overloaded",
+  "magic:error-body": "error_body",
+  "magic:no-usage": "no_usage",
 } as const;
 
 export type Magic = (typeof MAGIC)[keyof typeof MAGIC];

@@ -10,6 +10,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const INVALID_API_KEY = "sk-invalid";
 /** `retry-after` of the `magic:429` answer, in seconds. */
 export const RATE_LIMIT_RETRY_AFTER_SECONDS = 2;
+/** `retry-after` of the `magic:503` answer (an overloaded server), in seconds. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
 
@@ -175,14 +177,21 @@ const bearerOf = (req: Request) => /^Bearer\s+(\S+)\s*$/i.exec(req.get("authoriz
 const maskKey = (key: string) => (key.length <= 8 ? "****" : `${key.slice(0, 6)}****${key.slice(-2)}`);
 
 /** The answer of a successful completion. */
-function completion(ctx: LlmContext, model: string, message: Record<string, unknown>, finishReason: string, usage: [number, number]) {
+function completion(
+  ctx: LlmContext,
+  model: string,
+  message: Record<string, unknown>,
+  finishReason: string,
+  usage: [number, number] | null,
+) {
   return {
     id: `chatcmpl-${randomId(12)}`,
     object: "chat.completion",
     created: Math.floor(ctx.options.now() / 1000),
     model,
     choices: [{ index: 0, message: { role: "assistant", refusal: null, ...message }, logprobs: null, finish_reason: finishReason }],
-    usage: { prompt_tokens: usage[0], completion_tokens: usage[1], total_tokens: usage[0] + usage[1] },
+    // null: as llama.cpp's server may answer, no usage at all.
+    ...(usage ? { usage: { prompt_tokens: usage[0], completion_tokens: usage[1], total_tokens: usage[0] + usage[1] } } : {}),
     system_fingerprint: "fp_jumbe_sandbox",
   };
 }
@@ -298,7 +307,8 @@ function chatCompletion(ctx: LlmContext, req: Request, res: Response) {
   const record = (outcome: Outcome, status: number | null, detail: string | null, completionTokens = 0) =>
     ctx.log.add({ model, lastUserMessage: question, outcome, status, detail, promptTokens, completionTokens });
 
-  switch (magicOf(question)) {
+  const magic = ctx.faults.shift() ?? magicOf(question);
+  switch (magic) {
     case "rate_limited":
       record("rate_limited", 429, "rate_limit_exceeded");
       res.set({
@@ -332,6 +342,14 @@ function chatCompletion(ctx: LlmContext, req: Request, res: Response) {
       return void res
         .status(500)
         .json(openAiError("The server had an error while processing your request. Sorry about that!", "server_error", null));
+    case "overloaded":
+      record("overloaded", 503, "overloaded");
+      res.set("retry-after", String(OVERLOADED_RETRY_AFTER_SECONDS));
+      return void res.status(503).json(openAiError("The engine is currently overloaded, please try again later.", "server_error", null));
+    case "error_body":
+      // Some OpenAI-compatible servers and proxies answer a failure with 200 and only an error.
+      record("error_body", 200, "error body");
+      return void res.json({ error: { message: `The model ${model} is not loaded on this server.`, type: "server_error", code: 500 } });
     case "timeout":
       return hold(ctx, res, record("timeout", null, null));
     case "filtered":
@@ -351,7 +369,15 @@ function chatCompletion(ctx: LlmContext, req: Request, res: Response) {
     const completionTokens = tokensOf(decision.name + args);
     record(outcomeOf(decision, false), 200, args, completionTokens);
     const toolCall = { id: `call_${randomId(12)}`, type: "function", function: { name: decision.name, arguments: args } };
-    return void res.json(completion(ctx, model, { content: null, tool_calls: [toolCall] }, "tool_calls", [promptTokens, completionTokens]));
+    return void res.json(
+      completion(
+        ctx,
+        model,
+        { content: null, tool_calls: [toolCall] },
+        "tool_calls",
+        magic === "no_usage" ? null : [promptTokens, completionTokens],
+      ),
+    );
   }
   let content = decision.content;
   let completionTokens = tokensOf(content);
@@ -361,7 +387,9 @@ function chatCompletion(ctx: LlmContext, req: Request, res: Response) {
     completionTokens = request.maxTokens!;
   }
   record(outcomeOf(decision, truncated), 200, decision.passage === undefined ? null : `K${decision.passage}`, completionTokens);
-  res.json(completion(ctx, model, { content }, truncated ? "length" : "stop", [promptTokens, completionTokens]));
+  res.json(
+    completion(ctx, model, { content }, truncated ? "length" : "stop", magic === "no_usage" ? null : [promptTokens, completionTokens]),
+  );
 }
 
 /** The `model` of a body that was refused, for the log. */

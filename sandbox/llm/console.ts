@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { HANDOVER_TOOL, MAGIC, NO_ANSWER_TEXT } from "./answer";
-import { INVALID_API_KEY, RATE_LIMIT_RETRY_AFTER_SECONDS } from "./api";
+import { INVALID_API_KEY, OVERLOADED_RETRY_AFTER_SECONDS, RATE_LIMIT_RETRY_AFTER_SECONDS } from "./api";
 import type { LlmContext } from "./context";
 import { resetLog } from "./control";
 import { escapeHtml, page } from "./html";
@@ -12,6 +12,9 @@ const MAGIC_WORDS: Record<keyof typeof MAGIC, string> = {
   "magic:500": "500 server_error",
   "magic:timeout": "no answer: held until the client gives up",
   "magic:filter": 'finish_reason "content_filter", content null',
+  "magic:503": `503 overloaded, retry-after ${OVERLOADED_RETRY_AFTER_SECONDS}`,
+  "magic:error-body": "200 with an error body and no choices",
+  "magic:no-usage": "the usual answer, without usage",
 };
 
 function pillOf(record: RequestRecord) {

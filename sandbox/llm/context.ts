@@ -1,5 +1,6 @@
 import type { Response } from "express";
 import type { RequestLog, RequestRecord } from "./records";
+import type { Magic } from "./answer";
 
 export interface ResolvedOptions {
   publicPath: string;
@@ -23,4 +24,9 @@ export interface LlmContext {
   options: ResolvedOptions;
   log: RequestLog;
   holds: Set<Hold>;
+  /**
+   * Magic values queued for the next chat completions, oldest first (`control/faults`): each call
+   * answers as if its last user message held the next one, so a test can have a 503 and then an answer.
+   */
+  faults: Magic[];
 }

@@ -1,10 +1,10 @@
 import { Router } from "express";
 import { sandboxGate } from "../access";
-import { SANDBOX_MODEL } from "./answer";
+import { MAGIC, SANDBOX_MODEL } from "./answer";
 import { apiRouter } from "./api";
 import { consoleRouter } from "./console";
 import type { Hold, LlmContext, ResolvedOptions } from "./context";
-import { controlRouter } from "./control";
+import { controlRouter, queueFault, resetLog } from "./control";
 import { RequestLog, type RequestRecord } from "./records";
 
 export {
@@ -18,7 +18,7 @@ export {
   STOP_WORDS,
   type Magic,
 } from "./answer";
-export { BODY_LIMIT_BYTES, INVALID_API_KEY, RATE_LIMIT_RETRY_AFTER_SECONDS } from "./api";
+export { BODY_LIMIT_BYTES, INVALID_API_KEY, OVERLOADED_RETRY_AFTER_SECONDS, RATE_LIMIT_RETRY_AFTER_SECONDS } from "./api";
 export type { Outcome, RequestRecord } from "./records";
 
 export interface LlmSandboxOptions {
@@ -44,6 +44,8 @@ export interface LlmSandbox {
   requests(): RequestRecord[];
   /** How many `magic:timeout` requests are held open now. */
   held(): number;
+  /** The next `times` chat completions answer as the magic value `magic` (`"magic:503"`…) asks. */
+  fail(magic: keyof typeof MAGIC, times?: number): void;
   reset(): void;
 }
 
@@ -68,7 +70,7 @@ function resolveOptions(input: LlmSandboxOptions): ResolvedOptions {
  */
 export function createLlmSandbox(input: LlmSandboxOptions = {}): LlmSandbox {
   const options = resolveOptions(input);
-  const ctx: LlmContext = { options, log: new RequestLog(options.now, options.recordLimit), holds: new Set<Hold>() };
+  const ctx: LlmContext = { options, log: new RequestLog(options.now, options.recordLimit), holds: new Set<Hold>(), faults: [] };
 
   const router = Router({ caseSensitive: true });
   const gate = sandboxGate({
@@ -95,6 +97,7 @@ export function createLlmSandbox(input: LlmSandboxOptions = {}): LlmSandbox {
     },
     requests: () => ctx.log.list(),
     held: () => ctx.holds.size,
-    reset: () => ctx.log.reset(),
+    fail: (magic, times = 1) => queueFault(ctx, MAGIC[magic], times),
+    reset: () => resetLog(ctx),
   };
 }

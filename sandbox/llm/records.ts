@@ -8,6 +8,8 @@ export type Outcome =
   | "rate_limited"
   | "quota"
   | "server_error"
+  | "overloaded"
+  | "error_body"
   | "timeout"
   | "filtered"
   | "unauthorised"

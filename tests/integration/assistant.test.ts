@@ -16,6 +16,7 @@ import { assistantConfig } from "~/.server/domains/automations/assistant/setting
 import { monthUsage } from "~/.server/domains/automations/assistant/usage";
 import { checkAssistantEndpoint } from "~/.server/domains/automations/assistant/endpoint";
 import { startLlm, type LlmHarness } from "@jumbe/sandbox/llm/test-support";
+import { chatCompletion, LLM_RETRIES } from "~/.server/infrastructure/clients/llm";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
@@ -263,6 +264,48 @@ describe("answering", () => {
     expect(
       await decideAssistant(refusedKey, { organizationId: t.organizationId, body: "delivery", locale: "en", history: [] }, 0, new Date()),
     ).toMatchObject({ kind: "handover", reason: "model_error", detail: "auth (HTTP 401)" });
+  });
+
+  it("asks an overloaded model again within the reply's budget instead of handing over (503 with retry-after)", async () => {
+    const t = await tenant("Nyeri Dairy");
+    await withKnowledge(t);
+    await saveAssistantSettings(t, settings());
+    const config = (await assistantConfig(t.organizationId))!;
+    // The waits are counted, not waited: the clock moves by what each asks.
+    let now = 0;
+    const waits: number[] = [];
+    const clock = { now: () => now, sleep: async (ms: number) => void waits.push(ms, (now += ms)) };
+    const complete: typeof chatCompletion = (input) => chatCompletion({ ...input, clock });
+    const ask = (body: string) =>
+      decideAssistant(config, { organizationId: t.organizationId, body, locale: "en", history: [] }, 0, new Date(), { complete });
+
+    llm.sandbox.reset();
+    llm.sandbox.fail("magic:503", 2);
+    expect(await ask("delivery Westlands")).toMatchObject({ kind: "answer", text: expect.stringContaining("Westlands") });
+    expect(llm.sandbox.requests().map((r) => r.outcome)).toEqual(["answer", "overloaded", "overloaded"]);
+    expect(waits.filter((_, i) => i % 2 === 0)).toEqual([1000, 1000]);
+
+    // Overloaded on every try: a person takes over once the tries are spent, with the status.
+    llm.sandbox.reset();
+    expect(await ask("delivery magic:500")).toMatchObject({ kind: "handover", reason: "model_error", detail: "server (HTTP 500)" });
+    expect(llm.sandbox.requests()).toHaveLength(1 + LLM_RETRIES);
+  });
+
+  it("shows the endpoint's own words when a 200 carries an error, and counts estimated tokens when usage is missing", async () => {
+    const t = await tenant("Thika Pineapples");
+    await withKnowledge(t);
+    await saveAssistantSettings(t, settings());
+    expect(await tryAssistant(t.organizationId, "delivery magic:error-body", "en")).toMatchObject({
+      kind: "handover",
+      reason: "model_error",
+      detail: "server (HTTP 200): The model jumbe-sandbox-1 is not loaded on this server.",
+    });
+
+    expect(await tryAssistant(t.organizationId, "delivery Westlands magic:no-usage", "en")).toMatchObject({ kind: "answer" });
+    const usage = await monthUsage(t.organizationId);
+    expect(usage.promptTokens).toBeGreaterThan(0);
+    expect(usage.completionTokens).toBeGreaterThan(0);
+    expect(usage.costMicrocents).toBe(usage.promptTokens * 15_000 + usage.completionTokens * 60_000);
   });
 
   it("hands over after the turn limit without calling the model", async () => {

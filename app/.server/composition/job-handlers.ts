@@ -23,6 +23,9 @@ import { REFRESH_PHONE_QUEUE } from "../adapters/webhooks-in/write";
 import { refreshPhoneNumbers } from "../domains/whatsapp/connections";
 import { RESET_MAIL_QUEUE, sendResetMails, type ResetMailPayload } from "../domains/auth/reset-mail-job";
 import { INVITATION_MAIL_QUEUE, sendInvitationMails, type InvitationMailPayload } from "../domains/team/invitations";
+import { CODE_MAIL_QUEUE, sendCodeMails, type CodeMailPayload } from "../domains/auth/code-mail-job";
+import { MAIL_QUEUE, sendQueuedMails } from "../infrastructure/mail/queue";
+import type { OutgoingMail } from "../infrastructure/mail/transport";
 import { HOUSEKEEPING_EVERY_SECONDS, HOUSEKEEPING_QUEUE, sweepExpiredData } from "../domains/housekeeping/sweep";
 import { log } from "../infrastructure/log";
 import { RECONNECT_MAIL_QUEUE, sendReconnectMails } from "../domains/messaging/token-refusal";
@@ -65,8 +68,32 @@ import {
 export const PAYMENTS_CHECK_QUEUE = "billing.payments-check";
 export const PAYMENTS_CHECK_EVERY_SECONDS = 15;
 
+/**
+ * The mail that requests queue instead of sending (decision 100): a code's e-mail, which the job
+ * issues, and a written notice. Like the other mails: outside a transaction, one mail per job.
+ */
+export function registerMailJobHandlers() {
+  registerJobHandler<CodeMailPayload>({
+    queue: CODE_MAIL_QUEUE,
+    batchSize: 1,
+    maxAttempts: 6,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => sendCodeMails(jobs),
+  });
+  registerJobHandler<OutgoingMail>({
+    queue: MAIL_QUEUE,
+    batchSize: 1,
+    maxAttempts: 6,
+    concurrency: 2,
+    transactional: false,
+    run: (jobs) => sendQueuedMails(jobs),
+  });
+}
+
 /** Every job queue of the product, its handler and its recurring jobs; servers and tests call this once. */
 export function registerJobHandlers() {
+  registerMailJobHandlers();
   // Each webhook job already groups the deliveries of one ingest commit; two batches at once on PostgreSQL.
   registerJobHandler<{ eventIds: number[] }>({
     queue: WEBHOOK_QUEUE,

@@ -92,6 +92,8 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/verify-otp`} />
           <Toast toast={{ type: "success", message: success }} />
           <FormSuccess message={success} />
+          {/* The code's e-mail is queued (decision 100): the next page can ask for another. */}
+          <p className="text-sm text-slate-600">{m.auth_signup_code_on_its_way()}</p>
           <p className="text-sm text-slate-600">
             {m.auth_signup_taking_you_to()}{" "}
             <TextLink to={href("/verify-otp")} weight="semibold">

@@ -3,7 +3,7 @@ import { db } from "../../infrastructure/db/client";
 import { users } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { sendMail } from "../../infrastructure/mail/transport";
+import { queueMail } from "../../infrastructure/mail/queue";
 import { passwordChangedMail } from "../../infrastructure/mail/messages";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage, refundRateLimit } from "../../infrastructure/security/rate-limit";
 import type { CurrentUser } from "./guards";
@@ -67,7 +67,8 @@ export async function changePassword(
     details: "Other sessions signed out",
     meta,
   });
-  await sendMail(passwordChangedMail(current.user.email));
+  // From a job: the password is changed, and a mail server that is down must not answer otherwise.
+  await queueMail(passwordChangedMail(current.user.email));
   return {
     ok: true as const,
     message: m.validation_auth_password_changed(),

@@ -5,7 +5,7 @@ import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
 import { wakeWorkers } from "../../infrastructure/jobs/worker";
-import { sendMail } from "../../infrastructure/mail/transport";
+import { queueMail } from "../../infrastructure/mail/queue";
 import { passwordChangedMail } from "../../infrastructure/mail/messages";
 import { hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
 import { forgetSignInFailures } from "./signin-attempts";
@@ -64,6 +64,7 @@ export async function resetPassword(email: string, otp: string, newPassword: str
     details: "All sessions signed out",
     meta,
   });
-  await sendMail(passwordChangedMail(account.user.email));
+  // From a job: the password is changed, and a mail server that is down must not answer otherwise.
+  await queueMail(passwordChangedMail(account.user.email));
   return { ok: true as const, message: m.validation_auth_reset_done() };
 }

@@ -4,14 +4,12 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { organizations, users } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { env } from "../../infrastructure/config/env";
-import { log } from "../../infrastructure/log";
-import { sendMail } from "../../infrastructure/mail/transport";
-import { existingAccountMail, verificationCodeMail } from "../../infrastructure/mail/messages";
+import { queueMail } from "../../infrastructure/mail/queue";
+import { existingAccountMail } from "../../infrastructure/mail/messages";
 import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
 import { normalizePhone } from "~/lib/phone";
 import { hashPassword } from "./password";
-import { issueCode } from "./codes";
+import { queueCodeMail } from "./code-mail-job";
 import { findUserByEmail } from "./users";
 import { booleanSettingSql, PLATFORM_SETTINGS } from "../../infrastructure/config/platform-settings";
 import { m } from "~/paraglide/messages";
@@ -48,7 +46,7 @@ export function newBusinessId() {
 }
 
 /**
- * Creates the organisation and its first user and e-mails a code. An e-mail that already has an
+ * Creates the organisation and its first user and queues the e-mail of a code. An e-mail that already has an
  * account gets a notice instead and the caller sees the same result, so sign-up reveals nothing.
  */
 export async function createSignup(input: SignupInput, meta: RequestMeta): Promise<SignupResult> {
@@ -66,7 +64,7 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
   if (existing) {
     const fresh = await hitRateLimit(RESEND_WINDOW, existing.user.id);
     // In the language the account chose, else the request's.
-    if (fresh.allowed) await sendMail(existingAccountMail(existing.user.email, existing.user.locale ?? getLocale()));
+    if (fresh.allowed) await queueMail(existingAccountMail(existing.user.email, existing.user.locale ?? getLocale()));
     return { ok: true, email };
   }
 
@@ -121,9 +119,10 @@ export async function createSignup(input: SignupInput, meta: RequestMeta): Promi
   return { ok: true, email };
 }
 
-/** Issues and e-mails a sign-up code; callers open the 30 s resend window (RESEND_WINDOW) first. */
+/**
+ * Queues the e-mail of a sign-up code (code-mail-job.ts issues the code as it mails it), so a mail
+ * server that is down fails no sign-up; callers open the 30 s resend window (RESEND_WINDOW) first.
+ */
 export async function sendVerificationCode(userId: string, email: string) {
-  const code = await issueCode(userId, "signup", email);
-  if (env().sandbox) log().warn(`[sandbox] verification code for ${email}: ${code}`);
-  await sendMail(verificationCodeMail(email, code));
+  await queueCodeMail({ purpose: "signup", userId, to: email, locale: getLocale() });
 }

@@ -5,8 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { knowledgePrompt, startLlm, type LlmHarness } from "@jumbe/sandbox/llm/test-support";
 import {
   chatCompletion,
+  LLM_CHARS_PER_TOKEN,
   LLM_DEFAULT_RETRY_MS,
   LLM_MAX_RETRY_MS,
+  LLM_RETRIES,
   retryAfterMs,
   SANDBOX_LLM_MODEL,
   sandboxLlmBaseUrl,
@@ -232,7 +234,7 @@ describe("chatCompletion against other answers", () => {
     ]);
   });
 
-  it("reads usage as zeros when it is missing, and a tool call's arguments given as an object", async () => {
+  it("estimates usage when it is missing, and reads a tool call's arguments given as an object", async () => {
     const baseUrl = await fakeEndpoint((_req, res) =>
       json(
         res,
@@ -248,7 +250,8 @@ describe("chatCompletion against other answers", () => {
       name: "handover",
       arguments: { reason: "x" },
       callId: "c",
-      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      // Estimated (LLM_CHARS_PER_TOKEN): "hi", and the tool's name with its arguments.
+      usage: { promptTokens: 1, completionTokens: 6, totalTokens: 7, estimated: true },
     });
   });
 
@@ -364,5 +367,131 @@ describe("retryAfterMs", () => {
 describe("sandboxLlmBaseUrl", () => {
   it("is the sandbox's /v1 on an origin", () => {
     expect(sandboxLlmBaseUrl("http://localhost:3000/")).toBe("http://localhost:3000/sandbox/llm/v1");
+  });
+});
+
+/** A clock that waits at once and counts: the budget is spent by the waits asked for, no real time passes. */
+function fakeClock() {
+  let now = 1_000_000;
+  const waits: number[] = [];
+  return {
+    waits,
+    clock: {
+      now: () => now,
+      sleep: async (ms: number) => {
+        waits.push(ms);
+        now += ms;
+      },
+    },
+  };
+}
+
+describe("chatCompletion's retries within the time budget", () => {
+  it("asks an overloaded endpoint again after its retry-after, and answers (the sandbox's 503 then its answer)", async () => {
+    const ask = await setup();
+    h!.sandbox.fail("magic:503", 2);
+    const { clock, waits } = fakeClock();
+    const result = await ask("How much does delivery to Nairobi cost?", { clock, timeoutMs: 20_000 });
+    expect(result).toMatchObject({ kind: "answer", content: PASSAGES[0] });
+    expect(h!.sandbox.requests().map((r) => r.outcome)).toEqual(["answer", "overloaded", "overloaded"]);
+    expect(waits).toEqual([1_000, 1_000]);
+  });
+
+  it.each([500, 502, 503, 504, 408])(
+    "tries HTTP %i at most LLM_RETRIES more times, then fails with the endpoint's status",
+    async (status) => {
+      let calls = 0;
+      const baseUrl = await fakeEndpoint((_req, res) => {
+        calls++;
+        json(res, status, { error: { message: `down ${status}` } });
+      });
+      const { clock, waits } = fakeClock();
+      const result = await call(baseUrl, { clock, timeoutMs: 20_000 });
+      expect(result).toMatchObject({ kind: "failed", httpStatus: status, message: `down ${status}` });
+      expect(calls).toBe(1 + LLM_RETRIES);
+      expect(waits).toHaveLength(LLM_RETRIES);
+    },
+  );
+
+  it("tries a refused connection again, and a connection dropped before the answer", async () => {
+    let calls = 0;
+    const baseUrl = await fakeEndpoint((req, res) => {
+      calls++;
+      if (calls === 1) return void req.socket.destroy();
+      json(res, 200, completionWith({ content: "Karibu" }, { usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }));
+    });
+    const { clock } = fakeClock();
+    expect(await call(baseUrl, { clock })).toMatchObject({ kind: "answer", content: "Karibu" });
+    expect(calls).toBe(2);
+
+    const closed = await fakeEndpoint(() => {});
+    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
+    const counted = fakeClock();
+    expect(await call(closed, { clock: counted.clock })).toMatchObject({ kind: "failed", reason: "network" });
+    expect(counted.waits).toHaveLength(LLM_RETRIES);
+  });
+
+  it("never waits past the budget: a retry-after longer than what is left comes back as a wait to the caller", async () => {
+    let calls = 0;
+    const baseUrl = await fakeEndpoint((_req, res) => {
+      calls++;
+      json(res, 503, { error: { message: "overloaded" } }, { "retry-after": "10" });
+    });
+    const { clock, waits } = fakeClock();
+    expect(await call(baseUrl, { clock, timeoutMs: 5_000 })).toEqual({ kind: "retry", afterMs: 10_000, message: "overloaded" });
+    expect(calls).toBe(1);
+    expect(waits).toEqual([]);
+
+    // Waits that fit once but not twice: the second is not waited.
+    calls = 0;
+    const second = fakeClock();
+    const tight = await fakeEndpoint((_req, res) => {
+      calls++;
+      json(res, 503, { error: { message: "overloaded" } }, { "retry-after": "3" });
+    });
+    expect(await call(tight, { clock: second.clock, timeoutMs: 6_000 })).toMatchObject({ kind: "retry", afterMs: 3_000 });
+    expect(calls).toBe(2);
+    expect(second.waits).toEqual([3_000]);
+  });
+
+  it("does not try again what another try cannot change (a 4xx, a 200 with an error body)", async () => {
+    let calls = 0;
+    const baseUrl = await fakeEndpoint((_req, res) => {
+      calls++;
+      json(res, 400, { error: { message: "Bad tool schema" } });
+    });
+    const { clock, waits } = fakeClock();
+    expect(await call(baseUrl, { clock })).toMatchObject({ kind: "failed", reason: "refused" });
+    expect(calls).toBe(1);
+    expect(waits).toEqual([]);
+  });
+});
+
+describe("chatCompletion and what OpenAI-compatible servers answer", () => {
+  it("keeps the endpoint's own message when a 200 carries an error body (the sandbox's magic:error-body)", async () => {
+    const ask = await setup();
+    const result = await ask("magic:error-body");
+    expect(result).toEqual({
+      kind: "failed",
+      reason: "server",
+      httpStatus: 200,
+      message: "The model jumbe-sandbox-1 is not loaded on this server.",
+      endpointMessage: "The model jumbe-sandbox-1 is not loaded on this server.",
+    });
+    expect(h!.sandbox.requests()).toHaveLength(1);
+  });
+
+  it("estimates the tokens, about 4 characters each, when the answer has no usage (the sandbox's magic:no-usage)", async () => {
+    const ask = await setup();
+    const result = await ask("How much does delivery to Nairobi cost? magic:no-usage");
+    expect(result).toMatchObject({ kind: "answer", content: PASSAGES[0] });
+    if (result.kind !== "answer") return;
+    const sent = knowledgePrompt(PASSAGES).length + "How much does delivery to Nairobi cost? magic:no-usage".length;
+    expect(result.usage).toEqual({
+      promptTokens: Math.ceil(sent / LLM_CHARS_PER_TOKEN),
+      completionTokens: Math.ceil(PASSAGES[0]!.length / LLM_CHARS_PER_TOKEN),
+      totalTokens: Math.ceil(sent / LLM_CHARS_PER_TOKEN) + Math.ceil(PASSAGES[0]!.length / LLM_CHARS_PER_TOKEN),
+      estimated: true,
+    });
   });
 });

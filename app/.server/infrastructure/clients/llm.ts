@@ -5,7 +5,10 @@
  * assistant's settings), not the environment's. In sandbox mode the local stand-in answers at
  * `<APP_URL>/sandbox/llm/v1` (sandbox/llm, its magic values in sandbox/README.md).
  *
- * `chatCompletion` never throws for the endpoint's failures: every outcome is a value.
+ * `chatCompletion` never throws for the endpoint's failures: every outcome is a value. Within its
+ * `timeoutMs` (the reply's budget) it asks again, at most LLM_RETRIES times, after a 5xx, a 408, or
+ * a connection refused or dropped: after the endpoint's `retry-after` when that fits in what is left
+ * of the budget, else after a short backoff; a wait that does not fit is not waited (decision 100).
  */
 
 /** The sandbox's model, served at `sandboxLlmBaseUrl(...)`. */
@@ -20,6 +23,42 @@ export const LLM_ANSWER_LIMIT_BYTES = 1024 * 1024;
 export const LLM_DEFAULT_RETRY_MS = 5_000;
 /** The longest wait a 429 may ask for; longer ones are cut to this. */
 export const LLM_MAX_RETRY_MS = 60_000;
+/** Tries after the first, for a 5xx, a 408 or a connection refused or dropped, all within `timeoutMs`. */
+export const LLM_RETRIES = 2;
+/** The first backoff without `retry-after`; it doubles each try. */
+export const LLM_RETRY_BACKOFF_MS = 250;
+/** A try again needs at least this much of the budget left after its wait. */
+export const LLM_MIN_TRY_MS = 1_000;
+/**
+ * When an answer has no `usage` (llama.cpp's server may leave it out), its tokens are estimated at
+ * one for this many characters of the prompt and of the answer: about right for English with
+ * OpenAI's and Llama's tokenizers, so the month's usage and its cap still move (decision 100).
+ */
+export const LLM_CHARS_PER_TOKEN = 4;
+
+/** Time as chatCompletion reads and waits it; tests give one that counts the waits. */
+export interface LlmClock {
+  now(): number;
+  /** Resolves after `ms`, or rejects as soon as `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+const realClock: LlmClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(new Error("aborted"));
+      const timer = setTimeout(() => {
+        signal.removeEventListener("abort", stop);
+        resolve();
+      }, ms);
+      const stop = () => {
+        clearTimeout(timer);
+        reject(new Error("aborted"));
+      };
+      signal.addEventListener("abort", stop, { once: true });
+    }),
+};
 
 /** A tool call the assistant made earlier in the conversation, as it is sent back. */
 export interface ChatToolCall {
@@ -49,8 +88,12 @@ export interface ChatCompletionInput {
   model: string;
   messages: ChatMessage[];
   tools?: ChatTool[];
-  /** The whole call, answer read included. */
+  /** The whole call, answer read included: every try and every wait between them. */
   timeoutMs: number;
+  /** Tries after the first (default LLM_RETRIES); 0 asks once. */
+  retries?: number;
+  /** Default: the real one. */
+  clock?: LlmClock;
   /** Sent as `max_tokens`; to an endpoint that wants `max_completion_tokens` instead (OpenAI's newer models), again as that. */
   maxTokens?: number;
   temperature?: number;
@@ -62,6 +105,8 @@ export interface LlmUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** The answer had no usage: counted from the characters (LLM_CHARS_PER_TOKEN). */
+  estimated?: true;
 }
 
 export type LlmFailure = "quota" | "auth" | "server" | "timeout" | "network" | "filtered" | "malformed" | "refused";
@@ -71,7 +116,10 @@ export type ChatCompletionResult =
   | { kind: "answer"; content: string; truncated: boolean; usage: LlmUsage }
   /** The model called a tool (the first, when it called several). */
   | { kind: "tool"; name: string; arguments: Record<string, unknown>; callId: string; usage: LlmUsage }
-  /** Rate limited (429, not a spent quota): try again after `afterMs`. */
+  /**
+   * Rate limited (429, not a spent quota), or a 5xx whose `retry-after` did not fit in the budget:
+   * try again after `afterMs`.
+   */
   | { kind: "retry"; afterMs: number; message: string }
   /**
    * `quota`: the account's credit is spent (429 insufficient_quota, 402). `auth`: the key is
@@ -80,9 +128,10 @@ export type ChatCompletionResult =
    * http(s)). `filtered`: the endpoint's content filter or the model's refusal. `malformed`: an
    * answer that is not a completion (not JSON, over 1 MB, no choice, tool arguments that are not a
    * JSON object, no text). `refused`: any other 4xx (a wrong model, a bad request). `httpStatus` is
-   * 0 when no answer came.
+   * 0 when no answer came. `endpointMessage`: the endpoint's own words when a 200 carried only an
+   * error (`{"error": {"message": …}}`, as some OpenAI-compatible servers answer), reason `server`.
    */
-  | { kind: "failed"; reason: LlmFailure; httpStatus: number; message: string };
+  | { kind: "failed"; reason: LlmFailure; httpStatus: number; message: string; endpointMessage?: string };
 
 type Json = Record<string, unknown>;
 
@@ -158,11 +207,29 @@ async function readBounded(response: Response): Promise<string | "too large"> {
 
 const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0);
 
-function usageOf(value: unknown): LlmUsage {
+/** The characters the prompt sends: every message's text and its tool calls' names and arguments. */
+function promptChars(messages: ChatMessage[]) {
+  let chars = 0;
+  for (const message of messages) {
+    chars += message.content?.length ?? 0;
+    if (message.role === "assistant")
+      for (const call of message.toolCalls ?? []) chars += call.name.length + JSON.stringify(call.arguments).length;
+  }
+  return chars;
+}
+
+const tokensOfChars = (chars: number) => Math.ceil(chars / LLM_CHARS_PER_TOKEN);
+
+/** The answer's usage; without one (no `usage`, or no token in it), estimated from the characters. */
+function usageOf(value: unknown, sentChars: number, answerChars: number): LlmUsage {
   const usage = isObject(value) ? value : {};
   const promptTokens = count(usage.prompt_tokens);
   const completionTokens = count(usage.completion_tokens);
   const total = count(usage.total_tokens);
+  if (!promptTokens && !completionTokens && !total) {
+    const estimate = { promptTokens: tokensOfChars(sentChars), completionTokens: tokensOfChars(answerChars) };
+    return { ...estimate, totalTokens: estimate.promptTokens + estimate.completionTokens, estimated: true };
+  }
   return { promptTokens, completionTokens, totalTokens: total || promptTokens + completionTokens };
 }
 
@@ -207,12 +274,18 @@ function failureOf(status: number, error: ReturnType<typeof errorOf>, headers: H
   return failed("malformed", status, `The endpoint answered HTTP ${status}`);
 }
 
-/** A 200's completion, read as Jumbe acts on it. */
-function completionOf(parsed: unknown, status: number): ChatCompletionResult {
+/** A 200's completion, read as Jumbe acts on it; `sentChars` estimates the prompt's tokens when usage is missing. */
+function completionOf(parsed: unknown, status: number, sentChars: number): ChatCompletionResult {
   const choice = isObject(parsed) && Array.isArray(parsed.choices) ? parsed.choices[0] : undefined;
-  if (!isObject(choice) || !isObject(choice.message)) return failed("malformed", status, "The answer has no choice with a message");
-  const usage = usageOf((parsed as Json).usage);
+  if (!isObject(choice) || !isObject(choice.message)) {
+    // A 200 that carries only an error: the endpoint's words are what the member needs to see.
+    const said = isObject(parsed) && parsed.error !== undefined ? errorOf(parsed).message.trim().slice(0, 500) : "";
+    if (said) return { kind: "failed", reason: "server", httpStatus: status, message: said, endpointMessage: said };
+    return failed("malformed", status, "The answer has no choice with a message");
+  }
   const message = choice.message;
+  const answered = (typeof message.content === "string" ? message.content : "") + toolCallText(message.tool_calls);
+  const usage = usageOf((parsed as Json).usage, sentChars, answered.length);
   if (choice.finish_reason === "content_filter") return failed("filtered", status, "The endpoint's content filter stopped the answer");
   if (typeof message.refusal === "string" && message.refusal.trim())
     return failed("filtered", status, `The model refused: ${message.refusal.trim().slice(0, 500)}`);
@@ -237,9 +310,45 @@ function completionOf(parsed: unknown, status: number): ChatCompletionResult {
   return { kind: "answer", content: message.content, truncated: choice.finish_reason === "length", usage };
 }
 
+/** The characters of the tool calls in an answer: each name and its arguments as sent. */
+function toolCallText(calls: unknown) {
+  if (!Array.isArray(calls)) return "";
+  return calls
+    .map((call) => {
+      const fn = isObject(call) && isObject(call.function) ? call.function : {};
+      const args = typeof fn.arguments === "string" ? fn.arguments : fn.arguments === undefined ? "" : JSON.stringify(fn.arguments);
+      return (typeof fn.name === "string" ? fn.name : "") + args;
+    })
+    .join("");
+}
+
+/** Answers worth asking again: the server's trouble (5xx, except a method it does not have) or its timeout. */
+const transientStatus = (status: number) => status === 408 || (status >= 500 && status !== 501 && status !== 505);
+
+/** Connection failures worth another try (refused, reset, dropped); not DNS, TLS or a redirect. */
+const TRANSIENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_CLOSED",
+]);
+function transientNetworkError(error: unknown) {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && isObject(current); depth++) {
+    if (typeof current.code === "string" && TRANSIENT_CODES.has(current.code)) return true;
+    if (typeof current.message === "string" && /other side closed|socket hang up/i.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 /**
  * One Chat Completions call: the model's answer, its tool call, a wait asked for, or why it failed.
- * Throws only for the caller's own mistakes (no messages, a timeout that is not a positive number).
+ * Transient failures are asked again within `timeoutMs` (LLM_RETRIES; the file's comment). Throws only for the caller's own mistakes (no messages, a timeout that is not a positive number).
  */
 export async function chatCompletion(input: ChatCompletionInput): Promise<ChatCompletionResult> {
   if (!Number.isFinite(input.timeoutMs) || input.timeoutMs <= 0) throw new TypeError("timeoutMs must be a positive number of milliseconds");
@@ -263,42 +372,71 @@ export async function chatCompletion(input: ChatCompletionInput): Promise<ChatCo
   if (input.signal?.aborted) controller.abort();
   else input.signal?.addEventListener("abort", cancel, { once: true });
 
+  const clock = input.clock ?? realClock;
+  const deadline = clock.now() + input.timeoutMs;
+  const retries = Math.max(0, Math.floor(input.retries ?? LLM_RETRIES));
+  const sentChars = promptChars(input.messages);
+  /** Waits `ms` before another try when it leaves LLM_MIN_TRY_MS of the budget; false when it would not. */
+  const waitToTry = async (ms: number) => {
+    if (clock.now() + ms + LLM_MIN_TRY_MS > deadline) return false;
+    await clock.sleep(ms, controller.signal);
+    return true;
+  };
+
   try {
     let tokensField: "max_tokens" | "max_completion_tokens" = "max_tokens";
-    for (;;) {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json",
-          ...(input.apiKey ? { Authorization: `Bearer ${input.apiKey}` } : {}),
-        },
-        body: JSON.stringify(requestBody(input, tokensField)),
-        signal: controller.signal,
-        redirect: "error",
-      });
-      const text = await readBounded(response);
-      if (text === "too large") return failed("malformed", response.status, "The answer is larger than 1 MB");
-      let parsed: unknown;
+    for (let tries = 0; ;) {
+      let outcome: ChatCompletionResult;
+      let waitMs = LLM_RETRY_BACKOFF_MS * 2 ** tries;
+      let askedWait: number | null = null;
       try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = undefined;
-        if (response.ok) return failed("malformed", response.status, "The answer is not JSON");
+        const response = await fetch(url, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Accept: "application/json",
+            ...(input.apiKey ? { Authorization: `Bearer ${input.apiKey}` } : {}),
+          },
+          body: JSON.stringify(requestBody(input, tokensField)),
+          signal: controller.signal,
+          redirect: "error",
+        });
+        const text = await readBounded(response);
+        if (text === "too large") return failed("malformed", response.status, "The answer is larger than 1 MB");
+        let parsed: unknown;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          parsed = undefined;
+          if (response.ok) return failed("malformed", response.status, "The answer is not JSON");
+        }
+        if (response.ok) return completionOf(parsed, response.status, sentChars);
+        const error = errorOf(parsed);
+        if (response.status === 400 && input.maxTokens !== undefined && tokensField === "max_tokens" && wantsCompletionTokens(error)) {
+          tokensField = "max_completion_tokens";
+          continue;
+        }
+        outcome = failureOf(response.status, error, response.headers);
+        if (!transientStatus(response.status)) return outcome;
+        if (response.headers.has("retry-after") || response.headers.has("retry-after-ms"))
+          waitMs = askedWait = retryAfterMs(response.headers, clock.now());
+      } catch (cause) {
+        if (timedOut) return failed("timeout", 0, `No answer within ${input.timeoutMs} ms`);
+        if (input.signal?.aborted) return failed("timeout", 0, "Cancelled before the model answered");
+        const detail = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
+        outcome = failed("network", 0, `Could not reach ${url.origin}: ${detail}`.slice(0, 500));
+        if (!transientNetworkError(cause)) return outcome;
       }
-      if (response.ok) return completionOf(parsed, response.status);
-      const error = errorOf(parsed);
-      if (response.status === 400 && input.maxTokens !== undefined && tokensField === "max_tokens" && wantsCompletionTokens(error)) {
-        tokensField = "max_completion_tokens";
-        continue;
-      }
-      return failureOf(response.status, error, response.headers);
+      // A server that is overloaded for longer than the budget: the caller may wait it out (a job can).
+      const message = outcome.kind === "failed" ? outcome.message : "";
+      if (tries >= retries) return askedWait !== null ? { kind: "retry", afterMs: askedWait, message } : outcome;
+      if (!(await waitToTry(waitMs))) return askedWait !== null ? { kind: "retry", afterMs: askedWait, message } : outcome;
+      tries++;
     }
-  } catch (cause) {
+  } catch {
+    // Only a wait between tries gets here, cut by the budget's end or the caller.
     if (timedOut) return failed("timeout", 0, `No answer within ${input.timeoutMs} ms`);
-    if (input.signal?.aborted) return failed("timeout", 0, "Cancelled before the model answered");
-    const detail = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
-    return failed("network", 0, `Could not reach ${url.origin}: ${detail}`.slice(0, 500));
+    return failed("timeout", 0, "Cancelled before the model answered");
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", cancel);

@@ -23,11 +23,28 @@ function smtpTransport(url: string) {
   return transporter;
 }
 
+/**
+ * The mail server refused or could not be reached. Its network error (ECONNREFUSED, ETIMEDOUT) is
+ * kept in words and as `reason`, not as `cause`: a job worker must not take the mail server's
+ * outage for the database's and hand the job back uncounted.
+ */
+export class MailNotSentError extends Error {
+  readonly code = "JUMBE_MAIL_NOT_SENT";
+  constructor(readonly reason: unknown) {
+    super(`mail not sent: ${reason instanceof Error ? reason.message : String(reason)}`);
+    this.name = "MailNotSentError";
+  }
+}
+
 /** Sends over SMTP_URL when configured; otherwise (sandbox) stores the message in the outbox. */
 export async function sendMail(mail: OutgoingMail) {
   const { SMTP_URL, MAIL_FROM } = env();
   if (SMTP_URL) {
-    await smtpTransport(SMTP_URL).sendMail({ from: MAIL_FROM, ...mail });
+    await smtpTransport(SMTP_URL)
+      .sendMail({ from: MAIL_FROM, ...mail })
+      .catch((error: unknown) => {
+        throw new MailNotSentError(error);
+      });
     log().info({ to: mail.to, subject: mail.subject }, "mail sent");
     return;
   }

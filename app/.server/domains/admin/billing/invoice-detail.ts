@@ -6,7 +6,8 @@ import type { PlatformScope } from "../../../infrastructure/db/scope";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { invoiceDocument } from "../../billing/invoices";
-import { sendMail } from "../../../infrastructure/mail/transport";
+import { queueMail } from "../../../infrastructure/mail/queue";
+import { wakeWorkers } from "../../../infrastructure/jobs/worker";
 import { env } from "../../../infrastructure/config/env";
 import { formatKes } from "~/lib/invoice";
 import { amountDueCents, transferReference } from "~/lib/invoice-document";
@@ -133,16 +134,16 @@ export async function sendInvoiceReminder(current: CurrentUser, meta: RequestMet
           : m.admin_reminder_not_unpaid({ number: invoice.document.number, status: invoice.status }),
     );
   if (!invoice.ownerEmail) throw refuseAdminBilling(409, m.admin_reminder_no_owner());
-  await sendMail(
-    reminderMail(invoice.ownerEmail, {
-      number: invoice.document.number,
-      totalCents: amountDueCents(invoice.document),
-      dueAt: invoice.document.dueAt,
-      business: invoice.businessName,
-      reference: transferReference(invoice.document),
-    }),
-  );
+  const mail = reminderMail(invoice.ownerEmail, {
+    number: invoice.document.number,
+    totalCents: amountDueCents(invoice.document),
+    dueAt: invoice.document.dueAt,
+    business: invoice.businessName,
+    reference: transferReference(invoice.document),
+  });
   await db().transaction(async (tx) => {
+    // Queued with the count, so a mail server that is down fails no click and the job retries it.
+    await queueMail(mail, { executor: tx });
     const result = await queryRows<{ reminders: number }>(
       tx,
       sql`
@@ -157,5 +158,6 @@ export async function sendInvoiceReminder(current: CurrentUser, meta: RequestMet
       after: { reminders: Number(result[0]?.reminders ?? invoice.reminders + 1), to: invoice.ownerEmail },
     });
   });
+  wakeWorkers();
   return { number: invoice.document.number, to: invoice.ownerEmail };
 }

@@ -2,11 +2,10 @@ import { createCookie, type Cookie } from "react-router";
 import { recordActivity } from "../../activity/record";
 import { env } from "../../../infrastructure/config/env";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
-import { log } from "../../../infrastructure/log";
-import { signInCodeMail } from "../../../infrastructure/mail/messages";
-import { sendMail } from "../../../infrastructure/mail/transport";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../../../infrastructure/security/rate-limit";
-import { CODE_TTL_MS, issueCode } from "../codes";
+import { CODE_TTL_MS } from "../codes";
+import { queueCodeMail } from "../code-mail-job";
+import { getLocale } from "~/paraglide/runtime";
 import { findUserById } from "../users";
 import type { Organization, User } from "../../../infrastructure/db/schema";
 import { m } from "~/paraglide/messages";
@@ -96,9 +95,14 @@ async function mailSignInCode(user: Pick<User, "id" | "email">, meta: RequestMet
   if (!window.allowed) return { ok: true, sent: false, retryAfterSeconds: window.retryAfterSeconds };
   const quota = await hitRateLimit(RATE_LIMITS.signinCodeMail, user.id);
   if (!quota.allowed) return { ok: false, message: rateLimitMessage(quota.retryAfterSeconds) };
-  const code = await issueCode(user.id, "signin", user.email);
-  if (env().sandbox) log().warn(`[sandbox] sign-in code for ${user.email}: ${code}`);
-  await sendMail(signInCodeMail(user.email, code, { device: deviceName(meta.userAgent), ip: meta.ip }));
+  // Issued and mailed by a job: a mail server that is down fails no sign-in (code-mail-job.ts).
+  await queueCodeMail({
+    purpose: "signin",
+    userId: user.id,
+    to: user.email,
+    locale: getLocale(),
+    from: { device: deviceName(meta.userAgent), ip: meta.ip },
+  });
   return { ok: true, sent: true, retryAfterSeconds: SIGNIN_CODE_RESEND_WINDOW.windowSeconds };
 }
 

@@ -53,9 +53,13 @@ interface Question {
 const businessNameOf = async (organizationId: string) =>
   (await queryRow<{ name: string }>(db(), sql`select name from organizations where id = ${organizationId}`))?.name ?? "";
 
-/** How a failed call reads as a handover's detail: the failure's code, never the endpoint's words. */
+/**
+ * How a failed call reads as a handover's detail ("Try it" and the conversation's log): the
+ * failure's code, and the endpoint's own words only when a 200 carried nothing but an error.
+ */
 function failureDetail(result: Extract<ChatCompletionResult, { kind: "failed" }>) {
-  return result.httpStatus ? `${result.reason} (HTTP ${result.httpStatus})` : result.reason;
+  const code = result.httpStatus ? `${result.reason} (HTTP ${result.httpStatus})` : result.reason;
+  return result.endpointMessage ? `${code}: ${result.endpointMessage}`.slice(0, 200) : code;
 }
 
 /** Everything after the checks that need no model: retrieval, the call, its cost, what it means. */
