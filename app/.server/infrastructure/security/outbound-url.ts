@@ -55,9 +55,14 @@ export function isLoopbackAddress(address: string) {
   return LOOPBACK.some(([net, bits]) => net.kind() === parsed.kind() && (parsed as ipaddr.IPv6).match(net as ipaddr.IPv6, bits));
 }
 
-/** Who may be called on loopback: the caller's rule; unless told, WEBHOOK_ALLOW_LOOPBACK (never in production). */
+/**
+ * A caller's rule. `loopback`: whether 127.0.0.0/8 and ::1 may be called; unless told,
+ * WEBHOOK_ALLOW_LOOPBACK (never in production). `production`: whether only https is taken; unless
+ * told, the deployment's (a check of a flow's steps is given it).
+ */
 export interface OutboundRule {
   loopback?: boolean;
+  production?: boolean;
 }
 
 const loopbackAllowed = (rule: OutboundRule) => rule.loopback ?? Boolean(env().WEBHOOK_ALLOW_LOOPBACK);
@@ -90,7 +95,8 @@ export function checkOutboundShape(raw: string, rule: OutboundRule = {}): Outbou
   } catch {
     return { ok: false, reason: "invalid" };
   }
-  if (url.protocol !== "https:" && (env().production || url.protocol !== "http:")) return { ok: false, reason: "scheme" };
+  const production = rule.production ?? env().production;
+  if (url.protocol !== "https:" && (production || url.protocol !== "http:")) return { ok: false, reason: "scheme" };
   if (url.username || url.password) return { ok: false, reason: "credentials" };
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (!host) return { ok: false, reason: "invalid" };
