@@ -119,9 +119,6 @@ export const FLOW_MESSAGES = {
   get urlCredentials() {
     return m.automations_flows_error_url_credentials();
   },
-  urlUnresolved(host: string) {
-    return m.automations_flows_error_url_unresolved({ host });
-  },
   get wait() {
     return m.automations_flows_error_wait({ max: formatNumber(FLOW_WAIT_MAX) });
   },

@@ -182,14 +182,12 @@ export function flowUrlSample(raw: string): string | null {
 }
 
 /** The words of the shared check's refusal of a step's URL. */
-function flowUrlMessage(reason: OutboundRefusal, host?: string) {
+function flowUrlMessage(reason: OutboundRefusal) {
   switch (reason) {
     case "private":
       return FLOW_MESSAGES.urlPrivate;
     case "credentials":
       return FLOW_MESSAGES.urlCredentials;
-    case "unresolved":
-      return FLOW_MESSAGES.urlUnresolved(host ?? "");
     default:
       return FLOW_MESSAGES.url;
   }
@@ -205,7 +203,8 @@ function checkFlowUrl(raw: string, production: boolean) {
 
 /**
  * The HTTP steps' hosts looked up, as a webhook's is when saved: every address public (loopback only
- * under WEBHOOK_ALLOW_LOOPBACK). The call checks again (http.ts), since a name's answer can change.
+ * under WEBHOOK_ALLOW_LOOPBACK). A name not found (yet) is let be: a step may be written before its
+ * API is online, and the call checks again (http.ts) in any case, since a name's answer can change.
  */
 export async function checkStepAddresses(steps: readonly FlowStep[], resolve: Resolver = systemResolver): Promise<void> {
   for (const [i, step] of steps.entries()) {
@@ -213,7 +212,7 @@ export async function checkStepAddresses(steps: readonly FlowStep[], resolve: Re
     const sample = flowUrlSample(step.url);
     if (sample === null) throw refuseFlow(400, FLOW_MESSAGES.urlHost, `steps[${i}].url`);
     const target = await resolveOutboundTarget(sample, {}, resolve);
-    if (!target.ok) throw refuseFlow(400, flowUrlMessage(target.reason, target.host), `steps[${i}].url`);
+    if (!target.ok && target.reason !== "unresolved") throw refuseFlow(400, flowUrlMessage(target.reason), `steps[${i}].url`);
   }
 }
 
