@@ -75,7 +75,7 @@ describe("/api/v1/automations/assistant", () => {
     expect((await call(t.key, "GET", ASSISTANT)).body).toMatchObject({ maxTurns: 3, baseUrl: `${apiServer.base}/sandbox/llm/v1` });
   });
 
-  it("refuses a base URL on another origin without the key again (problem+json at apiKey), and changes nothing", async () => {
+  it("refuses a base URL on another origin without the key again (422 at apiKey), and changes nothing", async () => {
     const t = await tenant("Origin Check Traders");
     const sandbox = `${apiServer.base}/sandbox/llm/v1`;
     await call(t.key, "PATCH", ASSISTANT, { baseUrl: sandbox, model: "jumbe-sandbox-1", apiKey: "sk-origin-secret-abcd" });
