@@ -75,6 +75,32 @@ describe("/api/v1/automations/assistant", () => {
     expect((await call(t.key, "GET", ASSISTANT)).body).toMatchObject({ maxTurns: 3, baseUrl: `${apiServer.base}/sandbox/llm/v1` });
   });
 
+  it("refuses a base URL on another origin without the key again (422 at apiKey), and changes nothing", async () => {
+    const t = await tenant("Origin Check Traders");
+    const sandbox = `${apiServer.base}/sandbox/llm/v1`;
+    await call(t.key, "PATCH", ASSISTANT, { baseUrl: sandbox, model: "jumbe-sandbox-1", apiKey: "sk-origin-secret-abcd" });
+
+    // Another host with the saved key kept: refused, the key stays and stays where it was.
+    const moved = await call(t.key, "PATCH", ASSISTANT, { baseUrl: "http://127.0.0.9:8080/v1" });
+    expect(moved.status).toBe(422);
+    expect(moved.body).toMatchObject({
+      code: "invalid_automation",
+      field: "apiKey",
+      message: expect.stringContaining("The endpoint's address changed: give its key again"),
+    });
+    expect((await call(t.key, "GET", ASSISTANT)).body).toMatchObject({ baseUrl: sandbox, apiKeySaved: true, apiKeyLast4: "abcd" });
+
+    // Only the scheme changing is another origin too.
+    const https = await call(t.key, "PATCH", ASSISTANT, { baseUrl: sandbox.replace("http://", "https://") });
+    expect(https.body).toMatchObject({ field: "apiKey" });
+    // The same origin on another path keeps the key; another origin with the key again, or forgetting it, is saved.
+    expect((await call(t.key, "PATCH", ASSISTANT, { baseUrl: `${sandbox}/` })).body).toMatchObject({ apiKeySaved: true });
+    const rekeyed = await call(t.key, "PATCH", ASSISTANT, { baseUrl: "http://127.0.0.9:8080/v1", apiKey: "sk-other-host-efgh" });
+    expect(rekeyed.body).toMatchObject({ baseUrl: "http://127.0.0.9:8080/v1", apiKeySaved: true, apiKeyLast4: "efgh" });
+    const keyless = await call(t.key, "PATCH", ASSISTANT, { baseUrl: sandbox, apiKey: null });
+    expect(keyless.body).toMatchObject({ baseUrl: sandbox, apiKeySaved: false });
+  });
+
   it("lets a viewer's key read but not change", async () => {
     const t = await tenant("Kericho Tea Shop");
     await rawQuery(`update users set org_role = 'viewer' where id = $1`, [t.userId]);

@@ -102,6 +102,17 @@ describe("the flows' API", () => {
     expect(bad).toMatchObject({ status: 422, body: { code: "invalid_automation", field: "steps[1].then" } });
     const four = await call(t.key, "POST", FLOWS, { name: "Four", steps: [{ ...steps[0], choices: ["A", "B", "C", "D"] }] });
     expect(four.body).toMatchObject({ code: "invalid_automation", field: "steps[0].choices" });
+    // An HTTP step's address is checked when saved, as at the call (decision 099).
+    for (const url of [
+      "http://127.0.0.1/x",
+      "file:///etc/passwd",
+      "gopher://8.8.8.8/_x",
+      "https://169.254.169.254/",
+      "https://{{host}}/x",
+    ]) {
+      const refused = await call(t.key, "POST", FLOWS, { name: "Lookup", steps: [{ type: "http", method: "GET", url }] });
+      expect(refused, url).toMatchObject({ status: 422, body: { code: "invalid_automation", field: "steps[0].url" } });
+    }
     expect(await rawQuery(`select id from flows where organization_id = $1`, [t.organizationId])).toEqual([]);
     for (let i = 0; i < FLOWS_MAX; i++) expect((await call(t.key, "POST", FLOWS, { name: `Flow ${i}` })).status).toBe(201);
     expect(await call(t.key, "POST", FLOWS, { name: "One more" })).toMatchObject({ status: 409, body: { code: "flow_limit" } });

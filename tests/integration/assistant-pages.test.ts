@@ -75,7 +75,7 @@ const settingsForm = (t: { phoneNumberId: string }, overrides: Record<string, st
 
 const html = async (path: string, cookie: string) => {
   const page = await appFetch(getRequest(path, { cookie, headers: { accept: "text/html" } }));
-  return { status: page.status, text: (await page.text()).replace(/<!-- -->/g, "") };
+  return { status: page.status, text: (await page.text()).replace(/<!-- -->/g, "").replace(/&#x27;/g, "'") };
 };
 
 function multipart(path: string, cookie: string, file: { name: string; type: string; bytes: string }) {
@@ -137,6 +137,29 @@ describe("the assistant's page", () => {
     const money = await run(assistantPage.action, formRequest(ASSISTANT, settingsForm(t, { monthlyCap: "lots" }), { cookie: t.cookie }));
     expect(money.status).toBe(400);
     expect(await rawQuery(`select 1 from assistant_settings where organization_id = $1`, [t.organizationId])).toEqual([]);
+  });
+
+  it("asks for the key again when the base URL moves to another host, at the key's field, and changes nothing", async () => {
+    const t = await organisation("Origin Cafe Mombasa");
+    expect((await run(assistantPage.action, formRequest(ASSISTANT, settingsForm(t), { cookie: t.cookie }))).status).toBe(302);
+    expect((await html(ASSISTANT, t.cookie)).text).toContain("It is only sent to this address's host");
+
+    const moved = settingsForm(t, { baseUrl: "http://127.0.0.9:11434/v1", apiKey: "" });
+    const drawn = await appFetch(formRequest(ASSISTANT, moved, { cookie: t.cookie, headers: { accept: "text/html" } }));
+    const text = (await drawn.text()).replace(/<!-- -->/g, "").replace(/&#x27;/g, "'");
+    expect(drawn.status).toBe(400);
+    expect(text).toContain('id="assistant-settings-apiKey-error"');
+    expect(text).toContain("The endpoint's address changed: give its key again");
+    const [row] = await rawQuery<{ base_url: string; api_key_last4: string }>(
+      `select base_url, api_key_last4 from assistant_settings where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(row).toEqual({ base_url: llm.baseUrl, api_key_last4: "abcd" });
+
+    // Forgetting the key, or giving it again, saves the new address.
+    const forgot = await run(assistantPage.action, formRequest(ASSISTANT, { ...moved, clearKey: "on" }, { cookie: t.cookie }));
+    expect(forgot.status).toBe(302);
+    expect((await html(ASSISTANT, t.cookie)).text).not.toContain("…abcd");
   });
 
   it("is read by a viewer, who cannot change it", async () => {

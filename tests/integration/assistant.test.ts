@@ -1,6 +1,7 @@
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
+import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { decryptSecret } from "~/.server/infrastructure/security/crypto";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import {
@@ -89,7 +90,8 @@ describe("assistant settings", () => {
       t.organizationId,
     ]);
     expect(row!.api_key_sealed).not.toContain("sk-live");
-    expect(decryptSecret(row!.api_key_sealed)).toBe("sk-live-abcdefgh1234wxyz");
+    // Sealed with the endpoint's origin it may be sent to (decision 099).
+    expect(decryptSecret(row!.api_key_sealed)).toBe(`\u0001${new URL(llm.baseUrl).origin}\u0001sk-live-abcdefgh1234wxyz`);
     const view = await readAssistantSettings(t.organizationId);
     expect(view).toMatchObject({ keySaved: true, keyLast4: "wxyz", enabled: true });
     expect(JSON.stringify(view)).not.toContain("sk-live");
@@ -120,6 +122,71 @@ describe("assistant settings", () => {
     expect((await checkAssistantEndpoint("https://user:pw@api.example.com/v1")).ok).toBe(false);
     expect((await checkAssistantEndpoint("ftp://api.example.com/v1")).ok).toBe(false);
     expect((await checkAssistantEndpoint("http://jumbe.test/sandbox/llm/v1")).ok).toBe(true);
+  });
+});
+
+describe("the endpoint's key and address (decision 099)", () => {
+  it("refuses moving the base URL to another origin with the saved key kept, and changes nothing", async () => {
+    const t = await tenant("Origin Guard Hardware");
+    await saveAssistantSettings(t, settings({ apiKey: "sk-bound-to-sandbox-9z9z" }));
+    const moved = await refusal(saveAssistantSettings(t, settings({ baseUrl: "http://127.0.0.7:9000/v1", apiKey: "" })));
+    expect(moved).toMatchObject({ status: 400, field: "apiKey" });
+    expect(moved.message).toContain("give its key again");
+    expect(await readAssistantSettings(t.organizationId)).toMatchObject({ baseUrl: llm.baseUrl, keySaved: true, keyLast4: "9z9z" });
+    // Another port is another origin; the same origin on another path is not.
+    const port = new URL(llm.baseUrl);
+    port.port = String(Number(port.port) + 1);
+    expect(await refusal(saveAssistantSettings(t, settings({ baseUrl: port.toString(), apiKey: "" })))).toMatchObject({ field: "apiKey" });
+    await saveAssistantSettings(t, settings({ baseUrl: `${llm.baseUrl}/`, apiKey: "" }));
+    expect((await assistantConfig(t.organizationId))!.apiKey).toBe("sk-bound-to-sandbox-9z9z");
+  });
+
+  it("never sends the key to an origin other than the one it was saved for, at the call", async () => {
+    const other = await startLlm();
+    try {
+      const t = await tenant("Origin Guard Bakery");
+      await withKnowledge(t);
+      await saveAssistantSettings(t, settings({ apiKey: "sk-bound-to-first-4242" }));
+      // The base URL changed behind the settings' back (a row copied, an old path): the key stays home.
+      await rawQuery(`update assistant_settings set base_url = $2 where organization_id = $1`, [t.organizationId, other.baseUrl]);
+      expect((await assistantConfig(t.organizationId))!.apiKey).toBe("");
+      const outcome = await tryAssistant(t.organizationId, "What is the paybill number?", "en");
+      // The sandbox refuses a call without a key: it was not given one.
+      expect(outcome).toMatchObject({ kind: "handover", reason: "model_error", detail: "auth (HTTP 401)" });
+      expect((await other.control("/requests")).json.requests).toMatchObject([{ status: 401 }]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("refuses http and private addresses in production at save and at the call; the sandbox's own URL stays allowed", async () => {
+    const original = env();
+    const t = await tenant("Production Rules Ltd");
+    await withKnowledge(t);
+    await saveAssistantSettings(t, settings({ baseUrl: "http://8.8.8.8/v1", apiKey: "" }));
+    try {
+      setEnv({ ...original, production: true });
+      for (const baseUrl of [
+        "http://8.8.8.8/x",
+        "https://169.254.169.254/v1",
+        "https://10.0.0.1/v1",
+        "file:///etc/passwd",
+        "gopher://8.8.8.8/v1",
+      ])
+        expect(await refusal(saveAssistantSettings(t, settings({ baseUrl, apiKey: "" }))), baseUrl).toMatchObject({ field: "baseUrl" });
+      expect((await checkAssistantEndpoint("http://jumbe.test/sandbox/llm/v1")).ok).toBe(true);
+      const before = await requestsSeen();
+      // Saved under local rules, called under production's: handed over, nothing sent.
+      expect(await tryAssistant(t.organizationId, "What is the paybill number?", "en")).toMatchObject({
+        kind: "handover",
+        reason: "model_error",
+        detail: "endpoint refused",
+      });
+      expect(await requestsSeen()).toBe(before);
+    } finally {
+      setEnv(original);
+    }
+    expect((await readAssistantSettings(t.organizationId)).baseUrl).toBe("http://8.8.8.8/v1");
   });
 });
 

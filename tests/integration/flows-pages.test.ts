@@ -182,6 +182,23 @@ describe("the flows' pages", () => {
     expect(await rawQuery(`select id from flows where organization_id = $1`, [t.organizationId])).toEqual([]);
   });
 
+  it("says at the address's field, without JavaScript, that an HTTP step may not call a private or loopback address", async () => {
+    const t = await organisation("Flows Address Guard");
+    const flow = await createFlow(t.actor, { name: "Order lookup" });
+    const here = `${LIST}/${flow.id}`;
+    const step = { intent: "save-step", type: "http", stepId: "", method: "GET", url: "http://127.0.0.1/orders", body: "", saveAs: "http" };
+    const refused = await post(builder.action, here, t.cookie, step, flow.id);
+    expect(refused.status).toBe(400);
+    expect(refused.data).toMatchObject({
+      stepForm: { type: "http", errors: { url: ["The address must not point to a private, loopback or link-local network."] } },
+    });
+    const hosted = await post(builder.action, here, t.cookie, { ...step, url: "https://{{shop}}/orders" }, flow.id);
+    expect(hosted.data).toMatchObject({
+      stepForm: { errors: { url: [expect.stringContaining("cannot form the address's scheme or host")] } },
+    });
+    expect((await getFlow(t.organizationId, flow.id)).steps).toEqual([]);
+  });
+
   it("shows flows to a viewer without a way to change them, and refuses their posts", async () => {
     const t = await organisation();
     const flow = await createFlow(t.actor, { name: "Delivery areas" });

@@ -420,6 +420,58 @@ describe("chatbot flows", () => {
       expect(calls).toEqual(["GET /orders/1234", "GET /orders/999"]);
     });
 
+    it("refuses at save and at publish an address it would refuse to call, and changes nothing (decision 099)", async () => {
+      const t = await tenant("Save Guard Couriers");
+      const flow = await createFlow(t.actor, { name: "Lookup" });
+      const http = (url: string) => [{ id: "look", type: "http", method: "GET", url }];
+      const refusedAt = async (url: string) => {
+        const error = await updateFlow(t.actor, flow.id, { steps: http(url) }).catch((e: unknown) => e);
+        return isRefusal(error) ? { status: error.status, field: error.field, message: error.message } : error;
+      };
+      setEnv({ ...original, WEBHOOK_ALLOW_LOOPBACK: false });
+      expect(await refusedAt("http://127.0.0.1/orders")).toMatchObject({
+        status: 400,
+        field: "steps[0].url",
+        message: "The address must not point to a private, loopback or link-local network.",
+      });
+      expect(await refusedAt("https://169.254.169.254/latest/meta-data")).toMatchObject({ status: 400, field: "steps[0].url" });
+      expect(await refusedAt("http://[::ffff:10.0.0.1]/x")).toMatchObject({ status: 400, field: "steps[0].url" });
+      expect(await refusedAt("file:///etc/passwd")).toMatchObject({ status: 400, field: "steps[0].url" });
+      expect(await refusedAt("gopher://8.8.8.8:70/_x")).toMatchObject({ status: 400, field: "steps[0].url" });
+      expect(await refusedAt("https://user:secret@8.8.8.8/x")).toMatchObject({
+        message: "The address must not contain a user name or password.",
+      });
+      // A variable may fill the path and the query, never the scheme or the host.
+      for (const url of ["https://{{host}}/orders", "{{base}}/orders", "https://8.8.8.8:{{port}}/x", "https://8.8.8.{{n}}/x"])
+        expect(await refusedAt(url), url).toMatchObject({
+          status: 400,
+          field: "steps[0].url",
+          message: expect.stringContaining("{{order}}"),
+        });
+      expect((await getFlow(t.organizationId, flow.id)).steps).toEqual([]);
+      // A host name is looked up when saved; one not found (yet) is left to the call's check.
+      await updateFlow(t.actor, flow.id, { steps: http("https://no-such-host.invalid/orders") });
+      await updateFlow(t.actor, flow.id, { steps: http("https://8.8.8.8/orders/{{order}}?q={{order}}") });
+
+      // A draft stored before these rules is not published as it is.
+      await rawQuery(`update flows set steps = $2::jsonb where id = $1`, [flow.id, JSON.stringify(http("http://127.0.0.1/orders"))]);
+      expect(await publishFlow(t.actor, flow.id).catch((e: unknown) => isRefusal(e) && e.field)).toBe("steps[0].url");
+      expect((await getFlow(t.organizationId, flow.id)).liveVersion).toBeNull();
+    });
+
+    it("refuses at the call what a variable or an old step makes of the address", async () => {
+      setEnv({ ...original, WEBHOOK_ALLOW_LOOPBACK: false });
+      const before = calls.length;
+      for (const url of [
+        "file:///etc/passwd",
+        "gopher://127.0.0.1:70/_x",
+        `http://127.0.0.1:${port}/orders/1234`,
+        "https://169.254.169.254/",
+      ])
+        expect(await callHttp("GET", url, null), url).toEqual({ status: 0, json: null });
+      expect(calls.length).toBe(before);
+    });
+
     it("refuses private addresses, and loopback unless the switch (never in production) allows it", async () => {
       const before = calls.length;
       expect(await callHttp("GET", "http://10.1.2.3/orders", null)).toEqual({ status: 0, json: null });

@@ -144,7 +144,11 @@ export function AssistantForm({ values, numbers, keyLast4, keySaved, result, can
             label={m.automations_assistant_key()}
             autoComplete="off"
             spellCheck={false}
-            hint={keySaved ? m.automations_assistant_key_saved({ last4: keyLast4 }) : m.automations_assistant_key_none()}
+            hint={
+              keySaved
+                ? `${m.automations_assistant_key_saved({ last4: keyLast4 })} ${m.automations_assistant_key_bound()}`
+                : m.automations_assistant_key_none()
+            }
             errors={fields.apiKey.errors}
             {...getInputProps(fields.apiKey, { type: "password" })}
             defaultValue=""

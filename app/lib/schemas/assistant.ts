@@ -74,6 +74,9 @@ export const ASSISTANT_MESSAGES = {
   get baseUrlUnresolved() {
     return m.automations_assistant_error_base_url_unresolved();
   },
+  get keyForNewEndpoint() {
+    return m.automations_assistant_error_key_new_endpoint();
+  },
   get apiKeyTooLong() {
     return m.automations_assistant_error_key({ max: API_KEY_MAX });
   },

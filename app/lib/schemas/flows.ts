@@ -110,6 +110,15 @@ export const FLOW_MESSAGES = {
   get url() {
     return m.automations_flows_error_url({ example: "https://shop.example.co.ke/orders/{{order}}" });
   },
+  get urlHost() {
+    return m.automations_flows_error_url_host({ example: "{{order}}" });
+  },
+  get urlPrivate() {
+    return m.automations_flows_error_url_private();
+  },
+  get urlCredentials() {
+    return m.automations_flows_error_url_credentials();
+  },
   get wait() {
     return m.automations_flows_error_wait({ max: formatNumber(FLOW_WAIT_MAX) });
   },

@@ -40,7 +40,7 @@ export const AssistantSettingsUpdate = z
       .nullable()
       .optional()
       .describe(
-        `The endpoint's key (up to ${API_KEY_MAX} characters), stored encrypted and never answered back; null forgets it; absent keeps it.`,
+        `The endpoint's key (up to ${API_KEY_MAX} characters), stored encrypted and never answered back; null forgets it; absent keeps it while baseUrl stays on the same origin (scheme, host and port). A saved key is only sent to the origin it was saved for: a baseUrl on another origin without apiKey (or null) is refused (422 at apiKey) and changes nothing.`,
       ),
     handoverText: z
       .string()

@@ -1,10 +1,15 @@
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
-import ipaddr from "ipaddr.js";
 import { eq, sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { webhookEndpoints } from "../../infrastructure/db/schema";
 import { env } from "../../infrastructure/config/env";
+import {
+  isForbiddenAddress,
+  isForbiddenTarget,
+  resolveOutboundTarget,
+  systemResolver,
+  type OutboundRefusal,
+  type Resolver,
+} from "../../infrastructure/security/outbound-url";
 import { recordActivity } from "../activity/record";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { CurrentUser } from "../auth/guards";
@@ -15,54 +20,31 @@ import { WEBHOOK_EVENTS } from "~/lib/developer";
 
 export { WEBHOOK_EVENTS };
 
-// A tenant's webhook must not make Jumbe call into its own network (SSRF): only addresses that
-// ipaddr.js classes as plain unicast pass, and on top of its special ranges (it names loopback,
-// private, link-local, CGNAT, multicast, reserved, documentation, IPv4-mapped/translated, NAT64
-// 64:ff9b::/96, 6to4 and Teredo) the IANA special-purpose ranges it does not know yet. Every IPv6
-// form that carries an IPv4 address is refused outright rather than decoded.
-const EXTRA_SPECIAL = [
-  "198.18.0.0/15", // benchmarking
-  "::/96", // IPv4-compatible (deprecated), e.g. ::127.0.0.1
-  "64:ff9b:1::/48", // NAT64 local use
-  "100::/64", // discard-only
-  "2001::/23", // IETF protocol assignments (Teredo, benchmarking, ORCHID...)
-  "3fff::/20", // documentation
-  "5f00::/16", // SRv6 SIDs
-  "fec0::/10", // site-local (deprecated, still routed privately)
-].map((cidr) => ipaddr.parseCIDR(cidr));
+// A tenant's webhook must not make Jumbe call into its own network (SSRF): the check is the one every
+// address a tenant gives Jumbe goes through (infrastructure/security/outbound-url.ts, decision 099),
+// with loopback allowed only under WEBHOOK_ALLOW_LOOPBACK (tests and local trials; production refuses
+// the switch at start-up).
+export { isForbiddenAddress, isForbiddenTarget, systemResolver, type Resolver };
 
-/** True for an address a webhook may never be delivered to. */
-export function isForbiddenAddress(address: string) {
-  // node:net decides what is an address, so no lenient form (octal, short IPv4) slips through.
-  const family = isIP(address);
-  if (!family) return true;
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    // The URL parser writes IPv6 canonically (an embedded dotted IPv4 as hex), which ipaddr.js reads.
-    parsed = ipaddr.parse(family === 6 ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address);
-  } catch {
-    return true;
+/** A refusal of the shared check in a webhook's words. */
+function webhookUrlMessage(reason: OutboundRefusal, host?: string) {
+  switch (reason) {
+    case "empty":
+      return "Enter the URL that should receive the events.";
+    case "too_long":
+      return "The webhook URL is too long.";
+    case "invalid":
+      return "Enter a full URL, such as https://example.co.ke/jumbe/webhooks.";
+    case "scheme":
+      return env().production ? "The webhook URL must use https." : "The webhook URL must use https (or http outside production).";
+    case "credentials":
+      return "The webhook URL must not contain a user name or password.";
+    case "unresolved":
+      return `The host name ${host ?? ""} could not be resolved.`;
+    case "private":
+      return "The webhook URL must not point to a private, loopback or link-local address.";
   }
-  if (parsed.range() !== "unicast") return true;
-  // Same kind checked first; the cast only satisfies the overloads.
-  return EXTRA_SPECIAL.some(([net, bits]) => net.kind() === parsed.kind() && (parsed as ipaddr.IPv6).match(net as ipaddr.IPv6, bits));
 }
-
-const LOOPBACK = [ipaddr.parseCIDR("127.0.0.0/8"), ipaddr.parseCIDR("::1/128")];
-
-/**
- * isForbiddenAddress, except that loopback passes when WEBHOOK_ALLOW_LOOPBACK is set (tests and
- * local trials with a receiver on this machine; production refuses the switch at start-up).
- */
-export function isForbiddenTarget(address: string) {
-  if (!isForbiddenAddress(address)) return false;
-  if (!env().WEBHOOK_ALLOW_LOOPBACK || !isIP(address)) return true;
-  const parsed = ipaddr.parse(address);
-  return !LOOPBACK.some(([net, bits]) => net.kind() === parsed.kind() && (parsed as ipaddr.IPv6).match(net as ipaddr.IPv6, bits));
-}
-
-export type Resolver = (host: string) => Promise<string[]>;
-export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
  * Checks a webhook URL: https in production (http too elsewhere), no credentials, and a host whose
@@ -84,36 +66,8 @@ export async function resolveWebhookTarget(
   raw: string,
   resolve: Resolver = systemResolver,
 ): Promise<{ ok: true; url: string; addresses: string[] } | { ok: false; message: string }> {
-  const value = raw.trim();
-  if (!value) return { ok: false, message: "Enter the URL that should receive the events." };
-  if (value.length > 2048) return { ok: false, message: "The webhook URL is too long." };
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { ok: false, message: "Enter a full URL, such as https://example.co.ke/jumbe/webhooks." };
-  }
-  const production = env().production;
-  if (url.protocol !== "https:" && (production || url.protocol !== "http:"))
-    return {
-      ok: false,
-      message: production ? "The webhook URL must use https." : "The webhook URL must use https (or http outside production).",
-    };
-  if (url.username || url.password) return { ok: false, message: "The webhook URL must not contain a user name or password." };
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = await resolve(host);
-    } catch {
-      return { ok: false, message: `The host name ${host} could not be resolved.` };
-    }
-  }
-  if (!addresses.length || addresses.some(isForbiddenTarget))
-    return { ok: false, message: "The webhook URL must not point to a private, loopback or link-local address." };
-  url.hash = "";
-  return { ok: true, url: url.toString(), addresses };
+  const target = await resolveOutboundTarget(raw, {}, resolve);
+  return target.ok ? target : { ok: false, message: webhookUrlMessage(target.reason, target.host) };
 }
 
 export async function webhookConfig(organizationId: string) {

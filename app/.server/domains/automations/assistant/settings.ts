@@ -17,13 +17,31 @@ import {
   MODEL_MAX,
   MONEY_MAX_CENTS,
 } from "~/lib/schemas/assistant";
-import { checkAssistantEndpoint } from "./endpoint";
+import { checkAssistantEndpoint, endpointOrigin } from "./endpoint";
 
 /**
  * The assistant's settings (issue 44): one row an organisation, written when first saved. The key is
  * sealed with ENCRYPTION_KEY and never read back out of this module except to call the endpoint:
  * pages and the API get whether one is saved and its last four characters.
+ *
+ * The key belongs to the endpoint's origin (scheme, host and port) it was saved with (decision 099):
+ * it is sealed together with that origin; a save that moves the base URL to another origin while a
+ * key is saved is refused unless it gives the key again (or forgets it), and a call only carries the
+ * key to the origin it was sealed with.
  */
+
+/** Marks a key sealed with its origin: `\u0001<origin>\u0001<key>` (a key sealed before is bare). */
+const BOUND = "\u0001";
+
+const sealKey = (key: string, origin: string) => encryptSecret(`${BOUND}${origin}${BOUND}${key}`);
+
+/** The sealed key and the origin it may go to; a bare key (sealed before decision 099) goes to the row's own. */
+function unsealKey(sealed: string, baseUrl: string): { key: string; origin: string } {
+  const plain = decryptSecret(sealed);
+  if (!plain.startsWith(BOUND)) return { key: plain, origin: endpointOrigin(baseUrl) };
+  const end = plain.indexOf(BOUND, 1);
+  return { key: plain.slice(end + 1), origin: plain.slice(1, end) };
+}
 
 export type AssistantField =
   | "enabled"
@@ -130,7 +148,10 @@ export interface AssistantConfig extends AssistantSettingsView {
 export async function assistantConfig(organizationId: string): Promise<AssistantConfig | null> {
   const row = await settingsRow(organizationId);
   if (!row) return null;
-  return { ...viewOf(row), apiKey: row.api_key_sealed ? decryptSecret(row.api_key_sealed) : "" };
+  if (!row.api_key_sealed) return { ...viewOf(row), apiKey: "" };
+  // Only to the origin it was saved for: a base URL changed behind the settings' back gets no key.
+  const sealed = unsealKey(row.api_key_sealed, row.base_url);
+  return { ...viewOf(row), apiKey: sealed.origin === endpointOrigin(row.base_url) ? sealed.key : "" };
 }
 
 export interface AssistantSettingsInput {
@@ -139,7 +160,7 @@ export interface AssistantSettingsInput {
   instructions: string;
   baseUrl: string;
   model: string;
-  /** A new key; empty or absent keeps the saved one. */
+  /** A new key; empty or absent keeps the saved one (only while the base URL's origin stays the same). */
   apiKey?: string;
   /** Forget the saved key (an endpoint that needs none). */
   clearKey?: boolean;
@@ -211,13 +232,19 @@ async function checkedSettings(organizationId: string, input: AssistantSettingsI
     if (!endpoint.ok) throw refuseAssistant(400, endpoint.message, "baseUrl");
     baseUrl = endpoint.url;
   }
+  // A saved key goes only where it was saved for: another origin needs the key again, or none.
+  if (!value.apiKey && !value.clearKey) {
+    const saved = await settingsRow(organizationId);
+    if (saved?.api_key_sealed && unsealKey(saved.api_key_sealed, saved.base_url).origin !== endpointOrigin(baseUrl))
+      throw refuseAssistant(400, ASSISTANT_MESSAGES.keyForNewEndpoint, "apiKey");
+  }
   return { ...value, phoneNumberIds, baseUrl };
 }
 
 /** Saves the settings whole (nothing changes on a refusal); the key only when a new one is given. */
 export async function saveAssistantSettings(actor: RuleActor, input: AssistantSettingsInput): Promise<AssistantSettingsView> {
   const value = await checkedSettings(actor.organizationId, input);
-  const newKey = value.apiKey ? { sealed: encryptSecret(value.apiKey), last4: value.apiKey.slice(-4) } : null;
+  const newKey = value.apiKey ? { sealed: sealKey(value.apiKey, endpointOrigin(value.baseUrl)), last4: value.apiKey.slice(-4) } : null;
   const key = newKey ?? (value.clearKey ? { sealed: "", last4: "" } : null);
   await db().transaction(async (tx) => {
     await touchAutomations(tx, actor.organizationId, actor.userId);

@@ -2,6 +2,13 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { Refusal } from "../../../infrastructure/refusal";
 import {
+  checkOutboundShape,
+  resolveOutboundTarget,
+  systemResolver,
+  type OutboundRefusal,
+  type Resolver,
+} from "../../../infrastructure/security/outbound-url";
+import {
   END,
   FLOW_BRANCH_OPERATORS,
   FLOW_BRANCH_SOURCES,
@@ -162,14 +169,52 @@ function issueWords(path: readonly PropertyKey[]): { field: string; message: str
   }
 }
 
-const isHttpsOrLocalHttp = (raw: string, production: boolean) => {
-  try {
-    const url = new URL(raw);
-    return url.protocol === "https:" || (!production && url.protocol === "http:");
-  } catch {
-    return false;
+/**
+ * An HTTP step's URL with each `{{variable}}` as a plain word, for the checks that can be made before
+ * the call (decision 099); null when a variable would form the scheme or the host (or port, user
+ * name): those are written out, so what is checked now is what is called.
+ */
+export function flowUrlSample(raw: string): string | null {
+  const authority = /^[^:/?#{}]*:\/\/[^/?#]*/.exec(raw)?.[0];
+  const variable = raw.indexOf("{{");
+  if (variable >= 0 && (authority === undefined || authority.includes("{{"))) return null;
+  return raw.replace(/\{\{[^{}]*\}\}/g, "x");
+}
+
+/** The words of the shared check's refusal of a step's URL. */
+function flowUrlMessage(reason: OutboundRefusal) {
+  switch (reason) {
+    case "private":
+      return FLOW_MESSAGES.urlPrivate;
+    case "credentials":
+      return FLOW_MESSAGES.urlCredentials;
+    default:
+      return FLOW_MESSAGES.url;
   }
-};
+}
+
+/** What can be told of a step's URL without DNS: scheme, no user name, a host that is no variable and no private address. */
+function checkFlowUrl(raw: string, production: boolean) {
+  const sample = flowUrlSample(raw);
+  if (sample === null) throw refuseFlow(400, FLOW_MESSAGES.urlHost, "url");
+  const shape = checkOutboundShape(sample, { production });
+  if (!shape.ok) throw refuseFlow(400, flowUrlMessage(shape.reason), "url");
+}
+
+/**
+ * The HTTP steps' hosts looked up, as a webhook's is when saved: every address public (loopback only
+ * under WEBHOOK_ALLOW_LOOPBACK). A name not found (yet) is let be: a step may be written before its
+ * API is online, and the call checks again (http.ts) in any case, since a name's answer can change.
+ */
+export async function checkStepAddresses(steps: readonly FlowStep[], resolve: Resolver = systemResolver): Promise<void> {
+  for (const [i, step] of steps.entries()) {
+    if (step.type !== "http") continue;
+    const sample = flowUrlSample(step.url);
+    if (sample === null) throw refuseFlow(400, FLOW_MESSAGES.urlHost, `steps[${i}].url`);
+    const target = await resolveOutboundTarget(sample, {}, resolve);
+    if (!target.ok && target.reason !== "unresolved") throw refuseFlow(400, flowUrlMessage(target.reason), `steps[${i}].url`);
+  }
+}
 
 /** One step as stored, or a refusal (400) at its first wrong field. */
 export function checkStep(input: unknown, production: boolean): FlowStep {
@@ -197,7 +242,7 @@ export function checkStep(input: unknown, production: boolean): FlowStep {
   if (step.type === "branch" && step.source !== "answer" && !step.key) throw refuseFlow(400, FLOW_MESSAGES.key, "key");
   if (step.type === "set" && step.action === "field" && !/^[a-z][a-z0-9_]{0,59}$/i.test(step.key))
     throw refuseFlow(400, FLOW_MESSAGES.key, "key");
-  if (step.type === "http" && !isHttpsOrLocalHttp(step.url, production)) throw refuseFlow(400, FLOW_MESSAGES.url, "url");
+  if (step.type === "http") checkFlowUrl(step.url, production);
   return step;
 }
 

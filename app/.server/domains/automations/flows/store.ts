@@ -15,7 +15,7 @@ import {
   type FlowStatus,
 } from "~/lib/schemas/flows";
 import type { RuleActor } from "../rules";
-import { checkSteps, refuseFlow, type FlowStep } from "./steps";
+import { checkStepAddresses, checkSteps, refuseFlow, type FlowStep } from "./steps";
 
 /**
  * Chatbot flows (issue 44): members edit a flow's draft steps; Publish freezes them as a new version
@@ -143,6 +143,7 @@ export async function createFlow(actor: RuleActor, input: FlowInput): Promise<Fl
   const name = checkedName(input.name);
   const { idleMinutes, idleText } = checkedIdle(input.idleMinutes, input.idleText);
   const steps = checkSteps(input.steps ?? [], env().production);
+  await checkStepAddresses(steps);
   const id = await db().transaction(async (tx) => {
     await lockFlows(tx, actor.organizationId);
     const count = await queryRow<{ n: number }>(
@@ -168,6 +169,7 @@ export async function updateFlow(actor: RuleActor, id: string, input: FlowInput)
   const name = input.name === undefined ? flow.name : checkedName(input.name);
   const { idleMinutes, idleText } = checkedIdle(input.idleMinutes ?? flow.idleMinutes, input.idleText ?? flow.idleText);
   const steps = input.steps === undefined ? flow.steps : checkSteps(input.steps, env().production);
+  if (input.steps !== undefined) await checkStepAddresses(steps);
   await db().execute(sql`
     update flows set name = ${name}, idle_minutes = ${idleMinutes}, idle_text = ${idleText}, steps = ${JSON.stringify(steps)}::jsonb,
            updated_at = now()
@@ -180,7 +182,8 @@ export async function updateFlow(actor: RuleActor, id: string, input: FlowInput)
 export async function publishFlow(actor: RuleActor, id: string): Promise<FlowView> {
   const flow = await getFlow(actor.organizationId, id);
   if (!flow.steps.length) throw refuseFlow(400, FLOW_MESSAGES.noSteps, "steps");
-  checkSteps(flow.steps, env().production);
+  // Checked again: a draft saved under other rules (or before decision 099) is not published as it is.
+  await checkStepAddresses(checkSteps(flow.steps, env().production));
   await db().transaction(async (tx) => {
     await tx.execute(sql`select id from flows where id = ${id} for update`);
     const version = await queryRow<{ id: string }>(
