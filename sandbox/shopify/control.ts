@@ -75,15 +75,14 @@ function customerOf(ctx: ShopifyContext, input: Json) {
   return person ? { id: ctx.state.newId(), ...person } : null;
 }
 
-/** An order as a customer's purchase makes it: `orders/create` and `orders/paid`. */
-export function createOrder(ctx: ShopifyContext, domain: string, input: Json) {
-  const shop = shopOr404(ctx, domain);
+/** An order of the shop from its spec (the phone, the customer, the addresses, the lines), numbered `number`. */
+function newOrder(ctx: ShopifyContext, shop: Shop, input: Json, number: number): Order {
   const at = ctx.options.now();
   const customer = customerOf(ctx, input);
-  const order: Order = {
+  return {
     id: ctx.state.newId(),
     shop: shop.domain,
-    number: ctx.state.nextOrderNumber(shop.domain),
+    number,
     email: text(input.email) ?? customer?.email ?? null,
     phone: text(input.phone) ?? null,
     customer,
@@ -94,12 +93,38 @@ export function createOrder(ctx: ShopifyContext, domain: string, input: Json) {
     updatedAt: at,
     fulfillments: [],
   };
+}
+
+/** An order as a customer's purchase makes it: `orders/create` and `orders/paid`. */
+export function createOrder(ctx: ShopifyContext, domain: string, input: Json) {
+  const shop = shopOr404(ctx, domain);
   const delivery = deliveryOf(input.delivery);
+  const order = newOrder(ctx, shop, input, ctx.state.nextOrderNumber(shop.domain));
   ctx.state.orders.set(order.id, order);
   ctx.state.changed();
   const payload = orderPayload(shop, order);
   const webhooks = [...emit(ctx, shop, "orders/create", payload, delivery), ...emit(ctx, shop, "orders/paid", payload, delivery)];
   return { order: payload, webhooks };
+}
+
+/** At most this many orders an import call. */
+export const MAX_IMPORTED_ORDERS = 1000;
+
+/**
+ * Orders the merchant already has, added in bulk (a store migration, an import app, or a benchmark's
+ * shop): each spec as `createOrder` takes it, stored in the shop and numbered in turn, and no webhook
+ * sent (the caller delivers what it needs). Answers each order's `orders/create` payload.
+ */
+export function importOrders(ctx: ShopifyContext, domain: string, input: Json) {
+  const shop = shopOr404(ctx, domain);
+  const specs = input.orders;
+  if (!Array.isArray(specs) || specs.length < 1 || specs.length > MAX_IMPORTED_ORDERS)
+    throw new ControlError(400, `orders must be a list of 1 to ${MAX_IMPORTED_ORDERS} order specs.`);
+  const first = ctx.state.nextOrderNumber(shop.domain);
+  const orders = specs.map((spec, i) => newOrder(ctx, shop, spec && typeof spec === "object" ? (spec as Json) : {}, first + i));
+  for (const order of orders) ctx.state.orders.set(order.id, order);
+  ctx.state.changed();
+  return { orders: orders.map((order) => orderPayload(shop, order)), webhooks: [] };
 }
 
 /** A fulfilment with tracking: `fulfillments/create` and `orders/fulfilled`. */
@@ -253,6 +278,10 @@ export function controlRouter(ctx: ShopifyContext): Router {
   router.post(
     "/shops/:shop/orders",
     act((req) => createOrder(ctx, String(req.params.shop), body(req))),
+  );
+  router.post(
+    "/shops/:shop/orders/import",
+    act((req) => importOrders(ctx, String(req.params.shop), body(req))),
   );
   router.post(
     "/orders/:id/fulfillments",

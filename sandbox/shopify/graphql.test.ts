@@ -76,6 +76,29 @@ describe("the GraphQL Admin API", () => {
     expect(bad.json.errors[0].message).toBe("Invalid global id 'Order/1'");
   });
 
+  it("keeps imported orders as the shop's own, numbered in turn, without sending a webhook", async () => {
+    h = await startShopify();
+    const token = await h.connect();
+    await h.subscribe(token, ["orders/create"]);
+    const imported = await h.control<Json>(`/shops/${SHOP}/orders/import`, {
+      method: "POST",
+      body: { orders: [{ customer: { first_name: "Achieng", phone: "+254710000001" } }, { phone: "0712 345 678" }] },
+    });
+    expect(imported.status).toBe(201);
+    expect(imported.json.orders.map((o: Json) => o.name)).toEqual(["#1001", "#1002"]);
+    expect(imported.json.orders[0]).toMatchObject({ customer: { first_name: "Achieng", phone: "+254710000001" }, currency: "KES" });
+    expect(imported.json.webhooks).toEqual([]);
+    await h.sandbox.flushWebhooks();
+    expect(h.sandbox.webhooks()).toEqual([]);
+    const ids = imported.json.orders.map((o: Json) => o.admin_graphql_api_id);
+    const NODES = "query confirm($ids: [ID!]!) { nodes(ids: $ids) { id } }";
+    const answered = await h.admin<Json>("/graphql.json", token, { body: { query: NODES, variables: { ids } } });
+    expect(answered.json.data.nodes.map((n: Json | null) => n?.id ?? null)).toEqual(ids);
+    expect(h.sandbox.createOrder(SHOP).order.name).toBe("#1003");
+    const none = await h.control<Json>(`/shops/${SHOP}/orders/import`, { method: "POST", body: { orders: [] } });
+    expect(none.status).toBe(400);
+  });
+
   it("answers throttling in GraphQL's own way, and refuses what it does not serve", async () => {
     h = await startShopify();
     const token = await h.connect();
