@@ -82,6 +82,7 @@ export async function admitAutomatedReplies(tx: Executor, asks: readonly ReplyAs
     from asked a join conversations v on v.id = a.v join contacts c on c.id = v.contact_id
     union all
     select 0, n, false, false, false,
+           -- At most the cap (the gate holds it), read from the replies' own index (automation_runs_number_replies_idx).
            (select count(*) from automation_runs r where r.phone_number_id = n and r.reply_id is not null
               and r.created_at > now() - interval '1 hour')::int
     from unnest(${sql.param(numbers)}::text[]) as n`,

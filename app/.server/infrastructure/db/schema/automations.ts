@@ -96,7 +96,10 @@ export const automationRuns = pgTable(
     uniqueIndex("automation_runs_message_idx").on(t.messageId),
     index("automation_runs_contact_rule_idx").on(t.contactId, t.ruleId, t.createdAt),
     index("automation_runs_conversation_idx").on(t.conversationId, t.kind, t.createdAt),
-    index("automation_runs_number_idx").on(t.phoneNumberId, t.createdAt),
+    // A number's automated replies in the last hour (its cap, read under its lock by the reply gate): the runs that replied only.
+    index("automation_runs_number_replies_idx")
+      .on(t.phoneNumberId, t.createdAt)
+      .where(sql`${t.replyId} is not null`),
     // Analytics: an organisation's runs in a period.
     index("automation_runs_org_created_idx").on(t.organizationId, t.createdAt),
   ],
