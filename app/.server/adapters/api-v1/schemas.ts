@@ -34,11 +34,14 @@ export const Account = z
       billingType: z.string().describe("prepaid or postpaid."),
       messageLimit: z.int().describe("Messages included per month."),
     }),
-    wallet: z.object({
-      balanceCents: z.int().describe("The wallet's balance in cents of KES (paid in, not yet spent)."),
-      availableCents: z.int().describe("What can be spent now: the balance less the price held for queued prepaid messages."),
-      currency: z.literal("KES"),
-    }),
+    wallet: z
+      .object({
+        balanceCents: z.int().describe("The wallet's balance in cents of KES (paid in, not yet spent)."),
+        availableCents: z.int().describe("What can be spent now: the balance less the price held for queued prepaid messages."),
+        currency: z.literal("KES"),
+      })
+      .optional()
+      .describe("The prepaid wallet: only for a key whose role has billing:view (owner, admin); left out for the others."),
     usage: z.object({
       messagesThisMonth: z.int(),
       messageLimit: z.int(),
