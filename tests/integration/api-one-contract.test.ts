@@ -14,6 +14,7 @@ import { errorCatalogueRows } from "~/.server/adapters/api-v1/reference";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
+import { appFetch } from "../support/in-process-app";
 import { startApiV1Server } from "../support/api-v1-server";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, recipient } from "../support/sending-kit";
@@ -42,12 +43,6 @@ async function tenant(name: string) {
   return t;
 }
 type Tenant = Awaited<ReturnType<typeof tenant>>;
-
-interface Sent {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown> | undefined;
-}
 
 async function call(t: Tenant, method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit | object } = {}) {
   const raw = init.body instanceof FormData || init.body instanceof Uint8Array || typeof init.body === "string";
@@ -91,12 +86,17 @@ async function scheduledCampaign(t: Tenant, status?: string) {
 
 interface PostCase {
   /** The request, made ready (its path's ids made) once a tenant exists. */
-  prepare: (t: Tenant) => Promise<{ path: string; request: (other?: boolean) => { headers?: Record<string, string>; body?: BodyInit | object } }>;
+  prepare: (
+    t: Tenant,
+  ) => Promise<{ path: string; request: (other?: boolean) => { headers?: Record<string, string>; body?: BodyInit | object } }>;
   /** What a second run without the key would add: counted before and after the replay. */
   made?: (t: Tenant) => Promise<number>;
 }
 
-const json = (path: string, body: (other?: boolean) => object) => async () => ({ path, request: (other?: boolean) => ({ body: body(other) }) });
+const json = (path: string, body: (other?: boolean) => object) => async () => ({
+  path,
+  request: (other?: boolean) => ({ body: body(other) }),
+});
 
 /** Every POST of the API, by "POST path": a test below fails when a POST is missing here. */
 const POSTS: Record<string, PostCase> = {
@@ -211,7 +211,10 @@ describe("every POST of /api/v1 with an Idempotency-Key", () => {
   it("is every POST of the endpoint table, and the OpenAPI document gives each the key and the replay header", () => {
     expect(Object.keys(POSTS).sort()).toEqual(POST_ENDPOINTS.map(name).sort());
     const doc = openApiDocument() as unknown as {
-      paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; responses: Record<string, { headers?: object }> }>>;
+      paths: Record<
+        string,
+        Record<string, { parameters: { name: string; in: string }[]; responses: Record<string, { headers?: object }> }>
+      >;
     };
     for (const endpoint of POST_ENDPOINTS) {
       const operation = doc.paths[endpoint.path]!.post!;
@@ -220,33 +223,36 @@ describe("every POST of /api/v1 with an Idempotency-Key", () => {
     }
   });
 
-  it.each(POST_ENDPOINTS.map(name))("%s: a repeat answers the first answer and does nothing again; another request is refused", async (which) => {
-    const endpoint = POST_ENDPOINTS.find((e) => name(e) === which)!;
-    const c = POSTS[which];
-    expect(c, `${which} has no case here`).toBeDefined();
-    const t = await tenant(`Once ${which.replace(/\W+/g, " ").trim().slice(0, 40)}`);
-    const { path, request } = await c!.prepare(t);
-    const key = `key-${randomUUID()}`;
+  it.each(POST_ENDPOINTS.map(name))(
+    "%s: a repeat answers the first answer and does nothing again; another request is refused",
+    async (which) => {
+      const endpoint = POST_ENDPOINTS.find((e) => name(e) === which)!;
+      const c = POSTS[which];
+      expect(c, `${which} has no case here`).toBeDefined();
+      const t = await tenant(`Once ${which.replace(/\W+/g, " ").trim().slice(0, 40)}`);
+      const { path, request } = await c!.prepare(t);
+      const key = `key-${randomUUID()}`;
 
-    const first = await call(t, "POST", path, { ...request(), headers: { ...request().headers, "Idempotency-Key": key } });
-    expect(first.status, JSON.stringify(first.body)).toBe(endpoint.status);
-    expect(first.headers.get("idempotency-replayed")).toBe("false");
-    const before = await c!.made?.(t);
+      const first = await call(t, "POST", path, { ...request(), headers: { ...request().headers, "Idempotency-Key": key } });
+      expect(first.status, JSON.stringify(first.body)).toBe(endpoint.status);
+      expect(first.headers.get("idempotency-replayed")).toBe("false");
+      const before = await c!.made?.(t);
 
-    const again = await call(t, "POST", path, { ...request(), headers: { ...request().headers, "Idempotency-Key": key } });
-    expect({ status: again.status, body: again.body }).toEqual({ status: first.status, body: first.body });
-    expect(again.headers.get("idempotency-replayed")).toBe("true");
-    if (c!.made) expect(await c!.made(t)).toBe(before);
+      const again = await call(t, "POST", path, { ...request(), headers: { ...request().headers, "Idempotency-Key": key } });
+      expect({ status: again.status, body: again.body }).toEqual({ status: first.status, body: first.body });
+      expect(again.headers.get("idempotency-replayed")).toBe("true");
+      if (c!.made) expect(await c!.made(t)).toBe(before);
 
-    // Another request with the key: another body, or (a POST without one) another id in the path.
-    const other = request(true);
-    const otherPath = other.body === undefined ? path.replace(/[0-9a-f-]{36}/, randomUUID()) : path;
-    const refused = await call(t, "POST", otherPath, { ...other, headers: { ...other.headers, "Idempotency-Key": key } });
-    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
-    expect(refused.body).toMatchObject({ code: "idempotency_conflict" });
-    expect(refused.headers.get("idempotency-replayed")).toBe("false");
-    if (c!.made) expect(await c!.made(t)).toBe(before);
-  });
+      // Another request with the key: another body, or (a POST without one) another id in the path.
+      const other = request(true);
+      const otherPath = other.body === undefined ? path.replace(/[0-9a-f-]{36}/, randomUUID()) : path;
+      const refused = await call(t, "POST", otherPath, { ...other, headers: { ...other.headers, "Idempotency-Key": key } });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      expect(refused.body).toMatchObject({ code: "idempotency_conflict" });
+      expect(refused.headers.get("idempotency-replayed")).toBe("false");
+      if (c!.made) expect(await c!.made(t)).toBe(before);
+    },
+  );
 });
 
 describe("a JSON body of another type", () => {
@@ -264,7 +270,10 @@ describe("a JSON body of another type", () => {
     for (const endpoint of withBody) {
       const path = endpoint.path.replace("{id}", randomUUID());
       for (const [what, type, body] of refusals) {
-        const refused = await call(t, endpoint.method.toUpperCase(), path, { headers: type ? { "Content-Type": type } : {}, body: body as string });
+        const refused = await call(t, endpoint.method.toUpperCase(), path, {
+          headers: type ? { "Content-Type": type } : {},
+          body: body as string,
+        });
         expect(refused.status, `${name(endpoint)} ${what}`).toBe(415);
         expect(refused.headers.get("content-type")).toBe("application/problem+json");
         expect(refused.body).toMatchObject({ code: "unsupported_media_type", status: 415 });
@@ -277,7 +286,11 @@ describe("a JSON body of another type", () => {
 
   it("takes application/json with charset utf-8 and application/*+json", async () => {
     const t = await tenant("Charset Sacco");
-    for (const [i, type] of ["application/json; charset=utf-8", "application/json;charset=UTF-8", "application/merge-patch+json"].entries()) {
+    for (const [i, type] of [
+      "application/json; charset=utf-8",
+      "application/json;charset=UTF-8",
+      "application/merge-patch+json",
+    ].entries()) {
       const made = await call(t, "POST", "/api/v1/contacts", {
         headers: { "Content-Type": type },
         body: JSON.stringify({ ...CONTACT_CREATE_EXAMPLE, phone: recipient(10 + i) }),
@@ -373,5 +386,26 @@ describe("GET /api/v1/account", () => {
       expect(JSON.stringify(narrowed.body)).not.toContain("123456");
       expect(narrowed.body).toMatchObject({ organization: { id: t.organizationId }, usage: expect.any(Object) });
     }
+  });
+});
+
+describe("/api/admin/queue", () => {
+  it("answers a member who is not an administrator as its GET does (404), whatever the method or body", async () => {
+    const account = await createVerifiedUser({ businessName: "Not Admin Sacco" });
+    const cookie = await signedInCookie(account.email, account.password);
+    const origin = env().APP_URL;
+    const get = await appFetch(new Request(`${origin}/api/admin/queue`, { headers: { cookie } }));
+    expect(get.status).toBe(404);
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"])
+      for (const [type, body] of [
+        ["application/json", "{}"],
+        ["text/plain", "hello"],
+        ["application/x-www-form-urlencoded", "a=1"],
+      ]) {
+        const answered = await appFetch(
+          new Request(`${origin}/api/admin/queue`, { method, headers: { cookie, origin, "Content-Type": type! }, body }),
+        );
+        expect(answered.status, `${method} ${type}`).toBe(get.status);
+      }
   });
 });
