@@ -28,6 +28,7 @@ import { createRequestContext, type RequestInfo } from "~/.server/infrastructure
 import { endLiveStreams } from "~/.server/infrastructure/http/live-streams";
 import { renderOnce } from "~/.server/infrastructure/http/render-once";
 import { requestLog } from "~/.server/infrastructure/http/request-log";
+import { requestId } from "~/.server/infrastructure/http/request-id";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { baseLocale, localeOfPath } from "~/.server/infrastructure/http/locale";
 import { seedDemoData, DEMO_ACCOUNTS, DEMO_TEMPLATES } from "~/.server/demo/seed";
@@ -102,6 +103,8 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
     (res as unknown as { flush: () => void }).flush = () => {};
     next();
   });
+  // Its id first: the answer, the log line and an API error's body all carry it (decision 101).
+  app.use(requestId());
   app.use(requestLog());
   app.use(statementCountHeader());
   app.use(

@@ -75,7 +75,7 @@ const hours = {
 describe("keyword rules in the API", () => {
   it("adds, lists in order, reads, changes, reorders and deletes rules, recording each change as the page does", async () => {
     const t = await tenant("Nyota Savings Sacco");
-    expect(await call(t.key, "GET", "/api/v1/automations/rules")).toEqual({ status: 200, body: { data: [] } });
+    expect(await call(t.key, "GET", "/api/v1/automations/rules")).toEqual({ status: 200, body: { data: [], hasMore: false } });
 
     const added = await call(t.key, "POST", "/api/v1/automations/rules", prices);
     expect(added).toEqual({

@@ -155,13 +155,17 @@ describe("GET /api/v1/partner", () => {
     expect(theirs.status).toBe(200);
     expect(theirs.body.partner.id).toBe(other.partnerId);
     expect(theirs.body.clients).toEqual([]);
-    expect(theirs.body.transactions).toEqual({ data: [], nextCursor: null });
+    expect(theirs.body.transactions).toEqual({ data: [], nextCursor: null, hasMore: false });
     expect(theirs.body.settlements).toEqual([]);
     // Another partner's cursor (a transaction of Coast Agency's) finds nothing of theirs either.
     const mine = await call(me.key, "/api/v1/partner?limit=1");
     expect(mine.body.transactions.data).toHaveLength(1);
     const [row] = await rawQuery<{ id: string }>(`select id::text from partner_transactions where partner_id = $1`, [me.partnerId]);
     const foreignCursor = Buffer.from(`t${row!.id}`).toString("base64url");
-    expect((await call(other.key, `/api/v1/partner?cursor=${foreignCursor}`)).body.transactions).toEqual({ data: [], nextCursor: null });
+    expect((await call(other.key, `/api/v1/partner?cursor=${foreignCursor}`)).body.transactions).toEqual({
+      data: [],
+      nextCursor: null,
+      hasMore: false,
+    });
   });
 });

@@ -615,7 +615,7 @@ describe("tenants", () => {
       ["POST", `/api/v1/campaigns/${theirs.id}/cancel`],
     ] as const)
       expect(await call(b.key, method, path), `${method} ${path}`).toMatchObject({ status: 404, body: { code: "not_found" } });
-    expect((await call(b.key, "GET", "/api/v1/campaigns")).body).toEqual({ data: [], nextCursor: null });
+    expect((await call(b.key, "GET", "/api/v1/campaigns")).body).toEqual({ data: [], nextCursor: null, hasMore: false });
     expect((await call(b.key, "GET", "/api/v1/campaigns?search=notice")).body.data).toEqual([]);
     // A's segment and contacts are nothing to B.
     expect(await call(b.key, "POST", "/api/v1/campaigns", body)).toMatchObject({ status: 404, body: { code: "not_found" } });

@@ -93,7 +93,7 @@ describe("API keys", () => {
     expect(fresh).not.toBe(t.key);
     const old = await call("/api/v1/account", t.key);
     expect(old.status).toBe(401);
-    expect(await old.json()).toEqual({ code: "invalid_api_key", message: "The API key is not valid or has been revoked." });
+    expect(await old.json()).toMatchObject({ code: "invalid_api_key", message: "The API key is not valid or has been revoked." });
     expect((await call("/api/v1/account", fresh)).status).toBe(200);
 
     // The page asks first: without confirm=yes nothing changes.
@@ -214,16 +214,16 @@ describe("public API v1", () => {
         registered: true,
       },
     ]);
-    expect(await (await call("/api/v1/phone-numbers", b.key)).json()).toEqual({ data: [] });
+    expect(await (await call("/api/v1/phone-numbers", b.key)).json()).toEqual({ data: [], hasMore: false });
     // An id in the input cannot pick another tenant: unknown parameters are refused.
     const smuggled = await call(`/api/v1/phone-numbers?organizationId=${a.organization.id}`, b.key);
     expect(smuggled.status).toBe(400);
-    expect(await smuggled.json()).toEqual({ code: "invalid_request", message: "unknown parameter organizationId" });
+    expect(await smuggled.json()).toMatchObject({ code: "invalid_request", message: "unknown parameter organizationId" });
   });
 
   it("answers errors as JSON with a stable code and a message", async () => {
     const t = await tenant("Errors Ltd");
-    expect(await (await call("/api/v1/account")).json()).toEqual({
+    expect(await (await call("/api/v1/account")).json()).toMatchObject({
       code: "missing_api_key",
       message: "Send your API key as the header Authorization: Bearer <key>.",
     });
@@ -320,6 +320,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       "403",
       "409",
       "413",
+      "415",
       "422",
       "429",
       "500",
@@ -335,6 +336,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       "404",
       "409",
       "413",
+      "415",
       "422",
       "429",
       "500",
@@ -363,6 +365,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       "404",
       "409",
       "413",
+      "415",
       "422",
       "429",
       "500",
@@ -592,6 +595,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       expect(campaigns).toEqual({
         data: [{ ...created, estimate: undefined }].map((c) => JSON.parse(JSON.stringify(c))),
         nextCursor: null,
+        hasMore: false,
       });
       expect(campaign).toEqual(campaigns.data[0]);
       expect([paused.status, resumed.status, cancelled.status]).toEqual(["paused", "scheduled", "cancelled"]);
@@ -662,7 +666,8 @@ describe("OpenAPI and the Developers page's examples", () => {
         expect(fromCurl).toMatchObject({ partner: { name: "Examples Ltd", code: "EXAMPLES", shareBps: 1500, status: "active" } });
       if (endpoint.path === "/api/v1/analytics")
         expect(fromCurl).toMatchObject({ period: "7d", cards: { sent: { value: 0, previous: 0 } } });
-      if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], nextCursor: null });
+      if (endpoint.path === "/api/v1/templates" && endpoint.method === "GET")
+        expect(fromCurl).toEqual({ data: [], nextCursor: null, hasMore: false });
       if (endpoint.path === "/api/v1/templates" && endpoint.method === "POST")
         expect(fromCurl).toMatchObject({ name: "order_update", status: "pending" });
       if (endpoint.path === "/api/v1/media" || endpoint.path === "/api/v1/media/{id}")
@@ -679,7 +684,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       if (endpoint.path === "/api/v1/contacts/{id}" && endpoint.method === "PATCH")
         expect(fromCurl.tags).toEqual(["members", "nairobi", "vip"]);
       if (endpoint.path === "/api/v1/contacts/{id}/consent") expect(fromCurl.optIn).toBe("opted_out");
-      if (endpoint.path === "/api/v1/automations/rules" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [] });
+      if (endpoint.path === "/api/v1/automations/rules" && endpoint.method === "GET")
+        expect(fromCurl).toEqual({ data: [], hasMore: false });
       if (endpoint.path === "/api/v1/automations/rules" && endpoint.method === "POST")
         expect(fromCurl).toMatchObject({ name: "Prices", matchType: "fuzzy", threshold: 0.8, position: 1, enabled: true });
       if (endpoint.path === "/api/v1/automations/rules/{id}" && endpoint.method === "PATCH")
@@ -690,7 +696,7 @@ describe("OpenAPI and the Developers page's examples", () => {
           hours: { monday: [{ from: "08:00", to: "17:00" }], sunday: [] },
           timeZone: "Africa/Nairobi",
         });
-      if (endpoint.path === "/api/v1/hooks" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [] });
+      if (endpoint.path === "/api/v1/hooks" && endpoint.method === "GET") expect(fromCurl).toEqual({ data: [], hasMore: false });
       if (endpoint.path === "/api/v1/hooks" && endpoint.method === "POST")
         expect(fromCurl).toMatchObject({
           event: "message.received",

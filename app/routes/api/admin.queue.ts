@@ -10,6 +10,11 @@ export async function loader(args: Route.LoaderArgs) {
   return Response.json(await queueHealth(platformScope(current)), { headers: { "Cache-Control": "no-store" } });
 }
 
-export function action() {
+/**
+ * Any other method (POST, PUT, PATCH, DELETE, with whatever body): anyone but an administrator gets
+ * the GET's 404, an administrator 405. Permission first, then method, then body; the body is never read.
+ */
+export async function action(args: Route.ActionArgs) {
+  await requirePlatformAdminApi(args);
   return methodNotAllowed("GET");
 }

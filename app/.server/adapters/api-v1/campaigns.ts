@@ -89,6 +89,7 @@ export async function createApiCampaign(
   body: z.output<typeof CampaignCreate>,
   idempotencyKey?: string,
   apiKeyId?: string,
+  onReplay?: () => void,
 ) {
   const create = () => createCampaignNow(organizationId, body, apiKeyId);
   if (!idempotencyKey) return create();
@@ -102,7 +103,10 @@ export async function createApiCampaign(
     {
       create,
       remember: (view): Remembered => ({ id: view.id, estimate: view.estimate }),
-      replay: async (earlier: Remembered) => ({ ...(await answer(getCampaign(organizationId, earlier.id))), estimate: earlier.estimate }),
+      replay: async (earlier: Remembered) => {
+        onReplay?.();
+        return { ...(await answer(getCampaign(organizationId, earlier.id))), estimate: earlier.estimate };
+      },
     },
   );
 }

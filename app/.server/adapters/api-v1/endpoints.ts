@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { Permission } from "../../domains/auth/permissions";
+import { can, type Permission } from "../../domains/auth/permissions";
+import type { Role } from "~/lib/permissions";
 import { ERROR_CATALOGUE, type ErrorCode } from "./errors";
 import { accountSummary, accountSummarySql, toAccountSummary, type AccountSummaryRow } from "./account";
 import { getApiPartner, NOT_A_PARTNER, PartnerQuery, PartnerView } from "./partner";
@@ -143,8 +144,15 @@ export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B exten
   file?: { contentType: string; bytes: Buffer };
   /** A multipart/form-data body, unread: the endpoint streams it (endpoints with `multipart`). */
   upload?: { body: ReadableStream<Uint8Array> | null; boundary: string; maxBytes: number };
-  /** The Idempotency-Key header, checked (endpoints with `idempotent`). */
+  /** The role the API key acts with (decision 052): an answer may leave out what it may not read. */
+  role: Role;
+  /** The Idempotency-Key header, checked (every POST: idempotencyOf). */
   idempotencyKey?: string;
+  /**
+   * An "own" endpoint calls this when it answers with the first request's result (a repeat of its
+   * Idempotency-Key): the answer then says Idempotency-Replayed: true.
+   */
+  noteReplayed: () => void;
   /** What the endpoint's `prefetch` read in the API key's statement (null without one). */
   prefetched?: unknown;
 }
@@ -183,8 +191,14 @@ export interface Endpoint<
    * Takes an Idempotency-Key header: a repeat within 24 hours answers the first result (decision
    * 043). "own": run() gets the key and keeps it itself (in its own transaction, or after reading a
    * streamed body); "replay": the handler claims the key and answers a repeat with the first answer.
+   * Every POST takes the key: without "own" it is "replay" (idempotencyOf), so no POST can forget it.
    */
   idempotent?: "own" | "replay";
+  /**
+   * The answer carries a secret shown once (a hook's signing secret): the first answer a repeat of
+   * its Idempotency-Key replays is kept encrypted, as the secret itself is.
+   */
+  secretInAnswer?: true;
   response: R;
   /**
    * The permission the API key's role needs (decision 052): without it the answer is 403
@@ -209,8 +223,31 @@ export interface Endpoint<
   run(input: EndpointInput<Q, P, B>): Promise<z.input<R>>;
 }
 
+/**
+ * How an endpoint takes an Idempotency-Key (decision 043, 101): every POST does, "replay" unless it
+ * keeps the key itself ("own"); PATCH, DELETE and GET do not need one (a repeat changes nothing more).
+ */
+export function idempotencyOf(endpoint: Endpoint): "own" | "replay" | undefined {
+  return endpoint.idempotent ?? (endpoint.method === "post" ? "replay" : undefined);
+}
+
+/** Whether the endpoint takes a body (JSON, a raw file or a multipart form): the others ignore one. */
+export const takesBody = (endpoint: Endpoint) => !!(endpoint.body || endpoint.rawBody || endpoint.multipart);
+
 const define = <Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(endpoint: Endpoint<Q, P, B, R>) =>
   endpoint as unknown as Endpoint;
+
+/**
+ * A list's answer with hasMore (decision 101): every list says whether another page follows, the
+ * paged ones (nextCursor) and those answered whole (always false); the handler fills it in.
+ */
+function listed<T extends z.ZodObject>(list: T) {
+  const id = (list.meta() as { id?: string } | undefined)?.id;
+  const extended = list.extend({
+    hasMore: z.boolean().describe("Whether another page follows: true with a nextCursor to pass as cursor, false on the last page."),
+  });
+  return id ? extended.meta({ id }) : extended;
+}
 
 export const NoParams = z.object({});
 /** The "body" of a 204. */
@@ -272,15 +309,21 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: "getAccount",
     permission: "overview:view",
     summary: "Your organisation, plan and usage",
-    description: "The organisation the API key belongs to, its plan, and the messages sent this month against the plan's limit.",
+    description:
+      "The organisation the API key belongs to, its plan, and the messages sent this month against the plan's limit; and its prepaid wallet, only for a key whose role may see billing (billing:view: an owner's or admin's).",
     query: NoQuery,
     params: NoParams,
     status: 200,
     response: Account,
     prefetch: accountSummarySql,
-    async run({ organizationId, prefetched }) {
+    async run({ organizationId, prefetched, role }) {
       const account = prefetched ? toAccountSummary(prefetched as AccountSummaryRow) : await accountSummary(organizationId);
       if (!account) throw new Error("organisation of a live API key is missing");
+      // The wallet is the Billing page's: a key whose role may not see billing (a viewer's, an agent's) is not told it.
+      if (!can(role, "billing:view")) {
+        const { wallet: _wallet, ...rest } = account;
+        return rest;
+      }
       return account;
     },
   }),
@@ -324,7 +367,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: PhoneNumbersQuery,
     params: NoParams,
     status: 200,
-    response: PhoneNumberList,
+    response: listed(PhoneNumberList),
     async run({ organizationId, query }) {
       const connections = await listConnections(organizationId);
       return {
@@ -356,7 +399,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: TemplatesQuery,
     params: NoParams,
     status: 200,
-    response: TemplateList,
+    response: listed(TemplateList),
     run: ({ organizationId, query }) => listApiTemplates(organizationId, query),
   }),
   define({
@@ -480,7 +523,7 @@ export const ENDPOINTS: Endpoint[] = [
       409: "No WhatsApp number is connected or registered (codes no_whatsapp_number, number_not_registered), its account needs reconnecting after Meta refused its access (whatsapp_reconnect_needed), your organisation is closing and sends nothing (organization_closing), or the Idempotency-Key was used for another request (idempotency_conflict).",
       422: "The message breaks a rule: invalid_phone_number, template_not_found, template_not_approved, parameter_mismatch, outside_service_window, not_opted_in (a marketing template to someone not opted in) or media_type_mismatch (the file does not fit the kind), with a sentence saying what to change.",
     },
-    run: ({ organizationId, body, idempotencyKey }) => sendApiMessage(organizationId, body, idempotencyKey),
+    run: ({ organizationId, body, idempotencyKey, noteReplayed }) => sendApiMessage(organizationId, body, idempotencyKey, noteReplayed),
   }),
   define({
     method: "get",
@@ -492,7 +535,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: MessagesQuery,
     params: NoParams,
     status: 200,
-    response: MessageList,
+    response: listed(MessageList),
     run: ({ organizationId, query }) => listApiMessages(organizationId, query),
   }),
   define({
@@ -534,7 +577,7 @@ export const ENDPOINTS: Endpoint[] = [
       413: "The file is over its type's limit (code media_too_large), or the body is over 100 MB (code payload_too_large).",
       415: "The file is not a type WhatsApp takes, or the body is not multipart/form-data (code unsupported_media_type); or its bytes contradict its declared type (also unsupported_media_type, the message says which).",
     },
-    run: ({ organizationId, upload, idempotencyKey }) => uploadApiMedia(organizationId, upload!, idempotencyKey),
+    run: ({ organizationId, upload, idempotencyKey, noteReplayed }) => uploadApiMedia(organizationId, upload!, idempotencyKey, noteReplayed),
   }),
   define({
     method: "get",
@@ -578,7 +621,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: ContactsQuery,
     params: NoParams,
     status: 200,
-    response: ContactList,
+    response: listed(ContactList),
     run: ({ organizationId, query }) => listApiContacts(organizationId, query),
   }),
   define({
@@ -722,7 +765,8 @@ export const ENDPOINTS: Endpoint[] = [
       413: "The body is over 64 KB (code payload_too_large): name the audience by tags or a segment rather than thousands of numbers.",
       422: "The campaign breaks a rule, with a sentence saying what to change: invalid_campaign (its name), template_not_found, template_not_approved or parameter_mismatch (the template), invalid_parameters (a placeholder or button without a value or mapped to an unknown field; a media header's file missing, not https, or given for a template without one), media_type_mismatch (the uploaded file does not fit the header: a PDF for an image), invalid_audience, empty_audience (nobody in it can receive it; a draft may be empty), invalid_schedule (a time past or more than a year ahead).",
     },
-    run: ({ organizationId, apiKeyId, body, idempotencyKey }) => createApiCampaign(organizationId, body, idempotencyKey, apiKeyId),
+    run: ({ organizationId, apiKeyId, body, idempotencyKey, noteReplayed }) =>
+      createApiCampaign(organizationId, body, idempotencyKey, apiKeyId, noteReplayed),
   }),
   define({
     method: "get",
@@ -735,7 +779,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: CampaignsQuery,
     params: NoParams,
     status: 200,
-    response: CampaignList,
+    response: listed(CampaignList),
     run: ({ organizationId, query }) => listApiCampaigns(organizationId, query),
   }),
   define({
@@ -801,7 +845,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: NoQuery,
     params: NoParams,
     status: 200,
-    response: AutomationRuleList,
+    response: listed(AutomationRuleList),
     run: ({ organizationId }) => listApiRules(organizationId),
   }),
   define({
@@ -952,7 +996,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: KnowledgeQuery,
     params: NoParams,
     status: 200,
-    response: KnowledgeArticleList,
+    response: listed(KnowledgeArticleList),
     run: ({ organizationId, query }) => listApiKnowledge(organizationId, query.q),
   }),
   define({
@@ -1035,7 +1079,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: NoQuery,
     params: NoParams,
     status: 200,
-    response: FlowList,
+    response: listed(FlowList),
     run: ({ organizationId }) => listApiFlows(organizationId),
   }),
   define({
@@ -1137,7 +1181,7 @@ export const ENDPOINTS: Endpoint[] = [
     query: NoQuery,
     params: NoParams,
     status: 200,
-    response: HookList,
+    response: listed(HookList),
     run: ({ organizationId }) => listApiHooks(organizationId),
   }),
   define({
@@ -1146,6 +1190,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: "subscribeHook",
     permission: "developer:manage",
     codes: ["invalid_hook", "hook_exists", "hook_limit"],
+    secretInAnswer: true,
     summary: "Subscribe a REST hook",
     description:
       "Subscribes a target URL to one event (an automation platform's REST hook subscribe). Each event is POSTed to it as webhooks out send theirs: the Standard Webhooks body with type, timestamp and data, signed with the secret this answer shows once, its addresses checked again at each delivery, retried for three days. A 410 Gone from the target removes the hook. To act on an event, call POST /api/v1/messages (send a message).",
@@ -1186,9 +1231,11 @@ export const ENDPOINTS: Endpoint[] = [
 export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(["invalid_request", "missing_api_key", "invalid_api_key", "account_suspended", "permission_denied"]);
   if (endpoint.notFound) codes.add("not_found");
-  if (endpoint.body || endpoint.rawBody || endpoint.multipart) codes.add("payload_too_large");
-  if (endpoint.rawBody || endpoint.multipart) codes.add("unsupported_media_type");
-  if (endpoint.idempotent) {
+  if (takesBody(endpoint)) {
+    codes.add("payload_too_large");
+    codes.add("unsupported_media_type");
+  }
+  if (idempotencyOf(endpoint)) {
     codes.add("idempotency_conflict");
     codes.add("idempotency_in_progress");
   }

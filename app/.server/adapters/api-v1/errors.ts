@@ -1,3 +1,5 @@
+import { env } from "../../infrastructure/config/env";
+
 /**
  * The public API's errors, once (decision 052): every code /api/v1 can answer, with its one HTTP
  * status, what it means and what to do. The router answers a code with the status written here,
@@ -266,3 +268,9 @@ export function cataloguedError(status: number, code: string): { status: number;
   if (isErrorCode(code)) return { status: ERROR_CATALOGUE[code].status, code };
   return { status, code };
 }
+
+/**
+ * A code's entry in the published catalogue (the Developers page's Errors, one row a code): an
+ * error answer's `type` (RFC 9457), so a client or a person reading it finds what it means and what to do.
+ */
+export const errorTypeUrl = (code: string) => `${env().APP_URL}/developers/errors#error-${encodeURIComponent(code)}`;

@@ -5,11 +5,14 @@ import { recordActivity } from "../../domains/activity/record";
 import { log } from "../../infrastructure/log";
 import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
-import { ENDPOINTS, type Endpoint, type EndpointInput } from "./endpoints";
+import { ENDPOINTS, idempotencyOf, takesBody, type Endpoint, type EndpointInput } from "./endpoints";
 import { multipartBoundary } from "../../infrastructure/http/multipart";
 import { openApiDocument } from "./openapi";
 import { ApiProblem } from "./problem";
-import { cataloguedError } from "./errors";
+import { cataloguedError, ERROR_CATALOGUE, errorTypeUrl, isErrorCode } from "./errors";
+import { requestIdOf } from "../../infrastructure/http/request-id";
+import { decryptSecret, encryptSecret } from "../../infrastructure/security/crypto";
+import type { Role } from "~/lib/permissions";
 import { answerWatchers } from "./answer-watchers";
 import { can } from "../../domains/auth/permissions";
 import { oncePerKey } from "./idempotency";
@@ -27,16 +30,30 @@ const tooLarge = (endpoint: Endpoint) => {
   return limit ? `The request body is over ${Math.floor(limit / 1024 / 1024)} MB.` : TOO_LARGE;
 };
 
+export const PROBLEM_JSON = "application/problem+json";
+
 /**
- * An error answer, `{ code, message }`, with the status the catalogue gives the code (errors.ts): a
- * code answers one status wherever it comes from. `extra` adds fields (permission_denied's permission).
+ * An error answer, a problem (RFC 9457, application/problem+json): `type` is the code's entry in the
+ * published catalogue, `title` its meaning, `status`, `detail` what went wrong here; with `code` and
+ * `message` (the same as detail) as the API has always answered, and the status the catalogue gives
+ * the code (errors.ts): a code answers one status wherever it comes from. `extra` adds fields
+ * (permission_denied's permission). handleApiV1 adds the request's id (requestId).
  */
 function apiError(status: number, code: string, message: string, headers: Record<string, string> = {}, extra: Record<string, string> = {}) {
   const answered = cataloguedError(status, code);
-  return Response.json(
-    { code: answered.code, message, ...extra },
-    { status: answered.status, headers: { "Cache-Control": "no-store", ...headers } },
-  );
+  const problem = {
+    type: errorTypeUrl(answered.code),
+    title: isErrorCode(answered.code) ? ERROR_CATALOGUE[answered.code].meaning : "Error.",
+    status: answered.status,
+    detail: message,
+    code: answered.code,
+    message,
+    ...extra,
+  };
+  return new Response(JSON.stringify(problem), {
+    status: answered.status,
+    headers: { "Content-Type": PROBLEM_JSON, "Cache-Control": "no-store", ...headers },
+  });
 }
 
 /**
@@ -45,12 +62,22 @@ function apiError(status: number, code: string, message: string, headers: Record
  * every instance; every call with a valid key is measured for the Developers page.
  */
 export async function handleApiV1(request: Request): Promise<Response> {
-  const response = await route(request);
+  // Express settled it (request-id.ts); a caller without it (a test, the loopback server) gets one here.
+  const requestId = requestIdOf(request.headers.get("x-request-id"));
+  const response = await withRequestId(await route(request, requestId), requestId);
   for (const watch of answerWatchers) watch(request, response);
   return response;
 }
 
-async function route(request: Request): Promise<Response> {
+/** The answer with its request's id: the X-Request-Id header on every answer, `requestId` in an error's body. */
+async function withRequestId(response: Response, requestId: string): Promise<Response> {
+  response.headers.set("X-Request-Id", requestId);
+  if (response.headers.get("content-type") !== PROBLEM_JSON) return response;
+  const problem = (await response.json()) as Record<string, unknown>;
+  return new Response(JSON.stringify({ ...problem, requestId }), { status: response.status, headers: response.headers });
+}
+
+async function route(request: Request, requestId: string): Promise<Response> {
   const started = performance.now();
   const url = new URL(request.url);
   if (url.pathname === OPENAPI_PATH) {
@@ -72,7 +99,7 @@ async function route(request: Request): Promise<Response> {
   const { endpoint } = match;
   // A declared length over the limit is refused before anything is read (as Express does in front).
   const bodyLimit = streamedLimit(endpoint) ?? API_BODY_LIMIT;
-  if ((endpoint.body || endpoint.rawBody || endpoint.multipart) && Number(request.headers.get("content-length") ?? 0) > bodyLimit)
+  if (takesBody(endpoint) && Number(request.headers.get("content-length") ?? 0) > bodyLimit)
     return apiError(413, "payload_too_large", tooLarge(endpoint));
 
   const header = request.headers.get("authorization") ?? "";
@@ -118,13 +145,13 @@ async function route(request: Request): Promise<Response> {
         { permission: endpoint.permission },
       );
     } else {
-      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders, key.prefetched, key.keyId);
+      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders, key.prefetched, key.keyId, key.role);
     }
   } catch (error) {
     // The limit passed while the body streamed in: Express has answered 413 (or this does).
     if (isTooLarge(error)) response = apiError(413, "payload_too_large", tooLarge(endpoint));
     else {
-      log().error({ err: error, path: url.pathname }, "API call failed");
+      log().error({ err: error, path: url.pathname, requestId }, "API call failed");
       response = apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
     }
   }
@@ -229,6 +256,7 @@ async function answer(
   headers: Record<string, string>,
   prefetched: unknown,
   apiKeyId: string,
+  role: Role,
 ): Promise<Response> {
   const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
@@ -277,6 +305,9 @@ async function answer(
     upload = { body: request.body, boundary, maxBytes: endpoint.multipart.maxBytes };
   }
   if (endpoint.body) {
+    // JSON only, said so (415): a form or text/plain body is not read as JSON, not even JSON sent as text.
+    const declared = request.headers.get("content-type");
+    if (declared !== null && !isJsonType(declared)) return notJson(declared, headers);
     let text: string | undefined;
     try {
       text = await readBody(request);
@@ -285,6 +316,7 @@ async function answer(
       return invalid("The request body could not be read.", headers);
     }
     if (text === undefined) return apiError(413, "payload_too_large", TOO_LARGE, headers);
+    if (declared === null && text.trim()) return notJson(declared, headers);
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -307,8 +339,9 @@ async function answer(
     body = parsed.data;
   }
 
+  const idempotent = idempotencyOf(endpoint);
   let idempotencyKey: string | undefined;
-  if (endpoint.idempotent) {
+  if (idempotent) {
     const header = request.headers.get("idempotency-key");
     if (header !== null) {
       if (!/^[\x21-\x7e]{1,255}$/.test(header))
@@ -317,10 +350,28 @@ async function answer(
     }
   }
 
+  // Whether this answer is the first one's again, said on every answer to a request with a key.
+  let replayed = false;
+  const noteReplayed = () => void (replayed = true);
+  const replayHeaders = (): Record<string, string> => (idempotencyKey ? { "Idempotency-Replayed": String(replayed) } : {});
+  const seal = (answer: unknown) => (endpoint.secretInAnswer ? { sealed: encryptSecret(JSON.stringify(answer ?? null)) } : answer);
+  const unseal = (kept: unknown) => (endpoint.secretInAnswer ? JSON.parse(decryptSecret((kept as { sealed: string }).sealed)) : kept);
   try {
-    const input = { organizationId, apiKeyId, query: query.data, params: params.data, body, file, upload, idempotencyKey, prefetched };
-    const result =
-      endpoint.idempotent === "replay" && idempotencyKey
+    const input = {
+      organizationId,
+      apiKeyId,
+      role,
+      query: query.data,
+      params: params.data,
+      body,
+      file,
+      upload,
+      idempotencyKey,
+      noteReplayed,
+      prefetched,
+    };
+    let result =
+      idempotent === "replay" && idempotencyKey
         ? await oncePerKey(
             {
               organizationId,
@@ -333,19 +384,65 @@ async function answer(
               }),
               thing: "request",
             },
-            { create: () => endpoint.run(input), remember: (answer) => answer, replay: (first) => first },
+            {
+              create: () => endpoint.run(input),
+              remember: seal,
+              replay: (first) => {
+                noteReplayed();
+                return unseal(first) as Awaited<ReturnType<Endpoint["run"]>>;
+              },
+            },
           )
         : await endpoint.run(input);
-    if (endpoint.status === 204) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", ...headers } });
+    result = withHasMore(result);
+    if (endpoint.status === 204)
+      return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", ...headers, ...replayHeaders() } });
     return Response.json(endpoint.response.parse(result), {
       status: endpoint.status,
-      headers: { "Cache-Control": "no-store", ...headers },
+      headers: { "Cache-Control": "no-store", ...headers, ...replayHeaders() },
     });
   } catch (error) {
     if (error instanceof ApiProblem)
-      return apiError(error.status, error.code, error.message, headers, error.field === undefined ? {} : { field: error.field });
+      return apiError(
+        error.status,
+        error.code,
+        error.message,
+        { ...headers, ...replayHeaders() },
+        error.field === undefined ? {} : { field: error.field },
+      );
     throw error;
   }
+}
+
+/**
+ * A list's answer (`{ data: [...] }`) says whether more follow: hasMore is true when a next page
+ * exists (nextCursor), false for a last page and for the lists that are never paged. Every list of
+ * the API answers it (its schema has it: endpoints.ts's listed()).
+ */
+function withHasMore<T>(result: T): T {
+  if (result === null || typeof result !== "object" || !Array.isArray((result as { data?: unknown }).data)) return result;
+  const list = result as { nextCursor?: unknown; hasMore?: unknown };
+  return { ...result, hasMore: typeof list.hasMore === "boolean" ? list.hasMore : list.nextCursor != null };
+}
+
+/** application/json, with charset utf-8 if any, or a JSON type (application/problem+json, application/merge-patch+json). */
+export function isJsonType(contentType: string) {
+  const [type, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase());
+  if (!type || !/^application\/(?:[a-z0-9.!#$&^_-]+\+)?json$/.test(type)) return false;
+  return parameters.every((parameter) => {
+    const [name, value] = parameter.split("=").map((part) => part.trim());
+    return name !== "charset" || value?.replace(/"/g, "") === "utf-8";
+  });
+}
+
+function notJson(declared: string | null, headers: Record<string, string>) {
+  const named = declared?.trim() ? ` (not ${declared.trim().slice(0, 60)})` : " (none was given)";
+  return apiError(
+    415,
+    "unsupported_media_type",
+    `Send the body as JSON with the header Content-Type: application/json${named}. Form and text bodies are not read.`,
+    headers,
+  );
 }
 
 function isTooLarge(error: unknown) {

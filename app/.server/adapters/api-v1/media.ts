@@ -58,6 +58,7 @@ export async function uploadApiMedia(
   organizationId: string,
   upload: { body: ReadableStream<Uint8Array> | null; boundary: string; maxBytes: number },
   idempotencyKey?: string,
+  onReplay?: () => void,
 ): Promise<MediaFileView> {
   const stored = await storeMultipartUpload(organizationId, upload);
   if (!idempotencyKey) return stored;
@@ -78,6 +79,7 @@ export async function uploadApiMedia(
       create: async () => stored,
       remember: (file) => file,
       replay: async (first: MediaFileView) => {
+        onReplay?.();
         await discardUploadedMedia(organizationId, stored.id);
         return first;
       },

@@ -38,12 +38,17 @@ function contentOf(body: z.output<typeof SendMessage>): OutboundContent {
 const asProblem = (error: unknown) => refusalProblem(error, "send");
 
 /** POST /api/v1/messages: checked and queued; Meta is called by the dispatcher. */
-export async function sendApiMessage(organizationId: string, body: z.output<typeof SendMessage>, idempotencyKey?: string) {
+export async function sendApiMessage(
+  organizationId: string,
+  body: z.output<typeof SendMessage>,
+  idempotencyKey?: string,
+  onReplay?: () => void,
+) {
   try {
     return await queueMessage(
       organizationId,
       { to: body.to, from: body.from, content: contentOf(body), replyTo: body.replyTo, source: "api" },
-      idempotencyKey ? { key: idempotencyKey, requestHash: hashRequest(body) } : undefined,
+      idempotencyKey ? { key: idempotencyKey, requestHash: hashRequest(body), onReplay } : undefined,
     );
   } catch (error) {
     throw asProblem(error);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { env } from "../../infrastructure/config/env";
 import { API_RATE_LIMIT } from "./usage";
-import { ENDPOINTS, errorCodesOf, type Endpoint } from "./endpoints";
+import { ENDPOINTS, errorCodesOf, idempotencyOf, type Endpoint } from "./endpoints";
 import { ERROR_CATALOGUE, errorCatalogue, type ErrorCode } from "./errors";
 import { ApiError, NESTED_SCHEMAS } from "./schemas";
 import { MediaRef, Message } from "./message-schemas";
@@ -39,16 +39,35 @@ function parameters(schema: z.ZodType, where: "query" | "path") {
   });
 }
 
-const errorResponse = (description: string) => ({
+/** Every answer's headers: the request's id; and those of an answer to a request with an Idempotency-Key. */
+const REQUEST_ID_HEADER = {
+  "X-Request-Id": {
+    description:
+      "The request's id (the one sent in X-Request-Id when it is 8 to 128 letters, digits or ._:-, otherwise a new one): an error's body has it as requestId. Quote it when you ask Jumbe's support about a call.",
+    schema: { type: "string" },
+  },
+};
+const REPLAYED_HEADER = {
+  "Idempotency-Replayed": {
+    description:
+      "With an Idempotency-Key: true when this answer is the first request's with the key again (nothing was done this time), false when this request did the work.",
+    schema: { type: "string", enum: ["true", "false"] },
+  },
+};
+
+const errorResponse = (description: string, idempotent: boolean) => ({
   description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  headers: { ...REQUEST_ID_HEADER, ...(idempotent ? REPLAYED_HEADER : {}) },
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
 
 function operation(endpoint: Endpoint) {
+  const idempotent = !!idempotencyOf(endpoint);
+  const headers = { ...REQUEST_ID_HEADER, ...(idempotent ? REPLAYED_HEADER : {}) };
   const success =
     endpoint.status === 204
-      ? { description: endpoint.summary }
-      : { description: endpoint.summary, content: { "application/json": { schema: refOrSchema(endpoint.response) } } };
+      ? { description: endpoint.summary, headers }
+      : { description: endpoint.summary, headers, content: { "application/json": { schema: refOrSchema(endpoint.response) } } };
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
@@ -56,14 +75,14 @@ function operation(endpoint: Endpoint) {
     parameters: [
       ...parameters(endpoint.params, "path"),
       ...parameters(endpoint.query, "query"),
-      ...(endpoint.idempotent
+      ...(idempotent
         ? [
             {
               name: "Idempotency-Key",
               in: "header",
               required: false,
               description:
-                "Any unique string (a UUID) for this request: a repeat with the same key and body within 24 hours answers the first result and does nothing again; with another body it is refused (idempotency_conflict).",
+                "Any unique string (a UUID) for this request: a repeat with the same key and body within 24 hours answers the first result and does nothing again (its Idempotency-Replayed header says true); with another body it is refused (idempotency_conflict). Every POST takes one.",
               schema: { type: "string", minLength: 1, maxLength: 255 },
             },
           ]
@@ -73,6 +92,8 @@ function operation(endpoint: Endpoint) {
       ? {
           requestBody: {
             required: true,
+            description:
+              "JSON, sent with Content-Type: application/json (charset utf-8, if any; application/*+json too): another type answers 415 unsupported_media_type.",
             content: { "application/json": { schema: refOrSchema(endpoint.body.schema), example: endpoint.body.example } },
           },
         }
@@ -128,9 +149,15 @@ function errorResponses(endpoint: Endpoint) {
     [...byStatus].map(([status, codes]) => {
       const words = codes.map((code) => `${code}: ${ERROR_CATALOGUE[code].meaning}`).join(" ");
       const description = own?.[status] ? `${own[status]} ${words}` : words;
-      const response: Record<string, unknown> = { ...errorResponse(description), "x-error-codes": codes };
+      const response: { headers: Record<string, unknown> } & Record<string, unknown> = {
+        ...errorResponse(description, !!idempotencyOf(endpoint)),
+        "x-error-codes": codes,
+      };
       if (status === 429)
-        response.headers = { "Retry-After": { description: "Seconds until the key may call again.", schema: { type: "integer" } } };
+        response.headers = {
+          ...response.headers,
+          "Retry-After": { description: "Seconds until the key may call again.", schema: { type: "integer" } },
+        };
       return [String(status), response];
     }),
   );
@@ -150,16 +177,52 @@ export function openApiDocument() {
   return built.document;
 }
 
+const COMPONENT = "#/components/schemas/";
+
+/**
+ * Named schemas found only inside others are components like the rest: zod writes those of an
+ * inline schema into its own `$defs` (`#/$defs/MediaRef`, which in the document points nowhere) and
+ * those the components' registry did not list into `__shared` (`#/components/schemas/__shared#/$defs/Hook`).
+ * Each moves to components.schemas (the one already there is kept) and every $ref to it is rewritten.
+ */
+function hoistDefinitions<T extends { components: { schemas: Record<string, unknown> } }>(document: T): T {
+  const schemas = document.components.schemas;
+  const shared = schemas.__shared as { $defs?: Record<string, unknown> } | undefined;
+  delete schemas.__shared;
+  const pending: Record<string, unknown>[] = [shared?.$defs ?? {}];
+  const visit = (node: unknown) => {
+    if (!node || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    const object = node as Record<string, unknown>;
+    if (object.$defs && typeof object.$defs === "object") {
+      pending.push(object.$defs as Record<string, unknown>);
+      delete object.$defs;
+    }
+    if (typeof object.$ref === "string")
+      object.$ref = object.$ref.replace(/^#\/(?:components\/schemas\/__shared#\/)?\$defs\//, COMPONENT);
+    for (const value of Object.values(object)) visit(value);
+  };
+  visit(document);
+  while (pending.length) {
+    for (const [id, definition] of Object.entries(pending.pop()!)) {
+      if (Object.hasOwn(schemas, id)) continue;
+      schemas[id] = definition;
+      visit(definition);
+    }
+  }
+  return document;
+}
+
 /** Builds the document from ENDPOINTS and their zod schemas. */
 function buildOpenApiDocument(appUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of ENDPOINTS) paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method]: operation(endpoint) };
-  return {
+  return hoistDefinitions({
     openapi: "3.1.0",
     info: {
       title: "Jumbe API",
       version: "1.0.0",
-      description: `WhatsApp Business messaging for your organisation. Authenticate with your API key from the Developers page as a bearer token. Each key may make ${API_RATE_LIMIT.limit} requests a minute, and may do what the role of the member who made it may do. Every error answers { code, message } with a code of the catalogue in x-error-catalogue (its status, meaning and what to do); each operation lists the codes it can answer in its responses' x-error-codes.`,
+      description: `WhatsApp Business messaging for your organisation. Authenticate with your API key from the Developers page as a bearer token. Each key may make ${API_RATE_LIMIT.limit} requests a minute, and may do what the role of the member who made it may do. Every error answers a problem (RFC 9457, application/problem+json): type, the code's entry in the published catalogue (${appUrl}/developers/errors); title; status; detail; code, a code of the catalogue in x-error-catalogue (its status, meaning and what to do); message (as detail); and requestId, as the X-Request-Id header every answer carries. Each operation lists the codes it can answer in its responses' x-error-codes. Every POST takes an Idempotency-Key; every list says hasMore.`,
     },
     servers: [{ url: appUrl }],
     // Every error code the API answers, once: its status, what it means and what to do (decision 052).
@@ -177,9 +240,9 @@ function buildOpenApiDocument(appUrl: string) {
         CampaignAudience,
         CampaignEstimate,
         ...ENDPOINTS.flatMap((e) => [...(e.status === 204 ? [] : [e.response]), ...(e.body ? [e.body.schema] : [])]),
-      ]),
+      ]) as Record<string, unknown>,
     },
-  };
+  });
 }
 
 export type OpenApiDocument = ReturnType<typeof openApiDocument>;

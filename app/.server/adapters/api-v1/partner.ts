@@ -80,6 +80,7 @@ export const PartnerView = z
         )
         .describe("Newest first."),
       nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+      hasMore: z.boolean().describe("Whether another page follows: true with a nextCursor to pass as cursor, false on the last page."),
     }),
     settlements: z
       .array(
@@ -198,6 +199,7 @@ export async function getApiPartner(organizationId: string, query: Query): Promi
         settlementId: t.settlement_id,
       })),
       nextCursor: rows.length > query.limit && last ? encodeCursor(Number(last.id)) : null,
+      hasMore: rows.length > query.limit,
     },
     settlements: settlements.map((s) => ({
       id: s.id,

@@ -9,10 +9,15 @@ import { CATEGORY_VALUES, LANGUAGE_VALUES, MEDIA_FORMATS, SAMPLE_TYPES, TEMPLATE
 
 export const ApiError = z
   .object({
+    type: z.string().describe("The code's entry in the published error catalogue (the Developers page's Errors), a URL."),
+    title: z.string().describe("What the code means, in the catalogue's words."),
+    status: z.int().describe("The HTTP status, as answered."),
+    detail: z.string().describe("What went wrong here and what to do, for people (the same as message)."),
+    requestId: z.string().describe("The request's id, as the X-Request-Id header: quote it when you ask Jumbe's support."),
     code: z
       .enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]])
       .describe("Stable, machine-readable error code from the catalogue (x-error-catalogue), e.g. invalid_api_key or rate_limited."),
-    message: z.string().describe("What went wrong and what to do, for people."),
+    message: z.string().describe("What went wrong and what to do, for people (as detail; kept for the clients written before it)."),
     permission: z.string().optional().describe("permission_denied: the permission the key's role lacks, e.g. templates:manage."),
     field: z
       .string()
@@ -34,11 +39,14 @@ export const Account = z
       billingType: z.string().describe("prepaid or postpaid."),
       messageLimit: z.int().describe("Messages included per month."),
     }),
-    wallet: z.object({
-      balanceCents: z.int().describe("The wallet's balance in cents of KES (paid in, not yet spent)."),
-      availableCents: z.int().describe("What can be spent now: the balance less the price held for queued prepaid messages."),
-      currency: z.literal("KES"),
-    }),
+    wallet: z
+      .object({
+        balanceCents: z.int().describe("The wallet's balance in cents of KES (paid in, not yet spent)."),
+        availableCents: z.int().describe("What can be spent now: the balance less the price held for queued prepaid messages."),
+        currency: z.literal("KES"),
+      })
+      .optional()
+      .describe("The prepaid wallet: only for a key whose role has billing:view (owner, admin); left out for the others."),
     usage: z.object({
       messagesThisMonth: z.int(),
       messageLimit: z.int(),

@@ -41,6 +41,8 @@ export interface Idempotency {
   key: string;
   /** A hash of the request: the same key with another request is refused. */
   requestHash: string;
+  /** Called when the answer is the first request's message again (the API says Idempotency-Replayed). */
+  onReplay?: () => void;
 }
 
 /** How long an Idempotency-Key's first answer is kept. */
@@ -56,7 +58,10 @@ export const hashRequest = (value: unknown) => createHash("sha256").update(JSON.
 export async function queueMessage(organizationId: string, request: SendRequest, idempotency?: Idempotency): Promise<MessageView> {
   if (idempotency) {
     const earlier = await previousAnswer(organizationId, idempotency);
-    if (earlier) return earlier;
+    if (earlier) {
+      idempotency.onReplay?.();
+      return earlier;
+    }
   }
   const to = normaliseRecipient(request.to);
   const sender = await resolveSenderNumber(organizationId, request.from);
@@ -119,7 +124,10 @@ export async function queueMessage(organizationId: string, request: SendRequest,
         where organization_id = ${organizationId} and key = ${idempotency.key}`);
     return message;
   });
-  if (!view) return (await previousAnswer(organizationId, idempotency!))!;
+  if (!view) {
+    idempotency!.onReplay?.();
+    return (await previousAnswer(organizationId, idempotency!))!;
+  }
   wakeDispatcher();
   return view;
 }

@@ -11,7 +11,8 @@ const API_V1_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE",
 // The admin console's pages and files (and React Router's /admin….data) answer anyone but a platform
 // administrator 404 whatever the method (decision 037): these methods go on to its layout's guard,
 // which answers them (404, or 405 to an administrator) instead of a 405 here that would say the address exists.
-export const CONSOLE_PATH = /^\/admin(?:$|\/|\.data$)/;
+// The console's JSON (/api/admin/...) likewise: permission first, then method, then body (decision 101).
+export const CONSOLE_PATH = /^\/(?:api\/)?admin(?:$|\/|\.data$)/;
 const CONSOLE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Whether the route a path opens takes a POST (has an action), from the build's route manifest. */

@@ -4,7 +4,7 @@ import { statementsOf } from "../db/statement-count";
 import { log } from "../log";
 
 /**
- * One log line per request as it finishes (method, path, status, duration, statements, client IP),
+ * One log line per request as it finishes (its id, method, path, status, duration, statements, client IP),
  * fingerprinted assets aside, and the System tab's and /metrics's counters. The logger hides the
  * M-Pesa callback secrets in the path (log.ts).
  */
@@ -17,7 +17,11 @@ export function requestLog() {
       // The System tab's requests and 5xx per minute, and /metrics's counters.
       noteRequest(req.method, res.statusCode, ms);
       log().info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, db: statementsOf(res), ip: req.ip },
+        {
+          requestId: res.locals.requestId as string | undefined,
+          method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, db: statementsOf(res),
+          ip: req.ip,
+        },
         "request",
       );
     });

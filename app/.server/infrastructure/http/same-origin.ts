@@ -43,9 +43,15 @@ export function requireSameOrigin(options: { appUrl: string | (() => string); ex
       return forbidden();
     }
     if (req.path.startsWith("/api/")) {
-      if (!req.get("origin")) return forbidden();
-      if (!/^application\/json\b/i.test(req.get("content-type") ?? ""))
+      if (!req.get("origin")) {
+        if (deferConsoleRefusal(req, res, { status: 403, message: "Forbidden: cross-origin request refused." })) return next();
+        return forbidden();
+      }
+      if (!/^application\/json\b/i.test(req.get("content-type") ?? "")) {
+        // The console's JSON: its guard answers 404 to anyone but an administrator, whatever the body.
+        if (deferConsoleRefusal(req, res, { status: 415, message: "Content-Type must be application/json." })) return next();
         return res.status(415).json({ message: "Content-Type must be application/json." });
+      }
     }
     next();
   };
