@@ -89,7 +89,8 @@ describe("the OpenAPI document", () => {
     expect(root.openapi).toMatch(/^3\.1\.\d+$/);
     expect(root.info.title).toBeTruthy();
     expect(root.info.version).toBeTruthy();
-    for (const requirement of root.security) for (const name of Object.keys(requirement)) expect(root.components.securitySchemes).toHaveProperty(name);
+    for (const requirement of root.security)
+      for (const name of Object.keys(requirement)) expect(root.components.securitySchemes).toHaveProperty(name);
     const operationIds = new Set<string>();
     const problems: string[] = [];
     for (const [path, item] of Object.entries(root.paths)) {
@@ -114,7 +115,8 @@ describe("the OpenAPI document", () => {
           seen.add(`${p.in}:${p.name}`);
         }
         const inPath = parameters.filter((p) => p.in === "path").map((p) => p.name);
-        if ([...inPath].sort().join() !== [...templated].sort().join()) problems.push(`${where}: path parameters ${inPath} vs ${templated}`);
+        if ([...inPath].sort().join() !== [...templated].sort().join())
+          problems.push(`${where}: path parameters ${inPath} vs ${templated}`);
         const responses = operation.responses as Record<string, { description?: string; headers?: Record<string, { schema?: unknown }> }>;
         if (!responses || !Object.keys(responses).length) problems.push(`${where}: no responses`);
         for (const [status, response] of Object.entries(responses ?? {})) {

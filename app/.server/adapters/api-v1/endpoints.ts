@@ -577,7 +577,8 @@ export const ENDPOINTS: Endpoint[] = [
       413: "The file is over its type's limit (code media_too_large), or the body is over 100 MB (code payload_too_large).",
       415: "The file is not a type WhatsApp takes, or the body is not multipart/form-data (code unsupported_media_type); or its bytes contradict its declared type (also unsupported_media_type, the message says which).",
     },
-    run: ({ organizationId, upload, idempotencyKey, noteReplayed }) => uploadApiMedia(organizationId, upload!, idempotencyKey, noteReplayed),
+    run: ({ organizationId, upload, idempotencyKey, noteReplayed }) =>
+      uploadApiMedia(organizationId, upload!, idempotencyKey, noteReplayed),
   }),
   define({
     method: "get",

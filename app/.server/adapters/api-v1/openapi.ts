@@ -198,8 +198,7 @@ function hoistDefinitions<T extends { components: { schemas: Record<string, unkn
       pending.push(object.$defs as Record<string, unknown>);
       delete object.$defs;
     }
-    if (typeof object.$ref === "string")
-      object.$ref = object.$ref.replace(/^#\/(?:components\/schemas\/__shared#\/)?\$defs\//, COMPONENT);
+    if (typeof object.$ref === "string") object.$ref = object.$ref.replace(/^#\/(?:components\/schemas\/__shared#\/)?\$defs\//, COMPONENT);
     for (const value of Object.values(object)) visit(value);
   };
   visit(document);

@@ -19,7 +19,11 @@ export function requestLog() {
       log().info(
         {
           requestId: res.locals.requestId as string | undefined,
-          method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, db: statementsOf(res),
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          db: statementsOf(res),
           ip: req.ip,
         },
         "request",
