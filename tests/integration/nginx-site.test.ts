@@ -300,6 +300,15 @@ describe.runIf(ready)("the nginx site in front of two instances", () => {
     expect(page.body).not.toContain("evil.example");
   });
 
+  it("gives each request nginx's own id over the client's, and the answer says it", async () => {
+    const first = await through("GET", "/login", { accept: HTML, "x-request-id": "chosen-by-the-client-1" });
+    const second = await through("GET", "/login", { accept: HTML });
+    expect(first.status).toBe(200);
+    expect(first.headers["x-request-id"]).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.headers["x-request-id"]).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.headers["x-request-id"]).not.toBe(first.headers["x-request-id"]);
+  });
+
   it("spreads requests over both instances", async () => {
     const used = new Set<string>();
     for (let i = 0; i < 8; i++) {
