@@ -139,6 +139,14 @@ describe("the endpoint's key and address (decision 099)", () => {
     expect(await refusal(saveAssistantSettings(t, settings({ baseUrl: port.toString(), apiKey: "" })))).toMatchObject({ field: "apiKey" });
     await saveAssistantSettings(t, settings({ baseUrl: `${llm.baseUrl}/`, apiKey: "" }));
     expect((await assistantConfig(t.organizationId))!.apiKey).toBe("sk-bound-to-sandbox-9z9z");
+    // Off with no base URL: the key goes nowhere and stays sealed with its own origin, back with it only.
+    await saveAssistantSettings(t, settings({ enabled: false, baseUrl: "", apiKey: "" }));
+    expect(await readAssistantSettings(t.organizationId)).toMatchObject({ baseUrl: "", keySaved: true });
+    expect(await refusal(saveAssistantSettings(t, settings({ baseUrl: "http://127.0.0.7:9000/v1", apiKey: "" })))).toMatchObject({
+      field: "apiKey",
+    });
+    await saveAssistantSettings(t, settings({ apiKey: "" }));
+    expect((await assistantConfig(t.organizationId))!.apiKey).toBe("sk-bound-to-sandbox-9z9z");
   });
 
   it("never sends the key to an origin other than the one it was saved for, at the call", async () => {

@@ -742,6 +742,8 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     delete: { needs: "automations:manage", form: (w) => ({ intent: "delete", id: w.flows[1]!, confirm: "yes" }) },
   },
   "/api/developer/api-key/regenerate": { "": { needs: "developer:manage", form: () => ({}) } },
+  // GET only: a POST (any body) is the GET's 404 to anyone but an administrator, 405 to one.
+  "/api/admin/queue": { "": { needs: "platform:queue", form: () => ({ anything: "at all" }), proof: false, why: "GET only" } },
   // Billing (owners and admins): a bank transfer (no outside system), a plan from the next period,
   // the wallet's alerts, and a dispute of each of the world's two pending invoices.
   "/billing": {

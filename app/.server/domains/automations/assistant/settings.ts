@@ -232,8 +232,9 @@ async function checkedSettings(organizationId: string, input: AssistantSettingsI
     if (!endpoint.ok) throw refuseAssistant(400, endpoint.message, "baseUrl");
     baseUrl = endpoint.url;
   }
-  // A saved key goes only where it was saved for: another origin needs the key again, or none.
-  if (!value.apiKey && !value.clearKey) {
+  // A saved key goes only where it was saved for: another origin needs the key again, or none. No
+  // base URL at all sends it nowhere: the key stays sealed with its own origin.
+  if (!value.apiKey && !value.clearKey && endpointOrigin(baseUrl)) {
     const saved = await settingsRow(organizationId);
     if (saved?.api_key_sealed && unsealKey(saved.api_key_sealed, saved.base_url).origin !== endpointOrigin(baseUrl))
       throw refuseAssistant(400, ASSISTANT_MESSAGES.keyForNewEndpoint, "apiKey");
