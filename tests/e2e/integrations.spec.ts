@@ -87,7 +87,7 @@ test("the Integrations page filters, opens the connect dialog, refuses a coming-
     await expect(page.getByRole("status").filter({ hasText: "REST hooks removed: 1." })).toBeVisible();
     await expect(cards.filter({ has: page.getByRole("heading", { name: "REST hooks" }) })).toContainText("Available");
     const listed = await page.request.get(`${server.base}/api/v1/hooks`, { headers: { authorization: `Bearer ${key}` } });
-    expect(await listed.json()).toEqual({ data: [] });
+    expect(await listed.json()).toEqual({ data: [], hasMore: false });
   } finally {
     await page.goto("about:blank");
     await server.dispose();
