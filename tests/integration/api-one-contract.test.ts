@@ -251,6 +251,18 @@ describe("every POST of /api/v1 with an Idempotency-Key", () => {
       expect(refused.body).toMatchObject({ code: "idempotency_conflict" });
       expect(refused.headers.get("idempotency-replayed")).toBe("false");
       if (c!.made) expect(await c!.made(t)).toBe(before);
+
+      // A new key sent twice at once (a client's retry racing its first try): one does the work, both answer it.
+      if (c!.made && other.body !== undefined) {
+        const raced = `key-${randomUUID()}`;
+        const both = await Promise.all(
+          [0, 1].map(() => call(t, "POST", path, { ...other, headers: { ...other.headers, "Idempotency-Key": raced } })),
+        );
+        expect(both.map((b) => b.status)).toEqual([endpoint.status, endpoint.status]);
+        expect(both[1]!.body).toEqual(both[0]!.body);
+        expect(both.map((b) => b.headers.get("idempotency-replayed")).sort()).toEqual(["false", "true"]);
+        expect(await c!.made(t)).toBe(before! + 1);
+      }
     },
   );
 });

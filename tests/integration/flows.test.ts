@@ -10,6 +10,7 @@ import { saveStep } from "~/.server/domains/automations/flows/builder";
 import { startFlowAnswer } from "~/.server/domains/automations/flows/answer";
 import { timeOutIdleSessions, wakeSession } from "~/.server/domains/automations/flows/jobs";
 import { callHttp } from "~/.server/domains/automations/flows/http";
+import { CONVERSATION_HOURLY_CAP } from "~/.server/domains/automations/reply-gate";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import { FLOW_STEPS_MAX, FLOWS_MAX } from "~/lib/schemas/flows";
 import { createVerifiedUser } from "../support/accounts";
@@ -322,6 +323,32 @@ describe("chatbot flows", () => {
     await wakeSession({ sessionId: second!.id, stepId: second!.step_id });
     expect((await outbound(t.organizationId)).map((m) => m.body).at(-1)).toBe("Tutakukumbusha.");
     expect((await sessions(t.organizationId))[1]).toMatchObject({ status: "stopped" });
+  });
+
+  it("keeps a wait's message back once the conversation has had its hour's automated replies (the reply gate), and stops the session", async () => {
+    const t = await tenant("Kitale Maize Millers");
+    await liveFlow(
+      t,
+      "Reminder",
+      [
+        { type: "message", text: "Tutakukumbusha." },
+        { type: "wait", minutes: 60 },
+        { type: "message", text: "Ukumbusho: unga wako uko tayari." },
+      ],
+      "unga",
+    );
+    await customerWrites(t, "254712300017", "unga");
+    const [waiting] = await sessions(t.organizationId);
+    // The conversation's other automated replies of the hour, made while the flow waited.
+    await rawQuery(
+      `insert into automation_runs (organization_id, conversation_id, phone_number_id, kind, reply_id)
+       select v.organization_id, v.id, v.phone_number_id, 'rule', gen_random_uuid() from conversations v, generate_series(1, $2)
+       where v.organization_id = $1`,
+      [t.organizationId, CONVERSATION_HOURLY_CAP - 1],
+    );
+    await wakeSession({ sessionId: waiting!.id, stepId: waiting!.step_id });
+    expect((await outbound(t.organizationId)).map((m) => m.body)).toEqual(["Tutakukumbusha."]);
+    expect((await sessions(t.organizationId))[0]).toMatchObject({ status: "stopped" });
   });
 
   it("ends the session when the customer opts out (STOP, ACHA): the consent ledger answers, the flow never again", async () => {
