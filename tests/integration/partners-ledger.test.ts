@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { issueInvoice } from "~/.server/domains/billing/invoices";
 import { lineFromGross } from "~/.server/domains/billing/vat";
-import { partnerPart, recordPartnerTransactions } from "~/.server/domains/partners/ledger";
+import { partnerPart } from "~/.server/domains/partners/ledger";
 import { monthBounds, settleMonth } from "~/.server/domains/partners/settle";
 import { createVerifiedUser } from "../support/accounts";
 
-// The partner programme's ledger (issue 46): each paid invoice of a referred organisation becomes one
-// transaction, net of VAT, split at the share in effect when it was paid; a credit note reverses its
-// part; running the recorder again counts nothing twice; a suspended partner accrues nothing.
+// The partner programme's ledger (issue 46; issue 72, decision 102): each paid tax invoice of a referred
+// organisation becomes one transaction, net of VAT, split at the share in effect when it was paid, in
+// the transaction that pays it (no job, no time window); a credit note reverses its part; recording
+// again counts nothing twice; a suspended partner accrues nothing.
 
 async function organisation(name: string) {
   const user = await createVerifiedUser({ businessName: name });
@@ -36,12 +37,12 @@ const attribute = (partnerId: string, organizationId: string, from: string) =>
     from,
   ]);
 
-/** A paid top-up of `grossKes` (VAT included) on `paidAt`. */
+/** A prepaid organisation's paid top-up, its tax invoice, of `grossKes` (VAT included) on `paidAt`. */
 async function paidTopUp(organizationId: string, grossKes: number, paidAt: string, status: "paid" | "void" = "paid") {
   return db().transaction((tx) =>
     issueInvoice(tx, {
       organizationId,
-      series: "RCT",
+      series: "INV",
       kind: "topup",
       status,
       description: "Wallet top-up",
@@ -75,6 +76,12 @@ async function creditNote(organizationId: string, invoiceId: string, grossKes: n
   return note;
 }
 
+/** Every paid invoice and credit note through the recorder once more: answers how many it added. */
+const recordAgain = async () => {
+  const [row] = await rawQuery<{ n: number }>(`select coalesce(sum(partner_ledger_record(id)), 0)::int as n from invoices`);
+  return row!.n;
+};
+
 const ledger = () =>
   rawQuery<{ kind: string; amount_cents: string; share_bps: number; partner_cents: string; platform_cents: string; number: string }>(
     `select t.kind, t.amount_cents::text, t.share_bps, t.partner_cents::text, t.platform_cents::text, i.number
@@ -99,20 +106,19 @@ describe("the partner programme's ledger", () => {
     await paidTopUp(stranger, 11_600, "2026-11-12T10:00:00Z"); // nobody's client
     await creditNote(client, october.id, 5_800, "2026-11-14T10:00:00Z"); // net 5,000 back at October's 15%
 
-    expect(await recordPartnerTransactions(new Date("2026-09-01T00:00:00Z"))).toBe(3);
     const rows = await ledger();
     expect(rows.map((r) => [r.kind, r.amount_cents, r.share_bps, r.partner_cents, r.platform_cents])).toEqual([
       ["topup", "1000000", 1500, "150000", "850000"],
       ["topup", "1000000", 2000, "200000", "800000"],
       ["credit_note", "-500000", 1500, "-75000", "-425000"],
     ]);
-    // Again (a retry, another instance, the settlement's own run): nothing more.
-    expect(await recordPartnerTransactions(new Date("2026-09-01T00:00:00Z"))).toBe(0);
+    // Again (a retry, a second look): nothing more.
+    expect(await recordAgain()).toBe(0);
     expect(await ledger()).toHaveLength(3);
 
     // A second credit note cannot take back more than the invoice counted.
     await creditNote(client, october.id, 11_600, "2026-11-20T10:00:00Z");
-    expect(await recordPartnerTransactions(new Date("2026-11-01T00:00:00Z"))).toBe(1);
+    expect(await ledger()).toHaveLength(4);
     expect((await ledger()).at(-1)).toMatchObject({ kind: "credit_note", amount_cents: "-500000", partner_cents: "-75000" });
   });
 
@@ -122,10 +128,9 @@ describe("the partner programme's ledger", () => {
     const partnerId = await partner(agency, "LAKESIDE", [{ bps: 1200, from: "2026-09-01T00:00:00Z" }]);
     await attribute(partnerId, client, "2026-09-02T00:00:00Z");
     await paidTopUp(client, 1_160, "2026-10-03T10:00:00Z");
-    expect(await recordPartnerTransactions(new Date("2026-09-01T00:00:00Z"))).toBe(1);
     await rawQuery(`update partners set status = 'suspended' where id = $1`, [partnerId]);
     await paidTopUp(client, 1_160, "2026-10-04T10:00:00Z");
-    expect(await recordPartnerTransactions(new Date("2026-09-01T00:00:00Z"))).toBe(0);
+    expect(await recordAgain()).toBe(0);
     expect((await ledger()).map((r) => r.partner_cents)).toEqual(["12000"]);
   });
 

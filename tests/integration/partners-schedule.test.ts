@@ -7,17 +7,15 @@ import {
   configuredWithholding,
   dueSettlementPeriod,
   nairobiMonth,
-  RECORD_OVERLAP_MS,
-  recordDueTransactions,
   settleDueMonth,
 } from "~/.server/domains/partners/schedule";
 import { registeredRecurringJobs } from "~/.server/infrastructure/jobs/recurring";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { createVerifiedUser } from "../support/accounts";
 
-// Issue 46, decision 087: the ledger recorded every minute from a watermark with an overlap (an
-// invoice committed late is still found, nothing counts twice) and the previous month settled on
-// the 15th, Nairobi time, once however many instances run it, with the configured withholding.
+// Issue 46, decision 087: the previous month settled on the 15th, Nairobi time, once however many
+// instances run it, with the configured withholding. Issue 72, decision 102: the ledger has no job
+// and no watermark: a payment is recorded when it commits, however long after its date.
 // The clock is the test's: each run is handed its "now".
 
 async function partnerWithClient() {
@@ -45,7 +43,7 @@ const paid = (organizationId: string, paidAt: string) =>
   db().transaction((tx) =>
     issueInvoice(tx, {
       organizationId,
-      series: "RCT",
+      series: "INV",
       kind: "topup",
       status: "paid",
       description: "Wallet top-up",
@@ -70,38 +68,26 @@ describe("the programme's schedule", () => {
   const saved = env();
   afterEach(() => setEnv(saved));
 
-  it("registers the minute's recording and the settlement check as recurring jobs", () => {
+  it("registers the settlement check as a recurring job, and no job to record the ledger", () => {
     registerJobHandlers();
     const names = registeredRecurringJobs().map((job) => [job.name, job.everySeconds]);
-    expect(names).toContainEqual(["partners-record", 60]);
     expect(names).toContainEqual(["partners-settle", 600]);
+    expect(names.map(([name]) => name)).not.toContain("partners-record");
   });
 
-  it("records each minute from the last run's start less an overlap: a late commit is found, nothing counts twice", async () => {
+  it("records a payment when it commits, however long after its date, and settles it once", async () => {
     const { partnerId, clientId } = await partnerWithClient();
     const a = await paid(clientId, "2026-10-10T10:00:00Z");
-    expect(await recordDueTransactions(new Date("2026-10-10T10:01:00Z"))).toBeGreaterThanOrEqual(1);
     expect((await recorded(partnerId)).map((t) => t.invoice_id)).toEqual([a.id]);
-
-    // Paid (its transaction began) before the last run, committed after it: within the overlap.
-    const late = await paid(clientId, "2026-10-10T10:00:30Z");
-    const lateByMore = await paid(clientId, new Date(Date.parse("2026-10-10T10:01:00Z") - RECORD_OVERLAP_MS - 60_000).toISOString());
-    expect(await recordDueTransactions(new Date("2026-10-10T10:02:00Z"))).toBe(1);
+    // Dated an hour before it was written (a slow transaction, another instance's clock, a late commit):
+    // no look-back decides whether it is found.
+    const late = await paid(clientId, "2026-10-10T09:00:00Z");
     expect((await recorded(partnerId)).map((t) => t.invoice_id).sort()).toEqual([a.id, late.id].sort());
-    // Another instance running the same minute again adds nothing.
-    expect(await recordDueTransactions(new Date("2026-10-10T10:02:00Z"))).toBe(0);
-
-    // The mark never moves back (a slower run that began earlier finishes last).
-    await recordDueTransactions(new Date("2026-10-10T09:00:00Z"));
-    const [mark] = await rawQuery<{ at: Date }>(`select at from partner_schedule where name = 'ledger'`);
-    expect(new Date(mark!.at).toISOString()).toBe("2026-10-10T10:02:00.000Z");
-
-    // Older than the overlap: the settlement's own recording (from the month's start) still counts it.
-    expect((await recorded(partnerId)).map((t) => t.invoice_id)).not.toContain(lateByMore.id);
     await settleDueMonth(new Date("2026-11-14T21:00:00Z"));
     const all = await recorded(partnerId);
-    expect(all.map((t) => t.invoice_id).sort()).toEqual([a.id, late.id, lateByMore.id].sort());
+    expect(all).toHaveLength(2);
     expect(new Set(all.map((t) => t.settlement_id)).size).toBe(1);
+    expect(all[0]!.settlement_id).not.toBeNull();
   });
 
   it("knows the Nairobi month and which settlement is due", () => {

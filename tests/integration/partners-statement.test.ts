@@ -39,7 +39,7 @@ const paid = (organizationId: string, grossKes: number, at: string) =>
   db().transaction((tx) =>
     issueInvoice(tx, {
       organizationId,
-      series: "RCT",
+      series: "INV",
       kind: "topup",
       status: "paid",
       description: "Wallet top-up",

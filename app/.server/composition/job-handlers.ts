@@ -56,9 +56,6 @@ import { pruneSystemData, runSystemMonitor, SYSTEM_MONITOR_EVERY_SECONDS, SYSTEM
 import { refreshExpiringTokens, TOKEN_REFRESH_EVERY_SECONDS, TOKEN_REFRESH_QUEUE } from "../domains/integrations/tokens";
 import { PAYOUT_QUEUE, PAYOUT_STATUS_QUEUE, queryOverduePayouts, runPayoutJobs } from "../domains/partners/payouts";
 import {
-  RECORD_EVERY_SECONDS,
-  RECORD_QUEUE,
-  recordDueTransactions,
   SETTLE_CHECK_EVERY_SECONDS,
   SETTLE_QUEUE,
   settleDueMonth,
@@ -266,17 +263,8 @@ export function registerJobHandlers() {
     run: () => queryOverduePayouts().then(() => undefined),
   });
   registerRecurringJob({ name: "partners-payout-status", queue: PAYOUT_STATUS_QUEUE, everySeconds: 60 });
-  // The ledger from the invoices paid since the last run (a watermark with an overlap, decision 087),
-  // once a minute; the previous month's settlement on the 15th (Nairobi), looked for every ten minutes.
-  // Both are idempotent, so a retry or a second instance adds nothing.
-  registerJobHandler({
-    queue: RECORD_QUEUE,
-    batchSize: 1,
-    maxAttempts: 3,
-    transactional: false,
-    run: () => recordDueTransactions().then(() => undefined),
-  });
-  registerRecurringJob({ name: "partners-record", queue: RECORD_QUEUE, everySeconds: RECORD_EVERY_SECONDS });
+  // The previous month's settlement on the 15th (Nairobi), looked for every ten minutes; idempotent,
+  // so a retry or a second instance adds nothing. (The ledger is written with each payment, decision 102.)
   registerJobHandler({
     queue: SETTLE_QUEUE,
     batchSize: 1,

@@ -3,7 +3,7 @@ import { db, rawQuery } from "../infrastructure/db/client";
 import { organizations, users } from "../infrastructure/db/schema";
 import { hashPassword } from "../domains/auth/password";
 import { newBusinessId } from "../domains/auth/signup";
-import { recordPartnerTransactions } from "../domains/partners/ledger";
+import { recordUnrecordedInvoices } from "../domains/partners/ledger";
 import { settleMonth } from "../domains/partners/settle";
 import { periodAt, previousPeriod } from "../domains/billing/periods";
 
@@ -149,8 +149,9 @@ export async function seedPartners(now = Date.now()) {
         [row!.id, client, since.toISOString()],
       );
   }
-  // The ledger reads the clients' paid invoices; the settlement run settles each past month.
-  await recordPartnerTransactions(since);
+  // The clients' months of billing were written before their partners: the ledger records them as
+  // it would have at each payment; the settlement run settles each past month.
+  await recordUnrecordedInvoices();
   const current = periodAt(new Date(now));
   const last = previousPeriod(current);
   const older = previousPeriod(last);

@@ -3,29 +3,20 @@ import { db } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import { log } from "../../infrastructure/log";
-import { recordPartnerTransactions } from "./ledger";
 import { monthBounds, settleMonth, type WithholdingRates } from "./settle";
 
 /**
- * The programme's recurring work (issue 46, decision 087), each a recurring job enqueued once across
- * instances and safe to run twice all the same:
- * - every minute, the invoices paid since the last run become transactions. The watermark is the
- *   start of the last run that completed; each run records again from RECORD_OVERLAP_MS before it,
- *   so an invoice whose payment committed after its `paid_at` (a slow transaction, another
- *   instance's clock) is still found; recording twice adds nothing (unique per invoice).
- * - on the 15th (Nairobi), the previous month is settled: recorded first (settleMonth records from
- *   the month's start), then settled, then marked done. A run that dies before the mark is simply
+ * The programme's recurring work (issue 46, decision 087), a recurring job enqueued once across
+ * instances and safe to run twice all the same. (The ledger itself needs no job: a transaction is
+ * written in the transaction that pays its invoice, decision 102.)
+ * - on the 15th (Nairobi), the previous month is settled, then marked done. A run that dies before the mark is simply
  *   run again (settleMonth marks each transaction once); a month missed entirely (every instance
  *   down from the 15th to the month's end) is settled on the next check.
  */
 
-export const RECORD_QUEUE = "partners.record";
-export const RECORD_EVERY_SECONDS = 60;
 export const SETTLE_QUEUE = "partners.settle";
 /** The settlement is looked for this often; it runs once a month. */
 export const SETTLE_CHECK_EVERY_SECONDS = 10 * 60;
-/** Each run records again from this long before the last run's start. */
-export const RECORD_OVERLAP_MS = 15 * 60_000;
 /** The day of the month (Nairobi) the previous month is settled. */
 export const SETTLEMENT_DAY = 15;
 
@@ -54,25 +45,16 @@ export function dueSettlementPeriod(now: Date) {
   return nairobiMonth(now, day >= SETTLEMENT_DAY ? 1 : 2);
 }
 
-async function mark(name: "ledger" | "settlement") {
+async function mark(name: "settlement") {
   const row = await queryRow<{ at: Date | string }>(db(), sql`select at from partner_schedule where name = ${name}`);
   return row ? new Date(row.at) : null;
 }
 
-async function moveMark(name: "ledger" | "settlement", at: Date) {
+async function moveMark(name: "settlement", at: Date) {
   // Never backwards: a slower run that started earlier cannot undo a later one's mark.
   await db().execute(sql`
     insert into partner_schedule (name, at) values (${name}, ${at.toISOString()}::timestamptz)
     on conflict (name) do update set at = greatest(partner_schedule.at, excluded.at), updated_at = now()`);
-}
-
-/** The minute's run: records what was paid since the last run (less the overlap); answers how many were recorded. */
-export async function recordDueTransactions(now = new Date()) {
-  const last = await mark("ledger");
-  const since = last ? new Date(last.getTime() - RECORD_OVERLAP_MS) : new Date(0);
-  const recorded = await recordPartnerTransactions(since);
-  await moveMark("ledger", now);
-  return recorded;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { recordPartnerTransactions } from "./ledger";
 
 /**
  * Monthly settlements (issue 46, decision 086): on the 15th (Nairobi), each partner's unsettled
@@ -48,9 +47,7 @@ export interface SettlementRow {
  * created or added to (none when an earlier run did it all).
  */
 export async function settleMonth(period: string, rates: WithholdingRates = DEFAULT_WITHHOLDING): Promise<SettlementRow[]> {
-  const { start, end } = monthBounds(period);
-  // Late-recorded invoices of the month first (the recorder is idempotent).
-  await recordPartnerTransactions(start);
+  const { end } = monthBounds(period);
   return db().transaction(async (tx) =>
     queryRows<SettlementRow>(
       tx,

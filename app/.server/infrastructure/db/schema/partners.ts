@@ -196,12 +196,12 @@ export const partnerPayouts = pgTable(
 );
 
 /**
- * The programme's recurring work across instances (decision 087): `ledger`: invoices paid up to
- * `at` are recorded (the next run records again from a little before it); `settlement`: the last
- * month (its first day, at Nairobi's midnight) whose settlement run completed.
+ * The programme's recurring work across instances (decision 087): `settlement`: the last month (its
+ * first day, at Nairobi's midnight) whose settlement run completed. (The ledger needs no mark: it is
+ * written with each payment, decision 102.)
  */
 export const partnerSchedule = pgTable("partner_schedule", {
-  name: text("name", { enum: ["ledger", "settlement"] }).primaryKey(),
+  name: text("name", { enum: ["settlement"] }).primaryKey(),
   at: timestamp("at", { withTimezone: true }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
