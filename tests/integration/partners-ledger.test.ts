@@ -4,6 +4,8 @@ import { issueInvoice } from "~/.server/domains/billing/invoices";
 import { lineFromGross } from "~/.server/domains/billing/vat";
 import { partnerPart } from "~/.server/domains/partners/ledger";
 import { monthBounds, settleMonth } from "~/.server/domains/partners/settle";
+import { completePayment, createPayment } from "~/.server/domains/billing/payments";
+import { issueMonthlyInvoices } from "~/.server/domains/billing/cycle";
 import { createVerifiedUser } from "../support/accounts";
 
 // The partner programme's ledger (issue 46; issue 72, decision 102): each paid tax invoice of a referred
@@ -65,7 +67,13 @@ async function creditNote(organizationId: string, invoiceId: string, grossKes: n
       status: "paid",
       description: "Credit note",
       lines: [
-        lineFromGross({ description: "Credit", itemCode: "JMB-CREDIT", quantity: 1, unit: "credit", unitPriceCents: grossKes * 100 }),
+        lineFromGross({
+          description: "Credit",
+          itemCode: "JMB-CREDIT",
+          quantity: 1,
+          unit: "credit",
+          unitPriceCents: Math.round(grossKes * 100),
+        }),
       ],
       pricesIncludeVat: true,
       issuedAt: new Date(at),
@@ -120,6 +128,95 @@ describe("the partner programme's ledger", () => {
     await creditNote(client, october.id, 11_600, "2026-11-20T10:00:00Z");
     expect(await ledger()).toHaveLength(4);
     expect((await ledger()).at(-1)).toMatchObject({ kind: "credit_note", amount_cents: "-500000", partner_cents: "-75000" });
+  });
+
+  it("counts a postpaid client's money once: its receipts earn nothing, the monthly tax invoice they pay earns its net", async () => {
+    const agency = await organisation("Nairobi CRM Works");
+    const client = await organisation("Mwangaza Microfinance Bank");
+    await rawQuery(`update organizations set plan_type = 'Growth', billing_type = 'postpaid', created_at = '2026-09-01' where id = $1`, [
+      client,
+    ]);
+    const partnerId = await partner(agency, "NBOCRM", [{ bps: 1800, from: "2026-09-01T00:00:00Z" }]);
+    await attribute(partnerId, client, "2026-09-01T00:00:00Z");
+    // Two M-Pesa payments on account (the audit's 1,160 + 5,866): receipts, money held for the month's invoice.
+    for (const [amount, receipt] of [
+      [1_160_00, "SKA1160"],
+      [5_866_00, "SKB5866"],
+    ] as const) {
+      const { payment } = await createPayment(db(), {
+        organizationId: client,
+        method: "mpesa",
+        amountCents: amount,
+        phone: "254712345678",
+      });
+      await completePayment(payment.id, { receipt, via: "M-Pesa" });
+    }
+    const receipts = await rawQuery<{ number: string }>(`select number from invoices where organization_id = $1 and series = 'RCT'`, [
+      client,
+    ]);
+    expect(receipts).toHaveLength(2);
+    expect(await ledger()).toEqual([]);
+    // The month's tax invoice is issued; that money and one more payment pay it: it alone earns, net of VAT, once.
+    await issueMonthlyInvoices(new Date());
+    const [due] = await rawQuery<{ rest: string }>(
+      `select (i.total_cents - w.balance_cents)::text as rest from invoices i join wallets w on w.organization_id = i.organization_id
+       where i.organization_id = $1 and i.kind = 'subscription'`,
+      [client],
+    );
+    expect(Number(due!.rest)).toBeGreaterThan(0);
+    const { payment } = await createPayment(db(), {
+      organizationId: client,
+      method: "mpesa",
+      amountCents: Number(due!.rest),
+      phone: "254712345678",
+    });
+    await completePayment(payment.id, { receipt: "SKC0001", via: "M-Pesa" });
+    const [monthly] = await rawQuery<{ number: string; status: string; net_cents: string }>(
+      `select number, status, net_cents::text from invoices where organization_id = $1 and kind = 'subscription'`,
+      [client],
+    );
+    expect(monthly!.status).toBe("paid");
+    const rows = await ledger();
+    expect(rows.map((r) => [r.number, r.kind, r.amount_cents, r.partner_cents])).toEqual([
+      [monthly!.number, "subscription", monthly!.net_cents, String(partnerPart(Number(monthly!.net_cents), 1800))],
+    ]);
+    expect(await recordAgain()).toBe(0);
+  });
+
+  it("reverses a credit note issued before its invoice was paid, when it is paid, and a whole credit in parts to the cent", async () => {
+    const agency = await organisation("Rift Valley Resellers");
+    const client = await organisation("Eldoret Agrovet Supplies");
+    const partnerId = await partner(agency, "RIFTV", [{ bps: 1800, from: "2026-09-01T00:00:00Z" }]);
+    await attribute(partnerId, client, "2026-09-01T00:00:00Z");
+    const monthly = await db().transaction((tx) =>
+      issueInvoice(tx, {
+        organizationId: client,
+        series: "INV",
+        kind: "subscription",
+        status: "pending",
+        description: "Growth plan (postpaid), October 2026",
+        lines: [lineFromGross({ description: "Growth plan", itemCode: "JMB-PLAN", quantity: 1, unit: "month", unitPriceCents: 2_320_00 })],
+        pricesIncludeVat: false,
+        issuedAt: new Date("2026-11-01T06:00:00Z"),
+      }),
+    );
+    // Credited 500 (gross) on the 2nd; paid weeks later: the reversal follows the payment, whatever the gap.
+    await creditNote(client, monthly.id, 500, "2026-11-02T10:00:00Z");
+    expect(await ledger()).toEqual([]);
+    await rawQuery(`update invoices set status = 'paid', paid_at = '2026-11-29T10:00:00Z' where id = $1`, [monthly.id]);
+    const rows = await ledger();
+    // 2,000 net at 18% = 360.00, less 431.03 net credited at 18% = 77.59: 282.41 due.
+    expect(rows.map((r) => [r.kind, r.amount_cents, r.partner_cents])).toEqual([
+      ["subscription", "200000", "36000"],
+      ["credit_note", "-43103", "-7759"],
+    ]);
+    expect(rows.reduce((sum, r) => sum + Number(r.partner_cents), 0)).toBe(28241);
+    // The rest credited in three parts (net 258.62, 431.03, 879.32): rounded one by one they would take
+    // back 360.01 in all; rounded on the running total, exactly the 360.00 the invoice gave.
+    for (const gross of [300, 500, 1020.01]) await creditNote(client, monthly.id, gross, "2026-11-30T10:00:00Z");
+    const after = await ledger();
+    expect(after.reduce((sum, r) => sum + Number(r.amount_cents), 0)).toBe(0);
+    expect(after.reduce((sum, r) => sum + Number(r.partner_cents), 0)).toBe(0);
   });
 
   it("accrues nothing for a suspended partner, and keeps what it earned before", async () => {
