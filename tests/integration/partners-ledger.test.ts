@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { issueInvoice } from "~/.server/domains/billing/invoices";
 import { lineFromGross } from "~/.server/domains/billing/vat";
@@ -7,6 +8,7 @@ import { monthBounds, settleMonth } from "~/.server/domains/partners/settle";
 import { completePayment, createPayment } from "~/.server/domains/billing/payments";
 import { issueMonthlyInvoices } from "~/.server/domains/billing/cycle";
 import { createVerifiedUser } from "../support/accounts";
+import { testDatabaseUrl } from "../support/database";
 
 // The partner programme's ledger (issue 46; issue 72, decision 102): each paid tax invoice of a referred
 // organisation becomes one transaction, net of VAT, split at the share in effect when it was paid, in
@@ -290,5 +292,69 @@ describe("the partner programme's ledger", () => {
     const [november] = await settleMonth("2026-11-01");
     // October's -1,000 + 500 carried: 1,500 in November's settlement.
     expect(november).toMatchObject({ transactions: 3, partner_cents: "150000" });
+  });
+});
+
+// PostgreSQL only: PGlite has one connection, so no other transaction can be open at the same time.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("a payment and a credit note of one invoice at the same moment", () => {
+  it("records the reversal once, whichever commits first", async () => {
+    const partnerId = await partner(await organisation("Lake Basin Integrators"), "LAKEB", [{ bps: 2000, from: "2026-09-01T00:00:00Z" }]);
+    const client = await organisation("Kisumu Fish Cooperative");
+    await attribute(partnerId, client, "2026-09-01T00:00:00Z");
+    const pending = () =>
+      db().transaction((tx) =>
+        issueInvoice(tx, {
+          organizationId: client,
+          series: "INV",
+          kind: "subscription",
+          status: "pending",
+          description: "Growth plan (postpaid)",
+          lines: [
+            lineFromGross({ description: "Growth plan", itemCode: "JMB-PLAN", quantity: 1, unit: "month", unitPriceCents: 1_160_00 }),
+          ],
+          pricesIncludeVat: false,
+        }),
+      );
+    for (const paymentFirst of [true, false]) {
+      const invoice = await pending();
+      const other = new pg.Client({ connectionString: testDatabaseUrl() });
+      await other.connect();
+      try {
+        await other.query("begin");
+        if (paymentFirst) await other.query(`update invoices set status = 'paid', paid_at = now() where id = $1`, [invoice.id]);
+        else await other.query(`select 1 from invoices where id = $1 for update`, [invoice.id]); // a dispute's lock, as disputes.ts takes it
+        const second = paymentFirst
+          ? creditNote(client, invoice.id, 580, new Date().toISOString())
+          : rawQuery(`update invoices set status = 'paid', paid_at = now() where id = $1`, [invoice.id]);
+        if (!paymentFirst)
+          await other.query(
+            `insert into invoices (organization_id, number, series, kind, status, paid_at, description, net_cents, vat_cents, total_cents,
+                                   prices_include_vat, seller, buyer, lines, credits_invoice_id)
+             values ($1, 'CRN-TEST-' || floor(random() * 1e9)::text, 'CRN', 'credit_note', 'paid', now(), 'Credit', 50000, 8000, 58000, true,
+                     '{}', '{}', '[]', $2) returning id`,
+            [client, invoice.id],
+          );
+        await vi.waitFor(
+          async () => {
+            const [waiting] = await rawQuery<{ n: number }>(`select count(*)::int as n from pg_locks where not granted`);
+            expect(waiting!.n).toBeGreaterThanOrEqual(1);
+          },
+          { timeout: 5000, interval: 20 },
+        );
+        await other.query("commit");
+        await second;
+        const rows = await rawQuery<{ kind: string; amount_cents: string; partner_cents: string }>(
+          `select t.kind, t.amount_cents::text, t.partner_cents::text from partner_transactions t join invoices i on i.id = t.invoice_id
+           where i.id = $1 or i.credits_invoice_id = $1 order by t.id`,
+          [invoice.id],
+        );
+        expect(rows, paymentFirst ? "payment first" : "credit note first").toEqual([
+          { kind: "subscription", amount_cents: "100000", partner_cents: "20000" },
+          { kind: "credit_note", amount_cents: "-50000", partner_cents: "-10000" },
+        ]);
+      } finally {
+        await other.end();
+      }
+    }
   });
 });
