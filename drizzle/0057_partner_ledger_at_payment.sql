@@ -18,6 +18,9 @@ DELETE FROM partner_transactions t USING invoices i
 WHERE i.id = t.invoice_id AND t.settlement_id IS NULL
   AND (i.series = 'RCT' OR (i.kind = 'credit_note' AND EXISTS (SELECT 1 FROM invoices o WHERE o.id = i.credits_invoice_id AND o.series = 'RCT')));
 --> statement-breakpoint
+-- An invoice's credit notes, found by the invoice they credit (the amount due, the reversals below).
+CREATE INDEX IF NOT EXISTS "invoices_credits_idx" ON "invoices" USING btree ("credits_invoice_id") WHERE credits_invoice_id is not null;
+--> statement-breakpoint
 -- A credit note's reversal of an invoice counted in the ledger: what is left to reverse, at the
 -- invoice's share, the partner's part rounded on the running total (so a whole credit takes back
 -- exactly what the invoice gave, cent for cent). Answers how many reversals it recorded.

@@ -299,6 +299,10 @@ export const invoices = pgTable(
     index("invoices_unpaid_due_idx")
       .on(t.dueAt)
       .where(sql`status in ('pending', 'overdue')`),
+    // A credited invoice's credit notes: the amount due (AMOUNT_DUE_SQL) and the partner ledger's reversals (decision 102).
+    index("invoices_credits_idx")
+      .on(t.creditsInvoiceId)
+      .where(sql`credits_invoice_id is not null`),
     check("invoices_totals_check", sql`net_cents + vat_cents = total_cents`),
     // The admin console's search by any part of the number.
     index("invoices_number_trgm_idx").using("gin", sql`${t.number} gin_trgm_ops`),
