@@ -68,8 +68,8 @@ describe("GET /api/v1/partner", () => {
   it("answers the partner's record, clients with this month's payments, paged transactions by month and settlements", async () => {
     const me = await partnerWithClients("Lakeside Integrators", ["Kisumu Boda Saccos", "Homa Bay Fisheries"]);
     const [settlement] = await rawQuery<{ id: string }>(
-      `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payout_method, status, payout_reference, paid_at)
-       values ($1, '2026-09-01', 2, 300000, 54000, 500, 2700, 51300, 'mpesa', 'paid', 'TIK0AB12CD', '2026-10-15T09:00:00Z') returning id`,
+      `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payable_cents, payout_method, status, payout_reference, paid_at)
+       values ($1, '2026-09-01', 2, 300000, 54000, 500, 2700, 51300, 51300, 'mpesa', 'paid', 'TIK0AB12CD', '2026-10-15T09:00:00Z') returning id`,
       [me.partnerId],
     );
     await transaction(me.partnerId, me.clients[0]!, 100_000, "2026-09-03T08:00:00Z", settlement!.id);

@@ -396,6 +396,11 @@ export interface SettlementRow {
   withholdingBps: number;
   withholdingCents: number;
   netCents: number;
+  /** Cents carried in from the partner's earlier settlements and out to its next (M-Pesa pays whole shillings). */
+  carriedInCents: number;
+  carriedOutCents: number;
+  /** What is paid: net + carried in - carried out, the amount the statement shows and the payout sends. */
+  payableCents: number;
   status: SettlementStatus;
   payoutMethod: "mpesa" | "bank";
   payoutReference: string | null;
@@ -417,6 +422,9 @@ async function settlementsOf(where: SQL, limit: number, offset = 0) {
     withholding_bps: number;
     withholding_cents: string;
     net_cents: string;
+    carried_in_cents: string;
+    carried_out_cents: string;
+    payable_cents: string;
     status: SettlementStatus;
     payout_method: "mpesa" | "bank";
     payout_reference: string | null;
@@ -427,7 +435,8 @@ async function settlementsOf(where: SQL, limit: number, offset = 0) {
   }>(
     db(),
     sql`select s.id, s.partner_id, p.name as partner_name, s.period::text, s.transactions, s.revenue_cents::text, s.partner_cents::text,
-               s.withholding_bps, s.withholding_cents::text, s.net_cents::text, s.status, s.payout_method, s.payout_reference,
+               s.withholding_bps, s.withholding_cents::text, s.net_cents::text, s.carried_in_cents::text, s.carried_out_cents::text,
+               s.payable_cents::text, s.status, s.payout_method, s.payout_reference,
                s.failure_reason, s.paid_at,
                (select x.requested_by::text from partner_payouts x where x.settlement_id = s.id and x.status = 'awaiting_approval') as awaiting_by,
                count(*) over ()::int as total
@@ -448,6 +457,9 @@ async function settlementsOf(where: SQL, limit: number, offset = 0) {
       withholdingBps: r.withholding_bps,
       withholdingCents: Number(r.withholding_cents),
       netCents: Number(r.net_cents),
+      carriedInCents: Number(r.carried_in_cents),
+      carriedOutCents: Number(r.carried_out_cents),
+      payableCents: Number(r.payable_cents),
       status: r.status,
       payoutMethod: r.payout_method,
       payoutReference: r.payout_reference,
