@@ -329,7 +329,7 @@ describe("a payout pays what the statement says (issue 72)", () => {
     const [october] = await rawQuery<{ id: string }>(`select id from partner_settlements where partner_id = $1`, [partnerId]);
     const payout = await startPayout(admin, october!.id);
     await run();
-    const sent = pay.mpesa.payouts().find((p) => p.originatorConversationId === payout.originator_conversation_id);
+    const sent = pay.mpesa.payouts().find((p) => p.OriginatorConversationID === payout.originator_conversation_id);
     expect(sent).toMatchObject({ amount: 620, state: "paid" });
     expect(await attempts(october!.id)).toMatchObject([{ status: "paid", amount_cents: "62000" }]);
     expect((await settled(october!.id)).status).toBe("paid");
