@@ -23,7 +23,9 @@ async function partner(method: "mpesa" | "bank" = "bank") {
       `R${randomUUID().slice(0, 8).toUpperCase()}`,
       method,
       method === "mpesa" ? "254712345678" : null,
-      method === "bank" ? JSON.stringify({ bank: "KCB", branch: "Nyeri", accountName: "Nyeri Systems", accountNumber: "1234567890" }) : null,
+      method === "bank"
+        ? JSON.stringify({ bank: "KCB", branch: "Nyeri", accountName: "Nyeri Systems", accountNumber: "1234567890" })
+        : null,
     ],
   );
   return { partnerId: p!.id, organizationId: owner.organization.id };

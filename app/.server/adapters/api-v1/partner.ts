@@ -93,9 +93,15 @@ export const PartnerView = z
           withholdingBps: z.int(),
           withholdingCents: Cents,
           netCents: Cents.describe("Your share less the withholding tax, in KES cents."),
-          carriedInCents: Cents.describe("Cents your earlier settlements counted and could not pay (M-Pesa pays whole shillings), paid with this one."),
-          carriedOutCents: Cents.describe("Cents this settlement cannot pay by M-Pesa (under a shilling), carried to your next settlement; 0 by bank."),
-          payoutCents: Cents.describe("What is paid, or to be paid: netCents + carriedInCents - carriedOutCents. The statement shows the same."),
+          carriedInCents: Cents.describe(
+            "Cents your earlier settlements counted and could not pay (M-Pesa pays whole shillings), paid with this one.",
+          ),
+          carriedOutCents: Cents.describe(
+            "Cents this settlement cannot pay by M-Pesa (under a shilling), carried to your next settlement; 0 by bank.",
+          ),
+          payoutCents: Cents.describe(
+            "What is paid, or to be paid: netCents + carriedInCents - carriedOutCents. The statement shows the same.",
+          ),
           method: z.enum(["mpesa", "bank"]),
           reference: z.string().nullable().describe("The M-Pesa receipt or the bank's reference, once paid."),
           paidAt: z.iso.datetime().nullable(),

@@ -97,7 +97,13 @@ export async function startPayout(
   const threshold = options.approvalThresholdCents ?? env().PARTNER_PAYOUT_APPROVAL_THRESHOLD_CENTS;
   if (!isUuid(settlementId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
   return db().transaction(async (tx) => {
-    const settlement = await queryRow<{ id: string; status: string; payable_cents: string; payout_method: string; mpesa_phone: string | null }>(
+    const settlement = await queryRow<{
+      id: string;
+      status: string;
+      payable_cents: string;
+      payout_method: string;
+      mpesa_phone: string | null;
+    }>(
       tx,
       sql`select s.id, s.status, s.payable_cents::text, s.payout_method, p.mpesa_phone
           from partner_settlements s join partners p on p.id = s.partner_id

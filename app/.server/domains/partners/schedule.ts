@@ -32,7 +32,6 @@ export const RECORD_OVERLAP_MS = 15 * 60_000;
 /** The day of the month (Nairobi) the previous month is settled. */
 export const SETTLEMENT_DAY = 15;
 
-
 /** The rates the deployment configured (PARTNER_WITHHOLDING_*). */
 export function configuredWithholding(): WithholdingRates {
   const e = env();

@@ -78,7 +78,13 @@ export async function settleMonth(period: string, rates: WithholdingRates = DEFA
   const { start, end } = monthBounds(period);
   // Late-recorded invoices of the month first (the recorder is idempotent).
   await recordPartnerTransactions(start);
-  const first = figures(sql.raw("month.earned"), sql.raw("month.carried_in"), sql.raw("month.partner_id"), sql.raw("p.payout_method"), rates);
+  const first = figures(
+    sql.raw("month.earned"),
+    sql.raw("month.carried_in"),
+    sql.raw("month.partner_id"),
+    sql.raw("p.payout_method"),
+    rates,
+  );
   const again = figures(
     sql.raw("(partner_settlements.partner_cents + excluded.partner_cents)"),
     sql.raw("excluded.carried_in_cents"),
