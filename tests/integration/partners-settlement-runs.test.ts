@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { settleMonth } from "~/.server/domains/partners/settle";
@@ -126,6 +127,58 @@ describe("settlement ids", () => {
       partnerId,
     ]);
     expect(marks.map((m) => m.settlement_id)).toEqual([first!.id, first!.id]);
+  });
+});
+
+describe("migration 0058", () => {
+  it("moves an md5 settlement id to its UUID everywhere: the settlement, its transactions, payouts and undelivered events", async () => {
+    const { partnerId, organizationId } = await partner("mpesa");
+    const [{ old }] = (await rawQuery<{ old: string }>(`select md5($1::text || ':' || '2026-08-01')::uuid::text as old`, [partnerId])) as [
+      { old: string },
+    ];
+    await rawQuery(
+      `insert into partner_settlements (id, partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents,
+                                        carried_out_cents, payable_cents, payout_method, status)
+       values ($1, $2, '2026-08-01', 1, 100000, 100000, 0, 0, 100000, 0, 100000, 'mpesa', 'processing')`,
+      [old, partnerId],
+    );
+    await earned(partnerId, organizationId, 100_000, "2026-08-05T09:00:00Z");
+    await rawQuery(`update partner_transactions set settlement_id = $1 where partner_id = $2`, [old, partnerId]);
+    await rawQuery(
+      `insert into partner_payouts (settlement_id, attempt, method, amount_cents, status, originator_conversation_id, phone)
+       values ($1, 1, 'mpesa', 100000, 'accepted', $2, '254712345678')`,
+      [old, `jumbe-payout-${randomUUID()}`],
+    );
+    const payload = (id: string) => JSON.stringify({ type: "partner.settlement.paid", data: { settlementId: id } });
+    await rawQuery(
+      `insert into webhook_deliveries (organization_id, event_type, payload, status) values ($1, 'partner.settlement.paid', $2::json, 'pending'),
+                                                                                        ($1, 'partner.settlement.paid', $2::json, 'delivered')`,
+      [organizationId, payload(old)],
+    );
+    const migration = readFileSync("drizzle/0058_settlement_ids_and_carried_cents.sql", "utf8").split("--> statement-breakpoint")[0]!;
+    await rawQuery(migration);
+
+    // The id the settlement run derives for that partner and month.
+    await earned(partnerId, organizationId, 1_000, "2026-08-06T09:00:00Z");
+    await rawQuery(`update partner_settlements set status = 'pending' where partner_id = $1`, [partnerId]);
+    const [derived] = await settleMonth("2026-08-01", RATES);
+    expect(derived!.id).toMatch(RFC_UUID);
+    expect(derived!.id.replace(/-/g, "").slice(0, 12)).toBe(old.replace(/-/g, "").slice(0, 12));
+    const ids = await rawQuery<{ what: string; id: string }>(
+      `select 'settlement' as what, id::text from partner_settlements where partner_id = $1
+       union all select 'transaction', settlement_id::text from partner_transactions where partner_id = $1
+       union all select 'payout', p.settlement_id::text from partner_payouts p join partner_settlements s on s.id = p.settlement_id where s.partner_id = $1
+       union all select 'event ' || status, payload->'data'->>'settlementId' from webhook_deliveries where organization_id = $2`,
+      [partnerId, organizationId],
+    );
+    expect(ids.sort((a, b) => a.what.localeCompare(b.what))).toEqual([
+      { what: "event delivered", id: old },
+      { what: "event pending", id: derived!.id },
+      { what: "payout", id: derived!.id },
+      { what: "settlement", id: derived!.id },
+      { what: "transaction", id: derived!.id },
+      { what: "transaction", id: derived!.id },
+    ]);
   });
 });
 
