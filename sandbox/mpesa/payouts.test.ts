@@ -168,6 +168,9 @@ describe("B2C payouts", () => {
       [{ PartyB: "0712345678" }, "Bad Request - Invalid PartyB"],
       [{ CommandID: "Withdraw" }, "Bad Request - Invalid CommandID"],
       [{ Amount: -5 }, "Bad Request - Invalid Amount"],
+      // Daraja moves whole shillings only (issue 72): 620.69 is refused, never rounded.
+      [{ Amount: 620.69 }, "Bad Request - Invalid Amount"],
+      [{ Amount: "620.69" }, "Bad Request - Invalid Amount"],
       [{ Remarks: "x".repeat(101) }, "Bad Request - Invalid Remarks"],
       [{ ResultURL: "http://203.0.113.9/result" }, "Bad Request - Invalid ResultURL"],
     ];

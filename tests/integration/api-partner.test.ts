@@ -5,6 +5,9 @@ import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
 import { startApiV1Server } from "../support/api-v1-server";
+import Ajv from "ajv";
+import { openApiDocument } from "~/.server/adapters/api-v1/openapi";
+import { settleMonth } from "~/.server/domains/partners/settle";
 
 // Issue 46: GET /api/v1/partner answers the calling organisation's own partner record, its clients
 // (with what they paid this month), its transactions a page at a time (by month) and its
@@ -68,8 +71,8 @@ describe("GET /api/v1/partner", () => {
   it("answers the partner's record, clients with this month's payments, paged transactions by month and settlements", async () => {
     const me = await partnerWithClients("Lakeside Integrators", ["Kisumu Boda Saccos", "Homa Bay Fisheries"]);
     const [settlement] = await rawQuery<{ id: string }>(
-      `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payout_method, status, payout_reference, paid_at)
-       values ($1, '2026-09-01', 2, 300000, 54000, 500, 2700, 51300, 'mpesa', 'paid', 'TIK0AB12CD', '2026-10-15T09:00:00Z') returning id`,
+      `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payable_cents, payout_method, status, payout_reference, paid_at)
+       values ($1, '2026-09-01', 2, 300000, 54000, 500, 2700, 51300, 51300, 'mpesa', 'paid', 'TIK0AB12CD', '2026-10-15T09:00:00Z') returning id`,
       [me.partnerId],
     );
     await transaction(me.partnerId, me.clients[0]!, 100_000, "2026-09-03T08:00:00Z", settlement!.id);
@@ -104,6 +107,9 @@ describe("GET /api/v1/partner", () => {
         withholdingBps: 500,
         withholdingCents: 2_700,
         netCents: 51_300,
+        carriedInCents: 0,
+        carriedOutCents: 0,
+        payoutCents: 51_300,
         method: "mpesa",
         reference: "TIK0AB12CD",
         paidAt: "2026-10-15T09:00:00.000Z",
@@ -167,5 +173,34 @@ describe("GET /api/v1/partner", () => {
       nextCursor: null,
       hasMore: false,
     });
+  });
+
+  it("answers 200 for a partner with a settlement the run made, the body valid by the OpenAPI document (issue 72)", async () => {
+    const me = await partnerWithClients("Thika Road Integrators", ["Juja Farm Supplies"]);
+    // KES 3,630.14 net of VAT at 18%: the run settles it with 5% withheld, to be paid by M-Pesa.
+    await transaction(me.partnerId, me.clients[0]!, 363_014, "2026-09-12T08:00:00Z");
+    await settleMonth("2026-09-01");
+    const answer = await call(me.key, "/api/v1/partner");
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const [settlement] = answer.body.settlements;
+    expect(settlement.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(answer.body.transactions.data[0].settlementId).toBe(settlement.id);
+    // 65,343 cents earned, 3,267 withheld: 62,076 net, KES 620 paid by M-Pesa and 76 cents carried to the next settlement.
+    expect(settlement).toMatchObject({
+      month: "2026-09",
+      status: "pending",
+      partnerCents: 65_343,
+      withholdingCents: 3_267,
+      netCents: 62_076,
+      carriedInCents: 0,
+      carriedOutCents: 76,
+      payoutCents: 62_000,
+    });
+    // The body is valid by the published document's Partner schema (uuid formats included).
+    const document = JSON.parse(JSON.stringify(openApiDocument())) as { components: { schemas: Record<string, unknown> } };
+    const ajv = new Ajv({ allErrors: true, unknownFormats: "ignore", schemaId: "auto", logger: false, format: "full" });
+    ajv.addSchema(document as object, "openapi.json");
+    const valid = ajv.validate({ $ref: "openapi.json#/components/schemas/Partner" }, answer.body);
+    expect(valid ? [] : ajv.errors).toEqual([]);
   });
 });

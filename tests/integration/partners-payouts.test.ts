@@ -13,6 +13,7 @@ import {
   runPayoutJobs,
   startPayout,
 } from "~/.server/domains/partners/payouts";
+import { settleMonth } from "~/.server/domains/partners/settle";
 import { createVerifiedUser } from "../support/accounts";
 import { paymentsHarnessForFile } from "../support/payments-harness";
 
@@ -43,10 +44,12 @@ async function settlement(netCents: number, phone = "254712345678", method: "mpe
     ],
   );
   const withholding = Math.round(netCents / 19);
+  // As settleMonth writes it: M-Pesa pays the whole shillings, the cents are carried to the next settlement.
+  const carried = method === "mpesa" ? netCents % 100 : 0;
   const [row] = await rawQuery<{ id: string }>(
-    `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payout_method)
-     values ($1, '2026-10-01', 3, $2, $3, 500, $4, $5, $6) returning id`,
-    [partner!.id, netCents * 6, netCents + withholding, withholding, netCents, method],
+    `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, carried_out_cents, payable_cents, payout_method)
+     values ($1, '2026-10-01', 3, $2, $3, 500, $4, $5, $6, $7, $8) returning id`,
+    [partner!.id, netCents * 6, netCents + withholding, withholding, netCents, carried, netCents - carried, method],
   );
   return row!.id;
 }
@@ -285,5 +288,60 @@ describe("a paid settlement tells the partner, and a bank transfer is marked pai
     expect(PAYOUT_FAILURES.say("The payout waited too long in M-Pesa's queue and was dropped: nothing was paid.", "fr")).toBe(
       "Le versement a trop attendu dans la file d'attente de M-Pesa et a été abandonné : rien n'a été payé.",
     );
+  });
+});
+
+/** An M-Pesa partner with one client, and ledger rows as the recorder writes them (share 100%: partner_cents = amount). */
+async function mpesaPartnerEarning(months: [string, number][]) {
+  const user = await createVerifiedUser({ businessName: `Carry ${randomUUID().slice(0, 6)}` });
+  const [partner] = await rawQuery<{ id: string }>(
+    `insert into partners (organization_id, code, name, category, status, share_bps, payout_method, mpesa_phone, kra_pin, approved_at)
+     values ($1, $2, 'Kilifi Digital', 'Agency', 'active', 1500, 'mpesa', '254712345678', 'P051234567Q', now()) returning id`,
+    [user.organization.id, `C${randomUUID().slice(0, 8).toUpperCase()}`],
+  );
+  for (const [at, cents] of months)
+    await rawQuery(
+      `insert into partner_transactions (partner_id, client_organization_id, invoice_id, kind, amount_cents, share_bps, partner_cents, platform_cents, occurred_at)
+       values ($1, $2, gen_random_uuid(), 'topup', $3, 10000, $3, 0, $4::timestamptz)`,
+      [partner!.id, user.organization.id, cents, at],
+    );
+  return partner!.id;
+}
+
+const figuresOf = (partnerId: string) =>
+  rawQuery<{ period: string; net_cents: string; carried_in_cents: string; carried_out_cents: string; payable_cents: string }>(
+    `select to_char(period, 'YYYY-MM') as period, net_cents::text, carried_in_cents::text, carried_out_cents::text, payable_cents::text
+     from partner_settlements where partner_id = $1 order by period`,
+    [partnerId],
+  );
+
+describe("a payout pays what the statement says (issue 72)", () => {
+  it("pays KES 620 of a 620.69 net, shows 620.00 paid and carries the 0.69 to the next settlement", async () => {
+    // 5% withheld: 653.36 - 32.67 = 620.69 in October; 100.34 - 5.02 = 95.32 in November.
+    const partnerId = await mpesaPartnerEarning([
+      ["2026-10-10T09:00:00Z", 65_336],
+      ["2026-11-10T09:00:00Z", 10_034],
+    ]);
+    await settleMonth("2026-10-01");
+    expect(await figuresOf(partnerId)).toEqual([
+      { period: "2026-10", net_cents: "62069", carried_in_cents: "0", carried_out_cents: "69", payable_cents: "62000" },
+    ]);
+    const [october] = await rawQuery<{ id: string }>(`select id from partner_settlements where partner_id = $1`, [partnerId]);
+    const payout = await startPayout(admin, october!.id);
+    await run();
+    const sent = pay.mpesa.payouts().find((p) => p.OriginatorConversationID === payout.originator_conversation_id);
+    expect(sent).toMatchObject({ amount: 620, state: "paid" });
+    expect(await attempts(october!.id)).toMatchObject([{ status: "paid", amount_cents: "62000" }]);
+    expect((await settled(october!.id)).status).toBe("paid");
+
+    // November pays its own net and October's cents: 95.32 + 0.69 = 96.01, M-Pesa pays 96, 0.01 carried on.
+    await settleMonth("2026-11-01");
+    expect((await figuresOf(partnerId))[1]).toEqual({
+      period: "2026-11",
+      net_cents: "9532",
+      carried_in_cents: "69",
+      carried_out_cents: "1",
+      payable_cents: "9600",
+    });
   });
 });

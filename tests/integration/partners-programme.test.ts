@@ -106,8 +106,9 @@ describe("a settlement's audit record commits with its payout", () => {
       ],
     );
     const [row] = await rawQuery<{ id: string }>(
-      `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payout_method)
-       values ($1, '2026-10-01', 4, 1000000, $2::bigint + 7500, 500, 7500, $2, $3) returning id`,
+      `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, carried_out_cents, payable_cents, payout_method)
+       values ($1, '2026-10-01', 4, 1000000, $2::bigint + 7500, 500, 7500, $2, case when $3 = 'mpesa' then $2::bigint % 100 else 0 end,
+               $2::bigint - case when $3 = 'mpesa' then $2::bigint % 100 else 0 end, $3) returning id`,
       [partner!.id, netCents, method],
     );
     return row!.id;

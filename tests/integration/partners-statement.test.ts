@@ -154,4 +154,44 @@ describe("a settlement's statement", () => {
     expect((await get(ownerCookie, crypto.randomUUID())).status).toBe(404);
     expect((await get(ownerCookie, "not-an-id")).status).toBe(404);
   });
+
+  it("shows the cents carried in and out and the whole shillings M-Pesa pays, in en, sw and fr (issue 72)", async () => {
+    const owner = await createVerifiedUser({ businessName: "Kitale Agents" });
+    const [p] = await rawQuery<{ id: string }>(
+      `insert into partners (organization_id, code, name, category, status, share_bps, payout_method, mpesa_phone, kra_pin, approved_at)
+       values ($1, 'KITALE' || floor(random() * 1e9)::text, 'Kitale Agents', 'Agency', 'active', 1500, 'mpesa', '254712345678', 'P051234567Q', now())
+       returning id`,
+      [owner.organization.id],
+    );
+    const row = (cents: number, at: string) =>
+      rawQuery(
+        `insert into partner_transactions (partner_id, client_organization_id, invoice_id, kind, amount_cents, share_bps, partner_cents, platform_cents, occurred_at)
+         values ($1, $2, gen_random_uuid(), 'topup', $3, 10000, $3, 0, $4::timestamptz)`,
+        [p!.id, owner.organization.id, cents, at],
+      );
+    // 653.36 - 32.67 withheld = 620.69 in June (M-Pesa pays 620); 100.34 - 5.02 = 95.32 in July, with June's 0.69: 96.01, pays 96.
+    await row(65_336, "2026-06-10T09:00:00Z");
+    await row(10_034, "2026-07-10T09:00:00Z");
+    await settleMonth("2026-06-01");
+    const [july] = (await settleMonth("2026-07-01")).filter((s) => s.partner_id === p!.id);
+    const reader = { role: "owner" as const, organizationId: owner.organization.id };
+    const english = await pdfText((await statementPdf(july!.id, "en", reader))!.pdf);
+    expect(english).toEqual(
+      expect.arrayContaining([
+        "After withholding",
+        "KES 95.32",
+        "Carried in from earlier months",
+        "KES 0.69",
+        "Carried to next month",
+        "-KES 0.01",
+        "Net payable",
+        "KES 96.00",
+        "M-Pesa pays whole shillings: the cents are carried to your next settlement.",
+      ]),
+    );
+    const swahili = await pdfText((await statementPdf(july!.id, "sw", reader))!.pdf);
+    expect(swahili).toEqual(expect.arrayContaining(["Iliyobebwa kutoka miezi iliyopita", "Inabebwa hadi mwezi ujao"]));
+    const french = await pdfText((await statementPdf(july!.id, "fr", reader))!.pdf);
+    expect(french).toEqual(expect.arrayContaining(["Report des mois précédents", "Reporté au mois suivant"]));
+  });
 });

@@ -312,8 +312,8 @@ describe("processing a settlement", () => {
       category: "Bank",
     });
     const [settlement] = await rawQuery<{ id: string }>(
-      `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payout_method)
-       values ($1, '2026-10-01', 4, 1000000, 150000, 500, 7500, 142500, 'bank') returning id`,
+      `insert into partner_settlements (partner_id, period, transactions, revenue_cents, partner_cents, withholding_bps, withholding_cents, net_cents, payable_cents, payout_method)
+       values ($1, '2026-10-01', 4, 1000000, 150000, 500, 7500, 142500, 142500, 'bank') returning id`,
       [partner.id],
     );
     const path = `/revenue-share/settlements?dialog=settle&settlement=${settlement!.id}`;

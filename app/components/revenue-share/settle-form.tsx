@@ -23,6 +23,9 @@ export function SettleForm({
     period: string;
     netCents: number;
     withholdingCents: number;
+    carriedInCents: number;
+    carriedOutCents: number;
+    payableCents: number;
     status: string;
     payoutMethod: string;
     failureReason: string | null;
@@ -39,7 +42,15 @@ export function SettleForm({
         <li key={s.id} className="space-y-2 rounded-lg border border-slate-200 p-3" data-testid="settle-item">
           <p className="flex flex-wrap items-center gap-2 text-sm">
             <strong>{periodWords(s.period)}</strong> <StatusBadge status={s.status} />
-            <span>{m.revenue_settle_net({ amount: formatKes(s.netCents), withheld: formatKes(s.withholdingCents) })}</span>
+            <span>
+              {m.revenue_settle_pays({
+                amount: formatKes(s.payableCents),
+                net: formatKes(s.netCents),
+                withheld: formatKes(s.withholdingCents),
+                carriedIn: formatKes(s.carriedInCents),
+                carriedOut: formatKes(s.carriedOutCents),
+              })}
+            </span>
           </p>
           {s.failureReason ? (
             <p className="text-sm break-words text-red-800">{m.revenue_settle_failed({ reason: s.failureReason })}</p>

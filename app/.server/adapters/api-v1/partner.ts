@@ -3,8 +3,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
-import { monthBounds } from "../../domains/partners/settle";
-import { nairobiMonth } from "../../domains/partners/schedule";
+import { nairobiMonth, nairobiMonthBounds } from "../../domains/billing/periods";
 import { ApiProblem } from "./problem";
 
 /**
@@ -93,7 +92,16 @@ export const PartnerView = z
           partnerCents: Cents,
           withholdingBps: z.int(),
           withholdingCents: Cents,
-          netCents: Cents,
+          netCents: Cents.describe("Your share less the withholding tax, in KES cents."),
+          carriedInCents: Cents.describe(
+            "Cents your earlier settlements counted and could not pay (M-Pesa pays whole shillings), paid with this one.",
+          ),
+          carriedOutCents: Cents.describe(
+            "Cents this settlement cannot pay by M-Pesa (under a shilling), carried to your next settlement; 0 by bank.",
+          ),
+          payoutCents: Cents.describe(
+            "What is paid, or to be paid: netCents + carriedInCents - carriedOutCents. The statement shows the same.",
+          ),
           method: z.enum(["mpesa", "bank"]),
           reference: z.string().nullable().describe("The M-Pesa receipt or the bank's reference, once paid."),
           paidAt: z.iso.datetime().nullable(),
@@ -118,7 +126,7 @@ export async function getApiPartner(organizationId: string, query: Query): Promi
   }>(db(), sql`select id, name, category, status, share_bps, code, payout_method from partners where organization_id = ${organizationId}`);
   if (!partner) throw new ApiProblem(404, "not_found", NOT_A_PARTNER);
 
-  const thisMonth = monthBounds(nairobiMonth(new Date()));
+  const thisMonth = nairobiMonthBounds(nairobiMonth(new Date()));
   const clients = await queryRows<{ name: string; started_at: Date | string; paid: string }>(
     db(),
     sql`select o.name, a.started_at,
@@ -131,7 +139,7 @@ export async function getApiPartner(organizationId: string, query: Query): Promi
         order by a.started_at desc, a.id desc`,
   );
 
-  const month = query.month ? monthBounds(`${query.month}-01`) : null;
+  const month = query.month ? nairobiMonthBounds(`${query.month}-01`) : null;
   const after = query.cursor ? (decodeCursor(query.cursor) ?? null) : null;
   const rows = await queryRows<{
     id: string;
@@ -165,13 +173,16 @@ export async function getApiPartner(organizationId: string, query: Query): Promi
     withholding_bps: number;
     withholding_cents: string;
     net_cents: string;
+    carried_in_cents: string;
+    carried_out_cents: string;
+    payable_cents: string;
     payout_method: "mpesa" | "bank";
     payout_reference: string | null;
     paid_at: Date | string | null;
   }>(
     db(),
     sql`select id, to_char(period, 'YYYY-MM') as month, status, transactions, revenue_cents::text, partner_cents::text, withholding_bps,
-               withholding_cents::text, net_cents::text, payout_method, payout_reference, paid_at
+               withholding_cents::text, net_cents::text, carried_in_cents::text, carried_out_cents::text, payable_cents::text, payout_method, payout_reference, paid_at
         from partner_settlements where partner_id = ${partner.id} order by period desc`,
   );
 
@@ -211,6 +222,9 @@ export async function getApiPartner(organizationId: string, query: Query): Promi
       withholdingBps: s.withholding_bps,
       withholdingCents: Number(s.withholding_cents),
       netCents: Number(s.net_cents),
+      carriedInCents: Number(s.carried_in_cents),
+      carriedOutCents: Number(s.carried_out_cents),
+      payoutCents: Number(s.payable_cents),
       method: s.payout_method,
       reference: s.payout_reference,
       paidAt: iso(s.paid_at),

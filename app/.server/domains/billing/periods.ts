@@ -41,6 +41,23 @@ export function periodOfDate(date: string): Period {
 /** The period an instant falls in. */
 export const periodAt = (at: Date) => periodOfDate(nairobiDate(at));
 
+/**
+ * The month, Jumbe's one definition (issue 72): a calendar month in Africa/Nairobi. The first day
+ * (`YYYY-MM-01`) of the month `monthsBack` months before the one `at` falls in (negative: after).
+ * Billing, the assistant's monthly usage and the partner programme's settlements all use it; SQL
+ * spells the same month `date_trunc('month', at at time zone 'Africa/Nairobi')`.
+ */
+export function nairobiMonth(at: Date, monthsBack = 0) {
+  const local = new Date(at.getTime() + EAT_OFFSET_MS);
+  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() - monthsBack, 1)).toISOString().slice(0, 10);
+}
+
+/** The Nairobi month `first` (its first day, `YYYY-MM-01`) as instants: [start, end). */
+export function nairobiMonthBounds(first: string) {
+  if (!/^\d{4}-(0[1-9]|1[0-2])-01$/.test(first)) throw new RangeError(`A month is named by its first day, not "${first}".`);
+  return { start: nairobiMidnight(first), end: nairobiMidnight(periodOfDate(first).next) };
+}
+
 /** The period before the one `date` falls in. */
 export function previousPeriod(period: Period): Period {
   return periodOfDate(new Date(Date.parse(`${period.start}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10));

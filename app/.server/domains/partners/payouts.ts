@@ -97,9 +97,15 @@ export async function startPayout(
   const threshold = options.approvalThresholdCents ?? env().PARTNER_PAYOUT_APPROVAL_THRESHOLD_CENTS;
   if (!isUuid(settlementId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
   return db().transaction(async (tx) => {
-    const settlement = await queryRow<{ id: string; status: string; net_cents: string; payout_method: string; mpesa_phone: string | null }>(
+    const settlement = await queryRow<{
+      id: string;
+      status: string;
+      payable_cents: string;
+      payout_method: string;
+      mpesa_phone: string | null;
+    }>(
       tx,
-      sql`select s.id, s.status, s.net_cents::text, s.payout_method, p.mpesa_phone
+      sql`select s.id, s.status, s.payable_cents::text, s.payout_method, p.mpesa_phone
           from partner_settlements s join partners p on p.id = s.partner_id
           where s.id = ${settlementId} for update of s`,
     );
@@ -108,8 +114,8 @@ export async function startPayout(
       throw new PayoutRefusal(422, "not_mpesa", m.admin_payout_by_bank());
     if (settlement.status !== "pending" && settlement.status !== "failed")
       throw new PayoutRefusal(409, "in_hand", m.admin_payout_in_hand());
-    // Whole shillings: M-Pesa pays no cents (the cents stay with the settlement's record).
-    const amountCents = Math.floor(Number(settlement.net_cents) / 100) * 100;
+    // What the statement says is paid: whole shillings, the cents carried to the next settlement (settleMonth).
+    const amountCents = Number(settlement.payable_cents);
     if (amountCents < B2C_MIN_CENTS || amountCents > B2C_MAX_CENTS) throw new PayoutRefusal(422, "amount", m.admin_payout_amount_range());
     const last = await queryRow<{ attempt: number }>(
       tx,
@@ -192,13 +198,17 @@ async function settlementPaid(tx: Executor, settlementId: string, by: string | n
     withholding_bps: number;
     withholding_cents: string;
     net_cents: string;
+    carried_in_cents: string;
+    carried_out_cents: string;
+    payable_cents: string;
     payout_method: "mpesa" | "bank";
     payout_reference: string | null;
     paid_at: Date | string;
   }>(
     tx,
     sql`select p.organization_id, s.partner_id, to_char(s.period, 'YYYY-MM') as period, s.transactions, s.revenue_cents::text,
-               s.partner_cents::text, s.withholding_bps, s.withholding_cents::text, s.net_cents::text, s.payout_method,
+               s.partner_cents::text, s.withholding_bps, s.withholding_cents::text, s.net_cents::text, s.carried_in_cents::text,
+               s.carried_out_cents::text, s.payable_cents::text, s.payout_method,
                s.payout_reference, s.paid_at
         from partner_settlements s join partners p on p.id = s.partner_id where s.id = ${settlementId}`,
   );
@@ -217,6 +227,9 @@ async function settlementPaid(tx: Executor, settlementId: string, by: string | n
       withholdingBps: s.withholding_bps,
       withholdingCents: Number(s.withholding_cents),
       netCents: Number(s.net_cents),
+      carriedInCents: Number(s.carried_in_cents),
+      carriedOutCents: Number(s.carried_out_cents),
+      payoutCents: Number(s.payable_cents),
       method: s.payout_method,
       reference: s.payout_reference,
       paidAt: new Date(s.paid_at).toISOString(),

@@ -10,6 +10,7 @@ import {
   SETTLEMENT_STATUSES,
   type PartnerStatus,
 } from "../../infrastructure/db/schema/partners";
+import { nextSettlementDay } from "./schedule";
 
 /**
  * What the programme's pages read (issue 46, decision 088): the administrator's whole programme
@@ -29,19 +30,6 @@ export interface MoneySplit {
   transactions: number;
 }
 
-/** The settlement day: the 15th of this month (Nairobi) until it has passed, then next month's, as YYYY-MM-DD. */
-export function nextSettlementDate(now = new Date()) {
-  const nairobi = new Date(now.getTime() + 3 * 3600_000);
-  let year = nairobi.getUTCFullYear();
-  let month = nairobi.getUTCMonth();
-  if (nairobi.getUTCDate() > 15) month += 1;
-  if (month > 11) {
-    month = 0;
-    year += 1;
-  }
-  return `${year}-${String(month + 1).padStart(2, "0")}-15`;
-}
-
 const split = (r: { revenue: string | null; partner: string | null; platform: string | null; n: number | string | null }): MoneySplit => ({
   revenueCents: Number(r.revenue ?? 0),
   partnerCents: Number(r.partner ?? 0),
@@ -51,7 +39,7 @@ const split = (r: { revenue: string | null; partner: string | null; platform: st
 
 /** The Overview tab: this month's and last month's figures, partners by status, the next settlement, the top partners. */
 export async function programmeOverview(_scope: PlatformScope) {
-  const [months, statuses, top, pendingSettlements] = await Promise.all([
+  const [months, statuses, top, pendingSettlements, nextSettlement] = await Promise.all([
     queryRows<{ month: string; revenue: string; partner: string; platform: string; n: number }>(
       db(),
       sql`select case when occurred_at >= ${monthStart(0)} then 'this' else 'last' end as month,
@@ -71,8 +59,9 @@ export async function programmeOverview(_scope: PlatformScope) {
     ),
     queryRow<{ n: number; net: string | null }>(
       db(),
-      sql`select count(*)::int as n, sum(net_cents)::text as net from partner_settlements where status in ('pending', 'failed')`,
+      sql`select count(*)::int as n, sum(payable_cents)::text as net from partner_settlements where status in ('pending', 'failed')`,
     ),
+    nextSettlementDay(),
   ]);
   const empty = { revenue: null, partner: null, platform: null, n: 0 };
   return {
@@ -82,7 +71,7 @@ export async function programmeOverview(_scope: PlatformScope) {
       PartnerStatus,
       number
     >,
-    nextSettlement: nextSettlementDate(),
+    nextSettlement,
     toPay: { settlements: pendingSettlements?.n ?? 0, netCents: Number(pendingSettlements?.net ?? 0) },
     top: top.map((r) => ({ id: r.id, name: r.name, category: r.category, ...split(r) })),
   };
@@ -211,7 +200,7 @@ export async function partnerDetail(_scope: PlatformScope, partnerId: string) {
         where p.id = ${partnerId}`,
   );
   if (!row) return null;
-  const [clients, shares, settlements] = await Promise.all([
+  const [clients, shares, settlements, nextSettlement] = await Promise.all([
     clientsOf(partnerId),
     queryRows<{ share_bps: number; reason: string; effective_from: string | Date }>(
       db(),
@@ -219,6 +208,7 @@ export async function partnerDetail(_scope: PlatformScope, partnerId: string) {
           order by effective_from desc, id desc limit 20`,
     ),
     settlementsOf(sql`s.partner_id = ${partnerId}`, 12),
+    nextSettlementDay(),
   ]);
   const bank = typeof row.bank_details === "string" ? (JSON.parse(row.bank_details) as BankDetails) : row.bank_details;
   return {
@@ -230,7 +220,7 @@ export async function partnerDetail(_scope: PlatformScope, partnerId: string) {
     bankDetails: bank,
     kraPin: row.kra_pin,
     resident: row.resident,
-    nextSettlement: row.status === "suspended" ? null : nextSettlementDate(),
+    nextSettlement: row.status === "suspended" ? null : nextSettlement,
     clients,
     shares: shares.map((s) => ({ shareBps: s.share_bps, reason: s.reason, from: new Date(s.effective_from).toISOString() })),
     settlements: [...settlements],
@@ -406,6 +396,11 @@ export interface SettlementRow {
   withholdingBps: number;
   withholdingCents: number;
   netCents: number;
+  /** Cents carried in from the partner's earlier settlements and out to its next (M-Pesa pays whole shillings). */
+  carriedInCents: number;
+  carriedOutCents: number;
+  /** What is paid: net + carried in - carried out, the amount the statement shows and the payout sends. */
+  payableCents: number;
   status: SettlementStatus;
   payoutMethod: "mpesa" | "bank";
   payoutReference: string | null;
@@ -427,6 +422,9 @@ async function settlementsOf(where: SQL, limit: number, offset = 0) {
     withholding_bps: number;
     withholding_cents: string;
     net_cents: string;
+    carried_in_cents: string;
+    carried_out_cents: string;
+    payable_cents: string;
     status: SettlementStatus;
     payout_method: "mpesa" | "bank";
     payout_reference: string | null;
@@ -437,7 +435,8 @@ async function settlementsOf(where: SQL, limit: number, offset = 0) {
   }>(
     db(),
     sql`select s.id, s.partner_id, p.name as partner_name, s.period::text, s.transactions, s.revenue_cents::text, s.partner_cents::text,
-               s.withholding_bps, s.withholding_cents::text, s.net_cents::text, s.status, s.payout_method, s.payout_reference,
+               s.withholding_bps, s.withholding_cents::text, s.net_cents::text, s.carried_in_cents::text, s.carried_out_cents::text,
+               s.payable_cents::text, s.status, s.payout_method, s.payout_reference,
                s.failure_reason, s.paid_at,
                (select x.requested_by::text from partner_payouts x where x.settlement_id = s.id and x.status = 'awaiting_approval') as awaiting_by,
                count(*) over ()::int as total
@@ -458,6 +457,9 @@ async function settlementsOf(where: SQL, limit: number, offset = 0) {
       withholdingBps: r.withholding_bps,
       withholdingCents: Number(r.withholding_cents),
       netCents: Number(r.net_cents),
+      carriedInCents: Number(r.carried_in_cents),
+      carriedOutCents: Number(r.carried_out_cents),
+      payableCents: Number(r.payable_cents),
       status: r.status,
       payoutMethod: r.payout_method,
       payoutReference: r.payout_reference,
@@ -527,12 +529,13 @@ export async function ownProgramme(organizationId: string) {
         where p.organization_id = ${organizationId}`,
   );
   if (!partner) return null;
-  const [clients, transactions, settlements] = await Promise.all([
+  const [clients, transactions, settlements, nextSettlement] = await Promise.all([
     partner.status === "pending" ? [] : clientsOf(partner.id),
     partner.status === "pending"
       ? { rows: [], newer: null, older: null }
       : transactionPage({ partnerId: null, month: null, kind: null, organizationPartnerId: partner.id }, {}, 20),
     partner.status === "pending" ? [] : settlementsOf(sql`s.partner_id = ${partner.id}`, 24),
+    nextSettlementDay(),
   ]);
   return {
     id: partner.id,
@@ -545,7 +548,7 @@ export async function ownProgramme(organizationId: string) {
     mpesaPhone: partner.mpesa_phone,
     totals: split(partner),
     thisMonthPartnerCents: Number(partner.month_partner ?? 0),
-    nextSettlement: nextSettlementDate(),
+    nextSettlement,
     clients,
     transactions: transactions.rows,
     settlements: [...settlements],

@@ -3,7 +3,10 @@ import { db } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import { log } from "../../infrastructure/log";
-import { monthBounds, settleMonth, type WithholdingRates } from "./settle";
+import { nairobiDate, nairobiMonth, nairobiMonthBounds } from "../billing/periods";
+import { settleMonth, type WithholdingRates } from "./settle";
+
+export { nairobiMonth };
 
 /**
  * The programme's recurring work (issue 46, decision 087), a recurring job enqueued once across
@@ -20,8 +23,6 @@ export const SETTLE_CHECK_EVERY_SECONDS = 10 * 60;
 /** The day of the month (Nairobi) the previous month is settled. */
 export const SETTLEMENT_DAY = 15;
 
-const NAIROBI_OFFSET_MS = 3 * 3600_000;
-
 /** The rates the deployment configured (PARTNER_WITHHOLDING_*). */
 export function configuredWithholding(): WithholdingRates {
   const e = env();
@@ -32,17 +33,24 @@ export function configuredWithholding(): WithholdingRates {
   };
 }
 
-/** The month (YYYY-MM-01) `monthsBack` months before the Nairobi month of `now`. */
-export function nairobiMonth(now: Date, monthsBack = 0) {
-  const local = new Date(now.getTime() + NAIROBI_OFFSET_MS);
-  const first = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() - monthsBack, 1));
-  return first.toISOString().slice(0, 10);
-}
-
 /** The month whose settlement is due at `now`: the previous one from the 15th (Nairobi), the one before until then. */
 export function dueSettlementPeriod(now: Date) {
-  const day = new Date(now.getTime() + NAIROBI_OFFSET_MS).getUTCDate();
+  const day = Number(nairobiDate(now).slice(8, 10));
   return nairobiMonth(now, day >= SETTLEMENT_DAY ? 1 : 2);
+}
+
+/** The settlement day of the month `first` (YYYY-MM-01), as YYYY-MM-DD. */
+const settlementDayOf = (first: string) => `${first.slice(0, 8)}${String(SETTLEMENT_DAY).padStart(2, "0")}`;
+
+/**
+ * The day the next settlement runs (YYYY-MM-DD, Nairobi): this month's settlement day until this
+ * month's run has completed (the previous month marked settled), then next month's. On the 15th
+ * itself it is today until the run, the 15th of next month after it.
+ */
+export async function nextSettlementDay(now = new Date()) {
+  const done = await mark("settlement");
+  const settledThisMonth = done !== null && done.getTime() >= nairobiMonthBounds(nairobiMonth(now, 1)).start.getTime();
+  return settlementDayOf(nairobiMonth(now, settledThisMonth ? -1 : 0));
 }
 
 async function mark(name: "settlement") {
@@ -64,7 +72,7 @@ async function moveMark(name: "settlement", at: Date) {
 export async function settleDueMonth(now = new Date(), rates: WithholdingRates = configuredWithholding()) {
   const period = dueSettlementPeriod(now);
   const done = await mark("settlement");
-  const { start } = monthBounds(period);
+  const { start } = nairobiMonthBounds(period);
   if (done && done.getTime() >= start.getTime()) return null;
   const settlements = await settleMonth(period, rates);
   await moveMark("settlement", start);

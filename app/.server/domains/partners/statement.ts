@@ -14,7 +14,8 @@ import type { Role } from "~/lib/permissions";
 /**
  * A settlement's statement (issue 46, decision 087): an A4 PDF with the partner, the month, each
  * client organisation's transactions, revenue and share, then the month's revenue, share,
- * withholding, net and the payout's reference. Drawn like invoices (pdf-lib, Helvetica, WinAnsi),
+ * withholding, net, the cents carried in from earlier settlements and out to the next (M-Pesa pays
+ * whole shillings, issue 72), what is paid, and the payout's reference. Drawn like invoices (pdf-lib, Helvetica, WinAnsi),
  * in the reader's language.
  */
 
@@ -36,6 +37,9 @@ interface SettlementHead {
   withholding_bps: number;
   withholding_cents: string;
   net_cents: string;
+  carried_in_cents: string;
+  carried_out_cents: string;
+  payable_cents: string;
   status: "pending" | "processing" | "paid" | "failed";
   payout_method: "mpesa" | "bank";
   payout_reference: string | null;
@@ -57,7 +61,7 @@ export async function readableSettlement(reader: StatementReader, settlementId: 
     db(),
     sql`select s.id, s.partner_id, p.organization_id, p.name as partner_name, p.kra_pin, to_char(s.period, 'YYYY-MM-DD') as period,
                s.transactions, s.revenue_cents::text, s.partner_cents::text, s.withholding_bps, s.withholding_cents::text,
-               s.net_cents::text, s.status, s.payout_method, s.payout_reference, s.paid_at, s.created_at
+               s.net_cents::text, s.carried_in_cents::text, s.carried_out_cents::text, s.payable_cents::text, s.status, s.payout_method, s.payout_reference, s.paid_at, s.created_at
         from partner_settlements s join partners p on p.id = s.partner_id
         where s.id = ${settlementId} and (${admin} or p.organization_id = ${reader.organizationId}::uuid)`,
   );
@@ -221,13 +225,22 @@ async function render(head: SettlementHead, lines: ClientLine[]) {
     [m.documents_statement_total_revenue(), formatKes(Number(head.revenue_cents)), false],
     [m.documents_statement_total_share(), formatKes(Number(head.partner_cents)), false],
     [m.documents_statement_withholding({ percent }), formatKes(-Number(head.withholding_cents)), false],
-    [m.documents_statement_net(), formatKes(Number(head.net_cents)), true],
+    [m.documents_statement_after_withholding(), formatKes(Number(head.net_cents)), false],
+    // What is paid is what the statement says: M-Pesa pays whole shillings, the cents go to the next settlement.
+    [m.documents_statement_carried_in(), formatKes(Number(head.carried_in_cents)), false],
+    [m.documents_statement_carried_out(), formatKes(-Number(head.carried_out_cents)), false],
+    [m.documents_statement_net(), formatKes(Number(head.payable_cents)), true],
   ];
   for (const [label, value, strong] of totals) {
     ensureRoom(pen, 16, () => undefined);
     write(pen, label, MARGIN + 250, { bold: strong, colour: strong ? INK : MUTED });
     write(pen, value, 0, { bold: strong, right });
     pen.y -= 16;
+  }
+  if (head.payout_method === "mpesa") {
+    ensureRoom(pen, 16, () => undefined);
+    write(pen, m.documents_statement_carry_note(), MARGIN, { size: 8, colour: MUTED });
+    pen.y -= 14;
   }
   pen.y -= 10;
   ensureRoom(pen, 40, () => undefined);

@@ -231,7 +231,14 @@ function OwnProgramme({ own, link, qr }: { own: Own; link: string; qr: string | 
           caption={m.revenue_settlements_title()}
           columns={[
             { key: "period", header: m.revenue_column_period(), cell: (r: Own["settlements"][number]) => periodWords(r.period) },
-            { key: "net", header: m.revenue_column_net(), align: "right", cell: (r) => formatKes(r.netCents) },
+            {
+              key: "carried",
+              header: m.revenue_column_carried(),
+              align: "right",
+              hideOnPhone: true,
+              cell: (r) => `${formatKes(r.carriedInCents)} / ${formatKes(-r.carriedOutCents)}`,
+            },
+            { key: "net", header: m.revenue_column_net(), align: "right", cell: (r) => formatKes(r.payableCents) },
             { key: "status", header: m.revenue_column_status(), cell: (r) => <StatusBadge status={r.status} /> },
             { key: "reference", header: m.revenue_column_reference(), hideOnPhone: true, cell: (r) => r.payoutReference ?? "—" },
             {

@@ -118,7 +118,14 @@ export default function Settlements({ loaderData, actionData }: Route.ComponentP
               hideOnPhone: true,
               cell: (r) => formatKes(r.withholdingCents),
             },
-            { key: "net", header: m.revenue_column_net(), align: "right", cell: (r) => formatKes(r.netCents) },
+            {
+              key: "carried",
+              header: m.revenue_column_carried(),
+              align: "right",
+              hideOnPhone: true,
+              cell: (r) => `${formatKes(r.carriedInCents)} / ${formatKes(-r.carriedOutCents)}`,
+            },
+            { key: "net", header: m.revenue_column_net(), align: "right", cell: (r) => formatKes(r.payableCents) },
             { key: "status", header: m.revenue_column_status(), cell: (r) => <StatusBadge status={r.status} /> },
             { key: "reference", header: m.revenue_column_reference(), hideOnPhone: true, cell: (r) => r.payoutReference ?? "—" },
             {

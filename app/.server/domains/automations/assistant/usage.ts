@@ -3,9 +3,11 @@ import { db, type Executor } from "../../../infrastructure/db/client";
 import { queryRow } from "../../../infrastructure/db/query";
 import { words } from "../../../infrastructure/words/said";
 import { notify } from "../../notifications/notify";
+import { nairobiMonth } from "../../billing/periods";
 
 /**
- * What the assistant costs an organisation each month (UTC calendar month): tokens and their cost
+ * What the assistant costs an organisation each month (a Nairobi calendar month, as billing's and
+ * the partner programme's, issue 72): tokens and their cost
  * are counted as soon as the endpoint answers (spent, whatever happens to the reply next); replies
  * and handovers in the reply's own transaction. One row a month, added to in place.
  */
@@ -21,8 +23,8 @@ export interface MonthUsage {
   handovers: number;
 }
 
-/** The month's first day, "YYYY-MM-01". */
-export const monthOf = (now: Date) => `${now.toISOString().slice(0, 7)}-01`;
+/** The Nairobi month's first day, "YYYY-MM-01". */
+export const monthOf = (now: Date) => nairobiMonth(now);
 
 /** A reply's cost in millionths of a KES cent: prices are cents a million tokens. */
 export const costMicrocentsOf = (usage: { promptTokens: number; completionTokens: number }, prices: { input: number; output: number }) =>

@@ -137,6 +137,12 @@ export const partnerSettlements = pgTable(
     withholdingBps: integer("withholding_bps").notNull(),
     withholdingCents: bigint("withholding_cents", { mode: "number" }).notNull(),
     netCents: bigint("net_cents", { mode: "number" }).notNull(),
+    /** Cents the partner's earlier settlements could not pay (M-Pesa pays whole shillings), paid with this one. */
+    carriedInCents: bigint("carried_in_cents", { mode: "number" }).notNull().default(0),
+    /** Cents this one cannot pay (by M-Pesa: under a shilling), carried to the partner's next settlement. */
+    carriedOutCents: bigint("carried_out_cents", { mode: "number" }).notNull().default(0),
+    /** What is paid, and what the statement says is paid: net + carried in - carried out (decision 103). */
+    payableCents: bigint("payable_cents", { mode: "number" }).notNull(),
     status: text("status", { enum: SETTLEMENT_STATUSES }).notNull().default("pending"),
     payoutMethod: text("payout_method", { enum: PAYOUT_METHODS }).notNull(),
     /** The M-Pesa receipt or the bank's reference, once paid. */
@@ -149,6 +155,13 @@ export const partnerSettlements = pgTable(
     uniqueIndex("partner_settlements_period_key").on(t.partnerId, t.period),
     index("partner_settlements_period_idx").on(t.period, t.status),
     check("partner_settlements_net_check", sql`partner_cents - withholding_cents = net_cents`),
+    check("partner_settlements_payable_check", sql`payable_cents = net_cents + carried_in_cents - carried_out_cents`),
+    // M-Pesa pays whole shillings, the cents carried (under a shilling); a bank transfer pays to the cent.
+    check(
+      "partner_settlements_carry_check",
+      sql`carried_in_cents >= 0 and carried_out_cents >= 0
+          and case when payout_method = 'mpesa' then carried_out_cents < 100 and payable_cents % 100 = 0 else carried_out_cents = 0 end`,
+    ),
   ],
 );
 
