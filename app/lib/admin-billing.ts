@@ -46,13 +46,6 @@ export function invoicePaymentWords(row: { paymentMethod: string | null; status:
   return row.status === "paid" ? m.admin_billing_paid_by_wallet() : null;
 }
 
-/** A console row's status for the export: as stored, or the credit note's story ("Partly credited", "Paid · credit note"). */
-export function adminInvoiceStatusWords(row: { status: string; creditedCents: number }): string {
-  if (row.creditedCents > 0 && (row.status === "pending" || row.status === "overdue")) return m.admin_billing_status_partly_credited();
-  if (row.creditedCents > 0 && row.status === "paid") return m.admin_billing_status_paid_credit_note();
-  return row.status;
-}
-
 /** An invoice's status as a word inside a sentence ("it was pending"): the stored status in English, in words elsewhere. */
 export function invoiceStatusWords(status: string): string {
   switch (status) {

@@ -65,6 +65,58 @@ export function coveringInvoiceWords(invoice: Pick<InvoiceDocument, "number" | "
     : m.documents_covered_by_monthly_invoice({ month: monthWords(month) });
 }
 
+/** Labels by what a document is: a tax invoice, a receipt (RCT) or a credit note (CRN). */
+function byNature<T>(
+  invoice: Pick<InvoiceDocument, "kind" | "number">,
+  words: { invoice: () => T; receipt: () => T; creditNote: () => T },
+): T {
+  if (invoice.kind === "credit_note") return words.creditNote();
+  return isReceipt(invoice) ? words.receipt() : words.invoice();
+}
+
+/** "Invoice details", "Receipt details", "Credit note details": the heading of a document's own details. */
+export const detailsHeading = (invoice: Pick<InvoiceDocument, "kind" | "number">) =>
+  byNature(invoice, {
+    invoice: m.documents_details_invoice,
+    receipt: m.documents_details_receipt,
+    creditNote: m.documents_details_credit_note,
+  });
+
+/** "Invoice number", "Receipt number", "Credit note number". */
+export const numberLabel = (invoice: Pick<InvoiceDocument, "kind" | "number">) =>
+  byNature(invoice, {
+    invoice: m.documents_number_invoice,
+    receipt: m.documents_number_receipt,
+    creditNote: m.documents_number_credit_note,
+  });
+
+/**
+ * A document's status as the document itself says it: a credit note is "Issued" (it is not paid), a
+ * receipt "Received"; a tax invoice its status in words (`invoiceStatusWords`). Void is void for all.
+ */
+export function documentStatusWords(invoice: Pick<InvoiceDocument, "kind" | "number" | "status" | "credited">): string {
+  if (invoice.status === "void") return INVOICE_STATUS_LABELS.void;
+  return byNature(invoice, {
+    invoice: () => invoiceStatusWords(invoice),
+    receipt: m.documents_status_received,
+    creditNote: m.documents_status_issued,
+  });
+}
+
+/** The label of a document's total: "Amount received" on a receipt, "Total credited" on a credit note, else `totalLabel`. */
+export const documentTotalLabel = (invoice: Pick<InvoiceDocument, "kind" | "number" | "status">) =>
+  byNature(invoice, {
+    invoice: () => totalLabel(invoice.status),
+    receipt: m.documents_pdf_amount_received,
+    creditNote: m.documents_total_credited,
+  });
+
+/**
+ * Whether a document carries VAT columns and goes to KRA eTIMS: a tax invoice and a credit note do;
+ * a receipt charges no VAT of its own (decision 050), so it has neither.
+ */
+export const isTaxDocument = (invoice: Pick<InvoiceDocument, "number">) => !isReceipt(invoice);
+
 /** Each kind in words, in the request's language (getters: read when used). */
 export const INVOICE_KIND_LABELS: Record<InvoiceKind, string> = {
   get topup() {

@@ -34,7 +34,10 @@ export interface InvoiceDocument {
   /** ISO instants */
   issuedAt: string;
   dueAt: string | null;
+  /** When the payment was recorded (an ISO instant). */
   paidAt: string | null;
+  /** A reconciled bank transfer: the day the payer's bank gives for it (YYYY-MM-DD), beside when it was recorded. */
+  valueDate?: string | null;
   /** ISO dates (Africa/Nairobi days), postpaid only */
   periodStart: string | null;
   periodEnd: string | null;
@@ -48,8 +51,10 @@ export interface InvoiceDocument {
   payment: { method: "mpesa" | "card" | "bank" | null; reference: string | null };
   /** Credit notes issued against it (a resolved dispute): while unpaid they lower what is due. */
   credited?: { cents: number; notes: string[] };
-  /** A receipt's covering tax invoice: the monthly one of the month it was paid in (its number once issued). */
+  /** A receipt's covering tax invoice: the monthly one of the month it was paid in (its number only if issued before the receipt). */
   coveredBy?: { number: string | null; month: string };
+  /** A credit note: the invoice it credits (a fact of its issue). */
+  credits?: { number: string };
   /** Shown on unpaid invoices. */
   bank: { bank: string; branch: string; accountName: string; accountNumber: string } | null;
   /** All null until the invoice is transmitted to KRA eTIMS. */

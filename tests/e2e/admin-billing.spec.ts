@@ -34,13 +34,28 @@ test("an administrator reconciles the bank transfer a new tenant started, and th
   await expect(
     admin.getByRole("dialog", { name: `Reconcile ${transfer.number}` }).getByText("Enter the bank's reference for the transfer"),
   ).toBeVisible();
+  // A statement amount other than the amount due: refused at the field in words, nothing done (issue 72).
+  const wrong = admin.getByRole("dialog", { name: `Reconcile ${transfer.number}` });
+  await field(wrong, "Bank reference").fill(`NCBA-FT-${transfer.reference.slice(-6)}`);
+  await field(wrong, "Amount received (KES)").fill("750");
+  await wrong.getByRole("button", { name: "Mark as Reconciled" }).click();
+  await expect(
+    admin
+      .getByRole("dialog", { name: `Reconcile ${transfer.number}` })
+      .getByText(`The statement's KES 750.00 is not the KES 7,500.00 due on ${transfer.number}.`),
+  ).toBeVisible();
   const again = admin.getByRole("dialog", { name: `Reconcile ${transfer.number}` });
   await field(again, "Bank reference").fill(`NCBA-FT-${transfer.reference.slice(-6)}`);
+  await field(again, "Amount received (KES)").fill("7,500.00");
   await field(again, "Notes").fill("Seen on the NCBA statement of today.");
   await again.getByRole("button", { name: "Mark as Reconciled" }).click();
   await expect(admin.getByText(`${transfer.number} reconciled: the wallet was credited once.`)).toBeVisible();
   await expect(admin.getByTestId("reconciled")).toContainText("Yes");
   await expect(admin.getByTestId("reconciled")).toContainText("Seen on the NCBA statement of today.");
+  // The payer's value date and the bank's reference beside the reference the tenant was given, which stays on the document.
+  await expect(admin.getByTestId("value-date")).toContainText("Value date given by the payer:");
+  await expect(admin.getByTestId("bank-reference")).toHaveText(`Bank's reference: NCBA-FT-${transfer.reference.slice(-6)}`);
+  await expect(admin.getByRole("article")).toContainText(transfer.reference);
   await expect(admin.getByRole("heading", { level: 1 })).toContainText("Paid");
   await expect(admin.getByRole("link", { name: "Reconcile", exact: true })).toHaveCount(0);
 

@@ -275,17 +275,20 @@ describe("reconciling a bank transfer", () => {
     expect(await countAdminActions("invoice.reconcile", transfer.invoiceId)).toBe(1);
   });
 
-  it("is offered and accepted only on an unreconciled bank transfer, and a bank reference credits once", async () => {
+  it("is offered and accepted only on an unpaid invoice or transfer, and a bank reference credits once", async () => {
     const a = await admin();
     const t = await tenant("Amani Pharmacy");
     const paid = await invoice(t.organizationId, 900, { status: "paid", method: "card" });
-    const pendingCardless = await invoice(t.organizationId, 900, { status: "pending" });
-    for (const id of [paid.id, pendingCardless.id]) {
+    const voided = await invoice(t.organizationId, 900, { status: "void" });
+    for (const [id, refusal] of [
+      [paid.id, /is already paid: there is no transfer left to reconcile/],
+      [voided.id, /Only an unpaid invoice or a bank transfer awaiting its money/],
+    ] as const) {
       const view = await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } });
       expect(view.data.invoice.reconcilable).toBe(false);
       const refused = await reconcile(a.cookie, id);
       expect(refused.status).toBe(409);
-      expect(refusalIn(refused.data).message).toMatch(/Only an unreconciled bank transfer/);
+      expect(refusalIn(refused.data).message).toMatch(refusal);
     }
     // Bad input: a clear 422, nothing done.
     const transfer = await bankTransfer(t, 1_000);

@@ -14,10 +14,13 @@ import {
 } from "~/lib/invoice";
 import {
   documentTitle,
+  documentStatusWords,
+  documentTotalLabel,
+  detailsHeading,
+  numberLabel,
+  isTaxDocument,
   etimsPendingText,
   INVOICE_KIND_LABELS,
-  invoiceStatusWords,
-  isReceipt,
   coveringInvoiceWords,
   transferReference,
   amountDueCents,
@@ -25,7 +28,6 @@ import {
   documentSubtitle,
   paymentMethodLabel,
   showsBankDetails,
-  totalLabel,
 } from "~/lib/invoice-document";
 import { m } from "~/paraglide/messages";
 
@@ -82,7 +84,7 @@ function InvoiceHeader({ invoice, titleId }: { invoice: InvoiceDocument; titleId
           {documentTitle(invoice)} <span className="block text-base font-semibold text-slate-900">{invoice.number}</span>
         </h2>
         <p className="mt-2">
-          <Badge tone={STATUS_TONES[invoice.status]}>{invoiceStatusWords(invoice)}</Badge>
+          <Badge tone={STATUS_TONES[invoice.status]}>{documentStatusWords(invoice)}</Badge>
         </p>
         {subtitle ? <p className="mt-1 text-xs text-slate-600">{subtitle}</p> : null}
       </div>
@@ -129,7 +131,7 @@ function BillTo({ buyer }: { buyer: InvoiceDocument["buyer"] }) {
 
 function InvoiceDetails({ invoice }: { invoice: InvoiceDocument }) {
   const rows: [string, ReactNode][] = [
-    [m.billing_invoice_number(), invoice.number],
+    [numberLabel(invoice), invoice.number],
     [
       m.billing_invoice_issued(),
       <When at={invoice.issuedAt}>{m.billing_invoice_nairobi_time({ time: formatInvoiceDateTime(invoice.issuedAt) })}</When>,
@@ -145,27 +147,35 @@ function InvoiceDetails({ invoice }: { invoice: InvoiceDocument }) {
       </>,
     ]);
   rows.push([m.billing_invoice_type(), INVOICE_KIND_LABELS[invoice.kind]]);
-  rows.push([m.billing_status(), invoiceStatusWords(invoice)]);
+  rows.push([m.billing_status(), documentStatusWords(invoice)]);
   return (
     <section>
-      <SectionTitle>{m.billing_invoice_details()}</SectionTitle>
+      <SectionTitle>{detailsHeading(invoice)}</SectionTitle>
       <Details rows={rows} className="mt-2" />
     </section>
   );
 }
 
-/** The figure columns' headers, in the request's language: [header, right-aligned]. */
-const figureHeaders = (): [string, boolean][] => [
+/**
+ * The figure columns' headers, in the request's language: [header, right-aligned]. A receipt charges
+ * no VAT (decision 050): its lines have one amount, not net, VAT and gross.
+ */
+const figureHeaders = (taxed: boolean): [string, boolean][] => [
   [m.billing_invoice_column_quantity(), true],
   [m.billing_invoice_column_unit(), false],
   [m.billing_invoice_column_unit_price(), true],
-  [m.billing_invoice_column_net(), true],
-  [vatLabel(), true],
-  [m.billing_invoice_column_gross(), true],
+  ...(taxed
+    ? ([
+        [m.billing_invoice_column_net(), true],
+        [vatLabel(), true],
+        [m.billing_invoice_column_gross(), true],
+      ] as [string, boolean][])
+    : ([[m.documents_column_amount(), true]] as [string, boolean][])),
 ];
 const FIGURE_CELL = "px-2 py-2 text-right whitespace-nowrap tabular-nums";
 
 function LinesTable({ invoice }: { invoice: InvoiceDocument }) {
+  const taxed = isTaxDocument(invoice);
   const basis = invoice.pricesIncludeVat ? m.billing_invoice_basis_include_vat() : m.billing_invoice_basis_exclude_vat();
   return (
     <div className="mt-6 overflow-x-auto print:overflow-visible">
@@ -182,7 +192,7 @@ function LinesTable({ invoice }: { invoice: InvoiceDocument }) {
             <th scope="col" className="px-2 py-2">
               {m.billing_invoices_column_description()}
             </th>
-            {figureHeaders().map(([header, right]) => (
+            {figureHeaders(taxed).map(([header, right]) => (
               <th key={header} scope="col" className={`px-2 py-2 whitespace-nowrap ${right ? "text-right" : ""}`}>
                 {header}
               </th>
@@ -198,14 +208,18 @@ function LinesTable({ invoice }: { invoice: InvoiceDocument }) {
                 <td className={FIGURE_CELL}>{formatQuantity(line.quantity)}</td>
                 <td className="px-2 py-2 whitespace-nowrap">{line.unit}</td>
                 <td className={FIGURE_CELL}>{formatAmount(line.unitPriceCents)}</td>
-                <td className={FIGURE_CELL}>{formatAmount(line.netCents)}</td>
-                <td className={FIGURE_CELL}>{formatAmount(line.vatCents)}</td>
+                {taxed ? (
+                  <>
+                    <td className={FIGURE_CELL}>{formatAmount(line.netCents)}</td>
+                    <td className={FIGURE_CELL}>{formatAmount(line.vatCents)}</td>
+                  </>
+                ) : null}
                 <td className={FIGURE_CELL}>{formatAmount(line.grossCents)}</td>
               </tr>
             ))
           ) : (
             <tr>
-              <td colSpan={8} className="px-3 py-6 text-center text-slate-600">
+              <td colSpan={taxed ? 8 : 6} className="px-3 py-6 text-center text-slate-600">
                 {m.billing_invoice_no_items()}
               </td>
             </tr>
@@ -224,17 +238,15 @@ function Totals({ invoice }: { invoice: InvoiceDocument }) {
           (invoice.pricesIncludeVat ? m.billing_invoice_vat_note_included() : m.billing_invoice_vat_note_excluded())}
       </p>
       <dl className="grid min-w-72 grid-cols-[1fr_auto] gap-y-1 text-sm">
-        {isReceipt(invoice) ? null : (
+        {isTaxDocument(invoice) ? (
           <>
             <dt className="pr-6 text-slate-600">{m.billing_invoice_net_amount()}</dt>
             <dd className="text-right tabular-nums">{formatKes(invoice.netCents)}</dd>
             <dt className="pr-6 text-slate-600">{vatLabel()}</dt>
             <dd className="text-right tabular-nums">{formatKes(invoice.vatCents)}</dd>
           </>
-        )}
-        <dt className="mt-1 border-t border-slate-900 pt-1 pr-6 text-base font-bold">
-          {isReceipt(invoice) ? m.billing_invoice_amount_received() : totalLabel(invoice.status)}
-        </dt>
+        ) : null}
+        <dt className="mt-1 border-t border-slate-900 pt-1 pr-6 text-base font-bold">{documentTotalLabel(invoice)}</dt>
         <dd className="mt-1 border-t border-slate-900 pt-1 text-right text-base font-bold tabular-nums">{formatKes(invoice.totalCents)}</dd>
         {invoice.credited && invoice.credited.cents > 0 ? (
           <>
@@ -265,18 +277,26 @@ function Panel({ title, children, className = "" }: { title: string; children: R
 }
 
 function PaymentPanels({ invoice }: { invoice: InvoiceDocument }) {
-  const payment: [string, ReactNode][] = [
-    [m.billing_status(), invoiceStatusWords(invoice)],
-    [m.billing_invoice_method(), paymentMethodLabel(invoice) ?? m.billing_invoice_not_paid_yet()],
-  ];
+  const creditNote = invoice.kind === "credit_note";
+  // A credit note is not paid: it names the invoice it credits (a fact of its issue).
+  const payment: [string, ReactNode][] = creditNote
+    ? [[m.documents_credits_invoice(), invoice.credits?.number ?? "-"]]
+    : [
+        [m.billing_status(), documentStatusWords(invoice)],
+        [m.billing_invoice_method(), paymentMethodLabel(invoice) ?? m.billing_invoice_not_paid_yet()],
+      ];
   // While a transfer is awaited its reference is shown once, with the bank's details.
-  if (invoice.payment.reference && !bankAwaited(invoice)) payment.push([m.billing_reference(), invoice.payment.reference]);
-  if (invoice.paidAt) payment.push([m.billing_invoice_paid_at(), <When at={invoice.paidAt}>{formatInvoiceDateTime(invoice.paidAt)}</When>]);
+  if (!creditNote && invoice.payment.reference && !bankAwaited(invoice)) payment.push([m.billing_reference(), invoice.payment.reference]);
+  if (!creditNote && invoice.paidAt)
+    payment.push([m.billing_invoice_paid_at(), <When at={invoice.paidAt}>{formatInvoiceDateTime(invoice.paidAt)}</When>]);
+  if (!creditNote && invoice.valueDate)
+    payment.push([m.documents_value_date(), <When at={invoice.valueDate}>{formatInvoiceDate(invoice.valueDate)}</When>]);
   const bank = showsBankDetails(invoice) ? invoice.bank : null;
+  const etims = isTaxDocument(invoice);
   return (
     // Two columns: payment and bank details side by side while unpaid, eTIMS under them across both.
     <div className="mt-6 grid gap-4 sm:grid-cols-2 print:grid-cols-2">
-      <Panel title={m.billing_invoice_payment()}>
+      <Panel title={creditNote ? m.documents_credit() : m.billing_invoice_payment()}>
         <Details rows={payment} />
       </Panel>
       {bank ? (
@@ -292,9 +312,11 @@ function PaymentPanels({ invoice }: { invoice: InvoiceDocument }) {
           />
         </Panel>
       ) : null}
-      <Panel title={m.billing_invoice_etims()} className={bank ? "sm:col-span-2 print:col-span-2" : ""}>
-        <Etims etims={invoice.etims} number={invoice.number} />
-      </Panel>
+      {etims ? (
+        <Panel title={m.billing_invoice_etims()} className={bank ? "sm:col-span-2 print:col-span-2" : ""}>
+          <Etims etims={invoice.etims} number={invoice.number} />
+        </Panel>
+      ) : null}
     </div>
   );
 }

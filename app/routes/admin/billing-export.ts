@@ -3,10 +3,15 @@ import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { adminInvoicePage, parseInvoiceFilters } from "~/.server/domains/admin/billing/invoice-table";
-import { adminInvoiceStatusWords, invoicePaymentWords } from "~/lib/admin-billing";
+import { invoicePaymentWords } from "~/lib/admin-billing";
+import { invoiceStatusWords } from "~/lib/invoice-document";
+import type { InvoiceStatus } from "~/lib/invoice";
 import { m } from "~/paraglide/messages";
 
-/** Export Data on the Billing tab: the invoice table with the page's search, filters and order, streamed page by page. */
+/**
+ * Export Data on the Billing tab: the invoice table with the page's search, filters and order, streamed
+ * page by page. Codes and words are separate columns: the status as stored, then in words.
+ */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
   const scope = platformScope(current);
@@ -22,6 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
       m.admin_column_issued(),
       m.admin_billing_column_due(),
       m.admin_billing_column_paid(),
+      m.admin_csv_status_code(),
       m.admin_column_status(),
       m.admin_billing_column_method(),
       m.admin_csv_credited_kes(),
@@ -41,7 +47,9 @@ export async function loader(args: Route.LoaderArgs) {
           r.issuedAt,
           r.dueDate,
           r.paidDate,
-          adminInvoiceStatusWords(r),
+          // The stored code (paid, pending, …) for a program; its words, with a credit note's story, for a reader.
+          r.status,
+          invoiceStatusWords({ status: r.status as InvoiceStatus, credited: { cents: r.creditedCents } }),
           invoicePaymentWords(r) ?? "",
           (r.creditedCents / 100).toFixed(2),
           r.reconciled ? m.admin_csv_yes() : m.admin_csv_no(),

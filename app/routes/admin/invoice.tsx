@@ -18,7 +18,8 @@ import { ReconcileForm } from "~/components/admin/billing/reconcile-form";
 import { formErrorsOf, replyFor } from "~/components/admin/billing/form-reply";
 import { UrlDialog, closeDialogHref, dialogHref } from "~/components/ui/dialog";
 import { Download } from "~/components/ui/icons";
-import { formatInvoiceDateTime } from "~/lib/invoice";
+import { formatInvoiceDate, formatInvoiceDateTime, formatKes } from "~/lib/invoice";
+import { amountDueCents, transferReference } from "~/lib/invoice-document";
 import { Name } from "~/components/ui/name";
 import { TextLink } from "~/components/ui/text-link";
 import { m } from "~/paraglide/messages";
@@ -51,7 +52,7 @@ export const action = (args: Route.ActionArgs) =>
       },
     }),
     reconcile: billingIntent({
-      fields: ["reference", "paymentDate", "note"],
+      fields: ["reference", "amount", "paymentDate", "note"],
       destructive: true,
       work: async ({ current, meta, id, values }) => {
         const done = await reconcileInvoice(current, meta, id, values);
@@ -128,6 +129,16 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
                     invoice.reconciledBy ? ` ${m.admin_by({ who: invoice.reconciledBy })}` : ""
                   }`
                 : m.admin_no()}
+              {invoice.valueDate ? (
+                <span className="block text-slate-600" data-testid="value-date">
+                  {m.admin_invoice_value_date({ date: formatInvoiceDate(invoice.valueDate) })}
+                </span>
+              ) : null}
+              {invoice.bankReference ? (
+                <span className="block text-slate-600" data-testid="bank-reference">
+                  {m.admin_invoice_bank_reference({ reference: invoice.bankReference })}
+                </span>
+              ) : null}
               {invoice.reconciliationNote ? (
                 <span className="block text-slate-600">{m.admin_invoice_notes({ notes: invoice.reconciliationNote })}</span>
               ) : null}
@@ -189,7 +200,8 @@ export default function AdminInvoice({ loaderData, actionData }: Route.Component
         >
           <ReconcileForm
             invoiceId={invoice.id}
-            reference={doc.payment.reference}
+            reference={transferReference(doc)}
+            amountDue={formatKes(amountDueCents(doc))}
             today={today}
             cancel={closeDialogHref(searchParams)}
             result={reconcileReply}

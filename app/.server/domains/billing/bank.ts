@@ -57,8 +57,11 @@ export async function startBankTransfer(
 export const bankReceipt = (statementReference: string) => `BANK-${statementReference.trim()}`;
 
 export interface Reconciliation {
-  /** The day the money reached the account (the invoice's paid date); now when not given. */
-  paidAt?: Date;
+  /**
+   * The value date the payer's bank gives (YYYY-MM-DD, a Nairobi day), kept on the invoice beside its
+   * paid_at, which is always the moment the reconciliation was recorded (the partner ledger reads it).
+   */
+  valueDate?: string | null;
   note?: string | null;
   /** Runs in the credit's transaction (the admin audit record): it rolls back with it. */
   inTransaction?: (tx: Executor, payment: PaymentRow) => Promise<void>;
@@ -91,9 +94,11 @@ export async function reconcileBankTransfer(
       { receipt: bankReceipt(reference), via: "bank reconciliation", by: admin.userId },
       {
         inTransaction: async (tx, completed) => {
+          // paid_at stays the moment it was recorded (creditPayment's now()); the payer's day and the bank's reference beside it.
           await tx.execute(sql`
             update invoices set reconciled = true, reconciled_at = now(), reconciled_by = ${admin.userId},
-                   reconciliation_note = ${options.note ?? null}, paid_at = coalesce(${options.paidAt?.toISOString() ?? null}::timestamptz, paid_at)
+                   reconciliation_note = ${options.note ?? null}, value_date = ${options.valueDate ?? null}::date,
+                   bank_reference = ${reference}
             where id = ${completed.invoice_id}`);
           await options.inTransaction?.(tx, completed);
         },

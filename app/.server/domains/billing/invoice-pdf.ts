@@ -13,9 +13,12 @@ import {
 } from "~/lib/invoice";
 import {
   documentTitle,
+  documentStatusWords,
+  documentTotalLabel,
+  detailsHeading,
+  numberLabel,
+  isTaxDocument,
   amountDueCents,
-  invoiceStatusWords,
-  isReceipt,
   coveringInvoiceWords,
   transferReference,
   etimsPendingText,
@@ -26,7 +29,6 @@ import {
   formatRate,
   paymentMethodLabel,
   showsBankDetails,
-  totalLabel,
 } from "~/lib/invoice-document";
 import { intlLocale } from "~/lib/intl";
 import { m } from "~/paraglide/messages";
@@ -266,7 +268,7 @@ function drawHeader(sheet: Sheet, invoice: InvoiceDocument) {
   const titleStyle = { size: 20, bold: true, colour: BRAND };
   textRight(sheet, title, right, top, { ...titleStyle, size: sizeToFit(sheet, title, CONTENT_WIDTH - 300, titleStyle) });
   textRight(sheet, invoice.number, right, top - 26, { size: 11, bold: true });
-  const status = invoiceStatusWords(invoice).toUpperCase();
+  const status = documentStatusWords(invoice).toUpperCase();
   textRight(sheet, status, right, top - 42, { size: 9, bold: true, colour: STATUS_COLOURS[invoice.status] });
   let titleBottom = top - 54;
   const subtitle = documentSubtitle(invoice);
@@ -324,16 +326,16 @@ function drawParties(sheet: Sheet, invoice: InvoiceDocument) {
   const buyerHeight = 16 + nameHeight + detailRows(sheet, buyerRows, MARGIN_X, top - 16 - nameHeight, column, 62);
 
   const x = MARGIN_X + CONTENT_WIDTH / 2 + 10;
-  sectionLabel(sheet, m.documents_pdf_invoice_details(), x, top);
+  sectionLabel(sheet, detailsHeading(invoice), x, top);
   const period = formatPeriod(invoice);
   const details: [string, string][] = [
-    [m.documents_pdf_invoice_number(), invoice.number],
+    [numberLabel(invoice), invoice.number],
     [m.documents_pdf_issued(), `${formatInvoiceDateTime(invoice.issuedAt)} (Nairobi)`],
   ];
   if (invoice.dueAt) details.push([m.documents_pdf_due(), formatInvoiceDate(invoice.dueAt)]);
   if (period) details.push([m.documents_pdf_period(), period]);
   details.push([m.documents_pdf_type(), INVOICE_KIND_LABELS[invoice.kind]]);
-  details.push([m.documents_pdf_status(), invoiceStatusWords(invoice)]);
+  details.push([m.documents_pdf_status(), documentStatusWords(invoice)]);
   const detailsHeight = 13 + detailRows(sheet, details, x, top - 13, column);
 
   sheet.y = top - Math.max(buyerHeight, detailsHeight) - 6;
@@ -360,10 +362,18 @@ const FIXED_COLUMNS: Column[] = [
   { header: vatLabel, width: 50, kind: "figure", cell: (line) => formatAmount(line.vatCents) },
   { header: m.documents_pdf_column_gross, width: 60, kind: "figure", cell: (line) => formatAmount(line.grossCents) },
 ];
-// The description takes whatever width the other columns leave.
-const COLUMNS = FIXED_COLUMNS.map((column) =>
-  column.width ? column : { ...column, width: CONTENT_WIDTH - FIXED_COLUMNS.reduce((sum, other) => sum + other.width, 0) },
-);
+/** The description takes whatever width the other columns leave. */
+const withDescriptionWidth = (columns: Column[]) =>
+  columns.map((column) =>
+    column.width ? column : { ...column, width: CONTENT_WIDTH - columns.reduce((sum, other) => sum + other.width, 0) },
+  );
+const TAX_COLUMNS = withDescriptionWidth(FIXED_COLUMNS);
+// A receipt charges no VAT (decision 050): one amount a line, no net, VAT and gross columns.
+const RECEIPT_COLUMNS = withDescriptionWidth([
+  ...FIXED_COLUMNS.slice(0, 5),
+  { header: m.documents_column_amount, width: 60, kind: "figure", cell: (line) => formatAmount(line.grossCents) },
+]);
+const columnsOf = (invoice: InvoiceDocument) => (isTaxDocument(invoice) ? TAX_COLUMNS : RECEIPT_COLUMNS);
 const CELL_PADDING = 4;
 const ROW_SIZE = 8;
 const ROW_LEADING = 9.5;
@@ -377,7 +387,7 @@ function drawTableHeader(sheet: Sheet, invoice: InvoiceDocument) {
   sheet.y -= 14;
   sheet.page.drawRectangle({ x: MARGIN_X, y: sheet.y - 16, width: CONTENT_WIDTH, height: 16, color: SHADE });
   let x = MARGIN_X;
-  for (const column of COLUMNS) {
+  for (const column of columnsOf(invoice)) {
     const header = column.header();
     // A header longer than its column (another language's) shrinks to fit it.
     const bold = { size: 7.5, bold: true };
@@ -408,7 +418,7 @@ function layOutCell(sheet: Sheet, column: Column, line: InvoiceLine): Cell {
 function drawLineItems(sheet: Sheet, invoice: InvoiceDocument) {
   drawTableHeader(sheet, invoice);
   for (const line of invoice.lines) {
-    const cells = COLUMNS.map((column) => layOutCell(sheet, column, line));
+    const cells = columnsOf(invoice).map((column) => layOutCell(sheet, column, line));
     const height = Math.max(...cells.map((cell) => cell.lines.length)) * ROW_LEADING + ROW_PADDING;
     if (makeRoom(sheet, height, invoice)) drawTableHeader(sheet, invoice);
     drawRow(sheet, cells, height);
@@ -453,14 +463,14 @@ function drawTotals(sheet: Sheet, invoice: InvoiceDocument) {
   const small = { size: 9 };
   const large = { size: 11, bold: true };
   // A receipt charges no VAT of its own: it shows the amount received, and names the tax invoice that does.
-  const rows: TotalRow[] = isReceipt(invoice)
+  const rows: TotalRow[] = !isTaxDocument(invoice)
     ? []
     : [
         { label: m.documents_pdf_net_amount(), amount: formatKes(invoice.netCents), style: small, labelColour: MUTED },
         { label: vatLabel(), amount: formatKes(invoice.vatCents), style: small, labelColour: MUTED },
       ];
   const total: TotalRow = {
-    label: isReceipt(invoice) ? m.documents_pdf_amount_received() : totalLabel(invoice.status),
+    label: documentTotalLabel(invoice),
     amount: formatKes(invoice.totalCents),
     style: large,
   };
@@ -512,12 +522,16 @@ interface Panel {
 }
 
 function paymentPanel(invoice: InvoiceDocument): Panel {
-  const rows: [string, string][] = [[m.documents_pdf_status(), invoiceStatusWords(invoice)]];
+  // A credit note is not paid: it names the invoice it credits (a fact of its issue).
+  if (invoice.kind === "credit_note")
+    return { title: m.documents_credit(), rows: [[m.documents_credits_invoice(), invoice.credits?.number ?? "-"]] };
+  const rows: [string, string][] = [[m.documents_pdf_status(), documentStatusWords(invoice)]];
   rows.push([m.documents_pdf_method(), paymentMethodLabel(invoice) ?? m.documents_pdf_not_paid_yet()]);
   // While a transfer is awaited its reference is shown once, in the bank panel.
   if (invoice.payment.reference && !(showsBankDetails(invoice) && invoice.bank))
     rows.push([m.documents_pdf_reference(), invoice.payment.reference]);
   if (invoice.paidAt) rows.push([m.documents_pdf_paid_at(), formatInvoiceDateTime(invoice.paidAt)]);
+  if (invoice.valueDate) rows.push([m.documents_value_date(), formatInvoiceDate(invoice.valueDate)]);
   return { title: m.documents_pdf_payment(), rows };
 }
 
@@ -536,7 +550,9 @@ function bankPanel(invoice: InvoiceDocument): Panel | null {
   };
 }
 
-function etimsPanel(invoice: InvoiceDocument): Panel {
+function etimsPanel(invoice: InvoiceDocument): Panel | null {
+  // A receipt is not a tax document: nothing of it goes to KRA eTIMS.
+  if (!isTaxDocument(invoice)) return null;
   const { cuSerial, cuInvoiceNumber, qrUrl } = invoice.etims;
   if (!cuSerial && !cuInvoiceNumber) return { title: "KRA eTIMS", rows: [], note: etimsPendingText() };
   // KRA's names for the control unit's fields, the same in every language.

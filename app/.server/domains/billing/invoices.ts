@@ -121,6 +121,10 @@ export interface InvoiceRow {
   planType: string | null;
   billingType: BillingType | null;
   paymentMethod: PaymentMethod | null;
+  /** The reference the payment is known by (an M-Pesa or card receipt; a transfer's JMB-BT-… or the invoice's number). */
+  paymentReference: string | null;
+  /** A reconciled transfer: the day the payer's bank gives (YYYY-MM-DD); paidAt is when it was recorded. */
+  valueDate: string | null;
   /** Credit notes against it (cents): while unpaid they lower what is due. */
   creditedCents: number;
   /** An open dispute's reason. */
@@ -156,6 +160,8 @@ interface StoredInvoice {
   billing_type: BillingType | null;
   payment_method: PaymentMethod | null;
   payment_reference: string | null;
+  value_date?: string | Date | null;
+  credits_invoice_id?: string | null;
   seller: InvoiceDocument["seller"];
   buyer: InvoiceDocument["buyer"];
   lines: InvoiceLine[];
@@ -204,6 +210,8 @@ export async function listInvoices(
     planType: r.plan_type,
     billingType: r.billing_type,
     paymentMethod: r.payment_method,
+    paymentReference: r.payment_reference,
+    valueDate: day(r.value_date ?? null),
     creditedCents: Number(r.credited_cents ?? 0),
     disputeReason: r.dispute_reason ?? null,
     disputeOutcome: r.resolved_outcome
@@ -221,9 +229,12 @@ export async function listInvoices(
 export async function invoiceDocument(organizationId: string, invoiceId: string): Promise<InvoiceDocument | null> {
   if (!/^[0-9a-f-]{36}$/i.test(invoiceId)) return null;
   // The invoice with the credit notes against it, in one statement.
-  const [row] = await rawQuery<StoredInvoice & { credit_notes: { number: string; total_cents: string | number }[] }>(
+  const [row] = await rawQuery<
+    StoredInvoice & { credit_notes: { number: string; total_cents: string | number }[]; credits_number: string | null }
+  >(
     `select i.*, coalesce((select json_agg(json_build_object('number', c.number, 'total_cents', c.total_cents) order by c.number)
-                          from invoices c where c.credits_invoice_id = i.id and c.kind = 'credit_note'), '[]'::json) as credit_notes
+                          from invoices c where c.credits_invoice_id = i.id and c.kind = 'credit_note'), '[]'::json) as credit_notes,
+            (select x.number from invoices x where x.id = i.credits_invoice_id and x.organization_id = i.organization_id) as credits_number
      from invoices i where i.id = $1 and i.organization_id = $2`,
     [invoiceId, organizationId],
   );
@@ -231,7 +242,7 @@ export async function invoiceDocument(organizationId: string, invoiceId: string)
   const unpaid = row.status === "pending" || row.status === "overdue";
   const notes = typeof row.credit_notes === "string" ? (JSON.parse(row.credit_notes) as typeof row.credit_notes) : row.credit_notes;
   const credited = { cents: notes.reduce((sum, n) => sum + Number(n.total_cents), 0), notes: notes.map((n) => n.number) };
-  const coveredBy = row.series === "RCT" ? await coveringInvoice(organizationId, nairobiDate(new Date(row.issued_at))) : undefined;
+  const coveredBy = row.series === "RCT" ? await coveringInvoice(organizationId, new Date(row.issued_at)) : undefined;
   return {
     number: row.number,
     kind: row.kind,
@@ -239,6 +250,7 @@ export async function invoiceDocument(organizationId: string, invoiceId: string)
     issuedAt: iso(row.issued_at)!,
     dueAt: iso(row.due_at),
     paidAt: iso(row.paid_at),
+    valueDate: day(row.value_date ?? null),
     periodStart: day(row.period_start),
     periodEnd: day(row.period_end),
     seller: row.seller,
@@ -251,6 +263,7 @@ export async function invoiceDocument(organizationId: string, invoiceId: string)
     payment: { method: row.payment_method === "c2b" ? "mpesa" : row.payment_method, reference: row.payment_reference },
     credited: credited.cents > 0 ? credited : undefined,
     coveredBy,
+    credits: row.kind === "credit_note" && row.credits_number ? { number: row.credits_number } : undefined,
     bank: unpaid ? env().bankTransfer : null,
     etims: { cuSerial: row.etims_cu_serial, cuInvoiceNumber: row.etims_cu_invoice_number, qrUrl: row.etims_qr_url },
   };
@@ -275,12 +288,17 @@ export async function creditedOf(invoiceId: string, executor?: Executor): Promis
 export const AMOUNT_DUE_SQL = sql`(i.total_cents - coalesce((select sum(c.total_cents) from invoices c
   where c.credits_invoice_id = i.id and c.kind = 'credit_note'), 0))`;
 
-/** The monthly tax invoice of the month a receipt's money was paid in: its number once issued (decision 050). */
-async function coveringInvoice(organizationId: string, paidOn: string): Promise<{ number: string | null; month: string }> {
+/**
+ * The monthly tax invoice of the month a receipt's money was paid in (decision 050), as it stood when
+ * the receipt was issued: its number only if it had been issued by then, so the receipt's words never
+ * change afterwards (decision 105). Which invoice the money later paid is the invoice's own page's fact.
+ */
+async function coveringInvoice(organizationId: string, issuedAt: Date): Promise<{ number: string | null; month: string }> {
+  const paidOn = nairobiDate(issuedAt);
   const [row] = await rawQuery<{ number: string }>(
     `select number from invoices where organization_id = $1 and kind = 'subscription' and series = 'INV'
-       and period_start <= $2::date and period_end >= $2::date order by issued_at limit 1`,
-    [organizationId, paidOn],
+       and period_start <= $2::date and period_end >= $2::date and issued_at <= $3::timestamptz order by issued_at limit 1`,
+    [organizationId, paidOn, issuedAt.toISOString()],
   );
   return { number: row?.number ?? null, month: `${paidOn.slice(0, 7)}-01` };
 }

@@ -201,6 +201,14 @@ export async function completePayment(
   return done;
 }
 
+/**
+ * The reference a payment is known by on its documents, e-mails and the API: the receipt M-Pesa or
+ * Paystack gave; for a bank transfer the one the payer quoted (JMB-BT-…, or the invoice's number),
+ * never the ledger's unique key for the bank's reference (`BANK-…`, see bankReceipt).
+ */
+export const payerReference = (payment: Pick<PaymentRow, "method" | "receipt" | "reference">) =>
+  payment.method === "bank" ? (payment.reference ?? payment.receipt) : (payment.receipt ?? payment.reference);
+
 /** The wallet side of a completed payment, in its transaction. */
 export async function creditPayment(tx: Executor, payment: PaymentRow, via: string, by?: string) {
   const amountCents = Number(payment.amount_cents);
@@ -210,7 +218,7 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
     amountCents,
     paymentId: payment.id,
     receipt: payment.receipt,
-    description: `${METHOD_WORDS[payment.method]} payment ${payment.receipt ?? payment.reference ?? ""}`.trim(),
+    description: `${METHOD_WORDS[payment.method]} payment ${payerReference(payment) ?? ""}`.trim(),
     createdBy: by ?? payment.created_by,
   });
   if (!entry) throw new Error(`The wallet of ${payment.organization_id} refused a credit.`);
@@ -241,13 +249,13 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
     if (paid)
       await tx.execute(sql`
         update invoices set status = 'paid', paid_at = now(), payment_id = ${payment.id}, payment_method = ${method},
-               payment_reference = ${payment.receipt ?? payment.reference}
+               payment_reference = ${payerReference(payment)}
         where id = ${invoice.id}`);
   } else if (invoice) {
     // A bank transfer's own invoice: the money in is the top-up it invoiced.
     await tx.execute(sql`
       update invoices set status = 'paid', paid_at = now(), payment_id = ${payment.id}, payment_method = ${method},
-             payment_reference = ${payment.receipt ?? payment.reference}
+             payment_reference = ${payerReference(payment)}
       where id = ${invoice.id}`);
   } else if (!invoice) {
     await issueTopupDocument(tx, payment);
@@ -261,10 +269,10 @@ export async function creditPayment(tx: Executor, payment: PaymentRow, via: stri
       // The method and who confirmed it in the reader's words; a receipt number is M-Pesa's or Paystack's.
       words: {
         title: words("app_notice_payment_received_title", { amount: { kes: amountCents } }),
-        body: payment.receipt
+        body: payerReference(payment)
           ? words("app_notice_payment_received_receipt_body", {
               method: METHOD_NOTICE[payment.method],
-              receipt: payment.receipt,
+              receipt: payerReference(payment)!,
               via: viaWords(via),
             })
           : words("app_notice_payment_received_body", { method: METHOD_NOTICE[payment.method], via: viaWords(via) }),
@@ -303,7 +311,7 @@ export async function issueTopupDocument(tx: Executor, payment: PaymentRow, opti
     billingType: prepaid ? "prepaid" : "postpaid",
     paymentId: payment.id,
     paymentMethod: method,
-    paymentReference: options.pending ? payment.reference : (payment.receipt ?? payment.reference),
+    paymentReference: options.pending ? payment.reference : payerReference(payment),
   });
 }
 
@@ -318,11 +326,11 @@ async function afterCredit(payment: PaymentRow) {
     status: "success",
     action: "Payment received",
     details: englishOf(
-      payment.receipt
+      payerReference(payment)
         ? words("app_activity_detail_payment_received_receipt", {
             amount: { kes: Number(payment.amount_cents) },
             method: METHOD_NOTICE[payment.method],
-            receipt: payment.receipt,
+            receipt: payerReference(payment)!,
           })
         : words("app_activity_detail_payment_received", {
             amount: { kes: Number(payment.amount_cents) },
@@ -392,7 +400,7 @@ export function paymentView(payment: PaymentRow) {
     amount: Number(payment.amount_cents) / 100,
     currency: "KES" as const,
     checkoutRequestId: payment.checkout_request_id,
-    receipt: payment.receipt,
+    receipt: payment.status === "completed" ? payerReference(payment) : payment.receipt,
     reason: payment.status === "failed" ? payment.failure_reason : null,
     createdAt: new Date(payment.created_at).toISOString(),
     completedAt: payment.completed_at ? new Date(payment.completed_at).toISOString() : null,

@@ -11,6 +11,7 @@ import { m } from "~/paraglide/messages";
 export function ReconcileForm({
   invoiceId,
   reference,
+  amountDue,
   today,
   cancel,
   result,
@@ -18,15 +19,23 @@ export function ReconcileForm({
   busy,
 }: {
   invoiceId: string;
-  /** The reference the tenant was given, if any. */
+  /** The reference the tenant was given (a JMB-BT- transfer's, or the invoice's number). */
   reference?: string | null;
+  /** The amount due, in words ("KES 17,400.00"): what the statement should show. */
+  amountDue: string;
   today: string;
   cancel: string;
   result?: SubmissionResult<string[]> | null;
   stepUp: boolean;
   busy: boolean;
 }) {
-  const [form, fields] = useServerCheckedForm<{ reference: string; paymentDate: string; note: string; confirmation: string }>(result, {
+  const [form, fields] = useServerCheckedForm<{
+    reference: string;
+    amount: string;
+    paymentDate: string;
+    note: string;
+    confirmation: string;
+  }>(result, {
     id: "reconcile-invoice",
     defaultValue: { paymentDate: today },
   });
@@ -49,6 +58,16 @@ export function ReconcileForm({
         defaultValue={fields.reference.initialValue}
         errors={fields.reference.errors}
         key={fields.reference.key}
+      />
+      <Field
+        label={m.admin_reconcile_amount()}
+        name={fields.amount.name}
+        inputMode="decimal"
+        maxLength={16}
+        hint={m.admin_reconcile_amount_hint({ amount: amountDue })}
+        defaultValue={fields.amount.initialValue}
+        errors={fields.amount.errors}
+        key={fields.amount.key}
       />
       <Field
         label={m.admin_reconcile_payment_date()}

@@ -34,6 +34,8 @@ export async function adminInvoice(_scope: PlatformScope, invoiceId: string) {
     reconciled_at: string | Date | null;
     reconciled_by_email: string | null;
     reconciliation_note: string | null;
+    value_date: string | Date | null;
+    bank_reference: string | null;
     reminders: number;
     last_reminder_at: string | Date | null;
     credits_invoice_id: string | null;
@@ -43,7 +45,7 @@ export async function adminInvoice(_scope: PlatformScope, invoiceId: string) {
     db(),
     sql`
     select i.id, i.organization_id, o.name as business, i.kind, i.status, i.payment_method, i.payment_id, i.payment_reference,
-           i.reconciled, i.reconciled_at, r.email as reconciled_by_email, i.reconciliation_note, i.reminders, i.last_reminder_at,
+           i.reconciled, i.reconciled_at, r.email as reconciled_by_email, i.reconciliation_note, i.value_date, i.bank_reference, i.reminders, i.last_reminder_at,
            i.credits_invoice_id, c.number as credits_number,
            (select email from users u where u.organization_id = i.organization_id and u.org_role = 'owner' order by u.created_at limit 1) as owner_email
     from invoices i
@@ -75,6 +77,9 @@ export async function adminInvoice(_scope: PlatformScope, invoiceId: string) {
     reconciledAt: when(row.reconciled_at),
     reconciledBy: row.reconciled_by_email,
     reconciliationNote: row.reconciliation_note,
+    /** The payer's value date (YYYY-MM-DD) of a reconciled transfer, and the bank's own reference. */
+    valueDate: document.valueDate,
+    bankReference: row.bank_reference,
     reminders: Number(row.reminders),
     lastReminderAt: when(row.last_reminder_at),
     creditsInvoice: row.credits_invoice_id ? { id: row.credits_invoice_id, number: row.credits_number ?? "" } : null,

@@ -82,8 +82,14 @@ interface StoredRow {
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
+/**
+ * Offered the reconcile form: unreconciled and awaiting its money, and a transfer can pay it: a bank
+ * transfer the tenant started, or a tax invoice (its number is the reference a payer quotes).
+ */
 export const isReconcilable = (r: { status: string; reconciled: boolean; kind: string; paymentMethod: string | null }) =>
-  !r.reconciled && (r.status === "pending" || r.status === "overdue") && (r.kind === "bank_transfer" || r.paymentMethod === "bank");
+  !r.reconciled &&
+  (r.status === "pending" || r.status === "overdue") &&
+  (r.kind === "bank_transfer" || r.kind === "subscription" || r.paymentMethod === "bank");
 
 function toRow(r: StoredRow): AdminInvoiceRow {
   const row = {
@@ -106,16 +112,19 @@ function toRow(r: StoredRow): AdminInvoiceRow {
   return { ...row, reconcilable: isReconcilable(row) };
 }
 
-/** The search's condition: an invoice number's prefix, a bank transfer's reference (JMB-BT-…), an e-mail (its organisation's users), or a business name. */
+/** The search's condition: an invoice number's prefix, a bank transfer's reference (JMB-BT-…, or the bank's own), an e-mail (its organisation's users), or a business name. */
 function searchCondition(q: string): SQL | undefined {
   if (!q) return undefined;
   const escaped = q.replace(/[\\%_]/g, (c) => `\\${c}`);
   if (/^(inv|rct|crn)-/i.test(q)) return sql`i.number like ${`${escaped.toUpperCase()}%`}`;
-  // A bank transfer's reference (the one the payer quotes), as the tenant was given it.
-  if (/^jmb-/i.test(q)) return sql`upper(i.payment_reference) like ${`${escaped.toUpperCase()}%`}`;
+  // A bank transfer's reference (the one the payer quotes), as the tenant was given it, or the bank's own once reconciled.
+  if (/^jmb-/i.test(q))
+    return sql`(upper(i.payment_reference) like ${`${escaped.toUpperCase()}%`} or upper(i.bank_reference) like ${`${escaped.toUpperCase()}%`})`;
   if (q.includes("@"))
     return sql`i.organization_id = any(array(select u.organization_id from users u where lower(u.email) like ${`%${escaped.toLowerCase()}%`}))`;
-  return sql`i.organization_id = any(array(select o.id from organizations o where o.name ilike ${`%${escaped}%`}))`;
+  // A business's name, or a bank's reference from a statement (NCBA-FT-…).
+  return sql`(i.organization_id = any(array(select o.id from organizations o where o.name ilike ${`%${escaped}%`}))
+              or upper(i.bank_reference) like ${`${escaped.toUpperCase()}%`})`;
 }
 
 const SORT_COLUMNS: Record<InvoiceSort, { expr: SQL; cast: SQL }> = {

@@ -119,17 +119,28 @@ export const adminInvoices: SearchProvider = {
   permission: "platform:console",
   async search(current, query, limit) {
     platformScope(current);
-    const rows = await queryRows<{ id: string; number: string; status: string; total_cents: number | string; organization: string }>(
+    // By its number, or by the reference a transfer quoted (JMB-BT-…) or the bank's own: a prefix of either.
+    const prefix = likePattern(query).slice(1).toUpperCase();
+    const rows = await queryRows<{
+      id: string;
+      number: string;
+      status: string;
+      total_cents: number | string;
+      organization: string;
+      reference: string | null;
+    }>(
       db(),
       sql`
-      select i.id, i.number, i.status, i.total_cents, o.name as organization
+      select i.id, i.number, i.status, i.total_cents, o.name as organization,
+             case when upper(i.payment_reference) like ${prefix} then i.payment_reference
+                  when upper(i.bank_reference) like ${prefix} then i.bank_reference end as reference
       from invoices i join organizations o on o.id = i.organization_id
-      where i.number ilike ${likePattern(query)}
+      where i.number ilike ${likePattern(query)} or upper(i.payment_reference) like ${prefix} or upper(i.bank_reference) like ${prefix}
       order by ${closeness(sql`i.number`, query)}, i.issued_at desc, i.id
       limit ${limit}`,
     );
     return rows.map((row) => ({
-      title: row.number,
+      title: row.reference && row.reference !== row.number ? `${row.number} · ${row.reference}` : row.number,
       detail: `${row.organization} · ${formatKes(Number(row.total_cents))} · ${invoiceStatusWords(row.status)}`,
       to: `/admin/billing/invoices/${row.id}`,
     }));

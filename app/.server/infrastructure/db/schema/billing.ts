@@ -268,6 +268,10 @@ export const invoices = pgTable(
     reconciledBy: uuid("reconciled_by"),
     /** The administrator's notes from the reconcile form. */
     reconciliationNote: text("reconciliation_note"),
+    /** A reconciled transfer: the day the payer says the money was sent (the statement's value date); paid_at is when it was recorded. */
+    valueDate: date("value_date"),
+    /** A reconciled transfer: the bank's own reference from the statement, kept beside the payer's (payment_reference). */
+    bankReference: text("bank_reference"),
     /** A credit note: the invoice it credits. */
     creditsInvoiceId: uuid("credits_invoice_id"),
     /** Overdue reminders e-mailed so far, and when the last went. */
@@ -288,6 +292,13 @@ export const invoices = pgTable(
     index("invoices_unreconciled_bank_idx")
       .on(t.issuedAt)
       .where(sql`status in ('pending', 'overdue') and reconciled = false and (kind = 'bank_transfer' or payment_method = 'bank')`),
+    // The console's search by the reference a payer quoted, or the bank's own (prefix matches on the upper case).
+    index("invoices_payment_reference_idx")
+      .on(sql`upper(${t.paymentReference}) text_pattern_ops`)
+      .where(sql`payment_reference is not null`),
+    index("invoices_bank_reference_idx")
+      .on(sql`upper(${t.bankReference}) text_pattern_ops`)
+      .where(sql`bank_reference is not null`),
     // The monthly job's once: one subscription invoice a period.
     uniqueIndex("invoices_subscription_period_key")
       .on(t.organizationId, t.periodStart)
