@@ -291,6 +291,8 @@ export interface TransactionRow {
   platformCents: number;
   occurredAt: string;
   settled: boolean;
+  /** The number of the invoice or receipt paid (INV-…, RCT-…) or of the credit note (CN-…) the row reverses by. */
+  documentNumber: string;
 }
 
 /** A page cursor: the row's moment and id, so a page starts exactly after (or before) it. */
@@ -328,12 +330,14 @@ interface TransactionSql {
   platform_cents: string;
   occurred_at: string | Date;
   settlement_id: string | null;
+  document_number: string | null;
 }
 
 const TRANSACTION_COLUMNS = sql`
   t.id, t.partner_id, p.name as partner_name, o.name as client_name, t.kind, t.amount_cents::text, t.share_bps, t.partner_cents::text,
-  t.platform_cents::text, t.occurred_at, t.settlement_id
-  from partner_transactions t join partners p on p.id = t.partner_id left join organizations o on o.id = t.client_organization_id`;
+  t.platform_cents::text, t.occurred_at, t.settlement_id, i.number as document_number
+  from partner_transactions t join partners p on p.id = t.partner_id left join organizations o on o.id = t.client_organization_id
+  left join invoices i on i.id = t.invoice_id`;
 
 const transactionRow = (r: TransactionSql): TransactionRow => ({
   id: Number(r.id),
@@ -347,6 +351,7 @@ const transactionRow = (r: TransactionSql): TransactionRow => ({
   platformCents: Number(r.platform_cents),
   occurredAt: new Date(r.occurred_at).toISOString(),
   settled: r.settlement_id !== null,
+  documentNumber: r.document_number ?? "—",
 });
 
 /**
