@@ -10,6 +10,7 @@ import {
   SETTLEMENT_STATUSES,
   type PartnerStatus,
 } from "../../infrastructure/db/schema/partners";
+import { ownReferralsUnderReview } from "./self-referral";
 
 /**
  * What the programme's pages read (issue 46, decision 088): the administrator's whole programme
@@ -532,12 +533,13 @@ export async function ownProgramme(organizationId: string) {
         where p.organization_id = ${organizationId}`,
   );
   if (!partner) return null;
-  const [clients, transactions, settlements] = await Promise.all([
+  const [clients, transactions, settlements, underReview] = await Promise.all([
     partner.status === "pending" ? [] : clientsOf(partner.id),
     partner.status === "pending"
       ? { rows: [], newer: null, older: null }
       : transactionPage({ partnerId: null, month: null, kind: null, organizationPartnerId: partner.id }, {}, 20),
     partner.status === "pending" ? [] : settlementsOf(sql`s.partner_id = ${partner.id}`, 24),
+    partner.status === "pending" ? [] : ownReferralsUnderReview(partner.id),
   ]);
   return {
     id: partner.id,
@@ -554,5 +556,7 @@ export async function ownProgramme(organizationId: string) {
     clients,
     transactions: transactions.rows,
     settlements: [...settlements],
+    /** Sign-ups from its link held for review: when, never who (decision 104). */
+    underReview,
   };
 }
