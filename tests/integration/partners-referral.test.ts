@@ -231,9 +231,10 @@ describe("self-referral", () => {
     const p = await partner();
     const { email } = await signUpByForm(p.code);
     expect(await attributionsOf(email)).toHaveLength(1);
-    const [member] = await rawQuery<{ id: string; organization_id: string }>(`select id, organization_id from users where lower(email) = lower($1)`, [
-      email,
-    ]);
+    const [member] = await rawQuery<{ id: string; organization_id: string }>(
+      `select id, organization_id from users where lower(email) = lower($1)`,
+      [email],
+    );
     const [organization] = await rawQuery<Record<string, unknown>>(`select * from organizations where id = $1`, [member!.organization_id]);
     const actor = {
       user: { id: member!.id },
@@ -249,7 +250,14 @@ describe("self-referral", () => {
         defaultLocale: "en",
       } as unknown as Organization,
     };
-    const details = { name: "Kisumu Fresh Fish", kraPin: "P051234567Q", postalAddress: "", county: "", industry: "", timeZone: "Africa/Nairobi" };
+    const details = {
+      name: "Kisumu Fresh Fish",
+      kraPin: "P051234567Q",
+      postalAddress: "",
+      county: "",
+      industry: "",
+      timeZone: "Africa/Nairobi",
+    };
     await updateOrganisationDetails(actor, details as Parameters<typeof updateOrganisationDetails>[1]);
     expect(await attributionsOf(email)).toMatchObject([{ partner_id: p.id, source: "referral", ended_at: expect.any(Date) }]);
     expect((await reviewsOf(email))[0]).toMatchObject({ status: "pending", matches: [{ field: "kra_pin", value: "P051234567Q" }] });
@@ -261,7 +269,11 @@ describe("self-referral", () => {
       [other.email],
     );
     await updateOrganisationDetails(
-      { ...actor, user: { id: otherMember!.id }, organization: { ...actor.organization, id: otherMember!.organization_id } as Organization },
+      {
+        ...actor,
+        user: { id: otherMember!.id },
+        organization: { ...actor.organization, id: otherMember!.organization_id } as Organization,
+      },
       { ...details, kraPin: "A000000001B" } as Parameters<typeof updateOrganisationDetails>[1],
     );
     expect(await attributionsOf(other.email)).toEqual([{ partner_id: p.id, source: "referral", ended_at: null }]);

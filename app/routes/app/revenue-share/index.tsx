@@ -81,7 +81,15 @@ export default function RevenueShare({ loaderData, actionData }: Route.Component
 
 type Overview = Awaited<ReturnType<typeof programmeOverview>>;
 
-function AdminOverview({ overview, reviews, actionData }: { overview: Overview; reviews: ReferralReviewRow[]; actionData: RevenueActionData }) {
+function AdminOverview({
+  overview,
+  reviews,
+  actionData,
+}: {
+  overview: Overview;
+  reviews: ReferralReviewRow[];
+  actionData: RevenueActionData;
+}) {
   const months = [
     { id: "this", title: m.revenue_this_month(), figures: overview.thisMonth },
     { id: "last", title: m.revenue_last_month(), figures: overview.lastMonth },
@@ -185,7 +193,10 @@ function ReferralReviews({ reviews, actionData }: { reviews: ReferralReviewRow[]
                 <div className="min-w-0">
                   <dt className="text-slate-500">{m.revenue_column_partner()}</dt>
                   <dd className="break-words">
-                    <Link to={`/revenue-share/partners?dialog=partner&partner=${r.partnerId}`} className="font-medium text-brand-700 hover:underline">
+                    <Link
+                      to={`/revenue-share/partners?dialog=partner&partner=${r.partnerId}`}
+                      className="font-medium text-brand-700 hover:underline"
+                    >
                       {r.partnerName}
                     </Link>
                   </dd>
