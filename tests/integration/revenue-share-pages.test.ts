@@ -419,7 +419,10 @@ describe("the transactions CSV", () => {
 
     const csv = await run<string>(csvLoader, getRequest(`/revenue-share/transactions.csv?partner=${partner.id}`, { cookie: a.cookie }));
     expect(csv.status).toBe(200);
-    const lines = csv.data.replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    const lines = csv.data
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
     expect(lines[0]).toBe(
       `"Date","Partner","Client","Kind","Invoice / credit note number","Amount (KES)","Share","Partner revenue (KES)","Platform revenue (KES)","Settled"`,
     );
