@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { adminPage } from "./billing-helpers";
-import { field, newUser, signIn, signUpAndVerifyViaApi } from "./helpers";
+import { BASE_URL, field, newUser, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 46's pages with JavaScript on and off: an administrator enrols a new organisation as a
 // partner, changes its share with a reason, assigns it a client, reads the demo partners'
@@ -180,7 +180,7 @@ test("a sign-up with the partner owner's phone waits for review: the partner see
   // Savannah Digital Agency's owner signs up another business through their own link, with their own phone.
   const user = newUser();
   const signup = await request.post("/api/auth/signup", {
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    headers: { "Content-Type": "application/json", Origin: BASE_URL },
     data: { ...user, phoneNumber: "+254 722 510 010", agreedToTerms: true, ref: "SAVANNAH2026" },
   });
   expect(signup.status(), await signup.text()).toBe(201);
