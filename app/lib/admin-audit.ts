@@ -32,6 +32,8 @@ const ACTION_LABELS: Record<string, () => string> = {
   "partner.assign_client": () => m.admin_audit_action_partner_assign_client(),
   "partner.move_client": () => m.admin_audit_action_partner_move_client(),
   "partner.unassign_client": () => m.admin_audit_action_partner_unassign_client(),
+  "partner.referral_approve": () => m.admin_audit_action_partner_referral_approve(),
+  "partner.referral_reject": () => m.admin_audit_action_partner_referral_reject(),
   "settlement.mark_paid": () => m.admin_audit_action_settlement_mark_paid(),
   "settlement.payout": () => m.admin_audit_action_settlement_payout(),
   "settlement.payout_approve": () => m.admin_audit_action_settlement_payout_approve(),

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { adminPage } from "./billing-helpers";
-import { field, signIn, signUpAndVerifyViaApi } from "./helpers";
+import { BASE_URL, field, newUser, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 46's pages with JavaScript on and off: an administrator enrols a new organisation as a
 // partner, changes its share with a reason, assigns it a client, reads the demo partners'
@@ -168,4 +168,52 @@ test("a partner's owner reads its own programme; a member applies and an adminis
     await fits360(admin);
   }
   await admin.context().close();
+});
+
+test("a sign-up with the partner owner's phone waits for review: the partner sees it under review, an administrator approves it", async ({
+  page,
+  request,
+  browser,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(120_000);
+  // Savannah Digital Agency's owner signs up another business through their own link, with their own phone.
+  const user = newUser();
+  const signup = await request.post("/api/auth/signup", {
+    headers: { "Content-Type": "application/json", Origin: BASE_URL },
+    data: { ...user, phoneNumber: "+254 722 510 010", agreedToTerms: true, ref: "SAVANNAH2026" },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+
+  await signIn(page, "partner@savannahdigital.co.ke", "JumbePartner#2026");
+  await page.goto("/revenue-share");
+  const underReview = page.getByRole("list", { name: "Referrals under review" });
+  await expect(underReview.getByRole("listitem").first()).toContainText("under review");
+  // Which organisation it is stays the platform's business until it is approved.
+  await expect(page.getByText(user.businessName)).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Clients" })).not.toContainText(user.businessName);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await fits360(page);
+
+  const admin = await adminPage(browser, javaScriptEnabled);
+  await admin.setViewportSize({ width: 360, height: 800 });
+  await admin.goto("/revenue-share");
+  const review = admin.getByTestId("referral-review").filter({ hasText: user.businessName });
+  await expect(review).toContainText("Savannah Digital Agency");
+  await expect(review).toContainText("Phone +254722510010");
+  await fits360(admin);
+  // Rejecting needs a reason; approving does not.
+  await formWith(admin, review, "Reject referral").getByRole("button", { name: "Reject referral" }).click();
+  await expect(admin.getByText("Give a reason.").first()).toBeVisible();
+  await formWith(admin, admin.getByTestId("referral-review").filter({ hasText: user.businessName }), "Approve referral")
+    .getByRole("button", { name: "Approve referral" })
+    .click();
+  await expect(
+    admin.getByText(`Referral approved: ${user.businessName} is a client of Savannah Digital Agency from now on.`),
+  ).toBeVisible();
+  await expect(admin.getByTestId("referral-review").filter({ hasText: user.businessName })).toHaveCount(0);
+  await admin.context().close();
+
+  await page.reload();
+  await expect(page.getByRole("table", { name: "Clients" })).toContainText(user.businessName);
 });

@@ -204,7 +204,8 @@ describe("a partner's share and clients", () => {
     expect(none.data.page.rows).toEqual([]);
     const csv = await run<string>(csvLoader, getRequest(`/revenue-share/transactions.csv?partner=${partner.id}`, { cookie: a.cookie }));
     expect(csv.status).toBe(200);
-    expect(csv.data).toContain(`"Savannah Digital Agency","Duka la Mama Ltd","topup","2000.00","20","400.00","1600.00","no"`);
+    expect(csv.data).toContain(`"Savannah Digital Agency","Duka la Mama Ltd","topup","RCT-`);
+    expect(csv.data).toContain(`","2000.00","20","400.00","1600.00","no"`);
   });
 });
 
@@ -232,9 +233,11 @@ describe("who sees what", () => {
     const stranger = await signedIn({ businessName: "Eldoret Hardware" });
     const theirs = await run(indexLoader, getRequest("/revenue-share", { cookie: stranger.cookie }));
     expect(theirs.data).toEqual({ view: "apply", canApply: true, organisationName: "Eldoret Hardware" });
+    // The administrator's tabs declare platform:console (issue 72): anyone else is refused as the permission table refuses.
     for (const tab of [partnersLoader, transactionsLoader, settlementsLoader])
-      expect((await run(tab, getRequest("/revenue-share/partners", { cookie: owner.cookie }))).status).toBe(404);
-    expect((await run(csvLoader, getRequest("/revenue-share/transactions.csv", { cookie: stranger.cookie }))).status).toBe(404);
+      expect((await run(tab, getRequest("/revenue-share/partners", { cookie: owner.cookie }))).location).toBe("/unauthorized");
+    // The CSV asked for by a script: 403 (a browser's navigation is sent to /unauthorized, as the page).
+    expect((await run(csvLoader, getRequest("/revenue-share/transactions.csv", { cookie: stranger.cookie }))).status).toBe(403);
 
     // An administrator's form from a partner's owner or a stranger: 403, nothing changed.
     for (const [handler, path] of [
@@ -375,5 +378,54 @@ describe("the demo's partners", () => {
     const own = await run(indexLoader, getRequest("/revenue-share", { cookie: partner }));
     expect(own.data.own.clients.length).toBe(2);
     expect(own.data.own.settlements.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the transactions CSV", () => {
+  it("names each row's invoice, receipt or credit note number, under a header in the other columns' style", async () => {
+    const a = await admin();
+    const { partner } = await enrolled(a, "Rift Valley Integrators");
+    const client = await signedIn({ businessName: "Nakuru Agrovet" });
+    const assigned = await post(
+      partnersAction,
+      "/revenue-share/partners",
+      { intent: "assign", partner: partner.id, organization: client.email, reason: "Signed at the Nakuru show" },
+      a.cookie,
+    );
+    expect(assigned.status).toBe(302);
+    const paid = await paidTopUp(client.organization.id, 1160, new Date(Date.now() + 1000));
+    const note = await db().transaction((tx) =>
+      issueInvoice(tx, {
+        organizationId: client.organization.id,
+        series: "CRN",
+        kind: "credit_note",
+        status: "paid",
+        description: "Credit note",
+        lines: [lineFromGross({ description: "Credit", itemCode: "JMB-CREDIT", quantity: 1, unit: "credit", unitPriceCents: 58_000 })],
+        pricesIncludeVat: true,
+        issuedAt: new Date(Date.now() + 2000),
+        paidAt: new Date(Date.now() + 2000),
+      }),
+    );
+    await rawQuery(`update invoices set credits_invoice_id = $2 where id = $1`, [note.id, paid.id]);
+    await recordPartnerTransactions(hourAgo());
+
+    const csv = await run<string>(csvLoader, getRequest(`/revenue-share/transactions.csv?partner=${partner.id}`, { cookie: a.cookie }));
+    expect(csv.status).toBe(200);
+    const lines = csv.data
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toBe(
+      `"Date","Partner","Client","Kind","Invoice / credit note number","Amount (KES)","Share","Partner revenue (KES)","Platform revenue (KES)","Settled"`,
+    );
+    // Newest first: the credit note, then the receipt it reverses.
+    expect(lines.slice(1).map((line) => line.split('","').slice(1, 6))).toEqual([
+      // A leading minus is quoted for spreadsheets (the CSV's formula guard).
+      ["Rift Valley Integrators", "Nakuru Agrovet", "credit_note", note.number, "'-500.00"],
+      ["Rift Valley Integrators", "Nakuru Agrovet", "topup", paid.number, "1000.00"],
+    ]);
+    expect(paid.number).toMatch(/^RCT-/);
+    expect(note.number).toMatch(/^CRN-/);
   });
 });

@@ -20,6 +20,7 @@ import { createSession } from "~/.server/domains/auth/sessions";
 import { sha256 } from "~/.server/infrastructure/security/crypto";
 import { can, ROLES, type Permission, type Role } from "~/lib/permissions";
 import { routeAccess } from "~/.server/domains/auth/route-permissions";
+import { safeRedirectTarget } from "~/.server/domains/auth/guards";
 import { appBuild, appFetch, flatRoutes } from "../support/in-process-app";
 import { META } from "../support/accounts";
 import { APP, cookieHeader } from "../support/http";
@@ -163,11 +164,6 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/integrations/shopify": { status: 404, why: "no shop connected" },
   // HubSpot's settings page: the demo has no HubSpot connection (decision 083; the page: hubspot.test.ts).
   "/integrations/hubspot": { status: 404, why: "HubSpot not connected" },
-  // The partner programme's administration (issue 46): a platform administrator's; an organisation's owner and admins get 404.
-  "/revenue-share/partners": { status: 404, why: "the programme's partners: platform administrators only" },
-  "/revenue-share/transactions": { status: 404, why: "the programme's transactions: platform administrators only" },
-  "/revenue-share/settlements": { status: 404, why: "the programme's settlements: platform administrators only" },
-  "/revenue-share/transactions.csv": { status: 404, why: "the programme's transactions: platform administrators only" },
   // The demo import has no rejected rows stored: its file is not found.
   "/messaging/contacts/import/:id/rejected.csv": { status: 404, why: "no rejected rows" },
   // Drafts have no media sample.
@@ -400,6 +396,19 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
         kraPin: "A123456789Z",
         resident: "on",
       }),
+    },
+    // A referral held for review (decision 104): a platform administrator's decision.
+    "approve-referral": {
+      needs: "platform:console",
+      form: () => ({ intent: "approve-referral", review: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "no referral under review (the decisions: partners-referral.test.ts)",
+    },
+    "reject-referral": {
+      needs: "platform:console",
+      form: () => ({ intent: "reject-referral", review: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
+      proof: false,
+      why: "no referral under review (the decisions: partners-referral.test.ts)",
     },
   },
   "/revenue-share/partners": {
@@ -1140,6 +1149,8 @@ describe("every role against every page", () => {
   it("answers each page (and its client-side data request) as the permission table says, with no 500 and no redirect loop", async () => {
     const wrong: string[] = [];
     const deny = /Access denied/;
+    // What each role its route's declaration lets in was answered: "ok" or the status it ended with.
+    const answers = new Map<string, Map<Who, string>>();
     for (const route of ROUTES) {
       const sample = SAMPLE[route.pattern]?.(w) ?? route.pattern;
       const { need, api } = needOf(route.pattern, sample);
@@ -1183,6 +1194,10 @@ describe("every role against every page", () => {
           const status = page.response.status;
           const also = ALLOWED_ALSO[route.pattern];
           const fine = (status >= 200 && status < 300) || status === 404 || status === also?.status;
+          if (!answers.has(route.pattern)) answers.set(route.pattern, new Map());
+          answers
+            .get(route.pattern)!
+            .set(who, status >= 200 && status < 300 ? "ok" : page.at === "/unauthorized" ? "refused" : String(status));
           if (!fine || (page.at === "/unauthorized" && sample !== "/unauthorized") || (need !== "public" && page.at.startsWith("/login")))
             wrong.push(`${label}: ended at ${page.at} with ${status}`);
           // A platform administrator acts in their own organisation: the Sacco's rows are another tenant's, not found.
@@ -1204,6 +1219,21 @@ describe("every role against every page", () => {
       }
     }
     expect(wrong).toEqual([]);
+    // Issue 72: a route that declares one permission and enforces another. Navigation, search and
+    // sign-in's `from` read the declaration, so every role it lets in must get the page: the members
+    // of one organisation (same data) the same answer, and none of them a refusal the platform
+    // administrator (who holds every permission) does not get on the same address.
+    const mismatched: string[] = [];
+    for (const [pattern, byWho] of answers) {
+      if (needOf(pattern, SAMPLE[pattern]?.(w) ?? pattern).need === "public") continue;
+      const members = [...byWho].filter(([who]) => who !== "platform_admin");
+      const [first] = members;
+      for (const [who, answer] of members)
+        if (first && answer !== first[1]) mismatched.push(`${pattern}: ${first[0]} ${first[1]}, ${who} ${answer}`);
+      if (byWho.get("platform_admin") === "ok" && !pattern.includes("/:"))
+        for (const [who, answer] of members) if (answer !== "ok") mismatched.push(`${pattern}: platform_admin ok, ${who} ${answer}`);
+    }
+    expect(mismatched).toEqual([]);
   }, 180_000);
 
   it("tells a refused member plainly, in a 403 page, which role they have and where to go", async () => {
@@ -1213,6 +1243,24 @@ describe("every role against every page", () => {
     expect(page.text).toContain("Access denied");
     expect(page.text.replace(/<!-- -->/g, "")).toMatch(/You are a viewer in Nyota Savings Sacco, and your role does not include it/);
     expect(page.text).toContain('href="/dashboard"');
+  });
+});
+
+describe("the programme's administration tabs (issue 72)", () => {
+  it("declare the permission they enforce, so sign-in sends a business owner home and an administrator to them", () => {
+    for (const tab of [
+      "/revenue-share/partners",
+      "/revenue-share/transactions",
+      "/revenue-share/settlements",
+      "/revenue-share/transactions.csv",
+    ]) {
+      expect(routeAccess(tab)?.permissions, tab).toEqual(["platform:console"]);
+      for (const role of ["owner", "admin", "agent", "viewer"] as const)
+        expect(safeRedirectTarget(tab, role), `${role} ${tab}`).toBe("/dashboard");
+      expect(safeRedirectTarget(`${tab}?page=2`, "platform_admin")).toBe(`${tab}?page=2`);
+    }
+    // The programme's own page stays the money pages': an owner applies or reads its own programme there.
+    expect(safeRedirectTarget("/revenue-share", "owner")).toBe("/revenue-share");
   });
 });
 

@@ -266,12 +266,12 @@ const ROWS: Record<string, Row> = {
   // HubSpot's settings page (decision 083): members with developer:view; 404 in words until HubSpot is connected.
   "/integrations/hubspot": { path: "/integrations/hubspot", anonymous: "login", owner: "ok", admin: "404" },
   // The partner programme (issue 46): the page for owners, admins and platform administrators; its
-  // three other tabs and the CSV are a platform administrator's (404 in words to an organisation's owner).
+  // three other tabs and the CSV declare platform:console (issue 72): an organisation's owner is refused.
   "/revenue-share": { path: "/revenue-share", anonymous: "login", owner: "ok", admin: "ok" },
-  "/revenue-share/partners": { path: "/revenue-share/partners", anonymous: "login", owner: "404", admin: "ok" },
-  "/revenue-share/transactions": { path: "/revenue-share/transactions", anonymous: "login", owner: "404", admin: "ok" },
-  "/revenue-share/settlements": { path: "/revenue-share/settlements", anonymous: "login", owner: "404", admin: "ok" },
-  "/revenue-share/transactions.csv": { path: "/revenue-share/transactions.csv", anonymous: "login", owner: "404", admin: "ok" },
+  "/revenue-share/partners": { path: "/revenue-share/partners", anonymous: "login", owner: "denied", admin: "ok" },
+  "/revenue-share/transactions": { path: "/revenue-share/transactions", anonymous: "login", owner: "denied", admin: "ok" },
+  "/revenue-share/settlements": { path: "/revenue-share/settlements", anonymous: "login", owner: "denied", admin: "ok" },
+  "/revenue-share/transactions.csv": { path: "/revenue-share/transactions.csv", anonymous: "login", owner: "denied", admin: "ok" },
   // The admin console: 404 to anyone but a platform administrator, signed in or not (decision 037); a foreign or unknown id is 404 too.
   "/admin": { path: "/admin", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/export.csv": { path: "/admin/export.csv", anonymous: "404", owner: "404", admin: "ok" },

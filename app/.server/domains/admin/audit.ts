@@ -27,7 +27,8 @@ export interface AdminAction {
     | "session"
     | "platform_setting"
     | "partner"
-    | "partner_settlement";
+    | "partner_settlement"
+    | "partner_referral_review";
   targetId?: string | null;
   reason?: string | null;
   before?: unknown;

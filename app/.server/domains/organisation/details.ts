@@ -1,10 +1,12 @@
-import { rawQuery } from "../../infrastructure/db/client";
+import { sql } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
 import type { Organization } from "../../infrastructure/db/schema";
 import { recordActivity } from "../activity/record";
 import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can, type Role } from "../auth/permissions";
 import { refuseOrganisation, ORGANISATION_REFUSALS } from "./refusals";
+import { reviewReferralOnKraPin } from "../partners/self-referral";
 import type { OrganisationDetailsInput } from "~/lib/schemas/organisation";
 import { INDUSTRIES, type Industry } from "~/lib/kenya";
 import type { Locale } from "~/paraglide/runtime";
@@ -75,12 +77,14 @@ export async function updateOrganisationDetails(actor: OrganisationActor, input:
   const before = organisationDetails(actor.organization);
   const changed = (Object.keys(FIELD_WORDS) as (keyof OrganisationDetails)[]).filter((key) => before[key] !== next[key]);
   if (!changed.length) return changed;
-  await rawQuery(
-    `update organizations set name = $2, kra_pin = $3, postal_address = $4, county = $5, industry = $6, time_zone = $7,
-       default_locale = $8, updated_at = now()
-     where id = $1`,
-    [actor.organization.id, next.name, next.kraPin, next.postalAddress, next.county, next.industry, next.timeZone, next.defaultLocale],
-  );
+  await db().transaction(async (tx) => {
+    await tx.execute(sql`
+      update organizations set name = ${next.name}, kra_pin = ${next.kraPin}, postal_address = ${next.postalAddress}, county = ${next.county},
+             industry = ${next.industry}, time_zone = ${next.timeZone}, default_locale = ${next.defaultLocale}, updated_at = now()
+      where id = ${actor.organization.id}`);
+    // A KRA PIN that is the referring partner's own: the referral waits for review (decision 104).
+    if (changed.includes("kraPin")) await reviewReferralOnKraPin(tx, actor.organization.id, next.kraPin);
+  });
   const fields = fieldList(changed.map((key) => words(FIELD_WORDS[key])));
   await recordActivity({
     organizationId: actor.organization.id,

@@ -20,6 +20,7 @@ import {
   unassignClient,
   type PartnerFields,
 } from "./programme";
+import { decideReferralReview } from "./self-referral";
 import { m } from "~/paraglide/messages";
 
 /**
@@ -131,6 +132,18 @@ const INTENTS: Record<string, Intent> = {
       return m.revenue_toast_payout_approved();
     },
   },
+  "approve-referral": {
+    fields: ["review", "reason"],
+    admin: true,
+    work: async ({ current, meta, values }) =>
+      m.revenue_toast_referral_approved(await decideReferralReview(current, meta, values.review ?? "", "approve", values.reason ?? "")),
+  },
+  "reject-referral": {
+    fields: ["review", "reason"],
+    admin: true,
+    work: async ({ current, meta, values }) =>
+      m.revenue_toast_referral_rejected(await decideReferralReview(current, meta, values.review ?? "", "reject", values.reason ?? "")),
+  },
   apply: {
     fields: PARTNER_FIELD_NAMES.filter((name) => !["share", "shareOther", "reason", "code"].includes(name)),
     admin: false,
@@ -164,9 +177,10 @@ function backTo(url: URL, intent: Intent, partner: string | undefined) {
   return `${url.pathname}${query ? `?${query}` : ""}`;
 }
 
-export async function revenueShareAction(args: GuardArgs & { request: Request; url: URL }, options: { adminOnly?: boolean } = {}) {
-  // The administrator's tabs post only the administrator's forms.
-  let current = await requireUserWithPermission(args, options.adminOnly ? "platform:console" : "billing:view");
+export async function revenueShareAction(args: GuardArgs & { request: Request; url: URL }) {
+  // The administrator's tabs declare platform:console, which their routes' middleware checks before
+  // this; every intent but the application is an administrator's besides.
+  let current = await requireUserWithPermission(args, "billing:view");
   const form = await readForm(args.request);
   const name = String(form.get("intent") ?? "");
   const chosen = Object.hasOwn(INTENTS, name) ? INTENTS[name] : undefined;

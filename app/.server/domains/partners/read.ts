@@ -11,6 +11,7 @@ import {
   type PartnerStatus,
 } from "../../infrastructure/db/schema/partners";
 import { nextSettlementDay } from "./schedule";
+import { ownReferralsUnderReview } from "./self-referral";
 
 /**
  * What the programme's pages read (issue 46, decision 088): the administrator's whole programme
@@ -281,6 +282,8 @@ export interface TransactionRow {
   platformCents: number;
   occurredAt: string;
   settled: boolean;
+  /** The number of the invoice or receipt paid (INV-…, RCT-…) or of the credit note (CN-…) the row reverses by. */
+  documentNumber: string;
 }
 
 /** A page cursor: the row's moment and id, so a page starts exactly after (or before) it. */
@@ -318,12 +321,14 @@ interface TransactionSql {
   platform_cents: string;
   occurred_at: string | Date;
   settlement_id: string | null;
+  document_number: string | null;
 }
 
 const TRANSACTION_COLUMNS = sql`
   t.id, t.partner_id, p.name as partner_name, o.name as client_name, t.kind, t.amount_cents::text, t.share_bps, t.partner_cents::text,
-  t.platform_cents::text, t.occurred_at, t.settlement_id
-  from partner_transactions t join partners p on p.id = t.partner_id left join organizations o on o.id = t.client_organization_id`;
+  t.platform_cents::text, t.occurred_at, t.settlement_id, i.number as document_number
+  from partner_transactions t join partners p on p.id = t.partner_id left join organizations o on o.id = t.client_organization_id
+  left join invoices i on i.id = t.invoice_id`;
 
 const transactionRow = (r: TransactionSql): TransactionRow => ({
   id: Number(r.id),
@@ -337,6 +342,7 @@ const transactionRow = (r: TransactionSql): TransactionRow => ({
   platformCents: Number(r.platform_cents),
   occurredAt: new Date(r.occurred_at).toISOString(),
   settled: r.settlement_id !== null,
+  documentNumber: r.document_number ?? "—",
 });
 
 /**
@@ -529,13 +535,14 @@ export async function ownProgramme(organizationId: string) {
         where p.organization_id = ${organizationId}`,
   );
   if (!partner) return null;
-  const [clients, transactions, settlements, nextSettlement] = await Promise.all([
+  const [clients, transactions, settlements, nextSettlement, underReview] = await Promise.all([
     partner.status === "pending" ? [] : clientsOf(partner.id),
     partner.status === "pending"
       ? { rows: [], newer: null, older: null }
       : transactionPage({ partnerId: null, month: null, kind: null, organizationPartnerId: partner.id }, {}, 20),
     partner.status === "pending" ? [] : settlementsOf(sql`s.partner_id = ${partner.id}`, 24),
     nextSettlementDay(),
+    partner.status === "pending" ? [] : ownReferralsUnderReview(partner.id),
   ]);
   return {
     id: partner.id,
@@ -552,5 +559,7 @@ export async function ownProgramme(organizationId: string) {
     clients,
     transactions: transactions.rows,
     settlements: [...settlements],
+    /** Sign-ups from its link held for review: when, never who (decision 104). */
+    underReview,
   };
 }

@@ -1,12 +1,15 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../infrastructure/db/client";
-import { countAffected } from "../../infrastructure/db/query";
+import { queryRow } from "../../infrastructure/db/query";
+import { holdForReview, selfReferralMatches } from "./self-referral";
 
 /**
  * Referral attribution at sign-up (issue 46, decision 087): `/signup?ref=CODE` carries the partner's
  * code into the sign-up's post, and the organisation the sign-up creates is attributed to the active
  * partner with that code, in the same transaction. A code that names no active partner (unknown,
- * pending, suspended, malformed) is ignored: a sign-up never fails because of its link.
+ * pending, suspended, malformed) is ignored: a sign-up never fails because of its link. A sign-up
+ * that shares a phone, an e-mail domain or a KRA PIN with the partner is not attributed: it waits
+ * for a platform administrator's review (decision 104, self-referral.ts).
  */
 
 /** A referral code as a link carries it: letters and digits, compared upper-case; anything else is no code. */
@@ -16,27 +19,45 @@ export function referralCode(value: unknown): string | null {
   return /^[A-Z0-9]{3,32}$/.test(code) ? code : null;
 }
 
+export type ReferralOutcome = "attributed" | "review" | "none";
+
 /**
  * Attributes `organizationId` to the active partner whose code is `code` (any case), unless it is
- * already attributed (at most once: the partial unique index on current attributions) or the
- * partner is the organisation itself. Answers whether it was attributed.
+ * already attributed (at most once: the partial unique index on current attributions), the partner
+ * is the organisation itself, or the organisation looks like the partner's own (then it is held for
+ * review, attributed to nobody). Answers what was done.
  */
-export async function attributeReferral(executor: Executor, organizationId: string, code: unknown): Promise<boolean> {
+export async function referOrganisation(executor: Executor, organizationId: string, code: unknown): Promise<ReferralOutcome> {
   const ref = referralCode(code);
-  if (!ref) return false;
-  const inserted = await countAffected(
+  if (!ref) return "none";
+  const partner = await queryRow<{ id: string }>(
     executor,
-    sql`
-    insert into partner_attributions (partner_id, organization_id, source)
-    select p.id, ${organizationId}::uuid, 'referral' from partners p
-    where upper(p.code) = ${ref} and p.status = 'active' and p.organization_id <> ${organizationId}::uuid
-      and not exists (select 1 from partner_attributions a where a.organization_id = ${organizationId}::uuid)
-    on conflict do nothing`,
+    sql`select p.id from partners p
+        where upper(p.code) = ${ref} and p.status = 'active' and p.organization_id <> ${organizationId}::uuid
+          and not exists (select 1 from partner_attributions a where a.organization_id = ${organizationId}::uuid)
+          and not exists (select 1 from partner_referral_reviews r where r.organization_id = ${organizationId}::uuid)`,
   );
-  return inserted > 0;
+  if (!partner) return "none";
+  const matches = await selfReferralMatches(executor, partner.id, organizationId);
+  if (matches.length) {
+    await holdForReview(executor, partner.id, organizationId, matches);
+    return "review";
+  }
+  const inserted = await queryRow(
+    executor,
+    sql`insert into partner_attributions (partner_id, organization_id, source)
+        values (${partner.id}, ${organizationId}::uuid, 'referral')
+        on conflict do nothing returning id`,
+  );
+  return inserted ? "attributed" : "none";
+}
+
+/** Whether `organizationId` was attributed to the partner with `code` (referOrganisation's "attributed"). */
+export async function attributeReferral(executor: Executor, organizationId: string, code: unknown): Promise<boolean> {
+  return (await referOrganisation(executor, organizationId, code)) === "attributed";
 }
 
 /** What a sign-up with `code` does in its transaction once its organisation exists (auth's `withOrganisation`). */
 export function referralAttribution(code: unknown) {
-  return (executor: Executor, organizationId: string) => attributeReferral(executor, organizationId, code);
+  return (executor: Executor, organizationId: string) => referOrganisation(executor, organizationId, code);
 }

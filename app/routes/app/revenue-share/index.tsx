@@ -4,6 +4,7 @@ import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { ownProgramme, programmeOverview } from "~/.server/domains/partners/read";
 import { revenueShareAction } from "~/.server/domains/partners/page-actions";
+import { referralReviews, type ReferralReviewRow } from "~/.server/domains/partners/self-referral";
 import { qrSvg } from "~/.server/domains/auth/two-factor/qr";
 import { env } from "~/.server/infrastructure/config/env";
 import { can, type PermissionHandle } from "~/lib/permissions";
@@ -21,6 +22,7 @@ import { CopyButton } from "~/components/ui/copy-button";
 import { CalendarClock, Users, Wallet } from "~/components/ui/icons";
 import {
   categoryWords,
+  IntentForm,
   kindWords,
   PartnerForm,
   percent,
@@ -44,7 +46,11 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_title()} | 
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "billing:view");
-  if (can(current.role, "platform:console")) return { view: "admin" as const, overview: await programmeOverview(platformScope(current)) };
+  if (can(current.role, "platform:console")) {
+    const scope = platformScope(current);
+    const [overview, reviews] = await Promise.all([programmeOverview(scope), referralReviews(scope)]);
+    return { view: "admin" as const, overview, reviews };
+  }
   const own = await ownProgramme(current.organization.id);
   if (!own) return { view: "apply" as const, canApply: can(current.role, "billing:manage"), organisationName: current.organization.name };
   const link = `${env().APP_URL.replace(/\/+$/, "")}/signup?ref=${own.code}`;
@@ -62,7 +68,9 @@ export default function RevenueShare({ loaderData, actionData }: Route.Component
         <PageTitle>{m.revenue_title()}</PageTitle>
         <p className="mt-1 text-slate-600">{m.revenue_intro()}</p>
       </div>
-      {loaderData.view === "admin" ? <AdminOverview overview={loaderData.overview} /> : null}
+      {loaderData.view === "admin" ? (
+        <AdminOverview overview={loaderData.overview} reviews={loaderData.reviews} actionData={actionData as RevenueActionData} />
+      ) : null}
       {loaderData.view === "partner" ? <OwnProgramme own={loaderData.own} link={loaderData.link} qr={loaderData.qr} /> : null}
       {loaderData.view === "apply" ? (
         <Apply canApply={loaderData.canApply} organisationName={loaderData.organisationName} actionData={actionData as RevenueActionData} />
@@ -73,7 +81,15 @@ export default function RevenueShare({ loaderData, actionData }: Route.Component
 
 type Overview = Awaited<ReturnType<typeof programmeOverview>>;
 
-function AdminOverview({ overview }: { overview: Overview }) {
+function AdminOverview({
+  overview,
+  reviews,
+  actionData,
+}: {
+  overview: Overview;
+  reviews: ReferralReviewRow[];
+  actionData: RevenueActionData;
+}) {
   const months = [
     { id: "this", title: m.revenue_this_month(), figures: overview.thisMonth },
     { id: "last", title: m.revenue_last_month(), figures: overview.lastMonth },
@@ -114,6 +130,7 @@ function AdminOverview({ overview }: { overview: Overview }) {
           href="/revenue-share/partners"
         />
       </div>
+      <ReferralReviews reviews={reviews} actionData={actionData} />
       <Card padding="none" aria-labelledby="top-partners">
         <div className="px-4 pt-4">
           <CardHeader id="top-partners" title={m.revenue_top_partners()} description={m.revenue_top_partners_intro()} />
@@ -146,6 +163,78 @@ function AdminOverview({ overview }: { overview: Overview }) {
         />
       </Card>
     </>
+  );
+}
+
+/** A match in words: "Phone +254712345678", "E-mail domain agency.co.ke", "KRA PIN P051234567Q". */
+function matchWords(match: ReferralReviewRow["matches"][number]) {
+  if (match.field === "phone") return m.revenue_match_phone({ value: match.value });
+  if (match.field === "email_domain") return m.revenue_match_email_domain({ value: match.value });
+  return m.revenue_match_kra_pin({ value: match.value });
+}
+
+/** The referrals held for review (decision 104): who, through which partner, what they share; approve or reject, scripts or not. */
+function ReferralReviews({ reviews, actionData }: { reviews: ReferralReviewRow[]; actionData: RevenueActionData }) {
+  return (
+    <Card aria-labelledby="referral-reviews">
+      <CardHeader id="referral-reviews" title={m.revenue_reviews_title()} description={m.revenue_reviews_intro()} />
+      {reviews.length ? (
+        <ul className="mt-3 divide-y divide-slate-100" aria-label={m.revenue_reviews_title()}>
+          {reviews.map((r) => (
+            <li key={r.id} className="space-y-3 py-3" data-testid="referral-review">
+              <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2">
+                <div className="min-w-0">
+                  <dt className="text-slate-500">{m.revenue_column_client()}</dt>
+                  <dd className="break-words">
+                    {r.organizationName}
+                    {r.ownerEmail ? <span className="block break-all text-slate-600">{r.ownerEmail}</span> : null}
+                  </dd>
+                </div>
+                <div className="min-w-0">
+                  <dt className="text-slate-500">{m.revenue_column_partner()}</dt>
+                  <dd className="break-words">
+                    <Link
+                      to={`/revenue-share/partners?dialog=partner&partner=${r.partnerId}`}
+                      className="font-medium text-brand-700 hover:underline"
+                    >
+                      {r.partnerName}
+                    </Link>
+                  </dd>
+                </div>
+                <div className="min-w-0">
+                  <dt className="text-slate-500">{m.revenue_column_signed_up()}</dt>
+                  <dd>{formatDay(r.createdAt)}</dd>
+                </div>
+                <div className="min-w-0">
+                  <dt className="text-slate-500">{m.revenue_column_matched()}</dt>
+                  <dd className="break-words">{r.matches.map(matchWords).join(" · ")}</dd>
+                </div>
+              </dl>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <IntentForm
+                  intent="approve-referral"
+                  hidden={{ review: r.id }}
+                  submit={m.revenue_approve_referral()}
+                  variant="primary"
+                  reason={{ label: m.revenue_field_reason_optional(), required: false }}
+                  result={replyFor(actionData, "approve-referral")}
+                />
+                <IntentForm
+                  intent="reject-referral"
+                  hidden={{ review: r.id }}
+                  submit={m.revenue_reject_referral()}
+                  variant="danger"
+                  reason={{ label: m.revenue_field_reason(), required: true }}
+                  result={replyFor(actionData, "reject-referral")}
+                />
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-3 text-sm text-slate-600">{m.revenue_reviews_empty()}</p>
+      )}
+    </Card>
   );
 }
 
@@ -205,6 +294,16 @@ function OwnProgramme({ own, link, qr }: { own: Own; link: string; qr: string | 
           empty={m.revenue_clients_empty()}
         />
       </Card>
+      {own.underReview.length ? (
+        <Card aria-labelledby="own-reviews">
+          <CardHeader id="own-reviews" title={m.revenue_own_reviews_title()} description={m.revenue_own_reviews_intro()} />
+          <ul className="mt-3 space-y-1 text-sm" aria-label={m.revenue_own_reviews_title()}>
+            {own.underReview.map((r) => (
+              <li key={r.id}>{m.revenue_own_review_row({ date: formatDay(r.since) })}</li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
       <Card padding="none" aria-labelledby="own-transactions">
         <div className="px-4 pt-4">
           <CardHeader id="own-transactions" title={m.revenue_transactions_title()} description={m.revenue_own_transactions_intro()} />

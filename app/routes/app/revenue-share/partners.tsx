@@ -5,7 +5,7 @@ import { platformScope } from "~/.server/infrastructure/db/scope";
 import { parsePartnerFilters, partnerDetail, partnerPage } from "~/.server/domains/partners/read";
 import { revenueShareAction } from "~/.server/domains/partners/page-actions";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
-import { can, type PermissionHandle } from "~/lib/permissions";
+import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -37,15 +37,14 @@ import { m } from "~/paraglide/messages";
 
 // The Partners tab: search, filters, a page of 20; the partner's detail, Edit Partner and Process
 // Settlement as dialogs in the URL (?dialog=partner|edit|settle&partner=ID), and Enrol Partner.
-export const handle: PermissionHandle & PageHandle = { permission: "billing:view", ...menuDocumentPage };
+export const handle: PermissionHandle & PageHandle = { permission: "platform:console", ...menuDocumentPage };
 
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_tab_partners()} | ${m.revenue_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "billing:view");
-  if (!can(current.role, "platform:console")) throw data(m.revenue_not_found(), { status: 404 });
+  const current = await requireUserWithPermission(args, "platform:console");
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const filters = parsePartnerFilters(params);
@@ -59,7 +58,7 @@ export async function loader(args: Route.LoaderArgs) {
   return { page, filters, partner, stepUp: stepUpNeeded(current) };
 }
 
-export const action = (args: Route.ActionArgs) => revenueShareAction(args, { adminOnly: true });
+export const action = (args: Route.ActionArgs) => revenueShareAction(args);
 
 type Detail = NonNullable<Awaited<ReturnType<typeof partnerDetail>>>;
 type Row = Awaited<ReturnType<typeof partnerPage>>["rows"][number];

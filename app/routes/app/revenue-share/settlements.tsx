@@ -5,7 +5,7 @@ import { platformScope } from "~/.server/infrastructure/db/scope";
 import { parseSettlementFilters, partnerChoices, settlementDetail, settlementPage } from "~/.server/domains/partners/read";
 import { revenueShareAction } from "~/.server/domains/partners/page-actions";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
-import { can, type PermissionHandle } from "~/lib/permissions";
+import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -24,15 +24,14 @@ import { m } from "~/paraglide/messages";
 
 // The Settlements tab: each partner's month, its status, payout reference and statement; Process
 // Settlement as a dialog in the URL (?dialog=settle&settlement=ID).
-export const handle: PermissionHandle & PageHandle = { permission: "billing:view", ...menuDocumentPage };
+export const handle: PermissionHandle & PageHandle = { permission: "platform:console", ...menuDocumentPage };
 
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_tab_settlements()} | ${m.revenue_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "billing:view");
-  if (!can(current.role, "platform:console")) throw data(m.revenue_not_found(), { status: 404 });
+  const current = await requireUserWithPermission(args, "platform:console");
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const filters = parseSettlementFilters(params);
@@ -46,7 +45,7 @@ export async function loader(args: Route.LoaderArgs) {
   return { page, partners, filters, settlement, stepUp: stepUpNeeded(current) };
 }
 
-export const action = (args: Route.ActionArgs) => revenueShareAction(args, { adminOnly: true });
+export const action = (args: Route.ActionArgs) => revenueShareAction(args);
 
 type Row = Awaited<ReturnType<typeof settlementPage>>["rows"][number];
 

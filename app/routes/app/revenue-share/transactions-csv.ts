@@ -3,15 +3,14 @@ import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { parseTransactionFilters, transactionPage } from "~/.server/domains/partners/read";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
-import { can, type PermissionHandle } from "~/lib/permissions";
+import type { PermissionHandle } from "~/lib/permissions";
 import { m } from "~/paraglide/messages";
 
-export const handle: PermissionHandle = { permission: "billing:view" };
+export const handle: PermissionHandle = { permission: "platform:console" };
 
 /** GET /revenue-share/transactions.csv: the Transactions tab's rows for its filters, every page (keyset), amounts in KES. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireResourcePermission(args);
-  if (!can(current.role, "platform:console")) return new Response(m.revenue_not_found(), { status: 404 });
+  await requireResourcePermission(args, "platform:console");
   const filters = parseTransactionFilters(args.url.searchParams);
   const kes = (cents: number) => (cents / 100).toFixed(2);
   return streamedCsv(
@@ -21,6 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
       m.revenue_column_partner(),
       m.revenue_column_client(),
       m.revenue_column_kind(),
+      m.revenue_csv_document(),
       m.revenue_csv_amount(),
       m.revenue_column_share(),
       m.revenue_csv_partner(),
@@ -37,6 +37,7 @@ export async function loader(args: Route.LoaderArgs) {
           r.partnerName,
           r.clientName,
           r.kind,
+          r.documentNumber,
           kes(r.amountCents),
           r.shareBps / 100,
           kes(r.partnerCents),

@@ -1,9 +1,9 @@
-import { data, Form, useSearchParams } from "react-router";
+import { Form, useSearchParams } from "react-router";
 import type { Route } from "./+types/transactions";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { parseTransactionFilters, partnerChoices, transactionPage } from "~/.server/domains/partners/read";
-import { can, type PermissionHandle } from "~/lib/permissions";
+import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -19,15 +19,14 @@ import { m } from "~/paraglide/messages";
 
 // The Transactions tab: every client payment's split (and each credit note's reversal), filtered by
 // partner, month and kind, newest first, paged by keyset; the same query as CSV.
-export const handle: PermissionHandle & PageHandle = { permission: "billing:view", ...menuDocumentPage };
+export const handle: PermissionHandle & PageHandle = { permission: "platform:console", ...menuDocumentPage };
 
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_tab_transactions()} | ${m.revenue_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "billing:view");
-  if (!can(current.role, "platform:console")) throw data(m.revenue_not_found(), { status: 404 });
+  const current = await requireUserWithPermission(args, "platform:console");
   const params = args.url.searchParams;
   const filters = parseTransactionFilters(params);
   const [page, partners] = await Promise.all([

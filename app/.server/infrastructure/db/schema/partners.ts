@@ -85,6 +85,46 @@ export const partnerAttributions = pgTable(
   ],
 );
 
+export const REFERRAL_REVIEW_STATUSES = ["pending", "approved", "rejected"] as const;
+export type ReferralReviewStatus = (typeof REFERRAL_REVIEW_STATUSES)[number];
+/** What a referral shared with its partner: a member's phone (or the partner's M-Pesa number), a member's e-mail domain, a KRA PIN. */
+export const REFERRAL_MATCH_FIELDS = ["phone", "email_domain", "kra_pin"] as const;
+export type ReferralMatchField = (typeof REFERRAL_MATCH_FIELDS)[number];
+
+/**
+ * A referral that looks like the partner's own (issue 72, decision 104): an organisation that shares
+ * a phone, an e-mail domain or a KRA PIN with its partner earns nothing until a platform
+ * administrator approves it (an attribution from the approval, never before) or rejects it, with why.
+ * `matches` says which fields matched and with what: `[{field, value}]`.
+ */
+export const partnerReferralReviews = pgTable(
+  "partner_referral_reviews",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    partnerId: uuid("partner_id").notNull(),
+    organizationId: uuid("organization_id").notNull(),
+    matches: jsonb("matches").notNull(),
+    status: text("status", { enum: REFERRAL_REVIEW_STATUSES }).notNull().default("pending"),
+    decidedBy: uuid("decided_by"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    decisionReason: text("decision_reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One open review an organisation; decided ones are history.
+    uniqueIndex("partner_referral_reviews_pending_key")
+      .on(t.organizationId)
+      .where(sql`status = 'pending'`),
+    index("partner_referral_reviews_status_idx").on(t.status, t.createdAt),
+    index("partner_referral_reviews_partner_idx").on(t.partnerId, t.createdAt),
+    check("partner_referral_reviews_status_check", sql`status in ('pending', 'approved', 'rejected')`),
+    check(
+      "partner_referral_reviews_decision_check",
+      sql`(status = 'pending') = (decided_at is null) and (status <> 'rejected' or coalesce(length(decision_reason), 0) > 0)`,
+    ),
+  ],
+);
+
 export const PARTNER_TRANSACTION_KINDS = ["topup", "subscription", "bank_transfer", "credit_note"] as const;
 
 /**
