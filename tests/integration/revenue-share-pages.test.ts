@@ -204,7 +204,7 @@ describe("a partner's share and clients", () => {
     expect(none.data.page.rows).toEqual([]);
     const csv = await run<string>(csvLoader, getRequest(`/revenue-share/transactions.csv?partner=${partner.id}`, { cookie: a.cookie }));
     expect(csv.status).toBe(200);
-    expect(csv.data).toContain(`"Savannah Digital Agency","Duka la Mama Ltd","topup","RCT-`);
+    expect(csv.data).toContain(`"Savannah Digital Agency","Duka la Mama Ltd","topup","INV-`);
     expect(csv.data).toContain(`","2000.00","20","400.00","1600.00","no"`);
   });
 });
@@ -382,7 +382,7 @@ describe("the demo's partners", () => {
 });
 
 describe("the transactions CSV", () => {
-  it("names each row's invoice, receipt or credit note number, under a header in the other columns' style", async () => {
+  it("names each row's tax invoice or credit note number, under a header in the other columns' style", async () => {
     const a = await admin();
     const { partner } = await enrolled(a, "Rift Valley Integrators");
     const client = await signedIn({ businessName: "Nakuru Agrovet" });
@@ -408,7 +408,6 @@ describe("the transactions CSV", () => {
       }),
     );
     await rawQuery(`update invoices set credits_invoice_id = $2 where id = $1`, [note.id, paid.id]);
-    await recordPartnerTransactions(hourAgo());
 
     const csv = await run<string>(csvLoader, getRequest(`/revenue-share/transactions.csv?partner=${partner.id}`, { cookie: a.cookie }));
     expect(csv.status).toBe(200);
@@ -419,13 +418,13 @@ describe("the transactions CSV", () => {
     expect(lines[0]).toBe(
       `"Date","Partner","Client","Kind","Invoice / credit note number","Amount (KES)","Share","Partner revenue (KES)","Platform revenue (KES)","Settled"`,
     );
-    // Newest first: the credit note, then the receipt it reverses.
+    // Newest first: the credit note, then the tax invoice it reverses.
     expect(lines.slice(1).map((line) => line.split('","').slice(1, 6))).toEqual([
       // A leading minus is quoted for spreadsheets (the CSV's formula guard).
       ["Rift Valley Integrators", "Nakuru Agrovet", "credit_note", note.number, "'-500.00"],
       ["Rift Valley Integrators", "Nakuru Agrovet", "topup", paid.number, "1000.00"],
     ]);
-    expect(paid.number).toMatch(/^RCT-/);
+    expect(paid.number).toMatch(/^INV-/);
     expect(note.number).toMatch(/^CRN-/);
   });
 });
