@@ -55,7 +55,10 @@ describe("the demo console's figures", () => {
     let onWhatsapp = 0;
     let accounts = 0;
     for (let after: string | null = ""; after !== null;) {
-      const page = await run(whatsappLoader, getRequest(`/admin/whatsapp${after ? `?after=${after}` : ""}`, { cookie }));
+      const page: { data: { accounts: { messagesThisMonth: number }[]; next: string | null } } = await run(
+        whatsappLoader,
+        getRequest(`/admin/whatsapp${after ? `?after=${after}` : ""}`, { cookie }),
+      );
       for (const a of page.data.accounts as { messagesThisMonth: number }[]) onWhatsapp += a.messagesThisMonth;
       accounts += page.data.accounts.length;
       after = page.data.next;
