@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONSOLE_DEMO_ACCOUNTS, consoleDemoIds, consoleDemoToken } from "./console-demo";
+import { CONSOLE_DEMO_ACCOUNTS, CONSOLE_DEMO_WABAS, consoleDemoIds, consoleDemoToken } from "./console-demo";
 import { APP_ID, startHarness, type Harness } from "./test-support";
 
 let h: Harness | undefined;
@@ -16,7 +16,7 @@ const account = (key: string) => CONSOLE_DEMO_ACCOUNTS.find((a) => a.key === key
 describe("the admin console's demo accounts (consoleDemo)", () => {
   it("accepts each healthy account's derived token for its own WABA, and refuses the refused one's with 190", async () => {
     h = await startHarness({ consoleDemo: true });
-    for (const demo of CONSOLE_DEMO_ACCOUNTS) {
+    for (const demo of CONSOLE_DEMO_WABAS) {
       const { wabaId, phoneNumberIds } = consoleDemoIds(APP_ID, demo);
       const answer = await h.graph(`${wabaId}?fields=id,name`, { token: consoleDemoToken(APP_ID, demo) });
       if (demo.state === "refused") {
@@ -52,7 +52,7 @@ describe("the admin console's demo accounts (consoleDemo)", () => {
       await h.close();
       h = await startHarness({ statePath, consoleDemo: true });
       const state = await h.state();
-      expect(state.businesses).toHaveLength(1 + CONSOLE_DEMO_ACCOUNTS.length);
+      expect(state.businesses).toHaveLength(1 + CONSOLE_DEMO_WABAS.length);
       const { wabaId } = consoleDemoIds(APP_ID, account("kilimo-bora"));
       expect(state.phoneNumbers.find((p) => p.wabaId === wabaId)).toMatchObject({
         qualityRating: "YELLOW",
@@ -66,7 +66,7 @@ describe("the admin console's demo accounts (consoleDemo)", () => {
       expect(dialog).not.toContain("Mama Mboga");
 
       h.sandbox.reset();
-      expect((await h.state()).businesses).toHaveLength(1 + CONSOLE_DEMO_ACCOUNTS.length);
+      expect((await h.state()).businesses).toHaveLength(1 + CONSOLE_DEMO_WABAS.length);
       const token = consoleDemoToken(APP_ID, account("umoja-mfb"));
       expect((await h.graph(consoleDemoIds(APP_ID, account("umoja-mfb")).wabaId, { token })).status).toBe(200);
     } finally {

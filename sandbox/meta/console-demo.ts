@@ -83,6 +83,39 @@ export const CONSOLE_DEMO_ACCOUNTS: ConsoleDemoAccount[] = [
   },
 ];
 
+/**
+ * The console's other demo tenants' WhatsApp accounts (Jumbe's seed-admin-users.ts makes the
+ * organisations and connects these to them): one number each, so every message the demo counts
+ * this month was sent from a number of an account the WhatsApp tab lists, as in production.
+ */
+const tenant = (key: string, business: string, display: string, quality: ConsoleDemoQuality, limit: string, daysAgo: number) => ({
+  key,
+  business,
+  owner: { firstName: "", lastName: "", email: "" },
+  plan: "",
+  numbers: [{ display, name: business, quality, limit }],
+  connectedDaysAgo: daysAgo,
+  state: "connected" as const,
+  perDay: [0, 0] as [number, number],
+});
+
+export const CONSOLE_DEMO_TENANT_ACCOUNTS: ConsoleDemoAccount[] = [
+  tenant("mama-mboga-produce", "Mama Mboga Fresh Produce", "+254 711 620 001", "GREEN", "TIER_250", 320),
+  tenant("rift-valley-agro", "Rift Valley Agro Supplies", "+254 722 620 002", "GREEN", "TIER_1K", 290),
+  tenant("pwani-logistics", "Pwani Logistics Ltd", "+254 733 620 003", "GREEN", "TIER_10K", 260),
+  tenant("jua-kali-hardware", "Jua Kali Hardware", "+254 744 620 004", "GREEN", "TIER_250", 230),
+  tenant("nairobi-dental", "Nairobi Dental Clinic", "+254 755 620 005", "GREEN", "TIER_1K", 200),
+  tenant("savannah-safaris", "Savannah Safaris", "+254 766 620 006", "GREEN", "TIER_1K", 140),
+  tenant("kisumu-fish", "Kisumu Fish Traders", "+254 777 620 007", "GREEN", "TIER_250", 110),
+  tenant("eldoret-dairy", "Eldoret Dairy Co-operative", "+254 788 620 008", "GREEN", "TIER_10K", 80),
+  tenant("mombasa-spice", "Mombasa Spice House", "+254 799 620 009", "GREEN", "TIER_250", 50),
+  tenant("thika-road-motors", "Thika Road Motors", "+254 710 620 010", "GREEN", "TIER_1K", 20),
+  tenant("quick-loans", "Quick Loans Express", "+254 720 620 011", "RED", "TIER_250", 170),
+];
+
+/** Every console demo account the sandbox knows: the WhatsApp tab's five and the other tenants'. */
+export const CONSOLE_DEMO_WABAS: ConsoleDemoAccount[] = [...CONSOLE_DEMO_ACCOUNTS, ...CONSOLE_DEMO_TENANT_ACCOUNTS];
+
 /** An account's ids at Meta, derived from the app id. */
 export function consoleDemoIds(appId: string, account: ConsoleDemoAccount) {
   const id = (what: string) => stableNumericId(`${appId}:console-demo:${account.key}:${what}`);

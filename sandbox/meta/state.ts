@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import path from "node:path";
 import { randomInt } from "node:crypto";
 import { businessDemoIds, businessDemoPin, businessDemoToken, type DemoConnection } from "./business-demo";
-import { CONSOLE_DEMO_ACCOUNTS, consoleDemoIds, consoleDemoToken, consoleDemoTokenAccepted } from "./console-demo";
+import { CONSOLE_DEMO_WABAS, consoleDemoIds, consoleDemoToken, consoleDemoTokenAccepted } from "./console-demo";
 import type { TemplateComponent } from "./template-rules";
 import type { ParameterFormat, ResolvedOptions, TemplateCategory, TemplateQualityScore, TemplateStatus } from "./types";
 import {
@@ -320,7 +320,7 @@ export class SandboxStore {
   private seedConsoleDemo() {
     if (!this.options.consoleDemo) return;
     const appId = this.options.appId;
-    for (const account of CONSOLE_DEMO_ACCOUNTS) {
+    for (const account of CONSOLE_DEMO_WABAS) {
       const ids = consoleDemoIds(appId, account);
       if (this.wabas.has(ids.wabaId)) continue;
       const at = this.now - account.connectedDaysAgo * 24 * 60 * 60 * 1000;

@@ -3,6 +3,8 @@ import { rawQuery } from "~/.server/infrastructure/db/client";
 import { DEMO_ACCOUNTS, seedDemoData } from "~/.server/demo/seed";
 import { loader as usersLoader } from "~/routes/admin/users";
 import { loader as whatsappLoader } from "~/routes/admin/whatsapp";
+import { loader as overviewLoader } from "~/routes/admin/overview";
+import { nairobiDate } from "~/lib/dates";
 import { getRequest, run } from "../support/http";
 import { signedInCookie } from "../support/accounts";
 
@@ -36,5 +38,36 @@ describe("the demo console's figures", () => {
     const onWhatsapp = accounts.reduce((n: number, a: { messagesThisMonth: number }) => n + a.messagesThisMonth, 0);
     expect(user.messagesUsed).toBeGreaterThan(0);
     expect(onWhatsapp).toBe(user.messagesUsed);
+  });
+
+  // Issue 72: the demo's Overview said 326,382 messages this month, its chart's days 119,464 and the
+  // WhatsApp tab's accounts 212,922. One figure: the card, the chart's bars since the 1st, and the
+  // WhatsApp tab's accounts together (every counted message was sent from an account's number).
+  it("shows one messages this month on the Overview's card, its chart and the WhatsApp tab's accounts together", async () => {
+    expect(await seedDemoData()).toBe(true);
+    const admin = DEMO_ACCOUNTS.find((a) => a.usertype === "admin")!;
+    const cookie = await signedInCookie(admin.email, admin.password);
+    const overview = await run(overviewLoader, getRequest("/admin", { cookie }));
+    const first = `${nairobiDate(new Date()).slice(0, 8)}01`;
+    const chart = overview.data.volume
+      .filter((v: { day: string }) => v.day >= first)
+      .reduce((n: number, v: { sent: number }) => n + v.sent, 0);
+    let onWhatsapp = 0;
+    let accounts = 0;
+    for (let after: string | null = ""; after !== null;) {
+      const page: { data: { accounts: { messagesThisMonth: number }[]; next: string | null } } = await run(
+        whatsappLoader,
+        getRequest(`/admin/whatsapp${after ? `?after=${after}` : ""}`, { cookie }),
+      );
+      for (const a of page.data.accounts as { messagesThisMonth: number }[]) onWhatsapp += a.messagesThisMonth;
+      accounts += page.data.accounts.length;
+      after = page.data.next;
+    }
+    expect(overview.data.kpis.messagesThisMonth).toBeGreaterThan(10_000);
+    expect(accounts).toBeGreaterThan(5);
+    expect({ chart, whatsapp: onWhatsapp }).toEqual({
+      chart: overview.data.kpis.messagesThisMonth,
+      whatsapp: overview.data.kpis.messagesThisMonth,
+    });
   });
 });

@@ -116,6 +116,10 @@ describe("the admin Overview", () => {
     await dayStats(c, today, 5, 2);
     await dayStats(c, first, 7, 0, "6102");
     await dayStats(a, nairobiDate(new Date(now.getTime() - 40 * DAY)), 100);
+    // Free replies C sent today: in the analytics, not counted against its plan, so on neither the card nor the chart.
+    await db().execute(sql`
+      insert into message_stats_pending (organization_id, hour, phone_number_id, category, sent, received)
+      values (${c}, date_trunc('hour', now()), '6101', 'service', 50, 0)`);
     await foldAnalytics();
     // Activity across tenants, and two alerts of which one is resolved.
     await db().execute(sql`
@@ -150,8 +154,12 @@ describe("the admin Overview", () => {
     });
     expect(growth).toHaveLength(12);
     expect(growth.map((g: { value: number }) => g.value).slice(-3)).toEqual([3, 1, 1]);
-    expect(volume).toHaveLength(30);
-    expect(volume.at(-1)).toMatchObject({ day: today, sent: first === today ? 12 : 5, received: 2 });
+    // Issue 72: the chart is the card's figure day by day (the card said 326,382 while its chart's days added up to 119,464).
+    expect(volume).toHaveLength(31);
+    expect(volume.at(-1)).toMatchObject({ day: today, sent: first === today ? 12 : 5 });
+    const sinceFirst = volume.filter((v: { day: string }) => v.day >= first);
+    expect(sinceFirst[0].day).toBe(first);
+    expect(sinceFirst.reduce((n: number, v: { sent: number }) => n + v.sent, 0)).toBe(kpis.messagesThisMonth);
     expect(activity.map((r: { organizationName: string; action: string }) => `${r.organizationName}: ${r.action}`)).toEqual([
       "Baraka Foods: Campaign started",
       "Amani Traders: Wallet topped up",

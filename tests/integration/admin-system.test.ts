@@ -18,7 +18,7 @@ import { db } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
 import { createMetaSandbox } from "@jumbe/sandbox/meta/index";
 import { createMpesaSandbox } from "@jumbe/sandbox/mpesa/index";
-import { clearProbeCache, probeServices, serviceHealth, type HealthReport } from "~/.server/domains/admin/system/probes";
+import { clearProbeCache, probeServices, serviceHealth, serviceProbes, type HealthReport } from "~/.server/domains/admin/system/probes";
 import { alertInWords, evaluateAlertRules, ERROR_RATE_MIN_REQUESTS } from "~/.server/domains/admin/system/alerts";
 import { inLocale } from "~/.server/infrastructure/http/display-zone";
 import { instanceIdentity, noteRequest } from "~/.server/infrastructure/metrics/instance";
@@ -165,6 +165,36 @@ describe("the health probes", () => {
     const page = await run(systemLoader, getRequest("/admin/system?probe=now", { cookie: me.cookie }));
     expect(page.status).toBe(200);
     expect(page.data.health.services.find((s: { service: string }) => s.service === "Graph API").status).toBe("down");
+  });
+
+  // Issue 72: the Database, Job queue and Webhook intake cards read "18 ms" all three (the two queue
+  // cards timed one shared statement, and every probe waited on the others' connection). A probe
+  // made slow shows its slowness on its own card and on no other.
+  it("time each probe alone: a slow one shows only on its own card", async () => {
+    await startSandboxes();
+    const SLOW_MS = 1000;
+    for (const slow of ["Job queue", "Database", "Graph API"]) {
+      const probes = serviceProbes().map((p) =>
+        p.service === slow && p.run
+          ? {
+              ...p,
+              run: async (signal: AbortSignal) => {
+                await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
+                return p.run!(signal);
+              },
+            }
+          : p,
+      );
+      const report = await probeServices(probes);
+      expect(
+        report.services.every((s) => s.status === "up"),
+        slow,
+      ).toBe(true);
+      for (const probe of report.services) {
+        if (probe.service === slow) expect(probe.latencyMs, probe.service).toBeGreaterThanOrEqual(SLOW_MS);
+        else expect(probe.latencyMs, `${probe.service} beside a slow ${slow}`).toBeLessThan(SLOW_MS);
+      }
+    }
   });
 
   it("say SMTP is not configured when mail goes to the sandbox outbox", async () => {

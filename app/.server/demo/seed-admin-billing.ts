@@ -4,21 +4,21 @@ import { db, rawQuery } from "../infrastructure/db/client";
 import { organizations, users } from "../infrastructure/db/schema";
 import { hashPassword } from "../domains/auth/password";
 import { newBusinessId } from "../domains/auth/signup";
-import { completePayment, createPayment } from "../domains/billing/payments";
 import { startBankTransfer } from "../domains/billing/bank";
 import { issueInvoice } from "../domains/billing/invoices";
 import { disputeInvoice } from "../domains/billing/settings";
 import { lineFromGross, lineFromNet } from "../domains/billing/vat";
 import { nairobiMidnight, periodAt, previousPeriod } from "../domains/billing/periods";
 import { NOTIFICATION_MAIL_QUEUE } from "../domains/notifications/notify";
-import { numberInIssueOrder } from "./seed-billing";
+import { BillingHistory, seedPayment } from "./seed-billing";
 
 /**
  * Other tenants for the admin console's Billing tab (issue 19), so it looks like a platform with
  * customers: postpaid businesses with monthly invoices (paid by M-Pesa, card or the paybill, one
  * overdue, one disputed), prepaid ones topping up, and a bank transfer awaiting reconciliation. Made
- * by the billing domain's own functions, then moved back to when they happened, so every wallet
- * equals its ledger. The demo Sacco's own billing is seed-billing.ts.
+ * by the billing domain's own functions as steps of the demo's billing history (BillingHistory, with
+ * the demo Sacco's, seed-billing.ts), run in date order and moved back to when they happened, so
+ * every wallet equals its ledger and every document's number is the one it was issued with.
  */
 interface SeedTenant {
   name: string;
@@ -70,27 +70,9 @@ const FEES: Record<SeedTenant["plan"], number> = { Starter: 200_000, Growth: 900
 
 const receipt = (prefix: string) => `${prefix}${randomBytes(6).toString("hex").toUpperCase().slice(0, 9)}`;
 
-/** Moves a completed payment, its ledger rows and its documents back to `at`. */
-async function backdate(paymentId: string, at: Date) {
-  const when = at.toISOString();
-  await rawQuery(`update payments set created_at = $2, completed_at = $2 where id = $1`, [paymentId, when]);
-  await rawQuery(`update wallet_entries set created_at = $2 where payment_id = $1`, [paymentId, when]);
-  await rawQuery(`update invoices set paid_at = $2 where payment_id = $1 and status = 'paid'`, [paymentId, when]);
-  await rawQuery(`update invoices set issued_at = $2 where payment_id = $1 and kind = 'topup'`, [paymentId, when]);
-}
-
-async function pay(
-  organizationId: string,
-  method: "mpesa" | "c2b" | "card",
-  amountCents: number,
-  at: Date,
-  invoiceId: string | null = null,
-) {
-  const { payment } = await db().transaction((tx) =>
-    createPayment(tx, { organizationId, method, amountCents, invoiceId, reference: receipt("REF") }),
-  );
-  await completePayment(payment.id, { receipt: receipt(method === "card" ? "PSK_" : "T"), via: "the seed" });
-  await backdate(payment.id, at);
+/** A payment that reached Jumbe, with a receipt as M-Pesa or Paystack would give it. */
+async function pay(organizationId: string, method: "mpesa" | "c2b" | "card", amountCents: number) {
+  await seedPayment(organizationId, method, amountCents, { receipt: receipt(method === "card" ? "PSK_" : "T") });
 }
 
 /**
@@ -143,7 +125,13 @@ async function partlyCredit(organizationId: string, ownerId: string, invoice: { 
   );
 }
 
-export async function seedAdminBilling(now = Date.now()) {
+/**
+ * The tenants now, their billing as steps of `history` (run at once when none is given: its caller
+ * runs it with the other tenants').
+ */
+export async function seedAdminBilling(options: { history?: BillingHistory; now?: number } = {}) {
+  const now = options.now ?? Date.now();
+  const history = options.history ?? new BillingHistory();
   const passwordHash = await hashPassword(randomBytes(18).toString("base64url"));
   const current = periodAt(new Date(now));
   const months = [previousPeriod(previousPeriod(current)), previousPeriod(current), current];
@@ -178,49 +166,58 @@ export async function seedAdminBilling(now = Date.now()) {
       .returning({ id: users.id });
     await rawQuery(`update organizations set created_at = $2 where id = $1`, [organizationId, day(months[0]!.start, -20).toISOString()]);
     if (t.billingType === "prepaid") {
-      for (const [i, month] of months.entries())
-        await pay(organizationId, methods[(n + i) % 3]!, (i + 2) * 250_000, day(month.start, 4 + n));
+      for (const [i, month] of months.entries()) {
+        const at = day(month.start, 4 + n);
+        // This month's top-up only once its day has come.
+        if (at.getTime() < now) history.step(at, () => pay(organizationId, methods[(n + i) % 3]!, (i + 2) * 250_000));
+      }
       continue;
     }
     // Postpaid: the month's invoice on the 1st of each past month, paid days later; this month's is still open.
     for (const [i, month] of months.slice(0, 2).entries()) {
-      const invoice = await db().transaction((tx) =>
-        issueInvoice(tx, {
-          organizationId,
-          series: "INV",
-          kind: "subscription",
-          status: "pending",
-          description: `${t.plan} plan, postpaid`,
-          lines: [
-            lineFromNet({
-              description: `${t.plan} plan (month)`,
-              itemCode: "JMB-PLAN",
-              quantity: 1,
-              unit: "month",
-              unitPriceCents: FEES[t.plan],
-            }),
-          ],
-          pricesIncludeVat: false,
-          issuedAt: day(month.start, 0, 6),
-          dueAt: day(month.start, 14),
-          periodStart: month.start,
-          periodEnd: month.end,
-          planType: t.plan,
-          billingType: "postpaid",
-        }),
-      );
       const last = i === 1;
+      let invoice: { id: string; number: string; totalCents: number } | undefined;
+      history.step(day(month.start, 0, 6), async () => {
+        invoice = await db().transaction((tx) =>
+          issueInvoice(tx, {
+            organizationId,
+            series: "INV",
+            kind: "subscription",
+            status: "pending",
+            description: `${t.plan} plan, postpaid`,
+            lines: [
+              lineFromNet({
+                description: `${t.plan} plan (month)`,
+                itemCode: "JMB-PLAN",
+                quantity: 1,
+                unit: "month",
+                unitPriceCents: FEES[t.plan],
+              }),
+            ],
+            pricesIncludeVat: false,
+            issuedAt: day(month.start, 0, 6),
+            dueAt: day(month.start, 14),
+            periodStart: month.start,
+            periodEnd: month.end,
+            planType: t.plan,
+            billingType: "postpaid",
+          }),
+        );
+      });
       if (last && n === 4) {
-        await rawQuery(`update invoices set status = 'overdue' where id = $1`, [invoice.id]);
-        await partlyCredit(organizationId, owner!.id, invoice, day(month.start, 16));
+        // Overdue once its due day passed, then partly credited.
+        history.step(day(month.start, 15), () => rawQuery(`update invoices set status = 'overdue' where id = $1`, [invoice!.id]));
+        history.step(day(month.start, 16), () => partlyCredit(organizationId, owner!.id, invoice!, day(month.start, 16)));
         continue;
       }
-      await pay(organizationId, methods[(n + i) % 3]!, invoice.totalCents, day(month.start, 3 + i));
+      history.step(day(month.start, 3 + i), () => pay(organizationId, methods[(n + i) % 3]!, invoice!.totalCents));
       if (last && n === 1)
-        await disputeInvoice(
-          { organizationId, userId: owner!.id },
-          invoice.id,
-          "We were billed for the Growth plan, but we moved to Starter in the middle of last month as agreed with your sales team.",
+        history.step(day(month.start, 5 + i), () =>
+          disputeInvoice(
+            { organizationId, userId: owner!.id },
+            invoice!.id,
+            "We were billed for the Growth plan, but we moved to Starter in the middle of last month as agreed with your sales team.",
+          ),
         );
     }
   }
@@ -229,18 +226,17 @@ export async function seedAdminBilling(now = Date.now()) {
     `select o.id, u.id as owner from organizations o join users u on u.organization_id = o.id where o.name = $1`,
     ["Savannah Fresh Dairies"],
   );
-  if (dairy) {
-    const { payment, invoiceId } = await startBankTransfer({ organizationId: dairy.id, userId: dairy.owner }, { amount: "15000" });
-    const at = new Date(now - 2 * 86_400_000).toISOString();
-    await db().execute(sql`update payments set created_at = ${at} where id = ${payment.id}`);
-    await db().execute(sql`update invoices set issued_at = ${at} where id = ${invoiceId}`);
-  }
+  if (dairy)
+    history.step(new Date(now - 2 * 86_400_000), () =>
+      startBankTransfer({ organizationId: dairy.id, userId: dairy.owner }, { amount: "15000" }),
+    );
   // History e-mails nobody: the mail its notifications queued, and any wallet alert, are dropped.
-  await rawQuery(
-    `delete from jobs where (queue = $1 and payload ->> 'notificationId' in (select id::text from notifications where organization_id = any($2::uuid[])))
-        or (queue like 'billing.%' and payload ->> 'organizationId' = any($2::text[]))`,
-    [NOTIFICATION_MAIL_QUEUE, seeded],
+  history.finally(() =>
+    rawQuery(
+      `delete from jobs where (queue = $1 and payload ->> 'notificationId' in (select id::text from notifications where organization_id = any($2::uuid[])))
+          or (queue like 'billing.%' and payload ->> 'organizationId' = any($2::text[]))`,
+      [NOTIFICATION_MAIL_QUEUE, seeded],
+    ),
   );
-  // Their documents were issued after the demo Sacco's but are dated earlier: every number again in issue order.
-  await numberInIssueOrder();
+  if (!options.history) await history.run();
 }

@@ -5,18 +5,16 @@ import { queryRows } from "../infrastructure/db/query";
 import { hashPassword } from "../domains/auth/password";
 import { newBusinessId } from "../domains/auth/signup";
 import { foldAnalytics } from "../domains/analytics/fold";
-import { englishOf, words } from "../infrastructure/words/said";
-
-/** A top-up's details as a payment's writer words them ("KES 3,000.00 by M-Pesa."), so the log says them in its reader's language. */
-const toppedUp = (thousands: number) =>
-  englishOf(
-    words("app_activity_detail_payment_received", { amount: { kes: thousands * 100_000 }, method: words("app_notice_method_mpesa") }),
-  );
+import { BillingHistory, seedPayment } from "./seed-billing";
+import { connectTenantAccounts } from "./seed-admin-whatsapp";
 
 /**
  * More tenants for the admin console's demo (Overview and Users): Kenyan businesses on every plan
  * and billing type, joined over the last year, with payments, this month's usage, message days and
  * activity, one pending and one suspended. None can sign in (a random password nobody knows).
+ * Each pays through the billing domain (a step of the demo's billing history: the wallet credited,
+ * its receipt or tax invoice issued) and sends from its own WhatsApp account's number, so every
+ * message counted this month is on the WhatsApp tab and every payment has its document.
  */
 const TENANTS = [
   { name: "Mama Mboga Fresh Produce", owner: ["Wambui", "Njoki"], plan: "Starter", billing: "prepaid", months: 11, paid: 3, used: 640 },
@@ -62,9 +60,12 @@ const TENANTS = [
 
 const DAY = 86_400_000;
 
-export async function seedAdminUsers() {
+/** The tenants now, their payments as steps of `history` (run at once when none is given). */
+export async function seedAdminUsers(options: { history?: BillingHistory } = {}) {
+  const history = options.history ?? new BillingHistory();
   const passwordHash = await hashPassword(randomBytes(24).toString("base64url"));
   const now = Date.now();
+  const made = new Map<string, string>();
   for (const [i, t] of TENANTS.entries()) {
     const joined = new Date(now - t.months * 30 * DAY - (i + 1) * 3_600_000);
     const status = "status" in t ? t.status : "active";
@@ -80,6 +81,7 @@ export async function seedAdminUsers() {
       returning id`,
     );
     const id = rows[0]!.id;
+    made.set(t.name, id);
     const email = `${t.owner[0].toLowerCase()}.${t.owner[1].toLowerCase()}@${t.name
       .toLowerCase()
       .replace(/[^a-z]+/g, "-")
@@ -89,35 +91,40 @@ export async function seedAdminUsers() {
       values (${id}, ${email}, ${t.owner[0]}, ${t.owner[1]}, ${`+2547${String(10_000_000 + i * 7_654_321).slice(0, 8)}`}, ${passwordHash},
               ${status !== "pending"}, ${status === "active" ? new Date(now - (i % 5) * DAY - 3_600_000).toISOString() : null}::timestamptz,
               ${joined.toISOString()}::timestamptz)`);
-    // A payment a month since joining (KES as t.paid thousands), this month's usage, and the days with messages.
-    // Each a top-up that reached the wallet: the ledger entry and the wallet's balance move with it.
-    let balance = 0;
-    for (let m = Math.min(t.months, 12) - 1; m >= 0 && t.paid; m--) {
-      const at = new Date(now - m * 30 * DAY - 5 * DAY).toISOString();
-      const amount = t.paid * 100_000;
-      balance += amount;
-      await db().execute(sql`
-        with paid as (
-          insert into payments (organization_id, method, status, amount_cents, created_at, completed_at)
-          values (${id}, ${m % 3 === 0 ? "card" : "mpesa"}, 'completed', ${amount}, ${at}::timestamptz, ${at}::timestamptz)
-          returning id)
-        insert into wallet_entries (organization_id, kind, amount_cents, balance_after_cents, held_after_cents, payment_id, description, created_at)
-        select ${id}, 'topup', ${amount}, ${balance}, 0, paid.id, 'Wallet top-up', ${at}::timestamptz from paid`);
-    }
-    await db().execute(sql`update wallets set balance_cents = ${balance} where organization_id = ${id}`);
-    if (t.used) {
-      await db().execute(sql`
-        insert into billing_usage_daily (organization_id, day, phone_number_id, category, messages, amount_cents)
-        values (${id}, (now() at time zone 'Africa/Nairobi')::date, '', 'utility', ${t.used}, 0)`);
-      await db().execute(sql`
-        insert into message_stats_pending (organization_id, hour, category, sent, received)
-        select ${id}, date_trunc('hour', now()) - g * interval '1 day', 'utility', ${Math.max(1, Math.round(t.used / 20))}, ${Math.round(t.used / 60)}
-        from generate_series(${status === "suspended" ? 3 : 0}, 20) g`);
-    }
     await db().execute(sql`
       insert into activity_logs (organization_id, type, status, action, details, created_at) values
-        (${id}, 'security', 'success', 'Account created', ${`Sign-up for ${email}`}, ${joined.toISOString()}::timestamptz),
-        (${id}, 'billing', 'success', 'Wallet topped up', ${toppedUp(t.paid)}, now() - ${`${i * 2 + 1} hours`}::interval)`);
+        (${id}, 'security', 'success', 'Account created', ${`Sign-up for ${email}`}, ${joined.toISOString()}::timestamptz)`);
+  }
+  // Each sends from its own WhatsApp account (known to the Meta sandbox: Test Connection answers).
+  const accounts = await connectTenantAccounts(made, now);
+  for (const [i, t] of TENANTS.entries()) {
+    const id = made.get(t.name)!;
+    const status = "status" in t ? t.status : "active";
+    // A payment a month since joining (KES as t.paid thousands): M-Pesa, every third by card.
+    for (let m = Math.min(t.months, 12) - 1; m >= 0 && t.paid; m--) {
+      const at = new Date(now - m * 30 * DAY - 5 * DAY - (i + 1) * 600_000);
+      const method = m % 3 === 0 ? "card" : "mpesa";
+      const receipt = `${method === "card" ? "PSK_" : "T"}${t.name.replace(/[^A-Z]/g, "").slice(0, 3)}${String(i).padStart(2, "0")}${String(m).padStart(2, "0")}SEED`;
+      history.step(at, () => seedPayment(id, method, t.paid * 100_000, { receipt }));
+    }
+    const number = accounts.get(t.name);
+    if (t.used && number) {
+      // This month's messages counted against the plan, spread over the month's days so far, from its number.
+      await db().execute(sql`
+        with days as (
+          select d::date as day, row_number() over (order by d) as n, count(*) over () as total
+          from generate_series(date_trunc('month', now() at time zone 'Africa/Nairobi'), now() at time zone 'Africa/Nairobi', interval '1 day') d)
+        insert into billing_usage_daily (organization_id, day, phone_number_id, category, messages, amount_cents)
+        select ${id}, day, ${number.phoneNumberId}, 'utility',
+               ${t.used}::int / total::int + case when n <= ${t.used}::int % total::int then 1 else 0 end, 0
+        from days`);
+      await db().execute(sql`
+        insert into message_stats_pending (organization_id, hour, phone_number_id, category, sent, received)
+        select ${id}, date_trunc('hour', now()) - g * interval '1 day', ${number.phoneNumberId}, 'utility',
+               ${Math.max(1, Math.round(t.used / 20))}, ${Math.round(t.used / 60)}
+        from generate_series(${status === "suspended" ? 3 : 0}, 20) g`);
+    }
   }
   await foldAnalytics();
+  if (!options.history) await history.run();
 }

@@ -5,7 +5,13 @@ import { hashPassword } from "../domains/auth/password";
 import { newBusinessId } from "../domains/auth/signup";
 import { encryptSecret, randomToken } from "../infrastructure/security/crypto";
 import { env } from "../infrastructure/config/env";
-import { CONSOLE_DEMO_ACCOUNTS, consoleDemoIds, consoleDemoToken, type ConsoleDemoAccount } from "@jumbe/sandbox/meta/console-demo";
+import {
+  CONSOLE_DEMO_ACCOUNTS,
+  CONSOLE_DEMO_TENANT_ACCOUNTS,
+  consoleDemoIds,
+  consoleDemoToken,
+  type ConsoleDemoAccount,
+} from "@jumbe/sandbox/meta/console-demo";
 
 /**
  * The admin console's WhatsApp tab in the demo: five Kenyan businesses that connected WhatsApp
@@ -24,9 +30,9 @@ type DemoAccount = Omit<ConsoleDemoAccount, "numbers"> & {
   numbers: (ConsoleDemoAccount["numbers"][number] & { id: string })[];
 };
 
-function demoAccounts(): DemoAccount[] {
+function demoAccounts(accounts: ConsoleDemoAccount[] = CONSOLE_DEMO_ACCOUNTS): DemoAccount[] {
   const appId = env().META_APP_ID;
-  return CONSOLE_DEMO_ACCOUNTS.map((account) => {
+  return accounts.map((account) => {
     const ids = consoleDemoIds(appId, account);
     return {
       ...account,
@@ -56,50 +62,71 @@ export async function seedAdminWhatsapp(now = Date.now()) {
     await db()
       .insert(users)
       .values({ organizationId, ...demo.owner, passwordHash: unusable, isVerified: true, createdAt: daysAgo(demo.connectedDaysAgo + 3) });
-    const disconnected = demo.state === "disconnected";
-    const [account] = await db()
-      .insert(whatsappAccounts)
-      .values({
-        organizationId,
-        wabaId: demo.wabaId,
-        businessId: demo.businessId,
-        name: demo.business,
-        status: disconnected ? "disconnected" : "connected",
-        accessTokenEncrypted: encryptSecret(demo.token),
-        subscribed: !disconnected,
-        connectedAt: daysAgo(demo.connectedDaysAgo),
-        disconnectedAt: disconnected ? daysAgo(12) : null,
-        tokenRefusedAt: demo.state === "refused" ? daysAgo(2) : null,
-        tokenRefusal:
-          demo.state === "refused" ? "(#190/460) The session has been invalidated because the user changed their password" : null,
-        reconnectRequestedAt: demo.state === "reconnect" ? daysAgo(1) : null,
-        reconnectReason:
-          demo.state === "reconnect" ? "Quality dropped to medium after customer blocks: reconnect to refresh the number's settings" : null,
-        accountEvent: "VERIFIED_ACCOUNT",
-        accountEventAt: daysAgo(demo.connectedDaysAgo),
-      })
-      .returning({ id: whatsappAccounts.id });
-    const accountId = account!.id;
-    await db()
-      .insert(whatsappPhoneNumbers)
-      .values(
-        demo.numbers.map((n) => ({
-          organizationId,
-          accountId,
-          phoneNumberId: n.id,
-          displayPhoneNumber: n.display,
-          phoneDigits: n.display.replace(/\D/g, ""),
-          verifiedName: n.name,
-          qualityRating: n.quality,
-          status: "CONNECTED",
-          platformType: "CLOUD_API",
-          messagingLimit: n.limit,
-          registeredAt: daysAgo(demo.connectedDaysAgo),
-          disconnectedAt: disconnected ? daysAgo(12) : null,
-        })),
-      );
+    const accountId = await connectAccount(organizationId, demo, now);
     await seedActivity(organizationId, accountId, demo, now);
   }
+}
+
+/** Stores `demo` as `organizationId`'s WhatsApp account with its numbers (as the sandbox knows them); answers its id. */
+async function connectAccount(organizationId: string, demo: DemoAccount, now: number) {
+  const daysAgo = (d: number) => new Date(now - d * 24 * 3600_000);
+  const disconnected = demo.state === "disconnected";
+  const [account] = await db()
+    .insert(whatsappAccounts)
+    .values({
+      organizationId,
+      wabaId: demo.wabaId,
+      businessId: demo.businessId,
+      name: demo.business,
+      status: disconnected ? "disconnected" : "connected",
+      accessTokenEncrypted: encryptSecret(demo.token),
+      subscribed: !disconnected,
+      connectedAt: daysAgo(demo.connectedDaysAgo),
+      disconnectedAt: disconnected ? daysAgo(12) : null,
+      tokenRefusedAt: demo.state === "refused" ? daysAgo(2) : null,
+      tokenRefusal: demo.state === "refused" ? "(#190/460) The session has been invalidated because the user changed their password" : null,
+      reconnectRequestedAt: demo.state === "reconnect" ? daysAgo(1) : null,
+      reconnectReason:
+        demo.state === "reconnect" ? "Quality dropped to medium after customer blocks: reconnect to refresh the number's settings" : null,
+      accountEvent: "VERIFIED_ACCOUNT",
+      accountEventAt: daysAgo(demo.connectedDaysAgo),
+    })
+    .returning({ id: whatsappAccounts.id });
+  const accountId = account!.id;
+  await db()
+    .insert(whatsappPhoneNumbers)
+    .values(
+      demo.numbers.map((n) => ({
+        organizationId,
+        accountId,
+        phoneNumberId: n.id,
+        displayPhoneNumber: n.display,
+        phoneDigits: n.display.replace(/\D/g, ""),
+        verifiedName: n.name,
+        qualityRating: n.quality,
+        status: "CONNECTED",
+        platformType: "CLOUD_API",
+        messagingLimit: n.limit,
+        registeredAt: daysAgo(demo.connectedDaysAgo),
+        disconnectedAt: disconnected ? daysAgo(12) : null,
+      })),
+    );
+  return accountId;
+}
+
+/**
+ * The console's other demo tenants' accounts (CONSOLE_DEMO_TENANT_ACCOUNTS), connected to the
+ * organisations of the same names: answers each business's account id and first number's id.
+ */
+export async function connectTenantAccounts(organizations: Map<string, string>, now = Date.now()) {
+  const connected = new Map<string, { accountId: string; phoneNumberId: string }>();
+  for (const demo of demoAccounts(CONSOLE_DEMO_TENANT_ACCOUNTS)) {
+    const organizationId = organizations.get(demo.business);
+    if (!organizationId) continue;
+    const accountId = await connectAccount(organizationId, demo, now);
+    connected.set(demo.business, { accountId, phoneNumberId: demo.numbers[0]!.id });
+  }
+  return connected;
 }
 
 /** This month's messages per day in the rollup, the month's webhooks for the WABA, and Jumbe's Graph calls. */

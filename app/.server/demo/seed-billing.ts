@@ -19,6 +19,12 @@ import { dayWords, nairobiDate, nairobiMidnight, periodAt, previousPeriod } from
  * is then moved back to when it happened (its rows shifted by the same amount), so the wallet
  * equals its ledger, usage equals the counted and charged messages and invoice numbers have no
  * gaps. About twenty ledger rows, six payments and seven invoices: quick enough for every test start.
+ *
+ * The console's other tenants' billing (seed-admin-billing.ts, seed-admin-users.ts) joins the same
+ * history (a BillingHistory): every step of every tenant runs in the order it is dated, so each
+ * document takes its number when it is issued, as in production, and nothing is renumbered after a
+ * ledger line, a notification or a credit note has named it (issue 72: three wallets named other
+ * tenants' invoices after the old seed renumbered them).
  */
 
 const PHONE = "254722000002";
@@ -31,7 +37,39 @@ interface Step {
   run: () => Promise<unknown>;
 }
 
-export async function seedBilling(organizationId: string, ownerId: string, now: number) {
+/**
+ * The demo's billing history across tenants: steps registered by each seed, run in the order they
+ * are dated (registration order among equal times), each one's rows then moved back to its time.
+ */
+export class BillingHistory {
+  private steps: Step[] = [];
+  private after: (() => Promise<unknown>)[] = [];
+
+  step(at: Date, run: () => Promise<unknown>) {
+    this.steps.push({ at, run });
+  }
+
+  /** Something to do once every step has run (dropping the mail the history queued). */
+  finally(run: () => Promise<unknown>) {
+    this.after.push(run);
+  }
+
+  async run() {
+    const steps = this.steps.map((step, i) => ({ ...step, i })).sort((a, b) => a.at.getTime() - b.at.getTime() || a.i - b.i);
+    this.steps = [];
+    let since = (await rawQuery<{ now: string }>(`select clock_timestamp()::text as now`))[0]!.now;
+    for (const { at, run } of steps) {
+      await run();
+      since = await moveBack(since, at);
+    }
+    for (const run of this.after.splice(0)) await run();
+    // Only a history that crosses into a new year needs it (its documents were issued this year).
+    await numberInIssueOrder();
+  }
+}
+
+/** The demo Sacco's billing, run with `history`'s other steps (its own alone when none is given). */
+export async function seedBilling(organizationId: string, ownerId: string, now: number, history = new BillingHistory()) {
   const actor = { organizationId, userId: ownerId };
   const current = periodAt(new Date(now));
   const lastMonth = previousPeriod(current);
@@ -52,8 +90,7 @@ export async function seedBilling(organizationId: string, ownerId: string, now: 
     [organizationId],
   );
 
-  const steps: Step[] = [];
-  const step = (at: Date, run: () => Promise<unknown>) => steps.push({ at, run });
+  const step = (at: Date, run: () => Promise<unknown>) => history.step(at, run);
   const firstInvoiceAt = on(twoMonthsAgo.start, 0, 9);
   const secondInvoiceAt = on(lastMonth.start, 0, 9);
 
@@ -101,14 +138,7 @@ export async function seedBilling(organizationId: string, ownerId: string, now: 
   step(ago(20), () => startBankTransfer(actor, { amount: "10000" }));
 
   await chargeSeededMessages(organizationId, step);
-
-  steps.sort((a, b) => a.at.getTime() - b.at.getTime());
-  let since = (await rawQuery<{ now: string }>(`select clock_timestamp()::text as now`))[0]!.now;
-  for (const { at, run } of steps) {
-    await run();
-    since = await moveBack(organizationId, since, at);
-  }
-  await numberInIssueOrder();
+  await history.run();
 }
 
 /**
@@ -243,6 +273,30 @@ async function paybillPayment(organizationId: string, businessId: string, amount
   await completePayment(payment.id, { receipt: transId, via: "M-Pesa paybill" });
 }
 
+/**
+ * A payment by `method` that reached Jumbe (created, then completed as its confirmation completes it:
+ * the wallet credited, its document issued, an open postpaid invoice paid). For the console's other
+ * tenants, whose payments need no Daraja ids.
+ */
+export async function seedPayment(
+  organizationId: string,
+  method: "mpesa" | "c2b" | "card",
+  amountCents: number,
+  options: { invoiceId?: string | null; receipt: string; createdBy?: string | null },
+) {
+  const { payment } = await createPayment(db(), {
+    organizationId,
+    method,
+    amountCents,
+    invoiceId: options.invoiceId ?? null,
+    reference: method === "card" ? options.receipt : null,
+    createdBy: options.createdBy ?? null,
+  });
+  const via = method === "card" ? "Paystack" : method === "c2b" ? "M-Pesa paybill" : "M-Pesa";
+  await completePayment(payment.id, { receipt: method === "card" ? null : options.receipt, via });
+  return payment;
+}
+
 /** A card payment through Paystack's checkout, confirmed by its verification. */
 async function cardPayment(organizationId: string, ownerId: string, amountCents: number, reference: string) {
   const { payment } = await createPayment(db(), { organizationId, method: "card", amountCents, reference, createdBy: ownerId });
@@ -250,32 +304,33 @@ async function cardPayment(organizationId: string, ownerId: string, amountCents:
 }
 
 /**
- * Moves what one step wrote back to when it happened: every row of it (written after `since`) is
- * shifted by the same amount, so their order and the gaps between them stay. Its notifications
- * were read long ago and e-mail nobody now. Answers the time the next step's rows start from.
+ * Moves what one step wrote back to when it happened: every row of it (written after `since`, for
+ * whichever organisation) is shifted by the same amount, so their order and the gaps between them
+ * stay. Its notifications were read long ago and e-mail nobody now. Answers the time the next step's
+ * rows start from.
  */
-async function moveBack(organizationId: string, since: string, at: Date) {
+async function moveBack(since: string, at: Date) {
   const [moved] = await rawQuery<{ now: string }>(
-    `with shift as (select $2::timestamptz - $3::timestamptz as by),
+    `with shift as (select $1::timestamptz - $2::timestamptz as by),
      p as (update payments set created_at = created_at - (select by from shift), completed_at = completed_at - (select by from shift)
-           where organization_id = $1 and created_at >= $2 returning 1),
+           where created_at >= $1 returning 1),
      p2 as (update payments set completed_at = completed_at - (select by from shift)
-            where organization_id = $1 and created_at < $2 and completed_at >= $2 returning 1),
-     w as (update wallet_entries set created_at = created_at - (select by from shift) where organization_id = $1 and created_at >= $2 returning 1),
+            where created_at < $1 and completed_at >= $1 returning 1),
+     w as (update wallet_entries set created_at = created_at - (select by from shift) where created_at >= $1 returning 1),
      i as (update invoices set
-             issued_at = case when issued_at >= $2 then issued_at - (select by from shift) else issued_at end,
-             due_at = case when issued_at >= $2 then due_at - (select by from shift) else due_at end,
-             paid_at = case when paid_at >= $2 then paid_at - (select by from shift) else paid_at end
-           where organization_id = $1 and (issued_at >= $2 or paid_at >= $2) returning 1),
-     d as (update invoice_disputes set created_at = created_at - (select by from shift) where organization_id = $1 and created_at >= $2 returning 1),
+             issued_at = case when issued_at >= $1 then issued_at - (select by from shift) else issued_at end,
+             due_at = case when issued_at >= $1 then due_at - (select by from shift) else due_at end,
+             paid_at = case when paid_at >= $1 then paid_at - (select by from shift) else paid_at end
+           where (issued_at >= $1 or paid_at >= $1) returning 1),
+     d as (update invoice_disputes set created_at = created_at - (select by from shift) where created_at >= $1 returning 1),
      n as (update notifications set created_at = created_at - (select by from shift),
              read_at = created_at - (select by from shift) + interval '2 hours'
-           where organization_id = $1 and created_at >= $2 returning id),
-     j as (delete from jobs where queue = $4 and payload ->> 'notificationId' in (select id::text from n) returning 1),
-     a as (update activity_logs set created_at = created_at - (select by from shift) where organization_id = $1 and created_at >= $2 returning 1)
+           where created_at >= $1 returning id),
+     j as (delete from jobs where queue = $3 and payload ->> 'notificationId' in (select id::text from n) returning 1),
+     a as (update activity_logs set created_at = created_at - (select by from shift) where created_at >= $1 returning 1)
      select (select count(*) from p) + (select count(*) from p2) + (select count(*) from w) + (select count(*) from i) + (select count(*) from d)
             + (select count(*) from j) + (select count(*) from a) as moved, clock_timestamp()::text as now`,
-    [organizationId, since, at.toISOString(), NOTIFICATION_MAIL_QUEUE],
+    [since, at.toISOString(), NOTIFICATION_MAIL_QUEUE],
   );
   // Where the next step's rows begin.
   return moved!.now;

@@ -24,7 +24,7 @@ import { seedInbox } from "./seed-inbox";
 import { seedAssistant, seedAutomations } from "./seed-automations";
 import { inEnglish, type NoticeWords } from "../domains/notifications/words";
 import { words } from "../infrastructure/words/said";
-import { seedBilling } from "./seed-billing";
+import { BillingHistory, seedBilling } from "./seed-billing";
 import { estimateSendCost } from "../domains/billing/charging";
 import { seedAdminBilling } from "./seed-admin-billing";
 import { seedAnalyticsHistory } from "./seed-analytics";
@@ -63,6 +63,7 @@ export async function seedDemoData() {
   const [existing] = await db().select({ value: count() }).from(users);
   if ((existing?.value ?? 0) > 0) return false;
 
+  let business: { organizationId: string; userId: string; name: string } | undefined;
   for (const account of DEMO_ACCOUNTS) {
     const [organization] = await db()
       .insert(organizations)
@@ -90,16 +91,20 @@ export async function seedDemoData() {
         isVerified: true,
       })
       .returning();
-    if (account.usertype === "individual") await seedBusinessHistory(organization!.id, user!.id, account.organization);
+    if (account.usertype === "individual") business = { organizationId: organization!.id, userId: user!.id, name: account.organization };
   }
+  // One billing history for every tenant, run in date order (seed-billing.ts): the console's other
+  // tenants are made first, their payments and invoices then run with the demo Sacco's.
+  const history = new BillingHistory();
+  await seedAdminBilling({ history });
+  await seedAdminUsers({ history });
+  if (business) await seedBusinessHistory(business.organizationId, business.userId, business.name, history);
   await seedAdminWhatsapp();
   // The history's figures into the analytics rollups now (the job would within seconds), so Advanced
   // Analytics is filled as soon as the server answers; the fold also credits the members' replies.
   await foldAnalytics();
-  await seedAdminBilling();
   await seedAdminTemplates();
   await seedAdminSystem(DEMO_ACCOUNTS.find((a) => a.usertype === "admin")!.email);
-  await seedAdminUsers();
   // The partner programme: partners who brought the console's tenants, their ledger and settlements.
   await seedPartners();
   return true;
@@ -167,7 +172,7 @@ const DEMO_CONTACTS = [
   ["Esther Njeri", "+254110234567"],
 ] as const;
 
-async function seedBusinessHistory(organizationId: string, userId: string, businessName: string) {
+async function seedBusinessHistory(organizationId: string, userId: string, businessName: string, history: BillingHistory) {
   const now = Date.now();
   // Connected to the Meta sandbox's demo number long before the history below, its templates approved there.
   const connection = await seedDemoConnection(organizationId, userId, businessName, now);
@@ -259,7 +264,7 @@ async function seedBusinessHistory(organizationId: string, userId: string, busin
   await seedAssistant(organizationId, userId, demoSender());
   await seedNotifications(organizationId, userId, now);
   // Last: it charges the template messages the seeds above stored.
-  await seedBilling(organizationId, userId, now);
+  await seedBilling(organizationId, userId, now, history);
   const [orderTemplate] = await db()
     .select({ id: messageTemplates.id })
     .from(messageTemplates)

@@ -3,7 +3,7 @@ import type { Route } from "./+types/overview";
 import { Activity, Building2, MessageSquare, Wallet } from "~/components/ui/icons";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
-import { messageVolume, openSystemAlerts, platformOverview } from "~/.server/domains/admin/overview/figures";
+import { openSystemAlerts, platformOverview } from "~/.server/domains/admin/overview/figures";
 import { recentActivity, type TenantActivity } from "~/.server/domains/admin/overview/activity";
 import { activityInWords } from "~/.server/domains/activity/words";
 import { StatCard } from "~/components/ui/stat-card";
@@ -24,9 +24,8 @@ export const meta: Route.MetaFunction = () => [{ title: m.admin_title_console() 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requirePlatformAdmin(args);
   const scope = platformScope(current);
-  const [{ kpis, metrics, growth }, volume, activity, alerts] = await Promise.all([
+  const [{ kpis, metrics, growth, volume }, activity, alerts] = await Promise.all([
     platformOverview(scope),
-    messageVolume(scope),
     recentActivity(scope, { limit: 10 }),
     openSystemAlerts(scope),
   ]);

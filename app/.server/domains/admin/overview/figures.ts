@@ -1,17 +1,16 @@
-import { messagesUsedThisMonthSql } from "../../billing/month-usage";
 import { alertInWords } from "../system/alerts";
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
-import { nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
+import { nairobiMonthStart, nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
 import { baseLocale, getLocale } from "~/paraglide/runtime";
 import { intlLocale } from "~/lib/intl";
 
 /** Days the "active" KPI looks back over. */
 export const ACTIVE_DAYS = 30;
-/** Days of the message volume chart; months of the user growth chart. */
-export const VOLUME_DAYS = 30;
+/** Days of the message volume chart (31: this month's days are always all on it); months of the user growth chart. */
+export const VOLUME_DAYS = 31;
 export const GROWTH_MONTHS = 12;
 
 const n = (value: unknown) => Number(value ?? 0);
@@ -45,25 +44,28 @@ export interface PlatformOverview {
     churnPercent: number | null;
   };
   growth: { month: string; label: string; value: number }[];
+  /** The message volume chart: messageVolume's days, whose bars since the 1st add up to kpis.messagesThisMonth. */
+  volume: { day: string; label: string; sent: number; thisMonth: boolean }[];
 }
 
 /**
  * The Overview's KPI cards, revenue metrics and user growth, in one statement that reads each
  * organisation once (decision 038 defines every figure):
  * - KPIs: tenant organisations; those active in the last 30 days (a member signed in, or a message
- *   went or came on one of the last 30 Nairobi days); messages Meta accepted this Nairobi month (the
- *   daily rollup); revenue this Nairobi month, completed payments (M-Pesa, card, paybill, reconciled
+ *   went or came on one of the last 30 Nairobi days); revenue this Nairobi month, completed payments (M-Pesa, card, paybill, reconciled
  *   bank transfers) by when they completed.
  * - MRR, ARPU and churn: ARPU and churn read the last complete Nairobi month, so a month's first
  *   days do not halve them.
  * - Growth: new tenant organisations per Nairobi month, the last 12 months (this one included).
  * A tenant is an organisation with no platform administrator among its members (isTenant), found
  * here in the same pass over users that finds each organisation's last sign-in.
+ * "Messages this month" is messageVolume's (one statement for the card and its chart).
  */
-export async function platformOverview(_scope: PlatformScope): Promise<PlatformOverview> {
-  const [row] = await queryRows<Record<string, unknown>>(
-    db(),
-    sql`
+export async function platformOverview(scope: PlatformScope): Promise<PlatformOverview> {
+  const [[row], volume] = await Promise.all([
+    queryRows<Record<string, unknown>>(
+      db(),
+      sql`
     with bounds as (
       select (date_trunc('month', now() at time zone 'Africa/Nairobi') - interval '1 month') at time zone 'Africa/Nairobi' as starts,
              ${nairobiMonthStartInstant} as ends,
@@ -99,7 +101,6 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
       count(*) filter (where t.created_at < b.starts
         and ((t.suspended_at >= b.starts and t.suspended_at < b.ends)
           or (t.closure_requested_at >= b.starts and t.closure_requested_at < b.ends))) as churned,
-      ${sql.raw(messagesUsedThisMonthSql({ organization: null }))} as messages_month,
       (select coalesce(sum(amount_cents), 0) from payments
          where status = 'completed' and completed_at >= ${nairobiMonthStartInstant}) as revenue_month,
       (select coalesce(sum(amount_cents), 0) from payments
@@ -111,7 +112,9 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
     left join tenants t on true
     left join billing_plans p on p.code = lower(t.plan_type) and p.billing_type = t.billing_type
     group by b.label, b.starts, b.ends, b.growth_from`,
-  );
+    ),
+    messageVolume(scope),
+  ]);
   const monthRevenue = n(row?.month_revenue);
   const payingBase = n(row?.paying_base);
   const startBase = n(row?.start_base);
@@ -124,7 +127,7 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
       organizations: n(row?.organizations),
       byStatus: { active: n(row?.active_status), pending: n(row?.pending), suspended: n(row?.suspended) },
       active30: n(row?.active_30),
-      messagesThisMonth: n(row?.messages_month),
+      messagesThisMonth: volume.thisMonth,
       revenueThisMonthCents: n(row?.revenue_month),
     },
     metrics: {
@@ -139,6 +142,7 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
       churned,
       churnPercent: startBase ? Math.round((churned / startBase) * 1000) / 10 : null,
     },
+    volume: volume.days,
     growth: growth.map(([month, label, value]) => ({
       month,
       label: calendarWords(month, label, { month: "short", year: "numeric" }),
@@ -147,22 +151,34 @@ export async function platformOverview(_scope: PlatformScope): Promise<PlatformO
   };
 }
 
-/** Messages Meta accepted (sent) and customers' messages received, per Nairobi day, the last 30 days, oldest first. */
+/**
+ * "Messages this month" on the Overview, its chart and (an account's share) the WhatsApp tab: the
+ * template messages tenants sent that Meta accepted and that count against their plans (charged to a
+ * prepaid wallet or counted for a postpaid invoice; taken back when Meta fails one after accepting
+ * it), by the Africa/Nairobi day Meta accepted them, as `billing_usage_daily` keeps them (decision 051).
+ * Received messages and free replies do not count. One statement answers the chart's days (the last
+ * VOLUME_DAYS Nairobi days, oldest first, so always every day of this month) and the month's total,
+ * the sum of the same rows from the 1st: the card is the sum of the chart's bars since the 1st.
+ */
 export async function messageVolume(_scope: PlatformScope) {
-  const rows = await queryRows<{ day: string; label: string; sent: number | string; received: number | string }>(
+  const rows = await queryRows<{ day: string; label: string; sent: number | string; this_month: boolean }>(
     db(),
     sql`
     with days as (select generate_series(${nairobiToday} - ${sql.raw(String(VOLUME_DAYS - 1))}, ${nairobiToday}, interval '1 day')::date as day),
-    totals as (select day, sent, received from platform_message_daily where day > ${nairobiToday} - ${sql.raw(String(VOLUME_DAYS))})
-    select d.day::text as day, to_char(d.day, 'FMDD Mon') as label, coalesce(t.sent, 0) as sent, coalesce(t.received, 0) as received
+    totals as (
+      select u.day, sum(u.messages) as sent from billing_usage_daily u
+      where u.day > ${nairobiToday} - ${sql.raw(String(VOLUME_DAYS))} and u.day <= ${nairobiToday} group by u.day)
+    select d.day::text as day, to_char(d.day, 'FMDD Mon') as label, coalesce(t.sent, 0) as sent,
+           d.day >= ${nairobiMonthStart} as this_month
     from days d left join totals t on t.day = d.day order by d.day`,
   );
-  return rows.map((r) => ({
+  const days = rows.map((r) => ({
     day: r.day,
     label: calendarWords(r.day, r.label, { day: "numeric", month: "short" }),
     sent: n(r.sent),
-    received: n(r.received),
+    thisMonth: r.this_month === true || String(r.this_month) === "true",
   }));
+  return { days, thisMonth: days.filter((d) => d.thisMonth).reduce((sum, d) => sum + d.sent, 0) };
 }
 
 export interface OpenAlert {

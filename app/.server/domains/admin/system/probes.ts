@@ -5,14 +5,18 @@ import { env } from "../../../infrastructure/config/env";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { processState } from "../../../infrastructure/process-state";
-import { queueFigures } from "./figures";
+import { jobFigures, webhookFigures } from "./figures";
 import { INSTANCE_MISSING_SECONDS, QUEUE_LAG_SECONDS, WEBHOOK_BACKLOG_MINUTES } from "./alerts";
 import { m } from "~/paraglide/messages";
 
 /**
  * The System tab's health cards: a real probe of each service, with its latency. Every probe has its
- * own short timeout and they run in parallel, so a stopped service costs the page at most that
- * timeout and shows as down with the reason in words (a probe never throws).
+ * own short timeout, so a stopped service costs the page at most that timeout and shows as down with
+ * the reason in words (a probe never throws). Each latency is that probe's own measurement, from its
+ * own start to its own answer: the outside services (Graph, Daraja, SMTP) are probed in parallel,
+ * each on its own connection; the database's three (Database, Job queue, Webhook intake) each run a
+ * statement of their own, one after another, beside them, so none waits on a connection another
+ * holds and none is timed with another's statement.
  *
  * Speed (the page's budget is 200 ms; a probe of a real outside service takes longer): the results
  * are kept in this process and shared by every page load (one probe run in flight at a time).
@@ -94,8 +98,19 @@ function reason(error: unknown): { summary: string; words?: ProbeWords } {
   return { summary: String(error) };
 }
 
-/** Runs `probe` with a timeout; whatever it throws becomes a "down" card with the reason in words. */
-async function timed(service: string, probe: (signal: AbortSignal) => Promise<Omit<Probe, "service" | "latencyMs">>): Promise<Probe> {
+type ProbeRun = (signal: AbortSignal) => Promise<Omit<Probe, "service" | "latencyMs">>;
+
+/** One service's probe: its card's name, whether it queries the database, and the probe itself. */
+export interface ServiceProbe {
+  service: string;
+  database: boolean;
+  run: ProbeRun | null;
+  /** The card shown when there is nothing to probe (run is null). */
+  off?: Omit<Probe, "service" | "latencyMs">;
+}
+
+/** Runs `probe` with a timeout, timing it alone; whatever it throws becomes a "down" card with the reason in words. */
+async function timed(service: string, probe: ProbeRun): Promise<Probe> {
   const started = process.hrtime.bigint();
   const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   try {
@@ -111,20 +126,21 @@ async function timed(service: string, probe: (signal: AbortSignal) => Promise<Om
 
 const seconds = (n: number) => (n < 120 ? `${n} s` : n < 7200 ? `${Math.round(n / 60)} min` : `${Math.round(n / 3600)} h`);
 
-function probeDatabase() {
-  return timed("Database", async () => {
+const probeDatabase: ServiceProbe = {
+  service: "Database",
+  database: true,
+  run: async () => {
     await queryRows(db(), sql`select 1`);
     return { status: "up", ...said("admin_probe_database_up"), figures: [] };
-  });
-}
+  },
+};
 
-/** The job queue and webhook intake share one statement; each card keeps its own latency. */
-function probeQueues() {
-  const figures = queueFigures();
-  // The second card's .then keeps an early failure from being unhandled before its probe awaits it.
-  figures.catch(() => undefined);
-  const queue = timed("Job queue", async () => {
-    const f = await figures;
+/** The job queue: its own statement over the ready jobs. */
+const probeJobs: ServiceProbe = {
+  service: "Job queue",
+  database: true,
+  run: async () => {
+    const f = await jobFigures();
     const behind = f.oldestReadySeconds > QUEUE_LAG_SECONDS;
     return {
       status: behind ? "degraded" : "up",
@@ -134,9 +150,15 @@ function probeQueues() {
         { label: "Oldest ready job", value: f.jobsReady ? seconds(f.oldestReadySeconds) : "none" },
       ],
     };
-  });
-  const webhooks = timed("Webhook intake", async () => {
-    const f = await figures;
+  },
+};
+
+/** The webhook intake: its own statement over the stored deliveries. */
+const probeWebhooks: ServiceProbe = {
+  service: "Webhook intake",
+  database: true,
+  run: async () => {
+    const f = await webhookFigures();
     const behind = f.webhookLagSeconds > WEBHOOK_BACKLOG_MINUTES * 60;
     return {
       status: behind ? "degraded" : "up",
@@ -147,57 +169,64 @@ function probeQueues() {
         { label: "Lag", value: f.webhookBacklog ? seconds(f.webhookLagSeconds) : "none" },
       ],
     };
-  });
-  return [queue, webhooks];
-}
+  },
+};
 
 /** Graph API: debug_token on the app's own token, a call Meta answers cheaply whatever the tenants. */
-function probeGraph() {
+function probeGraph(): ServiceProbe {
   const config = env();
-  return timed("Graph API", async (signal) => {
-    const appToken = `${config.META_APP_ID}|${config.META_APP_SECRET}`;
-    const url = new URL(`${config.GRAPH_API_BASE_URL}/${config.GRAPH_API_VERSION}/debug_token`);
-    url.searchParams.set("input_token", appToken);
-    url.searchParams.set("access_token", appToken);
-    const answer = await fetch(url, { signal, headers: { Accept: "application/json" } });
-    const body = (await answer.json().catch(() => null)) as { data?: { is_valid?: boolean }; error?: { message?: string } } | null;
-    const where = { label: "Address", value: `${config.GRAPH_API_BASE_URL.replace(/\?.*$/, "")} (${config.GRAPH_API_VERSION})` };
-    if (answer.status >= 500 || !body)
-      return { status: "down", ...said("admin_probe_graph_http", { status: String(answer.status) }), figures: [where] };
-    if (body.error)
-      return {
-        status: "degraded",
-        ...(body.error.message
-          ? said("admin_probe_graph_refused", { reason: body.error.message })
-          : said("admin_probe_graph_refused_no_reason")),
-        figures: [where],
-      };
-    return { status: "up", ...said("admin_probe_graph_up"), figures: [where] };
-  });
+  return {
+    service: "Graph API",
+    database: false,
+    run: async (signal) => {
+      const appToken = `${config.META_APP_ID}|${config.META_APP_SECRET}`;
+      const url = new URL(`${config.GRAPH_API_BASE_URL}/${config.GRAPH_API_VERSION}/debug_token`);
+      url.searchParams.set("input_token", appToken);
+      url.searchParams.set("access_token", appToken);
+      const answer = await fetch(url, { signal, headers: { Accept: "application/json" } });
+      const body = (await answer.json().catch(() => null)) as { data?: { is_valid?: boolean }; error?: { message?: string } } | null;
+      const where = { label: "Address", value: `${config.GRAPH_API_BASE_URL.replace(/\?.*$/, "")} (${config.GRAPH_API_VERSION})` };
+      if (answer.status >= 500 || !body)
+        return { status: "down", ...said("admin_probe_graph_http", { status: String(answer.status) }), figures: [where] };
+      if (body.error)
+        return {
+          status: "degraded",
+          ...(body.error.message
+            ? said("admin_probe_graph_refused", { reason: body.error.message })
+            : said("admin_probe_graph_refused_no_reason")),
+          figures: [where],
+        };
+      return { status: "up", ...said("admin_probe_graph_up"), figures: [where] };
+    },
+  };
 }
 
 /** M-Pesa: Daraja's OAuth token endpoint with the configured consumer key and secret. */
-function probeMpesa() {
+function probeMpesa(): ServiceProbe {
   const config = env();
-  return timed("M-Pesa (Daraja)", async (signal) => {
-    const basic = Buffer.from(`${config.MPESA_CONSUMER_KEY}:${config.MPESA_CONSUMER_SECRET}`, "utf8").toString("base64");
-    const answer = await fetch(`${config.MPESA_BASE_URL}/oauth/v1/generate?grant_type=client_credentials`, {
-      signal,
-      headers: { Authorization: `Basic ${basic}`, Accept: "application/json" },
-    });
-    const body = (await answer.json().catch(() => null)) as { access_token?: string; errorMessage?: string } | null;
-    const where = { label: "Environment", value: config.MPESA_ENVIRONMENT };
-    if (answer.status === 200 && body?.access_token) return { status: "up", ...said("admin_probe_mpesa_up"), figures: [where] };
-    if (answer.status >= 500 || !body)
-      return { status: "down", ...said("admin_probe_mpesa_http", { status: String(answer.status) }), figures: [where] };
-    return {
-      status: "down",
-      ...(body.errorMessage
-        ? said("admin_probe_mpesa_refused_reason", { status: String(answer.status), reason: body.errorMessage })
-        : said("admin_probe_mpesa_refused", { status: String(answer.status) })),
-      figures: [where],
-    };
-  });
+  return {
+    service: "M-Pesa (Daraja)",
+    database: false,
+    run: async (signal) => {
+      const basic = Buffer.from(`${config.MPESA_CONSUMER_KEY}:${config.MPESA_CONSUMER_SECRET}`, "utf8").toString("base64");
+      const answer = await fetch(`${config.MPESA_BASE_URL}/oauth/v1/generate?grant_type=client_credentials`, {
+        signal,
+        headers: { Authorization: `Basic ${basic}`, Accept: "application/json" },
+      });
+      const body = (await answer.json().catch(() => null)) as { access_token?: string; errorMessage?: string } | null;
+      const where = { label: "Environment", value: config.MPESA_ENVIRONMENT };
+      if (answer.status === 200 && body?.access_token) return { status: "up", ...said("admin_probe_mpesa_up"), figures: [where] };
+      if (answer.status >= 500 || !body)
+        return { status: "down", ...said("admin_probe_mpesa_http", { status: String(answer.status) }), figures: [where] };
+      return {
+        status: "down",
+        ...(body.errorMessage
+          ? said("admin_probe_mpesa_refused_reason", { status: String(answer.status), reason: body.errorMessage })
+          : said("admin_probe_mpesa_refused", { status: String(answer.status) })),
+        figures: [where],
+      };
+    },
+  };
 }
 
 /** Reads one SMTP reply (its last line starts with the code and a space). */
@@ -233,40 +262,44 @@ function smtpReply(socket: net.Socket): Promise<{ code: number; text: string }> 
 }
 
 /** SMTP: connect, read the greeting, EHLO, QUIT (no mail, no login). Off when mail goes to the sandbox outbox. */
-function probeSmtp() {
+function probeSmtp(): ServiceProbe {
   const { SMTP_URL } = env();
   if (!SMTP_URL)
-    return Promise.resolve<Probe>({
-      service: "SMTP",
-      status: "off",
-      latencyMs: null,
-      ...said("admin_probe_smtp_off"),
-      figures: [],
-    });
+    return { service: "SMTP", database: false, run: null, off: { status: "off", ...said("admin_probe_smtp_off"), figures: [] } };
   const url = new URL(SMTP_URL);
   const secure = url.protocol === "smtps:";
   const port = Number(url.port || (secure ? 465 : 25));
-  return timed("SMTP", async (signal) => {
-    const socket = secure ? tls.connect({ host: url.hostname, port, servername: url.hostname }) : net.connect({ host: url.hostname, port });
-    const abort = () => socket.destroy();
-    signal.addEventListener("abort", abort, { once: true });
-    try {
-      const greeting = await smtpReply(socket);
-      if (greeting.code !== 220)
-        return { status: "down", ...said("admin_probe_smtp_greeting", { code: String(greeting.code), text: greeting.text }), figures: [] };
-      socket.write("EHLO jumbe-probe\r\n");
-      const hello = await smtpReply(socket);
-      socket.write("QUIT\r\n");
-      const where = { label: "Server", value: `${url.hostname}:${port}` };
-      if (hello.code !== 250)
-        return { status: "down", ...said("admin_probe_smtp_ehlo", { code: String(hello.code), text: hello.text }), figures: [where] };
-      return { status: "up", ...said("admin_probe_smtp_up", { greeting: greeting.text.slice(0, 60) }), figures: [where] };
-    } finally {
-      signal.removeEventListener("abort", abort);
-      socket.end();
-      socket.destroy();
-    }
-  });
+  return {
+    service: "SMTP",
+    database: false,
+    run: async (signal) => {
+      const socket = secure
+        ? tls.connect({ host: url.hostname, port, servername: url.hostname })
+        : net.connect({ host: url.hostname, port });
+      const abort = () => socket.destroy();
+      signal.addEventListener("abort", abort, { once: true });
+      try {
+        const greeting = await smtpReply(socket);
+        if (greeting.code !== 220)
+          return {
+            status: "down",
+            ...said("admin_probe_smtp_greeting", { code: String(greeting.code), text: greeting.text }),
+            figures: [],
+          };
+        socket.write("EHLO jumbe-probe\r\n");
+        const hello = await smtpReply(socket);
+        socket.write("QUIT\r\n");
+        const where = { label: "Server", value: `${url.hostname}:${port}` };
+        if (hello.code !== 250)
+          return { status: "down", ...said("admin_probe_smtp_ehlo", { code: String(hello.code), text: hello.text }), figures: [where] };
+        return { status: "up", ...said("admin_probe_smtp_up", { greeting: greeting.text.slice(0, 60) }), figures: [where] };
+      } finally {
+        signal.removeEventListener("abort", abort);
+        socket.end();
+        socket.destroy();
+      }
+    },
+  };
 }
 
 async function instanceHealth(): Promise<InstanceProbe[]> {
@@ -298,12 +331,31 @@ async function instanceHealth(): Promise<InstanceProbe[]> {
   }));
 }
 
-/** Every probe now, in parallel. */
-export async function probeServices(): Promise<HealthReport> {
-  const [services, instances] = await Promise.all([
-    Promise.all([probeDatabase(), ...probeQueues(), probeGraph(), probeMpesa(), probeSmtp()]),
-    instanceHealth().catch(() => []),
-  ]);
+/** The System tab's probes, in the order of its cards (the configuration is read now). */
+export function serviceProbes(): ServiceProbe[] {
+  return [probeDatabase, probeJobs, probeWebhooks, probeGraph(), probeMpesa(), probeSmtp()];
+}
+
+/**
+ * Every probe now, each timed alone: the database's one after another (a statement each, so none is
+ * timed waiting for another's connection or answer), beside the outside services' in parallel.
+ * `probes` is serviceProbes() unless a test hands its own.
+ */
+export async function probeServices(probes: ServiceProbe[] = serviceProbes()): Promise<HealthReport> {
+  const results = new Map<ServiceProbe, Promise<Probe>>();
+  const one = (p: ServiceProbe): Promise<Probe> =>
+    p.run ? timed(p.service, p.run) : Promise.resolve({ service: p.service, latencyMs: null, ...p.off! });
+  for (const p of probes.filter((p) => !p.database)) results.set(p, one(p));
+  const databaseDone = (async () => {
+    for (const p of probes.filter((p) => p.database)) {
+      const result = one(p);
+      results.set(p, result);
+      await result;
+    }
+    return instanceHealth().catch(() => []);
+  })();
+  const instances = await databaseDone;
+  const services = await Promise.all(probes.map((p) => results.get(p)!));
   return { checkedAt: new Date().toISOString(), services, instances };
 }
 
