@@ -45,7 +45,6 @@ async function paidTopUp(organizationId: string, grossKes: number, paidAt = new 
   );
 }
 
-
 describe("enrolling a partner", () => {
   it("refuses bad input at its field and writes nothing; enrols with a referral code, its first share and an audit record", async () => {
     const a = await admin();

@@ -55,11 +55,7 @@ import { settlePendingCards } from "../domains/billing/card";
 import { pruneSystemData, runSystemMonitor, SYSTEM_MONITOR_EVERY_SECONDS, SYSTEM_MONITOR_QUEUE } from "../domains/admin/system/monitor";
 import { refreshExpiringTokens, TOKEN_REFRESH_EVERY_SECONDS, TOKEN_REFRESH_QUEUE } from "../domains/integrations/tokens";
 import { PAYOUT_QUEUE, PAYOUT_STATUS_QUEUE, queryOverduePayouts, runPayoutJobs } from "../domains/partners/payouts";
-import {
-  SETTLE_CHECK_EVERY_SECONDS,
-  SETTLE_QUEUE,
-  settleDueMonth,
-} from "../domains/partners/schedule";
+import { SETTLE_CHECK_EVERY_SECONDS, SETTLE_QUEUE, settleDueMonth } from "../domains/partners/schedule";
 
 /** Pending M-Pesa prompts and card checkouts are looked at this often (their own schedules inside). */
 export const PAYMENTS_CHECK_QUEUE = "billing.payments-check";
