@@ -10,8 +10,8 @@
 //    the partners non-resident.
 // 2. The baseline: a bare `update partner_transactions set settlement_id = ...` of every row, the
 //    least any settlement can cost; then the column is cleared again and the table vacuumed.
-// 3. settleMonth('2026-10-01') itself, in the app's code (bench/lib/partners-settle.ts): recording
-//    first, then one statement marking each transaction and inserting the settlements. The rows it
+// 3. settleMonth('2026-10-01') itself, in the app's code (bench/lib/partners-settle.ts): one
+//    statement marking each transaction and inserting the settlements. The rows it
 //    updated are counted from pg_stat_user_tables (n_tup_upd): each transaction touched once is
 //    400,000. A second run settles nothing.
 // Prints a table and the JSON report; never a pass/fail test.
@@ -135,7 +135,7 @@ export function formatPartnersSettlement(r) {
     `  machine: ${r.machine.cpus} CPUs, load ${r.machine.load.join(" / ")}`,
     `  | run | time | rows updated | settlements |`,
     `  | bare update of every settlement_id (baseline) | ${(r.baseline.ms / 1000).toFixed(2)} s | ${int(r.baseline.rowsUpdated)} | - |`,
-    `  | settleMonth (records first, marks, inserts) | ${(r.settle.ms / 1000).toFixed(2)} s | ${int(r.settle.rowsUpdated)} | ${int(r.settle.settlements)} |`,
+    `  | settleMonth (marks, inserts) | ${(r.settle.ms / 1000).toFixed(2)} s | ${int(r.settle.rowsUpdated)} | ${int(r.settle.settlements)} |`,
     `  | settleMonth again (nothing left) | ${(r.again.ms / 1000).toFixed(2)} s | - | ${int(r.again.settlements)} |`,
     `  check: ${int(r.settle.check.transactions)} transactions settled, ${int(r.settle.check.unsettled)} left; partner cents ${r.settle.check.partner_cents} of ${r.settle.check.ledger_partner_cents}`,
   ].join("\n");
