@@ -97,7 +97,7 @@ describe("the activity log's words", () => {
       "Saved answer added",
       "Campaign paused",
       "Broadcast declined",
-      "Wallet topped up",
+      "Payment received",
     ])
       expect(all, action).toContain(action);
   });
