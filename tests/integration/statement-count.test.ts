@@ -103,8 +103,10 @@ const ADMIN_BUDGETS: Record<string, number> = {
   // totals, breakdowns, invoices, disputes, reconciliation
   "/admin/billing": 10,
   "/admin/whatsapp": 4,
-  // samples per chart, instances, alerts, cached probes and database statistics
-  "/admin/system": 13,
+  // samples per chart, instances, alerts, cached probes and database statistics (PostgreSQL's
+  // connection states and statements among them); the job queue's and the webhook intake's probes each
+  // time a statement of their own (issue 72: three cards showed one shared latency)
+  "/admin/system": 14,
   // counts, breakdowns, the queue, the table, held organisations, the new organisations' setting
   "/admin/templates": 9,
   "/admin/audit": 4,
