@@ -46,6 +46,18 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        // The sandboxes driven by the services' own client libraries (tests/fidelity/README.md): each file
+        // starts the sandboxes it needs on loopback and needs no database.
+        test: {
+          name: "fidelity",
+          include: ["tests/fidelity/**/*.test.ts"],
+          environment: "node",
+          hookTimeout: 60_000,
+          testTimeout: 30_000,
+        },
+      },
+      {
+        resolve: { alias },
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],

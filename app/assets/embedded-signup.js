@@ -10,6 +10,9 @@
 //
 // Without JavaScript: in sandbox mode the control is a link that takes the page itself through the
 // sandbox's dialog; with Facebook the page says Meta's window needs JavaScript.
+//
+// Once the control is wired, the root carries `data-ready` (a click before that, on a slow network,
+// follows the plain link: the same dialog in the page).
 
 function embeddedSignup(root) {
   let config;
@@ -88,6 +91,7 @@ function embeddedSignup(root) {
       event.preventDefault();
       start();
     });
+    root.dataset.ready = "true";
     return;
   }
 
@@ -115,6 +119,7 @@ function embeddedSignup(root) {
     script.onerror = () => show("error");
     document.head.appendChild(script);
   });
+  root.dataset.ready = "true";
 }
 
 for (const root of document.querySelectorAll("[data-embedded-signup]")) embeddedSignup(root);

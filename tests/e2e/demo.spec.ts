@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { DEMO, signIn, signUpAndVerifyViaApi } from "./helpers";
+import { DEMO, openSignupDialog, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 39, "a demo that makes sense on first sight", with scripts on and off: the seeded demo business
 // is connected to the Meta sandbox's demo number, its templates are approved, and a customer who wrote
@@ -51,10 +51,7 @@ test("a new business's signup dialog offers a fresh number of its own, named as 
 }) => {
   const user = await signUpAndVerifyViaApi(request);
   await signIn(page, user.email, user.password, { to: "/whatsapp" });
-  const connect = page.getByTestId("connect-whatsapp");
-  let dialog = page;
-  if (javaScriptEnabled) [dialog] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
-  else await connect.click();
+  const dialog = await openSignupDialog(page, javaScriptEnabled);
   await expect(dialog.getByLabel("Create a new test business")).toBeChecked();
   await expect(dialog.getByLabel("Business name")).toHaveValue(user.businessName);
   // Neither the demo's number nor any other business's is offered.

@@ -235,18 +235,26 @@ export async function fillNewBusiness(dialog: Page, number: string, name: string
  * page without) creates a new test business with `number` and finishes. The caller checks the callback's result.
  */
 export async function connectThroughDialog(page: Page, javaScriptEnabled: boolean, number: string, name: string) {
+  const dialog = await openSignupDialog(page, javaScriptEnabled);
+  await fillNewBusiness(dialog, number, name);
+  await dialog.getByRole("button", { name: "Finish" }).click();
+}
+
+/**
+ * On /whatsapp: "Connect WhatsApp Business" opens the sandbox's dialog, a popup with JavaScript (once the
+ * page's script has wired the control: a click before that follows the plain link) or the page itself without.
+ */
+export async function openSignupDialog(page: Page, javaScriptEnabled: boolean): Promise<Page> {
   const connect = page.getByTestId("connect-whatsapp");
-  if (javaScriptEnabled) {
-    const [popup] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
-    await popup.waitForLoadState();
-    await fillNewBusiness(popup, number, name);
-    await popup.getByRole("button", { name: "Finish" }).click();
-  } else {
+  if (!javaScriptEnabled) {
     await connect.click();
     await expect(page).toHaveURL(/\/sandbox\/meta\/dialog\/oauth/);
-    await fillNewBusiness(page, number, name);
-    await page.getByRole("button", { name: "Finish" }).click();
+    return page;
   }
+  await expect(page.locator("[data-embedded-signup]")).toHaveAttribute("data-ready", "true");
+  const [popup] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
+  await popup.waitForLoadState();
+  return popup;
 }
 
 /**

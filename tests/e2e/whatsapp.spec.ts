@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { test, expect } from "./fixtures";
-import { connectThroughDialog, kenyanNumber, signIn, signUpAndVerifyViaApi } from "./helpers";
+import { connectThroughDialog, kenyanNumber, openSignupDialog, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Embedded Signup end to end: the product's /whatsapp page, the Meta sandbox's dialog (playing
 // Meta's popup with JavaScript, a plain page without), the callback, and webhooks coming back.
@@ -109,14 +109,12 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
 test("closing Meta's window before the end connects nothing", async ({ page, request, javaScriptEnabled }) => {
   const user = await signUpAndVerifyViaApi(request);
   await signIn(page, user.email, user.password, { to: "/whatsapp" });
-  const connect = page.getByTestId("connect-whatsapp");
+  const dialog = await openSignupDialog(page, javaScriptEnabled);
   if (javaScriptEnabled) {
-    const [popup] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
-    await popup.getByRole("button", { name: "Cancel" }).click();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(page.getByTestId("connect-phase")).toHaveText("Signup was closed before it finished. You can start again at any time.");
   } else {
-    await connect.click();
-    await page.getByRole("button", { name: "Cancel" }).click();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(page.getByRole("heading", { name: "Failed to complete signup. Please try again." })).toBeVisible();
     await expect(page.getByText("Signup was closed in Meta's window before it finished.")).toBeVisible();
     await expect(page.getByRole("alert").filter({ hasText: "Signup failed" })).toBeVisible();
@@ -175,10 +173,7 @@ test("Meta refusing the number's registration shows the failure text and leaves 
   await request.post(`${graph}/${created.phoneNumberId}/deregister`, { headers: { Authorization: `Bearer ${token}` } });
 
   await page.goto("/whatsapp");
-  const connect = page.getByTestId("connect-whatsapp");
-  let dialog = page;
-  if (javaScriptEnabled) [dialog] = await Promise.all([page.waitForEvent("popup"), connect.click()]);
-  else await connect.click();
+  const dialog = await openSignupDialog(page, javaScriptEnabled);
   await dialog.getByLabel(number).check();
   await dialog.getByRole("button", { name: "Finish" }).click();
 
