@@ -173,6 +173,23 @@ describe("the schema checker", () => {
     expect(schemaErrors({ data: [{ ...listed.data[0], status: 1 }] }, operations["GET /{WABA-ID}/phone_numbers"]!, components)).toEqual([
       "$.data[0].status: number where the schema has string",
     ]);
-    expect(() => schemaErrors({}, { oneOf: [] }, components)).toThrow(/does not know/);
+    expect(() => schemaErrors({}, { allOf: [] }, components)).toThrow(/does not know/);
+  });
+
+  it("judges anyOf, oneOf (exactly one branch) and additionalProperties, as OpenAI's description uses them", () => {
+    const nullableText = { anyOf: [{ type: "string" }, { type: "null" }] };
+    expect(schemaErrors(null, nullableText, {})).toEqual([]);
+    expect(schemaErrors(3, nullableText, {})).toEqual([
+      "$: matches none of its anyOf ($: number where the schema has string; $: number where the schema has null)",
+    ]);
+    const call = { oneOf: [{ required: ["function"] }, { required: ["custom"] }], discriminator: { propertyName: "type" } };
+    expect(schemaErrors({ function: {} }, call, {})).toEqual([]);
+    expect(schemaErrors({ function: {}, custom: {} }, call, {})).toEqual(["$: matches 2 branches of its oneOf, not one"]);
+    const metadata = { type: "object", properties: { id: { type: "string" } }, additionalProperties: { type: "string" } };
+    expect(schemaErrors({ id: "a", note: "b" }, metadata, {})).toEqual([]);
+    expect(schemaErrors({ id: "a", note: 1 }, metadata, {})).toEqual(["$.note: number where the schema has string"]);
+    expect(schemaErrors({ constructor: 1 }, { type: "object", additionalProperties: false }, {})).toEqual([
+      '$: has "constructor", which the schema does not allow',
+    ]);
   });
 });
