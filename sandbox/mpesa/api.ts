@@ -97,7 +97,7 @@ function stkPush(ctx: MpesaContext): RequestHandler {
       transactionType: request.transactionType,
       callbackUrl: request.callbackUrl,
     });
-    // Production accepts a TransactionDesc of any length, but a very long one never reaches the phone.
+    // Production accepts a TransactionDesc of any length, but a very long one never reaches the phone ("observed" only).
     const undeliverable = request.transactionDesc.length > TRANSACTION_DESC_DELIVERED_MAX;
     res.on("finish", () =>
       undeliverable ? void ctx.prompts.answer(prompt.CheckoutRequestID, "push_failed").catch(() => {}) : ctx.prompts.answerIfMagic(prompt),

@@ -176,6 +176,9 @@ describe("STK push: POST /mpesa/stkpush/v1/processrequest", () => {
     ["AccountReference", { AccountReference: "" }],
     ["TransactionDesc", { TransactionDesc: undefined }],
     ["TransactionDesc", { TransactionDesc: "   " }],
+    // Safaricom's documented limit (decision 110): 13 characters, so mpesa-node's default "Lipa na mpesa online" is refused.
+    ["TransactionDesc", { TransactionDesc: "Fourteen chars" }],
+    ["TransactionDesc", { TransactionDesc: "Lipa na mpesa online" }],
   ];
   it.each(invalid)("answers 400 400.002.02 Invalid %s for %j", async (name, extra) => {
     h = await startHarness();
@@ -187,8 +190,15 @@ describe("STK push: POST /mpesa/stkpush/v1/processrequest", () => {
     expect(h.sandbox.prompts()).toHaveLength(0);
   });
 
-  it("takes a TransactionDesc longer than the documented 13 characters, as Safaricom's production does", async () => {
+  it("takes a TransactionDesc of exactly 13 characters, the documented limit", async () => {
     h = await startHarness();
+    const answer = await h.push(h.pushBody("254712345678", { TransactionDesc: "Jumbe top-up!" }));
+    expect(answer.status).toBe(200);
+    expect(h.sandbox.prompt(answer.json.CheckoutRequestID)).toMatchObject({ state: "pending", transactionDesc: "Jumbe top-up!" });
+  });
+
+  it('transactionDescLimit "observed": takes a TransactionDesc longer than the documented 13 characters, as production is observed to', async () => {
+    h = await startHarness({ transactionDescLimit: "observed" });
     const lengths = { "Lipa na mpesa online": 20, [`${"Jumbe wallet top-up ".repeat(9)}xy`]: TRANSACTION_DESC_DELIVERED_MAX };
     let phone = 254712345600;
     for (const [TransactionDesc, length] of Object.entries(lengths)) {
@@ -202,8 +212,8 @@ describe("STK push: POST /mpesa/stkpush/v1/processrequest", () => {
     }
   });
 
-  it("accepts a TransactionDesc past what reaches a phone, then ends it with ResultCode 1025 (no prompt to answer)", async () => {
-    h = await startHarness();
+  it('transactionDescLimit "observed": accepts a TransactionDesc past what reaches a phone, then ends it with ResultCode 1025 (no prompt to answer)', async () => {
+    h = await startHarness({ transactionDescLimit: "observed" });
     const answer = await h.push(h.pushBody("254712345678", { TransactionDesc: "x".repeat(TRANSACTION_DESC_DELIVERED_MAX + 1) }));
     expect(answer.status).toBe(200);
     await h.receiver.waitFor(1);

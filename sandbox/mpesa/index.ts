@@ -75,6 +75,7 @@ function resolveOptions(options: MpesaSandboxOptions): ResolvedOptions {
     validationTimeoutMs: milliseconds("validationTimeoutMs", options.validationTimeoutMs, 8000),
     callbackTimeoutMs: milliseconds("callbackTimeoutMs", options.callbackTimeoutMs, 10_000),
     c2bUrlKeywordCheck: options.c2bUrlKeywordCheck ?? true,
+    transactionDescLimit: options.transactionDescLimit ?? "documented",
     initiatorName: options.initiatorName ?? SANDBOX_INITIATOR_NAME,
     initiatorPassword: options.initiatorPassword ?? SANDBOX_INITIATOR_PASSWORD,
     ...credentialKeys(options),

@@ -50,6 +50,12 @@ export interface MpesaSandboxOptions {
   credentialPublicKeyPem?: string;
   /** Refuse C2B URLs with words Daraja's production refuses (mpesa, safaricom, sql, ...). Default true. */
   c2bUrlKeywordCheck?: boolean;
+  /**
+   * TransactionDesc's limit: "documented" (default), Safaricom's documented 1 to 13 characters, a
+   * longer one refused with 400 `400.002.02`; "observed", what production is observed to do (any
+   * length accepted, one over 182 characters then fails with ResultCode 1025). Decision 110.
+   */
+  transactionDescLimit?: "documented" | "observed";
   /** Callback and C2B POSTs go through this (default globalThis.fetch). */
   fetch?: typeof fetch;
   /** The clock for timestamps and token expiry (default Date.now). Delays run on real timers. */
@@ -68,6 +74,7 @@ export interface ResolvedOptions {
   validationTimeoutMs: number;
   callbackTimeoutMs: number;
   c2bUrlKeywordCheck: boolean;
+  transactionDescLimit: "documented" | "observed";
   initiatorName: string;
   initiatorPassword: string;
   privateKeyPem: string;
