@@ -1,0 +1,104 @@
+// Types for the two pinned clients that ship none (mpesa-node 0.1.3, paystack-api 2.0.6), written
+// from their sources for the calls the fidelity suite makes; no `any` reaches the tests.
+
+declare module "mpesa-node" {
+  import type { AxiosInstance, AxiosResponse } from "axios";
+
+  /** Daraja's answers as mpesa-node hands them on: axios 0.18 responses, the JSON as `data`. */
+  type Answer = Promise<AxiosResponse<Record<string, unknown>>>;
+
+  interface MpesaConfig {
+    consumerKey: string;
+    consumerSecret: string;
+    /** "production" → https://api.safaricom.co.ke, anything else → https://sandbox.safaricom.co.ke. */
+    environment?: "sandbox" | "production";
+    shortCode?: string;
+    initiatorName?: string;
+    lipaNaMpesaShortCode?: string;
+    lipaNaMpesaShortPass?: string;
+    /** The initiator's password, encrypted with the certificate at certPath (SecurityCredential). */
+    securityCredential?: string;
+    certPath?: string;
+  }
+
+  class Mpesa {
+    constructor(config: MpesaConfig);
+    /** Set by the constructor from `environment`; every call reads it. */
+    baseURL: string;
+    enviroment: "sandbox" | "production";
+    oAuth(): Answer;
+    /** An axios instance on baseURL with a fresh Bearer token (what every call posts with). */
+    request(baseURL?: string | null): Promise<AxiosInstance>;
+    lipaNaMpesaOnline(
+      senderMsisdn: number | string,
+      amount: number,
+      callbackUrl: string,
+      accountRef: string,
+      transactionDesc?: string,
+      transactionType?: string,
+      shortCode?: string | null,
+      passKey?: string | null,
+    ): Answer;
+    lipaNaMpesaQuery(checkoutRequestId: string, shortCode?: string | null, passKey?: string | null): Answer;
+    c2bRegister(confirmationUrl: string, validationUrl: string, shortCode?: string | null, responseType?: string): Answer;
+    c2bSimulate(msisdn: number | string, amount: number, billRefNumber: string, commandId?: string, shortCode?: string | null): Answer;
+    b2c(
+      senderParty: number | string,
+      receiverParty: number | string,
+      amount: number,
+      queueUrl: string,
+      resultUrl: string,
+      commandId?: string,
+      initiatorName?: string | null,
+      remarks?: string,
+      occasion?: string,
+    ): Answer;
+    transactionStatus(
+      transactionId: string,
+      receiverParty: number | string,
+      idType: number | string,
+      queueUrl: string,
+      resultUrl: string,
+      remarks?: string,
+      occasion?: string,
+      initiator?: string | null,
+      commandId?: string,
+    ): Answer;
+  }
+  export default Mpesa;
+}
+
+declare module "paystack-api" {
+  /** Paystack's envelope as request-promise resolves it (`json: true`). */
+  interface Envelope {
+    status: boolean;
+    message: string;
+    data: Record<string, unknown>;
+  }
+
+  interface Paystack {
+    /** "https://api.paystack.co", set by the constructor; every call reads it. */
+    endpoint: string;
+    key: string;
+    transaction: {
+      initialize(params: {
+        email: string;
+        amount: number;
+        reference?: string;
+        currency?: string;
+        callback_url?: string;
+        metadata?: unknown;
+      }): Promise<Envelope>;
+      verify(params: { reference: string }): Promise<Envelope>;
+    };
+    Events: {
+      /** Express-style: answers 200, then emits the event if the HMAC-SHA512 of JSON.stringify(req.body) matches. */
+      middleware(req: { body: unknown; headers: Record<string, string | undefined> }, res: { sendStatus(status: number): unknown }): void;
+      on(event: string, handler: (data: Record<string, unknown>) => void): void;
+      off(event: string, handler: (data: Record<string, unknown>) => void): void;
+    };
+  }
+
+  function createPaystack(key: string): Paystack;
+  export default createPaystack;
+}
