@@ -56,7 +56,8 @@ function collect(node) {
 }
 
 function responseOf(response) {
-  const resolved = typeof response.$ref === "string" ? doc.components.responses[response.$ref.replace("#/components/responses/", "")] : response;
+  const resolved =
+    typeof response.$ref === "string" ? doc.components.responses[response.$ref.replace("#/components/responses/", "")] : response;
   return resolved.content["application/json"].schema;
 }
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET_KEY, startPaystack, type PaystackHarness } from "@jumbe/sandbox/paystack/test-support";
 
 /**
- * The Paystack sandbox (sandbox/paystack) driven by `paystack-api` 2.0.6, the most-used Node client
- * (github.com/pariola/paystack). It takes no base URL: the constructor sets the public property
+ * The Paystack sandbox (sandbox/paystack) driven by `paystack-api` 2.0.6, a widely used community Node
+ * client (github.com/pariola/paystack). It takes no base URL: the constructor sets the public property
  * `endpoint` to https://api.paystack.co, which every call reads; this file sets it to the sandbox's
  * loopback address after construction and changes nothing else. Jumbe's Paystack client
  * (app/.server/infrastructure/clients/paystack.ts) calls transaction initialize and verify only (no
