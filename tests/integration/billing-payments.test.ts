@@ -78,7 +78,7 @@ describe("M-Pesa Express top-ups", () => {
     const [prompt] = pay.mpesa.prompts();
     expect(prompt).toMatchObject({ CheckoutRequestID: payment.checkout_request_id, phone: "254712345678", amount: 1000 });
     expect(prompt!.accountReference).toBe(b.businessId.slice(0, 12));
-    // Within Daraja's documented 13 characters: the sandbox, like production, no longer refuses longer ones.
+    // Within Daraja's documented 13 characters, which the sandbox holds to (decision 110).
     expect(prompt!.transactionDesc).toBe("Jumbe top-up");
     // The callback address is the payment's own, with a secret only Safaricom was given.
     expect(prompt!.callbackUrl).toMatch(new RegExp(`/webhooks/mpesa/stk/${payment.id}/[\\w-]{20,}$`));
