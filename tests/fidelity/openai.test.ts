@@ -126,6 +126,22 @@ describe("chat completions as Jumbe's assistant makes them, through the openai c
     expect(answer.choices[0]?.finish_reason).toBe("length");
     expect(answer.usage?.completion_tokens).toBe(2);
   });
+
+  it("answers a filtered completion and one without usage (as llama.cpp's server may) in shapes the schema allows", async () => {
+    const filtered = await client.chat.completions.create({ model: h.model, messages: [{ role: "user", content: "magic:filter" }] });
+    conforms("POST /chat/completions 200", filtered);
+    expect(filtered.choices[0]).toMatchObject({ finish_reason: "content_filter", message: { content: null } });
+    const bare = await client.chat.completions.create({
+      model: h.model,
+      messages: [
+        { role: "system", content: SYSTEM },
+        { role: "user", content: "Delivery in Nairobi? magic:no-usage" },
+      ],
+    });
+    conforms("POST /chat/completions 200", bare);
+    expect(bare.usage).toBeUndefined();
+    expect(bare.choices[0]?.message.content).toBe("Delivery in Nairobi costs KES 300.");
+  });
 });
 
 describe("the models list, through the openai client", () => {
