@@ -46,8 +46,9 @@
 // - The Meta sandbox's status webhooks for the replies are held (META_SANDBOX_STATUS_DELAYS_MS 600 s),
 //   so only the inbound messages arrive during the runs; --automations-status-webhooks lets them come
 //   at the sandbox's usual delays. The replies themselves are sent by the dispatcher meanwhile (the
-//   sandbox refuses them with 131047: it has no window open, as these inbound messages did not go
-//   through it; the refusal costs the dispatcher about what an acceptance would).
+//   sandbox refuses them with 131047 at once, META_SANDBOX_REENGAGEMENT=sync: it has no window open, as
+//   these inbound messages did not go through it; the refusal costs the dispatcher about what an
+//   acceptance would).
 // - The number's hourly cap of 1,000 automated replies (run.ts): fresh at the start of run B by
 //   default (earlier runs' rows moved two hours back), so its first replies are queued, then it is
 //   reached; --automations-cap full starts run B with the hour's 1,000 replies already made (rows on
@@ -918,6 +919,9 @@ export async function benchAutomations({
       METRICS_TOKEN: randomBytes(24).toString("base64url"),
       DATA_DIR: dataDir,
       ...(statusWebhooks ? {} : { META_SANDBOX_STATUS_DELAYS_MS: "600000,600000,600000" }),
+      // The replies go outside any window the sandbox knows: refused at once, as when the results
+      // below were taken (decision 111 made the sandbox's default accept them and fail them later).
+      META_SANDBOX_REENGAGEMENT: "sync",
     };
     const context = {
       target: null,

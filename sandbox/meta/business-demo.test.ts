@@ -29,7 +29,7 @@ const text = (to: string) => ({ messaging_product: "whatsapp", to, type: "text",
 
 describe("the connected demo business", () => {
   it("has its number registered, WABA subscribed, token accepted, templates approved and recent customers' windows open", async () => {
-    h = await startHarness({ demoConnection: demo(Date.now()) });
+    h = await startHarness({ demoConnection: demo(Date.now()), reengagement: "sync" });
     const ids = businessDemoIds(APP_ID);
     const token = businessDemoToken(APP_ID);
     const check = async () => {

@@ -2,7 +2,9 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { SandboxContext } from "./context";
 import {
   INBOUND_TYPES,
+  REENGAGEMENT_MODES,
   type GraphFault,
+  type ReengagementMode,
   type InboundType,
   type TemplateAtMetaInput,
   type TemplateEvent,
@@ -314,6 +316,17 @@ export function controlRouter(ctx: SandboxContext): Router {
       });
       res.status(201);
       return created;
+    }),
+  );
+  router.post(
+    "/phone-numbers/:id/reengagement",
+    route((req) => {
+      const mode = str(bodyOf(req), "mode");
+      if (mode !== undefined && !(REENGAGEMENT_MODES as readonly string[]).includes(mode))
+        throw new BadInput('mode must be "async" (accepted, then a failed status), "sync" (400 at once), or null for the default.');
+      const phoneNumberId = String(req.params.id);
+      sandbox.setReengagement(phoneNumberId, mode as ReengagementMode | undefined);
+      return { phoneNumberId, reengagement: mode ?? ctx.options.reengagement };
     }),
   );
   router.post(

@@ -1,4 +1,4 @@
-import type { StatusDelays } from "./types";
+import { REENGAGEMENT_MODES, type ReengagementMode, type StatusDelays } from "./types";
 
 /**
  * The sending knobs read from the environment, for `npm run dev` and the standalone process: an
@@ -7,11 +7,13 @@ import type { StatusDelays } from "./types";
  * - META_SANDBOX_STATUS_DELAYS_MS: "sent,delivered,read" in ms after acceptance (e.g. "200,800,3000", "0,0,0").
  * - META_SANDBOX_THROUGHPUT: messages per second per number (0: no limit).
  * - META_SANDBOX_PAIR_RATE: 1 or 0 (the pair rate limit on or off).
+ * - META_SANDBOX_REENGAGEMENT: async or sync (how 131047 outside the 24-hour window surfaces).
  */
 export interface SendingEnv {
   statusDelaysMs?: StatusDelays;
   throughputPerSecond?: number;
   pairRateLimit?: boolean;
+  reengagement?: ReengagementMode;
 }
 
 export const DEFAULT_STATUS_DELAYS: StatusDelays = { sent: 200, delivered: 800, read: 3000 };
@@ -36,6 +38,12 @@ export function sendingFromEnv(env: Record<string, string | undefined>): Sending
   if (pair) {
     if (!["0", "1", "true", "false"].includes(pair)) throw new Error("META_SANDBOX_PAIR_RATE must be 1 or 0.");
     out.pairRateLimit = pair === "1" || pair === "true";
+  }
+  const reengagement = env.META_SANDBOX_REENGAGEMENT?.trim();
+  if (reengagement) {
+    if (!(REENGAGEMENT_MODES as readonly string[]).includes(reengagement))
+      throw new Error('META_SANDBOX_REENGAGEMENT must be "async" (accepted, then a failed status) or "sync" (400 at once).');
+    out.reengagement = reengagement as ReengagementMode;
   }
   return out;
 }

@@ -12,6 +12,8 @@ afterEach(async () => {
 });
 
 const FROM = "254712345678";
+/** The window is read from the send's own answer here: 131047 at once (decision 111; the default fails it in a status). */
+const REFUSED_AT_ONCE = { reengagement: "sync" } as const;
 
 /** control/inbound's answer: the message's wamid (and media id), or why the input was refused. */
 interface InboundAnswer {
@@ -175,7 +177,7 @@ describe("inbound messages", () => {
   });
 
   it("sends user_changed_number without contacts, and opens no window with it", async () => {
-    h = await startSending();
+    h = await startSending(REFUSED_AT_ONCE);
     const answer = await inbound(h, { type: "user_changed_number", newWaId: "254799000111" });
     const value = await lastValue(h);
     expect(value).not.toHaveProperty("contacts");
@@ -190,7 +192,7 @@ describe("inbound messages", () => {
   });
 
   it("opens the window for each customer message, and refuses bad input with a readable 400", async () => {
-    h = await startSending();
+    h = await startSending(REFUSED_AT_ONCE);
     expect((await h.send(text(FROM))).json.error.code).toBe(131047);
     await inbound(h, { type: "reaction", messageId: "wamid.x", emoji: "❤️" });
     expect((await h.send(text(FROM))).status).toBe(200);
@@ -209,7 +211,7 @@ describe("inbound messages", () => {
 
   it("dates a late message ageSeconds back, and the window runs from then", async () => {
     const NOW = Date.parse("2026-11-24T10:00:00Z");
-    h = await startSending({ now: () => NOW });
+    h = await startSending({ ...REFUSED_AT_ONCE, now: () => NOW });
     // 23 hours late: the timestamp is that far back, the window is still open.
     await inbound(h, { text: "Habari", ageSeconds: 23 * 3600 });
     expect((await lastValue(h)).messages[0].timestamp).toBe(String(NOW / 1000 - 23 * 3600));
@@ -242,7 +244,7 @@ describe("inbound messages", () => {
 
   it("takes ageSeconds from the console's form, and answers a bad one in words", async () => {
     const NOW = Date.parse("2026-11-24T10:00:00Z");
-    h = await startSending({ now: () => NOW });
+    h = await startSending({ ...REFUSED_AT_ONCE, now: () => NOW });
     const post = (ageSeconds: string) =>
       fetch(`${h!.base}/console/inbound`, {
         method: "POST",

@@ -16,7 +16,7 @@ import { MessageDesk } from "./messages";
 import { SandboxStore } from "./state";
 import { TemplateDesk } from "./templates";
 import { UploadDesk } from "./uploads";
-import type { MetaSandbox, MetaSandboxOptions, ResolvedOptions } from "./types";
+import { REENGAGEMENT_MODES, type MetaSandbox, type MetaSandboxOptions, type ReengagementMode, type ResolvedOptions } from "./types";
 import { parseHttpUrl } from "./util";
 import { WebhookSender } from "./webhooks";
 
@@ -83,9 +83,16 @@ function resolveOptions(options: MetaSandboxOptions): ResolvedOptions {
     statusDelaysMs,
     throughputPerSecond,
     pairRateLimit: options.pairRateLimit ?? fromEnv.pairRateLimit ?? true,
+    reengagement: reengagementMode(options.reengagement ?? fromEnv.reengagement ?? "async"),
     keepMessages: Math.max(1, Math.floor(options.keepMessages ?? 10_000)),
     now: options.now ?? Date.now,
   };
+}
+
+function reengagementMode(mode: string): ReengagementMode {
+  if (!(REENGAGEMENT_MODES as readonly string[]).includes(mode))
+    throw new Error('createMetaSandbox: reengagement must be "async" or "sync".');
+  return mode as ReengagementMode;
 }
 
 function checkWebhookUrl(url: string) {
@@ -174,6 +181,11 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     },
     messages(filter) {
       return messages.list(filter ?? {});
+    },
+    setReengagement(phoneNumberId, mode) {
+      if (!store.phoneNumbers.has(phoneNumberId)) throw new Error(`No phone number ${phoneNumberId}.`);
+      if (mode !== undefined) reengagementMode(mode);
+      messages.setReengagement(phoneNumberId, mode);
     },
     async sendStatus(status) {
       events.status(status);

@@ -86,7 +86,7 @@ describe("sending text", () => {
 });
 
 describe("the customer service window", () => {
-  it("refuses free-form messages before the customer writes and 24 hours after, and always takes templates", async () => {
+  it("accepts free-form messages before the customer writes and 24 hours after, then fails them with 131047; always takes templates", async () => {
     let now = Date.UTC(2026, 0, 5, 8);
     h = await startSending({ now: () => now });
     h.sandbox.createTemplateAtMeta(h.business.wabaId, {
@@ -96,14 +96,12 @@ describe("the customer service window", () => {
       components: [ORDER_BODY],
     });
 
+    // As Cloud API accounts see it (decision 111): a wamid, then a failed status with the error.
     const before = await h.send(text(CUSTOMER));
-    expect(before.status).toBe(400);
-    expect(before.json.error).toMatchObject({
-      code: 131047,
-      message: "(#131047) Re-engagement message",
-      error_data: { messaging_product: "whatsapp", details: expect.stringContaining("24 hours") },
-      fbtrace_id: expect.any(String),
-    });
+    expect(before.status).toBe(200);
+    const refusedId = before.json.messages[0].id;
+    expect(refusedId).toMatch(/^wamid\./);
+    expect(before.json.messages[0]).not.toHaveProperty("message_status");
 
     const templated = await h.send(template("order_update", "sw", ["Amina", "A-100", "kesho"]));
     expect(templated.status).toBe(200);
@@ -111,13 +109,77 @@ describe("the customer service window", () => {
 
     await h.customerWrites(CUSTOMER);
     now += DAY - 1000;
-    expect((await h.send(text(CUSTOMER))).status).toBe(200);
+    const inside = await h.send(text(CUSTOMER));
     now += 1000;
-    expect((await h.send(text(CUSTOMER))).json.error.code).toBe(131047);
+    const after = await h.send(text(CUSTOMER));
+    expect(after.status).toBe(200);
 
     const statuses = await h.statuses();
+    const of = (wamid: string) => statuses.filter((s) => s.id === wamid);
+    for (const wamid of [refusedId, after.json.messages[0].id]) {
+      expect(of(wamid)).toEqual([
+        {
+          id: wamid,
+          status: "failed",
+          timestamp: expect.any(String),
+          recipient_id: CUSTOMER,
+          errors: [
+            {
+              code: 131047,
+              title: "Re-engagement message",
+              message: "Re-engagement message",
+              error_data: { details: expect.stringContaining("more than 24 hours have passed") },
+              href: expect.any(String),
+            },
+          ],
+        },
+      ]);
+    }
+    expect(of(inside.json.messages[0].id).map((s) => s.status)).toEqual(["sent", "delivered", "read"]);
     const sent = statuses.find((s) => s.id === templated.json.messages[0].id && s.status === "sent")!;
     expect(sent.pricing).toEqual({ billable: true, pricing_model: "PMP", type: "regular", category: "marketing" });
+    expect(h.sandbox.messages({ to: CUSTOMER }).find((m) => m.wamid === refusedId)).toMatchObject({ outcome: "failed 131047" });
+  });
+
+  it("answers 131047 at once when set to sync: by option, per number in code or through the control API", async () => {
+    h = await startSending({ reengagement: "sync" });
+    const refused = await h.send(text(CUSTOMER));
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({
+      code: 131047,
+      type: "OAuthException",
+      message: "(#131047) Re-engagement message",
+      error_data: { messaging_product: "whatsapp", details: expect.stringContaining("24 hours") },
+      fbtrace_id: expect.any(String),
+    });
+    expect(h.sandbox.messages()).toEqual([]);
+    await h.close();
+
+    h = await startSending();
+    const control = (mode: unknown) =>
+      fetch(`${h!.base}/control/phone-numbers/${h!.business.phoneNumberId}/reengagement`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ mode }),
+      });
+    const set = await control("sync");
+    expect(set.status).toBe(200);
+    expect(await set.json()).toEqual({ phoneNumberId: h.business.phoneNumberId, reengagement: "sync" });
+    expect((await h.send(text(CUSTOMER))).json.error.code).toBe(131047);
+    const bad = await control("later");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/^mode must be "async"/);
+    expect(await (await control(null)).json()).toMatchObject({ reengagement: "async" });
+    expect((await h.send(text(CUSTOMER))).status).toBe(200);
+
+    h.sandbox.setReengagement(h.business.phoneNumberId, "sync");
+    expect((await h.send(text(CUSTOMER))).status).toBe(400);
+    h.sandbox.setReengagement(h.business.phoneNumberId, undefined);
+    expect((await h.send(text(CUSTOMER))).status).toBe(200);
+    expect(() => h!.sandbox.setReengagement("no-such-number", "sync")).toThrow(/No phone number/);
+    expect((await control("sync")).status).toBe(200);
+    h.sandbox.reset();
+    expect((await control("sync")).status).toBe(400);
   });
 
   it("prices a utility template free inside the window and regular outside it", async () => {

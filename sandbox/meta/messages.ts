@@ -5,7 +5,7 @@ import type { MediaDesk } from "./media";
 import { checkSend, invalidParam, missing, notValid, type CheckedSend } from "./message-rules";
 import { placeholdersOf } from "./template-rules";
 import type { PhoneNumber, SandboxStore, Template } from "./state";
-import type { ResolvedOptions, SandboxMessage, TemplateCategory } from "./types";
+import type { ReengagementMode, ResolvedOptions, SandboxMessage, TemplateCategory } from "./types";
 import { digitsOnly, newWamid } from "./util";
 
 type Obj = Record<string, unknown>;
@@ -57,6 +57,10 @@ function outcomeOf(waId: string): Outcome {
       return "read";
   }
 }
+
+/** Meta's words for 131047, in the send's answer and in the failed status alike. */
+export const REENGAGEMENT_DETAILS =
+  "Message failed to send because more than 24 hours have passed since the customer last replied to this number.";
 
 const whatsappDetails = (details: string) => ({ errorData: { messaging_product: "whatsapp", details } });
 
@@ -139,6 +143,8 @@ export class MessageDesk {
   private readonly inbound = new Map<string, string>();
   private readonly throughput = new Map<string, Bucket>();
   private readonly pairs = new Map<string, Bucket>();
+  /** Business number → how its 131047 surfaces, where it differs from options.reengagement. */
+  private readonly reengagement = new Map<string, ReengagementMode>();
   private readonly later = new Later((error) => console.warn("[meta sandbox] could not queue a status webhook:", error));
   private generation = 0;
 
@@ -172,6 +178,15 @@ export class MessageDesk {
     if (this.inbound.size > KEEP_INBOUND) this.inbound.delete(this.inbound.keys().next().value!);
   }
 
+  setReengagement(phoneNumberId: string, mode: ReengagementMode | undefined) {
+    if (mode === undefined) this.reengagement.delete(phoneNumberId);
+    else this.reengagement.set(phoneNumberId, mode);
+  }
+
+  reengagementOf(phoneNumberId: string): ReengagementMode {
+    return this.reengagement.get(phoneNumberId) ?? this.options.reengagement;
+  }
+
   windowOpen(phoneNumberId: string, customer: string) {
     const last = this.windows.get(`${phoneNumberId}:${customer}`);
     return last !== undefined && this.now - last < WINDOW_MS;
@@ -202,16 +217,15 @@ export class MessageDesk {
       template = found.template;
     }
     const inWindow = this.windowOpen(phone.id, checked.waId);
-    if (!template && !inWindow)
-      return fail(
-        400,
-        131047,
-        "(#131047) Re-engagement message",
-        whatsappDetails("Message failed to send because more than 24 hours have passed since the customer last replied to this number."),
-      );
+    // Outside the window a free-form message fails with 131047 (decision 111): by default it is
+    // accepted with a wamid and fails in its status webhook, as Cloud API accounts see it; a number
+    // set to "sync" answers the error at once.
+    const reengagement = !template && !inWindow;
+    if (reengagement && this.reengagementOf(phone.id) === "sync")
+      return fail(400, 131047, "(#131047) Re-engagement message", whatsappDetails(REENGAGEMENT_DETAILS));
     const limited = this.limit(phone, checked.waId);
     if (limited) return limited;
-    const sent = this.accept(phone, checked, body, template, inWindow);
+    const sent = this.accept(phone, checked, body, template, inWindow, reengagement ? { failed: 131047 } : undefined);
     return ok({
       messaging_product: "whatsapp",
       contacts: [{ input: checked.to, wa_id: checked.waId }],
@@ -359,8 +373,15 @@ export class MessageDesk {
 
   // ---- acceptance and the status ladder ---------------------------------------------------------
 
-  private accept(phone: PhoneNumber, checked: CheckedSend, body: Obj, template: Template | undefined, inWindow: boolean): Sent {
-    const outcome = outcomeOf(checked.waId);
+  private accept(
+    phone: PhoneNumber,
+    checked: CheckedSend,
+    body: Obj,
+    template: Template | undefined,
+    inWindow: boolean,
+    forced?: Outcome,
+  ): Sent {
+    const outcome = forced ?? outcomeOf(checked.waId);
     const pricing = pricingOf(template?.category, inWindow);
     const sent: Sent = {
       wamid: newWamid(),
@@ -433,6 +454,7 @@ export class MessageDesk {
     this.inbound.clear();
     this.throughput.clear();
     this.pairs.clear();
+    this.reengagement.clear();
   }
 
   close() {

@@ -139,6 +139,8 @@ describe("the standalone Meta sandbox", () => {
     expect(() => sendingFromEnv({ META_SANDBOX_STATUS_DELAYS_MS: "200,800" })).toThrow(/META_SANDBOX_STATUS_DELAYS_MS/);
     expect(() => sendingFromEnv({ META_SANDBOX_THROUGHPUT: "-1" })).toThrow(/META_SANDBOX_THROUGHPUT/);
     expect(() => sendingFromEnv({ META_SANDBOX_PAIR_RATE: "maybe" })).toThrow(/META_SANDBOX_PAIR_RATE/);
+    expect(() => sendingFromEnv({ META_SANDBOX_REENGAGEMENT: "later" })).toThrow(/META_SANDBOX_REENGAGEMENT/);
+    expect(sendingFromEnv({ META_SANDBOX_REENGAGEMENT: "sync" })).toEqual({ reengagement: "sync" });
     expect(sendingFromEnv({ META_SANDBOX_STATUS_DELAYS_MS: "1, 2, 3", META_SANDBOX_THROUGHPUT: "0", META_SANDBOX_PAIR_RATE: "0" })).toEqual(
       {
         statusDelaysMs: { sent: 1, delivered: 2, read: 3 },

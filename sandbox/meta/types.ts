@@ -229,7 +229,18 @@ export interface MetaSandboxOptions {
   pairRateLimit?: boolean;
   /** Sent messages kept for look-ups and the control API, the oldest dropped first. Default 10,000. */
   keepMessages?: number;
+  /**
+   * How a free-form send outside the 24-hour window fails (131047, decision 111): "async" (the
+   * default, what Cloud API accounts see today) accepts it with a wamid and then sends a `failed`
+   * status webhook with the error; "sync" answers 400 with the error at once. Per number:
+   * setReengagement / POST control/phone-numbers/{id}/reengagement. Env META_SANDBOX_REENGAGEMENT.
+   */
+  reengagement?: ReengagementMode;
 }
+
+/** Where 131047 (re-engagement) surfaces: in a failed status webhook, or in the send's own answer. */
+export type ReengagementMode = "async" | "sync";
+export const REENGAGEMENT_MODES: readonly ReengagementMode[] = ["async", "sync"];
 
 export interface StatusDelays {
   sent: number;
@@ -419,6 +430,12 @@ export interface MetaSandbox {
   sendInbound(input: InboundInput): Promise<{ wamid: string; mediaId?: string }>;
   /** Messages the sandbox accepted, oldest first (the last 10,000); of one number and/or one recipient when given. */
   messages(filter?: { phoneNumberId?: string; to?: string }): SandboxMessage[];
+  /**
+   * How this number's free-form sends outside the 24-hour window fail (131047): "async" (accepted,
+   * then a failed status), "sync" (400 at once); undefined goes back to the sandbox's default. A
+   * reset forgets it.
+   */
+  setReengagement(phoneNumberId: string, mode: ReengagementMode | undefined): void;
   sendStatus(input: {
     phoneNumberId: string;
     wamid: string;
@@ -485,6 +502,7 @@ export interface ResolvedOptions {
   throughputPerSecond: number;
   pairRateLimit: boolean;
   keepMessages: number;
+  reengagement: ReengagementMode;
   now: () => number;
 }
 

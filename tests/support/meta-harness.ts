@@ -25,6 +25,8 @@ export function metaSandboxForFile(
     appUrl?: () => string;
     /** More environment for each test (e.g. WEBHOOK_ALLOW_LOOPBACK for a receiver on this machine). */
     env?: Record<string, string>;
+    /** The sandbox's clock (its 24-hour windows, its status timestamps); default Date.now. */
+    now?: () => number;
   } = {},
 ) {
   let graph: GraphSandbox | undefined;
@@ -39,6 +41,7 @@ export function metaSandboxForFile(
     graph = await startGraphSandbox({
       webhookUrl: receiver.url,
       statusDelaysMs: options.statusDelaysMs ?? { sent: 0, delivered: 0, read: 0 },
+      now: options.now,
     });
   });
 
