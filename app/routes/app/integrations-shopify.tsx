@@ -197,7 +197,9 @@ function RecentEvents({ events, reasons }: { events: EventView[]; reasons: Recor
           {events.map((event) => (
             <li key={event.id} className="py-2 text-sm" data-status={event.status}>
               <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                <span className="font-medium">{event.eventType ? eventWords(event.eventType) : (privacyTopicWords(event.topic) ?? event.topic)}</span>
+                <span className="font-medium">
+                  {event.eventType ? eventWords(event.eventType) : (privacyTopicWords(event.topic) ?? event.topic)}
+                </span>
                 {event.reference ? <span className="text-slate-600">{event.reference}</span> : null}
                 <Badge tone={STATUS_TONE[event.status as keyof typeof STATUS_TONE] ?? "neutral"}>{statusWords(event.status)}</Badge>
               </div>

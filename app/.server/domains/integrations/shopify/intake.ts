@@ -133,7 +133,16 @@ export async function storeShopifyEvents(deliveries: Delivery[]): Promise<number
        select $7, jsonb_build_object('ids', jsonb_agg(id)) from stored having count(*) > 0
      )
      select count(*)::int as n from stored`,
-    [column("shop"), column("eventId"), column("topic"), column("eventType"), column("payload"), column("reference"), SHOPIFY_EVENT_QUEUE, [...PRIVACY_TOPICS]],
+    [
+      column("shop"),
+      column("eventId"),
+      column("topic"),
+      column("eventType"),
+      column("payload"),
+      column("reference"),
+      SHOPIFY_EVENT_QUEUE,
+      [...PRIVACY_TOPICS],
+    ],
   );
   return row?.n ?? 0;
 }

@@ -44,7 +44,8 @@ const idOf = (value: unknown) =>
 /** Who a customer request is about, as its signed body says: Shopify's customer id, phone, e-mail, and the orders named. */
 export function customerOfRequest(payload: Json) {
   const customer = isObject(payload.customer) ? payload.customer : {};
-  const email = typeof customer.email === "string" && customer.email.includes("@") ? customer.email.trim().toLowerCase().slice(0, 320) : null;
+  const email =
+    typeof customer.email === "string" && customer.email.includes("@") ? customer.email.trim().toLowerCase().slice(0, 320) : null;
   const orders = [payload.orders_requested, payload.orders_to_redact].flatMap((list) => (Array.isArray(list) ? list : []));
   return {
     customerId: idOf(customer.id),
@@ -92,7 +93,12 @@ async function logged(executor: Executor, organizationId: string, key: Parameter
   });
 }
 
-/** Marks the privacy event done (only from received: a retried job does nothing twice). Answers whether it was this call's. */
+/**
+ * Marks the privacy event done (only from received: a retried job does nothing twice). Answers
+ * whether it was this call's. `rekey` frees the delivery key of a shop/redact once done: its body
+ * (the shop's id and domain) is the same every time, so a later removal of the shop, installed
+ * again, must not be taken for a repeat; a retry of this one finds no connection and is not stored.
+ */
 async function done(executor: Executor, row: PrivacyRow, reason: string, reference: string, payload: Json, rekey: boolean) {
   const rows = await queryRows<{ id: string }>(
     executor,
@@ -171,7 +177,7 @@ async function customerRedact(row: PrivacyRow) {
     );
     // The request keeps the customer's id and the orders, never their number or address.
     const kept = { customer: { id: c.customerId }, orders_to_redact: c.orderIds };
-    if (!(await done(tx, row, "privacy_customer_erased", referenceOf(c), kept, true))) return;
+    if (!(await done(tx, row, "privacy_customer_erased", referenceOf(c), kept, false))) return;
     await logged(tx, row.organization_id, "shopify_privacy_activity_customer_redact", {
       shop: row.shop,
       reference: referenceOf(c),
@@ -252,7 +258,11 @@ export async function privacyExport(actor: { organizationId: string; userId: str
         exportedAt: new Date().toISOString(),
         law: "Kenya Data Protection Act 2019, section 26: the right of access",
         shop: request.shop,
-        request: { receivedAt: new Date(request.received_at).toISOString(), customer: request.payload.customer ?? null, orders: c.orderIds },
+        request: {
+          receivedAt: new Date(request.received_at).toISOString(),
+          customer: request.payload.customer ?? null,
+          orders: c.orderIds,
+        },
         contacts,
         shopifyEvents: events,
       },
