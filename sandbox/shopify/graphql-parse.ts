@@ -20,7 +20,16 @@ export interface Directive {
 }
 
 export type Selection =
-  | { kind: "field"; alias?: string; name: string; args: Record<string, Value>; directives: Directive[]; selections?: Selection[]; line: number; column: number }
+  | {
+      kind: "field";
+      alias?: string;
+      name: string;
+      args: Record<string, Value>;
+      directives: Directive[];
+      selections?: Selection[];
+      line: number;
+      column: number;
+    }
   | { kind: "spread"; name: string; directives: Directive[] }
   | { kind: "inline"; typeCondition?: string; directives: Directive[]; selections: Selection[] };
 
@@ -111,14 +120,16 @@ function tokenize(source: string): Token[] {
     }
     if (/[-0-9]/.test(c)) {
       const number = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(source.slice(i));
-      if (!number) throw new GraphqlSyntaxError(`Parse error on "${c}" (error) at [${start.line}, ${start.column}]`, start.line, start.column);
+      if (!number)
+        throw new GraphqlSyntaxError(`Parse error on "${c}" (error) at [${start.line}, ${start.column}]`, start.line, start.column);
       tokens.push({ kind: number[2] || number[3] ? "float" : "int", value: number[0], ...start });
       i += number[0].length;
       continue;
     }
     if (source.startsWith('"""', i)) {
       const end = source.indexOf('"""', i + 3);
-      if (end < 0) throw new GraphqlSyntaxError(`Parse error on unterminated string at [${start.line}, ${start.column}]`, start.line, start.column);
+      if (end < 0)
+        throw new GraphqlSyntaxError(`Parse error on unterminated string at [${start.line}, ${start.column}]`, start.line, start.column);
       const raw = source.slice(i + 3, end);
       tokens.push({ kind: "string", value: blockString(raw), ...start });
       for (const ch of raw) if (ch === "\n") line++;

@@ -8,7 +8,14 @@ import { GraphqlSyntaxError, parseGraphql, skipped, valueOf, variableNamesIn, ty
 type Json = Record<string, unknown>;
 
 /** The operations the sandbox's GraphQL Admin API answers: its root fields. */
-export const GRAPHQL_FIELDS = ["webhookSubscriptionCreate", "webhookSubscriptionDelete", "webhookSubscriptions", "shop", "nodes", "orders"] as const;
+export const GRAPHQL_FIELDS = [
+  "webhookSubscriptionCreate",
+  "webhookSubscriptionDelete",
+  "webhookSubscriptions",
+  "shop",
+  "nodes",
+  "orders",
+] as const;
 
 /** Shopify's cost-based throttle: a bucket of 2000 points restoring 100 a second; each call here costs 10. */
 const THROTTLE = { maximumAvailable: 2000, restoreRate: 100, cost: 10 };
@@ -218,7 +225,10 @@ function ordersOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Js
 
 type Answer = { data?: Json; errors?: Json[] };
 
-const ROOTS: Record<"query" | "mutation", Record<string, (ctx: ShopifyContext, grant: AccessRecord, shop: Shop, version: string, args: Json) => Answer>> = {
+const ROOTS: Record<
+  "query" | "mutation",
+  Record<string, (ctx: ShopifyContext, grant: AccessRecord, shop: Shop, version: string, args: Json) => Answer>
+> = {
   query: {
     shop: (_ctx, _grant, shop) => ({ data: { shop: shopNode(shop) } }),
     webhookSubscriptions: (ctx, grant, shop, _version, args) => listSubscriptions(ctx, grant, shop, args),
@@ -233,7 +243,14 @@ const ROOTS: Record<"query" | "mutation", Record<string, (ctx: ShopifyContext, g
 const ROOT_TYPE = { query: "QueryRoot", mutation: "Mutation" } as const;
 
 /** The answer shaped by the client's selection: its aliases, only the fields asked for, `__typename`. */
-function project(value: unknown, selections: Selection[], doc: Document, variables: Json, path: (string | number)[], errors: Json[]): unknown {
+function project(
+  value: unknown,
+  selections: Selection[],
+  doc: Document,
+  variables: Json,
+  path: (string | number)[],
+  errors: Json[],
+): unknown {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return value.map((item, i) => project(item, selections, doc, variables, [...path, i], errors));
   if (typeof value !== "object") return value;
@@ -251,7 +268,8 @@ function project(value: unknown, selections: Selection[], doc: Document, variabl
         continue;
       }
       if (selection.kind === "inline") {
-        if (!selection.typeCondition || selection.typeCondition === typeName || selection.typeCondition === "Node") walk(selection.selections);
+        if (!selection.typeCondition || selection.typeCondition === typeName || selection.typeCondition === "Node")
+          walk(selection.selections);
         continue;
       }
       const key = selection.alias ?? selection.name;
@@ -317,13 +335,18 @@ export function graphqlAnswer(ctx: ShopifyContext, req: Request, res: Response) 
   const given = (body.variables && typeof body.variables === "object" && !Array.isArray(body.variables) ? body.variables : {}) as Json;
   const variables: Json = {};
   for (const definition of operation.variables) {
-    const value = definition.name in given ? given[definition.name] : definition.defaultValue ? valueOf(definition.defaultValue, {}) : undefined;
+    const value =
+      definition.name in given ? given[definition.name] : definition.defaultValue ? valueOf(definition.defaultValue, {}) : undefined;
     if ((value === undefined || value === null) && definition.type.endsWith("!"))
       return void res.json({
         errors: [
           {
             message: `Variable $${definition.name} of type ${definition.type} was provided invalid value`,
-            extensions: { code: "INVALID_VARIABLE", value: value ?? null, problems: [{ path: [], explanation: "Expected value to not be null" }] },
+            extensions: {
+              code: "INVALID_VARIABLE",
+              value: value ?? null,
+              problems: [{ path: [], explanation: "Expected value to not be null" }],
+            },
           },
         ],
       });
@@ -333,10 +356,17 @@ export function graphqlAnswer(ctx: ShopifyContext, req: Request, res: Response) 
   const unused = operation.variables.find((v) => !used.has(v.name));
   if (unused)
     return void res.json({
-      errors: [graphqlError(`Variable $${unused.name} is declared by ${operation.name ?? "anonymous " + operation.type} but not used`, "variableNotUsed")],
+      errors: [
+        graphqlError(
+          `Variable $${unused.name} is declared by ${operation.name ?? "anonymous " + operation.type} but not used`,
+          "variableNotUsed",
+        ),
+      ],
     });
   const roots = ROOTS[operation.type];
-  const fields = operation.selections.filter((s): s is Extract<Selection, { kind: "field" }> => s.kind === "field" && !skipped(s.directives, variables));
+  const fields = operation.selections.filter(
+    (s): s is Extract<Selection, { kind: "field" }> => s.kind === "field" && !skipped(s.directives, variables),
+  );
   const missing = fields.find((f) => f.name !== "__typename" && !roots[f.name]);
   if (missing)
     return void res.json({
