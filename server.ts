@@ -368,6 +368,8 @@ function startIntegrationSandboxes() {
       apiVersion: config.SHOPIFY_API_VERSION,
       statePath: sandboxStatePath("shopify"),
       demo: { webhookAddress: shopifyWebhookAddress() },
+      // The app configuration's compliance_topics address: Shopify's privacy requests (decision 108).
+      complianceWebhookAddress: shopifyWebhookAddress(),
       ...access,
     }),
     googleSandbox: createGoogleSandbox({

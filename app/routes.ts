@@ -133,6 +133,8 @@ export default [
     route("messaging/contacts/import/:id/rejected.csv", "routes/app/messaging/import/rejected.ts"),
     route("messaging/contacts/export.csv", "routes/app/messaging/export.ts"),
     route("messaging/contacts/:id/data.json", "routes/app/messaging/contact-data.ts"),
+    // A Shopify customer's data request, assembled for the owner to send on (decision 108).
+    route("integrations/shopify/requests/:id/data.json", "routes/app/integrations-shopify-data.ts"),
     // Advanced Analytics' daily table as CSV (the page's query).
     route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
     // The partner programme's Transactions tab as CSV (platform administrators).

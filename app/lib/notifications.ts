@@ -21,6 +21,7 @@ export const NOTIFICATION_EVENTS = [
   "invitation",
   "role_changed",
   "assistant_cap",
+  "privacy_request",
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
@@ -94,6 +95,7 @@ const EVENT_WORDS: Record<NotificationEvent, { label: Words; description: Words 
   invitation: { label: m.inbox_notifications_event_invitation, description: m.inbox_notifications_event_invitation_description },
   role_changed: { label: m.inbox_notifications_event_role_changed, description: m.inbox_notifications_event_role_changed_description },
   assistant_cap: { label: m.automations_notice_event_cap, description: m.automations_notice_event_cap_description },
+  privacy_request: { label: m.shopify_privacy_event_label, description: m.shopify_privacy_event_description },
 };
 
 /** An event's name: in the request's language, or in `locale` (English for what is stored, as the activity log). */
@@ -135,6 +137,8 @@ export const EVENT_SETTINGS: readonly EventSetting[] = [
   setting("invitation", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
   setting("role_changed", [], EVERYONE),
   setting("assistant_cap", OWNERS_AND_ADMINS, OWNERS_AND_ADMINS),
+  // A customer's data request from a connected shop (decision 108): the owner answers it.
+  setting("privacy_request", ["owner"], ["owner"]),
 ];
 
 export const EVENT_SETTING = Object.fromEntries(EVENT_SETTINGS.map((s) => [s.event, s])) as Record<NotificationEvent, EventSetting>;

@@ -12,6 +12,20 @@ export const BODY_LIMIT = "256kb";
 /** Shopify's REST bucket: 40 calls, leaking 2 a second (the header shows the fill). */
 const BUCKET_SIZE = 40;
 const API_VERSION = /^(\d{4}-(01|04|07|10)|unstable)$/;
+/**
+ * The stable versions Shopify supports while the sandbox's default is 2025-10 (each is supported for
+ * at least twelve months). A retired version is answered by the oldest supported one, and
+ * `X-Shopify-API-Version` says which answered (Shopify's documented fall-back); a version not yet
+ * released is not found.
+ */
+export const SUPPORTED_API_VERSIONS = ["2025-01", "2025-04", "2025-07", "2025-10", "2026-01"] as const;
+
+/** The version that answers a request for `asked`, or null when none does. */
+export function answeringVersion(asked: string): string | null {
+  if (!API_VERSION.test(asked)) return null;
+  if (asked === "unstable" || (SUPPORTED_API_VERSIONS as readonly string[]).includes(asked)) return asked;
+  return asked < SUPPORTED_API_VERSIONS[0] ? SUPPORTED_API_VERSIONS[0] : null;
+}
 
 type Json = Record<string, unknown>;
 
@@ -32,7 +46,11 @@ function jsonBody(req: Request, res: Response, next: NextFunction) {
 function authenticate(ctx: ShopifyContext) {
   return (req: Request, res: Response, next: NextFunction) => {
     const shop = ctx.state.shops.get(String(req.params.shop));
-    if (!shop || !API_VERSION.test(String(req.params.version))) return void res.status(404).json({ errors: "Not Found" });
+    const version = answeringVersion(String(req.params.version));
+    if (!shop || !version) return void res.status(404).json({ errors: "Not Found" });
+    // Every Admin API answer says which version answered it, errors included.
+    res.set("X-Shopify-API-Version", version);
+    res.locals.apiVersion = version;
     const record = callRecordOf(res);
     if (record) record.account = shop.domain;
     const queued = ctx.faults.next();
@@ -85,7 +103,7 @@ function createWebhook(ctx: ShopifyContext, req: Request, res: Response) {
   if (!check.ok && check.field === "scope")
     return void res.status(403).json({ errors: `[API] This action requires merchant approval for ${check.scope} scope.` });
   if (!check.ok) return void res.status(422).json({ errors: { [check.field]: [check.message] } });
-  const subscription = addSubscription(ctx, grant, shop, topic, String(input.address), String(req.params.version));
+  const subscription = addSubscription(ctx, grant, shop, topic, String(input.address), String(res.locals.apiVersion));
   res.status(201).json({ webhook: webhookView(subscription) });
 }
 

@@ -12,6 +12,11 @@ export interface ResolvedOptions {
   /** The Admin API version webhooks are sent with unless a subscription says otherwise. */
   apiVersion: string;
   slowMs: number;
+  /**
+   * Where the app's configuration sends the mandatory privacy topics (shopify.app.toml's
+   * `compliance_topics` and its `uri`): set for the app, not subscribed per shop.
+   */
+  complianceAddress: string | null;
   now: () => number;
 }
 

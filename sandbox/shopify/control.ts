@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { FAULTS, isFault, MAGIC_VALUES } from "../faults";
 import type { ShopifyContext } from "./context";
-import { checkoutPayload, emit, fulfillmentPayload, orderPayload, shopPayload } from "./events";
+import { checkoutPayload, emit, emitPrivacy, fulfillmentPayload, orderPayload, PRIVACY_TOPICS, shopPayload } from "./events";
 import type { Address, Checkout, LineItem, Order, Person, Shop } from "./state";
 import { DELIVERIES, type Delivery, type WebhookRecord } from "./webhooks";
 
@@ -225,6 +225,43 @@ export function uninstall(ctx: ShopifyContext, domain: string, input: Json = {})
   return { webhooks };
 }
 
+/**
+ * A privacy request as Shopify sends it to the app's compliance address: a customer's data request
+ * (`customer` and `orders_requested`), a customer's redaction (`orders_to_redact`), or the shop's
+ * redaction (48 hours after the app was removed). The customer is given (`id`, `email`, `phone`) or
+ * taken from the shop's orders by `phone`; the orders are the customer's orders in the shop.
+ */
+export function privacyRequest(ctx: ShopifyContext, domain: string, topic: string, input: Json = {}) {
+  const shop = shopOr404(ctx, domain);
+  if (!(PRIVACY_TOPICS as readonly string[]).includes(topic))
+    throw new ControlError(400, `topic must be one of ${PRIVACY_TOPICS.join(", ")}.`);
+  if (!ctx.options.complianceAddress)
+    throw new ControlError(409, "The app's configuration has no compliance webhook address (compliance_topics).");
+  const delivery = deliveryOf(input.delivery);
+  if (topic === "shop/redact") return { webhooks: emitPrivacy(ctx, shop, topic, { shop_id: shop.id, shop_domain: shop.domain }, delivery) };
+  const given = personOf(input.customer);
+  const orders = ctx.state
+    .ordersOf(shop.domain)
+    .filter(
+      (o) =>
+        given &&
+        ((given.phone && (o.customer?.phone === given.phone || o.phone === given.phone)) || (given.email && o.email === given.email)),
+    );
+  const known = orders.find((o) => o.customer)?.customer;
+  const rawId = (input.customer as Json | undefined)?.id;
+  const customer = {
+    id: typeof rawId === "number" ? rawId : (known?.id ?? ctx.state.newId()),
+    email: given?.email ?? known?.email ?? null,
+    phone: given?.phone ?? known?.phone ?? null,
+  };
+  const ids = orders.map((o) => o.id);
+  const payload =
+    topic === "customers/data_request"
+      ? { shop_id: shop.id, shop_domain: shop.domain, orders_requested: ids, customer, data_request: { id: ctx.state.newId() } }
+      : { shop_id: shop.id, shop_domain: shop.domain, customer, orders_to_redact: ids };
+  return { webhooks: emitPrivacy(ctx, shop, topic, payload, delivery), request: payload };
+}
+
 export function queueFault(ctx: ShopifyContext, fault: unknown, times: unknown) {
   const count = times === undefined || times === "" ? 1 : Number(times);
   if (!isFault(fault) || !Number.isInteger(count) || count < 1 || count > 100) return false;
@@ -302,6 +339,19 @@ export function controlRouter(ctx: ShopifyContext): Router {
   router.post(
     "/shops/:shop/uninstall",
     act((req) => uninstall(ctx, String(req.params.shop), body(req)), 200),
+  );
+
+  router.post(
+    "/shops/:shop/customers/data_request",
+    act((req) => privacyRequest(ctx, String(req.params.shop), "customers/data_request", body(req)), 200),
+  );
+  router.post(
+    "/shops/:shop/customers/redact",
+    act((req) => privacyRequest(ctx, String(req.params.shop), "customers/redact", body(req)), 200),
+  );
+  router.post(
+    "/shops/:shop/redact",
+    act((req) => privacyRequest(ctx, String(req.params.shop), "shop/redact", body(req)), 200),
   );
 
   router.get("/webhooks", (_req, res) => void res.json({ webhooks: ctx.sender.list() }));

@@ -15,6 +15,12 @@ export const TOPICS: Readonly<Record<string, string[]>> = {
   "app/uninstalled": [],
 };
 
+/**
+ * Shopify's mandatory privacy topics: sent to the compliance address of the app's configuration,
+ * never subscribed per shop (webhookSubscriptionCreate refuses them as unknown topics, as Shopify does).
+ */
+export const PRIVACY_TOPICS = ["customers/data_request", "customers/redact", "shop/redact"] as const;
+
 const iso = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
 const money = (value: number) => value.toFixed(2);
 const gid = (kind: string, id: number) => `gid://shopify/${kind}/${id}`;
@@ -154,4 +160,17 @@ export function emit(ctx: ShopifyContext, shop: Shop, topic: string, payload: un
     .flatMap((s) =>
       ctx.sender.send({ topic, shop: shop.domain, subscriptionId: s.id, url: s.address, apiVersion: s.apiVersion, payload, delivery }),
     );
+}
+
+/** A privacy topic to the app's compliance address (one delivery, Shopify's headers and retries). */
+export function emitPrivacy(
+  ctx: ShopifyContext,
+  shop: Shop,
+  topic: string,
+  payload: unknown,
+  delivery: Delivery = "normal",
+): WebhookRecord[] {
+  const url = ctx.options.complianceAddress;
+  if (!url) return [];
+  return ctx.sender.send({ topic, shop: shop.domain, subscriptionId: 0, url, apiVersion: ctx.options.apiVersion, payload, delivery });
 }

@@ -3,12 +3,19 @@ import type { AccessRecord } from "../oauth-grants";
 import type { ShopifyContext } from "./context";
 import type { Shop, Subscription } from "./state";
 import { addSubscription, checkSubscription, ownSubscriptions, removeSubscription } from "./subscriptions";
+import { GraphqlSyntaxError, parseGraphql, skipped, valueOf, variableNamesIn, type Document, type Selection } from "./graphql-parse";
 
 type Json = Record<string, unknown>;
 
 /** The operations the sandbox's GraphQL Admin API answers: its root fields. */
-export const GRAPHQL_FIELDS = ["webhookSubscriptionCreate", "webhookSubscriptionDelete", "webhookSubscriptions", "shop", "nodes"] as const;
-type Field = (typeof GRAPHQL_FIELDS)[number];
+export const GRAPHQL_FIELDS = [
+  "webhookSubscriptionCreate",
+  "webhookSubscriptionDelete",
+  "webhookSubscriptions",
+  "shop",
+  "nodes",
+  "orders",
+] as const;
 
 /** Shopify's cost-based throttle: a bucket of 2000 points restoring 100 a second; each call here costs 10. */
 const THROTTLE = { maximumAvailable: 2000, restoreRate: 100, cost: 10 };
@@ -34,6 +41,7 @@ function cost(currentlyAvailable: number) {
 
 function subscriptionNode(subscription: Subscription) {
   return {
+    __typename: "WebhookSubscription",
     id: gid("WebhookSubscription", subscription.id),
     legacyResourceId: String(subscription.id),
     topic: enumOfTopic(subscription.topic),
@@ -41,17 +49,10 @@ function subscriptionNode(subscription: Subscription) {
     // The older field the URI replaced; answered too, as Shopify does for versions that have both.
     callbackUrl: subscription.address,
     format: "JSON",
-    apiVersion: { handle: subscription.apiVersion },
+    apiVersion: { __typename: "ApiVersion", handle: subscription.apiVersion, displayName: subscription.apiVersion, supported: true },
     createdAt: new Date(subscription.createdAt).toISOString(),
     updatedAt: new Date(subscription.updatedAt).toISOString(),
   };
-}
-
-/** The operation's one root field, named in the query's text (the sandbox reads arguments from `variables` only). */
-function rootFieldOf(query: string): Field | undefined {
-  const body = query.replace(/#[^\n]*/g, "");
-  // `nodes` is a root field only as called (`nodes(ids: …)`); a connection's `nodes { … }` is not.
-  return GRAPHQL_FIELDS.find((field) => new RegExp(field === "nodes" ? "\\bnodes\\s*\\(" : `\\b${field}\\b`).test(body));
 }
 
 const graphqlError = (message: string, code: string) => ({ message, extensions: { code } });
@@ -90,12 +91,20 @@ function createSubscription(ctx: ShopifyContext, grant: AccessRecord, shop: Shop
       data: {
         webhookSubscriptionCreate: {
           webhookSubscription: null,
-          userErrors: [{ field: ["webhookSubscription", "callbackUrl"], message: `Address ${check.message}` }],
+          userErrors: [{ __typename: "UserError", field: ["webhookSubscription", "callbackUrl"], message: `Address ${check.message}` }],
         },
       },
     };
   const subscription = addSubscription(ctx, grant, shop, topic, String(address), version);
-  return { data: { webhookSubscriptionCreate: { webhookSubscription: subscriptionNode(subscription), userErrors: [] } } };
+  return {
+    data: {
+      webhookSubscriptionCreate: {
+        __typename: "WebhookSubscriptionCreatePayload",
+        webhookSubscription: subscriptionNode(subscription),
+        userErrors: [],
+      },
+    },
+  };
 }
 
 function deleteSubscription(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, variables: Json) {
@@ -105,21 +114,28 @@ function deleteSubscription(ctx: ShopifyContext, grant: AccessRecord, shop: Shop
     return {
       data: {
         webhookSubscriptionDelete: {
+          __typename: "WebhookSubscriptionDeletePayload",
           deletedWebhookSubscriptionId: null,
-          userErrors: [{ field: ["id"], message: "Webhook subscription does not exist" }],
+          userErrors: [{ __typename: "UserError", field: ["id"], message: "Webhook subscription does not exist" }],
         },
       },
     };
   removeSubscription(ctx, found);
-  return { data: { webhookSubscriptionDelete: { deletedWebhookSubscriptionId: gid("WebhookSubscription", found.id), userErrors: [] } } };
+  return {
+    data: {
+      webhookSubscriptionDelete: {
+        __typename: "WebhookSubscriptionDeletePayload",
+        deletedWebhookSubscriptionId: gid("WebhookSubscription", found.id),
+        userErrors: [],
+      },
+    },
+  };
 }
 
 function listSubscriptions(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, variables: Json) {
   const first = Math.min(250, Math.max(1, Number(variables.first ?? 50) || 50));
   const nodes = ownSubscriptions(ctx, shop, grant).slice(0, first).map(subscriptionNode);
-  return {
-    data: { webhookSubscriptions: { nodes, edges: nodes.map((node) => ({ node })), pageInfo: { hasNextPage: false, endCursor: null } } },
-  };
+  return { data: { webhookSubscriptions: connection("WebhookSubscription", nodes) } };
 }
 
 const NODE_ID = /^gid:\/\/shopify\/(Order|Fulfillment|AbandonedCheckout)\/(\d{1,20})$/;
@@ -152,12 +168,141 @@ function nodesOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, variables
   return { data: { nodes } };
 }
 
+/** A connection as Shopify shapes one: nodes, edges with cursors, pageInfo. */
+function connection(kind: string, nodes: Json[]) {
+  const edges = nodes.map((node, i) => ({ __typename: `${kind}Edge`, node, cursor: Buffer.from(`cursor:${i + 1}`).toString("base64") }));
+  return {
+    __typename: `${kind}Connection`,
+    nodes,
+    edges,
+    pageInfo: {
+      __typename: "PageInfo",
+      hasNextPage: false,
+      hasPreviousPage: false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+function shopNode(shop: Shop) {
+  return {
+    __typename: "Shop",
+    id: gid("Shop", shop.id),
+    name: shop.name,
+    email: shop.email,
+    myshopifyDomain: shop.domain,
+    currencyCode: "KES",
+    ianaTimezone: "Africa/Nairobi",
+  };
+}
+
+/** `orders(first:)`: the shop's latest orders (newest first), `read_orders` required. */
+function ordersOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Json) {
+  if (!grant.scopes.includes("read_orders"))
+    return { errors: [graphqlError("Access denied for orders field. Required access: `read_orders` access scope.", "ACCESS_DENIED")] };
+  const first = args.first;
+  if (first === undefined || first === null)
+    return { errors: [graphqlError("you must provide one of first or last", "argumentLiteralsIncompatible")] };
+  if (typeof first !== "number" || !Number.isInteger(first) || first < 0 || first > 250)
+    return { errors: [graphqlError("The first argument must be an integer from 0 to 250.", "argumentLiteralsIncompatible")] };
+  const nodes = ctx.state
+    .ordersOf(shop.domain)
+    .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
+    .slice(0, first)
+    .map((order) => ({
+      __typename: "Order",
+      id: gid("Order", order.id),
+      legacyResourceId: String(order.id),
+      name: `#${order.number}`,
+      email: order.email,
+      phone: order.phone,
+      createdAt: new Date(order.createdAt).toISOString(),
+      updatedAt: new Date(order.updatedAt).toISOString(),
+    }));
+  return { data: { orders: connection("Order", nodes) } };
+}
+
+type Answer = { data?: Json; errors?: Json[] };
+
+const ROOTS: Record<
+  "query" | "mutation",
+  Record<string, (ctx: ShopifyContext, grant: AccessRecord, shop: Shop, version: string, args: Json) => Answer>
+> = {
+  query: {
+    shop: (_ctx, _grant, shop) => ({ data: { shop: shopNode(shop) } }),
+    webhookSubscriptions: (ctx, grant, shop, _version, args) => listSubscriptions(ctx, grant, shop, args),
+    nodes: (ctx, grant, shop, _version, args) => nodesOf(ctx, grant, shop, args),
+    orders: (ctx, grant, shop, _version, args) => ordersOf(ctx, grant, shop, args),
+  },
+  mutation: {
+    webhookSubscriptionCreate: (ctx, grant, shop, version, args) => createSubscription(ctx, grant, shop, version, args),
+    webhookSubscriptionDelete: (ctx, grant, shop, _version, args) => deleteSubscription(ctx, grant, shop, args),
+  },
+};
+const ROOT_TYPE = { query: "QueryRoot", mutation: "Mutation" } as const;
+
+/** The answer shaped by the client's selection: its aliases, only the fields asked for, `__typename`. */
+function project(
+  value: unknown,
+  selections: Selection[],
+  doc: Document,
+  variables: Json,
+  path: (string | number)[],
+  errors: Json[],
+): unknown {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map((item, i) => project(item, selections, doc, variables, [...path, i], errors));
+  if (typeof value !== "object") return value;
+  const object = value as Json;
+  const typeName = String(object.__typename ?? "Object");
+  const out: Json = {};
+  const walk = (list: Selection[]) => {
+    for (const selection of list) {
+      if (skipped(selection.directives, variables)) continue;
+      if (selection.kind === "spread") {
+        const fragment = doc.fragments.get(selection.name);
+        if (!fragment) errors.push(graphqlError(`Fragment ${selection.name} was used, but not defined`, "useAndDefineFragment"));
+        else if (fragment.typeCondition === typeName || !/^[A-Z]/.test(fragment.typeCondition) || fragment.typeCondition === "Node")
+          walk(fragment.selections);
+        continue;
+      }
+      if (selection.kind === "inline") {
+        if (!selection.typeCondition || selection.typeCondition === typeName || selection.typeCondition === "Node")
+          walk(selection.selections);
+        continue;
+      }
+      const key = selection.alias ?? selection.name;
+      if (selection.name === "__typename") {
+        out[key] = typeName;
+        continue;
+      }
+      if (!(selection.name in object) || selection.name === "__typename") {
+        errors.push({
+          message: `Field '${selection.name}' doesn't exist on type '${typeName}'`,
+          locations: [{ line: selection.line, column: selection.column }],
+          path: [...path, key],
+          extensions: { code: "undefinedField", typeName, fieldName: selection.name },
+        });
+        continue;
+      }
+      const field = object[selection.name];
+      out[key] = selection.selections ? project(field, selection.selections, doc, variables, [...path, key], errors) : field;
+    }
+  };
+  walk(selections);
+  return out;
+}
+
 /**
- * The GraphQL Admin API's part an app needs for webhooks (Shopify's current API: new public apps
- * may not use REST since April 2025): `webhookSubscriptionCreate`, `webhookSubscriptionDelete`,
- * `webhookSubscriptions` and `shop`, and `nodes` for the orders, fulfilments and abandoned checkouts
- * the shop's webhooks were about, one root field a request, arguments from `variables`. Answers
- * carry Shopify's `extensions.cost`; a throttled call is 200 with a `THROTTLED` error, as Shopify's is.
+ * The GraphQL Admin API's part an app needs (Shopify's current API: new public apps may not use REST
+ * since April 2025): `webhookSubscriptionCreate`, `webhookSubscriptionDelete`, `webhookSubscriptions`,
+ * `shop`, `nodes` and `orders`. The query is read as GraphQL (graphql-parse.ts): arguments as
+ * literals or variables, aliases, fragments, several root fields in one operation, the operation
+ * chosen by `operationName`. Errors as Shopify gives them: 200 with `errors[].message` and
+ * `extensions.code` (a syntax error, an unknown field, a missing variable); 400 only for a body
+ * without a query. Answers carry Shopify's `extensions.cost`; a throttled call is 200 with a
+ * `THROTTLED` error, as Shopify's is.
  */
 export function graphqlAnswer(ctx: ShopifyContext, req: Request, res: Response) {
   const body = (req.body ?? {}) as Json;
@@ -168,40 +313,99 @@ export function graphqlAnswer(ctx: ShopifyContext, req: Request, res: Response) 
       errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
       extensions: cost(0),
     });
-  const field = rootFieldOf(body.query);
-  if (!field)
+  let doc: Document;
+  try {
+    doc = parseGraphql(body.query);
+  } catch (error) {
+    if (!(error instanceof GraphqlSyntaxError)) throw error;
+    return void res.json({ errors: [{ message: error.message, locations: [{ line: error.line, column: error.column }] }] });
+  }
+  const wanted = typeof body.operationName === "string" && body.operationName ? body.operationName : undefined;
+  const operation = wanted ? doc.operations.find((o) => o.name === wanted) : doc.operations.length === 1 ? doc.operations[0] : undefined;
+  if (!operation)
+    return void res.json({
+      errors: [
+        wanted
+          ? graphqlError(`No operation named "${wanted}"`, "operationNotFound")
+          : graphqlError("An operation name is required when a document has more than one operation", "operationNameRequired"),
+      ],
+    });
+  if (operation.type === "subscription")
+    return void res.json({ errors: [graphqlError("Subscriptions are not supported by the Admin API", "subscriptionNotSupported")] });
+  const given = (body.variables && typeof body.variables === "object" && !Array.isArray(body.variables) ? body.variables : {}) as Json;
+  const variables: Json = {};
+  for (const definition of operation.variables) {
+    const value =
+      definition.name in given ? given[definition.name] : definition.defaultValue ? valueOf(definition.defaultValue, {}) : undefined;
+    if ((value === undefined || value === null) && definition.type.endsWith("!"))
+      return void res.json({
+        errors: [
+          {
+            message: `Variable $${definition.name} of type ${definition.type} was provided invalid value`,
+            extensions: {
+              code: "INVALID_VARIABLE",
+              value: value ?? null,
+              problems: [{ path: [], explanation: "Expected value to not be null" }],
+            },
+          },
+        ],
+      });
+    variables[definition.name] = value ?? null;
+  }
+  const used = variableNamesIn(operation.selections, doc.fragments);
+  const unused = operation.variables.find((v) => !used.has(v.name));
+  if (unused)
     return void res.json({
       errors: [
         graphqlError(
-          "The sandbox answers webhookSubscriptionCreate, webhookSubscriptionDelete, webhookSubscriptions, shop and nodes only.",
-          "undefinedField",
+          `Variable $${unused.name} is declared by ${operation.name ?? "anonymous " + operation.type} but not used`,
+          "variableNotUsed",
         ),
       ],
     });
-  const variables = (body.variables && typeof body.variables === "object" ? body.variables : {}) as Json;
+  const roots = ROOTS[operation.type];
+  const fields = operation.selections.filter(
+    (s): s is Extract<Selection, { kind: "field" }> => s.kind === "field" && !skipped(s.directives, variables),
+  );
+  const missing = fields.find((f) => f.name !== "__typename" && !roots[f.name]);
+  if (missing)
+    return void res.json({
+      errors: [
+        {
+          message: `Field '${missing.name}' doesn't exist on type '${ROOT_TYPE[operation.type]}'`,
+          locations: [{ line: missing.line, column: missing.column }],
+          path: [operation.type, missing.name],
+          extensions: { code: "undefinedField", typeName: ROOT_TYPE[operation.type], fieldName: missing.name },
+        },
+      ],
+    });
   const grant = res.locals.grant as AccessRecord;
   const shop = res.locals.shop as Shop;
-  const version = String(req.params.version);
-  const answer =
-    field === "webhookSubscriptionCreate"
-      ? createSubscription(ctx, grant, shop, version, variables)
-      : field === "webhookSubscriptionDelete"
-        ? deleteSubscription(ctx, grant, shop, variables)
-        : field === "webhookSubscriptions"
-          ? listSubscriptions(ctx, grant, shop, variables)
-          : field === "nodes"
-            ? nodesOf(ctx, grant, shop, variables)
-            : {
-                data: {
-                  shop: {
-                    id: gid("Shop", shop.id),
-                    name: shop.name,
-                    email: shop.email,
-                    myshopifyDomain: shop.domain,
-                    currencyCode: "KES",
-                    ianaTimezone: "Africa/Nairobi",
-                  },
-                },
-              };
-  res.json({ ...answer, extensions: cost(THROTTLE.maximumAvailable - THROTTLE.cost) });
+  const version = String(res.locals.apiVersion ?? req.params.version);
+  const data: Json = {};
+  const errors: Json[] = [];
+  let answered = 0;
+  for (const field of fields) {
+    const key = field.alias ?? field.name;
+    if (field.name === "__typename") {
+      data[key] = ROOT_TYPE[operation.type];
+      continue;
+    }
+    const args = Object.fromEntries(Object.entries(field.args).map(([name, value]) => [name, valueOf(value, variables)]));
+    const answer = roots[field.name]!(ctx, grant, shop, version, args);
+    if (answer.errors?.length) {
+      errors.push(...answer.errors.map((e) => ({ ...e, path: [key] })));
+      data[key] = null;
+      continue;
+    }
+    answered++;
+    const value = answer.data?.[field.name];
+    data[key] = field.selections ? project(value, field.selections, doc, variables, [key], errors) : value;
+  }
+  const spent = THROTTLE.cost * Math.max(1, fields.length);
+  const extensions = cost(THROTTLE.maximumAvailable - spent);
+  extensions.cost.requestedQueryCost = spent;
+  extensions.cost.actualQueryCost = spent;
+  if (errors.length && !answered) return void res.json({ errors, extensions });
+  res.json({ data, ...(errors.length ? { errors } : {}), extensions });
 }

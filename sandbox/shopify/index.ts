@@ -8,14 +8,23 @@ import { OAuthGrants } from "../oauth-grants";
 import { adminRouter } from "./admin";
 import { consoleRouter } from "./console";
 import type { ResolvedOptions, ShopifyContext } from "./context";
-import { createCheckout, createFulfillment, createOrder, controlRouter, uninstall, updateCheckout, updateFulfillment } from "./control";
+import {
+  createCheckout,
+  createFulfillment,
+  createOrder,
+  controlRouter,
+  privacyRequest,
+  uninstall,
+  updateCheckout,
+  updateFulfillment,
+} from "./control";
 import { oauthRouter } from "./oauth";
 import { ShopifyState } from "./state";
 import { WebhookSender, type WebhookRecord } from "./webhooks";
 
 export { installHmac, KNOWN_SCOPES } from "./oauth";
 export { shopifyWebhookHmac, DELIVERIES, type Delivery, type WebhookRecord } from "./webhooks";
-export { TOPICS } from "./events";
+export { TOPICS, PRIVACY_TOPICS } from "./events";
 export { MAGIC_VALUES, type Fault } from "../faults";
 
 export interface ShopifySandboxOptions {
@@ -39,6 +48,12 @@ export interface ShopifySandboxOptions {
   webhookAttempts?: number;
   /** How long a `magic-slow` answer waits. Default 30 s. */
   slowMs?: number;
+  /**
+   * The app configuration's compliance webhook address (`compliance_topics` in shopify.app.toml):
+   * where customers/data_request, customers/redact and shop/redact go. Unset: the control API's
+   * privacy requests answer 409, as an app without them cannot be listed.
+   */
+  complianceWebhookAddress?: string;
   /** The demo business's shop and install (sandbox/demo-grants.ts), its webhooks to this address; adopted at start. */
   demo?: { webhookAddress: string };
   now?: () => number;
@@ -55,6 +70,8 @@ export interface ShopifySandbox {
   createCheckout(shop: string, input?: Json): { checkout: Json; webhooks: WebhookRecord[] };
   updateCheckout(token: string, input?: Json): { checkout: Json; webhooks: WebhookRecord[] };
   uninstall(shop: string): { webhooks: WebhookRecord[] };
+  /** A privacy request Shopify sends to the app's compliance address (customers/data_request, customers/redact, shop/redact). */
+  privacyRequest(shop: string, topic: string, input?: Json): { webhooks: WebhookRecord[] };
   webhooks(): WebhookRecord[];
   flushWebhooks(): Promise<void>;
   queueFault(fault: Fault, times?: number): void;
@@ -77,6 +94,7 @@ function resolveOptions(input: ShopifySandboxOptions): ResolvedOptions & { delay
     publicPath,
     apiVersion: input.apiVersion ?? "2025-10",
     slowMs: input.slowMs ?? 30_000,
+    complianceAddress: input.complianceWebhookAddress ?? input.demo?.webhookAddress ?? null,
     now: input.now ?? Date.now,
     delayMs,
     attempts,
@@ -161,6 +179,7 @@ export function createShopifySandbox(input: ShopifySandboxOptions): ShopifySandb
     createCheckout: (shop, spec = {}) => createCheckout(ctx, shop, spec),
     updateCheckout: (token, spec = {}) => updateCheckout(ctx, token, spec),
     uninstall: (shop) => uninstall(ctx, shop),
+    privacyRequest: (shop, topic, spec = {}) => privacyRequest(ctx, shop, topic, spec),
     webhooks: () => ctx.sender.list(),
     flushWebhooks: () => ctx.sender.flush(),
     queueFault: (fault, times = 1) => ctx.faults.add(fault, times),

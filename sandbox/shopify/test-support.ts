@@ -20,13 +20,15 @@ export interface Answer<T = Record<string, unknown>> {
 }
 
 /** The sandbox on a throwaway Express app on a free loopback port, with a webhook receiver. */
-export async function startShopify(overrides: Partial<ShopifySandboxOptions> = {}) {
+export async function startShopify(overrides: Partial<ShopifySandboxOptions> = {}, options: { complianceToReceiver?: boolean } = {}) {
   const receiver = await startWebhookReceiver("/webhooks/shopify");
   const sandbox = createShopifySandbox({
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     webhookDelayMs: 0,
     webhookAttempts: 3,
+    // The app configuration's compliance address: the receiver, when a test asks for it.
+    ...(options.complianceToReceiver ? { complianceWebhookAddress: receiver.url } : {}),
     ...overrides,
   });
   const app = express();

@@ -126,6 +126,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/developers/api/:operation": () => "/developers/api/sendMessage",
   "/integrations/:provider/callback": () => "/integrations/hubspot/callback",
   "/messaging/contacts/:id/data.json": (w) => `/messaging/contacts/${w.contacts[0]}/data.json`,
+  "/integrations/shopify/requests/:id/data.json": () => "/integrations/shopify/requests/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/data.json",
   "/messaging/contacts/import/:id": (w) => `/messaging/contacts/import/${w.contactImport}`,
   "/messaging/contacts/import/:id/rejected.csv": (w) => `/messaging/contacts/import/${w.contactImport}/rejected.csv`,
   "/messaging/campaigns/:id": (w) => `/messaging/campaigns/${w.campaign}`,
@@ -162,6 +163,10 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/integrations/google-sheets": { status: 404, why: "Google Sheets is not connected" },
   // The Shopify connector's settings: only while a shop is connected (the flow: integrations-shopify.test.ts).
   "/integrations/shopify": { status: 404, why: "no shop connected" },
+  "/integrations/shopify/requests/:id/data.json": {
+    status: 404,
+    why: "no shop, so no data request (a request's own file: shopify-privacy.test.ts)",
+  },
   // HubSpot's settings page: the demo has no HubSpot connection (decision 083; the page: hubspot.test.ts).
   "/integrations/hubspot": { status: 404, why: "HubSpot not connected" },
   // The demo import has no rejected rows stored: its file is not found.

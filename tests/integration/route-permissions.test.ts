@@ -126,6 +126,13 @@ const ROWS: Record<string, Row> = {
     owner: "404",
     admin: "404",
   },
+  // A Shopify customer's data request as a file (decision 108): nobody's request is not found; signed out, sign in to the Shopify page.
+  "/integrations/shopify/requests/:id/data.json": {
+    path: "/integrations/shopify/requests/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/data.json",
+    anonymous: "→/login?from=%2Fintegrations%2Fshopify",
+    owner: "404",
+    admin: "404",
+  },
   "/whatsapp-setup": { path: "/whatsapp-setup", anonymous: "→/whatsapp", owner: "→/whatsapp", admin: "→/whatsapp" },
   // Spec pages not built yet answer "coming soon" to any signed-in user.
   "/search": { path: "/search?q=whatsapp", anonymous: "login", owner: "ok", admin: "ok" },

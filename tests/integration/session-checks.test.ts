@@ -153,6 +153,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/messaging/contacts/:id": (w) => `/messaging/contacts/${w.ids.contact}`,
   "/developers/api/:operation": () => "/developers/api/sendMessage",
   "/messaging/contacts/:id/data.json": (w) => `/messaging/contacts/${w.ids.contact}/data.json`,
+  "/integrations/shopify/requests/:id/data.json": () => "/integrations/shopify/requests/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/data.json",
   "/messaging/contacts/import/:id": (w) => `/messaging/contacts/import/${w.ids.contactImport}`,
   "/messaging/contacts/import/:id/rejected.csv": (w) => `/messaging/contacts/import/${w.ids.contactImport}/rejected.csv`,
   "/messaging/campaigns/:id": (w) => `/messaging/campaigns/${w.ids.campaign}`,

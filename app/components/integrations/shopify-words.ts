@@ -46,6 +46,7 @@ export const STATUS_TONE = {
   cancelled: "neutral",
   ignored: "neutral",
   received: "info",
+  done: "success",
 } as const;
 
 export function statusWords(status: string) {
@@ -60,7 +61,23 @@ export function statusWords(status: string) {
       return m.shopify_status_cancelled();
     case "ignored":
       return m.shopify_status_ignored();
+    case "done":
+      return m.shopify_status_done();
     default:
       return m.shopify_status_received();
+  }
+}
+
+/** The privacy topics' names (decision 108); null for the others (their event type names them). */
+export function privacyTopicWords(topic: string) {
+  switch (topic) {
+    case "customers/data_request":
+      return m.shopify_topic_customers_data_request();
+    case "customers/redact":
+      return m.shopify_topic_customers_redact();
+    case "shop/redact":
+      return m.shopify_topic_shop_redact();
+    default:
+      return null;
   }
 }

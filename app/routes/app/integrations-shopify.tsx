@@ -30,7 +30,7 @@ import { formatWhen } from "~/lib/dates";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
-import { eventHelp, eventWords, fieldWords, STATUS_TONE, statusWords } from "~/components/integrations/shopify-words";
+import { eventHelp, eventWords, fieldWords, privacyTopicWords, STATUS_TONE, statusWords } from "~/components/integrations/shopify-words";
 import { m } from "~/paraglide/messages";
 
 // The Shopify connector's settings (issue 45, decision 084): which approved template answers each
@@ -197,7 +197,9 @@ function RecentEvents({ events, reasons }: { events: EventView[]; reasons: Recor
           {events.map((event) => (
             <li key={event.id} className="py-2 text-sm" data-status={event.status}>
               <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                <span className="font-medium">{event.eventType ? eventWords(event.eventType) : event.topic}</span>
+                <span className="font-medium">
+                  {event.eventType ? eventWords(event.eventType) : (privacyTopicWords(event.topic) ?? event.topic)}
+                </span>
                 {event.reference ? <span className="text-slate-600">{event.reference}</span> : null}
                 <Badge tone={STATUS_TONE[event.status as keyof typeof STATUS_TONE] ?? "neutral"}>{statusWords(event.status)}</Badge>
               </div>
@@ -206,6 +208,18 @@ function RecentEvents({ events, reasons }: { events: EventView[]; reasons: Recor
                 {event.phone ? ` · ${event.phone}` : ""}
                 {reasons[event.id] ? ` · ${reasons[event.id]}` : ""}
               </p>
+              {event.topic === "customers/data_request" && event.reason === "privacy_export_ready" ? (
+                <p className="text-xs">
+                  <a
+                    href={href("/integrations/shopify/requests/:id/data.json", { id: event.id })}
+                    download
+                    className="link"
+                    aria-label={m.shopify_privacy_download_label({ reference: event.reference ?? "" })}
+                  >
+                    {m.shopify_privacy_download()}
+                  </a>
+                </p>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -177,6 +177,11 @@ const PEOPLE_AND_SETTINGS: StoredSentence[] = [
   ["app_activity_detail_sheets_exported", { rows: "count", spreadsheet: "data" }],
   ["shopify_activity_sent", { reference: "data", phone: "data" }],
   ["shopify_activity_skipped", { reference: "data", reason: SHOPIFY_REASONS }],
+  // Shopify's privacy webhooks (decision 108): what was done for a customer's or a shop's request.
+  ["shopify_privacy_activity_data_request", { shop: "data", reference: "data", contacts: "count", events: "count" }],
+  ["shopify_privacy_activity_customer_redact", { shop: "data", reference: "data", contacts: "count", events: "count" }],
+  ["shopify_privacy_activity_shop_redact", { shop: "data", events: "count" }],
+  ["shopify_privacy_activity_shop_kept", { shop: "data" }],
 ];
 
 // Billing, campaigns, templates, the console's actions, sending.

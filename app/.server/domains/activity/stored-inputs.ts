@@ -33,6 +33,11 @@ export const SHOPIFY_REASONS = [
   "shopify_reason_app_uninstalled",
   "shopify_reason_topic_not_used",
   "shopify_reason_not_confirmed",
+  "shopify_reason_privacy_export_ready",
+  "shopify_reason_privacy_nothing_held",
+  "shopify_reason_privacy_customer_erased",
+  "shopify_reason_privacy_shop_erased",
+  "shopify_reason_privacy_shop_connected_again",
 ] as const satisfies readonly MessageKey[];
 
 /** "prepaid", "postpaid" inside a sentence, as /billing says them (app/lib/billing-words.ts's billingTypeInline). */

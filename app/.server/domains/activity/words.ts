@@ -60,6 +60,7 @@ const ACTION_KEYS = {
   "Webhook endpoint disabled": "app_activity_action_webhook_endpoint_disabled",
   "Integration connected": "app_activity_action_integration_connected",
   "Integration connection failed": "app_activity_action_integration_connection_failed",
+  "Shopify privacy request": "shopify_privacy_activity_action",
   "Integration disconnected": "app_activity_action_integration_disconnected",
   "Integration disconnected without revoking its access": "app_activity_action_integration_disconnected_unrevoked",
   "Integration synced": "app_activity_action_integration_synced",

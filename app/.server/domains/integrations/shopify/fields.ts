@@ -151,5 +151,8 @@ export function resourceGidOf(topic: string, payload: Json): string | null {
   return null;
 }
 
-/** The shop a body names itself (app/uninstalled's shop object carries `myshopify_domain`); null when it names none. */
-export const bodyShopOf = (payload: Json) => text(payload.myshopify_domain)?.toLowerCase() ?? null;
+/**
+ * The shop a body names itself (app/uninstalled's shop object carries `myshopify_domain`, the privacy
+ * topics' bodies `shop_domain`); null when it names none.
+ */
+export const bodyShopOf = (payload: Json) => (text(payload.myshopify_domain) ?? text(payload.shop_domain))?.toLowerCase() ?? null;

@@ -9,6 +9,7 @@ import { log } from "../../../infrastructure/log";
 import { isShopDomain, verifyWebhook } from "../../../infrastructure/clients/shopify";
 import { createHash } from "node:crypto";
 import { bodyShopOf, deliveryKeyOf, eventTypeOf, referenceOf } from "./fields";
+import { PRIVACY_TOPICS, isPrivacyTopic } from "./privacy";
 
 /** The job queue that processes a stored event. */
 export const SHOPIFY_EVENT_QUEUE = "shopify.events";
@@ -57,6 +58,8 @@ export async function receiveShopifyWebhook(input: IncomingShopifyWebhook): Prom
   const body = payload as Record<string, unknown>;
   const named = bodyShopOf(body);
   if (named !== null && named !== shop) return { status: 400, message: "The body is another shop's than X-Shopify-Shop-Domain." };
+  // Shopify's privacy bodies always name their shop (signed): one that does not is not Shopify's.
+  if (isPrivacyTopic(topic) && named === null) return { status: 400, message: "A privacy webhook's body names no shop_domain." };
   await intake().store({
     shop,
     eventId: deliveryKeyOf(shop, topic, body, createHash("sha256").update(input.rawBody).digest("hex")),
@@ -99,6 +102,8 @@ export function createShopifyIngest(options: { maxBatch?: number; maxInFlight?: 
 /**
  * One statement: each delivery for a connected shop stored for that shop's organisation (the latest
  * connection of the shop), a repeated delivery key adding nothing, and one job for the rows stored.
+ * The privacy topics are stored for a shop removed too (its latest connection, connected or not):
+ * shop/redact comes 48 hours after the removal, and a customer's erasure may too (decision 108).
  * Answers how many were new.
  */
 export async function storeShopifyEvents(deliveries: Delivery[]): Promise<number> {
@@ -109,16 +114,16 @@ export async function storeShopifyEvents(deliveries: Delivery[]): Promise<number
          with ordinality as t(shop, event_id, topic, event_type, payload, reference, n)
      ),
      shops as (
-       select distinct on (external_account_id) external_account_id as shop, organization_id
+       select distinct on (external_account_id) external_account_id as shop, organization_id, status
        from integration_connections
-       where provider = 'shopify' and status = 'connected' and external_account_id in (select shop from input)
-       order by external_account_id, connected_at desc
+       where provider = 'shopify' and external_account_id in (select shop from input)
+       order by external_account_id, status = 'connected' desc, connected_at desc
      ),
      stored as (
        insert into shopify_events (organization_id, shop, event_id, topic, event_type, payload, reference)
        select distinct on (s.organization_id, i.event_id)
               s.organization_id, i.shop, i.event_id, i.topic, i.event_type, i.payload::jsonb, i.reference
-       from input i join shops s on s.shop = i.shop
+       from input i join shops s on s.shop = i.shop and (s.status = 'connected' or i.topic = any($8::text[]))
        order by s.organization_id, i.event_id, i.n
        on conflict (organization_id, event_id) do nothing
        returning id
@@ -128,7 +133,16 @@ export async function storeShopifyEvents(deliveries: Delivery[]): Promise<number
        select $7, jsonb_build_object('ids', jsonb_agg(id)) from stored having count(*) > 0
      )
      select count(*)::int as n from stored`,
-    [column("shop"), column("eventId"), column("topic"), column("eventType"), column("payload"), column("reference"), SHOPIFY_EVENT_QUEUE],
+    [
+      column("shop"),
+      column("eventId"),
+      column("topic"),
+      column("eventType"),
+      column("payload"),
+      column("reference"),
+      SHOPIFY_EVENT_QUEUE,
+      [...PRIVACY_TOPICS],
+    ],
   );
   return row?.n ?? 0;
 }

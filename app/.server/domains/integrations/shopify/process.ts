@@ -9,6 +9,7 @@ import { customerPhoneOf, fieldValue, isShopifyField, type ShopifyEventType } fr
 import { templateVariables } from "./templates";
 import { SHOPIFY_EVENT_QUEUE } from "./intake";
 import { confirmAtShops, uninstallConfirmed } from "./confirm";
+import { handlePrivacyEvent, isPrivacyTopic } from "./privacy";
 import { m } from "~/paraglide/messages";
 import { SHOPIFY_REASONS } from "../../activity/stored-inputs";
 import { englishOf, words, type Said } from "../../../infrastructure/words/said";
@@ -102,6 +103,10 @@ async function processPass(ids: string[]) {
     if (row.topic === "app/uninstalled") {
       await flush();
       await appUninstalled(row);
+    } else if (isPrivacyTopic(row.topic)) {
+      // Bound by its signed body's shop_domain (checked at intake), so no Admin API question: the shop may be gone.
+      await flush();
+      await handlePrivacyEvent(row);
     } else if (row.event_type === "checkout_abandoned") {
       await flush();
       await checkoutSeen(row);

@@ -10,9 +10,10 @@ export const SHOPIFY_EVENT_TYPES = ["order_created", "order_fulfilled", "checkou
 export { SHOPIFY_FIELDS } from "../../../../lib/shopify";
 /**
  * An event's state: received (stored, its job not yet run), waiting (an abandoned checkout before its
- * delay), then sent, skipped (with the reason), cancelled (the checkout was completed) or ignored.
+ * delay), then sent, skipped (with the reason), cancelled (the checkout was completed) or ignored;
+ * a privacy request (customers/data_request, customers/redact, shop/redact) done, with what was done.
  */
-export const SHOPIFY_EVENT_STATUSES = ["received", "waiting", "sent", "skipped", "cancelled", "ignored"] as const;
+export const SHOPIFY_EVENT_STATUSES = ["received", "waiting", "sent", "skipped", "cancelled", "ignored", "done"] as const;
 
 /**
  * Which approved template answers each store event, and which field fills each body variable (by
