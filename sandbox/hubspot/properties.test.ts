@@ -76,6 +76,12 @@ describe("properties", () => {
     expect(again.json).toMatchObject({ status: "error", category: "OBJECT_ALREADY_EXISTS" });
     expect((await h.api<Json>("/crm/v3/properties/contacts/jumbe_whatsapp_opt_out", token)).status).toBe(200);
 
+    // Archived by a HubSpot user: gone (HubSpot's own cannot be archived).
+    expect((await h.api("/crm/v3/properties/contacts/email", token, { method: "DELETE" })).status).toBe(400);
+    expect((await h.api("/crm/v3/properties/contacts/jumbe_whatsapp_opt_out", token, { method: "DELETE" })).status).toBe(204);
+    expect((await h.api("/crm/v3/properties/contacts/jumbe_whatsapp_opt_out", token)).status).toBe(404);
+    expect((await h.api("/crm/v3/properties/contacts", token, { body: OPT_OUT })).status).toBe(201);
+
     // The other portal has none of it.
     const other = (await h.connect(DUKA_HUB_ID)).access_token;
     expect((await h.api<Json>("/crm/v3/properties/contacts/jumbe_whatsapp_opt_out", other)).status).toBe(404);

@@ -377,6 +377,19 @@ export function propertyRoutes(ctx: HubspotContext, router: Router) {
       res.status(201).json(propertyView(property));
     }),
   );
+  // Archive (a HubSpot user deleting a property): 204; HubSpot's own cannot be.
+  router.delete(
+    `${base}/:propertyName`,
+    write,
+    handle((req, res, hubId, objectType) => {
+      const name = String(req.params.propertyName);
+      if (DEFAULT_PROPERTIES[objectType].some((p) => p.name === name))
+        throw invalid(`Property ${name} is a HubSpot default property and cannot be archived.`);
+      if (!ctx.state.removeProperty(hubId, objectType, name))
+        throw new PropertyFailure(404, crmError("OBJECT_NOT_FOUND", `Unable to find property ${name} for object type ${objectType}.`));
+      res.status(204).end();
+    }),
+  );
   router.get(
     `${base}/:propertyName`,
     read,

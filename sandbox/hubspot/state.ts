@@ -175,6 +175,13 @@ export class HubspotState {
     this.changed();
   }
 
+  removeProperty(hubId: number, objectType: ObjectType, name: string) {
+    const before = this.properties.length;
+    this.properties = this.properties.filter((p) => !(p.hubId === hubId && p.objectType === objectType && p.name === name));
+    this.changed();
+    return this.properties.length < before;
+  }
+
   addGroup(group: CustomGroup) {
     this.groups.push(group);
     this.changed();

@@ -204,6 +204,34 @@ describe("Jumbe's HubSpot properties", () => {
     ]);
   });
 
+  it("a property deleted in HubSpot later: the log says HubSpot's refusal, and the next sync makes it again and logs the message", async () => {
+    const t = await withMessages("Kitale Seeds");
+    await connect(t);
+    await sync(t);
+    expect(await communications()).toHaveLength(2);
+    const token = (await h.connect(DUKA_HUB_ID)).access_token;
+    expect((await h.api("/crm/v3/properties/communications/jumbe_message_id", token, { method: "DELETE" })).status).toBe(204);
+    const [grace] = await rows<{ id: string }>(`select id from contacts where organization_id = $1 and phone = '+254711000010'`, [
+      t.organizationId,
+    ]);
+    await rows(
+      `insert into messages (organization_id, contact_id, direction, status, body) values ($1, $2, 'inbound', 'received', 'Asante')`,
+      [t.organizationId, grace!.id],
+    );
+
+    await sync(t);
+    const [failed] = await rows<{ last_error: string }>(
+      `select last_error from integration_connections where organization_id = $1 and provider = 'hubspot'`,
+      [t.organizationId],
+    );
+    expect(failed!.last_error).toContain("PROPERTY_DOESNT_EXIST");
+    expect(await communications()).toHaveLength(2);
+
+    await sync(t);
+    expect((await portalProperties()).communications).toEqual(["jumbe_message_id"]);
+    expect((await communications()).map((c) => c.properties.hs_communication_body)).toContain("← Asante");
+  });
+
   it("a portal at its property limit says so", async () => {
     const t = await tenant("Lamu Dhow Tours");
     await h.control(`/portals/${DUKA_HUB_ID}/property-limit`, { body: { limit: 0 } });
