@@ -2,6 +2,9 @@ import { Router, type NextFunction, type Request, type Response } from "express"
 import type { AccessRecord } from "../oauth-grants";
 import type { HubspotContext } from "./context";
 import { crmError } from "./shapes";
+import type { ObjectType, PropertyDefinition, PropertyGroup } from "./state";
+
+export type { CustomGroup, CustomProperty, ObjectType, PropertyDefinition, PropertyGroup, PropertyOption } from "./state";
 
 /**
  * HubSpot's Properties API (CRM v3) for the objects the sandbox keeps: each portal starts with
@@ -9,50 +12,6 @@ import { crmError } from "./shapes";
  * group) through `POST /crm/v3/properties/{objectType}`. A record write naming a property the
  * portal does not have is refused, as HubSpot refuses it (decision 107).
  */
-
-export type ObjectType = "contacts" | "communications";
-
-export interface PropertyOption {
-  label: string;
-  value: string;
-  displayOrder: number;
-  hidden: boolean;
-  description?: string;
-}
-
-export interface PropertyDefinition {
-  name: string;
-  label: string;
-  type: string;
-  fieldType: string;
-  groupName: string;
-  description: string;
-  options: PropertyOption[];
-  displayOrder: number;
-  hasUniqueValue: boolean;
-  hidden: boolean;
-  formField: boolean;
-  /** HubSpot's own (not archivable); false for an app's or a user's. */
-  hubspotDefined: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface PropertyGroup {
-  name: string;
-  label: string;
-  displayOrder: number;
-}
-
-/** An app's (or a user's) property or group in one portal. */
-export interface CustomProperty extends PropertyDefinition {
-  hubId: number;
-  objectType: ObjectType;
-}
-export interface CustomGroup extends PropertyGroup {
-  hubId: number;
-  objectType: ObjectType;
-}
 
 /** HubSpot's object type ids and names as the path takes them. */
 const OBJECT_TYPES: Record<string, ObjectType> = {

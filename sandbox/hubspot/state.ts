@@ -1,6 +1,5 @@
 import { OAuthGrants, type GrantsSnapshot } from "../oauth-grants";
 import { StateFile } from "../state-file";
-import type { CustomGroup, CustomProperty, ObjectType } from "./properties";
 
 /** A test HubSpot account ("portal", its Hub ID) a user can install the app into. */
 export interface Portal {
@@ -37,6 +36,51 @@ export interface ContactList {
   createdAt: number;
   updatedAt: number;
   members: { recordId: string; addedAt: number }[];
+}
+
+/** The CRM objects whose properties a portal keeps (sandbox/hubspot/properties.ts serves them). */
+export type ObjectType = "contacts" | "communications";
+
+export interface PropertyOption {
+  label: string;
+  value: string;
+  displayOrder: number;
+  hidden: boolean;
+  description?: string;
+}
+
+export interface PropertyDefinition {
+  name: string;
+  label: string;
+  type: string;
+  fieldType: string;
+  groupName: string;
+  description: string;
+  options: PropertyOption[];
+  displayOrder: number;
+  hasUniqueValue: boolean;
+  hidden: boolean;
+  formField: boolean;
+  /** HubSpot's own (not archivable); false for an app's or a user's. */
+  hubspotDefined: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface PropertyGroup {
+  name: string;
+  label: string;
+  displayOrder: number;
+}
+
+/** An app's (or a user's) property or group in one portal. */
+export interface CustomProperty extends PropertyDefinition {
+  hubId: number;
+  objectType: ObjectType;
+}
+export interface CustomGroup extends PropertyGroup {
+  hubId: number;
+  objectType: ObjectType;
 }
 
 interface Saved {
