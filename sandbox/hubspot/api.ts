@@ -3,16 +3,9 @@ import { callRecordOf } from "../call-log";
 import { magicFaultIn, type Fault } from "../faults";
 import type { AccessRecord } from "../oauth-grants";
 import type { HubspotContext } from "./context";
+import { doesntExist, doesntExistError, knownOnly, propertyNames, propertyRoutes, type ObjectType } from "./properties";
 import { searchPage, searchRequestFrom, SearchInputError } from "./search";
-import {
-  AUTOMATIC_PROPERTIES,
-  COMMUNICATION_CHANNELS,
-  COMMUNICATION_TO_CONTACT,
-  CONTACT_PROPERTIES,
-  crmError,
-  propertiesParam,
-  recordView,
-} from "./shapes";
+import { AUTOMATIC_PROPERTIES, COMMUNICATION_CHANNELS, COMMUNICATION_TO_CONTACT, crmError, propertiesParam, recordView } from "./shapes";
 import type { Contact, ContactList, CrmRecord } from "./state";
 
 export const BODY_LIMIT = "1mb";
@@ -142,24 +135,41 @@ function requireScope(scope: string) {
   };
 }
 
-/** HubSpot's property validation: known names, string values, a valid e-mail. */
-function contactProperties(value: unknown, creating: boolean): Record<string, string> {
+/**
+ * HubSpot's refusal of property values: the list in the message as HubSpot writes it, and an
+ * `errors` entry with code PROPERTY_DOESNT_EXIST for each property the portal does not have.
+ */
+function notValid(hubId: number, errors: Json[]) {
+  const listed = errors.map((e) => ({ ...e, localizedErrorMessage: e.message, portalId: hubId }));
+  const unknown = errors.filter((e) => e.error === "PROPERTY_DOESNT_EXIST").map((e) => doesntExistError(String(e.name)));
+  return fail(
+    400,
+    "VALIDATION_ERROR",
+    `Property values were not valid: ${JSON.stringify(listed)}`,
+    unknown.length ? { errors: unknown } : {},
+  );
+}
+
+const unknownProperty = (name: string): Json => ({ isValid: false, message: doesntExist(name), error: "PROPERTY_DOESNT_EXIST", name });
+
+/** HubSpot's property validation: names the portal has, string values, a valid e-mail. */
+function contactProperties(ctx: HubspotContext, hubId: number, value: unknown, creating: boolean): Record<string, string> {
   if (value === undefined && !creating) return {};
   if (!isObject(value)) throw fail(400, "VALIDATION_ERROR", "Invalid input JSON: `properties` must be an object.");
+  const known = propertyNames(ctx, hubId, "contacts");
   const errors: Json[] = [];
   const properties: Record<string, string> = {};
   for (const [name, raw] of Object.entries(value)) {
     if (AUTOMATIC_PROPERTIES.has(name))
       errors.push({ isValid: false, message: `${name} is a read only property; its value cannot be set.`, error: "READ_ONLY_VALUE", name });
-    else if (!CONTACT_PROPERTIES.has(name))
-      errors.push({ isValid: false, message: `Property "${name}" does not exist`, error: "PROPERTY_DOESNT_EXIST", name });
+    else if (!known.has(name)) errors.push(unknownProperty(name));
     else if (raw !== null && typeof raw !== "string" && typeof raw !== "number" && typeof raw !== "boolean")
       errors.push({ isValid: false, message: `${String(raw)} is not a valid value for ${name}`, error: "INVALID_OPTION", name });
     else properties[name] = raw === null ? "" : String(raw).trim();
   }
   if (properties.email && !EMAIL.test(properties.email))
     errors.push({ isValid: false, message: `Email address ${properties.email} is invalid`, error: "INVALID_EMAIL", name: "email" });
-  if (errors.length) throw fail(400, "VALIDATION_ERROR", `Property values were not valid: ${JSON.stringify(errors)}`);
+  if (errors.length) throw notValid(hubId, errors);
   return properties;
 }
 
@@ -187,8 +197,12 @@ function handle(fn: (req: Request, res: Response) => void) {
   };
 }
 
-/** HubSpot's CRM search (filterGroups, sorts, paging) over an object's records, as contacts and communications answer it. */
-function searchHandler(recordsOf: (res: Response) => CrmRecord[], defaults?: string[]) {
+/**
+ * HubSpot's CRM search (filterGroups, sorts, paging) over an object's records, as contacts and
+ * communications answer it. A filter or sort on a property the portal does not have is refused;
+ * an unknown name among `properties` is left out of the answer.
+ */
+function searchHandler(ctx: HubspotContext, objectType: ObjectType, recordsOf: (res: Response) => CrmRecord[], defaults?: string[]) {
   return (req: Request, res: Response) => {
     let request;
     try {
@@ -197,10 +211,18 @@ function searchHandler(recordsOf: (res: Response) => CrmRecord[], defaults?: str
       if (error instanceof SearchInputError) throw fail(400, "VALIDATION_ERROR", error.message);
       throw error;
     }
+    const known = propertyNames(ctx, hubIdOf(res), objectType);
+    const named = [
+      ...request.filterGroups.flatMap((g) => g.filters.map((f) => f.propertyName)),
+      ...(request.sorts ?? []).map((s) => s.propertyName),
+    ];
+    const unknown = [...new Set(named.filter((name) => !known.has(name)))];
+    if (unknown.length) throw fail(400, "VALIDATION_ERROR", unknown.map(doesntExist).join("; "), { errors: unknown.map(doesntExistError) });
+    const asked = request.properties?.filter((name) => known.has(name));
     const found = searchPage(recordsOf(res), request);
     res.json({
       total: found.total,
-      results: found.results.map((c) => recordView(c, request.properties, defaults)),
+      results: found.results.map((c) => recordView(c, asked, defaults)),
       ...(found.after ? { paging: { next: { after: found.after } } } : {}),
     });
   };
@@ -227,7 +249,7 @@ function contactRoutes(ctx: HubspotContext, router: Router) {
     write,
     handle((req, res) => {
       const hubId = hubIdOf(res);
-      const properties = contactProperties((req.body as Json).properties, true);
+      const properties = contactProperties(ctx, hubId, (req.body as Json).properties, true);
       conflictFor(hubId, ctx, properties.email);
       res.status(201).json(recordView(ctx.state.addContact(hubId, properties), Object.keys(properties)));
     }),
@@ -244,13 +266,13 @@ function contactRoutes(ctx: HubspotContext, router: Router) {
       const last = page.at(-1);
       const more = last !== undefined && all.some((c) => Number(c.id) > Number(last.id));
       res.json({
-        results: page.map((c) => recordView(c, propertiesParam(req.query.properties))),
+        results: page.map((c) => recordView(c, knownOnly(ctx, hubIdOf(res), "contacts", propertiesParam(req.query.properties)))),
         ...(more ? { paging: { next: { after: last.id } } } : {}),
       });
     }),
   );
 
-  router.post(`${base}/search`, read, handle(searchHandler((res) => ctx.state.contactsOf(hubIdOf(res)))));
+  router.post(`${base}/search`, read, handle(searchHandler(ctx, "contacts", (res) => ctx.state.contactsOf(hubIdOf(res)))));
 
   router.post(
     `${base}/batch/create`,
@@ -258,7 +280,7 @@ function contactRoutes(ctx: HubspotContext, router: Router) {
     handle((req, res) => {
       const startedAt = ctx.options.now();
       const hubId = hubIdOf(res);
-      const inputs = batchInputs(req.body as Json).map((input) => contactProperties(input.properties, true));
+      const inputs = batchInputs(req.body as Json).map((input) => contactProperties(ctx, hubId, input.properties, true));
       const emails = new Set<string>();
       for (const properties of inputs) {
         conflictFor(hubId, ctx, properties.email);
@@ -278,7 +300,12 @@ function contactRoutes(ctx: HubspotContext, router: Router) {
       const startedAt = ctx.options.now();
       const body = req.body as Json;
       const idProperty = typeof body.idProperty === "string" ? body.idProperty : undefined;
-      const asked = Array.isArray(body.properties) ? body.properties.filter((p): p is string => typeof p === "string") : undefined;
+      const asked = knownOnly(
+        ctx,
+        hubIdOf(res),
+        "contacts",
+        Array.isArray(body.properties) ? body.properties.filter((p): p is string => typeof p === "string") : undefined,
+      );
       const found: Contact[] = [];
       const missing: string[] = [];
       for (const input of batchInputs(body)) {
@@ -314,7 +341,7 @@ function contactRoutes(ctx: HubspotContext, router: Router) {
       const hubId = hubIdOf(res);
       const updates = batchInputs(req.body as Json).map((input) => {
         const contact = contactOr404(ctx, hubId, String(input.id ?? ""));
-        const properties = contactProperties(input.properties, false);
+        const properties = contactProperties(ctx, hubId, input.properties, false);
         conflictFor(hubId, ctx, properties.email, contact.id);
         return { contact, properties };
       });
@@ -333,7 +360,7 @@ function contactRoutes(ctx: HubspotContext, router: Router) {
     handle((req, res) => {
       const idProperty = typeof req.query.idProperty === "string" ? req.query.idProperty : undefined;
       const contact = contactOr404(ctx, hubIdOf(res), String(req.params.id), idProperty);
-      res.json(recordView(contact, propertiesParam(req.query.properties)));
+      res.json(recordView(contact, knownOnly(ctx, hubIdOf(res), "contacts", propertiesParam(req.query.properties))));
     }),
   );
 
@@ -342,10 +369,35 @@ function contactRoutes(ctx: HubspotContext, router: Router) {
     write,
     handle((req, res) => {
       const contact = contactOr404(ctx, hubIdOf(res), String(req.params.id));
-      const properties = contactProperties((req.body as Json).properties, false);
+      const properties = contactProperties(ctx, hubIdOf(res), (req.body as Json).properties, false);
       conflictFor(hubIdOf(res), ctx, properties.email, contact.id);
       ctx.state.updateContact(contact, properties);
       res.json(recordView(contact, Object.keys(properties)));
+    }),
+  );
+
+  // Archive: 204 and no body; the contact is gone from reads (404), searches and lists.
+  router.delete(
+    `${base}/:id`,
+    write,
+    handle((req, res) => {
+      const contact = ctx.state.contact(hubIdOf(res), String(req.params.id));
+      // HubSpot answers 204 for an id it does not know (or has archived) as well.
+      if (contact) ctx.state.deleteContact(contact);
+      res.status(204).end();
+    }),
+  );
+
+  router.post(
+    `${base}/batch/archive`,
+    write,
+    handle((req, res) => {
+      const hubId = hubIdOf(res);
+      for (const input of batchInputs(req.body as Json)) {
+        const contact = ctx.state.contact(hubId, String(input.id ?? ""));
+        if (contact) ctx.state.deleteContact(contact);
+      }
+      res.status(204).end();
     }),
   );
 }
@@ -373,8 +425,11 @@ function communicationContacts(ctx: HubspotContext, hubId: number, associations:
   });
 }
 
-function communicationProperties(value: unknown): Record<string, string> {
+function communicationProperties(ctx: HubspotContext, hubId: number, value: unknown): Record<string, string> {
   if (!isObject(value)) throw fail(400, "VALIDATION_ERROR", "Invalid input JSON: `properties` must be an object.");
+  const known = propertyNames(ctx, hubId, "communications");
+  const unknown = Object.keys(value).filter((name) => !known.has(name));
+  if (unknown.length) throw notValid(hubId, unknown.map(unknownProperty));
   const properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v === null || v === undefined ? "" : String(v)]));
   const problems: string[] = [];
   if (!COMMUNICATION_CHANNELS.has(properties.hs_communication_channel_type ?? ""))
@@ -396,7 +451,7 @@ function communicationRoutes(ctx: HubspotContext, router: Router) {
     write,
     handle((req, res) => {
       const body = req.body as Json;
-      const properties = communicationProperties(body.properties);
+      const properties = communicationProperties(ctx, hubIdOf(res), body.properties);
       const contactIds = communicationContacts(ctx, hubIdOf(res), body.associations);
       const communication = ctx.state.addCommunication(hubIdOf(res), properties, contactIds);
       res.status(201).json(recordView(communication, Object.keys(properties), []));
@@ -409,7 +464,7 @@ function communicationRoutes(ctx: HubspotContext, router: Router) {
       const startedAt = ctx.options.now();
       const hubId = hubIdOf(res);
       const inputs = batchInputs(req.body as Json).map((input) => ({
-        properties: communicationProperties(input.properties),
+        properties: communicationProperties(ctx, hubId, input.properties),
         contactIds: communicationContacts(ctx, hubId, input.associations),
       }));
       const results = inputs.map(({ properties, contactIds }) => {
@@ -421,7 +476,11 @@ function communicationRoutes(ctx: HubspotContext, router: Router) {
   );
   // HubSpot's CRM search on communications (filterGroups, paging), as on contacts: how a client finds
   // the communications an earlier attempt created, by a property of its own.
-  router.post("/crm/v3/objects/communications/search", read, handle(searchHandler((res) => ctx.state.communicationsOf(hubIdOf(res)), [])));
+  router.post(
+    "/crm/v3/objects/communications/search",
+    read,
+    handle(searchHandler(ctx, "communications", (res) => ctx.state.communicationsOf(hubIdOf(res)), [])),
+  );
   router.get(
     "/crm/v3/objects/communications/:id",
     read,
@@ -429,7 +488,8 @@ function communicationRoutes(ctx: HubspotContext, router: Router) {
       const found = ctx.state.communications.get(String(req.params.id));
       if (!found || found.hubId !== hubIdOf(res))
         throw fail(404, "OBJECT_NOT_FOUND", "Object not found.", { context: { id: [String(req.params.id)] } });
-      res.json(recordView(found, propertiesParam(req.query.properties) ?? Object.keys(found.properties), []));
+      const asked = knownOnly(ctx, hubIdOf(res), "communications", propertiesParam(req.query.properties));
+      res.json(recordView(found, asked ?? Object.keys(found.properties), []));
     }),
   );
 }
@@ -521,6 +581,7 @@ export function apiRouter(ctx: HubspotContext): Router {
   contactRoutes(ctx, router);
   communicationRoutes(ctx, router);
   listRoutes(ctx, router);
+  propertyRoutes(ctx, router);
   router.use(
     "/crm",
     (req, res) =>

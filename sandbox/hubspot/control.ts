@@ -13,6 +13,11 @@ export function portalView(ctx: HubspotContext, portal: Portal) {
     contacts: ctx.state.contactsOf(portal.hubId).length,
     lists: ctx.state.listsOf(portal.hubId).map((l) => ({ listId: l.listId, name: l.name, size: l.members.length })),
     communications: ctx.state.communicationsOf(portal.hubId).length,
+    /** The portal's own properties (an app's or a user's), by object. */
+    customProperties: {
+      contacts: ctx.state.customProperties(portal.hubId, "contacts").map((p) => p.name),
+      communications: ctx.state.customProperties(portal.hubId, "communications").map((p) => p.name),
+    },
     liveAccessTokens: ctx.state.grants.liveAccess().filter((t) => t.account === String(portal.hubId)).length,
   };
 }
@@ -115,6 +120,17 @@ export function controlRouter(ctx: HubspotContext): Router {
           .communicationsOf(portal.hubId)
           .map((c) => ({ id: c.id, properties: c.properties, contactIds: c.contactIds })),
       });
+  });
+
+  // How many custom properties of an object the portal may have (HubSpot's plan limit): a test's way to a refusal.
+  router.post("/portals/:hubId/property-limit", (req, res) => {
+    const portal = portalOr404(req, res);
+    if (!portal) return;
+    const limit = Number(body(req).limit);
+    if (!Number.isInteger(limit) || limit < 0 || limit > 10_000) return void res.status(400).json({ message: "limit must be 0 to 10000." });
+    ctx.state.propertyLimits.set(portal.hubId, limit);
+    ctx.state.changed();
+    res.json({ portal: portalView(ctx, portal) });
   });
 
   router.post("/portals/:hubId/expire-tokens", (req, res) => {

@@ -98,7 +98,9 @@ export function createHubspotSandbox(input: HubspotSandboxOptions): HubspotSandb
     // The demo's portal (empty: the demo's contacts fill it on the first sync) and its refresh token.
     if (!ctx.state.portal(DEMO_HUBSPOT_PORTAL.hubId)) ctx.state.portals.set(DEMO_HUBSPOT_PORTAL.hubId, { ...DEMO_HUBSPOT_PORTAL });
     const { refreshToken } = demoHubspotTokens(options.clientId);
-    const scopes = ["oauth", "crm.objects.contacts.read", "crm.objects.contacts.write", "crm.lists.read"];
+    // The scopes Jumbe asks for (its HUBSPOT_SCOPES); the portal starts with HubSpot's own properties
+    // only: Jumbe's are made by Jumbe's first sync, as on a real portal (decision 107).
+    const scopes = ["oauth", "crm.objects.contacts.read", "crm.objects.contacts.write", "crm.lists.read", "crm.schemas.contacts.write"];
     ctx.state.grants.adopt({ account: String(DEMO_HUBSPOT_PORTAL.hubId), clientId: options.clientId, scopes }, { refreshToken });
     ctx.state.changed();
   }

@@ -10,6 +10,8 @@ export const KNOWN_SCOPES = new Set([
   "crm.objects.contacts.write",
   "crm.lists.read",
   "crm.lists.write",
+  "crm.schemas.contacts.read",
+  "crm.schemas.contacts.write",
 ]);
 
 const forms = express.urlencoded({ extended: false, limit: "16kb" });

@@ -4,26 +4,6 @@ import type { CrmRecord } from "./state";
 /** The properties HubSpot answers for a contact when the request names none. */
 export const DEFAULT_CONTACT_PROPERTIES = ["createdate", "email", "firstname", "hs_object_id", "lastmodifieddate", "lastname"];
 
-/** The contact properties the sandbox's portals define (HubSpot's defaults Jumbe may use). */
-export const CONTACT_PROPERTIES = new Set([
-  "email",
-  "firstname",
-  "lastname",
-  "phone",
-  "mobilephone",
-  "company",
-  "jobtitle",
-  "city",
-  "country",
-  "website",
-  "lifecyclestage",
-  "hs_whatsapp_phone_number",
-  "hs_language",
-  // Custom properties an app makes in the portal (HubSpot's properties API); Jumbe's connector uses these two.
-  "jumbe_contact_id",
-  "jumbe_whatsapp_opt_out",
-]);
-
 /** Read-only properties HubSpot sets itself. */
 export const AUTOMATIC_PROPERTIES = new Set(["createdate", "lastmodifieddate", "hs_object_id"]);
 
@@ -34,6 +14,7 @@ export const COMMUNICATION_TO_CONTACT = 81;
 export type ErrorCategory =
   | "VALIDATION_ERROR"
   | "CONFLICT"
+  | "OBJECT_ALREADY_EXISTS"
   | "OBJECT_NOT_FOUND"
   | "INVALID_AUTHENTICATION"
   | "EXPIRED_AUTHENTICATION"

@@ -38,6 +38,51 @@ export interface ContactList {
   members: { recordId: string; addedAt: number }[];
 }
 
+/** The CRM objects whose properties a portal keeps (sandbox/hubspot/properties.ts serves them). */
+export type ObjectType = "contacts" | "communications";
+
+export interface PropertyOption {
+  label: string;
+  value: string;
+  displayOrder: number;
+  hidden: boolean;
+  description?: string;
+}
+
+export interface PropertyDefinition {
+  name: string;
+  label: string;
+  type: string;
+  fieldType: string;
+  groupName: string;
+  description: string;
+  options: PropertyOption[];
+  displayOrder: number;
+  hasUniqueValue: boolean;
+  hidden: boolean;
+  formField: boolean;
+  /** HubSpot's own (not archivable); false for an app's or a user's. */
+  hubspotDefined: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface PropertyGroup {
+  name: string;
+  label: string;
+  displayOrder: number;
+}
+
+/** An app's (or a user's) property or group in one portal. */
+export interface CustomProperty extends PropertyDefinition {
+  hubId: number;
+  objectType: ObjectType;
+}
+export interface CustomGroup extends PropertyGroup {
+  hubId: number;
+  objectType: ObjectType;
+}
+
 interface Saved {
   version: 1;
   nextId: number;
@@ -46,6 +91,11 @@ interface Saved {
   communications: Communication[];
   lists: ContactList[];
   grants: GrantsSnapshot;
+  /** The portals' own properties and groups (HubSpot's are not stored); absent in older files. */
+  properties?: CustomProperty[];
+  groups?: CustomGroup[];
+  /** A portal's custom-property limit set through the control API (HubSpot's default 1,000). */
+  propertyLimits?: Record<string, number>;
 }
 
 const isSaved = (value: unknown): value is Saved =>
@@ -70,6 +120,9 @@ export class HubspotState {
   contacts = new Map<string, Contact>();
   communications = new Map<string, Communication>();
   lists = new Map<string, ContactList>();
+  properties: CustomProperty[] = [];
+  groups: CustomGroup[] = [];
+  propertyLimits = new Map<number, number>();
   private nextId = 1001;
   private readonly file: StateFile<Saved>;
 
@@ -146,6 +199,43 @@ export class HubspotState {
     this.changed();
   }
 
+  /** Archives a contact: gone from reads, searches and lists (HubSpot keeps it 90 days to restore; the sandbox does not). */
+  deleteContact(contact: Contact) {
+    this.contacts.delete(contact.id);
+    for (const list of this.listsOf(contact.hubId)) list.members = list.members.filter((m) => m.recordId !== contact.id);
+    this.changed();
+  }
+
+  customProperties(hubId: number, objectType: ObjectType): CustomProperty[] {
+    return this.properties.filter((p) => p.hubId === hubId && p.objectType === objectType);
+  }
+
+  customGroups(hubId: number, objectType: ObjectType): CustomGroup[] {
+    return this.groups.filter((g) => g.hubId === hubId && g.objectType === objectType);
+  }
+
+  addProperty(property: CustomProperty) {
+    this.properties.push(property);
+    this.changed();
+  }
+
+  removeProperty(hubId: number, objectType: ObjectType, name: string) {
+    const before = this.properties.length;
+    this.properties = this.properties.filter((p) => !(p.hubId === hubId && p.objectType === objectType && p.name === name));
+    this.changed();
+    return this.properties.length < before;
+  }
+
+  addGroup(group: CustomGroup) {
+    this.groups.push(group);
+    this.changed();
+  }
+
+  /** How many custom properties of one object a portal may have (HubSpot: 1,000 on most plans). */
+  propertyLimit(hubId: number) {
+    return this.propertyLimits.get(hubId) ?? 1000;
+  }
+
   addCommunication(hubId: number, properties: Record<string, string>, contactIds: string[]): Communication {
     const at = this.now();
     const communication: Communication = {
@@ -190,6 +280,9 @@ export class HubspotState {
     this.contacts.clear();
     this.communications.clear();
     this.lists.clear();
+    this.properties = [];
+    this.groups = [];
+    this.propertyLimits.clear();
     this.grants.reset();
     this.nextId = 1001;
     this.seed();
@@ -212,6 +305,9 @@ export class HubspotState {
       communications: [...this.communications.values()],
       lists: [...this.lists.values()],
       grants: this.grants.snapshot(),
+      properties: this.properties,
+      groups: this.groups,
+      propertyLimits: Object.fromEntries([...this.propertyLimits].map(([k, v]) => [String(k), v])),
     };
   }
 
@@ -221,6 +317,9 @@ export class HubspotState {
     for (const c of saved.contacts ?? []) this.contacts.set(c.id, c);
     for (const c of saved.communications ?? []) this.communications.set(c.id, c);
     for (const l of saved.lists ?? []) this.lists.set(l.listId, l);
+    this.properties = saved.properties ?? [];
+    this.groups = saved.groups ?? [];
+    for (const [k, v] of Object.entries(saved.propertyLimits ?? {})) this.propertyLimits.set(Number(k), v);
     this.grants.restore(saved.grants);
   }
 }

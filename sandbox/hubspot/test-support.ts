@@ -6,7 +6,7 @@ import { createHubspotSandbox, type HubspotSandboxOptions } from "./index";
 export const CLIENT_ID = "hubspot-sandbox-tests-client";
 export const CLIENT_SECRET = "hubspot-sandbox-tests-secret";
 export const REDIRECT_URI = "http://127.0.0.1:9/integrations/hubspot/callback";
-export const SCOPES = "oauth crm.objects.contacts.read crm.objects.contacts.write crm.lists.read";
+export const SCOPES = "oauth crm.objects.contacts.read crm.objects.contacts.write crm.lists.read crm.schemas.contacts.write";
 /** The seeded portal with contacts and a list, and the empty one. */
 export const DUKA_HUB_ID = 14500001;
 export const PWANI_HUB_ID = 14500002;
@@ -53,11 +53,11 @@ export async function startHubspot(overrides: Partial<HubspotSandboxOptions> = {
     });
 
   /** The install page's form for a portal: answers the redirect's URL (code and state, or error). */
-  async function authorize(hubId = DUKA_HUB_ID, decision = "allow", state = "state-123") {
+  async function authorize(hubId = DUKA_HUB_ID, decision = "allow", state = "state-123", scope = SCOPES) {
     const response = await postForm("/oauth/authorize", {
       client_id: CLIENT_ID,
       redirect_uri: REDIRECT_URI,
-      scope: SCOPES,
+      scope,
       state,
       hub_id: String(hubId),
       decision,
@@ -70,8 +70,8 @@ export async function startHubspot(overrides: Partial<HubspotSandboxOptions> = {
     answer<TokenAnswer & { status?: string; message?: string }>(await postForm("/oauth/v1/token", fields));
 
   /** The whole install: the page's form, then the code exchanged for tokens. */
-  async function connect(hubId = DUKA_HUB_ID): Promise<TokenAnswer> {
-    const code = (await authorize(hubId)).searchParams.get("code")!;
+  async function connect(hubId = DUKA_HUB_ID, scope = SCOPES): Promise<TokenAnswer> {
+    const code = (await authorize(hubId, "allow", "state-123", scope)).searchParams.get("code")!;
     const tokens = await token({
       grant_type: "authorization_code",
       client_id: CLIENT_ID,

@@ -86,7 +86,9 @@ async function connect(t: Tenant, hubId = DUKA_HUB_ID) {
   expect(started.status, JSON.stringify(started.data)).toBe(302);
   const consent = new URL(started.location!);
   expect(consent.origin + consent.pathname).toBe(`${h.base}/oauth/authorize`);
-  expect(consent.searchParams.get("scope")).toBe("oauth crm.objects.contacts.read crm.objects.contacts.write crm.lists.read");
+  expect(consent.searchParams.get("scope")).toBe(
+    "oauth crm.objects.contacts.read crm.objects.contacts.write crm.lists.read crm.schemas.contacts.write",
+  );
   const allowed = await h.postForm("/oauth/authorize", {
     client_id: consent.searchParams.get("client_id")!,
     redirect_uri: consent.searchParams.get("redirect_uri")!,
@@ -372,7 +374,7 @@ describe("messages", () => {
     expect(communications.every((c) => c.contactIds[0] === communications[0]!.contactIds[0])).toBe(true);
     expect((await card(t)).connection!.counts.messages).toBe(2);
     // One batch call for both.
-    const logged = h.sandbox.calls().filter((c) => c.path.includes("/communications"));
+    const logged = h.sandbox.calls().filter((c) => c.path.includes("/objects/communications"));
     expect(logged).toHaveLength(1);
   });
 });
@@ -431,7 +433,7 @@ describe("messages after a crash", () => {
     const calls = h.sandbox
       .calls()
       .slice(0, h.sandbox.calls().length - before)
-      .filter((c) => c.path.includes("/communications"));
+      .filter((c) => c.path.includes("/objects/communications"));
     expect(calls.map((c) => c.path)).toEqual(["/sandbox/hubspot/crm/v3/objects/communications/search"]);
   });
 });

@@ -96,7 +96,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function HubspotSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { connection, lists, listsError, sources, canManage } = loaderData;
+  const { connection, lists, listsError, sources, canManage, missingProperties } = loaderData;
   return (
     <div className="max-w-3xl space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -106,6 +106,30 @@ export default function HubspotSettings({ loaderData, actionData }: Route.Compon
         <p className="text-slate-600">{m.hubspot_settings_intro()}</p>
       </div>
       {canManage ? null : <Notice>{m.integrations_read_only()}</Notice>}
+      {missingProperties ? (
+        <Notice tone="warning" title={m.hubspot_properties_missing_title()}>
+          <ul className="list-disc ps-5" data-testid="hubspot-missing-properties">
+            {missingProperties.contacts.map((name) => (
+              <li key={`contacts.${name}`} className="break-words">
+                {m.hubspot_property_on_contacts({ name })}
+              </li>
+            ))}
+            {missingProperties.communications.map((name) => (
+              <li key={`communications.${name}`} className="break-words">
+                {m.hubspot_property_on_communications({ name })}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2">
+            {missingProperties.reason === "scope"
+              ? m.hubspot_properties_missing_scope()
+              : missingProperties.reason === "limit"
+                ? m.hubspot_properties_missing_limit()
+                : m.hubspot_properties_missing_refused({ reason: missingProperties.detail })}
+          </p>
+          <p className="mt-2">{m.hubspot_properties_waiting()}</p>
+        </Notice>
+      ) : null}
       <Card>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm" data-testid="hubspot-facts">
           <dt className="text-slate-500">{m.integrations_account()}</dt>

@@ -16,8 +16,18 @@ import {
  * HUBSPOT_API_URL are the local stand-in (sandbox/hubspot), which answers the same shapes.
  */
 
-/** The scopes Jumbe asks for: contacts both ways, and lists to turn one into a segment. */
-export const HUBSPOT_SCOPES = ["oauth", "crm.objects.contacts.read", "crm.objects.contacts.write", "crm.lists.read"] as const;
+/**
+ * The scopes Jumbe asks for: contacts both ways, lists to turn one into a segment, and the contact
+ * schema's write scope to create Jumbe's own properties (decision 107; HubSpot's Properties API
+ * takes it for contacts and for communications).
+ */
+export const HUBSPOT_SCOPES = [
+  "oauth",
+  "crm.objects.contacts.read",
+  "crm.objects.contacts.write",
+  "crm.lists.read",
+  "crm.schemas.contacts.write",
+] as const;
 /** A token this close to its end is refreshed before a call rather than after a 401. */
 export const HUBSPOT_REFRESH_MARGIN_MS = 60_000;
 /**
@@ -91,6 +101,21 @@ export interface HubspotPage<T> {
   /** The cursor of the next page; undefined on the last. */
   after?: string;
   total?: number;
+}
+
+/** The CRM objects whose properties Jumbe reads and makes. */
+export type HubspotObjectType = "contacts" | "communications";
+
+/** A property as HubSpot's Properties API creates it (PropertyCreate). */
+export interface HubspotPropertyCreate {
+  name: string;
+  label: string;
+  description: string;
+  groupName: string;
+  type: "string" | "enumeration";
+  fieldType: "text" | "booleancheckbox";
+  options?: { label: string; value: string; displayOrder: number }[];
+  formField?: boolean;
 }
 
 export interface HubspotList {
@@ -342,6 +367,42 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
         id: stringOr(r.id, ""),
         messageId: isObject(r.properties) ? stringOr(r.properties.jumbe_message_id, "") : "",
       }));
+    },
+
+    /** The names of the portal's properties of an object (HubSpot's own and the portal's). */
+    async propertyNames(accessToken: string, objectType: HubspotObjectType): Promise<Set<string>> {
+      const { json } = await callJson(configOf(given), "property list", `/crm/v3/properties/${objectType}`, {
+        method: "GET",
+        token: accessToken,
+      });
+      const results = Array.isArray(json.results) ? json.results.filter(isObject) : [];
+      return new Set(results.filter((p) => p.archived !== true).map((p) => stringOr(p.name, "")));
+    },
+
+    /** Creates a property group; one of that name already there (409) is fine. */
+    async createPropertyGroup(accessToken: string, objectType: HubspotObjectType, group: { name: string; label: string }) {
+      const config = configOf(given);
+      const answer = await call(config, "property group create", `/crm/v3/properties/${objectType}/groups`, {
+        method: "POST",
+        token: accessToken,
+        body: group,
+      });
+      if (answer.status === 409) return "exists" as const;
+      if (answer.status !== 201 && answer.status !== 200) throw failureOf(answer, "property group create");
+      return "created" as const;
+    },
+
+    /** Creates a property; one of that name already there (409) is fine. */
+    async createProperty(accessToken: string, objectType: HubspotObjectType, property: HubspotPropertyCreate) {
+      const config = configOf(given);
+      const answer = await call(config, "property create", `/crm/v3/properties/${objectType}`, {
+        method: "POST",
+        token: accessToken,
+        body: property,
+      });
+      if (answer.status === 409) return "exists" as const;
+      if (answer.status !== 201 && answer.status !== 200) throw failureOf(answer, "property create");
+      return "created" as const;
     },
 
     /** The portal's contact lists whose name contains `query` (all with ""). */

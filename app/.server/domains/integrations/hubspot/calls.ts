@@ -15,15 +15,24 @@ export interface HubspotConnection {
   organizationId: string;
   hubId: string;
   syncState: Record<string, unknown>;
+  /** When it was (last) connected: a new grant checks Jumbe's HubSpot properties again. */
+  connectedAt: string;
 }
 
 export async function hubspotConnection(organizationId: string): Promise<HubspotConnection | null> {
-  const [row] = await queryRows<{ external_account_id: string | null; sync_state: Record<string, unknown> }>(
+  const [row] = await queryRows<{ external_account_id: string | null; sync_state: Record<string, unknown>; connected_at: Date | string }>(
     db(),
-    sql`select external_account_id, sync_state from integration_connections
+    sql`select external_account_id, sync_state, connected_at from integration_connections
         where organization_id = ${organizationId} and provider = 'hubspot' and status = 'connected'`,
   );
-  return row?.external_account_id ? { organizationId, hubId: row.external_account_id, syncState: row.sync_state ?? {} } : null;
+  return row?.external_account_id
+    ? {
+        organizationId,
+        hubId: row.external_account_id,
+        syncState: row.sync_state ?? {},
+        connectedAt: new Date(row.connected_at).toISOString(),
+      }
+    : null;
 }
 
 /** The pacer's key: the app and the portal, as HubSpot counts its limit. */

@@ -2,6 +2,7 @@ import { Refusal } from "../../../infrastructure/refusal";
 import { HubspotError, type HubspotList } from "../../../infrastructure/clients/hubspot";
 import { listConnections, type ConnectionView } from "../connections";
 import { hubspotCall, hubspotConnection } from "./calls";
+import { missingByObject, propertyCheckOf } from "./properties";
 import { followSource, segmentSources } from "./segments";
 import { HUBSPOT_SEARCH_OPERATORS, HUBSPOT_SEARCH_PROPERTIES } from "~/lib/hubspot";
 import { m } from "~/paraglide/messages";
@@ -31,12 +32,24 @@ async function portalLists(organizationId: string): Promise<{ lists: HubspotList
   }
 }
 
-/** The settings page: the connection (404 without one), the portal's lists and the sources followed. */
+/** Jumbe's HubSpot properties the last check found missing (decision 107), and why; null when none are. */
+async function missingProperties(organizationId: string) {
+  const live = await hubspotConnection(organizationId);
+  const check = live ? propertyCheckOf(live) : null;
+  if (!check?.missing.length) return null;
+  return { ...missingByObject(check), reason: check.reason ?? "refused", detail: check.detail ?? "" };
+}
+
+/** The settings page: the connection (404 without one), the portal's lists, the sources followed, missing properties. */
 export async function hubspotSettings(organizationId: string) {
   const connection = (await listConnections(organizationId)).find((c) => c.provider === "hubspot" && c.status === "connected");
   if (!connection) throw notConnected();
-  const [{ lists, listsError }, sources] = await Promise.all([portalLists(organizationId), segmentSources(organizationId)]);
-  return { connection: connection as ConnectionView, lists, listsError, sources };
+  const [{ lists, listsError }, sources, missing] = await Promise.all([
+    portalLists(organizationId),
+    segmentSources(organizationId),
+    missingProperties(organizationId),
+  ]);
+  return { connection: connection as ConnectionView, lists, listsError, sources, missingProperties: missing };
 }
 
 const invalid = (message: string) => new Refusal({ domain: "integration", status: 400, code: "invalid_source", message });

@@ -10,6 +10,14 @@ import { hubspotConnection, type HubspotConnection } from "./calls";
 import { receiveContacts } from "./contacts-in";
 import { sendContacts } from "./contacts-out";
 import { logMessages } from "./messages-log";
+import {
+  ensureHubspotProperties,
+  forgetPropertyCheck,
+  isMissingPropertyError,
+  missingByObject,
+  propertyCheckDue,
+  propertyCheckOf,
+} from "./properties";
 import { refreshSegments } from "./segments";
 import { m } from "~/paraglide/messages";
 
@@ -72,12 +80,29 @@ export interface SyncOutcome {
   segmentMembers: number;
 }
 
-/** One whole sync of a connection: HubSpot's changes in, Jumbe's out, the segments, the messages logged. */
+/**
+ * One whole sync of a connection: Jumbe's HubSpot properties made sure of when due (decision 107),
+ * HubSpot's changes in, Jumbe's out, the segments, the messages logged. While a property Jumbe
+ * writes is missing, what writes it waits (contacts out for the contact properties, the message log
+ * for `jumbe_message_id`) rather than failing at every call; the settings page says which and why.
+ */
 export async function syncConnection(connection: HubspotConnection, options: { retrying: boolean }): Promise<SyncOutcome> {
+  const check = propertyCheckDue(connection) ? await ensureHubspotProperties(connection) : propertyCheckOf(connection);
+  const missing = missingByObject(check);
   const { received, cursor } = await receiveContacts(connection);
-  const { sent, refused } = await sendContacts(connection, options);
-  const segmentMembers = await refreshSegments(connection);
-  const logged = await logMessages(connection);
+  let sent = 0;
+  let refused = 0;
+  let logged = 0;
+  let segmentMembers = 0;
+  try {
+    if (!missing.contacts.length) ({ sent, refused } = await sendContacts(connection, options));
+    segmentMembers = await refreshSegments(connection);
+    if (!missing.communications.length) logged = await logMessages(connection);
+  } catch (error) {
+    // A property deleted in HubSpot since the last check: the next sync checks (and makes it) again.
+    if (isMissingPropertyError(error)) await forgetPropertyCheck(connection);
+    throw error;
+  }
   const [counts] = await queryRows<{ contacts: number; messages: number }>(
     db(),
     sql`select (select count(*)::int from hubspot_contact_links where organization_id = ${connection.organizationId} and hub_id = ${connection.hubId}) as contacts,
