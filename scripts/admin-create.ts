@@ -11,9 +11,6 @@
  */
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { env } from "~/.server/infrastructure/config/env";
-import { closeDatabase, openDatabase } from "~/.server/infrastructure/db/client";
-import { createFirstAdministrator } from "~/.server/domains/admin/staff/first-admin";
 
 /** The answers of a script, one a line, read once from standard input. */
 async function pipedLines() {
@@ -82,6 +79,10 @@ async function main() {
     return 1;
   }
   const input = await answers();
+  // The application is loaded once the answers are in (a refused command line costs nothing).
+  const { env } = await import("~/.server/infrastructure/config/env");
+  const { closeDatabase, openDatabase } = await import("~/.server/infrastructure/db/client");
+  const { createFirstAdministrator } = await import("~/.server/domains/admin/staff/first-admin");
   const config = env();
   await openDatabase(
     config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL, poolSize: 1 } : { dataDir: path.join(config.DATA_DIR, "pglite") },
