@@ -25,7 +25,12 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     // The Meta sandbox's standalone process (sandbox/meta/standalone.ts) builds beside it: build/server/meta-sandbox.js,
     // and so does the operators' command that makes the first administrator: build/server/admin-create.js (issue 74).
     ...(isSsrBuild
-      ? { rollupOptions: { input: { index: "./server.ts", "meta-sandbox": "./sandbox/meta/standalone.ts", "admin-create": "./scripts/admin-create.ts" } }, target: "node20" }
+      ? {
+          rollupOptions: {
+            input: { index: "./server.ts", "meta-sandbox": "./sandbox/meta/standalone.ts", "admin-create": "./scripts/admin-create.ts" },
+          },
+          target: "node20",
+        }
       : {
           target: "es2022",
           minify: "terser",
@@ -208,7 +213,10 @@ function serverEntryNames(): Plugin {
     apply: "build",
     outputOptions(output) {
       if (output.entryFileNames !== "index.js") return null;
-      return { ...output, entryFileNames: (chunk) => (["meta-sandbox", "admin-create"].includes(chunk.name) ? `${chunk.name}.js` : "index.js") };
+      return {
+        ...output,
+        entryFileNames: (chunk) => (["meta-sandbox", "admin-create"].includes(chunk.name) ? `${chunk.name}.js` : "index.js"),
+      };
     },
   };
 }

@@ -145,7 +145,15 @@ const PLATFORM_STAFF: readonly Permission[] = [
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   // Spec section 6: /admin and admin/profile are for admins only, /dashboard for individuals only, and
   // every other private page accepts any signed-in user: an administrator's own organisation pages too.
-  platform_admin: [...PLATFORM_STAFF, "billing:view", "billing:manage", "platform:console", "platform:queue", "platform:money", "platform:staff"],
+  platform_admin: [
+    ...PLATFORM_STAFF,
+    "billing:view",
+    "billing:manage",
+    "platform:console",
+    "platform:queue",
+    "platform:money",
+    "platform:staff",
+  ],
   // Issue 74 (decision 112): finance staff handle the money (payouts, wallets, invoices); support
   // staff read and help people and their numbers, and see no money; neither manages the staff.
   platform_finance: [...PLATFORM_STAFF, "billing:view", "billing:manage", "platform:console", "platform:money"],

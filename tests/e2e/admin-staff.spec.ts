@@ -79,10 +79,14 @@ test("an owner invites staff; they join, set up two-factor first, and the Staff 
       await staff.goto("/admin/staff");
       await expect(staff.getByRole("heading", { level: 1, name: text.title })).toBeVisible();
       await expect(staff.getByRole("table", { name: text.title })).toContainText(email);
-      expect(await staff.evaluate(() => document.scrollingElement!.scrollWidth), `${locale}: /admin/staff at 360 px`).toBeLessThanOrEqual(360);
+      expect(await staff.evaluate(() => document.scrollingElement!.scrollWidth), `${locale}: /admin/staff at 360 px`).toBeLessThanOrEqual(
+        360,
+      );
       await staff.getByRole("link", { name: text.invite }).click();
       await expect(staff.getByRole("dialog", { name: text.invite })).toBeVisible();
-      expect(await staff.evaluate(() => document.scrollingElement!.scrollWidth), `${locale}: the invitation at 360 px`).toBeLessThanOrEqual(360);
+      expect(await staff.evaluate(() => document.scrollingElement!.scrollWidth), `${locale}: the invitation at 360 px`).toBeLessThanOrEqual(
+        360,
+      );
     }
   } finally {
     await context.close();

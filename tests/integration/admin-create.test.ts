@@ -147,7 +147,11 @@ describe("npm run admin:create", () => {
       expect(password.location).toBe("/login/two-factor");
       const step = await run(
         twoFactorAction,
-        formRequest("/login/two-factor", { code: codeForStep(secret, stepAt(Date.now()) + 1) }, { cookie: cookieHeader(password.setCookies) }),
+        formRequest(
+          "/login/two-factor",
+          { code: codeForStep(secret, stepAt(Date.now()) + 1) },
+          { cookie: cookieHeader(password.setCookies) },
+        ),
       );
       expect(step.status).toBe(302);
       expect(step.location).toBe("/admin");

@@ -99,7 +99,12 @@ describe("the console's staff", () => {
     const token = mail!.textBody.match(/\/invitations\/([\w-]+)/)![1]!;
     const joined = await run(
       invitationAction,
-      formRequest(`/invitations/${token}`, { firstName: "Wanjiru", lastName: "Kamau", newPassword: "Fedha#Salama26", confirmPassword: "Fedha#Salama26" }),
+      formRequest(`/invitations/${token}`, {
+        firstName: "Wanjiru",
+        lastName: "Kamau",
+        newPassword: "Fedha#Salama26",
+        confirmPassword: "Fedha#Salama26",
+      }),
       { params: { token } },
     );
     expect(joined.status).toBe(302);
@@ -108,7 +113,13 @@ describe("the console's staff", () => {
       `select usertype, platform_role, two_factor_required, is_verified, organization_id = $2 as platform_org from users where lower(email) = $1`,
       [email, owner.organization.id],
     );
-    expect(stored).toEqual({ usertype: "admin", platform_role: "finance", two_factor_required: true, is_verified: true, platform_org: true });
+    expect(stored).toEqual({
+      usertype: "admin",
+      platform_role: "finance",
+      two_factor_required: true,
+      is_verified: true,
+      platform_org: true,
+    });
 
     // Two-factor before any console page.
     const cookie = cookieHeader(joined.setCookies);
@@ -144,7 +155,10 @@ describe("the console's staff", () => {
 
     const maker = await staff("owner");
     const id = await settlement(150_000_00);
-    const asked = await run(settlementsAction, formRequest("/revenue-share/settlements", { intent: "settle", settlement: id, reference: "" }, { cookie: maker.cookie }));
+    const asked = await run(
+      settlementsAction,
+      formRequest("/revenue-share/settlements", { intent: "settle", settlement: id, reference: "" }, { cookie: maker.cookie }),
+    );
     expect(asked.status).toBe(302);
     expect(await payouts(id)).toEqual([{ status: "awaiting_approval", requested_by: maker.user.id, approved_by: null }]);
     // Support posting the finance action: refused (the page's 403), nothing approved.
@@ -161,7 +175,10 @@ describe("the console's staff", () => {
     const maker = await staff("owner");
     const checker = await staff("finance");
     const id = await settlement(120_000_00);
-    const asked = await run(settlementsAction, formRequest("/revenue-share/settlements", { intent: "settle", settlement: id, reference: "" }, { cookie: maker.cookie }));
+    const asked = await run(
+      settlementsAction,
+      formRequest("/revenue-share/settlements", { intent: "settle", settlement: id, reference: "" }, { cookie: maker.cookie }),
+    );
     expect(asked.status).toBe(302);
     const self = await run(
       settlementsAction,
@@ -186,7 +203,10 @@ describe("the console's staff", () => {
 
     // The step-up: a session proven over 10 minutes ago types the password in the same form.
     await stale(owner.user.id);
-    const unproven = await post(`/admin/staff?dialog=manage&staff=${finance.user.id}`, owner.cookie, { intent: "suspend", staff: finance.user.id });
+    const unproven = await post(`/admin/staff?dialog=manage&staff=${finance.user.id}`, owner.cookie, {
+      intent: "suspend",
+      staff: finance.user.id,
+    });
     expect(unproven.status).toBe(400);
     expect(unproven.html).toContain("Your password or authenticator code");
     expect((await open("/admin/billing", finance.cookie)).status).toBe(200);
@@ -207,9 +227,20 @@ describe("the console's staff", () => {
     const list = await (await open("/admin/staff", owner.cookie)).text();
     expect(list).toContain("Suspended");
 
-    expect((await post(`/admin/staff?dialog=manage&staff=${finance.user.id}`, owner.cookie, { intent: "reactivate", staff: finance.user.id })).status).toBe(302);
+    expect(
+      (await post(`/admin/staff?dialog=manage&staff=${finance.user.id}`, owner.cookie, { intent: "reactivate", staff: finance.user.id }))
+        .status,
+    ).toBe(302);
     expect((await signIn(finance.email, finance.password, false, META)).ok).toBe(true);
-    expect((await post(`/admin/staff?dialog=manage&staff=${finance.user.id}`, owner.cookie, { intent: "role", staff: finance.user.id, role: "support" })).status).toBe(302);
+    expect(
+      (
+        await post(`/admin/staff?dialog=manage&staff=${finance.user.id}`, owner.cookie, {
+          intent: "role",
+          staff: finance.user.id,
+          role: "support",
+        })
+      ).status,
+    ).toBe(302);
     expect((await rawQuery(`select platform_role from users where id = $1`, [finance.user.id]))[0]).toEqual({ platform_role: "support" });
     expect((await audit("staff.role_change")).map((r) => r.after)).toEqual([{ email: finance.email, role: "support", suspended: false }]);
   });
@@ -222,7 +253,9 @@ describe("the console's staff", () => {
     expect(self.html).toContain("another owner does");
     // A foreign or unknown id: 404.
     const tenant = await createVerifiedUser({ businessName: "Duka la Mama" });
-    expect((await post(`/admin/staff?dialog=manage&staff=${tenant.user.id}`, a.cookie, { intent: "suspend", staff: tenant.user.id })).status).toBe(404);
+    expect(
+      (await post(`/admin/staff?dialog=manage&staff=${tenant.user.id}`, a.cookie, { intent: "suspend", staff: tenant.user.id })).status,
+    ).toBe(404);
     expect((await post("/admin/staff?dialog=manage", a.cookie, { intent: "suspend", staff: "not-an-id" })).status).toBe(404);
 
     const actor = (who: typeof a) => ({ user: who.user, role: roleOf(who.user), organization: who.organization });

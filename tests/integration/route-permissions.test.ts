@@ -584,7 +584,14 @@ describe("the permissions table", () => {
     const rejected = `/messaging/contacts/import/${id}/rejected.csv`;
     for (const path of [upload, `${upload}/`, report, rejected]) expect(needs(path), path).toEqual(["contacts:manage"]);
     expect(needs(`/messaging/contacts/import/${id}/other`)).toBeUndefined();
-    expect(ROLES.filter((role) => can(role, "contacts:manage"))).toEqual(["platform_admin", "platform_finance", "platform_support", "owner", "admin", "agent"]);
+    expect(ROLES.filter((role) => can(role, "contacts:manage"))).toEqual([
+      "platform_admin",
+      "platform_finance",
+      "platform_support",
+      "owner",
+      "admin",
+      "agent",
+    ]);
 
     const member = await createVerifiedUser();
     const cookie = await signedInCookie(member.email, member.password);

@@ -105,7 +105,9 @@ describe("the navigation", () => {
     ["Notifications", "/notifications"],
     ["Settings", "/settings"],
   ];
-  const WITHOUT_MONEY_AND_KEYS = OWNER_AND_ADMIN.filter(([label]) => !["Billing", "Revenue Share", "Developers", "Integrations"].includes(label!));
+  const WITHOUT_MONEY_AND_KEYS = OWNER_AND_ADMIN.filter(
+    ([label]) => !["Billing", "Revenue Share", "Developers", "Integrations"].includes(label!),
+  );
   const EXPECTED: Record<Role, string[][]> = {
     owner: OWNER_AND_ADMIN,
     admin: OWNER_AND_ADMIN,

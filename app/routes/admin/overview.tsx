@@ -110,37 +110,37 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
       </div>
 
       {metrics ? (
-      <Card aria-labelledby="revenue-metrics">
-        <CardHeader id="revenue-metrics" title={m.admin_overview_metrics_title()} description={m.admin_overview_metrics_intro()} />
-        <CardBody>
-          <dl className="grid gap-4 md:grid-cols-3">
-            <Metric
-              id="mrr"
-              label={m.admin_overview_mrr()}
-              value={formatKes(metrics.mrrCents)}
-              definition={m.admin_overview_mrr_definition()}
-            />
-            <Metric
-              id="arpu"
-              label={m.admin_overview_arpu({ month: metrics.month })}
-              value={metrics.arpuCents === null ? "—" : formatKes(metrics.arpuCents)}
-              definition={m.admin_overview_arpu_definition({
-                revenue: formatKes(metrics.monthRevenueCents),
-                base: formatNumber(metrics.payingBase),
-              })}
-            />
-            <Metric
-              id="churn"
-              label={m.admin_overview_churn({ month: metrics.month })}
-              value={metrics.churnPercent === null ? "—" : `${formatNumber(metrics.churnPercent)}%`}
-              definition={m.admin_overview_churn_definition({
-                churned: formatNumber(metrics.churned),
-                start: formatNumber(metrics.startBase),
-              })}
-            />
-          </dl>
-        </CardBody>
-      </Card>
+        <Card aria-labelledby="revenue-metrics">
+          <CardHeader id="revenue-metrics" title={m.admin_overview_metrics_title()} description={m.admin_overview_metrics_intro()} />
+          <CardBody>
+            <dl className="grid gap-4 md:grid-cols-3">
+              <Metric
+                id="mrr"
+                label={m.admin_overview_mrr()}
+                value={formatKes(metrics.mrrCents)}
+                definition={m.admin_overview_mrr_definition()}
+              />
+              <Metric
+                id="arpu"
+                label={m.admin_overview_arpu({ month: metrics.month })}
+                value={metrics.arpuCents === null ? "—" : formatKes(metrics.arpuCents)}
+                definition={m.admin_overview_arpu_definition({
+                  revenue: formatKes(metrics.monthRevenueCents),
+                  base: formatNumber(metrics.payingBase),
+                })}
+              />
+              <Metric
+                id="churn"
+                label={m.admin_overview_churn({ month: metrics.month })}
+                value={metrics.churnPercent === null ? "—" : `${formatNumber(metrics.churnPercent)}%`}
+                definition={m.admin_overview_churn_definition({
+                  churned: formatNumber(metrics.churned),
+                  start: formatNumber(metrics.startBase),
+                })}
+              />
+            </dl>
+          </CardBody>
+        </Card>
       ) : null}
 
       <div className="grid gap-6 lg:grid-cols-2">

@@ -73,8 +73,7 @@ export async function action(args: Route.ActionArgs) {
       const done = await revokeStaffInvitation(current, meta, values.invitation ?? "");
       return redirectWithToast("/admin/staff", "success", m.admin_staff_revoked_toast({ email: done.email }));
     }
-    const change =
-      intent === "role" ? { kind: "role" as const, role: values.role ?? "" } : { kind: intent as "suspend" | "reactivate" };
+    const change = intent === "role" ? { kind: "role" as const, role: values.role ?? "" } : { kind: intent as "suspend" | "reactivate" };
     const done = await changeStaff(current, meta, values.staff ?? "", change);
     const toast = !done.changed
       ? m.admin_staff_unchanged_toast()
@@ -138,7 +137,12 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
               ),
             },
             { key: "role", header: m.admin_staff_column_role(), cell: (member) => staffRoleWords(member.role) },
-            { key: "twoFactor", header: m.admin_staff_column_two_factor(), cell: (member) => <TwoFactorBadge member={member} />, hideOnPhone: true },
+            {
+              key: "twoFactor",
+              header: m.admin_staff_column_two_factor(),
+              cell: (member) => <TwoFactorBadge member={member} />,
+              hideOnPhone: true,
+            },
             {
               key: "status",
               header: m.admin_staff_column_status(),
@@ -180,7 +184,9 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
               <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
                 <span className="min-w-0 text-sm break-all">
                   <span className="font-medium text-slate-900">{invitation.email}</span> · {staffRoleWords(invitation.role)} ·{" "}
-                  {invitation.expired ? m.admin_staff_invitation_expired() : m.admin_staff_invitation_expires({ when: formatWhen(invitation.expiresAt) })}
+                  {invitation.expired
+                    ? m.admin_staff_invitation_expired()
+                    : m.admin_staff_invitation_expires({ when: formatWhen(invitation.expiresAt) })}
                 </span>
                 <Form method="post" className="flex flex-wrap items-end gap-2">
                   <input type="hidden" name="invitation" value={invitation.id} />
@@ -200,13 +206,7 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
       </UrlDialog>
       {chosen ? (
         <UrlDialog name="manage" searchParams={searchParams} title={m.admin_staff_manage_title({ email: chosen.email })}>
-          <ManageForms
-            member={chosen}
-            result={result}
-            stepUpNeeded={stepUpNeeded}
-            cancel={closeDialogHref(searchParams)}
-            busy={busy}
-          />
+          <ManageForms member={chosen} result={result} stepUpNeeded={stepUpNeeded} cancel={closeDialogHref(searchParams)} busy={busy} />
         </UrlDialog>
       ) : null}
     </div>

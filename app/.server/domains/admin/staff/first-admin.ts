@@ -35,7 +35,10 @@ export async function createFirstAdministrator(input: FirstAdminInput, platformN
   return db().transaction(async (tx) => {
     // One command at a time for an address: the second waits, then finds the first's account.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`admin-create:${email}`}))`);
-    const [existing] = await queryRows<{ id: string; usertype: string }>(tx, sql`select id, usertype from users where lower(email) = ${email}`);
+    const [existing] = await queryRows<{ id: string; usertype: string }>(
+      tx,
+      sql`select id, usertype from users where lower(email) = ${email}`,
+    );
     if (existing?.usertype === "admin") return { outcome: "exists" as const, userId: existing.id, email };
     if (existing) return { outcome: "refused" as const, problems: [BUSINESS_ACCOUNT] };
     const [organization] = await queryRows<{ id: string }>(

@@ -80,28 +80,24 @@ export async function staffPage(_scope: PlatformScope, now = new Date()) {
   );
   const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
   return {
-    members: members.map(
-      (r): StaffMember => ({
-        id: r.id,
-        email: r.email,
-        name: r.name,
-        role: r.role,
-        twoFactor: r.two_factor,
-        twoFactorRequired: r.two_factor_required,
-        suspendedAt: iso(r.suspended_at),
-        lastLoginAt: iso(r.last_login_at),
-      }),
-    ),
-    invitations: invitations.map(
-      (r): StaffInvitation => ({
-        id: r.id,
-        email: r.email,
-        role: r.role,
-        sentAt: new Date(r.sent_at).toISOString(),
-        expiresAt: new Date(r.expires_at).toISOString(),
-        expired: new Date(r.expires_at) <= now,
-      }),
-    ),
+    members: members.map((r): StaffMember => ({
+      id: r.id,
+      email: r.email,
+      name: r.name,
+      role: r.role,
+      twoFactor: r.two_factor,
+      twoFactorRequired: r.two_factor_required,
+      suspendedAt: iso(r.suspended_at),
+      lastLoginAt: iso(r.last_login_at),
+    })),
+    invitations: invitations.map((r): StaffInvitation => ({
+      id: r.id,
+      email: r.email,
+      role: r.role,
+      sentAt: new Date(r.sent_at).toISOString(),
+      expiresAt: new Date(r.expires_at).toISOString(),
+      expired: new Date(r.expires_at) <= now,
+    })),
   };
 }
 
@@ -113,7 +109,8 @@ export async function staffPage(_scope: PlatformScope, now = new Date()) {
 export async function inviteStaff(actor: Staff, meta: RequestMeta, input: { email: string; role: string }, now = new Date()) {
   requireStaffManager(actor);
   const email = input.email.trim().toLowerCase();
-  if (!email || email.length > 254 || !EMAIL_PATTERN.test(email)) throw refuse(400, "email_invalid", m.admin_staff_email_invalid(), "email");
+  if (!email || email.length > 254 || !EMAIL_PATTERN.test(email))
+    throw refuse(400, "email_invalid", m.admin_staff_email_invalid(), "email");
   if (!isPlatformRole(input.role)) throw refuse(400, "role_invalid", m.admin_staff_role_invalid(), "role");
   const role = input.role;
   const [existing] = await queryRows<unknown>(db(), sql`select 1 from users where lower(email) = ${email}`);
