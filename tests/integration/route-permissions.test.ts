@@ -323,6 +323,8 @@ const ROWS: Record<string, Row> = {
   "/admin/audit/export.csv": { path: "/admin/audit/export.csv", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/search": { path: "/admin/search?q=sacco", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/notifications": { path: "/admin/notifications", anonymous: "404", owner: "404", admin: "ok" },
+  // The console's staff (issue 74): its owners' (finance and support staff: admin-staff.test.ts).
+  "/admin/staff": { path: "/admin/staff", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/profile": { path: "/admin/profile", anonymous: "404", owner: "404", admin: "ok" },
   // Any other console address: not found to everyone, so none says whether it exists.
   "/admin/*": { path: "/admin/no-such-page", anonymous: "404", owner: "404", admin: "404" },
