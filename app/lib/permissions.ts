@@ -156,7 +156,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   ],
   // Issue 74 (decision 112): finance staff handle the money (payouts, wallets, invoices); support
   // staff read and help people and their numbers, and see no money; neither manages the staff.
-  platform_finance: [...PLATFORM_STAFF, "billing:view", "billing:manage", "platform:console", "platform:money"],
+  platform_finance: [...PLATFORM_STAFF, "billing:view", "billing:manage", "platform:console", "platform:queue", "platform:money"],
   platform_support: [...PLATFORM_STAFF, "platform:console", "platform:queue"],
   owner: [...ORGANISATION_ADMIN, "ownership:transfer", "organization:close", "security:enforce", "approvals:configure"],
   admin: ORGANISATION_ADMIN,

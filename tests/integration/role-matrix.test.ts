@@ -1308,10 +1308,13 @@ describe("the programme's administration tabs (issue 72)", () => {
       "/revenue-share/settlements",
       "/revenue-share/transactions.csv",
     ]) {
-      expect(routeAccess(tab)?.permissions, tab).toEqual(["platform:console"]);
+      // The console's money staff's (issue 74): owners and finance; support staff go to the console.
+      expect(routeAccess(tab)?.permissions, tab).toEqual(["platform:money"]);
       for (const role of ["owner", "admin", "agent", "viewer"] as const)
         expect(safeRedirectTarget(tab, role), `${role} ${tab}`).toBe("/dashboard");
       expect(safeRedirectTarget(`${tab}?page=2`, "platform_admin")).toBe(`${tab}?page=2`);
+      expect(safeRedirectTarget(`${tab}?page=2`, "platform_finance")).toBe(`${tab}?page=2`);
+      expect(safeRedirectTarget(tab, "platform_support")).toBe("/admin");
     }
     // The programme's own page stays the money pages': an owner applies or reads its own programme there.
     expect(safeRedirectTarget("/revenue-share", "owner")).toBe("/revenue-share");
