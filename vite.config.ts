@@ -22,9 +22,15 @@ const productionRouter = [
 export default defineConfig(({ command, isSsrBuild }) => ({
   // server.ts is the server bundle's entry: Express, security headers, sandboxes and the React Router handler.
   build: {
-    // The Meta sandbox's standalone process (sandbox/meta/standalone.ts) builds beside it: build/server/meta-sandbox.js.
+    // The Meta sandbox's standalone process (sandbox/meta/standalone.ts) builds beside it: build/server/meta-sandbox.js,
+    // and so does the operators' command that makes the first administrator: build/server/admin-create.js (issue 74).
     ...(isSsrBuild
-      ? { rollupOptions: { input: { index: "./server.ts", "meta-sandbox": "./sandbox/meta/standalone.ts" } }, target: "node20" }
+      ? {
+          rollupOptions: {
+            input: { index: "./server.ts", "meta-sandbox": "./sandbox/meta/standalone.ts", "admin-create": "./scripts/admin-create.ts" },
+          },
+          target: "node20",
+        }
       : {
           target: "es2022",
           minify: "terser",
@@ -207,7 +213,10 @@ function serverEntryNames(): Plugin {
     apply: "build",
     outputOptions(output) {
       if (output.entryFileNames !== "index.js") return null;
-      return { ...output, entryFileNames: (chunk) => (chunk.name === "meta-sandbox" ? "meta-sandbox.js" : "index.js") };
+      return {
+        ...output,
+        entryFileNames: (chunk) => (["meta-sandbox", "admin-create"].includes(chunk.name) ? `${chunk.name}.js` : "index.js"),
+      };
     },
   };
 }

@@ -182,6 +182,8 @@ export default [
     route("admin/audit/export.csv", "routes/admin/audit-export.ts"),
     route("admin/search", "routes/admin/search.tsx"),
     route("admin/notifications", "routes/admin/notifications.tsx"),
+    // The console's staff (issue 74): its owners invite, change roles, suspend and reactivate.
+    route("admin/staff", "routes/admin/staff.tsx"),
     route("admin/profile", "routes/app/profile.tsx", { id: "admin-profile" }),
     route("admin/*", "routes/admin/not-found.tsx"),
   ]),

@@ -44,6 +44,15 @@ export const ADMIN_TABS = [
   },
 ] as const;
 
+/** The console's staff (issue 74): shown to those who manage them (the console's owners). */
+export const STAFF_TAB = {
+  get label() {
+    return m.admin_tab_staff();
+  },
+  to: href("/admin/staff"),
+  exportTo: undefined,
+} as const;
+
 export const AUDIT_TAB = {
   get label() {
     return m.admin_tab_audit();
@@ -56,6 +65,7 @@ export const AUDIT_TAB = {
 export function adminTabOf(pathname: string) {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === AUDIT_TAB.to || path.startsWith(`${AUDIT_TAB.to}/`)) return AUDIT_TAB;
+  if (path === STAFF_TAB.to) return STAFF_TAB;
   return [...ADMIN_TABS]
     .reverse()
     .find((tab) => (tab.to === "/admin" ? path === "/admin" : path === tab.to || path.startsWith(`${tab.to}/`)));
@@ -67,7 +77,7 @@ export function adminTabOf(pathname: string) {
  */
 export function adminExportHref(pathname: string, search: string) {
   const tab = adminTabOf(pathname);
-  if (!tab) return undefined;
+  if (!tab?.exportTo) return undefined;
   const params = new URLSearchParams(search);
   for (const key of ["cursor", "page", "dialog", "after", "before"]) params.delete(key);
   const query = params.toString();

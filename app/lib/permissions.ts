@@ -1,4 +1,4 @@
-import type { OrgRole, UserType } from "./roles";
+import type { OrgRole, PlatformRole, UserType } from "./roles";
 
 /**
  * Who may do what: one table, read by every page guard, every JSON guard and the `from` check after
@@ -7,7 +7,7 @@ import type { OrgRole, UserType } from "./roles";
  * agents and viewers. The role is read with the session on every request, so a change of role or a
  * removal takes effect at once on every instance.
  */
-export const ROLES = ["platform_admin", "owner", "admin", "agent", "viewer"] as const;
+export const ROLES = ["platform_admin", "platform_finance", "platform_support", "owner", "admin", "agent", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS = [
@@ -73,6 +73,11 @@ export const PERMISSIONS = [
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
+  // The console's money (issue 74, decision 112): the Billing tab, wallets, invoices, disputes, the
+  // partner programme and its payouts (approving one above the threshold is the second staff member's).
+  "platform:money",
+  // The console's staff: inviting, roles, suspending (the console's owners).
+  "platform:staff",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -109,39 +114,50 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "automations:manage",
 ];
 
+// Spec section 6: /admin and admin/profile are for admins only, /dashboard for individuals only, and
+// every other private page accepts any signed-in user: an administrator's own organisation pages too.
+const PLATFORM_STAFF: readonly Permission[] = [
+  "account:manage",
+  "tutorial:view",
+  "whatsapp:view",
+  "whatsapp:manage",
+  "activity:view",
+  "activity:export",
+  "templates:view",
+  "templates:manage",
+  "developer:view",
+  "developer:manage",
+  "messaging:view",
+  "contacts:view",
+  "contacts:manage",
+  "campaigns:view",
+  "campaigns:manage",
+  "team:view",
+  "notifications:view",
+  "inbox:view",
+  "inbox:reply",
+  "inbox:assign",
+  "inbox:quick-replies",
+  "automations:view",
+  "automations:manage",
+];
+
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   // Spec section 6: /admin and admin/profile are for admins only, /dashboard for individuals only, and
   // every other private page accepts any signed-in user: an administrator's own organisation pages too.
   platform_admin: [
-    "account:manage",
-    "tutorial:view",
-    "whatsapp:view",
-    "whatsapp:manage",
-    "activity:view",
-    "activity:export",
-    "templates:view",
-    "templates:manage",
-    "developer:view",
-    "developer:manage",
-    "messaging:view",
-    "contacts:view",
-    "contacts:manage",
-    "campaigns:view",
-    "campaigns:manage",
-    "team:view",
-    "notifications:view",
-    "inbox:view",
-    "inbox:reply",
-    "inbox:assign",
-    "inbox:quick-replies",
-    "automations:view",
-    "automations:manage",
-    // An administrator's own organisation pages, as every other organisation page above.
+    ...PLATFORM_STAFF,
     "billing:view",
     "billing:manage",
     "platform:console",
     "platform:queue",
+    "platform:money",
+    "platform:staff",
   ],
+  // Issue 74 (decision 112): finance staff handle the money (payouts, wallets, invoices); support
+  // staff read and help people and their numbers, and see no money; neither manages the staff.
+  platform_finance: [...PLATFORM_STAFF, "billing:view", "billing:manage", "platform:console", "platform:queue", "platform:money"],
+  platform_support: [...PLATFORM_STAFF, "platform:console", "platform:queue"],
   owner: [...ORGANISATION_ADMIN, "ownership:transfer", "organization:close", "security:enforce", "approvals:configure"],
   admin: ORGANISATION_ADMIN,
   // Agents chat and send; they see the setup and the log but change neither the connection nor the keys.
@@ -188,10 +204,19 @@ export function can(role: Role, permission: Permission) {
   return GRANTS.get(role)?.has(permission) ?? false;
 }
 
-/** The role a user acts with: platform administrators by their usertype, everybody else their organisation role. */
-export function roleOf(user: { usertype: UserType; orgRole: OrgRole }): Role {
-  return user.usertype === "admin" ? "platform_admin" : user.orgRole;
+const STAFF_ROLES: Record<PlatformRole, Role> = { owner: "platform_admin", finance: "platform_finance", support: "platform_support" };
+
+/**
+ * The role a user acts with: platform administrators by their staff role (an administrator without
+ * one is an owner of the console, as every administrator was before staff roles), everybody else
+ * their organisation role.
+ */
+export function roleOf(user: { usertype: UserType; orgRole: OrgRole; platformRole?: PlatformRole | null }): Role {
+  return user.usertype === "admin" ? STAFF_ROLES[user.platformRole ?? "owner"] : user.orgRole;
 }
+
+/** Whether the role is one of the console's staff (any platform administrator). */
+export const isPlatformStaff = (role: Role) => role.startsWith("platform_");
 
 /**
  * What a signed-in route module declares in its `handle` (decision 055): the permission opening it

@@ -210,9 +210,9 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   // The Billing tab's forms (each tested with its effects and step-up in admin-billing.test.ts): the
   // samples are an unknown invoice and dispute, and the Sacco's wallet, which the matrix leaves as it is.
   "/admin/billing/invoices/:id": {
-    reminder: { needs: "platform:console", form: () => ({ intent: "reminder" }), proof: false, why: "no such invoice" },
+    reminder: { needs: "platform:money", form: () => ({ intent: "reminder" }), proof: false, why: "no such invoice" },
     reconcile: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "reconcile", bankReference: "FT26328KX9", paymentDate: "2026-11-20", notes: "Matrix" }),
       proof: false,
       why: "no such invoice",
@@ -220,19 +220,52 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   },
   "/admin/billing/disputes/:id": {
     credit: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "credit", amount: "100", note: "Matrix" }),
       proof: false,
       why: "no such dispute",
     },
-    reject: { needs: "platform:console", form: () => ({ intent: "reject", note: "Matrix" }), proof: false, why: "no such dispute" },
+    reject: { needs: "platform:money", form: () => ({ intent: "reject", note: "Matrix" }), proof: false, why: "no such dispute" },
   },
   "/admin/billing/wallets/:id": {
     adjust: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "adjust", direction: "credit", amount: "100", reason: "Matrix" }),
       proof: false,
       why: "the matrix keeps the Sacco's wallet as seeded",
+    },
+  },
+  // The console's staff (issue 74): its owners' forms, each refused to anyone else (staff: admin-staff.test.ts).
+  "/admin/staff": {
+    invite: {
+      needs: "platform:staff",
+      form: () => ({ intent: "invite", email: "not an address", role: "support" }),
+      proof: false,
+      why: "an address refused (the forms: admin-staff.test.ts)",
+    },
+    role: {
+      needs: "platform:staff",
+      form: () => ({ intent: "role", staff: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", role: "support" }),
+      proof: false,
+      why: "nobody's id",
+    },
+    suspend: {
+      needs: "platform:staff",
+      form: () => ({ intent: "suspend", staff: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "nobody's id",
+    },
+    reactivate: {
+      needs: "platform:staff",
+      form: () => ({ intent: "reactivate", staff: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "nobody's id",
+    },
+    revoke: {
+      needs: "platform:staff",
+      form: () => ({ intent: "revoke", invitation: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "nobody's invitation",
     },
   },
   "/admin/system": {
@@ -404,13 +437,13 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     },
     // A referral held for review (decision 104): a platform administrator's decision.
     "approve-referral": {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "approve-referral", review: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
       proof: false,
       why: "no referral under review (the decisions: partners-referral.test.ts)",
     },
     "reject-referral": {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "reject-referral", review: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
       why: "no referral under review (the decisions: partners-referral.test.ts)",
@@ -418,64 +451,64 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   },
   "/revenue-share/partners": {
     enrol: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "enrol", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
     edit: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "edit", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
     approve: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "approve", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
     reject: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "reject", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
     suspend: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "suspend", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
     reactivate: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "reactivate", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
     assign: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "assign", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
     unassign: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "unassign", partner: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
   },
   "/revenue-share/settlements": {
-    "": { needs: "platform:console", form: () => ({}), proof: false, why: "no intent" },
+    "": { needs: "platform:money", form: () => ({}), proof: false, why: "no intent" },
     settle: {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "settle", settlement: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
     },
     "approve-payout": {
-      needs: "platform:console",
+      needs: "platform:money",
       form: () => ({ intent: "approve-payout", settlement: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
       proof: false,
       why: "an unknown partner (the forms: revenue-share-pages.test.ts)",
@@ -867,8 +900,29 @@ async function buildWorld(): Promise<World> {
   const member = async (email: string) => (await db().select().from(users).where(eq(users.email, email)))[0]!;
   const owner = await member("demo@jumbe.demo");
   const organizationId = owner.organizationId;
+  const staffMember = async (platformRole: "finance" | "support") => {
+    const administrator = await member("admin@jumbe.demo");
+    const [row] = await db()
+      .insert(users)
+      .values({
+        organizationId: administrator.organizationId,
+        email: `${platformRole}@jumbe.demo`,
+        firstName: "Staff",
+        lastName: platformRole,
+        usertype: "admin",
+        orgRole: "admin",
+        platformRole,
+        passwordHash: administrator.passwordHash,
+        isVerified: true,
+      })
+      .returning();
+    return row!.id;
+  };
   const ids: Record<Role, string> = {
     platform_admin: (await member("admin@jumbe.demo")).id,
+    // The console's finance and support staff (issue 74), in the platform's organisation with the demo's administrator.
+    platform_finance: await staffMember("finance"),
+    platform_support: await staffMember("support"),
     owner: owner.id,
     admin: (await member("grace.wanjiru@nyota-sacco.demo")).id,
     agent: (await member("brian.otieno@nyota-sacco.demo")).id,
@@ -1206,7 +1260,7 @@ describe("every role against every page", () => {
           if (!fine || (page.at === "/unauthorized" && sample !== "/unauthorized") || (need !== "public" && page.at.startsWith("/login")))
             wrong.push(`${label}: ended at ${page.at} with ${status}`);
           // A platform administrator acts in their own organisation: the Sacco's rows are another tenant's, not found.
-          const foreign = who === "platform_admin" && route.pattern.includes("/:");
+          const foreign = who.startsWith("platform_") && route.pattern.includes("/:");
           if (status === 404 && also?.status !== 404 && need !== "public" && !foreign) wrong.push(`${label}: 404`);
         }
         // The same refusal when the client-side router fetches the page's data.
@@ -1231,7 +1285,7 @@ describe("every role against every page", () => {
     const mismatched: string[] = [];
     for (const [pattern, byWho] of answers) {
       if (needOf(pattern, SAMPLE[pattern]?.(w) ?? pattern).need === "public") continue;
-      const members = [...byWho].filter(([who]) => who !== "platform_admin");
+      const members = [...byWho].filter(([who]) => !who.startsWith("platform_"));
       const [first] = members;
       for (const [who, answer] of members)
         if (first && answer !== first[1]) mismatched.push(`${pattern}: ${first[0]} ${first[1]}, ${who} ${answer}`);
@@ -1259,10 +1313,13 @@ describe("the programme's administration tabs (issue 72)", () => {
       "/revenue-share/settlements",
       "/revenue-share/transactions.csv",
     ]) {
-      expect(routeAccess(tab)?.permissions, tab).toEqual(["platform:console"]);
+      // The console's money staff's (issue 74): owners and finance; support staff go to the console.
+      expect(routeAccess(tab)?.permissions, tab).toEqual(["platform:money"]);
       for (const role of ["owner", "admin", "agent", "viewer"] as const)
         expect(safeRedirectTarget(tab, role), `${role} ${tab}`).toBe("/dashboard");
       expect(safeRedirectTarget(`${tab}?page=2`, "platform_admin")).toBe(`${tab}?page=2`);
+      expect(safeRedirectTarget(`${tab}?page=2`, "platform_finance")).toBe(`${tab}?page=2`);
+      expect(safeRedirectTarget(tab, "platform_support")).toBe("/admin");
     }
     // The programme's own page stays the money pages': an owner applies or reads its own programme there.
     expect(safeRedirectTarget("/revenue-share", "owner")).toBe("/revenue-share");

@@ -17,10 +17,11 @@ import { rawRequest } from "../support/raw-http";
 
 /** Gives a member `role`, as the team page or the console would: in the database, read at each request. */
 async function giveRole(userId: string, role: Role) {
+  const staff = { platform_admin: "owner", platform_finance: "finance", platform_support: "support" } as const;
   const values =
-    role === "platform_admin"
-      ? { usertype: "admin" as const, orgRole: "owner" as const }
-      : { usertype: "individual" as const, orgRole: role };
+    role === "platform_admin" || role === "platform_finance" || role === "platform_support"
+      ? { usertype: "admin" as const, orgRole: "owner" as const, platformRole: staff[role] }
+      : { usertype: "individual" as const, orgRole: role, platformRole: null };
   await db().update(users).set(values).where(eq(users.id, userId));
 }
 
@@ -329,6 +330,8 @@ const ROWS: Record<string, Row> = {
   "/admin/audit/export.csv": { path: "/admin/audit/export.csv", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/search": { path: "/admin/search?q=sacco", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/notifications": { path: "/admin/notifications", anonymous: "404", owner: "404", admin: "ok" },
+  // The console's staff (issue 74): its owners' (finance and support staff: admin-staff.test.ts).
+  "/admin/staff": { path: "/admin/staff", anonymous: "404", owner: "404", admin: "ok" },
   "/admin/profile": { path: "/admin/profile", anonymous: "404", owner: "404", admin: "ok" },
   // Any other console address: not found to everyone, so none says whether it exists.
   "/admin/*": { path: "/admin/no-such-page", anonymous: "404", owner: "404", admin: "404" },
@@ -518,7 +521,10 @@ describe("the permissions table", () => {
 
   it("gives each role only permissions that exist, and keeps the console to platform administrators", () => {
     for (const role of ROLES) for (const permission of ROLE_PERMISSIONS[role]) expect(PERMISSIONS).toContain(permission);
-    expect(ROLES.filter((role) => can(role, "platform:console"))).toEqual(["platform_admin"]);
+    // The console's staff (issue 74): owners, finance and support; money and the staff are some of theirs only.
+    expect(ROLES.filter((role) => can(role, "platform:console"))).toEqual(["platform_admin", "platform_finance", "platform_support"]);
+    expect(ROLES.filter((role) => can(role, "platform:money"))).toEqual(["platform_admin", "platform_finance"]);
+    expect(ROLES.filter((role) => can(role, "platform:staff"))).toEqual(["platform_admin"]);
     expect(ROLES.filter((role) => can(role, "overview:view"))).toEqual(["owner", "admin", "agent", "viewer"]);
     // Agents and viewers see the setup and the log but change neither the connection nor the keys.
     for (const role of ["agent", "viewer"] as const) {
@@ -529,7 +535,15 @@ describe("the permissions table", () => {
   });
 
   it("lets every member see the team and only owners and admins change it; only the owner hands over the ownership", () => {
-    expect(ROLES.filter((role) => can(role, "team:view"))).toEqual(["platform_admin", "owner", "admin", "agent", "viewer"]);
+    expect(ROLES.filter((role) => can(role, "team:view"))).toEqual([
+      "platform_admin",
+      "platform_finance",
+      "platform_support",
+      "owner",
+      "admin",
+      "agent",
+      "viewer",
+    ]);
     expect(ROLES.filter((role) => can(role, "team:manage"))).toEqual(["owner", "admin"]);
     expect(ROLES.filter((role) => can(role, "ownership:transfer"))).toEqual(["owner"]);
     // Maker-checker: owners and admins approve; only the owner turns the check on or off.
@@ -540,7 +554,13 @@ describe("the permissions table", () => {
 
   it("lets every member read the automations, and only owners and admins (and a platform administrator at home) change them", () => {
     expect(ROLES.filter((role) => can(role, "automations:view"))).toEqual([...ROLES]);
-    expect(ROLES.filter((role) => can(role, "automations:manage"))).toEqual(["platform_admin", "owner", "admin"]);
+    expect(ROLES.filter((role) => can(role, "automations:manage"))).toEqual([
+      "platform_admin",
+      "platform_finance",
+      "platform_support",
+      "owner",
+      "admin",
+    ]);
     for (const path of ["/automations", "/automations/hours"]) expect(needs(path), path).toEqual(["automations:view"]);
     for (const path of ["/automations/new", "/automations/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f"])
       expect(needs(path), path).toEqual(["automations:manage"]);
@@ -573,7 +593,14 @@ describe("the permissions table", () => {
     const rejected = `/messaging/contacts/import/${id}/rejected.csv`;
     for (const path of [upload, `${upload}/`, report, rejected]) expect(needs(path), path).toEqual(["contacts:manage"]);
     expect(needs(`/messaging/contacts/import/${id}/other`)).toBeUndefined();
-    expect(ROLES.filter((role) => can(role, "contacts:manage"))).toEqual(["platform_admin", "owner", "admin", "agent"]);
+    expect(ROLES.filter((role) => can(role, "contacts:manage"))).toEqual([
+      "platform_admin",
+      "platform_finance",
+      "platform_support",
+      "owner",
+      "admin",
+      "agent",
+    ]);
 
     const member = await createVerifiedUser();
     const cookie = await signedInCookie(member.email, member.password);

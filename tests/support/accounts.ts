@@ -65,6 +65,8 @@ export async function createVerifiedUser(
     email?: string;
     password?: string;
     usertype?: "individual" | "admin";
+    /** A platform administrator's staff role (issue 74); none is an owner of the console. */
+    platformRole?: "owner" | "finance" | "support";
     businessName?: string;
     status?: "active" | "suspended" | "pending";
     verified?: boolean;
@@ -84,6 +86,7 @@ export async function createVerifiedUser(
       firstName: "Test",
       lastName: "User",
       usertype: options.usertype ?? "individual",
+      platformRole: options.platformRole ?? null,
       passwordHash: await passwordHashFor(password),
       isVerified: options.verified ?? true,
     })

@@ -14,6 +14,7 @@ import {
   Rocket,
   Settings,
   Users,
+  Wallet,
   Zap,
 } from "~/components/ui/icons";
 import { m } from "~/paraglide/messages";
@@ -84,6 +85,8 @@ export const NAV_GROUPS: readonly NavGroup[] = [
     },
     entries: [
       entry(href("/billing"), m.app_nav_billing, CreditCard),
+      // Issue 74: found only by search before; it sits by Billing, where an owner looks for money.
+      entry(href("/revenue-share"), m.app_nav_revenue_share, Wallet),
       entry(href("/developers"), m.app_nav_developers, KeyRound),
       entry(href("/integrations"), m.app_nav_integrations, Zap),
       entry(href("/activity"), m.app_nav_activity, Activity),

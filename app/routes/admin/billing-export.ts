@@ -1,3 +1,4 @@
+import type { PermissionHandle } from "~/lib/permissions";
 import type { Route } from "./+types/billing-export";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
@@ -7,6 +8,9 @@ import { invoicePaymentWords } from "~/lib/admin-billing";
 import { invoiceStatusWords } from "~/lib/invoice-document";
 import type { InvoiceStatus } from "~/lib/invoice";
 import { m } from "~/paraglide/messages";
+
+// Money: the console's owners and finance staff (issue 74, decision 112); 404 to support staff.
+export const handle: PermissionHandle = { permission: "platform:money" };
 
 /**
  * Export Data on the Billing tab: the invoice table with the page's search, filters and order, streamed

@@ -1,3 +1,4 @@
+import type { PermissionHandle } from "~/lib/permissions";
 import { Form, href, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/billing";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
@@ -21,6 +22,9 @@ import { PageTitle } from "~/components/ui/page-title";
 import { m } from "~/paraglide/messages";
 import { formatNumber } from "~/lib/dates";
 import { byCount } from "~/lib/intl";
+
+// Money: the console's owners and finance staff (issue 74, decision 112); 404 to support staff.
+export const handle: PermissionHandle = { permission: "platform:money" };
 
 export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_tab_billing() }) }];
 

@@ -1,3 +1,4 @@
+import type { PermissionHandle } from "~/lib/permissions";
 import { data, useNavigation } from "react-router";
 import type { Route } from "./+types/dispute";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
@@ -19,6 +20,9 @@ import { withoutBidiControls } from "~/lib/names";
 import { TextLink } from "~/components/ui/text-link";
 import { m } from "~/paraglide/messages";
 import { invoiceStatusWords } from "~/lib/admin-billing";
+
+// Money: the console's owners and finance staff (issue 74, decision 112); 404 to support staff.
+export const handle: PermissionHandle = { permission: "platform:money" };
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   {

@@ -1,9 +1,13 @@
+import type { PermissionHandle } from "~/lib/permissions";
 import { data } from "react-router";
 import type { Route } from "./+types/invoice-pdf";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminInvoice } from "~/.server/domains/admin/billing/invoice-detail";
 import { renderInvoicePdf } from "~/.server/domains/billing/invoice-pdf";
+
+// Money: the console's owners and finance staff (issue 74, decision 112); 404 to support staff.
+export const handle: PermissionHandle = { permission: "platform:money" };
 
 /** GET /admin/billing/invoices/<id>/pdf: any organisation's invoice as the same A4 PDF its tenant downloads. Unknown: 404. */
 export async function loader(args: Route.LoaderArgs) {

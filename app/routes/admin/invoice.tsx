@@ -1,3 +1,4 @@
+import type { PermissionHandle } from "~/lib/permissions";
 import { data, Form, Link, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/invoice";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
@@ -24,6 +25,9 @@ import { Name } from "~/components/ui/name";
 import { TextLink } from "~/components/ui/text-link";
 import { m } from "~/paraglide/messages";
 import { paymentMethodWords } from "~/lib/admin-billing";
+
+// Money: the console's owners and finance staff (issue 74, decision 112); 404 to support staff.
+export const handle: PermissionHandle = { permission: "platform:money" };
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   { title: m.admin_title({ page: `${page?.invoice.document.number ?? m.admin_column_invoice()} | ${m.admin_tab_billing()}` }) },

@@ -6,7 +6,8 @@ import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { bellSummary } from "~/.server/domains/admin/bell";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { Tabs } from "~/components/ui/tabs";
-import { ADMIN_TABS, AUDIT_TAB, adminExportHref, adminTabOf } from "~/lib/admin-tabs";
+import { ADMIN_TABS, AUDIT_TAB, STAFF_TAB, adminExportHref, adminTabOf } from "~/lib/admin-tabs";
+import { mayOpen } from "~/.server/domains/auth/route-permissions";
 
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
@@ -38,6 +39,8 @@ export async function loader(args: Route.LoaderArgs) {
     name: `${current.user.firstName} ${current.user.lastName}`.trim(),
     email: current.user.email,
     query: args.url.searchParams.get("q") ?? "",
+    // The tabs this staff member opens (issue 74): Billing is for owners and finance, Staff for owners.
+    opens: [...ADMIN_TABS, STAFF_TAB, AUDIT_TAB].map((tab) => tab.to).filter((to) => mayOpen(current.role, to)),
   };
 }
 
@@ -59,7 +62,9 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       <div className="mx-auto max-w-7xl px-4 pt-4 sm:px-6">
         <Tabs
           label={m.admin_console_name()}
-          items={[...ADMIN_TABS, AUDIT_TAB].map((item) => ({ label: item.label, to: item.to, current: item === tab }))}
+          items={[...ADMIN_TABS, STAFF_TAB, AUDIT_TAB]
+            .filter((item) => loaderData.opens.includes(item.to))
+            .map((item) => ({ label: item.label, to: item.to, current: item === tab }))}
         />
       </div>
       <main className="mx-auto max-w-7xl p-4 sm:p-6">

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/overview";
 import { Activity, Building2, MessageSquare, Wallet } from "~/components/ui/icons";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { can, requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { openSystemAlerts, platformOverview } from "~/.server/domains/admin/overview/figures";
 import { recentActivity, type TenantActivity } from "~/.server/domains/admin/overview/activity";
@@ -29,8 +29,17 @@ export async function loader(args: Route.LoaderArgs) {
     recentActivity(scope, { limit: 10 }),
     openSystemAlerts(scope),
   ]);
+  // Support staff see no money (issue 74, decision 112): the revenue card and metrics are not sent to them.
+  const money = can(current.role, "platform:money");
   // The tenants' records in the administrator's language; the export keeps them as stored.
-  return { kpis, metrics, growth, volume, activity: activity.records.map(activityInWords), alerts };
+  return {
+    kpis: { ...kpis, revenueThisMonthCents: money ? kpis.revenueThisMonthCents : null },
+    metrics: money ? metrics : null,
+    growth,
+    volume,
+    activity: activity.records.map(activityInWords),
+    alerts,
+  };
 }
 
 const activityColumns = (): Column<TenantActivity>[] => [
@@ -90,45 +99,49 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
           icon={MessageSquare}
           hint={m.admin_overview_messages_hint()}
         />
-        <StatCard
-          label={m.admin_overview_revenue()}
-          value={formatKes(kpis.revenueThisMonthCents)}
-          icon={Wallet}
-          hint={m.admin_overview_revenue_hint()}
-        />
+        {kpis.revenueThisMonthCents === null ? null : (
+          <StatCard
+            label={m.admin_overview_revenue()}
+            value={formatKes(kpis.revenueThisMonthCents)}
+            icon={Wallet}
+            hint={m.admin_overview_revenue_hint()}
+          />
+        )}
       </div>
 
-      <Card aria-labelledby="revenue-metrics">
-        <CardHeader id="revenue-metrics" title={m.admin_overview_metrics_title()} description={m.admin_overview_metrics_intro()} />
-        <CardBody>
-          <dl className="grid gap-4 md:grid-cols-3">
-            <Metric
-              id="mrr"
-              label={m.admin_overview_mrr()}
-              value={formatKes(metrics.mrrCents)}
-              definition={m.admin_overview_mrr_definition()}
-            />
-            <Metric
-              id="arpu"
-              label={m.admin_overview_arpu({ month: metrics.month })}
-              value={metrics.arpuCents === null ? "—" : formatKes(metrics.arpuCents)}
-              definition={m.admin_overview_arpu_definition({
-                revenue: formatKes(metrics.monthRevenueCents),
-                base: formatNumber(metrics.payingBase),
-              })}
-            />
-            <Metric
-              id="churn"
-              label={m.admin_overview_churn({ month: metrics.month })}
-              value={metrics.churnPercent === null ? "—" : `${formatNumber(metrics.churnPercent)}%`}
-              definition={m.admin_overview_churn_definition({
-                churned: formatNumber(metrics.churned),
-                start: formatNumber(metrics.startBase),
-              })}
-            />
-          </dl>
-        </CardBody>
-      </Card>
+      {metrics ? (
+        <Card aria-labelledby="revenue-metrics">
+          <CardHeader id="revenue-metrics" title={m.admin_overview_metrics_title()} description={m.admin_overview_metrics_intro()} />
+          <CardBody>
+            <dl className="grid gap-4 md:grid-cols-3">
+              <Metric
+                id="mrr"
+                label={m.admin_overview_mrr()}
+                value={formatKes(metrics.mrrCents)}
+                definition={m.admin_overview_mrr_definition()}
+              />
+              <Metric
+                id="arpu"
+                label={m.admin_overview_arpu({ month: metrics.month })}
+                value={metrics.arpuCents === null ? "—" : formatKes(metrics.arpuCents)}
+                definition={m.admin_overview_arpu_definition({
+                  revenue: formatKes(metrics.monthRevenueCents),
+                  base: formatNumber(metrics.payingBase),
+                })}
+              />
+              <Metric
+                id="churn"
+                label={m.admin_overview_churn({ month: metrics.month })}
+                value={metrics.churnPercent === null ? "—" : `${formatNumber(metrics.churnPercent)}%`}
+                definition={m.admin_overview_churn_definition({
+                  churned: formatNumber(metrics.churned),
+                  start: formatNumber(metrics.startBase),
+                })}
+              />
+            </dl>
+          </CardBody>
+        </Card>
+      ) : null}
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>

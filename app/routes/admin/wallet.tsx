@@ -1,3 +1,4 @@
+import type { PermissionHandle } from "~/lib/permissions";
 import { data, Form, useNavigation } from "react-router";
 import { walletEntryWords } from "~/.server/domains/billing/wallet-words";
 import { getFormProps } from "~/components/ui/form-state";
@@ -25,6 +26,9 @@ import { TextLink } from "~/components/ui/text-link";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { replyFor } from "~/components/admin/billing/form-reply";
 import { m } from "~/paraglide/messages";
+
+// Money: the console's owners and finance staff (issue 74, decision 112); 404 to support staff.
+export const handle: PermissionHandle = { permission: "platform:money" };
 
 export const meta: Route.MetaFunction = ({ data: page }) => [
   {

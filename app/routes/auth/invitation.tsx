@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/invitation";
 import { AcceptInvitationSchema } from "~/lib/schemas/team";
 import { ROLE_WORDS } from "~/lib/schemas/team-rules";
+import { staffRoleWords } from "~/lib/staff";
 import { AuthShell } from "~/components/layout/auth-shell";
 import { FormError } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
@@ -51,7 +52,11 @@ export async function loader({ params }: Route.LoaderArgs) {
   }
   return {
     closed: null,
-    invitation: { email: invitation.email, organization: invitation.organization, role: ROLE_WORDS[invitation.role] },
+    invitation: {
+      email: invitation.email,
+      organization: invitation.organization,
+      role: invitation.platformRole ? staffRoleWords(invitation.platformRole) : ROLE_WORDS[invitation.role],
+    },
   };
 }
 
@@ -77,7 +82,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const headers = new Headers();
   headers.append("Set-Cookie", session.setCookie);
   headers.append("Set-Cookie", await toastCookie("success", m.auth_invitation_welcome()));
-  throw redirect(href("/dashboard"), { headers });
+  // Console staff go to the console (which first asks them to set up two-factor sign-in).
+  throw redirect(joined.staff ? href("/admin") : href("/dashboard"), { headers });
 }
 
 export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {

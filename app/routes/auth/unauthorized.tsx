@@ -17,6 +17,8 @@ export const meta: Route.MetaFunction = () => [{ title: m.auth_unauthorized_meta
 const youAre = (role: Role) =>
   ({
     platform_admin: m.auth_unauthorized_as_platform_admin,
+    platform_finance: m.auth_unauthorized_as_platform_finance,
+    platform_support: m.auth_unauthorized_as_platform_support,
     owner: m.auth_unauthorized_as_owner,
     admin: m.auth_unauthorized_as_admin,
     agent: m.auth_unauthorized_as_agent,

@@ -28,7 +28,9 @@ export interface AdminAction {
     | "platform_setting"
     | "partner"
     | "partner_settlement"
-    | "partner_referral_review";
+    | "partner_referral_review"
+    | "staff"
+    | "staff_invitation";
   targetId?: string | null;
   reason?: string | null;
   before?: unknown;

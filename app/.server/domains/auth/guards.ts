@@ -2,7 +2,7 @@ import { createContext, data, redirect, RouterContextProvider, type MiddlewareFu
 import { findSession, type FindSessionOptions } from "./sessions";
 import { toAuthUser } from "./users";
 import { messagesUsedThisMonth } from "../billing/month-usage";
-import { can, roleOf, type Permission, type Role } from "./permissions";
+import { can, isPlatformStaff, roleOf, type Permission, type Role } from "./permissions";
 import { holdsAll, matchedRouteAccess, mayOpen } from "./route-permissions";
 import { jsonError, STATUS_MESSAGES } from "../../infrastructure/http/json";
 import { inDisplayZone, inSavedLocale } from "../../infrastructure/http/display-zone";
@@ -64,25 +64,31 @@ function lookUpSession({ request, context }: GuardArgs, options: FindSessionOpti
 /** Where a member sets up two-factor sign-in; the only page open to them while their organisation requires it and they have not. */
 export const TWO_FACTOR_SETUP_PAGE = "/settings/security";
 
-/** The owner required two-factor sign-in for everyone, and this member has not turned it on yet. */
+/**
+ * Two-factor sign-in is due and this person has not turned it on yet: their organisation's owner
+ * required it of everyone, or (issue 74, decision 112) they are console staff who must have it (invited
+ * in the console, or made by `npm run admin:create`). The console's staff are not members bound by
+ * an organisation's rule.
+ */
 export function mustSetUpTwoFactor(current: Pick<CurrentUser, "organization" | "user" | "role">) {
-  // The console's administrators are not members bound by an organisation's rule.
-  return current.organization.requireTwoFactor && !current.user.twoFactorEnabledAt && !can(current.role, "platform:console");
+  if (current.user.twoFactorEnabledAt) return false;
+  if (isPlatformStaff(current.role)) return current.user.twoFactorRequired;
+  return current.organization.requireTwoFactor;
 }
 
 /**
  * Every check that applies to a session, in one place (decision 030, amended for issue 38). Every
  * route reaches the session through currentUser(), which applies them, so a page, a JSON route, an
  * export, a file or a live stream cannot skip one.
- * - An organisation the platform suspended, or a member whose e-mail is not confirmed: no session at
- *   all. Every route sees a visitor (signing in again says why).
+ * - An organisation the platform suspended, a member whose e-mail is not confirmed, or a console
+ *   staff member the console's owner suspended (issue 74): no session at all. Every route sees a visitor (signing in again says why).
  * - Two-factor sign-in required and not set up: the set-up page only; every other route refuses.
  * - An organisation closing (decision 032): nothing is refused. Its members read, search and export
  *   during the 30 days (they take their data with them), and sending is refused where every send
  *   passes (resolveSenderNumber), not here.
  */
 function sessionCheck(current: CurrentUser, pathname: string): "visitor" | "set-up-two-factor" | "open" {
-  if (current.organization.status === "suspended" || !current.user.isVerified) return "visitor";
+  if (current.organization.status === "suspended" || !current.user.isVerified || current.user.staffSuspendedAt) return "visitor";
   if (mustSetUpTwoFactor(current) && pathname !== TWO_FACTOR_SETUP_PAGE) return "set-up-two-factor";
   return "open";
 }
@@ -132,7 +138,12 @@ export async function currentUser(args: GuardArgs, { answer = "resource", ...opt
   if (!current) return null;
   const check = sessionCheck(current, pageUrl(args).pathname);
   if (check === "visitor") return null;
-  if (check === "set-up-two-factor") throw SET_UP_TWO_FACTOR_ANSWERS[answer](args);
+  if (check === "set-up-two-factor") {
+    // Console staff are sent to set it up from the console too; anyone else gets the console's 404.
+    if (isPlatformStaff(current.role) && answer === "console") throw toSetUp();
+    if (isPlatformStaff(current.role) && answer === "consoleJson") throw setUpFirst();
+    throw SET_UP_TWO_FACTOR_ANSWERS[answer](args);
+  }
   return current;
 }
 
@@ -251,6 +262,8 @@ function consoleJsonNotFound() {
  */
 export const adminPages: MiddlewareFunction<Response> = async (args, next) => {
   const current = await requirePlatformAdmin(args);
+  // A console page for some staff only (money: owners and finance; staff: owners; issue 74): 404 to the others, as the console is to anyone else.
+  if (!holds(current.role, declaredAccess(args).permissions)) throw consoleNotFound();
   if (!["GET", "HEAD", "POST"].includes(args.request.method))
     return new Response("Method not allowed.", {
       status: 405,

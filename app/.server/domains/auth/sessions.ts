@@ -72,6 +72,9 @@ interface SessionRow {
   phone_number: string | null;
   usertype: User["usertype"];
   org_role: User["orgRole"];
+  platform_role: User["platformRole"];
+  staff_suspended_at: Date | string | null;
+  two_factor_required: boolean;
   avatar_url: string | null;
   is_verified: boolean;
   user_created_at: Date | string;
@@ -110,7 +113,8 @@ interface SessionRow {
 // what makes revocation and suspension instant across instances.
 const SESSION_COLUMNS = `
   s.id as session_id, s.persistent, s.last_used_at, s.expires_at, s.confirmed_at, u.admin_bell_seen_at,
-  u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.org_role, u.avatar_url, u.is_verified,
+  u.id as user_id, u.email, u.first_name, u.last_name, u.phone_number, u.usertype, u.org_role, u.platform_role, u.staff_suspended_at,
+  u.two_factor_required, u.avatar_url, u.is_verified,
   u.created_at as user_created_at, u.last_login_at, u.password_changed_at, u.two_factor_enabled_at,
   o.id as organization_id, o.name as organization_name, o.business_id, o.plan_type, o.billing_type, o.message_limit,
   o.message_limit_override, o.message_limit_override_reason,
@@ -154,6 +158,9 @@ export async function findSession(request: Request, options: FindSessionOptions 
       phoneNumber: row.phone_number,
       usertype: row.usertype,
       orgRole: row.org_role,
+      platformRole: row.platform_role,
+      staffSuspendedAt: maybeDate(row.staff_suspended_at),
+      twoFactorRequired: row.two_factor_required,
       avatarUrl: row.avatar_url,
       isVerified: row.is_verified,
       createdAt: date(row.user_created_at),

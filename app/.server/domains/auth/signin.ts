@@ -95,7 +95,8 @@ export async function signIn(
   }
   // The right password: this attempt was no failure.
   await attempt.refund();
-  if (organization.status === "suspended") {
+  // An organisation the platform suspended, or a console staff member their owner suspended (issue 74).
+  if (organization.status === "suspended" || user.staffSuspendedAt) {
     await recordActivity({
       organizationId: organization.id,
       userId: user.id,

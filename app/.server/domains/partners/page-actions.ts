@@ -178,14 +178,14 @@ function backTo(url: URL, intent: Intent, partner: string | undefined) {
 }
 
 export async function revenueShareAction(args: GuardArgs & { request: Request; url: URL }) {
-  // The administrator's tabs declare platform:console, which their routes' middleware checks before
-  // this; every intent but the application is an administrator's besides.
+  // The administrator's tabs declare platform:money (the console's owners and finance staff, issue 74),
+  // which their routes' middleware checks before this; every intent but the application is theirs besides.
   let current = await requireUserWithPermission(args, "billing:view");
   const form = await readForm(args.request);
   const name = String(form.get("intent") ?? "");
   const chosen = Object.hasOwn(INTENTS, name) ? INTENTS[name] : undefined;
   // An administrator's intent from anyone else: refused as the permission table refuses a page (403).
-  if (chosen?.admin) current = await requireUserWithPermission(args, "platform:console");
+  if (chosen?.admin) current = await requireUserWithPermission(args, "platform:money");
   const submission = parseWithZod(form, { schema: schemaOf(chosen?.fields ?? []) });
   if (!chosen) return refused("", 400, submission.reply({ formErrors: [m.revenue_unknown_action()], hideFields: HIDDEN }));
   if (submission.status !== "success") return refused(name, 400, submission.reply({ hideFields: HIDDEN }));

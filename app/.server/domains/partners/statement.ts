@@ -1,3 +1,4 @@
+import { can } from "~/lib/permissions";
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
@@ -55,7 +56,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function readableSettlement(reader: StatementReader, settlementId: string) {
   if (!UUID.test(settlementId)) return null;
-  const admin = reader.role === "platform_admin";
+  // The console's money staff (owners and finance; issue 74): support staff read no statement.
+  const admin = can(reader.role, "platform:money");
   if (!admin && reader.role !== "owner" && reader.role !== "admin") return null;
   const head = await queryRow<SettlementHead>(
     db(),

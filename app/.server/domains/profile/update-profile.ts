@@ -34,7 +34,7 @@ export type ProfileResult =
 export const businessNameNotYours = () => m.settings_profile_business_name_not_yours();
 
 /** Owners and admins rename the organisation (a platform administrator their own); agents and viewers see its name. */
-export const mayRenameOrganisation = (role: Role) => role === "platform_admin" || can(role, "organization:manage");
+export const mayRenameOrganisation = (role: Role) => can(role, "platform:console") || can(role, "organization:manage");
 
 /** Saves business name and phone at once; a new e-mail waits until its code is confirmed. */
 export async function updateProfile(current: CurrentUser, input: ProfileInput, meta: RequestMeta): Promise<ProfileResult> {

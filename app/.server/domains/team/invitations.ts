@@ -19,6 +19,7 @@ import { notifyInvitationAccepted } from "../notifications/emitters";
 import { inLocale } from "../../infrastructure/http/display-zone";
 import { m } from "~/paraglide/messages";
 import type { Locale } from "~/paraglide/runtime";
+import type { PlatformRole } from "~/lib/roles";
 
 /** How long an invitation's link works. */
 export const INVITATION_DAYS = 7;
@@ -65,7 +66,7 @@ export async function listOpenInvitations(organizationId: string, now = new Date
 }
 
 /** A fresh link: only its hash is kept, so the database alone opens no invitation. */
-function newLink() {
+export function newLink() {
   const token = randomToken(32);
   return { token, tokenHash: sha256(token), link: `${env().APP_URL}/invitations/${token}` };
 }
@@ -75,6 +76,13 @@ const ROLE_WITH_ARTICLE: Record<AssignableRole, () => string> = {
   admin: m.validation_auth_invite_as_admin,
   agent: m.validation_auth_invite_as_agent,
   viewer: m.validation_auth_invite_as_viewer,
+};
+
+/** A console staff invitation's role as its sentence says it ("as finance staff of the Jumbe console"; issue 74). */
+const STAFF_ROLE_WITH_ARTICLE: Record<PlatformRole, () => string> = {
+  owner: m.admin_staff_invite_as_owner,
+  finance: m.admin_staff_invite_as_finance,
+  support: m.admin_staff_invite_as_support,
 };
 
 /** Invitation e-mails go out from a job, so an SMTP failure never fails the request (the job retries). */
@@ -89,7 +97,7 @@ export interface InvitationMailPayload {
  * knows (a random hash); the job gives the invitation its real link as it mails it. One pending job an
  * invitation: resending twice before it ran mails once.
  */
-async function queueInvitationMail(invitationId: string, executor?: Executor) {
+export async function queueInvitationMail(invitationId: string, executor?: Executor) {
   await enqueueJob(INVITATION_MAIL_QUEUE, { invitationId } satisfies InvitationMailPayload, {
     executor,
     uniqueKey: `invitation-mail:${invitationId}`,
@@ -108,6 +116,7 @@ export async function sendInvitationMails(jobs: Job<InvitationMailPayload>[]) {
     const [row] = await rawQuery<{
       email: string;
       role: AssignableRole;
+      platform_role: PlatformRole | null;
       expires_at: Date | string;
       organization: string;
       inviter: string | null;
@@ -116,7 +125,7 @@ export async function sendInvitationMails(jobs: Job<InvitationMailPayload>[]) {
       `update invitations i set token_hash = $2
        from organizations o
        where i.id = $1 and o.id = i.organization_id and i.accepted_at is null and i.revoked_at is null and i.expires_at > now()
-       returning i.email, i.role, i.expires_at, o.name as organization, o.default_locale as locale,
+       returning i.email, i.role, i.platform_role, i.expires_at, o.name as organization, o.default_locale as locale,
                  (select nullif(trim(u.first_name || ' ' || u.last_name), '') from users u where u.id = i.invited_by) as inviter`,
       [payload.invitationId, tokenHash],
     );
@@ -128,7 +137,7 @@ export async function sendInvitationMails(jobs: Job<InvitationMailPayload>[]) {
         {
           organization: row.organization,
           invitedBy: row.inviter ?? m.validation_auth_invite_team_at({ organization: row.organization }),
-          role: ROLE_WITH_ARTICLE[row.role](),
+          role: row.platform_role ? STAFF_ROLE_WITH_ARTICLE[row.platform_role]() : ROLE_WITH_ARTICLE[row.role](),
           link,
           expiresOn: formatDay(new Date(row.expires_at)),
         },
@@ -248,12 +257,13 @@ export async function invitationByToken(token: string, now = new Date()) {
     id: string;
     email: string;
     role: AssignableRole;
+    platform_role: PlatformRole | null;
     organization_name: string;
     expires_at: Date | string;
     accepted_at: Date | null;
     revoked_at: Date | null;
   }>(
-    `select i.id, i.email, i.role, o.name as organization_name, i.expires_at, i.accepted_at, i.revoked_at
+    `select i.id, i.email, i.role, i.platform_role, o.name as organization_name, i.expires_at, i.accepted_at, i.revoked_at
      from invitations i join organizations o on o.id = i.organization_id where i.token_hash = $1`,
     [sha256(token)],
   );
@@ -265,7 +275,7 @@ export async function invitationByToken(token: string, now = new Date()) {
       : new Date(row.expires_at) <= now
         ? "expired"
         : "open";
-  return { id: row.id, email: row.email, role: row.role, organization: row.organization_name, state };
+  return { id: row.id, email: row.email, role: row.role, platformRole: row.platform_role, organization: row.organization_name, state };
 }
 
 /**
@@ -293,13 +303,14 @@ export async function acceptInvitation(
       organization_id: string;
       email: string;
       role: OrgRole;
+      platform_role: PlatformRole | null;
       expires_at: Date | string;
       accepted_at: Date | null;
       revoked_at: Date | null;
     }>(
       tx,
       sql`
-        select id, organization_id, email, role, expires_at, accepted_at, revoked_at, invited_by from invitations
+        select id, organization_id, email, role, platform_role, expires_at, accepted_at, revoked_at, invited_by from invitations
         where token_hash = ${sha256(token)} for update`,
     );
     if (!invitation) throw refuseTeam(404, "invitation_not_found", TEAM_MESSAGES.invitationNotFound);
@@ -310,9 +321,11 @@ export async function acceptInvitation(
     const [user] = await queryRows<{ id: string }>(
       tx,
       sql`
-        insert into users (organization_id, email, first_name, last_name, password_hash, is_verified, org_role, usertype)
+        insert into users (organization_id, email, first_name, last_name, password_hash, is_verified, org_role, usertype,
+                           platform_role, two_factor_required)
         values (${invitation.organization_id}, ${invitation.email}, ${person.firstName}, ${person.lastName}, ${passwordHash}, true,
-                ${invitation.role}, 'individual')
+                ${invitation.role}, ${invitation.platform_role ? "admin" : "individual"},
+                ${invitation.platform_role}, ${invitation.platform_role !== null})
         returning id`,
     );
     await tx.execute(sql`update invitations set accepted_at = ${now}, accepted_by = ${user!.id} where id = ${invitation.id}`);
@@ -325,7 +338,14 @@ export async function acceptInvitation(
       role: invitation.role,
       invitedBy: invitation.invited_by,
     });
-    return { userId: user!.id, organizationId: invitation.organization_id, email: invitation.email, role: invitation.role };
+    return {
+      userId: user!.id,
+      organizationId: invitation.organization_id,
+      email: invitation.email,
+      role: invitation.role,
+      // Console staff (issue 74): they set up two-factor sign-in first, then land in the console.
+      staff: invitation.platform_role !== null,
+    };
   });
   await recordActivity({
     organizationId: accepted.organizationId,

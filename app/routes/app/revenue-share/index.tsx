@@ -46,7 +46,8 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_title()} | 
 
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireUserWithPermission(args, "billing:view");
-  if (can(current.role, "platform:console")) {
+  // The console's money staff (owners and finance; issue 74): the programme's administration.
+  if (can(current.role, "platform:money")) {
     const scope = platformScope(current);
     const [overview, reviews] = await Promise.all([programmeOverview(scope), referralReviews(scope)]);
     return { view: "admin" as const, overview, reviews };

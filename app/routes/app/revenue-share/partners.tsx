@@ -37,14 +37,14 @@ import { m } from "~/paraglide/messages";
 
 // The Partners tab: search, filters, a page of 20; the partner's detail, Edit Partner and Process
 // Settlement as dialogs in the URL (?dialog=partner|edit|settle&partner=ID), and Enrol Partner.
-export const handle: PermissionHandle & PageHandle = { permission: "platform:console", ...menuDocumentPage };
+export const handle: PermissionHandle & PageHandle = { permission: "platform:money", ...menuDocumentPage };
 
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_tab_partners()} | ${m.revenue_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "platform:console");
+  const current = await requireUserWithPermission(args, "platform:money");
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const filters = parsePartnerFilters(params);

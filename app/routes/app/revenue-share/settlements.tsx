@@ -24,14 +24,14 @@ import { m } from "~/paraglide/messages";
 
 // The Settlements tab: each partner's month, its status, payout reference and statement; Process
 // Settlement as a dialog in the URL (?dialog=settle&settlement=ID).
-export const handle: PermissionHandle & PageHandle = { permission: "platform:console", ...menuDocumentPage };
+export const handle: PermissionHandle & PageHandle = { permission: "platform:money", ...menuDocumentPage };
 
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_tab_settlements()} | ${m.revenue_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "platform:console");
+  const current = await requireUserWithPermission(args, "platform:money");
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const filters = parseSettlementFilters(params);

@@ -6,11 +6,11 @@ import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import type { PermissionHandle } from "~/lib/permissions";
 import { m } from "~/paraglide/messages";
 
-export const handle: PermissionHandle = { permission: "platform:console" };
+export const handle: PermissionHandle = { permission: "platform:money" };
 
 /** GET /revenue-share/transactions.csv: the Transactions tab's rows for its filters, every page (keyset), amounts in KES. */
 export async function loader(args: Route.LoaderArgs) {
-  await requireResourcePermission(args, "platform:console");
+  await requireResourcePermission(args, "platform:money");
   const filters = parseTransactionFilters(args.url.searchParams);
   const kes = (cents: number) => (cents / 100).toFixed(2);
   return streamedCsv(

@@ -19,14 +19,14 @@ import { m } from "~/paraglide/messages";
 
 // The Transactions tab: every client payment's split (and each credit note's reversal), filtered by
 // partner, month and kind, newest first, paged by keyset; the same query as CSV.
-export const handle: PermissionHandle & PageHandle = { permission: "platform:console", ...menuDocumentPage };
+export const handle: PermissionHandle & PageHandle = { permission: "platform:money", ...menuDocumentPage };
 
 export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_tab_transactions()} | ${m.revenue_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "platform:console");
+  const current = await requireUserWithPermission(args, "platform:money");
   const params = args.url.searchParams;
   const filters = parseTransactionFilters(params);
   const [page, partners] = await Promise.all([

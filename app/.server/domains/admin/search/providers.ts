@@ -116,7 +116,7 @@ export const adminInvoices: SearchProvider = {
   get label() {
     return m.admin_invoices();
   },
-  permission: "platform:console",
+  permission: "platform:money",
   async search(current, query, limit) {
     platformScope(current);
     // By its number, or by the reference a transfer quoted (JMB-BT-…) or the bank's own: a prefix of either.

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, boolean, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
-import { ORG_ROLES, USER_TYPES } from "../../../../lib/roles";
+import { ORG_ROLES, PLATFORM_ROLES, USER_TYPES } from "../../../../lib/roles";
 
 export { ORG_ROLES, type OrgRole } from "../../../../lib/roles";
 
@@ -105,6 +105,16 @@ export const users = pgTable(
     adminBellSeenAt: timestamp("admin_bell_seen_at", { withTimezone: true }),
     /** The language the member chose (issue 43): their pages and e-mails; null until they choose (then the organisation's for e-mails). */
     locale: text("locale", { enum: ["en", "sw", "fr"] }),
+    /**
+     * A platform administrator's staff role in the console (issue 74, decision 112): owner (every
+     * console task, staff management), finance (money: billing, payouts) or support (people and
+     * numbers, no money). Read only when usertype is admin; an administrator without one is an owner.
+     */
+    platformRole: text("platform_role", { enum: PLATFORM_ROLES }),
+    /** A platform staff member the console's owner suspended: no session works and none can be opened. */
+    staffSuspendedAt: timestamp("staff_suspended_at", { withTimezone: true }),
+    /** Two-factor sign-in must be set up before any page (staff invited in the console, or made by `npm run admin:create`). */
+    twoFactorRequired: boolean("two_factor_required").notNull().default(false),
   },
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
@@ -119,6 +129,7 @@ export const users = pgTable(
       .where(sql`org_role = 'owner'`),
     check("users_org_role_check", sql`org_role in ('owner', 'admin', 'agent', 'viewer')`),
     check("users_locale_check", sql`locale is null or locale in ('en', 'sw', 'fr')`),
+    check("users_platform_role_check", sql`platform_role is null or platform_role in ('owner', 'finance', 'support')`),
     // The admin console's search: any part of the name, e-mail or phone (app/.server/domains/admin/search).
     index("users_search_trgm_idx").using(
       "gin",

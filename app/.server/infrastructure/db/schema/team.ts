@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
+import { PLATFORM_ROLES } from "../../../../lib/roles";
 
 /**
  * An invitation to join an organisation: a single-use link by e-mail, valid for 7 days. Only the
@@ -25,6 +26,8 @@ export const invitations = pgTable(
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),
     acceptedBy: uuid("accepted_by").references(() => users.id, { onDelete: "set null" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** An invitation to the platform's console staff (issue 74): the account made is a platform administrator with this role. */
+    platformRole: text("platform_role", { enum: PLATFORM_ROLES }),
   },
   (t) => [
     uniqueIndex("invitations_open_key")
@@ -32,5 +35,6 @@ export const invitations = pgTable(
       .where(sql`accepted_at is null and revoked_at is null`),
     index("invitations_organization_idx").on(t.organizationId, t.createdAt),
     check("invitations_role_check", sql`role in ('admin', 'agent', 'viewer')`),
+    check("invitations_platform_role_check", sql`platform_role is null or platform_role in ('owner', 'finance', 'support')`),
   ],
 );
