@@ -8,6 +8,7 @@ import { consoleRouter } from "./console";
 import type { GoogleContext, ResolvedOptions } from "./context";
 import { controlRouter, createByControl, expireTokens } from "./control";
 import { oauthRouter } from "./oauth";
+import { pickerRouter } from "./picker";
 import { readValues, resolveRange, sheetsRouter } from "./sheets";
 import { GoogleState, type CellValue, type Spreadsheet } from "./state";
 
@@ -38,7 +39,7 @@ export interface GoogleSandboxOptions {
 export interface GoogleSandbox {
   router: Router;
   close(): Promise<void>;
-  /** A spreadsheet in a test account's Drive (made by a person; `appAccess`: opened with the app). */
+  /** A spreadsheet in a test account's Drive, made by a person: the app may not open it unless `appAccess` (chosen with the Picker). */
   createSpreadsheet(input: { title: string; owner?: string; values?: CellValue[][]; appAccess?: boolean }): Spreadsheet;
   /** A range's values as stored (numbers as numbers). */
   values(spreadsheetId: string, range?: string): CellValue[][];
@@ -95,7 +96,7 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
         title: DEMO_SPREADSHEET.title,
         owner: DEMO_GOOGLE_USER.email,
         createdBy: options.clientId,
-        appAccess: true,
+        appAccess: false,
         sheetTitles: ["Contacts", "Messages"],
       });
     const { refreshToken } = demoGoogleTokens(options.clientId);
@@ -115,6 +116,8 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
   // OAuth and the Sheets API are Google's own (the app's credentials, a user's consent): not gated.
   router.use(sheetsRouter(ctx));
   router.use(oauthRouter(ctx));
+  // Google's Picker (its stand-in): opened by the app's page with the user's token, as Google's is.
+  router.use(pickerRouter(ctx));
   router.post("/sandbox-token", ...gate.login);
   router.use("/control", gate.json, controlRouter(ctx));
   router.use(gate.page, consoleRouter(ctx));

@@ -128,16 +128,17 @@ describe("Jumbe's Google Sheets client against the mounted sandbox", () => {
     const { accessToken } = await connect();
     const made = sandbox.createSpreadsheet({
       title: "To import",
+      appAccess: true,
       values: [
         ["Name", "Phone"],
         ["Amina", "0712345678"],
       ],
     });
     expect((await client.getValues(accessToken, made.spreadsheetId, "Sheet1!A2:B")).values).toEqual([["Amina", "0712345678"]]);
-    const closed = sandbox.createSpreadsheet({ title: "Not shared", appAccess: false });
+    const closed = sandbox.createSpreadsheet({ title: "Not shared" });
     expect(await client.getValues(accessToken, closed.spreadsheetId, "A1").catch((e: unknown) => e)).toMatchObject({
-      kind: "forbidden",
-      status: "PERMISSION_DENIED",
+      kind: "not_found",
+      status: "NOT_FOUND",
     });
   });
 
