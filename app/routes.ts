@@ -133,6 +133,8 @@ export default [
     route("messaging/contacts/import/:id/rejected.csv", "routes/app/messaging/import/rejected.ts"),
     route("messaging/contacts/export.csv", "routes/app/messaging/export.ts"),
     route("messaging/contacts/:id/data.json", "routes/app/messaging/contact-data.ts"),
+    // The Google Picker's OAuth token for the Google Sheets page's script (issue 73, decision 109).
+    route("integrations/google-sheets/picker-token", "routes/app/integrations-google-sheets-picker.ts"),
     // Advanced Analytics' daily table as CSV (the page's query).
     route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
     // The partner programme's Transactions tab as CSV (platform administrators).

@@ -1,4 +1,4 @@
-import { DEMO_GOOGLE_USER, DEMO_SPREADSHEET, demoGoogleTokens } from "../demo-grants";
+import { DEMO_GOOGLE_USER, DEMO_IMPORT_SPREADSHEET, DEMO_SPREADSHEET, demoGoogleTokens } from "../demo-grants";
 import { Router } from "express";
 import { sandboxGate } from "../access";
 import { CallLog, type CallRecord } from "../call-log";
@@ -87,7 +87,8 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
   };
 
   if (input.demo) {
-    // The demo's Google account, its export spreadsheet (made by the app) and its refresh token.
+    // The demo's Google account, its export and import spreadsheets (both made by the app: drive.file
+    // reaches them as it would in production) and its refresh token.
     const { state } = ctx;
     if (!state.users.has(DEMO_GOOGLE_USER.email)) state.users.set(DEMO_GOOGLE_USER.email, { ...DEMO_GOOGLE_USER });
     if (!state.spreadsheets.has(DEMO_SPREADSHEET.id))
@@ -98,6 +99,16 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
         createdBy: options.clientId,
         appAccess: false,
         sheetTitles: ["Contacts", "Messages"],
+      });
+    if (!state.spreadsheets.has(DEMO_IMPORT_SPREADSHEET.id))
+      state.addSpreadsheet({
+        id: DEMO_IMPORT_SPREADSHEET.id,
+        title: DEMO_IMPORT_SPREADSHEET.title,
+        owner: DEMO_GOOGLE_USER.email,
+        createdBy: options.clientId,
+        appAccess: false,
+        sheetTitles: [DEMO_IMPORT_SPREADSHEET.tab],
+        rows: DEMO_IMPORT_SPREADSHEET.rows.map((row) => [...row]),
       });
     const { refreshToken } = demoGoogleTokens(options.clientId);
     const scopes = ["https://www.googleapis.com/auth/drive.file", "openid", "email"];
