@@ -276,7 +276,7 @@ export default function GoogleSheetsSettings({ loaderData, actionData }: Route.C
             {m.sheets_import_sheet_current({ title: settings.importSpreadsheetTitle ?? settings.importSpreadsheetId })}{" "}
             {settings.importSpreadsheetUrl ? (
               <TextLink to={settings.importSpreadsheetUrl} weight="medium">
-                {m.sheets_open()}
+                {m.sheets_import_sheet_open()}
               </TextLink>
             ) : null}
           </p>
