@@ -108,7 +108,12 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
   app.use(requestLog());
   app.use(statementCountHeader());
   app.use(
-    securityHeaders({ production: config.production, viteDev: !!options.vite, facebookSdkPaths: config.sandbox ? [] : ["/whatsapp"] }),
+    securityHeaders({
+      production: config.production,
+      viteDev: !!options.vite,
+      facebookSdkPaths: config.sandbox ? [] : ["/whatsapp"],
+      googlePickerPaths: config.GOOGLE_PICKER_API_KEY ? ["/integrations/google-sheets"] : [],
+    }),
   );
   // Bodies over a path's limit answer 413 before anything reads them (16 KB sign-in forms, 64 KB the rest).
   app.use(limitRequestBodies());

@@ -135,6 +135,8 @@ export default [
     route("messaging/contacts/:id/data.json", "routes/app/messaging/contact-data.ts"),
     // A Shopify customer's data request, assembled for the owner to send on (decision 108).
     route("integrations/shopify/requests/:id/data.json", "routes/app/integrations-shopify-data.ts"),
+    // The Google Picker's OAuth token for the Google Sheets page's script (issue 73, decision 109).
+    route("integrations/google-sheets/picker-token", "routes/app/integrations-google-sheets-picker.ts"),
     // Advanced Analytics' daily table as CSV (the page's query).
     route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
     // The partner programme's Transactions tab as CSV (platform administrators).

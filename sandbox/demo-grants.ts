@@ -21,6 +21,23 @@ export const DEMO_SHOPIFY_SHOP = { domain: "nyota-duka.myshopify.com", name: "Ny
 export const DEMO_GOOGLE_USER = { email: "data@nyotasacco.co.ke", name: "Nyota Sacco Data" } as const;
 /** The demo's export spreadsheet, made by the app (drive.file reaches it), with its two tabs. */
 export const DEMO_SPREADSHEET = { id: "1NyotaSaccoWhatsAppExportDemo0000000000000", title: "Nyota Sacco WhatsApp export" } as const;
+/**
+ * The demo's import sheet, made by the app as "Create a new sheet" makes one (its header row), the
+ * members pasted under it: reachable with drive.file as in production, no special access (issue 73).
+ */
+export const DEMO_IMPORT_SPREADSHEET = {
+  id: "1NyotaSaccoMembersToImportDemo000000000000",
+  title: "Nyota Sacco members to import",
+  tab: "Contacts",
+  range: "Contacts!A:E",
+  rows: [
+    ["Name", "Phone", "Tags", "Language", "Notes"],
+    ["Mercy Chebet", "0712 480 215", "members", "sw", "Eldoret branch"],
+    ["Daniel Kiprono", "+254722 913 604", "members", "en", ""],
+    ["Fatuma Hassan", "0733 615 002", "members, savings", "sw", "Mombasa branch"],
+    ["Peter Mwangi", "0712 48", "members", "en", "Number too short: reported, not imported"],
+  ],
+} as const;
 
 const derive = (provider: string, kind: string, clientId: string) =>
   createHash("sha256").update(`jumbe-demo ${provider} ${kind} ${clientId}`).digest("base64url").slice(0, 32);

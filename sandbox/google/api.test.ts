@@ -132,13 +132,13 @@ describe("Sheets v4", () => {
   it("answers Google's errors", async () => {
     h = await startGoogle();
     const { access_token: token } = await h.connect();
-    const hidden = h.sandbox.createSpreadsheet({ title: "Private", appAccess: false, values: [["x"]] });
-    expect((await h.api<Json>(`/v4/spreadsheets/${hidden.spreadsheetId}/values/A1`, token)).json.error).toMatchObject({
-      code: 403,
-      status: "PERMISSION_DENIED",
+    const hidden = h.sandbox.createSpreadsheet({ title: "Private", values: [["x"]] });
+    // drive.file: a file the app neither made nor was given is invisible to it, as a missing one.
+    expect((await h.api<Json>(`/v4/spreadsheets/${hidden.spreadsheetId}/values/A1`, token)).json).toEqual({
+      error: { code: 404, message: "Requested entity was not found.", status: "NOT_FOUND" },
     });
     expect((await h.api<Json>("/v4/spreadsheets/nope/values/A1", token)).json.error).toMatchObject({ code: 404, status: "NOT_FOUND" });
-    const shared = h.sandbox.createSpreadsheet({ title: "Shared", values: [["Name"]] });
+    const shared = h.sandbox.createSpreadsheet({ title: "Shared", values: [["Name"]], appAccess: true });
     const badRange = await h.api<Json>(`/v4/spreadsheets/${shared.spreadsheetId}/values/${encodeURIComponent("Nope!A1")}`, token);
     expect(badRange.json.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", message: "Unable to parse range: Nope!A1" });
     const noOption = await h.api<Json>(`/v4/spreadsheets/${shared.spreadsheetId}/values/A1:append`, token, { body: { values: [["a"]] } });
@@ -187,7 +187,7 @@ describe("Sheets v4", () => {
       const statePath = path.join(dir, "google.json");
       h = await startGoogle({ statePath });
       const tokens = await h.connect();
-      const made = h.sandbox.createSpreadsheet({ title: "Kept", values: [["a"]] });
+      const made = h.sandbox.createSpreadsheet({ title: "Kept", values: [["a"]], appAccess: true });
       await h.close();
       h = await startGoogle({ statePath });
       expect(h.sandbox.values(made.spreadsheetId)).toEqual([["a"]]);

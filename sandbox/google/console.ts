@@ -27,7 +27,7 @@ function spreadsheetCard(ctx: GoogleContext, spreadsheet: Spreadsheet, full: boo
   const sheets = full ? spreadsheet.sheets : spreadsheet.sheets.slice(0, 1);
   return (
     `<section class="card"><h2><a href="${escapeHtml(link)}">${escapeHtml(spreadsheet.title)}</a></h2>` +
-    `<p class="muted">${escapeHtml(spreadsheet.owner)} · ${spreadsheet.createdBy ? "made by the app" : spreadsheet.appAccess ? "opened with the app" : "not shared with the app"} · <code>${escapeHtml(spreadsheet.spreadsheetId)}</code> · ${when(spreadsheet.createdAt)}</p>` +
+    `<p class="muted">${escapeHtml(spreadsheet.owner)} · ${spreadsheet.createdBy ? "made by the app" : spreadsheet.appAccess ? "chosen with the app's Picker" : "not given to the app"} · <code>${escapeHtml(spreadsheet.spreadsheetId)}</code> · ${when(spreadsheet.createdAt)}</p>` +
     sheets.map((sheet) => `<h3>${escapeHtml(sheet.title)}</h3>${grid(sheet)}`).join("") +
     `</section>`
   );
@@ -43,7 +43,7 @@ function forms(ctx: GoogleContext) {
     `<label for="g-title">Title</label><input type="text" id="g-title" name="title" required>` +
     `<label for="g-owner">Owner</label><select id="g-owner" name="owner">${owners}</select>` +
     `<label for="g-rows">Rows (one a line, cells separated by commas)</label><textarea id="g-rows" name="rows" rows="5">Name,Phone\nWanjiku Kamau,0712 345 678</textarea>` +
-    `<label class="choice"><input type="checkbox" name="appAccess" value="1" checked> Opened with the app (reachable with drive.file)</label>` +
+    `<label class="choice"><input type="checkbox" name="appAccess" value="1"> Already chosen with the app's Picker (reachable with drive.file)</label>` +
     `<div class="actions"><button type="submit">Create</button></div></form></section>` +
     `<section class="card"><h2>Accounts and faults</h2>` +
     users

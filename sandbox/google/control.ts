@@ -42,7 +42,10 @@ export function rowsOf(value: unknown): CellValue[][] | undefined {
   return (value as (CellValue | null)[][]).map((row) => row.map((cell) => cell ?? ""));
 }
 
-/** A spreadsheet in a user's Drive, made outside the app (a person typed it); `appAccess`: opened with the app. */
+/**
+ * A spreadsheet in a user's Drive, made outside the app (a person typed it). The app cannot open it
+ * (drive.file) until the user chooses it with the Picker; `appAccess: true` makes it as already chosen.
+ */
 export function createByControl(ctx: GoogleContext, body: Json): { spreadsheet: Spreadsheet } | { error: string } {
   const title = typeof body.title === "string" && body.title.trim() ? body.title.trim() : undefined;
   const owner = typeof body.owner === "string" ? body.owner : [...ctx.state.users.keys()][0]!;
@@ -57,7 +60,7 @@ export function createByControl(ctx: GoogleContext, body: Json): { spreadsheet: 
       title,
       owner,
       createdBy: null,
-      appAccess: body.appAccess !== false,
+      appAccess: body.appAccess === true,
       sheetTitles: sheets,
       rows,
     }),

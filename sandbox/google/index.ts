@@ -1,4 +1,4 @@
-import { DEMO_GOOGLE_USER, DEMO_SPREADSHEET, demoGoogleTokens } from "../demo-grants";
+import { DEMO_GOOGLE_USER, DEMO_IMPORT_SPREADSHEET, DEMO_SPREADSHEET, demoGoogleTokens } from "../demo-grants";
 import { Router } from "express";
 import { sandboxGate } from "../access";
 import { CallLog, type CallRecord } from "../call-log";
@@ -8,6 +8,7 @@ import { consoleRouter } from "./console";
 import type { GoogleContext, ResolvedOptions } from "./context";
 import { controlRouter, createByControl, expireTokens } from "./control";
 import { oauthRouter } from "./oauth";
+import { pickerRouter } from "./picker";
 import { readValues, resolveRange, sheetsRouter } from "./sheets";
 import { GoogleState, type CellValue, type Spreadsheet } from "./state";
 
@@ -38,7 +39,7 @@ export interface GoogleSandboxOptions {
 export interface GoogleSandbox {
   router: Router;
   close(): Promise<void>;
-  /** A spreadsheet in a test account's Drive (made by a person; `appAccess`: opened with the app). */
+  /** A spreadsheet in a test account's Drive, made by a person: the app may not open it unless `appAccess` (chosen with the Picker). */
   createSpreadsheet(input: { title: string; owner?: string; values?: CellValue[][]; appAccess?: boolean }): Spreadsheet;
   /** A range's values as stored (numbers as numbers). */
   values(spreadsheetId: string, range?: string): CellValue[][];
@@ -86,7 +87,8 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
   };
 
   if (input.demo) {
-    // The demo's Google account, its export spreadsheet (made by the app) and its refresh token.
+    // The demo's Google account, its export and import spreadsheets (both made by the app: drive.file
+    // reaches them as it would in production) and its refresh token.
     const { state } = ctx;
     if (!state.users.has(DEMO_GOOGLE_USER.email)) state.users.set(DEMO_GOOGLE_USER.email, { ...DEMO_GOOGLE_USER });
     if (!state.spreadsheets.has(DEMO_SPREADSHEET.id))
@@ -95,8 +97,18 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
         title: DEMO_SPREADSHEET.title,
         owner: DEMO_GOOGLE_USER.email,
         createdBy: options.clientId,
-        appAccess: true,
+        appAccess: false,
         sheetTitles: ["Contacts", "Messages"],
+      });
+    if (!state.spreadsheets.has(DEMO_IMPORT_SPREADSHEET.id))
+      state.addSpreadsheet({
+        id: DEMO_IMPORT_SPREADSHEET.id,
+        title: DEMO_IMPORT_SPREADSHEET.title,
+        owner: DEMO_GOOGLE_USER.email,
+        createdBy: options.clientId,
+        appAccess: false,
+        sheetTitles: [DEMO_IMPORT_SPREADSHEET.tab],
+        rows: DEMO_IMPORT_SPREADSHEET.rows.map((row) => [...row]),
       });
     const { refreshToken } = demoGoogleTokens(options.clientId);
     const scopes = ["https://www.googleapis.com/auth/drive.file", "openid", "email"];
@@ -115,6 +127,8 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
   // OAuth and the Sheets API are Google's own (the app's credentials, a user's consent): not gated.
   router.use(sheetsRouter(ctx));
   router.use(oauthRouter(ctx));
+  // Google's Picker (its stand-in): opened by the app's page with the user's token, as Google's is.
+  router.use(pickerRouter(ctx));
   router.post("/sandbox-token", ...gate.login);
   router.use("/control", gate.json, controlRouter(ctx));
   router.use(gate.page, consoleRouter(ctx));

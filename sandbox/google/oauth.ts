@@ -211,8 +211,12 @@ export function oauthRouter(ctx: GoogleContext): Router {
   router.post("/token", forms, (req, res) => exchange(ctx, req, res));
 
   // Google's tokeninfo: whose token it is (the e-mail with the `email` scope), its scopes and expiry.
-  router.get("/tokeninfo", (req, res) => {
-    const token = text(req.query.access_token);
+  // Google takes the token as `access_token` in a posted form (keeping it out of URLs and their logs),
+  // in the query string, or as a Bearer header (how google-auth-library's getTokenInfo posts it).
+  const tokeninfo = (req: Request, res: Response) => {
+    const posted = (req.body ?? {}) as Record<string, unknown>;
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "")?.[1];
+    const token = text(posted.access_token) ?? text(req.query.access_token) ?? bearer;
     const check = token ? ctx.state.grants.checkAccess(token) : { state: "unknown" as const };
     if (check.state !== "valid") return tokenError(res, 400, "invalid_token", "Invalid Value");
     const record = check.record;
@@ -230,7 +234,9 @@ export function oauthRouter(ctx: GoogleContext): Router {
       ...(email ? { email: record.account, email_verified: "true" } : {}),
       access_type: "offline",
     });
-  });
+  };
+  router.get("/tokeninfo", tokeninfo);
+  router.post("/tokeninfo", forms, tokeninfo);
 
   router.post("/revoke", forms, (req, res) => {
     const token = text((req.body as Record<string, unknown> | undefined)?.token) ?? text(req.query.token);

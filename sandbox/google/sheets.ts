@@ -4,6 +4,7 @@ import { magicFaultIn, type Fault } from "../faults";
 import type { AccessRecord } from "../oauth-grants";
 import { formatA1, parseA1, type CellRange } from "./a1";
 import type { GoogleContext } from "./context";
+import { applyFieldMask, parseFieldMask } from "./fields";
 import { DRIVE_FILE_SCOPE, SPREADSHEETS_SCOPE } from "./oauth";
 import { DEFAULT_COLUMNS, type CellValue, type Sheet, type Spreadsheet } from "./state";
 
@@ -104,17 +105,27 @@ function requireScope(res: Response, write: boolean) {
   if (!ok) throw fail(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.", "ACCESS_TOKEN_SCOPE_INSUFFICIENT");
 }
 
-/** The spreadsheet, if this token may open it: the user's own, and with drive.file only the app's files. */
+/**
+ * The spreadsheet, if this token may open it. With a whole-Drive Sheets scope, the user's own (another
+ * account's answers 403). With `drive.file` only, the files the app created or the user chose with the
+ * Picker: any other is invisible to the app, and Google answers 404 NOT_FOUND as for no file at all.
+ */
 function spreadsheetFor(ctx: GoogleContext, res: Response, id: string): Spreadsheet {
   const spreadsheet = ctx.state.spreadsheets.get(id);
   if (!spreadsheet) throw fail(404, "NOT_FOUND", "Requested entity was not found.");
   const grant = grantOf(res);
   const whole = grant.scopes.includes(SPREADSHEETS_SCOPE) || grant.scopes.includes(READONLY_SCOPE);
-  const appFile = spreadsheet.createdBy === grant.clientId || spreadsheet.appAccess;
-  if (spreadsheet.owner !== grant.account || (!whole && !appFile))
-    throw fail(403, "PERMISSION_DENIED", "The caller does not have permission");
+  if (whole) {
+    if (spreadsheet.owner !== grant.account) throw fail(403, "PERMISSION_DENIED", "The caller does not have permission");
+    return spreadsheet;
+  }
+  if (spreadsheet.owner !== grant.account || !appMayOpen(spreadsheet, grant.clientId))
+    throw fail(404, "NOT_FOUND", "Requested entity was not found.");
   return spreadsheet;
 }
+
+/** drive.file: the app made it, or the user chose it with the app's Picker. */
+export const appMayOpen = (spreadsheet: Spreadsheet, clientId: string) => spreadsheet.createdBy === clientId || spreadsheet.appAccess;
 
 export function spreadsheetView(ctx: GoogleContext, spreadsheet: Spreadsheet, origin: string) {
   return {
@@ -229,18 +240,25 @@ export function writeValues(sheet: Sheet, startRow: number, startCol: number, va
   };
 }
 
-/** The table an append extends: rows from the range's start that have a value in its columns. */
+/**
+ * The table an append extends: the rows from the range's start with a value in its columns, and the
+ * columns that table spans. As Google does, the table is found from the range and reaches past its
+ * right edge while the cells run on (`Sheet1!A1` on a table at A1:C2 is the table A1:C2): each
+ * row's run of cells from the range's first column to its last filled one without a gap.
+ */
 function tableOf(sheet: Sheet, bounds: { startRow: number; startCol: number; endCol: number }) {
   let first = -1;
   let last = -1;
   let lastCol = bounds.startCol;
   for (let r = bounds.startRow; r < sheet.rows.length; r++) {
-    const cells = (sheet.rows[r] ?? []).slice(bounds.startCol, bounds.endCol);
-    const used = cells.reduce<number>((n, v, i) => (isEmpty(v) ? n : i + 1), 0);
+    const row = sheet.rows[r] ?? [];
+    const used = row.slice(bounds.startCol, bounds.endCol).reduce<number>((n, v, i) => (isEmpty(v) ? n : i + 1), 0);
     if (!used) continue;
+    let end = bounds.startCol + used;
+    while (end < row.length && !isEmpty(row[end])) end++;
     if (first === -1) first = r;
     last = r;
-    lastCol = Math.max(lastCol, bounds.startCol + used);
+    lastCol = Math.max(lastCol, end);
   }
   return first === -1 ? undefined : { first, last, lastCol };
 }
@@ -258,34 +276,78 @@ function handle(fn: (req: Request, res: Response) => void) {
 
 const originOf = (req: Request) => `${req.protocol}://${req.get("host")}`;
 
+const renderUnformatted = (option: unknown) => option === "UNFORMATTED_VALUE" || option === "FORMULA";
+
+/** A range's ValueRange as values.get answers it (and batchGet, one per range). */
+function valueRange(spreadsheet: Spreadsheet, rangeText: string, query: Request["query"]) {
+  const bounds = resolveRange(spreadsheet, rangeText);
+  const values = readValues(bounds.sheet, bounds, renderUnformatted(query.valueRenderOption));
+  const columns = query.majorDimension === "COLUMNS";
+  const rows = columns ? transpose(values) : values;
+  return {
+    range: formatA1(bounds.sheet.title, bounds.startRow, bounds.startCol, bounds.endRow, bounds.endCol),
+    majorDimension: columns ? "COLUMNS" : "ROWS",
+    ...(rows.length ? { values: rows } : {}),
+  };
+}
+
+/** `includeValuesInResponse=true`: the written range's values read back (`responseValueRenderOption`). */
+function updatedData(spreadsheet: Spreadsheet, req: Request, updatedRange: string | undefined) {
+  if (req.query.includeValuesInResponse !== "true" || !updatedRange) return {};
+  return {
+    updatedData: valueRange(spreadsheet, updatedRange, {
+      valueRenderOption: req.query.responseValueRenderOption ?? "FORMATTED_VALUE",
+    }),
+  };
+}
+
+const queryList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === "string" ? [value] : []);
+
 function valuesRoute(ctx: GoogleContext) {
   return handle((req, res) => {
+    const batch = /^\/([^/]+)\/values:batchGet$/.exec(req.path);
+    if (batch && req.method === "GET") {
+      const spreadsheet = spreadsheetFor(ctx, res, decodeURIComponent(batch[1]!));
+      requireScope(res, false);
+      const ranges = queryList(req.query.ranges);
+      return void res.json({
+        spreadsheetId: spreadsheet.spreadsheetId,
+        ...(ranges.length ? { valueRanges: ranges.map((range) => valueRange(spreadsheet, range, req.query)) } : {}),
+      });
+    }
     const match = /^\/([^/]+)\/values\/([^/]+)$/.exec(req.path);
     if (!match) throw fail(404, "NOT_FOUND", "Requested entity was not found.");
     const spreadsheet = spreadsheetFor(ctx, res, decodeURIComponent(match[1]!));
     const rangeText = decodeURIComponent(match[2]!);
-    const append = rangeText.endsWith(":append");
-    if (append && req.method === "POST") return appendValues(ctx, req, res, spreadsheet, rangeText.slice(0, -":append".length));
-    const bounds = resolveRange(spreadsheet, rangeText);
+    if (rangeText.endsWith(":append") && req.method === "POST")
+      return appendValues(ctx, req, res, spreadsheet, rangeText.slice(0, -":append".length));
+    if (rangeText.endsWith(":clear") && req.method === "POST") {
+      requireScope(res, true);
+      const bounds = resolveRange(spreadsheet, rangeText.slice(0, -":clear".length));
+      for (let r = bounds.startRow; r < Math.min(bounds.endRow, bounds.sheet.rows.length); r++) {
+        const row = bounds.sheet.rows[r]!;
+        for (let c = bounds.startCol; c < Math.min(bounds.endCol, row.length); c++) row[c] = "";
+      }
+      ctx.state.changed();
+      return void res.json({
+        spreadsheetId: spreadsheet.spreadsheetId,
+        clearedRange: formatA1(bounds.sheet.title, bounds.startRow, bounds.startCol, bounds.endRow, bounds.endCol),
+      });
+    }
     if (req.method === "GET") {
       requireScope(res, false);
-      const values = readValues(
-        bounds.sheet,
-        bounds,
-        req.query.valueRenderOption === "UNFORMATTED_VALUE" || req.query.valueRenderOption === "FORMULA",
-      );
-      const rows = req.query.majorDimension === "COLUMNS" ? transpose(values) : values;
-      return void res.json({
-        range: formatA1(bounds.sheet.title, bounds.startRow, bounds.startCol, bounds.endRow, bounds.endCol),
-        majorDimension: req.query.majorDimension === "COLUMNS" ? "COLUMNS" : "ROWS",
-        ...(rows.length ? { values: rows } : {}),
-      });
+      return void res.json(valueRange(spreadsheet, rangeText, req.query));
     }
     if (req.method === "PUT") {
       requireScope(res, true);
+      const bounds = resolveRange(spreadsheet, rangeText);
       const written = writeValues(bounds.sheet, bounds.startRow, bounds.startCol, valuesFrom(req.body as Json, valueInputOption(req)));
       ctx.state.changed();
-      return void res.json({ spreadsheetId: spreadsheet.spreadsheetId, ...written });
+      return void res.json({
+        spreadsheetId: spreadsheet.spreadsheetId,
+        ...written,
+        ...updatedData(spreadsheet, req, written.updatedRange),
+      });
     }
     throw fail(404, "NOT_FOUND", "Requested entity was not found.");
   });
@@ -303,8 +365,22 @@ function appendValues(ctx: GoogleContext, req: Request, res: Response, spreadshe
   res.json({
     spreadsheetId: spreadsheet.spreadsheetId,
     ...(table ? { tableRange: formatA1(bounds.sheet.title, table.first, bounds.startCol, table.last + 1, table.lastCol) } : {}),
-    updates: { spreadsheetId: spreadsheet.spreadsheetId, ...written },
+    updates: { spreadsheetId: spreadsheet.spreadsheetId, ...written, ...updatedData(spreadsheet, req, written.updatedRange) },
   });
+}
+
+/**
+ * `fields=`: a successful answer keeps only the fields asked for (errors are whole, as Google's);
+ * a selector Google could not read is refused before anything is done.
+ */
+function partialResponse(req: Request, res: Response, next: NextFunction) {
+  const selector = req.query.fields;
+  if (selector === undefined) return next();
+  const mask = typeof selector === "string" ? parseFieldMask(selector) : null;
+  if (!mask) return void res.status(400).json(googleError(400, "INVALID_ARGUMENT", "Request contains an invalid argument."));
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => json(res.statusCode < 300 ? applyFieldMask(body, mask) : body);
+  next();
 }
 
 function createSpreadsheet(ctx: GoogleContext) {
@@ -321,7 +397,8 @@ function createSpreadsheet(ctx: GoogleContext) {
       title: typeof properties.title === "string" && properties.title ? properties.title : "Untitled spreadsheet",
       owner: grant.account,
       createdBy: grant.clientId,
-      appAccess: true,
+      // Made by the app: reachable with drive.file without the Picker.
+      appAccess: false,
       sheetTitles: titles,
     });
     res.json(spreadsheetView(ctx, spreadsheet, originOf(req)));
@@ -330,7 +407,8 @@ function createSpreadsheet(ctx: GoogleContext) {
 
 /**
  * The Sheets API v4 as Jumbe uses it: create a spreadsheet, read its metadata, values.get,
- * values.update and values.append, with Google's errors. `drive.file` reaches only the files the app
+ * values.batchGet, values.update, values.append and values.clear, with Google's errors and
+ * partial responses (`fields=`). `drive.file` reaches only the files the app
  * created or the user opened with it; every call may meet a fault (magic value or queued).
  */
 export function sheetsRouter(ctx: GoogleContext): Router {
@@ -346,6 +424,7 @@ export function sheetsRouter(ctx: GoogleContext): Router {
     },
     jsonBody,
     authenticate(ctx),
+    partialResponse,
   );
   router.post("/v4/spreadsheets", createSpreadsheet(ctx));
   router.get(

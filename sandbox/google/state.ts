@@ -143,7 +143,8 @@ export class GoogleState {
       title: "Customers to import",
       owner: SEED_USERS[0]!.email,
       createdBy: null,
-      appAccess: true,
+      // Typed by a person in Drive: the app reaches it only once it is chosen with the Picker.
+      appAccess: false,
       rows: SEED_CUSTOMERS,
     });
   }

@@ -22,8 +22,11 @@ export interface GoogleTokens {
   token_type: string;
 }
 
-/** The sandbox on a throwaway Express app on a free loopback port. */
-export async function startGoogle(overrides: Partial<GoogleSandboxOptions> = {}) {
+/**
+ * The sandbox on a throwaway Express app on a free loopback port. `apiAtRoot`: the Sheets API also at
+ * the origin's root (`/v4/...`), as `googleapis` needs: its `rootUrl` keeps only an origin.
+ */
+export async function startGoogle(overrides: Partial<GoogleSandboxOptions> = {}, { apiAtRoot = false } = {}) {
   const sandbox = createGoogleSandbox({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, ...overrides });
   const app = express();
   app.use((_req, res, next) => {
@@ -31,6 +34,7 @@ export async function startGoogle(overrides: Partial<GoogleSandboxOptions> = {})
     next();
   });
   app.use("/sandbox/google", sandbox.router);
+  if (apiAtRoot) app.use("/v4", (req, res, next) => sandbox.router(Object.assign(req, { url: `/v4${req.url}` }), res, next));
   const server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -50,7 +50,8 @@ test("connects Google Sheets, imports and exports through the sandbox, survives 
   await card.getByRole("link", { name: "Export and import settings" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Google Sheets" })).toBeVisible();
 
-  // Import: a sheet in the owner's Drive with a bad row; the summary says what happened.
+  // Import: a sheet typed in the owner's Drive, with a bad row. drive.file: Jumbe may not open it until
+  // it is chosen with the Picker (issue 73), and says so in words.
   const tag = javaScriptEnabled ? "on" : "off";
   const made = await control<{ spreadsheet: { spreadsheetId: string } }>(request, "/spreadsheets", {
     title: `Customers ${tag}`,
@@ -64,8 +65,55 @@ test("connects Google Sheets, imports and exports through the sandbox, survives 
     ],
   });
   const importForm = page.getByRole("region", { name: "Import contacts from a sheet" });
-  await importForm.getByLabel("Spreadsheet", { exact: true }).fill(made.spreadsheet.spreadsheetId);
+  const spreadsheetField = importForm.getByLabel("Spreadsheet", { exact: true });
+  await spreadsheetField.fill(made.spreadsheet.spreadsheetId);
   await importForm.getByLabel("Range").fill("Sheet1!A:B");
+  await importForm.getByRole("button", { name: "Import contacts" }).click();
+  await expectToast(page, /Jumbe cannot open that spreadsheet: Google shows Jumbe only the spreadsheets it created/);
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((text) => !/status of 404/.test(text)));
+  const picker = importForm.getByRole("button", { name: "Choose a spreadsheet from Google Drive" });
+  let sheetId: string;
+  let range: string;
+  if (javaScriptEnabled) {
+    // The Picker (the sandbox's stand-in) in a window: the file chosen there is given to Jumbe and
+    // its id lands in the form.
+    const opened = page.waitForEvent("popup");
+    await picker.click();
+    const popup = await opened;
+    await popup.getByRole("radio", { name: new RegExp(`Customers ${tag}`) }).check();
+    await popup.getByRole("button", { name: "Select" }).click();
+    await expect(spreadsheetField).toHaveValue(made.spreadsheet.spreadsheetId);
+    await expect(importForm.getByText(`Chosen: Customers ${tag}. Jumbe may now open it.`)).toBeVisible();
+    sheetId = made.spreadsheet.spreadsheetId;
+    range = "Sheet1!A:B";
+  } else {
+    // Without JavaScript no Picker: the page says so; Jumbe makes a new sheet and the rows are pasted in.
+    await expect(picker).toBeHidden();
+    // (Playwright's switch turns scripts off but not the parser's scripting flag, so <noscript> stays unrendered here.)
+    expect(await page.content()).toContain(
+      '<noscript><p class="text-sm text-amber-800">Choosing a spreadsheet from Google Drive needs JavaScript.',
+    );
+    await expect(importForm.getByTestId("sheets-picker-explain")).toContainText("A sheet made elsewhere must be chosen that way");
+    await importForm.getByLabel("Name the new sheet").fill(`Customers ${tag} pasted`);
+    await importForm.getByRole("button", { name: "Create a new sheet" }).click();
+    await expectToast(page, `Sheet “Customers ${tag} pasted” created in your Google Drive.`);
+    const listed = await control<{ spreadsheets: { spreadsheetId: string; title: string }[] }>(request, "/spreadsheets");
+    sheetId = listed.spreadsheets.find((s) => s.title === `Customers ${tag} pasted`)!.spreadsheetId;
+    expect(await sheetValues(request, sheetId, "Contacts")).toEqual([["Name", "Phone", "Tags", "Language", "Notes"]]);
+    await control(request, `/spreadsheets/${sheetId}/append`, {
+      range: "Contacts",
+      values: [
+        ["Njeri Wambui", "0712 000 101"],
+        ["Bad Number", "12"],
+        ["=1+1", "0712 000 102"],
+      ],
+    });
+    await expect(page.getByTestId("sheets-import-sheet")).toContainText(`Import sheet: “Customers ${tag} pasted”.`);
+    await expect(spreadsheetField).toHaveValue(sheetId);
+    range = "Contacts!A:E";
+    await expect(importForm.getByLabel("Range")).toHaveValue(range);
+  }
+  await importForm.getByLabel("Range").fill(range);
   await importForm.getByRole("button", { name: "Import contacts" }).click();
   await expectToast(page, "Import started");
   await expect(async () => {
@@ -104,14 +152,14 @@ test("connects Google Sheets, imports and exports through the sandbox, survives 
 
   // A 429 from Google (the sandbox's magic value in the range): said in words, nothing imported;
   // the import again goes through, its rows skipped as duplicates.
-  await importForm.getByLabel("Spreadsheet", { exact: true }).fill(made.spreadsheet.spreadsheetId);
+  await spreadsheetField.fill(sheetId);
   await importForm.getByLabel("Range").fill("'magic-429'!A:B");
   await importForm.getByRole("button", { name: "Import contacts" }).click();
   await expectToast(page, /Google did not answer as expected.*Quota exceeded/);
   // That answer is a 502 on purpose (Google failed, not the request): the browser logs it.
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((text) => !/status of 502/.test(text)));
-  await importForm.getByLabel("Spreadsheet", { exact: true }).fill(made.spreadsheet.spreadsheetId);
-  await importForm.getByLabel("Range").fill("Sheet1!A:B");
+  await spreadsheetField.fill(sheetId);
+  await importForm.getByLabel("Range").fill(range);
   await importForm.getByRole("button", { name: "Import contacts" }).click();
   await expect(async () => {
     await page.reload();

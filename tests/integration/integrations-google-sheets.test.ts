@@ -11,6 +11,8 @@ import { HEADERS } from "~/.server/domains/integrations/google-sheets/export";
 import * as integrationsPage from "~/routes/app/integrations";
 import * as callbackRoute from "~/routes/app/integration-callback";
 import * as sheetsPage from "~/routes/app/integrations-google-sheets";
+import * as pickerToken from "~/routes/app/integrations-google-sheets-picker";
+import { IMPORT_HEADERS } from "~/.server/domains/integrations/google-sheets/settings";
 import { CLIENT_ID, CLIENT_SECRET, OWNER, startGoogle, type GoogleHarness } from "../../sandbox/google/test-support";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { APP, formRequest, getRequest, run } from "../support/http";
@@ -106,6 +108,28 @@ async function createSpreadsheet(t: Tenant, title = "Duka Bora export") {
 }
 
 const sheet = (id: string, tab: string) => h.sandbox.values(id, tab).map((r) => r.map(String));
+
+/**
+ * The Google Picker as the page's script drives it: Jumbe's token for it, then the sandbox's Picker
+ * form posted with it and the file chosen (which grants Jumbe that file under drive.file).
+ */
+async function pick(t: Tenant, spreadsheetId: string) {
+  const token = await run<{ oauthToken: string }>(
+    pickerToken.action,
+    formRequest("/integrations/google-sheets/picker-token", {}, { cookie: t.cookie }),
+  );
+  expect(token.status, JSON.stringify(token.data)).toBe(200);
+  expect(token.headers.get("cache-control")).toBe("no-store");
+  const listed = await h.postForm("/picker", { oauth_token: token.data.oauthToken, origin: APP });
+  expect(await listed.text()).toContain(spreadsheetId);
+  const picked = await h.postForm("/picker/pick", {
+    oauth_token: token.data.oauthToken,
+    origin: APP,
+    spreadsheet: spreadsheetId,
+    action: "picked",
+  });
+  expect(await picked.text()).toContain(`"id":"${spreadsheetId}"`);
+}
 
 describe("connecting", () => {
   it("asks Google's consent with PKCE, drive.file, offline access and a fresh consent, and names the account by its e-mail", async () => {
@@ -339,11 +363,14 @@ describe("exporting", () => {
     expect((await sheetsPost(t, { intent: "existing", spreadsheet: "not a sheet" })).status).toBe(400);
     // One without the export's tabs, and one the app may not open (drive.file).
     const plain = h.sandbox.createSpreadsheet({ title: "Price list", owner: OWNER });
+    await pick(t, plain.spreadsheetId);
     const refused = await sheetsPost(t, { intent: "existing", spreadsheet: `${h.base}/spreadsheets/d/${plain.spreadsheetId}/edit` });
     expect(refused.status).toBe(422);
     expect(refused.data.toast.message).toContain("Contacts");
-    const hidden = h.sandbox.createSpreadsheet({ title: "Private", owner: OWNER, appAccess: false });
-    expect((await sheetsPost(t, { intent: "existing", spreadsheet: hidden.spreadsheetId })).status).toBe(400);
+    const hidden = h.sandbox.createSpreadsheet({ title: "Private", owner: OWNER });
+    const notGiven = await sheetsPost(t, { intent: "existing", spreadsheet: hidden.spreadsheetId });
+    expect(notGiven.status).toBe(404);
+    expect(notGiven.data.toast.message).toContain("Choose a spreadsheet from Google Drive");
     expect(
       (await rows(`select 1 from google_sheets_exports where organization_id = $1 and spreadsheet_id is not null`, [t.organizationId]))
         .length,
@@ -369,6 +396,7 @@ describe("importing", () => {
         ["Already Here again", "0711000001", ""],
       ],
     });
+    await pick(t, source.spreadsheetId);
     const started = await sheetsPost(t, {
       intent: "import",
       spreadsheet: source.spreadsheetId,
@@ -397,6 +425,7 @@ describe("importing", () => {
     const t = await tenant("Nakuru Tailors");
     await connect(t);
     const source = h.sandbox.createSpreadsheet({ title: "Names only", owner: OWNER, values: [["Name"], ["Wambui"]] });
+    await pick(t, source.spreadsheetId);
     expect(
       (await sheetsPost(t, { intent: "import", spreadsheet: source.spreadsheetId, range: "A1:;drop", duplicates: "skip" })).status,
     ).toBe(400);
@@ -405,6 +434,81 @@ describe("importing", () => {
     ).toBe(400);
     const noPhone = await sheetsPost(t, { intent: "import", spreadsheet: source.spreadsheetId, range: "Sheet1!A:B", duplicates: "skip" });
     expect(noPhone.status).toBe(422);
+  });
+});
+
+describe("spreadsheets Jumbe was not given (drive.file, issue 73)", () => {
+  it("refuses a sheet made elsewhere in words, never a 500; chosen with the Picker, the same sheet imports", async () => {
+    const t = await tenant("Kisumu Fish Traders");
+    await connect(t);
+    const source = h.sandbox.createSpreadsheet({
+      title: "Typed in Drive",
+      owner: OWNER,
+      values: [
+        ["Name", "Phone"],
+        ["Atieno", "0712 345 678"],
+      ],
+    });
+    const refused = await sheetsPost(t, { intent: "import", spreadsheet: source.spreadsheetId, range: "Sheet1!A:B", duplicates: "skip" });
+    expect(refused.status).toBe(404);
+    expect(refused.data.toast.message).toBe(
+      "Jumbe cannot open that spreadsheet: Google shows Jumbe only the spreadsheets it created and those you chose with “Choose a spreadsheet from Google Drive”. Choose it there, or create a new sheet here and paste its contents into it.",
+    );
+    expect((await rows(`select 1 from contact_imports where organization_id = $1`, [t.organizationId])).length).toBe(0);
+
+    // The page offers the Picker (the sandbox's stand-in in sandbox mode) and explains the other way.
+    const page = await sheetsGet(t);
+    expect(page.data.picker).toEqual({
+      mode: "sandbox",
+      pickerUrl: `${h.base}/picker`,
+      tokenUrl: "/integrations/google-sheets/picker-token",
+    });
+
+    await pick(t, source.spreadsheetId);
+    const started = await sheetsPost(t, { intent: "import", spreadsheet: source.spreadsheetId, range: "Sheet1!A:B", duplicates: "skip" });
+    expect(started.status, JSON.stringify(started.data)).toBe(302);
+    await drainJobs();
+    const stored = await rows<{ name: string; phone: string }>(`select name, phone from contacts where organization_id = $1`, [
+      t.organizationId,
+    ]);
+    expect(stored).toEqual([{ name: "Atieno", phone: "+254712345678" }]);
+  });
+
+  it("creates a new sheet with the import's header row; contacts pasted under it import", async () => {
+    const t = await tenant("Nyeri Dairy Co-op");
+    await connect(t);
+    expect((await sheetsPost(t, { intent: "import-sheet", title: "" })).status).toBe(400);
+    const made = await sheetsPost(t, { intent: "import-sheet", title: "Dairy members" });
+    expect(made.status, JSON.stringify(made.data)).toBe(302);
+    const page = await sheetsGet(t);
+    const { importSpreadsheetId: id, importSpreadsheetTitle, importSpreadsheetUrl, importRange } = page.data.settings;
+    expect({ importSpreadsheetTitle, importRange }).toEqual({ importSpreadsheetTitle: "Dairy members", importRange: "Contacts!A:E" });
+    expect(importSpreadsheetUrl).toBe(`${h.base}/spreadsheets/d/${id}/edit`);
+    expect(sheet(id, "Contacts")).toEqual([IMPORT_HEADERS]);
+    // The export's spreadsheet is not touched.
+    expect(page.data.settings.spreadsheetId).toBeNull();
+    await h.control(`/spreadsheets/${id}/append`, {
+      body: { range: "Contacts", values: [["Wairimu", "0722 111 222", "dairy", "sw", ""]] },
+    });
+    const started = await sheetsPost(t, { intent: "import", spreadsheet: id, range: importRange, duplicates: "skip" });
+    expect(started.status, JSON.stringify(started.data)).toBe(302);
+    await drainJobs();
+    const stored = await rows<{ name: string; tags: string[]; language: string }>(
+      `select name, tags, language from contacts where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect(stored).toEqual([{ name: "Wairimu", tags: ["dairy"], language: "sw" }]);
+    expect(await actions(t.organizationId)).toContain("Google Sheets import sheet created");
+  });
+
+  it("hands the Picker's token only to those who may change the integration, of a connected organisation", async () => {
+    const t = await tenant("Embu Hardware");
+    const notConnected = await run(pickerToken.action, formRequest("/integrations/google-sheets/picker-token", {}, { cookie: t.cookie }));
+    expect(notConnected.status).toBe(404);
+    await connect(t);
+    const anonymous = await run(pickerToken.action, formRequest("/integrations/google-sheets/picker-token", {}));
+    expect(anonymous.status).toBe(401);
+    expect((await run(pickerToken.loader, getRequest("/integrations/google-sheets/picker-token", { cookie: t.cookie }))).status).toBe(405);
   });
 });
 
@@ -422,6 +526,7 @@ describe("tenants", () => {
         ["Zawadi", "0722000111"],
       ],
     });
+    await pick(a, source.spreadsheetId);
     await sheetsPost(a, { intent: "import", spreadsheet: source.spreadsheetId, range: "Sheet1!A:B", duplicates: "skip" });
     const [imported] = await rows<{ id: string }>(`select id from contact_imports where organization_id = $1`, [a.organizationId]);
     expect((await sheetsGet(a, `?import=${imported!.id}`)).status).toBe(200);

@@ -268,6 +268,13 @@ const ROWS: Record<string, Row> = {
   "/integrations/:provider/callback": { path: "/integrations/hubspot/callback", anonymous: "login", owner: "400", admin: "400" },
   // Google Sheets' settings: once it is connected (the demo business is), else 404 in words.
   "/integrations/google-sheets": { path: "/integrations/google-sheets", anonymous: "login", owner: "ok", admin: "404" },
+  // The Google Picker's token (issue 73): posted by the page's script; a GET is 405.
+  "/integrations/google-sheets/picker-token": {
+    path: "/integrations/google-sheets/picker-token",
+    anonymous: "login",
+    owner: "405",
+    admin: "405",
+  },
   // The Shopify connector's settings: developer:view to read, developer:manage to save; 404 without a
   // connected shop (the platform administrator has none; the demo business has one).
   "/integrations/shopify": { path: "/integrations/shopify", anonymous: "login", owner: "ok", admin: "404" },

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "react-router";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { env, parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import {
   a1Range,
@@ -73,8 +73,14 @@ describe("Jumbe's Google Sheets client against the mounted sandbox", () => {
     expect(tokens.expiresAt.getTime()).toBeGreaterThanOrEqual(before + 3_599_000);
     expect(tokens.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 3_599_000);
     expect(tokens.scopes).toEqual(["https://www.googleapis.com/auth/drive.file", "openid", "email"]);
-    // tokeninfo names the account (the connection's label) by its e-mail.
+    // tokeninfo names the account (the connection's label) by its e-mail; the token is posted in a
+    // form, never put in the URL (issue 73).
+    const sent = vi.spyOn(globalThis, "fetch");
     const info = await googleSheetsClient().tokenInfo(tokens.accessToken);
+    const [url, init] = sent.mock.calls.find(([u]) => String(u).includes("/tokeninfo"))!;
+    sent.mockRestore();
+    expect(String(url)).toBe(`${origin}/sandbox/google/tokeninfo`);
+    expect(init).toMatchObject({ method: "POST", body: `access_token=${encodeURIComponent(tokens.accessToken)}` });
     expect(info.email).toBe(OWNER);
     expect(info.sub).toMatch(/^\d{21}$/);
   });
@@ -128,16 +134,17 @@ describe("Jumbe's Google Sheets client against the mounted sandbox", () => {
     const { accessToken } = await connect();
     const made = sandbox.createSpreadsheet({
       title: "To import",
+      appAccess: true,
       values: [
         ["Name", "Phone"],
         ["Amina", "0712345678"],
       ],
     });
     expect((await client.getValues(accessToken, made.spreadsheetId, "Sheet1!A2:B")).values).toEqual([["Amina", "0712345678"]]);
-    const closed = sandbox.createSpreadsheet({ title: "Not shared", appAccess: false });
+    const closed = sandbox.createSpreadsheet({ title: "Not shared" });
     expect(await client.getValues(accessToken, closed.spreadsheetId, "A1").catch((e: unknown) => e)).toMatchObject({
-      kind: "forbidden",
-      status: "PERMISSION_DENIED",
+      kind: "not_found",
+      status: "NOT_FOUND",
     });
   });
 

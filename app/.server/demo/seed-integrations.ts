@@ -10,6 +10,7 @@ import {
   DEMO_HUBSPOT_PORTAL,
   DEMO_SHOPIFY_SHOP,
   DEMO_SPREADSHEET,
+  DEMO_IMPORT_SPREADSHEET,
   demoGoogleTokens,
   demoHubspotTokens,
   demoShopifyToken,
@@ -236,7 +237,11 @@ async function seedGoogleSheets(organizationId: string, userId: string, clientId
       rowsExported: 1_284,
       lastExportAt: at(9 * 60 * MINUTE),
       lastExportRows: 46,
-      importRange: "Members!A1:C500",
+      // The import's sheet, made by the app ("Create a new sheet") with the members pasted in.
+      importSpreadsheetId: DEMO_IMPORT_SPREADSHEET.id,
+      importSpreadsheetTitle: DEMO_IMPORT_SPREADSHEET.title,
+      importSpreadsheetUrl: `${env().APP_URL}/sandbox/google/spreadsheets/d/${DEMO_IMPORT_SPREADSHEET.id}/edit`,
+      importRange: DEMO_IMPORT_SPREADSHEET.range,
       updatedAt: at(9 * 60 * MINUTE),
     });
 }

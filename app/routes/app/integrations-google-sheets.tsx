@@ -10,6 +10,7 @@ import { Refusal } from "~/.server/infrastructure/refusal";
 import { getImport } from "~/.server/domains/contacts/import";
 import {
   createExportSpreadsheet,
+  createImportSpreadsheet,
   exportNow,
   requireSheetsConnection,
   saveExportSettings,
@@ -18,6 +19,9 @@ import {
 } from "~/.server/domains/integrations/google-sheets/settings";
 import { SHEETS_SCHEDULES, SPREADSHEET_TITLE_MAX, type SheetsSchedule } from "~/lib/google-sheets";
 import { importContactsFromSheet } from "~/.server/domains/integrations/google-sheets/import";
+import { pickerConfig } from "~/.server/domains/integrations/google-sheets/picker";
+import googlePickerScript from "~/assets/google-picker.js?url";
+import { buttonClass } from "~/components/ui/button";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
 import { BackLink } from "~/components/ui/back-link";
@@ -35,8 +39,13 @@ import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-p
 import { m } from "~/paraglide/messages";
 
 // Google Sheets' settings (issue 45, decision 085): a document without React, every form a plain
-// POST, so it all works without JavaScript.
-export const handle: PermissionHandle & PageHandle = { permission: "developer:view", ...menuDocumentPage };
+// POST, so it all works without JavaScript. The Google Picker (issue 73, decision 109) is the one
+// part that needs a script (app/assets/google-picker.js): without it, "Create a new sheet".
+export const handle: PermissionHandle & PageHandle = {
+  permission: "developer:view",
+  ...menuDocumentPage,
+  scripts: [...(menuDocumentPage.scripts ?? []), googlePickerScript],
+};
 
 export const clientLoader = loadAsDocument;
 
@@ -62,7 +71,8 @@ export async function loader(args: Route.LoaderArgs) {
       if (asked) throw data(refusalOf(error).message, { status: 404 });
     }
   }
-  return { account, settings, lastImport, canManage: can(current.role, "developer:manage") };
+  const canManage = can(current.role, "developer:manage");
+  return { account, settings, lastImport, canManage, picker: canManage ? pickerConfig() : null };
 }
 
 const here = () => href("/integrations/google-sheets");
@@ -87,6 +97,10 @@ export async function action(args: Route.ActionArgs) {
       case "create": {
         const made = await createExportSpreadsheet(actor, fields.title);
         return redirectWithToast(here(), "success", m.sheets_spreadsheet_created({ title: made.title }));
+      }
+      case "import-sheet": {
+        const made = await createImportSpreadsheet(actor, fields.title);
+        return redirectWithToast(here(), "success", m.sheets_import_sheet_created({ title: made.title }));
       }
       case "existing": {
         const chosen = await chooseExistingSpreadsheet(actor, fields.spreadsheet);
@@ -139,9 +153,9 @@ const IMPORT_STATUS_WORDS = {
 };
 
 export default function GoogleSheetsSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { account, settings, lastImport, canManage } = loaderData;
+  const { account, settings, lastImport, canManage, picker } = loaderData;
   return (
-    <div className="max-w-3xl space-y-6">
+    <div className="max-w-3xl space-y-6" data-google-picker={picker ? JSON.stringify(picker) : undefined}>
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <BackLink to={href("/integrations")}>{m.sheets_back()}</BackLink>
       <div>
@@ -178,6 +192,7 @@ export default function GoogleSheetsSettings({ loaderData, actionData }: Route.C
             <Form method="post" className="space-y-2">
               <input type="hidden" name="intent" value="existing" />
               <Field label={m.sheets_existing_label()} name="spreadsheet" hint={m.sheets_existing_hint()} />
+              {picker ? <PickerControl /> : null}
               <Button type="submit" size="sm" variant="secondary">
                 {m.sheets_existing_button()}
               </Button>
@@ -253,6 +268,19 @@ export default function GoogleSheetsSettings({ loaderData, actionData }: Route.C
           {m.sheets_import_heading()}
         </h2>
         <p className="text-sm text-slate-600">{m.sheets_import_intro()}</p>
+        <p className="text-sm text-slate-600" data-testid="sheets-picker-explain">
+          {m.sheets_picker_explain()}
+        </p>
+        {settings.importSpreadsheetId ? (
+          <p className="text-sm break-words" data-testid="sheets-import-sheet">
+            {m.sheets_import_sheet_current({ title: settings.importSpreadsheetTitle ?? settings.importSpreadsheetId })}{" "}
+            {settings.importSpreadsheetUrl ? (
+              <TextLink to={settings.importSpreadsheetUrl} weight="medium">
+                {m.sheets_import_sheet_open()}
+              </TextLink>
+            ) : null}
+          </p>
+        ) : null}
         {lastImport ? (
           <div className="rounded-lg bg-slate-50 p-3 text-sm" data-testid="sheets-import-result" role="status">
             <p>
@@ -280,9 +308,9 @@ export default function GoogleSheetsSettings({ loaderData, actionData }: Route.C
             <Field
               label={m.sheets_import_spreadsheet()}
               name="spreadsheet"
-              defaultValue={settings.spreadsheetId ?? ""}
-              hint={m.sheets_existing_hint()}
+              defaultValue={settings.importSpreadsheetId ?? settings.spreadsheetId ?? ""}
             />
+            {picker ? <PickerControl /> : null}
             <Field
               label={m.sheets_import_range()}
               name="range"
@@ -305,7 +333,52 @@ export default function GoogleSheetsSettings({ loaderData, actionData }: Route.C
             </Button>
           </Form>
         ) : null}
+        {canManage ? (
+          <Form method="post" className="space-y-2 border-t border-slate-200 pt-4" aria-labelledby="sheets-import-new">
+            <h3 id="sheets-import-new" className="text-sm font-semibold">
+              {m.sheets_import_new_heading()}
+            </h3>
+            <p className="text-sm text-slate-600">{m.sheets_import_new_hint()}</p>
+            <input type="hidden" name="intent" value="import-sheet" />
+            <Field
+              label={m.sheets_import_new_label()}
+              name="title"
+              maxLength={SPREADSHEET_TITLE_MAX}
+              defaultValue={m.sheets_import_new_default()}
+            />
+            <Button type="submit" size="sm" variant="secondary">
+              {m.sheets_import_new_button()}
+            </Button>
+          </Form>
+        ) : null}
       </Card>
+    </div>
+  );
+}
+
+/**
+ * "Choose a spreadsheet from Google Drive": drawn hidden, shown by app/assets/google-picker.js, which
+ * opens the Picker and puts the chosen file's id in its form's spreadsheet field. Without JavaScript,
+ * a sentence instead.
+ */
+function PickerControl() {
+  return (
+    <div className="space-y-1" data-picker-control>
+      <button type="button" hidden className={buttonClass("secondary", "sm")} data-picker-button>
+        {m.sheets_picker_button()}
+      </button>
+      <noscript>
+        <p className="text-sm text-amber-800">{m.sheets_picker_no_js()}</p>
+      </noscript>
+      <p
+        className="text-sm break-words text-slate-600"
+        aria-live="polite"
+        data-picker-status
+        data-opening={m.sheets_picker_opening()}
+        data-chosen={m.sheets_picker_chosen({ name: "{name}" })}
+        data-cancelled={m.sheets_picker_cancelled()}
+        data-failed={m.sheets_picker_failed()}
+      />
     </div>
   );
 }

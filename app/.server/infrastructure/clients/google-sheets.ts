@@ -76,7 +76,12 @@ function configOf(given: Partial<GoogleConfig>): GoogleConfig {
   };
 }
 
-async function call(config: GoogleConfig, what: string, url: string, init: { method: "GET" | "POST"; token?: string; body?: unknown }) {
+async function call(
+  config: GoogleConfig,
+  what: string,
+  url: string,
+  init: { method: "GET" | "POST" | "PUT"; token?: string; body?: unknown },
+) {
   try {
     return await callOutside("Google", url, {
       method: init.method,
@@ -179,7 +184,7 @@ export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
     if (answer.status !== 200 || !isObject(answer.json)) throw tokenFailure(answer, what);
     return tokensFrom(answer.json, Date.now());
   };
-  const sheets = async (what: string, accessToken: string, path: string, method: "GET" | "POST", body?: unknown) => {
+  const sheets = async (what: string, accessToken: string, path: string, method: "GET" | "POST" | "PUT", body?: unknown) => {
     const config = configOf(given);
     const answer = await call(config, what, `${config.sheetsUrl}${path}`, { method, token: accessToken, body });
     if (answer.status !== 200 || !isObject(answer.json)) throw apiFailure(answer, what);
@@ -198,17 +203,16 @@ export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
         ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
       }),
 
-    /** Whose access token this is: Google's subject and, with the `email` scope, the account's e-mail. */
+    /**
+     * Whose access token this is: Google's subject and, with the `email` scope, the account's e-mail.
+     * The token is posted in a form, never put in a URL (where proxies and logs keep it).
+     */
     async tokenInfo(accessToken: string) {
       const config = configOf(given);
-      const answer = await call(
-        config,
-        "token info",
-        `${config.oauthUrl}/tokeninfo?${new URLSearchParams({ access_token: accessToken })}`,
-        {
-          method: "GET",
-        },
-      );
+      const answer = await call(config, "token info", `${config.oauthUrl}/tokeninfo`, {
+        method: "POST",
+        body: new URLSearchParams({ access_token: accessToken }),
+      });
       if (answer.status !== 200 || !isObject(answer.json)) throw tokenFailure(answer, "token info");
       const sub = stringOr(answer.json.sub, "");
       if (!sub) throw new GoogleError("malformed", 200, "Google answered token info without sub");
@@ -258,6 +262,14 @@ export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
         range: stringOr(json.range, range),
         values: rows.map((row) => (Array.isArray(row) ? row.map((cell) => (typeof cell === "string" ? cell : String(cell))) : [])),
       };
+    },
+
+    /** Writes rows at `range` (its top-left cell), RAW: as given. Answers the range written. */
+    async updateValues(accessToken: string, spreadsheetId: string, range: string, rows: CellValue[][]) {
+      const json = await sheets("values update", accessToken, `${valuesPath(spreadsheetId, range)}?valueInputOption=RAW`, "PUT", {
+        values: rows,
+      });
+      return { updatedRange: stringOr(json.updatedRange, "") };
     },
 
     /** Rows after the table at `range`; USER_ENTERED reads them as typed (numbers, dates), RAW stores them as given. */

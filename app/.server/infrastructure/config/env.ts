@@ -464,6 +464,18 @@ export const EnvVariables = z.object({
       "Where the Sheets client sends its calls (`/v4/spreadsheets/...`). Unset: the sandbox (`/sandbox/google`), or `https://sheets.googleapis.com` in production.",
     ),
   GOOGLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000).describe("How long a Google call may take."),
+  GOOGLE_PICKER_API_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{20,100}$/, "GOOGLE_PICKER_API_KEY must be a Google API key (letters, digits, _ and -)")
+    .optional()
+    .describe(
+      "The Google Picker's developer key (an API key of the OAuth client's Cloud project, restricted to the Picker API and APP_URL). Unset in production: no Picker, so only spreadsheets Jumbe creates can be used; sandbox mode uses the sandbox's stand-in Picker.",
+    ),
+  GOOGLE_PICKER_SCRIPT_URL: z
+    .url()
+    .regex(/^https:\/\//, "GOOGLE_PICKER_SCRIPT_URL must be https://")
+    .default("https://apis.google.com/js/api.js")
+    .describe("Google's API loader the Google Sheets page loads (only on a click) to open the Picker, in production."),
   // Who issues Jumbe's invoices (KRA PIN: a letter, 9 digits, a letter), and the bank account for transfers.
   INVOICE_SELLER_NAME: z.string().min(2).default("Jumbe Technologies Limited").describe("The seller on invoices and receipts."),
   INVOICE_SELLER_KRA_PIN: z

@@ -8,12 +8,18 @@ const SETS_SESSION = new RegExp(`^${SESSION_COOKIE}=`);
 const STATIC_TYPES = /^(?:image\/|audio\/|video\/|font\/|text\/css|text\/javascript|application\/javascript)/i;
 
 /** Per-request nonce and an enforced Content-Security-Policy, plus the usual hardening headers. */
-export function securityHeaders(options: { production: boolean; viteDev?: boolean; facebookSdkPaths?: string[] }) {
+export function securityHeaders(options: {
+  production: boolean;
+  viteDev?: boolean;
+  facebookSdkPaths?: string[];
+  googlePickerPaths?: string[];
+}) {
   return (req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
     const facebook = options.facebookSdkPaths?.includes(req.path) ?? false;
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.production, facebook, options.viteDev));
+    const google = options.googlePickerPaths?.includes(req.path) ?? false;
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.production, facebook, options.viteDev, google));
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
@@ -58,9 +64,13 @@ function noStoreForOneUser(res: Response) {
  * `viteDev`: `npm run dev` (see above); never in a build.
  * `facebook`: the page that runs Meta's JavaScript SDK for Embedded Signup (loaded by a nonce'd
  * script, which 'strict-dynamic' trusts) needs Facebook's frames, images and API.
+ * `google`: the page that opens Google's Picker (its loader added by a nonce'd script, decision 109)
+ * needs Google's frames (the Picker is an iframe from docs.google.com), images and API.
  */
-export function contentSecurityPolicy(nonce: string, production: boolean, facebook = false, viteDev = false) {
-  const fb = facebook ? " https://*.facebook.com https://*.facebook.net https://*.fbcdn.net" : "";
+export function contentSecurityPolicy(nonce: string, production: boolean, facebook = false, viteDev = false, google = false) {
+  const fb =
+    (facebook ? " https://*.facebook.com https://*.facebook.net https://*.fbcdn.net" : "") +
+    (google ? " https://*.google.com https://*.googleapis.com https://*.gstatic.com https://*.googleusercontent.com" : "");
   return [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic'`,
@@ -74,7 +84,9 @@ export function contentSecurityPolicy(nonce: string, production: boolean, facebo
     "font-src 'self'",
     // `npm run dev` only: Vite's hot-update socket.
     `connect-src 'self'${viteDev ? " ws: wss:" : ""}${fb}`,
-    ...(facebook ? [`frame-src https://*.facebook.com`] : []),
+    ...(facebook || google
+      ? [`frame-src${facebook ? " https://*.facebook.com" : ""}${google ? " https://docs.google.com https://drive.google.com" : ""}`]
+      : []),
     "form-action 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",

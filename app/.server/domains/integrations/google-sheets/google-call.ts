@@ -50,13 +50,29 @@ export async function withSheetsToken<T>(organizationId: string, work: (accessTo
   }
 }
 
-/** Google's refusal of a person's request (a sheet it cannot open, a range it cannot read) in words, 4xx/502. */
+/**
+ * Google's refusal of a person's request (a sheet it cannot open, a range it cannot read) in words,
+ * 4xx/502. Under drive.file a spreadsheet Jumbe neither made nor was given with the Picker is one
+ * Google says does not exist (404 NOT_FOUND): the words say how to give it (decision 109).
+ */
 export function googleRefusal(error: unknown): Refusal | null {
   if (!(error instanceof GoogleError)) return null;
   if (error.kind === "forbidden")
-    return new Refusal({ domain: "integration", status: 400, code: "sheet_no_access", message: m.sheets_no_access() });
+    return new Refusal({
+      domain: "integration",
+      status: 400,
+      code: "sheet_no_access",
+      message: m.sheets_no_access(),
+      field: "spreadsheet",
+    });
   if (error.kind === "not_found")
-    return new Refusal({ domain: "integration", status: 404, code: "sheet_not_found", message: m.sheets_not_found() });
+    return new Refusal({
+      domain: "integration",
+      status: 404,
+      code: "sheet_not_found",
+      message: m.sheets_not_found(),
+      field: "spreadsheet",
+    });
   if (error.kind === "refused" && error.httpStatus === 400)
     return new Refusal({
       domain: "integration",

@@ -8,6 +8,7 @@ import { SHEETS_SCHEDULES as GOOGLE_SHEETS_SCHEDULES, SPREADSHEET_TITLE_MAX, typ
 import type { IntegrationActor } from "../connections";
 import { GOOGLE_SHEETS_ID, googleRefusal, spreadsheetIdOf, withSheetsToken } from "./google-call";
 import { SHEET_TABS } from "./export";
+import { tokenForUse } from "../tokens";
 import { m } from "~/paraglide/messages";
 
 export { GOOGLE_SHEETS_SCHEDULES, SPREADSHEET_TITLE_MAX, type SheetsSchedule };
@@ -35,6 +36,10 @@ export interface SheetsSettingsView {
   lastErrorAt: string | null;
   importRange: string | null;
   lastImportId: string | null;
+  /** The sheet Jumbe made for imports ("Create a new sheet"), if any. */
+  importSpreadsheetId: string | null;
+  importSpreadsheetTitle: string | null;
+  importSpreadsheetUrl: string | null;
 }
 
 const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
@@ -56,6 +61,9 @@ export async function sheetsSettings(organizationId: string): Promise<SheetsSett
     last_error_at: string | Date | null;
     import_range: string | null;
     last_import_id: string | null;
+    import_spreadsheet_id: string | null;
+    import_spreadsheet_title: string | null;
+    import_spreadsheet_url: string | null;
   }>(db(), sql`select * from google_sheets_exports where organization_id = ${organizationId}`);
   return {
     spreadsheetId: row?.spreadsheet_id ?? null,
@@ -73,6 +81,9 @@ export async function sheetsSettings(organizationId: string): Promise<SheetsSett
     lastErrorAt: iso(row?.last_error_at ?? null),
     importRange: row?.import_range ?? null,
     lastImportId: row?.last_import_id ?? null,
+    importSpreadsheetId: row?.import_spreadsheet_id ?? null,
+    importSpreadsheetTitle: row?.import_spreadsheet_title ?? null,
+    importSpreadsheetUrl: row?.import_spreadsheet_url ?? null,
   };
 }
 
@@ -129,6 +140,55 @@ export async function createExportSpreadsheet(actor: IntegrationActor, title: st
   const sheet = { spreadsheetId: made.spreadsheetId, title: made.title || name, url: made.url };
   await saveSpreadsheet(actor, sheet);
   return sheet;
+}
+
+/** The tab and header row of the sheet Jumbe makes for an import: the columns the import maps by itself. */
+export const IMPORT_TAB = "Contacts";
+export const IMPORT_HEADERS = ["Name", "Phone", "Tags", "Language", "Notes"];
+export const IMPORT_SHEET_RANGE = `${IMPORT_TAB}!A:E`;
+
+/**
+ * "Create a new sheet" (issue 73, decision 109): a spreadsheet in the business's Drive made by Jumbe,
+ * so drive.file reaches it without the Picker, with the import's header row. The business pastes its
+ * contacts under it (from a sheet made elsewhere, which Jumbe cannot open without the Picker) and
+ * imports; the page remembers it as the import's sheet and range.
+ */
+export async function createImportSpreadsheet(actor: IntegrationActor, title: string) {
+  await requireSheetsConnection(actor.organizationId);
+  const name = title.replace(/\p{Cc}/gu, " ").trim();
+  if (!name || name.length > SPREADSHEET_TITLE_MAX)
+    throw refuse(400, "invalid_title", m.sheets_title_required({ max: SPREADSHEET_TITLE_MAX }), "title");
+  const made = await askGoogle(actor.organizationId, async (token, client) => {
+    const sheet = await client.createSpreadsheet(token, name, IMPORT_TAB);
+    await client.updateValues(token, sheet.spreadsheetId, `${IMPORT_TAB}!A1`, [IMPORT_HEADERS]);
+    return sheet;
+  });
+  const sheet = { spreadsheetId: made.spreadsheetId, title: made.title || name, url: made.url };
+  await db().execute(sql`
+    insert into google_sheets_exports (organization_id, import_spreadsheet_id, import_spreadsheet_title, import_spreadsheet_url, import_range)
+    values (${actor.organizationId}, ${sheet.spreadsheetId}, ${sheet.title}, ${sheet.url || null}, ${IMPORT_SHEET_RANGE})
+    on conflict (organization_id) do update set import_spreadsheet_id = excluded.import_spreadsheet_id,
+      import_spreadsheet_title = excluded.import_spreadsheet_title, import_spreadsheet_url = excluded.import_spreadsheet_url,
+      import_range = excluded.import_range, updated_at = now()`);
+  await recordActivity({
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    type: "settings",
+    status: "success",
+    action: "Google Sheets import sheet created",
+    details: `${sheet.title} (${sheet.spreadsheetId})`,
+    meta: actor.meta,
+  });
+  return sheet;
+}
+
+/**
+ * The access token the Google Picker opens with (Google's Picker runs in the browser and needs the
+ * user's OAuth token: `setOAuthToken`). drive.file only; refreshed first when it is about to end.
+ */
+export async function pickerAccessToken(organizationId: string) {
+  await requireSheetsConnection(organizationId);
+  return tokenForUse(organizationId, GOOGLE_SHEETS_ID);
 }
 
 /** A spreadsheet the business already has, by id or link: it must open, and have the tabs the export writes to. */

@@ -59,6 +59,13 @@ export const googleSheetsExports = pgTable("google_sheets_exports", {
   lastError: text("last_error"),
   lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
   importRange: text("import_range"),
+  /**
+   * The sheet Jumbe made for an import ("Create a new sheet", issue 73): the header row written, the
+   * business pastes its contacts under it. drive.file reaches it because Jumbe created it.
+   */
+  importSpreadsheetId: text("import_spreadsheet_id"),
+  importSpreadsheetTitle: text("import_spreadsheet_title"),
+  importSpreadsheetUrl: text("import_spreadsheet_url"),
   /** The latest import from a sheet (contact_imports.id): its summary shows on the page. */
   lastImportId: uuid("last_import_id"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
