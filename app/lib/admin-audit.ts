@@ -37,6 +37,11 @@ const ACTION_LABELS: Record<string, () => string> = {
   "settlement.mark_paid": () => m.admin_audit_action_settlement_mark_paid(),
   "settlement.payout": () => m.admin_audit_action_settlement_payout(),
   "settlement.payout_approve": () => m.admin_audit_action_settlement_payout_approve(),
+  "staff.invite": () => m.admin_audit_action_staff_invite(),
+  "staff.invitation_revoke": () => m.admin_audit_action_staff_invitation_revoke(),
+  "staff.role_change": () => m.admin_audit_action_staff_role_change(),
+  "staff.suspend": () => m.admin_audit_action_staff_suspend(),
+  "staff.reactivate": () => m.admin_audit_action_staff_reactivate(),
 };
 
 export function auditActionLabel(action: string) {

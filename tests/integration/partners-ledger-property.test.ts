@@ -107,6 +107,10 @@ async function runSequence(ops: Op[], tag: number) {
     new Date(clock).toISOString(),
   ]);
   const status: { from: number; active: boolean }[] = [{ from: clock, active: true }];
+  await rawQuery(`insert into partner_status_changes (partner_id, status, effective_from) values ($1, 'active', $2)`, [
+    partnerId,
+    new Date(clock).toISOString(),
+  ]);
   const invoices: ModelInvoice[] = [];
 
   const issue = async (
@@ -263,8 +267,15 @@ async function runSequence(ops: Op[], tag: number) {
       case "suspend":
       case "restore": {
         const active = step.op === "restore";
+        // As changePartnerStatus writes it: the status and, in its history, from when.
+        const at = tick();
         await rawQuery(`update partners set status = $2 where id = $1`, [partnerId, active ? "active" : "suspended"]);
-        status.push({ from: tick(), active });
+        await rawQuery(`insert into partner_status_changes (partner_id, status, effective_from) values ($1, $2, $3)`, [
+          partnerId,
+          active ? "active" : "suspended",
+          new Date(at).toISOString(),
+        ]);
+        status.push({ from: at, active });
         break;
       }
       case "settle":

@@ -186,6 +186,7 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/webhooks/paybill/:secret/:step": { status: 405, why: "POST only" },
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": { status: 405, why: "POST only" },
   "/webhooks/paystack": { status: 405, why: "POST only" },
+  "/integrations/google-sheets/picker-token": { status: 405, why: "POST only (the Picker's token: integrations-google-sheets.test.ts)" },
 };
 
 /**
@@ -420,6 +421,11 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       proof: false,
       why: "nothing connected",
     },
+    "import-sheet": { needs: "developer:manage", form: () => ({ intent: "import-sheet" }), proof: false, why: "nothing connected" },
+  },
+  // The Picker's token (decision 109): POST only; Google Sheets is not connected here.
+  "/integrations/google-sheets/picker-token": {
+    "": { needs: "developer:manage", form: () => ({}), proof: false, why: "nothing connected" },
   },
   // The partner programme (issue 46): an organisation's owner or admin applies; the rest is a platform administrator's.
   "/revenue-share": {

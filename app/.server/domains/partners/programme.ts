@@ -230,6 +230,8 @@ async function insertPartner(
   );
   await tx.execute(sql`
     insert into partner_share_changes (partner_id, share_bps, reason, changed_by) values (${row!.id}, ${details.shareBps}, ${reason}, ${by})`);
+  // Its status from now: a payment earns only while it is active (partner_status_changes, decision 102).
+  await tx.execute(sql`insert into partner_status_changes (partner_id, status) values (${row!.id}, ${status})`);
   return row!;
 }
 
@@ -311,6 +313,7 @@ export async function changePartnerStatus(
       update partners set status = ${step.to}, updated_at = now()
         ${change === "approve" ? sql`, approved_at = now(), approved_by = ${admin.user.id}` : sql``}
       where id = ${partnerId}`);
+    await tx.execute(sql`insert into partner_status_changes (partner_id, status) values (${partnerId}, ${step.to})`);
     await recordAdminAction(tx, admin, meta, {
       action: step.action,
       organizationId: partner.organization_id,

@@ -63,6 +63,23 @@ export const partnerShareChanges = pgTable(
   (t) => [index("partner_share_changes_partner_idx").on(t.partnerId, t.effectiveFrom)],
 );
 
+/**
+ * Every status a partner has had, from when (approved, suspended, reactivated): a payment earns only if
+ * its partner was active when it was paid, whenever the ledger records it (decision 102). Written in
+ * the transaction that changes `partners.status`.
+ */
+export const partnerStatusChanges = pgTable(
+  "partner_status_changes",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    partnerId: uuid("partner_id").notNull(),
+    status: text("status", { enum: PARTNER_STATUSES }).notNull(),
+    effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("partner_status_changes_partner_idx").on(t.partnerId, t.effectiveFrom)],
+);
+
 /** Who brought whom: an organisation belongs to at most one partner at a time; history is kept. */
 export const partnerAttributions = pgTable(
   "partner_attributions",
