@@ -39,6 +39,8 @@ const SKIPPED: Record<string, string> = {
   "messaging/contacts/import/:id/rejected.csv": "a CSV download",
   "messaging/contacts/export.csv": "a CSV download",
   "messaging/contacts/:id/data.json": "a JSON download",
+  "integrations/shopify/requests/:id/data.json": "a JSON download (a Shopify customer's data request)",
+  "integrations/google-sheets/picker-token": "the Google Picker's token: JSON, POST only",
   "analytics/daily.csv": "a CSV download",
   "revenue-share/transactions.csv": "a CSV download",
   "messaging/campaigns/:id/results.csv": "a CSV download",
@@ -303,6 +305,7 @@ const ADMIN_PAGES: Walk[] = [
   ["admin/search", "/admin/search?q=demo"],
   ["admin/notifications", "/admin/notifications"],
   ["admin/profile", "/admin/profile"],
+  ["admin/staff", "/admin/staff"],
   ["admin/*", "/admin/no-such-page"],
   // A dialog that is an address of its own.
   ["admin/billing/invoices/:id", (ids) => `${ids.invoice!}?dialog=reconcile`],

@@ -18,6 +18,7 @@ const NAV = [
   ["Templates", "/templates"],
   ["Analytics", "/analytics"],
   ["Billing", "/billing"],
+  ["Revenue Share", "/revenue-share"],
   ["Developers", "/developers"],
   ["Integrations", "/integrations"],
   ["Activity", "/activity"],
