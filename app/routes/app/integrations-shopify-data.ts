@@ -2,6 +2,7 @@ import type { Route } from "./+types/integrations-shopify-data";
 import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { privacyExport } from "~/.server/domains/integrations/shopify/privacy";
+import { jsonDownload, notFoundText } from "~/.server/infrastructure/http/download";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
 import { m } from "~/paraglide/messages";
@@ -18,20 +19,10 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireResourcePermission(args);
   try {
     const { fileName, body } = await privacyExport({ organizationId: current.organization.id, userId: current.user.id }, args.params.id);
-    return new Response(body, {
-      headers: {
-        "Content-Type": "application/json; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${fileName}"`,
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    return jsonDownload(fileName, body);
   } catch (error) {
     if (refusalOf(error).status !== 404) throw error;
-    return new Response(m.shopify_privacy_request_not_found(), {
-      status: 404,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-    });
+    return notFoundText(m.shopify_privacy_request_not_found());
   }
 }
 

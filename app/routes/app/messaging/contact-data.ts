@@ -3,6 +3,7 @@ import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { contactDataFile } from "~/.server/domains/contacts/rights";
+import { jsonDownload, notFoundText } from "~/.server/infrastructure/http/download";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
 import { m } from "~/paraglide/messages";
@@ -21,20 +22,10 @@ export async function loader(args: Route.LoaderArgs) {
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(request, context) };
   try {
     const { fileName, body } = await contactDataFile(actor, params.id);
-    return new Response(body, {
-      headers: {
-        "Content-Type": "application/json; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${fileName}"`,
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    return jsonDownload(fileName, body);
   } catch (error) {
     if (refusalOf(error).status !== 404) throw error;
-    return new Response(m.messaging_contact_not_found(), {
-      status: 404,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-    });
+    return notFoundText(m.messaging_contact_not_found());
   }
 }
 

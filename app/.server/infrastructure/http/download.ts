@@ -1,0 +1,16 @@
+/** A JSON file to save (a person's data): never cached, never sniffed as anything else. */
+export function jsonDownload(fileName: string, body: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
+
+/** A download's 404 in words (the request's language), not a page. */
+export function notFoundText(message: string): Response {
+  return new Response(message, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
