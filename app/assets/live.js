@@ -562,3 +562,7 @@ liveSends();
 liveForms();
 redrawingSelects();
 livePosts();
+// What was typed before this file ran (a slow network) gets its suggestions now, and the page says
+// it is wired (browser tests wait for it before typing).
+for (const field of document.querySelectorAll("[data-suggest-from]")) if (field.value) suggest(field);
+document.documentElement.dataset.live = "ready";

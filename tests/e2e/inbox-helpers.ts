@@ -99,6 +99,8 @@ export async function openConversation(page: Page, javaScriptEnabled: boolean, n
   await row(page, name).click();
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("region", { name: "Conversation" }).getByRole("heading", { level: 2 })).toHaveText(name);
+  // The composer's keys and suggestions are wired by app/assets/live.js once it has run.
+  if (javaScriptEnabled) await expect(page.locator("html")).toHaveAttribute("data-live", "ready");
   return new URL(page.url()).pathname.split("/").at(-1)!;
 }
 
