@@ -65,6 +65,11 @@ function scrollers() {
  * Puts each region of `fresh` drawn differently from the page's in its place. One holding the focus
  * waits, unless it is `force` (the form that was just sent: the server drew it afresh).
  */
+/** The forms a region holds, by address and kind: the same means the same forms drawn again. */
+function formsOf(region) {
+  return [...region.querySelectorAll("form")].map((form) => `${form.getAttribute("action")} ${form.getAttribute("method")}`).join("|");
+}
+
 function swap(fresh, force) {
   const boxes = scrollers();
   for (const region of fresh.querySelectorAll("[data-live-region][id]")) {
@@ -75,6 +80,9 @@ function swap(fresh, force) {
       if (drawn.get(region.id) === region.outerHTML) continue;
       const focused = document.activeElement;
       if (focused && focused !== document.body && current.contains(focused)) continue;
+      // A form showing the server's refusal keeps it until it is sent again: a colleague's event
+      // (typing, a new message) would draw the same form without the words at its field.
+      if (current.querySelector('[aria-invalid="true"]') && formsOf(current) === formsOf(region)) continue;
     }
     current.replaceWith(document.importNode(region, true));
     drawn.set(region.id, region.outerHTML);

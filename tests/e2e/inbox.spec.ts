@@ -194,7 +194,8 @@ test("an image goes with its caption, a refused file sends nothing, and an inter
   test.setTimeout(90_000);
   const { user, phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
   const name = `Baraka Mwangi ${randomBytes(2).toString("hex")}`;
-  await customerWrites(request, { phoneNumberId, from: customerNumber(), name, text: "Tuma picha ya mita tafadhali." });
+  const from = customerNumber();
+  await customerWrites(request, { phoneNumberId, from, name, text: "Tuma picha ya mita tafadhali." });
   await openConversation(page, javaScriptEnabled, name);
   const message = page.getByLabel("Message", { exact: true });
   const attach = composer(page).getByLabel("Attach a file");
@@ -206,6 +207,14 @@ test("an image goes with its caption, a refused file sends nothing, and an inter
   await expect(composer(page).locator("#composer-attachment-error")).toContainText("The file was sent as image/png, but its bytes are not");
   await expect(attach).toHaveAttribute("aria-invalid", "true");
   await expect(thread(page).locator("li[data-message]")).toHaveCount(1);
+  if (javaScriptEnabled) {
+    // The customer writes again: the thread follows, and the refusal stays where it was said.
+    await customerWrites(request, { phoneNumberId, from, name, text: "Bado naisubiri." });
+    await expect(thread(page).locator("li[data-message]")).toHaveCount(2);
+    await expect(composer(page).locator("#composer-attachment-error")).toContainText(
+      "The file was sent as image/png, but its bytes are not",
+    );
+  }
 
   // A real PNG with a caption.
   const caption = `Mita yako ${randomBytes(2).toString("hex")}`;
