@@ -314,7 +314,8 @@ function recipientView(row: RecipientRow): RecipientView {
       result === "left_out"
         ? (LEFT_OUT_WORDS[row.reason ?? ""] ?? row.reason)
         : result === "failed"
-          ? failureInWords(row.error_code, row.error_title)
+          ? // A campaign's messages are templates.
+            failureInWords(row.error_code, row.error_title, { template: true })
           : null,
     sentAt: iso(row.accepted_at),
     deliveredAt: iso(row.delivered_at),
