@@ -144,6 +144,8 @@ export default [
     // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
     route("messaging/campaigns/:id/results.csv", "routes/app/messaging/campaigns/results.ts"),
     route("messaging/campaigns/:id/events", "routes/app/messaging/campaigns/events.ts"),
+    // The Campaigns tab's live figures (server-sent events) for the campaigns its page follows.
+    route("messaging/events", "routes/app/messaging/events.ts"),
     // The inbox, live (server-sent events), and the files of its messages.
     route("chat/events", "routes/app/chat/events.ts"),
     route("chat/media/:id", "routes/app/chat/media.ts"),

@@ -35,6 +35,24 @@ export const FOLLOW_AFTER_END_MS = 24 * 3600_000;
 export const followedAfterEnd = (finishedAt: string | Date | null, now = Date.now()) =>
   !!finishedAt && now - new Date(finishedAt).getTime() < FOLLOW_AFTER_END_MS;
 
+const ENDED = ["completed", "cancelled", "failed"];
+
+/**
+ * Whether a campaign's figures are followed live, on its page and in the lists: past its draft, and
+ * not ended, or ended within FOLLOW_AFTER_END_MS (decision 049).
+ */
+export const followsLive = (campaign: { status: string; finishedAt: string | Date | null }, now = Date.now()) =>
+  campaign.status !== "draft" && (!ENDED.includes(campaign.status) || followedAfterEnd(campaign.finishedAt, now));
+
+/**
+ * Whether a page without JavaScript refreshes itself for a campaign: while it sends or waits for
+ * its time, and for a minute after it ends, when most of Meta's statuses for its last messages arrive.
+ */
+export const REFRESH_AFTER_END_MS = 60_000;
+export const refreshesWithoutScript = (campaign: { status: string; finishedAt: string | Date | null }, now = Date.now()) =>
+  LIVE_STATUSES.includes(campaign.status) ||
+  (ENDED.includes(campaign.status) && !!campaign.finishedAt && now - new Date(campaign.finishedAt).getTime() < REFRESH_AFTER_END_MS);
+
 // Functions, not words: each is said in the request's language when it is called.
 const STATUS_WORDS: Record<string, () => string> = {
   draft: m.messaging_status_draft,

@@ -45,6 +45,7 @@ const SKIPPED: Record<string, string> = {
   "revenue-share/transactions.csv": "a CSV download",
   "messaging/campaigns/:id/results.csv": "a CSV download",
   "messaging/campaigns/:id/events": "a live stream (server-sent events)",
+  "messaging/events": "a live stream (server-sent events): the Campaigns tab's figures",
   "chat/events": "a live stream (server-sent events)",
   "chat/media/:id": "a message's media file",
   "billing/invoices/:id/pdf": "a PDF download",

@@ -42,6 +42,7 @@ import {
 import { INBOUND_MEDIA_ATTEMPTS, INBOUND_MEDIA_QUEUE, runInboundMediaJobs } from "../domains/messaging/inbound-media";
 import { IMPORT_ATTEMPTS, IMPORT_QUEUE, runImportJobs } from "../domains/contacts/import";
 import { NOTIFICATION_MAIL_QUEUE } from "../domains/notifications/notify";
+import { LATE_FAILURES_QUEUE, runLateFailureJobs } from "../domains/campaigns/late-failures";
 import { sendNotificationMails, type NotificationMailPayload } from "../domains/notifications/mail-job";
 import { eraseDueOrganisations } from "../domains/organisation/erasure";
 import { INBOX_MARK_READ_QUEUE } from "../domains/inbox/actions";
@@ -159,6 +160,15 @@ export function registerJobHandlers() {
     concurrency: 2,
     transactional: false,
     run: (jobs) => sendNotificationMails(jobs),
+  });
+  // Failures Meta reports after a campaign finished: told in its notification and the activity log
+  // (decision 114), one campaign a job, each in a transaction of its own under the campaign's lock.
+  registerJobHandler<{ campaignId: string }>({
+    queue: LATE_FAILURES_QUEUE,
+    batchSize: 1,
+    maxAttempts: 5,
+    transactional: false,
+    run: (jobs) => runLateFailureJobs(jobs),
   });
   // The e-mail that a WhatsApp account needs reconnecting (Meta refused its token): like the other mails.
   registerJobHandler<{ organizationId: string; account: string; reason: string }>({

@@ -79,7 +79,8 @@ export function CampaignTable({
     figure("delivered", m.messaging_count_delivered()),
     figure("read", m.messaging_count_read()),
     figure("replied", m.messaging_count_replied()),
-    ...(ended ? [figure("failed", m.messaging_count_failed())] : []),
+    // Failed beside Sent on both lists: Meta accepts a message (Sent) and may fail it after (decision 114).
+    figure("failed", m.messaging_count_failed()),
     ended
       ? {
           key: "ended",

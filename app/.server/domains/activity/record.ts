@@ -1,4 +1,4 @@
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
 import { activityLogs } from "../../infrastructure/db/schema";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { log } from "../../infrastructure/log";
@@ -16,19 +16,17 @@ export interface ActivityEntry {
   meta?: RequestMeta;
 }
 
-/** Appends one record to the tenant's activity log. */
-export async function recordActivity(entry: ActivityEntry) {
-  await db()
-    .insert(activityLogs)
-    .values({
-      organizationId: entry.organizationId,
-      userId: entry.userId ?? null,
-      type: entry.type,
-      status: entry.status,
-      action: entry.action,
-      details: entry.details ?? "",
-      ipAddress: entry.meta?.ip ?? null,
-      userAgent: entry.meta?.userAgent ?? null,
-    });
+/** Appends one record to the tenant's activity log (in the caller's transaction when it passes one). */
+export async function recordActivity(entry: ActivityEntry, executor: Executor = db()) {
+  await executor.insert(activityLogs).values({
+    organizationId: entry.organizationId,
+    userId: entry.userId ?? null,
+    type: entry.type,
+    status: entry.status,
+    action: entry.action,
+    details: entry.details ?? "",
+    ipAddress: entry.meta?.ip ?? null,
+    userAgent: entry.meta?.userAgent ?? null,
+  });
   log().info({ organizationId: entry.organizationId, type: entry.type, status: entry.status, action: entry.action }, "activity");
 }

@@ -4,6 +4,7 @@ import {
   BILLING_TYPES_INLINE,
   CAMPAIGN_OUTCOMES,
   CAMPAIGN_REASONS,
+  FAILED_BY,
   PAYMENT_METHODS,
   SHOPIFY_REASONS,
   TEMPLATE_CATEGORIES,
@@ -213,6 +214,8 @@ const MONEY_AND_SENDING: StoredSentence[] = [
   ["app_activity_detail_awaiting_approval_one", { name: "data", count: "count", threshold: "count" }],
   ["app_activity_detail_awaiting_approval_other", { name: "data", count: "count", threshold: "count" }],
   ["app_activity_detail_campaign_finished", { name: "data", outcome: CAMPAIGN_OUTCOMES }],
+  // Failures Meta reported after it finished (campaigns/late-failures.ts): those since the last line, and the outcome in all.
+  ["app_activity_detail_campaign_failed_later", { name: "data", count: "count", reasons: FAILED_BY, outcome: CAMPAIGN_OUTCOMES }],
   ["app_activity_detail_campaign_suspended", { name: "data" }],
   ["app_activity_detail_campaign_reason", { name: "data", reason: CAMPAIGN_REASONS }],
 ];

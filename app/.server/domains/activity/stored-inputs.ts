@@ -148,6 +148,7 @@ export const CAMPAIGN_REASONS: StoredSentences = storedSentences([
 const FAILURE_REASONS = [
   "app_notice_failure_reconnect",
   "app_notice_failure_window",
+  "app_notice_failure_reengagement",
   "app_notice_failure_too_fast",
   "app_notice_failure_own_number",
   "app_notice_failure_unreachable",
@@ -169,7 +170,7 @@ const FAILURE_REASONS = [
 // "1 held back by Meta's marketing limit, 1 not reachable on WhatsApp": one count and reason, or
 // one followed by the rest (the reasons' words have no comma of their own).
 const moreReasons: Record<string, StoredInput> = {};
-const FAILED_BY: StoredSentences = storedSentences([
+export const FAILED_BY: StoredSentences = storedSentences([
   ["app_notice_outcome_failed_by", { count: "count", reason: FAILURE_REASONS }],
   ["app_activity_detail_list_more", moreReasons],
 ]);

@@ -52,8 +52,25 @@ const JUMBE: Record<string, () => string> = {
   organization_suspended: m.messaging_failure_organization_suspended,
 };
 
-/** The reason in words for a failed message's code and title (Meta's title when the code is unknown). */
-export function failureInWords(code: number | null | undefined, title: string | null | undefined): string {
+/**
+ * Meta's codes whose meaning differs for a template message. 131047 ("Re-engagement message") says
+ * only a template reaches someone who has not written for 24 hours; when it refuses a template, that
+ * is the advice it cannot mean (decision 114).
+ */
+const META_TEMPLATE: Record<number, () => string> = {
+  131047: m.messaging_failure_template_window,
+};
+
+/**
+ * The reason in words for a failed message's code and title (Meta's title when the code is unknown);
+ * `template` when the message was a template (every campaign's, a template from the inbox).
+ */
+export function failureInWords(
+  code: number | null | undefined,
+  title: string | null | undefined,
+  options: { template?: boolean } = {},
+): string {
+  if (options.template && code !== null && code !== undefined && META_TEMPLATE[code]) return META_TEMPLATE[code]();
   if (code !== null && code !== undefined && META[code]) return META[code]();
   if (title && JUMBE[title]) return JUMBE[title]();
   if (title) return code ? m.messaging_failure_titled_code({ title, code }) : title;

@@ -23,6 +23,7 @@ import {
 } from "./lifecycle";
 import { finalCounts, refreshSendingFigures } from "./progress";
 import { campaignOutcome, outcomeWords } from "./outcome";
+import { keepFinishedOutcome } from "./late-failures";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { parameterValue } from "./variables";
 import { buttonValues } from "./template-values";
@@ -337,17 +338,23 @@ async function completeCampaign(campaignId: string) {
       { organizationId: done.organization_id, id: campaignId, name: done.name, kind: done.kind, createdBy: done.created_by },
       outcomeWords(outcome),
     );
-    return { ...done, outcome };
+    // Its activity line in the same transaction, and what both said kept: failures Meta reports
+    // later are told after them, each once (late-failures.ts, decision 114).
+    await recordActivity(
+      {
+        organizationId: done.organization_id,
+        type: "message",
+        status: outcome.failed ? "warning" : "success",
+        action: `${done.kind === "broadcast" ? "Broadcast" : "Campaign"} completed`,
+        details: englishOf(words("app_activity_detail_campaign_finished", { name: done.name, outcome: outcomeWords(outcome) })),
+      },
+      tx,
+    );
+    await keepFinishedOutcome(tx, campaignId, outcome);
+    return done;
   });
   if (!row) return false;
   await refreshLeftOut(db(), campaignId);
-  await recordActivity({
-    organizationId: row.organization_id,
-    type: "message",
-    status: row.outcome.failed ? "warning" : "success",
-    action: `${row.kind === "broadcast" ? "Broadcast" : "Campaign"} completed`,
-    details: englishOf(words("app_activity_detail_campaign_finished", { name: row.name, outcome: outcomeWords(row.outcome) })),
-  });
   return true;
 }
 

@@ -32,7 +32,8 @@ const FAILED_BY_CODE: Record<number, FailureKey> = {
   131021: "app_notice_failure_own_number",
   131026: "app_notice_failure_unreachable",
   131042: "app_notice_failure_payment_method",
-  131047: "app_notice_failure_window",
+  // A campaign sends templates: Meta's "Re-engagement message" refused one (decision 114), not a free-form reply.
+  131047: "app_notice_failure_reengagement",
   131048: "app_notice_failure_slowed",
   131049: "app_notice_failure_marketing_limit",
   131050: "app_notice_failure_marketing_off",
@@ -103,16 +104,15 @@ export async function campaignOutcome(executor: Executor, campaignId: string): P
  */
 export function outcomeWords(outcome: CampaignOutcome): Said {
   const parts: Said[] = [words("app_notice_outcome_sent", { count: outcome.sent })];
-  if (outcome.failed)
-    parts.push(
-      words("app_notice_outcome_failed", {
-        count: outcome.failed,
-        reasons: { list: outcome.failedBy.map((f) => words("app_notice_outcome_failed_by", { count: f.count, reason: words(f.words) })) },
-      }),
-    );
+  if (outcome.failed) parts.push(words("app_notice_outcome_failed", { count: outcome.failed, reasons: failedByWords(outcome.failedBy) }));
   else parts.push(words("app_notice_outcome_none_failed"));
   if (outcome.leftOut) parts.push(words("app_notice_outcome_left_out", { count: outcome.leftOut }));
   return { list: parts };
+}
+
+/** "2 not reachable on WhatsApp, 1 held back by Meta's marketing limit": failures by reason, as messages. */
+export function failedByWords(failedBy: CampaignOutcome["failedBy"]): Said {
+  return { list: failedBy.map((f) => words("app_notice_outcome_failed_by", { count: f.count, reason: words(f.words) })) };
 }
 
 /** The outcome in English, as the activity log keeps it. */

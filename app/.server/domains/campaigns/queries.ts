@@ -261,6 +261,38 @@ export async function listCampaigns(
   return { campaigns: views, next: older, older, newer: (before ? more : !!after) ? cursor(shown[0]) : null };
 }
 
+/** The most campaigns one list's live stream follows (a page of the list holds 25). */
+export const LIVE_LIST_MOST = 100;
+
+/** What a list's live stream compares from one second to the next: each campaign's status and figures. */
+export interface ListedFigures {
+  id: string;
+  status: CampaignStatus;
+  counts: CampaignCounts;
+  finishedAt: string | null;
+}
+
+/**
+ * The status and figures of these campaigns of the tenant (a list's page: the Campaigns tab's live
+ * stream), with the freshness every reader asks (readerMaxAgeMs, decision 049), in the order given.
+ * Another tenant's ids, or none at all, are left out: nothing says they exist.
+ */
+export async function listedFigures(organizationId: string, ids: string[]): Promise<ListedFigures[]> {
+  const wanted = [...new Set(ids.filter(isUuid))].slice(0, LIVE_LIST_MOST);
+  if (!wanted.length) return [];
+  const rows = await rawQuery<Pick<CampaignRow, "id" | "status" | "counts" | "counted_at" | "started_at" | "finished_at" | "left_out">>(
+    `select id, status, counts, counted_at, started_at, finished_at, left_out from campaigns
+      where organization_id = $1 and id = any($2::uuid[])`,
+    [organizationId, wanted],
+  );
+  const figures = await campaignFigures(rows.map((row) => ({ row, maxAgeMs: readerMaxAgeMs(row) })));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return wanted.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [{ id, status: row.status, counts: figures.get(id)!.counts, finishedAt: iso(row.finished_at) }] : [];
+  });
+}
+
 export interface RecipientView {
   id: number;
   phone: string | null;
@@ -314,7 +346,8 @@ function recipientView(row: RecipientRow): RecipientView {
       result === "left_out"
         ? (LEFT_OUT_WORDS[row.reason ?? ""] ?? row.reason)
         : result === "failed"
-          ? failureInWords(row.error_code, row.error_title)
+          ? // A campaign's messages are templates.
+            failureInWords(row.error_code, row.error_title, { template: true })
           : null,
     sentAt: iso(row.accepted_at),
     deliveredAt: iso(row.delivered_at),

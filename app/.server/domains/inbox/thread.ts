@@ -196,7 +196,12 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
           : { id: null, direction: null, text: m.inbox_thread_quote_missing() }
         : null,
       reactions: [...(reactionsOf.get(String(row.wamid ?? "")) ?? new Map()).entries()].map(([from, emoji]) => ({ emoji, from })),
-      failure: status === "failed" ? failureInWords(row.error_code as number | null, row.error_title as string | null) : null,
+      failure:
+        status === "failed"
+          ? failureInWords(row.error_code as number | null, row.error_title as string | null, {
+              template: row.message_type === "template",
+            })
+          : null,
       retryable: status === "failed" && row.direction === "outbound" && !row.retried,
       sentBy: memberOf(row, "sender"),
       source: row.direction === "outbound" && row.source !== "inbox" ? ((row.source as string | null) ?? null) : null,

@@ -18,3 +18,25 @@ export async function figuresMoved(tx: Executor, campaignIds: (string | null | u
     update campaigns set counted_at = null
     where id = any(${sql.param(ids)}::uuid[]) and status <> 'sending' and counted_at is not null`);
 }
+
+/** The queue whose jobs tell failures Meta reports after a campaign finished (campaigns/late-failures.ts). */
+export const LATE_FAILURES_QUEUE = "campaigns.late-failures";
+/** A burst of failed statuses (Meta sends one webhook each) is told in one line: the job waits this long. */
+export const LATE_FAILURES_DELAY_S = 3;
+
+/**
+ * Messages of these campaigns failed: for each one that has already told its outcome (its
+ * "finished" notification and activity line, `reported_outcome`), one job, a few seconds on, says
+ * what changed (decision 114). One pending job per campaign, however many failures arrive meanwhile.
+ * In the writer's transaction, so the job exists exactly when the failures do.
+ */
+export async function campaignMessagesFailed(tx: Executor, campaignIds: (string | null | undefined)[]) {
+  const ids = [...new Set(campaignIds.filter((id): id is string => !!id))];
+  if (!ids.length) return;
+  await tx.execute(sql`
+    insert into jobs (queue, payload, run_at, unique_key)
+    select ${LATE_FAILURES_QUEUE}, jsonb_build_object('campaignId', c.id), now() + make_interval(secs => ${LATE_FAILURES_DELAY_S}),
+           'campaign-late-failures:' || c.id
+    from campaigns c where c.id = any(${sql.param(ids)}::uuid[]) and c.reported_outcome is not null
+    on conflict (unique_key) where finished_at is null and failed_at is null do nothing`);
+}

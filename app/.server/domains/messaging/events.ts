@@ -2,7 +2,7 @@ import { enqueueMessageEvents } from "../webhooks-out/events";
 import type { StatusChange } from "./statuses";
 import { logMessageEvents } from "./conversation-events";
 import { chargeAccepted, settleFailed } from "../billing/charging";
-import { figuresMoved } from "./campaign-figures";
+import { campaignMessagesFailed, figuresMoved } from "./campaign-figures";
 import type { Executor } from "../../infrastructure/db/client";
 
 const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.failed" | undefined> = {
@@ -20,6 +20,11 @@ export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
   await figuresMoved(
     tx,
     changes.map((c) => c.campaignId),
+  );
+  // A failure Meta reports after its campaign finished is told in the bell and the activity log.
+  await campaignMessagesFailed(
+    tx,
+    changes.filter((c) => c.status === "failed").map((c) => c.campaignId),
   );
   // Billing follows the status: a message first seen accepted here (its answer was lost) is
   // charged; a failed one is released or refunded. Each is guarded, so repeats change nothing.

@@ -1,6 +1,9 @@
 import type { OrgRole } from "../../infrastructure/db/schema";
 import { storedMessageOf } from "./stored-words";
-import { notify } from "./notify";
+import { notify, NOTIFICATION_CHANNEL } from "./notify";
+import { inEnglish } from "./words";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../infrastructure/db/query";
 import { words, type Message, type MessageKey, type Said } from "../../infrastructure/words/said";
 import type { Executor } from "../../infrastructure/db/client";
 
@@ -93,10 +96,16 @@ export async function notifyCampaignPaused(
   );
 }
 
+type FinishedCampaign = { organizationId: string; id: string; name: string; kind: string; createdBy?: string | null };
+
+const finishedTitle = (campaign: FinishedCampaign) =>
+  byKind(campaign.kind, "app_notice_campaign_finished_title", "app_notice_broadcast_finished_title", campaign.name);
+const finishedKey = (campaignId: string) => `campaign-finished:${campaignId}`;
+
 /** A campaign has sent to everyone (once: its key is the campaign): what happened, counted as it finished. */
 export async function notifyCampaignFinished(
   executor: Executor,
-  campaign: { organizationId: string; id: string; name: string; kind: string; createdBy?: string | null },
+  campaign: FinishedCampaign,
   /** What happened, in messages ("1,200 sent, 3 failed...": outcome.ts's outcomeWords). */
   outcome: Said,
 ) {
@@ -104,16 +113,44 @@ export async function notifyCampaignFinished(
     {
       organizationId: campaign.organizationId,
       event: "campaign_finished",
-      words: {
-        title: byKind(campaign.kind, "app_notice_campaign_finished_title", "app_notice_broadcast_finished_title", campaign.name),
-        body: words("app_notice_finished_body", { outcome }),
-      },
+      words: { title: finishedTitle(campaign), body: words("app_notice_finished_body", { outcome }) },
       link: `/messaging/campaigns/${campaign.id}`,
-      dedupeKey: `campaign-finished:${campaign.id}`,
+      dedupeKey: finishedKey(campaign.id),
       userIds: [campaign.createdBy],
     },
     executor,
   );
+}
+
+/**
+ * Failures Meta reported after the campaign finished (decision 114): its "finished" notification,
+ * for everyone who has it, says the outcome as it is now, with how many of the failures came after
+ * the end, and is unread again (the bells that are open are told, when the transaction commits).
+ * The same row, not a second one: the bell holds one line a campaign, and nothing is counted twice.
+ * Answers how many members' notifications changed.
+ */
+export async function retellCampaignFinished(
+  executor: Executor,
+  campaign: FinishedCampaign,
+  /** What happened, counted now (outcome.ts's outcomeWords). */
+  outcome: Said,
+  /** How many of the failures Meta reported after it finished. */
+  failedLater: number,
+): Promise<number> {
+  const said = { title: finishedTitle(campaign), body: words("app_notice_finished_later_body", { outcome, count: failedLater }) };
+  const { title, body } = inEnglish(said);
+  const rows = await queryRows<{ n: number }>(
+    executor,
+    sql`
+    with changed as (
+      update notifications set title = ${title.slice(0, 200)}, body = ${body.slice(0, 2000)}, words = ${JSON.stringify(said)}::jsonb,
+             read_at = null
+      where organization_id = ${campaign.organizationId} and event = 'campaign_finished' and dedupe_key = ${finishedKey(campaign.id)}
+      returning user_id
+    )
+    select count(pg_notify(${NOTIFICATION_CHANNEL}, user_id::text))::int as n from changed`,
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Meta flagged or downgraded a number's quality. Other quality events notify nobody. */

@@ -3,7 +3,7 @@ import { Megaphone, Plus } from "~/components/ui/icons";
 import type { Route } from "./+types/campaigns";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { CAMPAIGN_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/domains/campaigns/queries";
-import { STATUS_CHOICES, statusWords } from "~/lib/campaign-live";
+import { followsLive, refreshesWithoutScript, STATUS_CHOICES, statusWords } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { CampaignTable } from "~/components/messaging/campaign-table";
 import { MessageCenter } from "~/components/messaging/message-center";
@@ -12,12 +12,15 @@ import { Card } from "~/components/ui/card";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
-import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
+import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
 import { TextLink } from "~/components/ui/text-link";
 import { m } from "~/paraglide/messages";
 
-// A filtered list: sent as a document without React (decision 066).
-export const handle: PermissionHandle & PageHandle = { permission: "messaging:view", ...menuDocumentPage };
+// A filtered list: sent as a document without React (decision 066). Its figures follow live as a
+// campaign's page does (decision 067): app/assets/live.js follows /messaging/events for the campaigns
+// on the page that can still change and redraws the table; without JavaScript the page refreshes
+// itself while one of them sends.
+export const handle: PermissionHandle & PageHandle = { permission: "messaging:view", ...liveDocumentPage };
 
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;
@@ -39,11 +42,21 @@ export async function loader(args: Route.LoaderArgs) {
     { search: q, status },
     { cursor: params.get("after"), before: params.get("before"), limit: 25 },
   );
-  return { q, status: status ?? "", page, canManage: can(current.role, "campaigns:manage") };
+  const now = Date.now();
+  return {
+    q,
+    status: status ?? "",
+    page,
+    canManage: can(current.role, "campaigns:manage"),
+    // The campaigns whose figures can still change (the live stream follows them), and whether a
+    // page without JavaScript refreshes itself for one.
+    followed: page.campaigns.filter((c) => followsLive(c, now)).map((c) => c.id),
+    refresh: page.campaigns.some((c) => refreshesWithoutScript(c, now)),
+  };
 }
 
 export default function Campaigns({ loaderData }: Route.ComponentProps) {
-  const { q, status, page, canManage } = loaderData;
+  const { q, status, page, canManage, followed, refresh } = loaderData;
   const [search] = useSearchParams();
   // A later page of a filter that matched: not the empty book.
   const paged = !!(search.get("after") || search.get("before"));
@@ -60,6 +73,12 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
   ) : null;
   return (
     <MessageCenter tab="campaigns" actions={actions}>
+      {refresh ? (
+        // Without JavaScript the list refreshes itself while a campaign on it sends (with it, the events route updates it).
+        <noscript>
+          <meta httpEquiv="refresh" content="5" />
+        </noscript>
+      ) : null}
       <Form
         method="get"
         className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-3 sm:items-end"
@@ -94,7 +113,13 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
           </p>
         </Card>
       ) : (
-        <Card padding="none">
+        <Card
+          padding="none"
+          id="campaigns-table"
+          data-live-region
+          data-live-events={followed.length ? `${href("/messaging/events")}?ids=${followed.join(",")}` : undefined}
+          data-live-on="figures"
+        >
           <CampaignTable
             rows={page.campaigns}
             older={page.older}

@@ -56,6 +56,14 @@ export interface CampaignCounts {
   failed: number;
 }
 
+/** What a campaign's finished lines said: sent, failed by the message of their short words, left out. */
+export interface ReportedOutcome {
+  sent: number;
+  failed: number;
+  failedBy: { words: string; count: number }[];
+  leftOut: number;
+}
+
 /**
  * A campaign or a quick broadcast: one approved template to an audience, now or at a time. Its
  * recipients are frozen when it starts (campaign_recipients); the feeder turns them into messages
@@ -96,6 +104,12 @@ export const campaigns = pgTable(
     /** The latest figures: counted from the messages at most once a second while it sends, final once it ends. */
     counts: jsonb("counts").$type<CampaignCounts>(),
     countedAt: timestamp("counted_at", { withTimezone: true }),
+    /**
+     * What its "finished" notification and activity lines have said so far (campaigns/outcome.ts's
+     * CampaignOutcome): set when it completes, and again when failures Meta reports later are told
+     * (decision 114). Null until it completes. Each later line tells only what this did not hold.
+     */
+    reportedOutcome: jsonb("reported_outcome").$type<ReportedOutcome>(),
     /** Why it is paused: a person's pause, or Jumbe's (template paused, quality low, messaging limit). */
     pausedReason: text("paused_reason"),
     pausedBy: uuid("paused_by").references(() => users.id, { onDelete: "set null" }),

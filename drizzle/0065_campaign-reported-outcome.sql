@@ -1,0 +1,1 @@
+ALTER TABLE "campaigns" ADD COLUMN "reported_outcome" jsonb;
