@@ -191,6 +191,28 @@ describe("contacts both ways", () => {
     expect((await jumbeContacts(t)).length).toBe(5);
   });
 
+  it("sends a contact without a name with no firstname: its number is not a name (issue 74)", async () => {
+    const t = await tenant("Kilifi Fresh Juice");
+    // As a customer who shares no WhatsApp profile name is stored: named by the number.
+    const nameless = (await saveContact(t, { name: "+254711000031", phone: "+254711000031" })).contact;
+    const named = (await saveContact(t, { name: "Zawadi Achieng", phone: "+254711000032" })).contact;
+    await connect(t);
+    await sync(t);
+    const hs = await hsContacts();
+    const sent = hs.find((c) => c.properties.jumbe_contact_id === nameless.id)!;
+    expect(sent.properties).toMatchObject({ phone: "+254711000031", hs_whatsapp_phone_number: "+254711000031" });
+    expect(sent.properties.firstname ?? "").toBe("");
+    expect(sent.properties.lastname ?? "").toBe("");
+    expect(hs.find((c) => c.properties.jumbe_contact_id === named.id)!.properties).toMatchObject({ firstname: "Zawadi", lastname: "Achieng" });
+
+    // A name typed in HubSpot for that person is kept when Jumbe's side changes (a tag, a later sync).
+    await h.api(`/crm/v3/objects/contacts/${sent.id}`, await userToken(), { method: "PATCH", body: { properties: { firstname: "Juma" } } });
+    await sync(t);
+    await rows(`update contacts set tags = '{vip}', updated_at = now() + interval '1 second' where id = $1`, [nameless.id]);
+    await sync(t);
+    expect((await hsContacts()).find((c) => c.id === sent.id)!.properties.firstname).toBe("Juma");
+  });
+
   it("the recurring job queues a sync for each connected organisation", async () => {
     const t = await tenant("Nakuru Hardware");
     await connect(t);
