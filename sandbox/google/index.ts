@@ -90,7 +90,9 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
     // The demo's Google account, its export and import spreadsheets (both made by the app: drive.file
     // reaches them as it would in production) and its refresh token.
     const { state } = ctx;
+    // The demo tenant's own: offered to no other caller on the consent page (issue 74), also in a state file written before.
     if (!state.users.has(DEMO_GOOGLE_USER.email)) state.users.set(DEMO_GOOGLE_USER.email, { ...DEMO_GOOGLE_USER });
+    state.users.get(DEMO_GOOGLE_USER.email)!.owner = DEMO_OWNER;
     if (!state.spreadsheets.has(DEMO_SPREADSHEET.id))
       state.addSpreadsheet({
         id: DEMO_SPREADSHEET.id,
