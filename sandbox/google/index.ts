@@ -10,7 +10,7 @@ import { controlRouter, createByControl, expireTokens } from "./control";
 import { oauthRouter } from "./oauth";
 import { pickerRouter } from "./picker";
 import { readValues, resolveRange, sheetsRouter } from "./sheets";
-import { GoogleState, type CellValue, type Spreadsheet } from "./state";
+import { DEMO_OWNER, GoogleState, type CellValue, type Spreadsheet } from "./state";
 
 export { DRIVE_FILE_SCOPE, SPREADSHEETS_SCOPE, KNOWN_SCOPES } from "./oauth";
 export { MAGIC_VALUES, type Fault } from "../faults";

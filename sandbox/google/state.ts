@@ -141,7 +141,11 @@ export class GoogleState {
   newUserFor(caller: string | undefined): GoogleUser {
     let n = this.users.size + 1;
     while (this.users.has(`test${n}@sandbox.google.test`)) n++;
-    const user: GoogleUser = { email: `test${n}@sandbox.google.test`, name: `Test account ${n}`, ...(caller === undefined ? {} : { owner: caller }) };
+    const user: GoogleUser = {
+      email: `test${n}@sandbox.google.test`,
+      name: `Test account ${n}`,
+      ...(caller === undefined ? {} : { owner: caller }),
+    };
     this.users.set(user.email, user);
     this.changed();
     return user;

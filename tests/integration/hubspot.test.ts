@@ -205,7 +205,10 @@ describe("contacts both ways", () => {
     expect(sent.properties).toMatchObject({ phone: "+254711000031", hs_whatsapp_phone_number: "+254711000031" });
     expect(sent.properties.firstname ?? "").toBe("");
     expect(sent.properties.lastname ?? "").toBe("");
-    expect(hs.find((c) => c.properties.jumbe_contact_id === named.id)!.properties).toMatchObject({ firstname: "Zawadi", lastname: "Achieng" });
+    expect(hs.find((c) => c.properties.jumbe_contact_id === named.id)!.properties).toMatchObject({
+      firstname: "Zawadi",
+      lastname: "Achieng",
+    });
 
     // A name typed in HubSpot for that person is kept when Jumbe's side changes (a tag, a later sync).
     await h.api(`/crm/v3/objects/contacts/${sent.id}`, await userToken(), { method: "PATCH", body: { properties: { firstname: "Juma" } } });
@@ -553,9 +556,13 @@ describe("erasing a person (issue 74)", () => {
     expect(asked.data.copies).toEqual([{ tool: "HubSpot", where: "duka-bora.hubspot.test (Hub ID 14500001)", outcome: "removing" }]);
 
     // HubSpot fails once (a 500): the job is kept and runs again.
-    const erased = await run(contactPage.action, formRequest(contactUrl(halima.id), { intent: "erase", confirm: "yes" }, { cookie: t.cookie }), {
-      params: { id: halima.id },
-    });
+    const erased = await run(
+      contactPage.action,
+      formRequest(contactUrl(halima.id), { intent: "erase", confirm: "yes" }, { cookie: t.cookie }),
+      {
+        params: { id: halima.id },
+      },
+    );
     expect(erased.status).toBe(302);
     expect(toastOf(erased)).toBe(
       "Contact erased. Their messages are kept without personal content. Jumbe is removing their copies in " +
@@ -611,9 +618,13 @@ describe("erasing a person (issue 74)", () => {
       params: { id: said.id },
     });
     expect(asked.data.copies).toEqual([{ tool: "HubSpot", where: "duka-bora.hubspot.test (Hub ID 14500001)", outcome: "by_hand" }]);
-    const erased = await run(contactPage.action, formRequest(contactUrl(said.id), { intent: "erase", confirm: "yes" }, { cookie: t.cookie }), {
-      params: { id: said.id },
-    });
+    const erased = await run(
+      contactPage.action,
+      formRequest(contactUrl(said.id), { intent: "erase", confirm: "yes" }, { cookie: t.cookie }),
+      {
+        params: { id: said.id },
+      },
+    );
     expect(toastOf(erased)).toContain("Jumbe cannot reach HubSpot (duka-bora.hubspot.test (Hub ID 14500001)) any more");
     expect(await runJobBatch(ERASE_COPIES_QUEUE)).toBe(1);
     const [logged] = await rows<{ status: string; details: string }>(

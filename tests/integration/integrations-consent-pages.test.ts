@@ -27,8 +27,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   setEnv(before);
-  await hubspot.close();
-  await google.close();
+  await hubspot?.close();
+  await google?.close();
 });
 beforeEach(() => {
   setEnv(
@@ -57,7 +57,10 @@ type Tenant = Awaited<ReturnType<typeof tenant>>;
 
 /** Jumbe's connect: the consent page's address (with the organisation's key) and the page itself. */
 async function consentPage(t: Tenant, integration: "hubspot" | "google-sheets") {
-  const started = await run(integrationsPage.action, formRequest("/integrations", { intent: "connect", integration }, { cookie: t.cookie }));
+  const started = await run(
+    integrationsPage.action,
+    formRequest("/integrations", { intent: "connect", integration }, { cookie: t.cookie }),
+  );
   expect(started.status, JSON.stringify(started.data)).toBe(302);
   const url = new URL(started.location!);
   const page = await fetch(url);
@@ -69,7 +72,11 @@ const offered = (html: string, name: "hub_id" | "account") =>
   [...html.matchAll(new RegExp(`name="${name}" value="([^"]+)"`, "g"))].map((match) => match[1]!);
 
 /** The page's form posted as a browser without JavaScript posts it; answers the redirect or the page again. */
-async function choose(post: (path: string, fields: Record<string, string>) => Promise<Response>, path: string, fields: Record<string, string>) {
+async function choose(
+  post: (path: string, fields: Record<string, string>) => Promise<Response>,
+  path: string,
+  fields: Record<string, string>,
+) {
   const answer = await post(path, fields);
   return { status: answer.status, location: answer.headers.get("location"), html: answer.status === 200 ? await answer.text() : "" };
 }
@@ -97,7 +104,11 @@ describe("HubSpot's install page", () => {
     expect(offered(first.html, "hub_id")).not.toContain(String(DEMO_HUBSPOT_PORTAL.hubId));
     expect(first.html).toContain("Create a new test account");
     // The demo's portal posted by hand is as unknown as a wrong id: the page again, no code.
-    const demo = await choose(hubspot.postForm, "/oauth/authorize", { ...first.params, hub_id: String(DEMO_HUBSPOT_PORTAL.hubId), decision: "allow" });
+    const demo = await choose(hubspot.postForm, "/oauth/authorize", {
+      ...first.params,
+      hub_id: String(DEMO_HUBSPOT_PORTAL.hubId),
+      decision: "allow",
+    });
     expect(demo.status).toBe(200);
 
     // A makes a portal of its own and connects it.
@@ -134,7 +145,11 @@ describe("Google's consent page", () => {
     expect(first.params.sandbox_user).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(first.html).not.toContain(DEMO_GOOGLE_USER.email);
     expect(first.html).toContain("Use another account");
-    const demo = await choose(google.postForm, "/o/oauth2/v2/auth", { ...first.params, account: DEMO_GOOGLE_USER.email, decision: "allow" });
+    const demo = await choose(google.postForm, "/o/oauth2/v2/auth", {
+      ...first.params,
+      account: DEMO_GOOGLE_USER.email,
+      decision: "allow",
+    });
     expect(demo.status).toBe(200);
 
     const made = await choose(google.postForm, "/o/oauth2/v2/auth", { ...first.params, account: "new", decision: "allow" });

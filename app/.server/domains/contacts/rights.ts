@@ -96,7 +96,8 @@ export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: st
     const contact = await readContact(tx, actor.organizationId, id, true);
     if (!contact) throw notFound();
     const copies: ErasedCopy[] = [];
-    for (const reaction of erasureReactions.values()) copies.push(...(await reaction(tx, { organizationId: actor.organizationId, contactId: id })));
+    for (const reaction of erasureReactions.values())
+      copies.push(...(await reaction(tx, { organizationId: actor.organizationId, contactId: id })));
     const numbers = [...new Set([contact.phone, contact.waId ? `+${contact.waId}` : null].filter((n): n is string => !!n))];
     for (const number of numbers)
       await tx.execute(sql`insert into contact_tombstones (organization_id, phone_hash) values (${actor.organizationId}, ${phoneHash(actor.organizationId, number)})

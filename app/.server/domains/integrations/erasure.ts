@@ -34,7 +34,11 @@ const MESSAGE_IDS_MAX = 20_000;
 const ARCHIVE_BATCH = 100;
 
 /** The HubSpot links, logged messages and exported sheets of a contact, in the erasure's transaction. */
-async function copiesOf(tx: Executor, organizationId: string, contactId: string): Promise<Omit<EraseCopiesJob, "organizationId" | "contactId">> {
+async function copiesOf(
+  tx: Executor,
+  organizationId: string,
+  contactId: string,
+): Promise<Omit<EraseCopiesJob, "organizationId" | "contactId">> {
   const links = await queryRows<{ hub_id: string; hubspot_id: string }>(
     tx,
     sql`select hub_id, hubspot_id from hubspot_contact_links where organization_id = ${organizationId} and contact_id = ${contactId}`,

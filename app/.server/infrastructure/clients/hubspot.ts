@@ -237,7 +237,10 @@ function tokenFailure(answer: OutsideAnswer, what: string) {
 }
 
 /** HubSpot's install page for Jumbe's app: the user picks a portal and comes back with `code` and `state`. */
-export function hubspotAuthorizeUrl(input: { redirectUri: string; state: string; sandboxUser?: string }, given: Partial<HubspotConfig> = {}) {
+export function hubspotAuthorizeUrl(
+  input: { redirectUri: string; state: string; sandboxUser?: string },
+  given: Partial<HubspotConfig> = {},
+) {
   const config = configOf(given);
   const query = new URLSearchParams({
     client_id: config.clientId,

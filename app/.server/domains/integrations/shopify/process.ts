@@ -190,7 +190,8 @@ function refusalReason(code: string): SkipReason {
   if (code === "template_not_found" || code === "template_not_approved") return "template_unavailable";
   if (code === "parameter_mismatch") return "template_mismatch";
   if (code === "invalid_phone_number") return "no_phone";
-  if (code === "no_whatsapp_number" || code === "whatsapp_reconnect_needed" || code === "number_not_registered") return "whatsapp_not_ready";
+  if (code === "no_whatsapp_number" || code === "whatsapp_reconnect_needed" || code === "number_not_registered")
+    return "whatsapp_not_ready";
   if (code === "organization_closing") return "organization_closing";
   return "send_refused";
 }

@@ -20,7 +20,6 @@ export function templateBody(components: unknown): string {
   return typeof body?.text === "string" ? body.text : "";
 }
 
-
 const componentOf = (components: unknown, type: string) =>
   (Array.isArray(components) ? components : []).find(
     (c) => typeof c === "object" && c !== null && String((c as { type?: unknown }).type).toUpperCase() === type,
