@@ -107,5 +107,5 @@ describe("the demo's Google Sheets export (issue 74)", () => {
     expect(exported.rowsExported).toBeGreaterThan(0);
     expect(exported.rowsExported).toBe(await recorded());
     expect(exported.rowsExported).toBe(await dataRows());
-  });
+  }, 120_000); // Run alone, it seeds the demo itself (about 30 s on a busy machine).
 });
