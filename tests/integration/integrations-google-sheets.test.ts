@@ -13,6 +13,7 @@ import * as callbackRoute from "~/routes/app/integration-callback";
 import * as sheetsPage from "~/routes/app/integrations-google-sheets";
 import * as pickerToken from "~/routes/app/integrations-google-sheets-picker";
 import { IMPORT_HEADERS } from "~/.server/domains/integrations/google-sheets/settings";
+import { eraseContact } from "~/.server/domains/contacts/rights";
 import { CLIENT_ID, CLIENT_SECRET, OWNER, startGoogle, type GoogleHarness } from "../../sandbox/google/test-support";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { APP, formRequest, getRequest, run } from "../support/http";
@@ -512,6 +513,54 @@ describe("spreadsheets Jumbe was not given (drive.file, issue 73)", () => {
     const anonymous = await run(pickerToken.action, formRequest("/integrations/google-sheets/picker-token", {}));
     expect(anonymous.status).toBe(401);
     expect((await run(pickerToken.loader, getRequest("/integrations/google-sheets/picker-token", { cookie: t.cookie }))).status).toBe(405);
+  });
+});
+
+describe("erasing a person (issue 74)", () => {
+  it("blanks their personal cells in the exported rows, keeps everyone else's and column A, and logs it", async () => {
+    const t = await tenant("Nanyuki Dairy");
+    await connect(t);
+    await addContacts(t, 2, (i) => ["Halima Said", "Omari Juma"][i]!);
+    const people = await rows<{ id: string; name: string }>(`select id, name from contacts where organization_id = $1 order by name`, [
+      t.organizationId,
+    ]);
+    const halima = people.find((p) => p.name === "Halima Said")!;
+    const omari = people.find((p) => p.name === "Omari Juma")!;
+    await rows(
+      `insert into messages (organization_id, contact_id, direction, status, body, created_at)
+       values ($1, $2, 'inbound', 'received', 'Nataka lita tano', now() - interval '30 seconds'),
+              ($1, $3, 'inbound', 'received', 'Bei ya maziwa?', now() - interval '20 seconds')`,
+      [t.organizationId, halima.id, omari.id],
+    );
+    const id = await createSpreadsheet(t);
+    expect((await sheetsPost(t, { intent: "export" })).status).toBe(302);
+    await drainJobs();
+    expect(sheet(id, "Contacts").map((r) => r[1])).toEqual(["Name", "Halima Said", "Omari Juma"]);
+
+    const copies = await eraseContact({ organizationId: t.organizationId, userId: t.user.id }, halima.id);
+    expect(copies).toEqual([{ tool: "Google Sheets", where: "Duka Bora export", outcome: "removing" }]);
+    await drainJobs();
+
+    const contacts = sheet(id, "Contacts");
+    expect(contacts[1]![0]).toBe(halima.id);
+    expect(contacts[1]!.slice(1, 6).join("")).toBe("");
+    expect(contacts[2]!.slice(0, 2)).toEqual([omari.id, "Omari Juma"]);
+    const messages = sheet(id, "Messages");
+    const cell = (r: string[], i: number) => r[i] ?? "";
+    expect(messages.map((r) => [cell(r, 2), cell(r, 4), cell(r, 5), cell(r, 7)])).toEqual([
+      ["Direction", "Phone", "Contact", "Body"],
+      ["inbound", "", "", ""],
+      ["inbound", expect.any(String), "Omari Juma", "Bei ya maziwa?"],
+    ]);
+    expect(messages[1]![0]).toMatch(/^[0-9a-f-]{36}$/);
+    const [logged] = await rows<{ status: string; details: string }>(
+      `select status, details from activity_logs where organization_id = $1 and action = 'Erasure sent to connected tools'`,
+      [t.organizationId],
+    );
+    expect(logged).toEqual({
+      status: "success",
+      details: "Google Sheets: the personal cells of 2 exported rows blanked in Duka Bora export",
+    });
   });
 });
 
