@@ -10,7 +10,7 @@ import { controlRouter, createByControl, expireTokens } from "./control";
 import { oauthRouter } from "./oauth";
 import { pickerRouter } from "./picker";
 import { readValues, resolveRange, sheetsRouter } from "./sheets";
-import { GoogleState, type CellValue, type Spreadsheet } from "./state";
+import { DEMO_OWNER, GoogleState, type CellValue, type Spreadsheet } from "./state";
 
 export { DRIVE_FILE_SCOPE, SPREADSHEETS_SCOPE, KNOWN_SCOPES } from "./oauth";
 export { MAGIC_VALUES, type Fault } from "../faults";
@@ -90,7 +90,9 @@ export function createGoogleSandbox(input: GoogleSandboxOptions): GoogleSandbox 
     // The demo's Google account, its export and import spreadsheets (both made by the app: drive.file
     // reaches them as it would in production) and its refresh token.
     const { state } = ctx;
+    // The demo tenant's own: offered to no other caller on the consent page (issue 74), also in a state file written before.
     if (!state.users.has(DEMO_GOOGLE_USER.email)) state.users.set(DEMO_GOOGLE_USER.email, { ...DEMO_GOOGLE_USER });
+    state.users.get(DEMO_GOOGLE_USER.email)!.owner = DEMO_OWNER;
     if (!state.spreadsheets.has(DEMO_SPREADSHEET.id))
       state.addSpreadsheet({
         id: DEMO_SPREADSHEET.id,

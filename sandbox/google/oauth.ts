@@ -27,6 +27,11 @@ interface ConsentRequest {
   offline: boolean;
   promptConsent: boolean;
   loginHint?: string;
+  /**
+   * The sandbox's stand-in for the person signed in to Google: Jumbe passes an opaque key per
+   * organisation (as for Meta's signup dialog), and only that caller's accounts are offered.
+   */
+  caller?: string;
   /** PKCE (RFC 7636): the challenge and its method, checked against the verifier at /token. */
   codeChallenge?: string;
   codeChallengeMethod?: "S256" | "plain";
@@ -67,6 +72,7 @@ function consentRequest(ctx: GoogleContext, fields: Record<string, unknown>): Co
     offline: accessType === "offline",
     promptConsent: (text(fields.prompt) ?? "").split(/\s+/).includes("consent"),
     loginHint: text(fields.login_hint),
+    caller: text(fields.sandbox_user)?.slice(0, 200),
   };
 }
 
@@ -81,14 +87,18 @@ const hidden = (name: string, value: string | undefined) =>
   value === undefined ? "" : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
 function consentPage(ctx: GoogleContext, res: Response, request: ConsentRequest) {
-  const users = [...ctx.state.users.values()];
+  // The caller's own accounts first, then test accounts no one has connected; and always a fresh one.
+  const offered = ctx.state.usersFor(request.caller);
+  const users = [...offered.filter((u) => u.owner !== undefined), ...offered.filter((u) => u.owner === undefined)];
   const chosen = users.find((u) => u.email === request.loginHint) ?? users[0];
-  const accounts = users
-    .map(
-      (u) =>
-        `<label class="choice"><input type="radio" name="account" value="${escapeHtml(u.email)}"${u === chosen ? " checked" : ""}> <span><strong>${escapeHtml(u.name)}</strong> <small>${escapeHtml(u.email)}</small></span></label>`,
-    )
-    .join("");
+  const accounts =
+    users
+      .map(
+        (u) =>
+          `<label class="choice"><input type="radio" name="account" value="${escapeHtml(u.email)}"${u === chosen ? " checked" : ""}> <span><strong>${escapeHtml(u.name)}</strong> <small>${escapeHtml(u.email)}</small></span></label>`,
+      )
+      .join("") +
+    `<label class="choice"><input type="radio" name="account" value="new"${chosen ? "" : " checked"}> <span><strong>Use another account</strong> <small>a new test account of your own</small></span></label>`;
   const scopes = request.scopes
     .map(
       (s) =>
@@ -110,6 +120,7 @@ function consentPage(ctx: GoogleContext, res: Response, request: ConsentRequest)
       hidden("prompt", request.promptConsent ? "consent" : undefined) +
       hidden("code_challenge", request.codeChallenge) +
       hidden("code_challenge_method", request.codeChallengeMethod) +
+      hidden("sandbox_user", request.caller) +
       `<div class="actions"><button type="submit" name="decision" value="allow">Allow</button><button type="submit" class="secondary" name="decision" value="deny">Cancel</button></div></form></main>`,
   });
 }
@@ -194,8 +205,13 @@ export function oauthRouter(ctx: GoogleContext): Router {
     const request = consentRequest(ctx, fields);
     if ("error" in request) return errorPage(res, request);
     if (fields.decision !== "allow") return redirectBack(res, request, { error: "access_denied" });
-    const user = ctx.state.users.get(String(fields.account ?? ""));
+    // Only an account offered to this caller (another organisation's is as unknown as a wrong one), or a new one.
+    const user =
+      fields.account === "new"
+        ? ctx.state.newUserFor(request.caller)
+        : ctx.state.usersFor(request.caller).find((u) => u.email === String(fields.account ?? ""));
     if (!user) return consentPage(ctx, res, request);
+    ctx.state.claim(user, request.caller);
     // A refresh token comes with offline access on the first consent, and later only with prompt=consent.
     const refresh = request.offline && (request.promptConsent || !ctx.state.consented(user.email, request.clientId));
     ctx.state.noteConsent(user.email, request.clientId);

@@ -30,7 +30,16 @@ export interface Spreadsheet {
 export interface GoogleUser {
   email: string;
   name: string;
+  /**
+   * Whose it is: the consent page's `sandbox_user` (standing for the person signed in to Google, one
+   * per Jumbe organisation) that made or first connected it; offered to that caller only. Absent: a
+   * test account no one has connected yet, offered to anyone until someone does (issue 74).
+   */
+  owner?: string;
 }
+
+/** The owner of the demo business's account: never a caller's key, so no one else is offered it. */
+export const DEMO_OWNER = "jumbe-demo";
 
 interface Saved {
   version: 1;
@@ -121,6 +130,32 @@ export class GoogleState {
   /** Whether this account already consented to this app (a new refresh token then needs prompt=consent). */
   consented(account: string, clientId: string) {
     return this.consents.has(`${account} ${clientId}`);
+  }
+
+  /** The accounts the consent page offers this caller: its own, and those no one has connected yet. */
+  usersFor(caller: string | undefined): GoogleUser[] {
+    return [...this.users.values()].filter((u) => u.owner === undefined || (caller !== undefined && u.owner === caller));
+  }
+
+  /** A fresh test account of the caller's ("Use another account" on the consent page). */
+  newUserFor(caller: string | undefined): GoogleUser {
+    let n = this.users.size + 1;
+    while (this.users.has(`test${n}@sandbox.google.test`)) n++;
+    const user: GoogleUser = {
+      email: `test${n}@sandbox.google.test`,
+      name: `Test account ${n}`,
+      ...(caller === undefined ? {} : { owner: caller }),
+    };
+    this.users.set(user.email, user);
+    this.changed();
+    return user;
+  }
+
+  /** An account connected by a caller becomes theirs: no one else is offered it from then on. */
+  claim(user: GoogleUser, caller: string | undefined) {
+    if (caller === undefined || user.owner !== undefined) return;
+    user.owner = caller;
+    this.changed();
   }
 
   noteConsent(account: string, clientId: string) {

@@ -400,6 +400,21 @@ function contactRoutes(ctx: HubspotContext, router: Router) {
       res.status(204).end();
     }),
   );
+
+  // HubSpot's GDPR delete: `{objectId}` (or an e-mail with `idProperty: "email"`), 204 and no body;
+  // the contact is gone for good (not restorable, unlike the archive above). An id it does not know: 404.
+  router.post(
+    `${base}/gdpr-delete`,
+    write,
+    handle((req, res) => {
+      const body = req.body as Json;
+      if (typeof body.objectId !== "string" || !body.objectId)
+        throw fail(400, "VALIDATION_ERROR", "Invalid input JSON: `objectId` is required.");
+      const idProperty = typeof body.idProperty === "string" ? body.idProperty : undefined;
+      ctx.state.eraseContact(contactOr404(ctx, hubIdOf(res), body.objectId, idProperty));
+      res.status(204).end();
+    }),
+  );
 }
 
 /** A communication's contact ids from HubSpot's `associations` (type 81, HUBSPOT_DEFINED). */
@@ -480,6 +495,27 @@ function communicationRoutes(ctx: HubspotContext, router: Router) {
     "/crm/v3/objects/communications/search",
     read,
     handle(searchHandler(ctx, "communications", (res) => ctx.state.communicationsOf(hubIdOf(res)), [])),
+  );
+  // Archive, one or up to 100: 204 and no body, for ids HubSpot no longer has as well.
+  router.post(
+    "/crm/v3/objects/communications/batch/archive",
+    write,
+    handle((req, res) => {
+      for (const input of batchInputs(req.body as Json)) {
+        const found = ctx.state.communications.get(String(input.id ?? ""));
+        if (found && found.hubId === hubIdOf(res)) ctx.state.deleteCommunication(found);
+      }
+      res.status(204).end();
+    }),
+  );
+  router.delete(
+    "/crm/v3/objects/communications/:id",
+    write,
+    handle((req, res) => {
+      const found = ctx.state.communications.get(String(req.params.id));
+      if (found && found.hubId === hubIdOf(res)) ctx.state.deleteCommunication(found);
+      res.status(204).end();
+    }),
   );
   router.get(
     "/crm/v3/objects/communications/:id",

@@ -9,7 +9,7 @@ import type { HubspotContext, ResolvedOptions } from "./context";
 import { controlRouter, expireTokens } from "./control";
 import { oauthRouter } from "./oauth";
 import { RollingLimiter, type RateLimit } from "./rate-limit";
-import { HubspotState, type Contact } from "./state";
+import { DEMO_OWNER, HubspotState, type Contact } from "./state";
 import { DEMO_HUBSPOT_PORTAL, demoHubspotTokens } from "../demo-grants";
 
 export { KNOWN_SCOPES } from "./oauth";
@@ -96,7 +96,9 @@ export function createHubspotSandbox(input: HubspotSandboxOptions): HubspotSandb
 
   if (input.demo) {
     // The demo's portal (empty: the demo's contacts fill it on the first sync) and its refresh token.
+    // The demo tenant's own: offered to no other caller on the install page (issue 74), also in a state file written before.
     if (!ctx.state.portal(DEMO_HUBSPOT_PORTAL.hubId)) ctx.state.portals.set(DEMO_HUBSPOT_PORTAL.hubId, { ...DEMO_HUBSPOT_PORTAL });
+    ctx.state.portal(DEMO_HUBSPOT_PORTAL.hubId)!.owner = DEMO_OWNER;
     const { refreshToken } = demoHubspotTokens(options.clientId);
     // The scopes Jumbe asks for (its HUBSPOT_SCOPES); the portal starts with HubSpot's own properties
     // only: Jumbe's are made by Jumbe's first sync, as on a real portal (decision 107).

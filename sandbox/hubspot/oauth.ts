@@ -22,6 +22,11 @@ interface AuthorizeRequest {
   state: string | undefined;
   scopes: string[];
   optionalScopes: string[];
+  /**
+   * The sandbox's stand-in for the HubSpot user signed in to the install page: Jumbe passes an opaque
+   * key per organisation (as for Meta's signup dialog), and only that caller's portals are offered.
+   */
+  caller: string | undefined;
 }
 
 const splitScopes = (value: unknown) => (typeof value === "string" ? value.split(/[\s+,]+/).filter(Boolean) : []);
@@ -43,6 +48,7 @@ function authorizeRequest(ctx: HubspotContext, fields: Record<string, unknown>):
     state: typeof fields.state === "string" ? fields.state : undefined,
     scopes,
     optionalScopes,
+    caller: typeof fields.sandbox_user === "string" && fields.sandbox_user ? fields.sandbox_user.slice(0, 200) : undefined,
   };
 }
 
@@ -55,15 +61,19 @@ function redirectBack(res: Response, request: AuthorizeRequest, params: Record<s
 
 function chooserPage(ctx: HubspotContext, res: Response, request: AuthorizeRequest) {
   const base = ctx.options.publicPath;
-  const portals = [...ctx.state.portals.values()];
+  const portals = ctx.state.portalsFor(request.caller);
   const hidden = (name: string, value: string | undefined) =>
     value === undefined ? "" : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
-  const choices = portals
-    .map(
-      (p, i) =>
-        `<label class="choice"><input type="radio" name="hub_id" value="${p.hubId}"${i === 0 ? " checked" : ""}> <span><strong>${escapeHtml(p.name)}</strong> <small>Hub ID ${p.hubId} · ${escapeHtml(p.user)}</small></span></label>`,
-    )
-    .join("");
+  // The caller's own portals first, then test portals no one has connected; and always a fresh one.
+  const ordered = [...portals.filter((p) => p.owner !== undefined), ...portals.filter((p) => p.owner === undefined)];
+  const choices =
+    ordered
+      .map(
+        (p, i) =>
+          `<label class="choice"><input type="radio" name="hub_id" value="${p.hubId}"${i === 0 ? " checked" : ""}> <span><strong>${escapeHtml(p.name)}</strong> <small>Hub ID ${p.hubId} · ${escapeHtml(p.user)}</small></span></label>`,
+      )
+      .join("") +
+    `<label class="choice"><input type="radio" name="hub_id" value="new"${ordered.length ? "" : " checked"}> <span><strong>Create a new test account</strong> <small>an empty portal of your own</small></span></label>`;
   const scopeItems = [...request.scopes, ...request.optionalScopes].map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join("");
   page(res, {
     title: "Choose an account · HubSpot sandbox",
@@ -76,6 +86,7 @@ function chooserPage(ctx: HubspotContext, res: Response, request: AuthorizeReque
       hidden("scope", request.scopes.join(" ")) +
       hidden("optional_scope", request.optionalScopes.join(" ") || undefined) +
       hidden("state", request.state) +
+      hidden("sandbox_user", request.caller) +
       `<div class="actions"><button type="submit" name="decision" value="allow">Connect app</button>` +
       `<button type="submit" class="secondary" name="decision" value="deny">Cancel</button></div></form>` +
       `<p class="muted">You are back at the app once you choose. Nothing leaves this machine.</p></main>`,
@@ -222,8 +233,13 @@ export function oauthRouter(ctx: HubspotContext): Router {
     if ("error" in request) return errorPage(res, request.error);
     if (fields.decision !== "allow")
       return redirectBack(res, request, { error: "access_denied", error_description: "The user did not connect the app." });
-    const portal = ctx.state.portal(Number(fields.hub_id));
+    // Only a portal offered to this caller (another organisation's is as unknown as a wrong id), or a new one.
+    const portal =
+      fields.hub_id === "new"
+        ? ctx.state.newPortalFor(request.caller)
+        : ctx.state.portalsFor(request.caller).find((p) => p.hubId === Number(fields.hub_id));
     if (!portal) return chooserPage(ctx, res, request);
+    ctx.state.claim(portal, request.caller);
     const code = ctx.state.grants.issueCode(
       { account: String(portal.hubId), clientId: request.clientId, scopes: [...request.scopes, ...request.optionalScopes] },
       request.redirectUri,

@@ -9,7 +9,16 @@ export interface Portal {
   /** The HubSpot user who installs apps there. */
   user: string;
   userId: number;
+  /**
+   * Whose it is: the install page's `sandbox_user` (standing for the HubSpot user signed in, one per
+   * Jumbe organisation) that made or first connected it; offered to that caller only. Absent: a test
+   * portal no one has connected yet, offered to anyone until someone does (issue 74).
+   */
+  owner?: string;
 }
+
+/** The owner of the demo business's portal: never a caller's key, so no one else is offered it. */
+export const DEMO_OWNER = "jumbe-demo";
 
 export interface CrmRecord {
   id: string;
@@ -153,6 +162,34 @@ export class HubspotState {
     return this.portals.get(hubId);
   }
 
+  /** The portals the install page offers this caller: its own, and those no one has connected yet. */
+  portalsFor(caller: string | undefined): Portal[] {
+    return [...this.portals.values()].filter((p) => p.owner === undefined || (caller !== undefined && p.owner === caller));
+  }
+
+  /** A fresh, empty test portal of the caller's ("Create a new test account" on the install page). */
+  newPortalFor(caller: string | undefined): Portal {
+    const hubId = Math.max(14500000, ...this.portals.keys()) + 1;
+    const portal: Portal = {
+      hubId,
+      name: `Test portal ${hubId}`,
+      domain: `portal-${hubId}.hubspot.test`,
+      user: `owner@portal-${hubId}.hubspot.test`,
+      userId: 7100000 + (hubId % 100000),
+      ...(caller === undefined ? {} : { owner: caller }),
+    };
+    this.portals.set(hubId, portal);
+    this.changed();
+    return portal;
+  }
+
+  /** A portal connected by a caller becomes theirs: no one else is offered it from then on. */
+  claim(portal: Portal, caller: string | undefined) {
+    if (caller === undefined || portal.owner !== undefined) return;
+    portal.owner = caller;
+    this.changed();
+  }
+
   addPortal(name: string): Portal {
     const hubId = Math.max(14500000, ...this.portals.keys()) + 1;
     const slug =
@@ -249,6 +286,22 @@ export class HubspotState {
     this.communications.set(communication.id, communication);
     this.changed();
     return communication;
+  }
+
+  /** Archives a communication: gone from reads and searches (HubSpot keeps it 90 days to restore; the sandbox does not). */
+  deleteCommunication(communication: Communication) {
+    this.communications.delete(communication.id);
+    this.changed();
+  }
+
+  /**
+   * A GDPR delete: the contact gone for good, with its associations (HubSpot: "Permanently delete a
+   * contact and all associated content"); communications associated with it lose the association.
+   */
+  eraseContact(contact: Contact) {
+    this.deleteContact(contact);
+    for (const c of this.communicationsOf(contact.hubId)) c.contactIds = c.contactIds.filter((id) => id !== contact.id);
+    this.changed();
   }
 
   communicationsOf(hubId: number): Communication[] {

@@ -223,6 +223,23 @@ describe("@hubspot/api-client against the sandbox", () => {
     expect(bad).toMatchObject({ code: 400, body: { category: "VALIDATION_ERROR" } });
   });
 
+  it("erasure (issue 74): communications archived in a batch, the contact GDPR-deleted for good, then 404", async () => {
+    const { client } = await install(PWANI_HUB_ID);
+    const contact = await client.crm.contacts.basicApi.create({
+      properties: { firstname: "Halima", phone: "+254711000041" },
+      associations: [],
+    });
+    const logged = await client.crm.objects.communications.basicApi.create({ properties: WHATSAPP, associations: toContact(contact.id) });
+    await client.crm.objects.communications.batchApi.archive({ inputs: [{ id: logged.id }, { id: "999999999" }] });
+    expect(await refusal(client.crm.objects.communications.basicApi.getById(logged.id))).toMatchObject({ code: 404 });
+    await client.crm.contacts.basicApi.purge({ objectId: contact.id });
+    expect(await refusal(client.crm.contacts.basicApi.getById(contact.id))).toMatchObject({ code: 404 });
+    expect(await refusal(client.crm.contacts.basicApi.purge({ objectId: contact.id }))).toMatchObject({
+      code: 404,
+      body: { category: "OBJECT_NOT_FOUND" },
+    });
+  });
+
   it("lists: searched, read, and their memberships paged", async () => {
     const { client } = await install(DUKA_HUB_ID);
     const search = await client.crm.lists.listsApi.doSearch({ query: "", offset: 0, count: 100 });

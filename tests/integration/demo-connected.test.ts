@@ -207,6 +207,14 @@ describe("the demo's figures", () => {
       (r) => r.title,
     );
     for (const title of titles) expect(title).not.toMatch(/Mavuno|711 000 101/);
+    // Google Sheets: the rows the page says were exported are the batches Google took (issue 74).
+    const [sheets] = await rawQuery<{ shown: number; recorded: number }>(
+      `select e.rows_exported::int as shown,
+              (select coalesce(sum(b.rows), 0)::int from google_sheets_export_batches b where b.organization_id = e.organization_id and not b.header) as recorded
+       from google_sheets_exports e where e.organization_id = $1`,
+      [organizationId],
+    );
+    expect(sheets!.shown).toBe(sheets!.recorded);
   });
 });
 

@@ -7,8 +7,8 @@ import { registerConnectors } from "~/.server/composition/integrations";
 import { DEMO_ACCOUNTS, seedDemoData } from "~/.server/demo/seed";
 import { IMPORT_QUEUE } from "~/.server/domains/contacts/import";
 import { importContactsFromSheet } from "~/.server/domains/integrations/google-sheets/import";
-import { sheetsSettings } from "~/.server/domains/integrations/google-sheets/settings";
-import { DEMO_IMPORT_SPREADSHEET } from "@jumbe/sandbox/demo-grants";
+import { sheetsSettings, SHEETS_EXPORT_QUEUE } from "~/.server/domains/integrations/google-sheets/settings";
+import { DEMO_IMPORT_SPREADSHEET, DEMO_SPREADSHEET } from "@jumbe/sandbox/demo-grants";
 import { startGoogle, type GoogleHarness } from "../../sandbox/google/test-support";
 
 // Issue 73, decision 109: the demo business's Google Sheets import goes through a path that works in
@@ -69,4 +69,43 @@ describe("the demo's Google Sheets import", () => {
       { name: "Mercy Chebet", phone: "+254712480215" },
     ]);
   });
+});
+
+describe("the demo's Google Sheets export (issue 74)", () => {
+  it("counts the rows Google holds: nothing before its first export, then every row the sheet got", async () => {
+    setEnv({ ...env(), GOOGLE_AUTH_URL: h.base, GOOGLE_OAUTH_URL: h.base, GOOGLE_SHEETS_URL: h.base });
+    await seedDemoData();
+    const [user] = await rawQuery<{ organization_id: string }>(`select organization_id from users where email = $1`, [
+      DEMO_ACCOUNTS.find((a) => a.usertype === "individual")!.email,
+    ]);
+    const organizationId = user!.organization_id;
+    const dataRows = async () => {
+      let n = 0;
+      for (const tab of ["Contacts", "Messages"]) {
+        const answer = await h.control<{ values?: unknown[][] }>(
+          `/spreadsheets/${DEMO_SPREADSHEET.id}/values?range=${encodeURIComponent(`${tab}!A:A`)}`,
+        );
+        n += Math.max(0, (answer.json.values ?? []).length - 1);
+      }
+      return n;
+    };
+    const recorded = async () =>
+      (
+        await rawQuery<{ n: number }>(
+          `select coalesce(sum(rows), 0)::int as n from google_sheets_export_batches where organization_id = $1 and not header`,
+          [organizationId],
+        )
+      )[0]!.n;
+
+    // As seeded: the page's figure is what the export recorded, and the sheet holds exactly that.
+    const seeded = await sheetsSettings(organizationId);
+    expect(seeded.rowsExported).toBe(await recorded());
+    expect(seeded.rowsExported).toBe(await dataRows());
+    // The first export is queued: it fills the sheet, and the figure follows what Google took.
+    while (await runJobBatch(SHEETS_EXPORT_QUEUE));
+    const exported = await sheetsSettings(organizationId);
+    expect(exported.rowsExported).toBeGreaterThan(0);
+    expect(exported.rowsExported).toBe(await recorded());
+    expect(exported.rowsExported).toBe(await dataRows());
+  }, 120_000); // Run alone, it seeds the demo itself (about 30 s on a busy machine).
 });

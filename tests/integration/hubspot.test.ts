@@ -12,6 +12,8 @@ import { enqueueDueRecurringJobs, scheduleRecurringJobs } from "~/.server/infras
 import * as integrationsPage from "~/routes/app/integrations";
 import * as settingsPage from "~/routes/app/integrations-hubspot";
 import * as callbackRoute from "~/routes/app/integration-callback";
+import * as contactPage from "~/routes/app/messaging/contact";
+import { ERASE_COPIES_QUEUE } from "~/.server/domains/integrations/erasure";
 import { startHubspot, CLIENT_ID, CLIENT_SECRET, DUKA_HUB_ID, type HubspotHarness } from "@jumbe/sandbox/hubspot/test-support";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { APP, formRequest, getRequest, run } from "../support/http";
@@ -189,6 +191,31 @@ describe("contacts both ways", () => {
     await sync(t);
     expect((await hsContacts()).length).toBe(hs.length);
     expect((await jumbeContacts(t)).length).toBe(5);
+  });
+
+  it("sends a contact without a name with no firstname: its number is not a name (issue 74)", async () => {
+    const t = await tenant("Kilifi Fresh Juice");
+    // As a customer who shares no WhatsApp profile name is stored: named by the number.
+    const nameless = (await saveContact(t, { name: "+254711000031", phone: "+254711000031" })).contact;
+    const named = (await saveContact(t, { name: "Zawadi Achieng", phone: "+254711000032" })).contact;
+    await connect(t);
+    await sync(t);
+    const hs = await hsContacts();
+    const sent = hs.find((c) => c.properties.jumbe_contact_id === nameless.id)!;
+    expect(sent.properties).toMatchObject({ phone: "+254711000031", hs_whatsapp_phone_number: "+254711000031" });
+    expect(sent.properties.firstname ?? "").toBe("");
+    expect(sent.properties.lastname ?? "").toBe("");
+    expect(hs.find((c) => c.properties.jumbe_contact_id === named.id)!.properties).toMatchObject({
+      firstname: "Zawadi",
+      lastname: "Achieng",
+    });
+
+    // A name typed in HubSpot for that person is kept when Jumbe's side changes (a tag, a later sync).
+    await h.api(`/crm/v3/objects/contacts/${sent.id}`, await userToken(), { method: "PATCH", body: { properties: { firstname: "Juma" } } });
+    await sync(t);
+    await rows(`update contacts set tags = '{vip}', updated_at = now() + interval '1 second' where id = $1`, [nameless.id]);
+    await sync(t);
+    expect((await hsContacts()).find((c) => c.id === sent.id)!.properties.firstname).toBe("Juma");
   });
 
   it("the recurring job queues a sync for each connected organisation", async () => {
@@ -485,6 +512,127 @@ describe("HubSpot's limits and tokens", () => {
     expect(await live()).toBe(0);
     expect(await actions(t)).toContain("Integration disconnected");
     expect((await settings(t)).status).toBe(404);
+  });
+});
+
+describe("erasing a person (issue 74)", () => {
+  const toastOf = (outcome: { headers: Headers }) => {
+    const value = /jumbe_toast=([^.;]+)/.exec(outcome.headers.get("set-cookie") ?? "")?.[1] ?? "";
+    return (JSON.parse(Buffer.from(decodeURIComponent(value), "base64").toString()) as { message: string }).message;
+  };
+  const contactUrl = (id: string) => `/messaging/contacts/${id}`;
+  const eraseJobs = async (t: Tenant) =>
+    rows<{ id: number; done: boolean }>(
+      `select id::int as id, finished_at is not null as done from jobs where queue = $1 and payload->>'organizationId' = $2 order by id`,
+      [ERASE_COPIES_QUEUE, t.organizationId],
+    );
+
+  it("reaches HubSpot: the confirmation says so, the contact and its logged messages are deleted there, logged, once even when run again", async () => {
+    const t = await tenant("Voi Mobile Accessories");
+    const halima = (await saveContact(t, { name: "Halima Said", phone: "+254711000041" })).contact;
+    const other = (await saveContact(t, { name: "Omari Juma", phone: "+254711000042" })).contact;
+    for (const [contactId, body] of [
+      [halima.id, "Nataka chaja ya simu"],
+      [other.id, "Bei ya earphones?"],
+    ])
+      await rows(`insert into messages (organization_id, contact_id, direction, status, body) values ($1, $2, 'inbound', 'received', $3)`, [
+        t.organizationId,
+        contactId,
+        body,
+      ]);
+    await connect(t);
+    await sync(t);
+    await sync(t);
+    const hsId = (await link(t, halima.id))!;
+    const communications = async () =>
+      (await h.control<{ communications: { id: string; contactIds: string[] }[] }>(`/portals/${DUKA_HUB_ID}/communications`)).json
+        .communications;
+    expect((await communications()).filter((c) => c.contactIds.includes(hsId))).toHaveLength(1);
+
+    // The confirmation lists the connected tool and what happens there.
+    const asked = await run(contactPage.loader, getRequest(`${contactUrl(halima.id)}?confirm=erase`, { cookie: t.cookie }), {
+      params: { id: halima.id },
+    });
+    expect(asked.data.copies).toEqual([{ tool: "HubSpot", where: "duka-bora.hubspot.test (Hub ID 14500001)", outcome: "removing" }]);
+
+    // HubSpot fails once (a 500): the job is kept and runs again.
+    const erased = await run(
+      contactPage.action,
+      formRequest(contactUrl(halima.id), { intent: "erase", confirm: "yes" }, { cookie: t.cookie }),
+      {
+        params: { id: halima.id },
+      },
+    );
+    expect(erased.status).toBe(302);
+    expect(toastOf(erased)).toBe(
+      "Contact erased. Their messages are kept without personal content. Jumbe is removing their copies in " +
+        "HubSpot (duka-bora.hubspot.test (Hub ID 14500001)): the activity log says when it is done.",
+    );
+    h.sandbox.queueFault("500", 1);
+    await runJobBatch(ERASE_COPIES_QUEUE).catch(() => 0);
+    expect((await eraseJobs(t)).map((j) => j.done)).toEqual([false]);
+    await rows(`update jobs set run_at = now() where queue = $1`, [ERASE_COPIES_QUEUE]);
+    expect(await runJobBatch(ERASE_COPIES_QUEUE)).toBe(1);
+    expect((await eraseJobs(t)).map((j) => j.done)).toEqual([true]);
+
+    // Gone from HubSpot: the contact (404 to a read) and the communication; the other person stays.
+    const token = await userToken();
+    expect((await h.api(`/crm/v3/objects/contacts/${hsId}`, token)).status).toBe(404);
+    expect((await communications()).filter((c) => c.contactIds.includes(hsId))).toHaveLength(0);
+    expect(await communications()).toHaveLength(1);
+    expect((await hsContacts()).some((c) => c.properties.jumbe_contact_id === other.id)).toBe(true);
+    expect(h.sandbox.calls().some((c) => c.method === "POST" && c.path.endsWith("/crm/v3/objects/contacts/gdpr-delete"))).toBe(true);
+    const log = await rows<{ action: string; details: string; status: string }>(
+      `select action, details, status from activity_logs where organization_id = $1 and action = 'Erasure sent to connected tools'`,
+      [t.organizationId],
+    );
+    expect(log).toEqual([
+      {
+        action: "Erasure sent to connected tools",
+        status: "success",
+        details: `HubSpot (Hub ID 14500001): erased contact ${hsId} deleted for good, with 1 logged WhatsApp messages`,
+      },
+    ]);
+
+    // The same job again (a retry after a crash): nothing fails, nothing more is removed.
+    const [job] = await rows<{ payload: unknown }>(`select payload from jobs where queue = $1 and payload->>'organizationId' = $2`, [
+      ERASE_COPIES_QUEUE,
+      t.organizationId,
+    ]);
+    await rows(`insert into jobs (queue, payload) values ($1, $2::jsonb)`, [ERASE_COPIES_QUEUE, JSON.stringify(job!.payload)]);
+    expect(await runJobBatch(ERASE_COPIES_QUEUE)).toBe(1);
+    expect(await communications()).toHaveLength(1);
+    // A later sync does not bring the person back from HubSpot or send them again.
+    await sync(t);
+    expect((await jumbeContacts(t)).some((c) => c.phone === "+254711000041")).toBe(false);
+    expect((await hsContacts()).some((c) => c.properties.phone === "+254711000041")).toBe(false);
+  });
+
+  it("lists HubSpot for the business when it is no longer connected", async () => {
+    const t = await tenant("Lamu Dhow Tours");
+    const said = (await saveContact(t, { name: "Said Athman", phone: "+254711000043" })).contact;
+    await connect(t);
+    await sync(t);
+    expect((await post(t, { intent: "disconnect", integration: "hubspot", confirm: "yes" })).status).toBe(302);
+    const asked = await run(contactPage.loader, getRequest(`${contactUrl(said.id)}?confirm=erase`, { cookie: t.cookie }), {
+      params: { id: said.id },
+    });
+    expect(asked.data.copies).toEqual([{ tool: "HubSpot", where: "duka-bora.hubspot.test (Hub ID 14500001)", outcome: "by_hand" }]);
+    const erased = await run(
+      contactPage.action,
+      formRequest(contactUrl(said.id), { intent: "erase", confirm: "yes" }, { cookie: t.cookie }),
+      {
+        params: { id: said.id },
+      },
+    );
+    expect(toastOf(erased)).toContain("Jumbe cannot reach HubSpot (duka-bora.hubspot.test (Hub ID 14500001)) any more");
+    expect(await runJobBatch(ERASE_COPIES_QUEUE)).toBe(1);
+    const [logged] = await rows<{ status: string; details: string }>(
+      `select status, details from activity_logs where organization_id = $1 and action = 'Erasure sent to connected tools'`,
+      [t.organizationId],
+    );
+    expect(logged).toMatchObject({ status: "warning" });
+    expect(logged!.details).toContain("is no longer connected: delete contact");
   });
 });
 

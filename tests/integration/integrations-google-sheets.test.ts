@@ -13,6 +13,7 @@ import * as callbackRoute from "~/routes/app/integration-callback";
 import * as sheetsPage from "~/routes/app/integrations-google-sheets";
 import * as pickerToken from "~/routes/app/integrations-google-sheets-picker";
 import { IMPORT_HEADERS } from "~/.server/domains/integrations/google-sheets/settings";
+import { eraseContact } from "~/.server/domains/contacts/rights";
 import { CLIENT_ID, CLIENT_SECRET, OWNER, startGoogle, type GoogleHarness } from "../../sandbox/google/test-support";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { APP, formRequest, getRequest, run } from "../support/http";
@@ -65,8 +66,11 @@ const actions = async (organizationId: string) =>
 /** Jobs put back for later (a 429's wait, a failure's backoff) made due now, as time passing would. */
 const makeDue = () => rows(`update jobs set run_at = now() where finished_at is null and failed_at is null`);
 
-/** Connect as the sandbox's owner account: our consent URL, the sandbox's form posted, our callback. */
-async function connect(t: Tenant) {
+/**
+ * Connect as the sandbox's owner account (or another): our consent URL, the sandbox's form posted, our
+ * callback. An account one organisation connected is offered to no other (issue 74).
+ */
+async function connect(t: Tenant, account = OWNER) {
   const started = await run(
     integrationsPage.action,
     formRequest("/integrations", { intent: "connect", integration: "google-sheets" }, { cookie: t.cookie }),
@@ -75,7 +79,7 @@ async function connect(t: Tenant) {
   const consent = new URL(started.location!);
   expect(consent.origin + consent.pathname).toBe(`${h.base}/o/oauth2/v2/auth`);
   const params = Object.fromEntries(consent.searchParams);
-  const answer = await h.postForm("/o/oauth2/v2/auth", { ...params, account: OWNER, decision: "allow" });
+  const answer = await h.postForm("/o/oauth2/v2/auth", { ...params, account, decision: "allow" });
   expect(answer.status).toBe(303);
   const back = new URL(answer.headers.get("location")!);
   expect(back.pathname).toBe("/integrations/google-sheets/callback");
@@ -512,12 +516,61 @@ describe("spreadsheets Jumbe was not given (drive.file, issue 73)", () => {
   });
 });
 
+describe("erasing a person (issue 74)", () => {
+  it("blanks their personal cells in the exported rows, keeps everyone else's and column A, and logs it", async () => {
+    const t = await tenant("Nanyuki Dairy");
+    await connect(t);
+    await addContacts(t, 2, (i) => ["Halima Said", "Omari Juma"][i]!);
+    const people = await rows<{ id: string; name: string }>(`select id, name from contacts where organization_id = $1 order by name`, [
+      t.organizationId,
+    ]);
+    const halima = people.find((p) => p.name === "Halima Said")!;
+    const omari = people.find((p) => p.name === "Omari Juma")!;
+    await rows(
+      `insert into messages (organization_id, contact_id, direction, status, body, created_at)
+       values ($1, $2, 'inbound', 'received', 'Nataka lita tano', now() - interval '30 seconds'),
+              ($1, $3, 'inbound', 'received', 'Bei ya maziwa?', now() - interval '20 seconds')`,
+      [t.organizationId, halima.id, omari.id],
+    );
+    const id = await createSpreadsheet(t);
+    expect((await sheetsPost(t, { intent: "export" })).status).toBe(302);
+    await drainJobs();
+    expect(sheet(id, "Contacts").map((r) => r[1])).toEqual(["Name", "Halima Said", "Omari Juma"]);
+
+    const copies = await eraseContact({ organizationId: t.organizationId, userId: t.user.id }, halima.id);
+    expect(copies).toEqual([{ tool: "Google Sheets", where: "Duka Bora export", outcome: "removing" }]);
+    await drainJobs();
+
+    const contacts = sheet(id, "Contacts");
+    expect(contacts[1]![0]).toBe(halima.id);
+    expect(contacts[1]!.slice(1, 6).join("")).toBe("");
+    expect(contacts[2]!.slice(0, 2)).toEqual([omari.id, "Omari Juma"]);
+    const messages = sheet(id, "Messages");
+    const cell = (r: string[], i: number) => r[i] ?? "";
+    expect(messages.map((r) => [cell(r, 2), cell(r, 4), cell(r, 5), cell(r, 7)])).toEqual([
+      ["Direction", "Phone", "Contact", "Body"],
+      ["inbound", "", "", ""],
+      ["inbound", expect.any(String), "Omari Juma", "Bei ya maziwa?"],
+    ]);
+    expect(messages[1]![0]).toMatch(/^[0-9a-f-]{36}$/);
+    const [logged] = await rows<{ status: string; details: string }>(
+      `select status, details from activity_logs where organization_id = $1 and action = 'Erasure sent to connected tools'`,
+      [t.organizationId],
+    );
+    expect(logged).toEqual({
+      status: "success",
+      details: "Google Sheets: the personal cells of 2 exported rows blanked in Duka Bora export",
+    });
+  });
+});
+
 describe("tenants", () => {
   it("never sees another organisation's import, settings or sheet", async () => {
     const a = await tenant("Kilifi Coconut Co");
     const b = await tenant("Lamu Dhow Tours");
     await connect(a);
-    await connect(b);
+    // B's own Google account: A's is not offered to B's organisation (issue 74).
+    await connect(b, "admin@pwanitours.co.ke");
     const source = h.sandbox.createSpreadsheet({
       title: "A's customers",
       owner: OWNER,

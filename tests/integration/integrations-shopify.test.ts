@@ -17,7 +17,7 @@ import { startShopify, CLIENT_ID, CLIENT_SECRET, type ShopifyHarness } from "@ju
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
 import { metaSandboxForFile } from "../support/meta-harness";
-import { approvedBodyTemplate, metaReceived } from "../support/sending-kit";
+import { approvedBodyTemplate, approvedMediaTemplate, metaReceived } from "../support/sending-kit";
 
 // Issue 45, the Shopify connector (decision 084): the install on a shop (hmac checked), the shop's
 // webhooks to Jumbe's route (signature, dedupe on the event id, stored with their job), the business's
@@ -328,6 +328,53 @@ describe("an order's template", () => {
       "Shopify : #N : aucun message envoyé (le client s'est désinscrit)",
       expect.stringMatching(/^Shopify : .+ : aucun message envoyé \(aucun numéro mobile kényan dans la commande\)$/),
     ]);
+  });
+
+  it("refuses a template an event cannot fill, and says why an event already mapped to one was skipped (issue 74)", async () => {
+    const t = await tenant("Kitenge Corner");
+    const shop = await connect(t);
+    await approvedMediaTemplate(meta.graph, t, "order_photo", { header: "IMAGE", body: "Asante {{1}}! Order {{2}} is in." });
+    await approvedMediaTemplate(meta.graph, t, "order_track", {
+      header: "IMAGE",
+      body: "Order {{1}} is on its way.",
+      buttons: [{ type: "URL", text: "Track", url: "https://duka.example/track/{{1}}", example: ["https://duka.example/track/1001"] }],
+    });
+    // The link-button template without its image header: what the page must refuse for its variable.
+    const [photo, track] = await rawQuery<{ id: string }>(
+      `select id from message_templates where organization_id = $1 and name in ('order_photo', 'order_track') order by name`,
+      [t.organizationId],
+    );
+    await rawQuery(`update message_templates set components = components - 0 where id = $1`, [track!.id]);
+
+    // Chosen on the page: refused in words, nothing saved; the page's list says it cannot be used.
+    const refused = await saveMapping(t, { eventType: "order_created", enabled: "on", templateId: photo!.id });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.data)).toContain("This template starts with an image, video or document header");
+    const link = await saveMapping(t, { eventType: "order_fulfilled", enabled: "on", templateId: track!.id });
+    expect(link.status).toBe(422);
+    expect(JSON.stringify(link.data)).toContain("This template has a link button with a variable");
+    expect(await rawQuery(`select 1 from shopify_mappings where organization_id = $1`, [t.organizationId])).toHaveLength(0);
+    const page = await mappingPage(t);
+    expect(page.data.templates.map((x: { name: string; blocked: string | null }) => [x.name, x.blocked])).toEqual([
+      ["order_photo", "header_media"],
+      ["order_track", "button_link"],
+    ]);
+
+    // A mapping saved before this check (or a template changed since): the event is skipped with the reason in words.
+    await rawQuery(
+      `insert into shopify_mappings (organization_id, event_type, enabled, template_id, variables) values ($1, 'order_created', true, $2, '["customer_name","order_number"]')`,
+      [t.organizationId, photo!.id],
+    );
+    await shopify.control(`/shops/${shop}/orders`, { body: ORDER });
+    await settle();
+    const [skipped] = (await events(t.organizationId)).filter((e) => e.topic === "orders/create");
+    expect(skipped).toMatchObject({ status: "skipped", reason: "template_needs_header", message_id: null });
+    expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(0);
+    const shown = await mappingPage(t);
+    const row = shown.data.events.find((e: { topic: string }) => e.topic === "orders/create");
+    expect(shown.data.reasons[row.id]).toBe(
+      "the template's header needs an image, a file or a value that a store event cannot give: choose a template without it",
+    );
   });
 
   it("sends the fulfilment's template with its tracking link", async () => {

@@ -1,5 +1,7 @@
 import { onWalletCredited } from "../domains/billing/wallet-credited";
 import { resumeWalletPausedCampaigns } from "../domains/campaigns/wallet-resume";
+import { onContactErasing } from "../domains/contacts/rights";
+import { queueCopiesErasure } from "../domains/integrations/erasure";
 
 /**
  * The reactions a lower domain announces and a higher one performs, wired once per process by the
@@ -7,4 +9,5 @@ import { resumeWalletPausedCampaigns } from "../domains/campaigns/wallet-resume"
  */
 export function wireDomainEvents() {
   onWalletCredited("campaigns.resume-wallet-paused", resumeWalletPausedCampaigns);
+  onContactErasing("integrations.erase-copies", queueCopiesErasure);
 }

@@ -1,5 +1,6 @@
 import { registerProvider } from "../domains/integrations/providers";
 import { registerJobHandler } from "../infrastructure/jobs/worker";
+import { registerErasureJob } from "./erasure-job";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 import { googleSheetsProvider } from "../domains/integrations/google-sheets/provider";
 import { runSheetsExport } from "../domains/integrations/google-sheets/export";
@@ -16,6 +17,7 @@ export const SHEETS_EXPORT_ATTEMPTS = 12;
  * the recurring scheduler of hourly and daily exports.
  */
 export function registerGoogleSheetsConnector() {
+  registerErasureJob();
   registerProvider(googleSheetsProvider);
   registerJobHandler<{ organizationId: string }>({
     queue: SHEETS_EXPORT_QUEUE,

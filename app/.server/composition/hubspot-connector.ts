@@ -1,5 +1,6 @@
 import { registerProvider } from "../domains/integrations/providers";
 import { registerJobHandler } from "../infrastructure/jobs/worker";
+import { registerErasureJob } from "./erasure-job";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 import { hubspotProvider } from "../domains/integrations/hubspot/provider";
 import {
@@ -17,6 +18,7 @@ import {
  * the recurring fan-out that queues a sync for every connected organisation.
  */
 export function registerHubspotConnector() {
+  registerErasureJob();
   registerProvider(hubspotProvider);
   registerJobHandler<SyncJob>({
     queue: HUBSPOT_SYNC_QUEUE,

@@ -5,6 +5,7 @@ import { env } from "../infrastructure/config/env";
 import { HUBSPOT_SCOPES } from "../infrastructure/clients/hubspot";
 import { SHOPIFY_SCOPES } from "../infrastructure/clients/shopify";
 import { GOOGLE_IDENTITY_SCOPES, GOOGLE_SHEETS_SCOPE } from "../infrastructure/clients/google-sheets";
+import { enqueueSheetsExport } from "../domains/integrations/google-sheets/settings";
 import {
   DEMO_GOOGLE_USER,
   DEMO_HUBSPOT_PORTAL,
@@ -211,14 +212,15 @@ async function seedGoogleSheets(organizationId: string, userId: string, clientId
       refreshTokenSealed: encryptSecret(tokens.refreshToken),
       tokenExpiresAt: at(10 * MINUTE),
       health: "healthy",
-      lastSyncAt: at(9 * 60 * MINUTE),
       createdBy: userId,
       connectedAt: at(10 * DAY),
       createdAt: at(10 * DAY),
       updatedAt: at(9 * 60 * MINUTE),
     });
-  // Daily at 06:00 Nairobi (03:00 UTC); the last run this morning. The sandbox's spreadsheet starts
-  // empty, so the cursors start at the beginning: the next run writes the headers and every row.
+  // Daily at 06:00 Nairobi (03:00 UTC). The sandbox's spreadsheet starts empty, so nothing is counted
+  // as exported (issue 74: the page said 1,284 rows beside an empty sheet): the cursors start at the
+  // beginning and a first export is queued, so the demo's first start writes the headers and every
+  // row, and the figure on the page is the rows Google took.
   const next = new Date(now);
   next.setUTCHours(3, 0, 0, 0);
   if (next.getTime() <= now) next.setUTCDate(next.getUTCDate() + 1);
@@ -234,9 +236,6 @@ async function seedGoogleSheets(organizationId: string, userId: string, clientId
       exportMessages: true,
       schedule: "daily",
       nextRunAt: next,
-      rowsExported: 1_284,
-      lastExportAt: at(9 * 60 * MINUTE),
-      lastExportRows: 46,
       // The import's sheet, made by the app ("Create a new sheet") with the members pasted in.
       importSpreadsheetId: DEMO_IMPORT_SPREADSHEET.id,
       importSpreadsheetTitle: DEMO_IMPORT_SPREADSHEET.title,
@@ -244,4 +243,5 @@ async function seedGoogleSheets(organizationId: string, userId: string, clientId
       importRange: DEMO_IMPORT_SPREADSHEET.range,
       updatedAt: at(9 * 60 * MINUTE),
     });
+  await enqueueSheetsExport(organizationId);
 }

@@ -1,5 +1,6 @@
 import { href } from "react-router";
 import type { ContactView } from "~/.server/domains/contacts/views";
+import type { ErasedCopy } from "~/.server/domains/contacts/rights";
 import { Send } from "~/components/ui/icons";
 import { BackLink } from "~/components/ui/back-link";
 import { Badge } from "~/components/ui/badge";
@@ -40,10 +41,20 @@ interface ContactConfirmationProps {
   contact: ContactView;
   confirm: string | null;
   other: { id: string; name: string; phone: string | null } | null;
+  /** With `confirm=erase`: what Jumbe put in connected tools and what the erasure does there. */
+  copies?: ErasedCopy[] | null;
+}
+
+/** One copy in a connected tool, as the erase confirmation lists it. */
+export function erasedCopyWords(copy: ErasedCopy) {
+  if (copy.outcome === "by_hand") return m.messaging_contact_erase_copy_by_hand({ tool: copy.tool, where: copy.where });
+  return copy.tool === "HubSpot"
+    ? m.messaging_contact_erase_copy_hubspot({ where: copy.where })
+    : m.messaging_contact_erase_copy_sheets({ where: copy.where });
 }
 
 /** The `?confirm=` states: delete, erase or merge, each asked once more before it is done. */
-export function ContactConfirmation({ contact, confirm, other }: ContactConfirmationProps) {
+export function ContactConfirmation({ contact, confirm, other, copies }: ContactConfirmationProps) {
   const here = href("/messaging/contacts/:id", { id: contact.id });
   if (confirm === "delete")
     return (
@@ -64,7 +75,19 @@ export function ContactConfirmation({ contact, confirm, other }: ContactConfirma
         confirmLabel={m.messaging_contact_erase_confirm()}
         cancelTo={here}
       >
-        {m.messaging_contact_erase_body()}
+        <p>{m.messaging_contact_erase_body()}</p>
+        {copies?.length ? (
+          <>
+            <p className="mt-2">{m.messaging_contact_erase_copies_intro()}</p>
+            <ul className="mt-1 list-disc ps-5" data-testid="erase-copies">
+              {copies.map((copy) => (
+                <li key={`${copy.tool}:${copy.where}`}>{erasedCopyWords(copy)}</li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p className="mt-2">{m.messaging_contact_erase_no_copies()}</p>
+        )}
       </ConfirmPanel>
     );
   if (confirm === "merge" && other)

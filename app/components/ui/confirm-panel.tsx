@@ -31,7 +31,7 @@ export function ConfirmPanel({
       <p id={titleId} className="font-semibold text-red-900">
         {title}
       </p>
-      <p className="mt-1 text-sm text-red-900">{children}</p>
+      <div className="mt-1 text-sm text-red-900">{children}</div>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="confirm" value="yes" />
       {Object.entries(fields).map(([name, value]) => (

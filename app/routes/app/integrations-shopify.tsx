@@ -15,7 +15,7 @@ import {
   type TemplateChoice,
 } from "~/.server/domains/integrations/shopify/mappings";
 import { reasonWords } from "~/.server/domains/integrations/shopify/process";
-import { DELAY_MINUTES, SHOPIFY_FIELDS } from "~/lib/shopify";
+import { DELAY_MINUTES, SHOPIFY_FIELDS, templateBlockWords } from "~/lib/shopify";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
 import { BackLink } from "~/components/ui/back-link";
@@ -138,10 +138,11 @@ function MappingForm({ mapping, templates, canManage }: { mapping: MappingView; 
             <option value="">{m.shopify_template_none()}</option>
             {templates.map((t) => (
               <option key={t.id} value={t.id}>
-                {t.name} ({t.language})
+                {t.blocked ? m.shopify_template_option_blocked({ name: t.name, language: t.language }) : `${t.name} (${t.language})`}
               </option>
             ))}
           </SelectField>
+          {template?.blocked ? <Notice tone="warning">{templateBlockWords(template.blocked)}</Notice> : null}
           {template ? (
             <div className="space-y-3">
               <p className="rounded-lg bg-slate-50 p-3 text-sm break-words whitespace-pre-wrap text-slate-700">{template.body}</p>

@@ -153,6 +153,11 @@ const PEOPLE_AND_SETTINGS: StoredSentence[] = [
   ["app_activity_detail_contacts_merged", { other: "data", survivor: "data" }],
   ["app_activity_detail_contact_data_downloaded", { id: "data" }],
   ["app_activity_detail_contact_erased", { id: "data" }],
+  // An erasure reaching the connected tools (issue 74): what was removed, or what the business must remove.
+  ["app_activity_detail_erasure_hubspot_done", { hub: "data", id: "data", messages: "count" }],
+  ["app_activity_detail_erasure_hubspot_by_hand", { hub: "data", id: "data" }],
+  ["app_activity_detail_erasure_sheets_done", { rows: "count", spreadsheet: "data" }],
+  ["app_activity_detail_erasure_sheets_by_hand", { spreadsheet: "data" }],
   ["app_activity_detail_contacts_tagged_one", { tags: "data" }],
   ["app_activity_detail_contacts_tagged", { tags: "data", count: "count" }],
   ["app_activity_detail_contacts_untagged_one", { tags: "data" }],

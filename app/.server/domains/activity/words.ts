@@ -120,6 +120,7 @@ const ACTION_KEYS = {
   "Contacts deleted": "app_activity_action_contacts_deleted",
   "Contact data downloaded": "app_activity_action_contact_data_downloaded",
   "Contact erased": "app_activity_action_contact_erased",
+  "Erasure sent to connected tools": "app_activity_action_erasure_sent",
   "Contacts exported": "app_activity_action_contacts_exported",
   "WhatsApp connection needs reconnecting": "app_activity_action_whatsapp_needs_reconnecting",
   "Plan change cancelled": "app_activity_action_plan_change_cancelled",

@@ -6,6 +6,8 @@ import { englishOf, words } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { fileStorage } from "../../infrastructure/storage";
 import { log } from "../../infrastructure/log";
+import type { Executor } from "../../infrastructure/db/client";
+import { processState } from "../../infrastructure/process-state";
 import { phoneHash, readContact, type Actor } from "./manage";
 import { refuseContact } from "./refusals";
 import { m } from "~/paraglide/messages";
@@ -60,15 +62,42 @@ export async function contactDataFile(actor: Actor & { meta?: RequestMeta }, id:
 }
 
 /**
+ * A copy of the person that Jumbe put in a connected tool (HubSpot, Google Sheets…), as an erasure
+ * reaches it: `removing` when a queued job takes it out there, `by_hand` when the tool cannot and
+ * the business must (issue 74).
+ */
+export interface ErasedCopy {
+  tool: string;
+  where: string;
+  outcome: "removing" | "by_hand";
+}
+
+/**
+ * What other domains do when a person is erased: the integrations queue the removal of their copies
+ * in connected tools. Contacts sit below them and do not know them: the composition root registers
+ * each reaction by name (composition/domain-events.ts); it runs in the erasure's transaction, before
+ * the contact is gone, so the job exists exactly when the erasure does.
+ */
+type ErasureReaction = (tx: Executor, erased: { organizationId: string; contactId: string }) => Promise<ErasedCopy[]>;
+const erasureReactions = processState("contacts.erasing", () => new Map<string, ErasureReaction>());
+
+export function onContactErasing(name: string, reaction: ErasureReaction) {
+  erasureReactions.set(name, reaction);
+}
+
+/**
  * Erases a person (DPA 2019 s.40), in one transaction: their messages stay as rows (the counts and
  * bills are the business's) with every personal part blanked (text, Meta's payload, numbers, wamids,
  * media); their consent events and conversations go with the contact; a tombstone keyed by a hash of
  * the number keeps a later import from adding them again without fresh consent.
  */
-export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: string) {
-  const mediaKeys = await db().transaction(async (tx) => {
+export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: string): Promise<ErasedCopy[]> {
+  const { mediaKeys, copies } = await db().transaction(async (tx) => {
     const contact = await readContact(tx, actor.organizationId, id, true);
     if (!contact) throw notFound();
+    const copies: ErasedCopy[] = [];
+    for (const reaction of erasureReactions.values())
+      copies.push(...(await reaction(tx, { organizationId: actor.organizationId, contactId: id })));
     const numbers = [...new Set([contact.phone, contact.waId ? `+${contact.waId}` : null].filter((n): n is string => !!n))];
     for (const number of numbers)
       await tx.execute(sql`insert into contact_tombstones (organization_id, phone_hash) values (${actor.organizationId}, ${phoneHash(actor.organizationId, number)})
@@ -92,7 +121,7 @@ export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: st
     await tx.execute(sql`update messages set contact_id = null, body = '', payload = null, recipient_phone = null, recipient_wa_id = null,
         wamid = null, context_wamid = null, error_details = null, media_file_id = null where ${theirs}`);
     await tx.execute(sql`delete from contacts where organization_id = ${actor.organizationId} and id = ${id}`);
-    return media.map((m) => m.storage_key);
+    return { mediaKeys: media.map((m) => m.storage_key), copies };
   });
   for (const key of mediaKeys)
     await fileStorage()
@@ -107,4 +136,5 @@ export async function eraseContact(actor: Actor & { meta?: RequestMeta }, id: st
     details: englishOf(words("app_activity_detail_contact_erased", { id })),
     meta: actor.meta,
   });
+  return copies;
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
@@ -73,7 +73,17 @@ export async function startConnect(actor: IntegrationActor, providerId: string, 
     redirectUri: callbackUrl(provider.id),
     ...(verifier ? { codeChallenge: challengeOf(verifier) } : {}),
     context,
+    ...(env().sandbox ? { sandboxUser: sandboxUser(actor.organizationId) } : {}),
   });
+}
+
+/**
+ * The organisation's key at the integration sandboxes' consent pages: opaque (derived from the
+ * organisation with the session secret, never its id) and stable, so a tenant finds its own test
+ * accounts again and no one else's, as Meta's signup dialog does with its `sandbox_user`.
+ */
+export function sandboxUser(organizationId: string) {
+  return createHmac("sha256", env().SESSION_SECRET).update(`integrations-sandbox-user:${organizationId}`).digest("base64url").slice(0, 24);
 }
 
 /** The state's row as it stands, without spending it: the same refusal as claimState when there is none or it is past its time. */

@@ -42,6 +42,11 @@ export interface AuthorizeRequest {
   codeChallenge?: string;
   /** What the connect form asked for (a Shopify shop's domain), checked by `startContext`. */
   context: Record<string, string>;
+  /**
+   * In sandbox mode, the organisation's opaque key for the sandboxes' consent pages (their stand-in
+   * for the person signed in there): they offer that organisation's test accounts only (issue 74).
+   */
+  sandboxUser?: string;
 }
 
 export interface CodeExchange {

@@ -154,7 +154,7 @@ export function a1Range(sheetTitle: string, cells?: string) {
 
 /** Google's consent page for Sheets: offline access and a fresh consent, so a refresh token comes back. */
 export function googleConsentUrl(
-  input: { redirectUri: string; state: string; loginHint?: string; codeChallenge?: string },
+  input: { redirectUri: string; state: string; loginHint?: string; codeChallenge?: string; sandboxUser?: string },
   given: Partial<GoogleConfig> = {},
 ) {
   const config = configOf(given);
@@ -169,6 +169,8 @@ export function googleConsentUrl(
     state: input.state,
     ...(input.loginHint ? { login_hint: input.loginHint } : {}),
     ...(input.codeChallenge ? { code_challenge: input.codeChallenge, code_challenge_method: "S256" } : {}),
+    // Sandbox mode only: whose test accounts the sandbox's consent page offers (Google's own has none).
+    ...(input.sandboxUser ? { sandbox_user: input.sandboxUser } : {}),
   });
   return `${config.authUrl}/o/oauth2/v2/auth?${query}`;
 }

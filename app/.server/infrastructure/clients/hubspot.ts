@@ -237,13 +237,18 @@ function tokenFailure(answer: OutsideAnswer, what: string) {
 }
 
 /** HubSpot's install page for Jumbe's app: the user picks a portal and comes back with `code` and `state`. */
-export function hubspotAuthorizeUrl(input: { redirectUri: string; state: string }, given: Partial<HubspotConfig> = {}) {
+export function hubspotAuthorizeUrl(
+  input: { redirectUri: string; state: string; sandboxUser?: string },
+  given: Partial<HubspotConfig> = {},
+) {
   const config = configOf(given);
   const query = new URLSearchParams({
     client_id: config.clientId,
     redirect_uri: input.redirectUri,
     scope: HUBSPOT_SCOPES.join(" "),
     state: input.state,
+    // Sandbox mode only: whose test portals the sandbox's install page offers (HubSpot's own has none).
+    ...(input.sandboxUser ? { sandbox_user: input.sandboxUser } : {}),
   });
   return `${config.authUrl}/oauth/authorize?${query}`;
 }
@@ -333,6 +338,32 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
         body: { properties },
       });
       return contactFrom(json);
+    },
+
+    /**
+     * Deletes a contact for good, as HubSpot's GDPR delete does (`POST /crm/v3/objects/contacts/gdpr-delete`,
+     * 204), not the archive a plain DELETE makes (restorable for 90 days). False when HubSpot knows no
+     * such contact (404): already gone.
+     */
+    async gdprDeleteContact(accessToken: string, id: string): Promise<boolean> {
+      const answer = await call(configOf(given), "contact erasure", "/crm/v3/objects/contacts/gdpr-delete", {
+        method: "POST",
+        token: accessToken,
+        body: { objectId: id },
+      });
+      if (answer.status === 404) return false;
+      if (answer.status < 200 || answer.status > 299) throw failureOf(answer, "contact erasure");
+      return true;
+    },
+
+    /** Archives up to 100 communications (`batch/archive`, 204; ids HubSpot no longer has are fine). */
+    async archiveCommunications(accessToken: string, ids: string[]) {
+      const answer = await call(configOf(given), "message log removal", "/crm/v3/objects/communications/batch/archive", {
+        method: "POST",
+        token: accessToken,
+        body: { inputs: ids.map((id) => ({ id })) },
+      });
+      if (answer.status < 200 || answer.status > 299) throw failureOf(answer, "message log removal");
     },
 
     /** One page of a contact search; pass `after` back for the next. */

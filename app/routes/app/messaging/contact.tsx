@@ -10,7 +10,8 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { deleteContact, getContact, listContacts, setConsent, updateContact } from "~/.server/domains/contacts/manage";
 import { mergeContacts } from "~/.server/domains/contacts/merge";
-import { eraseContact } from "~/.server/domains/contacts/rights";
+import { eraseContact, type ErasedCopy } from "~/.server/domains/contacts/rights";
+import { copiesToErase } from "~/.server/domains/integrations/erasure";
 import { contactTimeline } from "~/.server/domains/contacts/timeline";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { ConsentSchema, EditContactSchema } from "~/lib/schemas/contacts";
@@ -67,6 +68,7 @@ export async function loader(args: Route.LoaderArgs) {
     candidates: candidates?.contacts.filter((c) => c.id !== contact.id).slice(0, 10) ?? null,
     other: other && other.id !== contact.id ? { id: other.id, name: other.name, phone: other.phone } : null,
     confirm: confirm === "delete" || confirm === "erase" || confirm === "merge" ? confirm : null,
+    copies: confirm === "erase" ? await copiesToErase(current.organization.id, contact.id) : null,
     canManage: can(current.role, "contacts:manage"),
   };
 }
@@ -93,14 +95,12 @@ export async function action(args: Route.ActionArgs) {
             "info",
             m.messaging_contact_confirm_first(),
           );
-        if (intent === "delete") await deleteContact(actor, id);
-        if (intent === "erase") await eraseContact(actor, id);
-        if (intent === "delete" || intent === "erase")
-          return redirectWithToast(
-            href("/messaging/contacts"),
-            "success",
-            intent === "erase" ? m.messaging_contact_erased_toast() : m.messaging_contact_deleted_toast(),
-          );
+        if (intent === "delete") {
+          await deleteContact(actor, id);
+          return redirectWithToast(href("/messaging/contacts"), "success", m.messaging_contact_deleted_toast());
+        }
+        if (intent === "erase")
+          return redirectWithToast(href("/messaging/contacts"), "success", erasedToast(await eraseContact(actor, id)));
         const merged = await mergeContacts(actor, id, other);
         return redirectWithToast(here, "success", m.messaging_contact_merged_toast({ name: merged.name }));
       }
@@ -112,6 +112,15 @@ export async function action(args: Route.ActionArgs) {
     return refusalToast(refusal, { form: intent }, refusal.status === 404 ? 400 : refusal.status);
   }
   throw data("Unknown action.", { status: 400 });
+}
+
+/** The erasure's toast: what was erased here, and what happens to the copies in connected tools. */
+function erasedToast(copies: ErasedCopy[]) {
+  const place = (copy: ErasedCopy) => `${copy.tool} (${copy.where})`;
+  const byHand = copies.filter((c) => c.outcome === "by_hand");
+  if (byHand.length) return m.messaging_contact_erased_toast_by_hand({ places: byHand.map(place).join(", ") });
+  if (copies.length) return m.messaging_contact_erased_toast_removing({ tools: copies.map(place).join(", ") });
+  return m.messaging_contact_erased_toast();
 }
 
 async function saveContactForm(actor: { organizationId: string; userId: string }, id: string, form: FormData) {
@@ -157,7 +166,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
     <div className="space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <ContactHeader contact={contact} canMessage={canMessage} />
-      <ContactConfirmation contact={contact} confirm={confirm} other={other} />
+      <ContactConfirmation contact={contact} confirm={confirm} other={other} copies={loaderData.copies} />
 
       <div className="grid gap-6 lg:grid-cols-2">
         {canManage ? (

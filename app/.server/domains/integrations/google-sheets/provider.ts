@@ -28,7 +28,12 @@ export const googleSheetsProvider: IntegrationProvider = {
   id: GOOGLE_SHEETS_ID,
   pkce: true,
   authorizeUrl: (request) =>
-    googleConsentUrl({ state: request.state, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge }),
+    googleConsentUrl({
+      state: request.state,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      sandboxUser: request.sandboxUser,
+    }),
   exchangeCode: (exchange) =>
     asProvider(async () => {
       const tokens = await sheetsClient().exchangeCode(exchange.code, exchange.redirectUri, exchange.codeVerifier);

@@ -20,14 +20,30 @@ interface OutRow {
   hubspot_id: string | null;
 }
 
-/** A Jumbe contact as HubSpot's properties: the name split, the WhatsApp number, the opt-out, its Jumbe id. */
+/**
+ * A contact's name as a person's name, or null for a nameless one: Jumbe names a customer who shares
+ * no WhatsApp profile name by their number (`+2547…`, or "WhatsApp user" without one), and a number
+ * is not a first name (issue 74).
+ */
+export function personalName(name: string): string | null {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed === "WhatsApp user" || /^[+\d\s().-]+$/.test(trimmed)) return null;
+  return trimmed;
+}
+
+/**
+ * A Jumbe contact as HubSpot's properties: the name split, the WhatsApp number, the opt-out, its Jumbe
+ * id. A nameless contact sends no name at all, so HubSpot shows it by its number and keeps a name a
+ * HubSpot user typed.
+ */
 export function hubspotPropertiesOf(row: Pick<OutRow, "id" | "name" | "phone" | "email" | "opt_in">, creating: boolean) {
-  const [first, ...rest] = row.name.trim().split(/\s+/);
-  const properties: Record<string, string> = {
-    firstname: first ?? "",
-    lastname: rest.join(" "),
-    jumbe_whatsapp_opt_out: row.opt_in === "opted_out" ? "true" : "false",
-  };
+  const properties: Record<string, string> = { jumbe_whatsapp_opt_out: row.opt_in === "opted_out" ? "true" : "false" };
+  const name = personalName(row.name);
+  if (name) {
+    const [first, ...rest] = name.split(/\s+/);
+    properties.firstname = first!;
+    properties.lastname = rest.join(" ");
+  }
   if (row.phone) {
     properties.phone = row.phone;
     properties.hs_whatsapp_phone_number = row.phone;

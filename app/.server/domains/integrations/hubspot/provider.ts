@@ -25,7 +25,7 @@ const scopesOf = () => [...HUBSPOT_SCOPES];
  */
 export const hubspotProvider: IntegrationProvider = {
   id: "hubspot",
-  authorizeUrl: ({ state, redirectUri }) => hubspotAuthorizeUrl({ state, redirectUri }),
+  authorizeUrl: ({ state, redirectUri, sandboxUser }) => hubspotAuthorizeUrl({ state, redirectUri, sandboxUser }),
   exchangeCode: ({ code, redirectUri }) =>
     asProvider(async (): Promise<ProviderTokens> => {
       const tokens = await hubspotClient().exchangeCode(code, redirectUri);

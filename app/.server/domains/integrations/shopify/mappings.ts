@@ -4,10 +4,10 @@ import { queryRows } from "../../../infrastructure/db/query";
 import { Refusal } from "../../../infrastructure/refusal";
 import { SHOPIFY_EVENT_TYPES } from "../../../infrastructure/db/schema";
 import { defaultFields, isShopifyField, type ShopifyEventType, type ShopifyField } from "./fields";
-import { templateBody, templateVariables } from "./templates";
+import { templateBlock, templateBody, templateVariables } from "./templates";
 import { m } from "~/paraglide/messages";
 
-import { DELAY_MINUTES } from "~/lib/shopify";
+import { DELAY_MINUTES, templateBlockWords, type TemplateBlock } from "~/lib/shopify";
 
 export { DELAY_MINUTES };
 export const RECENT_EVENTS = 20;
@@ -27,6 +27,8 @@ export interface TemplateChoice {
   category: string;
   body: string;
   variables: string[];
+  /** What an event's message could not fill (a media header, a header or link variable): such a template is refused. */
+  blocked: TemplateBlock | null;
 }
 
 export interface EventView {
@@ -70,6 +72,7 @@ export async function approvedTemplates(organizationId: string): Promise<Templat
     category: r.category,
     body: templateBody(r.components),
     variables: templateVariables(r.components),
+    blocked: templateBlock(r.components),
   }));
 }
 
@@ -147,6 +150,7 @@ export async function saveMapping(organizationId: string, input: MappingInput): 
     if (!/^[0-9a-f-]{36}$/i.test(input.templateId)) throw refuse(404, "template_not_found", m.shopify_template_not_found(), "templateId");
     template = (await approvedTemplates(organizationId)).find((t) => t.id === input.templateId) ?? null;
     if (!template) throw refuse(404, "template_not_found", m.shopify_template_not_found(), "templateId");
+    if (template.blocked) throw refuse(422, "template_cannot_be_filled", templateBlockWords(template.blocked), "templateId");
   }
   if (input.enabled && !template) throw refuse(422, "template_required", m.shopify_template_required(), "templateId");
   if (input.variables.some((v) => v !== "" && !isShopifyField(v))) throw refuse(400, "unknown_field", m.shopify_field_unknown());

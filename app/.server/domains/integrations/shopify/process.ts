@@ -6,7 +6,7 @@ import { enqueueJob, type Job } from "../../../infrastructure/jobs/queue";
 import { isRefusal } from "../../../infrastructure/refusal";
 import { queueMessage } from "../../messaging/queue";
 import { customerPhoneOf, fieldValue, isShopifyField, type ShopifyEventType } from "./fields";
-import { templateVariables } from "./templates";
+import { templateBlock, templateVariables } from "./templates";
 import { SHOPIFY_EVENT_QUEUE } from "./intake";
 import { confirmAtShops, uninstallConfirmed } from "./confirm";
 import { handlePrivacyEvent, isPrivacyTopic } from "./privacy";
@@ -45,7 +45,12 @@ export type SkipReason =
   | "not_opted_in"
   | "insufficient_balance"
   | "send_refused"
-  | "not_confirmed";
+  | "not_confirmed"
+  | "template_needs_header"
+  | "template_needs_link"
+  | "template_mismatch"
+  | "whatsapp_not_ready"
+  | "organization_closing";
 
 /** Thrown inside queueMessage's transaction when the event already has its outcome (a retry): nothing is queued. */
 class AlreadyDone extends Error {}
@@ -183,7 +188,19 @@ function refusalReason(code: string): SkipReason {
   if (code === "insufficient_balance") return "insufficient_balance";
   if (code === "not_opted_in") return "not_opted_in";
   if (code === "template_not_found" || code === "template_not_approved") return "template_unavailable";
+  if (code === "parameter_mismatch") return "template_mismatch";
+  if (code === "invalid_phone_number") return "no_phone";
+  if (code === "no_whatsapp_number" || code === "whatsapp_reconnect_needed" || code === "number_not_registered")
+    return "whatsapp_not_ready";
+  if (code === "organization_closing") return "organization_closing";
   return "send_refused";
+}
+
+/** A template whose header or link button an event cannot fill: skipped before anything is queued, saying which. */
+function blockReason(components: unknown): SkipReason | null {
+  const block = templateBlock(components);
+  if (block === "button_link") return "template_needs_link";
+  return block ? "template_needs_header" : null;
 }
 
 interface Skip {
@@ -265,6 +282,7 @@ async function sendForAll(candidates: Candidate[], from: ("received" | "waiting"
     if (!mapping) skips.push({ row: c.row, reason: "no_mapping", phone: null });
     else if (!mapping.enabled) skips.push({ row: c.row, reason: "turned_off", phone: null });
     else if (!mapping.name || mapping.status !== "approved") skips.push({ row: c.row, reason: "template_unavailable", phone: null });
+    else if (blockReason(mapping.components)) skips.push({ row: c.row, reason: blockReason(mapping.components)!, phone: null });
     else {
       const phone = customerPhoneOf(c.payload);
       if (!phone) skips.push({ row: c.row, reason: "no_phone", phone: null });
