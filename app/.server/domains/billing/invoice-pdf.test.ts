@@ -271,7 +271,7 @@ describe("issue 43: the PDF in the language of the request that downloads it", (
         "Kiasi kinachotozwa kodi",
         "VAT 16%",
         "Jumla iliyolipwa (KES)",
-        "Ksh 1,000.00",
+        "KES 1,000.00",
         "MALIPO",
         "Njia",
         "M-Pesa",
