@@ -95,7 +95,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
 }));
 
 const APP_DIR = `${path.resolve(import.meta.dirname, "app")}/`;
-const LAZY_NOTE = /^\s*\(!\) (\S+) is dynamically imported by (.+) but also statically imported by /;
+// Rollup puts "[plugin vite:reporter] " before a plugin's message.
+const LAZY_NOTE = /\(!\) (\S+) is dynamically imported by (.+) but also statically imported by /;
 
 /**
  * The build's warnings, less two that say nothing a developer can act on (issue 74, decision 117;

@@ -254,6 +254,8 @@ function searchSuggestions(root) {
       if (list.hidden) return;
       const links = [...list.querySelectorAll("a")];
       if (event.key === "Escape") {
+        // Only the list closes: a search box would also empty itself (a second Escape does).
+        event.preventDefault();
         close();
         input.focus();
         return;

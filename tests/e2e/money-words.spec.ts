@@ -12,8 +12,15 @@ const LANGUAGES = [
 for (const { lng, balance, unit } of LANGUAGES) {
   test(`in ${lng}, amounts say KES and an invoice line's unit is in ${lng}`, async ({ page, request }) => {
     const user = await signUpAndVerifyViaApi(request);
-    await page.context().addCookies([{ name: "lng", value: lng, url: BASE_URL }]);
     await signIn(page, user.email, user.password, { to: "/billing" });
+    // The user menu's language switcher: kept on the account (which wins over the cookie).
+    const chosen = await page.request.post("/language", {
+      form: { locale: lng, redirectTo: "/billing" },
+      headers: { Origin: BASE_URL },
+      maxRedirects: 0,
+    });
+    expect(chosen.status()).toBe(302);
+    await page.goto("/billing");
     await expect(page.locator("html")).toHaveAttribute("lang", lng);
     await expect(page.getByTestId("billing-balance")).toHaveText(balance);
     await expect(page.locator("main")).not.toContainText("Ksh");

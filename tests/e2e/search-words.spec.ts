@@ -15,8 +15,15 @@ const CASES = [
 
 async function signedInIn(page: Page, request: Parameters<typeof signUpAndVerifyViaApi>[0], lng: string, to: string) {
   const user = await signUpAndVerifyViaApi(request);
-  await page.context().addCookies([{ name: "lng", value: lng, url: BASE_URL }]);
   await signIn(page, user.email, user.password, { to });
+  // The user menu's language switcher: kept on the account (which wins over the cookie), then the page again.
+  const chosen = await page.request.post("/language", {
+    form: { locale: lng, redirectTo: to },
+    headers: { Origin: BASE_URL },
+    maxRedirects: 0,
+  });
+  expect(chosen.status()).toBe(302);
+  await page.goto(to);
   await expect(page.locator("html")).toHaveAttribute("lang", lng);
 }
 
