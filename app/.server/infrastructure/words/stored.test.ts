@@ -16,7 +16,7 @@ describe("said: days and months", () => {
       "Ankara yako ya Novemba 2026 inapaswa kulipwa kufikia 1 Desemba 2026. Ilipe kwenye ukurasa wa Malipo na ankara kwa M-Pesa, kadi au uhamisho wa benki.",
     );
     expect(sayIn("fr", said)).toBe(
-      "Votre facture de novembre 2026 est à régler avant le 1 décembre 2026. Réglez-la sur la page Facturation par M-Pesa, carte ou virement bancaire.",
+      "Votre facture de novembre 2026 est à régler avant le 1er décembre 2026. Réglez-la sur la page Facturation par M-Pesa, carte ou virement bancaire.",
     );
   });
 
