@@ -1,7 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
-import type { ManualChunkMeta } from "rollup";
+import type { ManualChunkMeta, RollupLog } from "rollup";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { precompressAssets } from "./app/.server/infrastructure/http/precompress";
@@ -28,6 +28,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       ? {
           rollupOptions: {
             input: { index: "./server.ts", "meta-sandbox": "./sandbox/meta/standalone.ts", "admin-create": "./scripts/admin-create.ts" },
+            onwarn: knownWarningsOnly({ server: true }),
           },
           target: "node20",
         }
@@ -40,6 +41,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
             // Building a zod schema has no effect but its value: a page that takes a constant from a
             // schemas module (a limit, the words of a choice) then leaves zod out (decision 061).
             treeshake: { manualPureFunctions: ["z"] },
+            onwarn: knownWarningsOnly({ server: false }),
           },
         }),
     // Page scripts imported with ?url must stay files: the CSP allows nonce'd scripts, never data: URLs.
@@ -91,6 +93,32 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     routeMatchMemo(),
   ],
 }));
+
+const APP_DIR = `${path.resolve(import.meta.dirname, "app")}/`;
+// Rollup puts "[plugin vite:reporter] " before a plugin's message.
+const LAZY_NOTE = /\(!\) (\S+) is dynamically imported by (.+) but also statically imported by /;
+
+/**
+ * The build's warnings, less two that say nothing a developer can act on (issue 74, decision 117;
+ * the README's "A quiet build" lists what is left and why):
+ * - zod 4's files carry `@__PURE__` comments where Rollup cannot read them; Rollup drops the comments
+ *   and the code is the same (the browser's zod is tree-shaken by `manualPureFunctions` instead).
+ * - In the server build only: a page's form checks and dialogs are imported on demand so that the
+ *   browser loads them late, and the server imports the same modules statically (its actions check
+ *   the same schemas). The server's bundle is one file by design, so Vite's note that such a module
+ *   "will not move into another chunk" holds for every one of them and is said only when an app
+ *   module imports an app module. The browser build keeps the note (it has none today: `shellChunk`
+ *   gives each on-demand module its own chunk).
+ * Anything else, a third party's annotation outside zod included, is still said.
+ */
+function knownWarningsOnly({ server }: { server: boolean }) {
+  return (warning: RollupLog, warn: (warning: RollupLog) => void) => {
+    if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("/node_modules/zod/")) return;
+    const lazy = server && warning.plugin === "vite:reporter" ? LAZY_NOTE.exec(warning.message) : null;
+    if (lazy && [lazy[1]!, ...lazy[2]!.split(", ")].every((id) => id.startsWith(APP_DIR))) return;
+    warn(warning);
+  };
+}
 
 const SHELL_ROUTES = ["app/root.tsx", "app/routes/app/layout.tsx"].map((file) => path.resolve(import.meta.dirname, file));
 // Not imported by the layouts, but by nearly every page beneath them.

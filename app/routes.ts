@@ -51,6 +51,7 @@ export default [
     route("developers/errors", "routes/app/developer-errors.tsx"),
     route("developers/api/:operation", "routes/app/developer-endpoint.tsx"),
     route("search", "routes/app/search.tsx"),
+    route("search/suggest", "routes/app/search-suggest.ts"),
     route("templates", "routes/app/templates/index.tsx"),
     route("templates/new", "routes/app/templates/edit.tsx", { id: "template-new" }),
     route("templates/:id/edit", "routes/app/templates/edit.tsx", { id: "template-edit" }),

@@ -22,6 +22,12 @@
 //  - [data-copy="<text>"]: a hidden button that copies the text to the clipboard. Shown; a press
 //    copies and marks it data-copied for two seconds (its [data-copy-label] says [data-copied-label],
 //    "Copied").
+//  - form[data-suggest="<address>"]: a search box that lists what it finds as one types (issue 74).
+//    Once typing pauses it asks <address>?q= (JSON: { query, hits: [{ title, detail?, section, to }] }),
+//    one request a pause, the older one cancelled; the hits are links in the form's
+//    [data-suggestions], the down and up arrows move through them and Escape closes the list. Its
+//    words: [data-suggest-count] (with {count}) said in [data-suggestions-status], and
+//    [data-suggest-none] (with {query}). Enter still submits the form: the search page.
 //  - whole documents only: a button pressed to post its form is disabled and marked busy until the
 //    next page; with [data-pending-text] (any form) it also says so.
 //  - whole documents only: a URL dialog the server drew open (`dialog[data-close-href]`, the kit's
@@ -168,6 +174,106 @@ function copyButtons(root) {
   }
 }
 
+/** How long typing must pause before a search box asks: one request a pause, not one a key (slow networks). */
+const SUGGEST_PAUSE_MS = 250;
+/** As the search itself refuses shorter queries (app/.server/domains/search/registry.ts). */
+const SUGGEST_MIN_LENGTH = 2;
+
+function searchSuggestions(root) {
+  for (const form of fresh(root, "form[data-suggest]")) {
+    const input = form.querySelector("input[name=q]");
+    const list = form.querySelector("[data-suggestions]");
+    const status = form.querySelector("[data-suggestions-status]");
+    if (!input || !list) continue;
+    const typed = () => input.value.replace(/\s+/g, " ").trim();
+    let timer;
+    let pending;
+    let shown = "";
+    const close = () => {
+      list.hidden = true;
+      list.replaceChildren();
+      shown = "";
+      if (status) status.textContent = "";
+    };
+    const show = (query, hits) => {
+      shown = query;
+      if (!hits.length) {
+        const none = document.createElement("p");
+        none.className = "px-3 py-2 text-slate-600";
+        none.textContent = (form.dataset.suggestNone ?? "").replace("{query}", query);
+        list.replaceChildren(none);
+      } else {
+        const items = document.createElement("ul");
+        items.className = "max-h-80 divide-y divide-slate-100 overflow-y-auto";
+        for (const hit of hits) {
+          const link = document.createElement("a");
+          link.href = hit.to;
+          link.className = "block px-3 py-2 hover:bg-slate-50 focus:bg-slate-50 focus:outline-none";
+          const title = document.createElement("span");
+          title.className = "block truncate font-medium text-slate-900";
+          title.textContent = hit.title;
+          const where = document.createElement("span");
+          where.className = "block truncate text-xs text-slate-600";
+          where.textContent = hit.detail ? `${hit.section} · ${hit.detail}` : hit.section;
+          link.append(title, where);
+          const item = document.createElement("li");
+          item.append(link);
+          items.append(item);
+        }
+        list.replaceChildren(items);
+      }
+      list.hidden = false;
+      if (status) status.textContent = (form.dataset.suggestCount ?? "").replace("{count}", String(hits.length));
+    };
+    const ask = async (query) => {
+      pending?.abort();
+      pending = new AbortController();
+      const address = new URL(form.dataset.suggest, location.href);
+      address.searchParams.set("q", query);
+      try {
+        const response = await fetch(address, { headers: { accept: "application/json" }, signal: pending.signal });
+        if (!response.ok) return close();
+        const answer = await response.json();
+        // Only the answer to what the box holds now.
+        if (answer.query === typed()) show(answer.query, Array.isArray(answer.hits) ? answer.hits : []);
+      } catch {
+        // Cancelled, or offline: the box is still a search form.
+      }
+    };
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      const query = typed();
+      if (query.length < SUGGEST_MIN_LENGTH) {
+        pending?.abort();
+        return close();
+      }
+      if (query === shown) return;
+      timer = setTimeout(() => ask(query), SUGGEST_PAUSE_MS);
+    });
+    form.addEventListener("keydown", (event) => {
+      if (list.hidden) return;
+      const links = [...list.querySelectorAll("a")];
+      if (event.key === "Escape") {
+        // Only the list closes: a search box would also empty itself (a second Escape does).
+        event.preventDefault();
+        close();
+        input.focus();
+        return;
+      }
+      if ((event.key !== "ArrowDown" && event.key !== "ArrowUp") || !links.length) return;
+      event.preventDefault();
+      const at = links.indexOf(document.activeElement);
+      const next = event.key === "ArrowDown" ? Math.min(at + 1, links.length - 1) : at - 1;
+      if (next < 0) input.focus();
+      else links[next].focus();
+    });
+    // Leaving the box and its list closes the list; typing again opens it.
+    form.addEventListener("focusout", (event) => {
+      if (!(event.relatedTarget instanceof Node && form.contains(event.relatedTarget))) close();
+    });
+  }
+}
+
 /** Every behaviour above, on `root` and what it holds; each element once. */
 export function enhance(root) {
   passwordToggles(root);
@@ -175,6 +281,7 @@ export function enhance(root) {
   strengthMeters(root);
   countdowns(root);
   copyButtons(root);
+  searchSuggestions(root);
 }
 
 /** A whole document without React: the button that submitted says it is working until the next page. */

@@ -1,5 +1,5 @@
 import { formatNumber } from "~/lib/dates";
-import { intlLocale } from "~/lib/intl";
+import { formatDateWords, intlLocale } from "~/lib/intl";
 import { formatKes } from "~/lib/invoice";
 import { m } from "~/paraglide/messages";
 
@@ -19,7 +19,7 @@ export function longDate(ymd: string): string {
   let format = longDates.get(locale);
   if (!format)
     longDates.set(locale, (format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
-  return format.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
+  return formatDateWords(format, new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
 }
 
 const longMonths = new Map<string, Intl.DateTimeFormat>();

@@ -1,4 +1,4 @@
-import { intlLocale } from "./intl";
+import { formatDateWords, intlLocale } from "./intl";
 import { m } from "~/paraglide/messages";
 
 /**
@@ -53,12 +53,12 @@ const toDate = (at: Instant) => (at instanceof Date ? at : new Date(at));
 
 /** "22 Nov 2026, 14:05": a moment, in the display zone (Nairobi unless the organisation chose another). */
 export function formatWhen(at: Instant, zone = displayZone()) {
-  return formattersFor(zone).dateTime.format(toDate(at));
+  return formatDateWords(formattersFor(zone).dateTime, toDate(at));
 }
 
 /** "22 Nov 2026": a day, in the display zone. */
 export function formatDay(at: Instant, zone = displayZone()) {
-  return formattersFor(zone).dateOnly.format(toDate(at));
+  return formatDateWords(formattersFor(zone).dateOnly, toDate(at));
 }
 
 /** The time of day, 24-hour (a chat bubble's "14:05"). */

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { inDisplayZone, inLocale } from "~/.server/infrastructure/http/display-zone";
 import { formatDay, formatNumber, formatWhen } from "./dates";
 import { formatAmount, formatKes, formatQuantity } from "./invoice";
+import { longDate } from "./billing-words";
+import { unitWords } from "./invoice-words";
 import { byCount, intlLocale } from "./intl";
 
 // Issue 43: figures, amounts and dates in the page's language, by Node's ICU, compared character by
@@ -25,7 +27,9 @@ describe("figures, amounts and dates in each language", () => {
   it("writes Swahili's amounts in Kenya shillings as Kenyans read them", () => {
     inLocale("sw", () => {
       expect(intlLocale()).toBe("sw-KE");
-      expect(formatKes(123456750)).toBe(`Ksh${NBSP}1,234,567.50`);
+      // Issue 74: the currency is KES in every language, never sw-KE's "Ksh".
+      expect(formatKes(123456750)).toBe(`KES${NBSP}1,234,567.50`);
+      expect(formatKes(-123450)).toBe(`-KES${NBSP}1,234.50`);
       expect(formatAmount(1500000)).toBe("15,000.00");
       expect(formatNumber(1234567)).toBe("1,234,567");
       expect(
@@ -46,6 +50,28 @@ describe("figures, amounts and dates in each language", () => {
       expect(formatDay(AT)).toBe("25 nov. 2026");
       expect(inDisplayZone("Africa/Lagos", () => formatWhen(AT))).toBe("25 nov. 2026, 15:05");
     });
+  });
+
+  it("writes the first of a month 1er in French, wherever a date has its month in words (issue 74)", () => {
+    const first = "2026-11-01T09:00:00Z";
+    inLocale("fr", () => {
+      expect(longDate("2026-11-01")).toBe("1er novembre 2026");
+      expect(longDate("2026-11-02")).toBe("2 novembre 2026");
+      expect(longDate("2026-11-21")).toBe("21 novembre 2026");
+      expect(formatDay(first)).toBe("1er nov. 2026");
+      expect(formatWhen(first)).toBe("1er nov. 2026, 12:00");
+      expect(formatDay("2026-11-11T09:00:00Z")).toBe("11 nov. 2026");
+    });
+    // Other languages keep the figure.
+    expect(longDate("2026-11-01")).toBe("1 November 2026");
+    inLocale("sw", () => expect(longDate("2026-11-01")).toBe("1 Novemba 2026"));
+  });
+
+  it("says an invoice line's unit in the reader's language (issue 74: 'top-up' was shown in English)", () => {
+    expect(unitWords("top-up")).toBe("top-up");
+    inLocale("sw", () => expect(["top-up", "month", "message"].map(unitWords)).toEqual(["uongezaji", "mwezi", "ujumbe"]));
+    inLocale("fr", () => expect(["top-up", "month", "message", "credit"].map(unitWords)).toEqual(["recharge", "mois", "message", "avoir"]));
+    expect(unitWords("kg")).toBe("kg");
   });
 
   it("chooses a wording by the language's plural rule", () => {

@@ -2,7 +2,7 @@ import { getLocale, type Locale } from "~/paraglide/runtime";
 
 /**
  * The `Intl` locale of a language (issue 43): Kenyan conventions in each, so amounts read as Kenya
- * shillings and dates as Kenyans write them ("Ksh 1,234.50" in Swahili, "1 234,50 KES" in French).
+ * shillings and dates as Kenyans write them ("KES 1,234.50" in Swahili, "1 234,50 KES" in French).
  */
 const INTL_LOCALES: Record<Locale, string> = { en: "en-KE", sw: "sw-KE", fr: "fr-KE" };
 
@@ -22,4 +22,20 @@ export function byCount(count: number, one: () => string, other: () => string): 
   let rules = pluralRules.get(tag);
   if (!rules) pluralRules.set(tag, (rules = new Intl.PluralRules(tag)));
   return rules.select(count) === "one" ? one() : other();
+}
+
+const ordinalFirst = new WeakMap<Intl.DateTimeFormat, boolean>();
+
+/**
+ * A date written by `format`, as the language writes it in words: French names the first of a month
+ * "1er" ("du 1er novembre", "1er nov. 2026", issue 74), which `Intl` does not do. Every formatter
+ * that writes a month in words goes through here; a date with a month in figures is left as it is.
+ */
+export function formatDateWords(format: Intl.DateTimeFormat, at: Date): string {
+  let french = ordinalFirst.get(format);
+  if (french === undefined) ordinalFirst.set(format, (french = format.resolvedOptions().locale.startsWith("fr")));
+  if (!french) return format.format(at);
+  const parts = format.formatToParts(at);
+  const monthInWords = parts.some((part) => part.type === "month" && /\D/.test(part.value));
+  return parts.map((part) => (monthInWords && part.type === "day" && Number(part.value) === 1 ? "1er" : part.value)).join("");
 }

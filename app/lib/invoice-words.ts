@@ -35,3 +35,19 @@ export function invoiceWords(description: string): string {
   if (overage) return m.documents_line_overage({ included: count(overage[1]!), used: count(overage[2]!) });
   return description;
 }
+
+/** A line's unit as stored ("top-up", "month", "message", "credit"), in the reader's language (issue 74); another as stored. */
+export function unitWords(unit: string): string {
+  switch (unit) {
+    case "top-up":
+      return m.documents_unit_topup();
+    case "month":
+      return m.documents_unit_month();
+    case "message":
+      return m.documents_unit_message();
+    case "credit":
+      return m.documents_unit_credit();
+    default:
+      return unit;
+  }
+}

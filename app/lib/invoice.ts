@@ -69,7 +69,9 @@ function groupThousands(digits: string): string {
  * "KES 15,000.00" from 1500000 cents, with an ordinary space (Intl puts a no-break space there, which
  * breaks string comparisons and the PDF's fonts); negatives "-KES 1,234.50". A fraction of a cent is
  * rounded (half away from zero) rather than shown: amounts are meant to be whole cents. In Swahili and
- * French the amount is written by `Intl` for the language (issue 43): "Ksh 15,000.00", "15 000,00 KES".
+ * French the figure is grouped by `Intl` for the language (issue 43), and the currency is always its
+ * code, KES, as invoices, the API and M-Pesa write it (issue 74: never "Ksh", sw-KE's symbol):
+ * "KES 15,000.00" in Swahili, "15 000,00 KES" in French.
  */
 export function formatKes(cents: number): string {
   if (getLocale() !== baseLocale) return localMoney(true).format(wholeCents(cents) / 100);
@@ -109,7 +111,7 @@ function localMoney(currency: boolean | null) {
   if (!format) {
     const options: Intl.NumberFormatOptions =
       currency === true
-        ? { style: "currency", currency: "KES" }
+        ? { style: "currency", currency: "KES", currencyDisplay: "code" }
         : currency === false
           ? { minimumFractionDigits: 2, maximumFractionDigits: 2 }
           : { maximumFractionDigits: 20 };

@@ -41,6 +41,7 @@ const SKIPPED: Record<string, string> = {
   "messaging/contacts/:id/data.json": "a JSON download",
   "integrations/shopify/requests/:id/data.json": "a JSON download (a Shopify customer's data request)",
   "integrations/google-sheets/picker-token": "the Google Picker's token: JSON, POST only",
+  "search/suggest": "the search boxes' suggestions as one types: JSON (walked in search-words.spec.ts)",
   "analytics/daily.csv": "a CSV download",
   "revenue-share/transactions.csv": "a CSV download",
   "messaging/campaigns/:id/results.csv": "a CSV download",

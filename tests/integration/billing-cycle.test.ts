@@ -207,7 +207,7 @@ describe("the monthly cycle", () => {
     const [stored] = await rawQuery<{ title: string; body: string; words: unknown }>(
       `select title, body, words from notifications where event = 'invoice_overdue' order by created_at limit 1`,
     );
-    expect(noticeIn("sw", stored!).title).toMatch(/^Muda wa kulipa ankara INV-2026-\d{6} umepita: Ksh\u00a02,320.00$/);
+    expect(noticeIn("sw", stored!).title).toMatch(/^Muda wa kulipa ankara INV-2026-\d{6} umepita: KES\u00a02,320.00$/);
     expect(noticeIn("sw", stored!).body).toMatch(/^Ilipaswa kulipwa tarehe 15 Oktoba 2026\. Ilipe kwenye ukurasa wa Malipo na ankara/);
     expect(noticeIn("fr", stored!).body).toMatch(/^Elle était à régler le 15 octobre 2026\. /);
     await drainJobs();

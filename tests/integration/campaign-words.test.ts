@@ -216,6 +216,6 @@ describe("activity lines", () => {
     ]);
     const [requested] = await activity(t.organizationId, "Plan change requested");
     expect(inLocale("sw", () => detailsInWords(requested!.details))).toBe("Starter (lipa kabla) kuanzia 1 Desemba 2026.");
-    expect(inLocale("fr", () => detailsInWords(requested!.details))).toBe("Starter (prépayé) à partir du 1 décembre 2026.");
+    expect(inLocale("fr", () => detailsInWords(requested!.details))).toBe("Starter (prépayé) à partir du 1er décembre 2026.");
   });
 });

@@ -137,6 +137,8 @@ const ROWS: Record<string, Row> = {
   "/whatsapp-setup": { path: "/whatsapp-setup", anonymous: "→/whatsapp", owner: "→/whatsapp", admin: "→/whatsapp" },
   // Spec pages not built yet answer "coming soon" to any signed-in user.
   "/search": { path: "/search?q=whatsapp", anonymous: "login", owner: "ok", admin: "ok" },
+  // What the search boxes list as one types (issue 74): JSON, each member's own.
+  "/search/suggest": { path: "/search/suggest?q=whatsapp", anonymous: "login", owner: "ok", admin: "ok" },
   "/templates": { path: "/templates", anonymous: "login", owner: "ok", admin: "ok" },
   "/templates/new": { path: "/templates/new", anonymous: "login", owner: "ok", admin: "ok" },
   // Nobody's template: another tenant's id and an unknown one look the same.

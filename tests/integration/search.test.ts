@@ -4,6 +4,7 @@ import { currentUser } from "~/.server/domains/auth/guards";
 import { PlatformScopeRefused } from "~/.server/infrastructure/db/scope";
 import { platformUsers } from "~/.server/domains/search/providers";
 import { loader as searchLoader } from "~/routes/app/search";
+import { loader as searchSuggestLoader } from "~/routes/app/search-suggest";
 import { loader as adminUsers } from "~/routes/admin/users";
 import { loader as revenueShare } from "~/routes/app/revenue-share/index";
 import { getRequest, run } from "../support/http";
@@ -11,6 +12,7 @@ import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { connectedNumber } from "../support/whatsapp";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
 import { rawQuery } from "~/.server/infrastructure/db/client";
+import { inLocale } from "~/.server/infrastructure/http/display-zone";
 
 // Issue 10: the top bar's search box, the admin console's search and its bell did nothing. They
 // search what exists, each tenant inside its own data.
@@ -159,6 +161,38 @@ describe("search", () => {
     expect(await pages("create template")).toEqual([]);
     expect(await pages("billing")).toEqual([]);
     expect(await pages("api key")).toEqual([]);
+  });
+
+  it("finds pages by their Swahili and French names too, accents or not, shown in the reader's language (issue 74)", async () => {
+    const me = await signedIn();
+    const pages = async (q: string) =>
+      titles((await run(searchLoader, getRequest(`/search?q=${encodeURIComponent(q)}`, { cookie: me.cookie }))).data.sections, "pages");
+    expect((await pages("violezo"))[0]).toBe("Templates");
+    expect((await pages("Modèles"))[0]).toBe("Templates");
+    expect((await pages("modeles"))[0]).toBe("Templates");
+    expect((await pages("takwimu"))[0]).toBe("Advanced Analytics");
+    expect((await pages("equipe"))[0]).toBe("Team");
+    expect((await pages("Mipangilio ya akaunti"))[0]).toBe("Account Settings");
+    // English always, whatever the page's language; the hit is named in the page's language.
+    expect((await inLocale("sw", () => pages("templates")))[0]).toBe("Violezo");
+    expect((await inLocale("sw", () => pages("Facturation")))[0]).toBe("Malipo na usajili");
+    expect((await inLocale("fr", () => pages("violezo")))[0]).toBe("Modèles");
+
+    // What the box lists as one types: a small JSON answer, the pages first, named in the page's language.
+    type Suggested = { query: string; hits: { title: string; section: string; to: string }[] };
+    const suggest = (q: string) =>
+      run<Suggested>(searchSuggestLoader, getRequest(`/search/suggest?q=${encodeURIComponent(q)}`, { cookie: me.cookie }));
+    const answer = await suggest("violezo");
+    expect(answer.headers?.get("content-type")).toContain("application/json");
+    expect(answer.data.query).toBe("violezo");
+    expect(answer.data.hits[0]).toEqual({ title: "Templates", section: "Pages", to: "/templates" });
+    expect((await inLocale("fr", () => suggest("takwimu"))).data.hits[0]?.title).toBe("Statistiques avancées");
+    expect((await suggest("a")).data).toEqual({ query: "", hits: [] });
+
+    // Still only the pages the role may open.
+    await rawQuery(`update users set org_role = 'viewer' where id = $1`, [me.user.id]);
+    expect(await pages("Facturation")).toEqual([]);
+    expect((await suggest("Facturation")).data.hits.map((hit) => hit.to)).not.toContain("/billing");
   });
 
   it("finds the Revenue Share page, which asks a signed-out visitor to sign in", async () => {

@@ -19,7 +19,7 @@ import { Funnel, SeriesBarChart } from "~/components/ui/chart";
 import { Download } from "~/components/ui/icons";
 import { Table, type Column } from "~/components/ui/table";
 import { decimal, rangeWords, volumeCaption } from "./words";
-import { intlLocale } from "~/lib/intl";
+import { formatDateWords, intlLocale } from "~/lib/intl";
 import { getLocale } from "~/paraglide/runtime";
 import { m } from "~/paraglide/messages";
 
@@ -199,7 +199,7 @@ function periodCell(period: string) {
           timeZone: "UTC",
         })),
       );
-    const dayWords = format.format(new Date(Date.UTC(year, month - 1, day)));
+    const dayWords = formatDateWords(format, new Date(Date.UTC(year, month - 1, day)));
     words = hour ? `${dayWords}, ${hour}` : dayWords;
   }
   return <time dateTime={period}>{words}</time>;

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { invoiceWords } from "~/lib/invoice-words";
+import { invoiceWords, unitWords } from "~/lib/invoice-words";
 import { encode as encodeQr } from "uqr";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
@@ -206,7 +206,7 @@ function LinesTable({ invoice }: { invoice: InvoiceDocument }) {
                 <td className="px-2 py-2 text-xs whitespace-nowrap text-slate-500">{line.itemCode}</td>
                 <td className="min-w-44 px-2 py-2 print:min-w-28">{invoiceWords(line.description)}</td>
                 <td className={FIGURE_CELL}>{formatQuantity(line.quantity)}</td>
-                <td className="px-2 py-2 whitespace-nowrap">{line.unit}</td>
+                <td className="px-2 py-2 whitespace-nowrap">{unitWords(line.unit)}</td>
                 <td className={FIGURE_CELL}>{formatAmount(line.unitPriceCents)}</td>
                 {taxed ? (
                   <>

@@ -148,6 +148,7 @@ export function AppShell({
             maxLength={100}
             placeholder={m.app_shell_search_placeholder()}
             variant="bar"
+            suggest={href("/search/suggest")}
             className="hidden max-w-md flex-1 sm:block"
           />
           <div className="ml-auto flex items-center gap-1 sm:gap-2">

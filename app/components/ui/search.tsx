@@ -1,5 +1,7 @@
 import { Form } from "react-router";
 import { Search } from "./icons";
+import { useEnhanced } from "./enhanced";
+import { m } from "~/paraglide/messages";
 
 const BOX = {
   /** In a top bar: small, on grey. */
@@ -18,6 +20,10 @@ const BOX = {
 /**
  * A search box: a GET form (role=search) sending `q` to `action`, with a magnifier, a label for
  * screen readers only, and the reason a query was refused tied to it (`messageId`).
+ *
+ * With `suggest` (the address of a route answering `?q=` with a few hits as JSON), app/assets/forms.js
+ * lists what the search finds under the box as one types (issue 74), on hydrated pages and documents
+ * alike; without scripts, and with them, Enter opens the search page.
  */
 export function SearchBox({
   action,
@@ -29,6 +35,7 @@ export function SearchBox({
   messageId,
   variant = "page",
   className = "",
+  suggest,
 }: {
   action: string;
   id: string;
@@ -40,10 +47,25 @@ export function SearchBox({
   messageId?: string;
   variant?: keyof typeof BOX;
   className?: string;
+  /** Where forms.js asks for suggestions as one types (app/routes/app/search-suggest.ts). */
+  suggest?: string;
 }) {
   const look = BOX[variant];
+  const enhance = useEnhanced<HTMLFormElement>();
+  const listId = `${id}-suggestions`;
   return (
-    <Form method="get" action={action} role="search" className={`relative ${className}`.trim()}>
+    <Form
+      method="get"
+      action={action}
+      role="search"
+      className={`relative ${className}`.trim()}
+      // A hydrated page asks for the script when the box is first used, not with the page (its first visit stays light).
+      onFocus={suggest ? (event) => enhance(event.currentTarget) : undefined}
+      data-suggest={suggest}
+      // The script holds no words: these come in the page's language ({count} and {query} filled in by it).
+      data-suggest-count={suggest ? m.app_search_suggestions({ count: "{count}" }) : undefined}
+      data-suggest-none={suggest ? m.app_search_nothing_found({ query: "{query}" }) : undefined}
+    >
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
@@ -55,10 +77,25 @@ export function SearchBox({
         defaultValue={defaultValue}
         maxLength={maxLength}
         placeholder={placeholder}
+        autoComplete={suggest ? "off" : undefined}
         aria-describedby={messageId}
         aria-invalid={messageId ? true : undefined}
+        aria-controls={suggest ? listId : undefined}
         className={look.input}
       />
+      {suggest ? (
+        <>
+          {/* Filled by forms.js; React draws them empty and never touches what the script puts inside. */}
+          <p className="sr-only" aria-live="polite" data-suggestions-status />
+          <div
+            id={listId}
+            hidden
+            data-suggestions
+            data-testid="search-suggestions"
+            className="absolute inset-x-0 top-full z-30 mt-1 overflow-hidden rounded-lg border border-slate-200 bg-white text-sm shadow-lg"
+          />
+        </>
+      ) : null}
     </Form>
   );
 }

@@ -36,6 +36,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
         defaultValue={query}
         maxLength={100}
         placeholder={m.app_search_placeholder()}
+        suggest={href("/search/suggest")}
       />
       <SearchResults query={query} message={message} sections={sections} idPrefix="search" />
     </div>

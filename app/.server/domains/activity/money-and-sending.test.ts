@@ -56,9 +56,9 @@ describe("billing details", () => {
   it("are said in Swahili and French with the amounts, days and billing types of the language", () => {
     expect(sw("Starter (prepaid) from 1 December 2026.")).toMatch(/^Starter \(lipa kabla\) kuanzia 1 Desemba 2026\.$/);
     expect(fr("Now on Growth (postpaid).")).toBe("Forfait en vigueur : Growth (postpayé).");
-    expect(sw("KES 1,234.50 by M-Pesa paybill (TGH12ABC).")).toMatch(/^Malipo ya Ksh\s?1,234\.50 kupitia M-Pesa Paybill \(TGH12ABC\)\.$/);
-    expect(sw("KES 1,000.00 by card: Declined by the bank")).toMatch(/^Malipo ya Ksh\s?1,000\.00 kupitia kadi: Declined by the bank$/);
-    expect(sw("INV-2026-000012 for November 2026: KES 20,295.36.")).toMatch(/^Ankara INV-2026-000012 ya Novemba 2026: Ksh\s?20,295\.36\.$/);
+    expect(sw("KES 1,234.50 by M-Pesa paybill (TGH12ABC).")).toMatch(/^Malipo ya KES\s?1,234\.50 kupitia M-Pesa Paybill \(TGH12ABC\)\.$/);
+    expect(sw("KES 1,000.00 by card: Declined by the bank")).toMatch(/^Malipo ya KES\s?1,000\.00 kupitia kadi: Declined by the bank$/);
+    expect(sw("INV-2026-000012 for November 2026: KES 20,295.36.")).toMatch(/^Ankara INV-2026-000012 ya Novemba 2026: KES\s?20,295\.36\.$/);
   });
 });
 

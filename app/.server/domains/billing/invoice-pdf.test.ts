@@ -227,7 +227,7 @@ describe("issue 43: the PDF in the language of the request that downloads it", (
         "Identifiant d'entreprise",
         "DÉTAILS DE LA FACTURE",
         "Numéro de facture",
-        "Émise le",
+        "Date d'émission",
         "Échéance",
         "Période",
         "Abonnement postpayé",
@@ -256,6 +256,15 @@ describe("issue 43: the PDF in the language of the request that downloads it", (
     expect(pdf.getSubject()).toBe("Abonnement postpayé pour Coopérative d'Épargne « Kôlô » & Soeurs");
   });
 
+  it("writes a French top-up receipt with its words agreeing and its unit in French (issue 74)", async () => {
+    const page = (await pdfText(await inLocale("fr", () => renderInvoicePdf(sampleTopUpReceipt()))))[0]!;
+    expect(page).toEqual(
+      expect.arrayContaining(["Reçu de recharge du portefeuille, payé intégralement", "Date d'émission", "Date de paiement", "recharge"]),
+    );
+    expect(page.join(" ")).not.toContain("payée intégralement");
+    expect(page).not.toContain("top-up");
+  });
+
   it("writes a Swahili receipt and tax invoice, with Kenya shillings as Swahili writes them", async () => {
     const page = (await pdfText(await inLocale("sw", () => renderInvoicePdf(sampleTopUpReceipt()))))[0]!;
     expect(page).toEqual(
@@ -271,7 +280,8 @@ describe("issue 43: the PDF in the language of the request that downloads it", (
         "Kiasi kinachotozwa kodi",
         "VAT 16%",
         "Jumla iliyolipwa (KES)",
-        "Ksh 1,000.00",
+        "KES 1,000.00",
+        "uongezaji",
         "MALIPO",
         "Njia",
         "M-Pesa",

@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from "pdf-lib";
-import { invoiceWords } from "~/lib/invoice-words";
+import { invoiceWords, unitWords } from "~/lib/invoice-words";
 import { encode as encodeQr } from "uqr";
 import {
   formatAmount,
@@ -356,7 +356,7 @@ const FIXED_COLUMNS: Column[] = [
   { header: m.documents_pdf_column_item_code, width: 66, kind: "text", shrink: true, muted: true, cell: (line) => line.itemCode },
   { header: m.documents_pdf_column_description, width: 0, kind: "text", cell: (line) => invoiceWords(line.description) },
   { header: m.documents_pdf_column_quantity, width: 40, kind: "figure", cell: (line) => formatQuantity(line.quantity) },
-  { header: m.documents_pdf_column_unit, width: 42, kind: "text", shrink: true, cell: (line) => line.unit },
+  { header: m.documents_pdf_column_unit, width: 42, kind: "text", shrink: true, cell: (line) => unitWords(line.unit) },
   { header: m.documents_pdf_column_unit_price, width: 52, kind: "figure", cell: (line) => formatAmount(line.unitPriceCents) },
   { header: m.documents_pdf_column_net, width: 58, kind: "figure", cell: (line) => formatAmount(line.netCents) },
   { header: vatLabel, width: 50, kind: "figure", cell: (line) => formatAmount(line.vatCents) },

@@ -22,10 +22,10 @@ describe("a wallet entry's stored description in the reader's language", () => {
 
   it("says the billing code's sentences in Swahili and French, amounts written for the language, and leaves an administrator's words alone", () => {
     expect(STORED.map((text) => inLocale("sw", () => walletEntryWords(text)))).toEqual([
-      "Ujumbe 1 umetumwa, Ksh\u00a00.80",
-      "Jumbe 1200 zimetumwa, Ksh\u00a0960.00",
-      "Jumbe 3 hazikutumwa: Ksh\u00a02.40 zimeachiliwa",
-      "Ujumbe 1 umeshindwa baada ya kutumwa: Ksh\u00a00.80 zimerejeshwa",
+      "Ujumbe 1 umetumwa, KES\u00a00.80",
+      "Jumbe 1200 zimetumwa, KES\u00a0960.00",
+      "Jumbe 3 hazikutumwa: KES\u00a02.40 zimeachiliwa",
+      "Ujumbe 1 umeshindwa baada ya kutumwa: KES\u00a00.80 zimerejeshwa",
       "Malipo ya M-Pesa SGH12K9LMN",
       "Malipo ya kadi",
       "Ankara INV-2026-000123 imelipwa kwa uhamisho wa benki",

@@ -7,7 +7,7 @@ import { inLocale } from "../../infrastructure/http/display-zone";
 import { winAnsiText } from "../billing/invoice-pdf";
 import { formatAmount, formatKes } from "~/lib/invoice";
 import { formatNumber } from "~/lib/dates";
-import { intlLocale } from "~/lib/intl";
+import { formatDateWords, intlLocale } from "~/lib/intl";
 import { m } from "~/paraglide/messages";
 import type { Locale } from "~/paraglide/runtime";
 import type { Role } from "~/lib/permissions";
@@ -146,7 +146,8 @@ function ensureRoom(pen: Pen, height: number, header: () => void) {
 const monthWords = (period: string) =>
   new Intl.DateTimeFormat(intlLocale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${period}T00:00:00Z`));
 const dayWords = (at: Date | string) =>
-  new Intl.DateTimeFormat(intlLocale(), { day: "numeric", month: "long", year: "numeric", timeZone: "Africa/Nairobi" }).format(
+  formatDateWords(
+    new Intl.DateTimeFormat(intlLocale(), { day: "numeric", month: "long", year: "numeric", timeZone: "Africa/Nairobi" }),
     new Date(at),
   );
 

@@ -4,14 +4,16 @@ import { queryRows } from "../../infrastructure/db/query";
 import { mayOpen } from "../auth/route-permissions";
 import { platformScope } from "../../infrastructure/db/scope";
 import { formatKes } from "~/lib/invoice";
-import { internationalDigits, likePattern, searchWith, type SearchProvider } from "./registry";
+import { SEARCH_LIMITS, internationalDigits, likePattern, searchWith, type SearchProvider } from "./registry";
 import type { CurrentUser } from "../auth/guards";
 import { actionInWords, detailsInWords } from "../activity/words";
 import { m } from "~/paraglide/messages";
+import { locales, type Locale } from "~/paraglide/runtime";
 
 // The signed-in pages a search can point to, with the words people use for them (English, kept
-// whatever the language: the page's title in the request's language is searched too).
-const PAGES: { to: string; title: () => string; words: string }[] = [
+// whatever the language). Each page is also found by its title in every language (issue 74): a
+// Swahili speaker using the English pages types "Violezo", a French one "Modèles".
+const PAGES: { to: string; title: (inputs?: Record<string, never>, options?: { locale?: Locale }) => string; words: string }[] = [
   { to: "/dashboard", title: m.app_nav_overview, words: "Overview dashboard home stats recent activity" },
   { to: "/get-started", title: m.app_nav_get_started, words: "Get Started tutorial steps guide onboarding" },
   {
@@ -132,24 +134,36 @@ const PAGES: { to: string; title: () => string; words: string }[] = [
   },
 ];
 
+/** Lower case without accents, so "modeles" finds "Modèles" and "equipe" "Équipe". */
+function folded(text: string) {
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+// Every page's titles in every language, folded: they never change while the server runs.
+let pageNames: Map<string, string> | null = null;
+function namesOf(page: (typeof PAGES)[number]) {
+  pageNames ??= new Map(PAGES.map((p) => [p.to, folded(locales.map((locale) => p.title({}, { locale })).join(" \u0000 "))]));
+  return pageNames.get(page.to)!;
+}
+
 const pages: SearchProvider = {
   id: "pages",
   get label() {
     return m.app_search_section_pages();
   },
   async search(current, query, limit) {
-    const words = query.toLowerCase().split(" ");
-    // Each page by its title in the request's language, and by the English words people use for it.
-    const titled = PAGES.filter((page) => mayOpen(current.role, page.to)).map((page) => ({ ...page, title: page.title() }));
-    const found = titled.filter((page) => {
-      const text = `${page.title} ${page.words}`.toLowerCase();
+    const words = folded(query).split(" ");
+    // Each page by its title in any language, and by the English words people use for it; shown by its title in the request's language.
+    const allowed = PAGES.filter((page) => mayOpen(current.role, page.to));
+    const found = allowed.filter((page) => {
+      const text = `${namesOf(page)} ${folded(page.words)}`;
       return words.every((word) => text.includes(word));
     });
-    // A page named by what was typed ("templates") comes before those that only mention it.
-    const named = (page: (typeof titled)[number]) => words.every((word) => page.title.toLowerCase().includes(word));
+    // A page named by what was typed ("templates", "violezo") comes before those that only mention it.
+    const named = (page: (typeof PAGES)[number]) => words.every((word) => namesOf(page).includes(word));
     return [...found.filter(named), ...found.filter((page) => !named(page))]
       .slice(0, limit)
-      .map((page) => ({ title: page.title, to: page.to }));
+      .map((page) => ({ title: page.title(), to: page.to }));
   },
 };
 
@@ -297,4 +311,17 @@ export const SEARCH_PROVIDERS: SearchProvider[] = [pages, whatsappAccounts, acti
 
 export function searchEverything(current: CurrentUser, query: string) {
   return searchWith(SEARCH_PROVIDERS, current, query);
+}
+
+/**
+ * What a search box lists as one types: a few hits a section, at most `SEARCH_LIMITS.suggestions` in
+ * all, pages first, each with its section's name (a small answer for slow networks).
+ */
+export async function suggestionsFor(current: CurrentUser, query: string) {
+  const sections = await searchWith(SEARCH_PROVIDERS, current, query, SEARCH_LIMITS.suggested);
+  return sections
+    .flatMap((section) =>
+      section.hits.map((hit) => ({ title: hit.title, ...(hit.detail ? { detail: hit.detail } : {}), section: section.label, to: hit.to })),
+    )
+    .slice(0, SEARCH_LIMITS.suggestions);
 }

@@ -23,7 +23,8 @@ export interface SearchProvider {
   search(current: CurrentUser, query: string, limit: number): Promise<SearchHit[]>;
 }
 
-export const SEARCH_LIMITS = { minLength: 2, maxLength: 100, perProvider: 8 } as const;
+/** `suggested` hits a section, `suggestions` in all, while a box suggests as one types (a small answer for slow networks). */
+export const SEARCH_LIMITS = { minLength: 2, maxLength: 100, perProvider: 8, suggested: 4, suggestions: 8 } as const;
 
 /** `typed`: what was sent, cut to twice the longest query, to show back in the box of a refused or empty search. */
 export type SearchQuery = { ok: true; query: string } | { ok: false; message: string; typed: string } | { ok: "empty"; typed: string };
@@ -62,10 +63,13 @@ export interface SearchSection {
 }
 
 /** Runs every provider the user may use, side by side; sections with no hits are left out. */
-export async function searchWith(providers: SearchProvider[], current: CurrentUser, query: string): Promise<SearchSection[]> {
+export async function searchWith(
+  providers: SearchProvider[],
+  current: CurrentUser,
+  query: string,
+  limit: number = SEARCH_LIMITS.perProvider,
+): Promise<SearchSection[]> {
   const allowed = providers.filter((p) => !p.permission || can(current.role, p.permission));
-  const results = await Promise.all(
-    allowed.map(async (p) => ({ id: p.id, label: p.label, hits: await p.search(current, query, SEARCH_LIMITS.perProvider) })),
-  );
+  const results = await Promise.all(allowed.map(async (p) => ({ id: p.id, label: p.label, hits: await p.search(current, query, limit) })));
   return results.filter((section) => section.hits.length > 0);
 }

@@ -16,7 +16,7 @@ describe("said: days and months", () => {
       "Ankara yako ya Novemba 2026 inapaswa kulipwa kufikia 1 Desemba 2026. Ilipe kwenye ukurasa wa Malipo na ankara kwa M-Pesa, kadi au uhamisho wa benki.",
     );
     expect(sayIn("fr", said)).toBe(
-      "Votre facture de novembre 2026 est à régler avant le 1 décembre 2026. Réglez-la sur la page Facturation par M-Pesa, carte ou virement bancaire.",
+      "Votre facture de novembre 2026 est à régler avant le 1er décembre 2026. Réglez-la sur la page Facturation par M-Pesa, carte ou virement bancaire.",
     );
   });
 
@@ -43,7 +43,7 @@ describe("stored sentences", () => {
       "app_notice_invoice_issued_title",
       { number: "INV-2026-000123", amount: { kes: 123_456_750 } },
     ]);
-    expect(sentences.say(english, "sw")).toBe("Ankara INV-2026-000123: Ksh\u00a01,234,567.50");
+    expect(sentences.say(english, "sw")).toBe("Ankara INV-2026-000123: KES\u00a01,234,567.50");
     expect(sentences.say(english, "fr")).toBe("Facture INV-2026-000123 : 1\u202f234\u202f567,50\u00a0KES");
 
     const due = "Your November 2026 invoice is due by 1 December 2026. Pay it on the Billing page by M-Pesa, card or bank transfer.";
@@ -92,6 +92,6 @@ describe("stored sentences", () => {
         ),
       ),
     );
-    expect(outer.say(stored, "sw")).toContain("Muda wa kulipa ankara INV-9 umepita: Ksh\u00a05.00");
+    expect(outer.say(stored, "sw")).toContain("Muda wa kulipa ankara INV-9 umepita: KES\u00a05.00");
   });
 });

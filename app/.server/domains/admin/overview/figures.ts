@@ -5,7 +5,7 @@ import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { nairobiMonthStart, nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
 import { baseLocale, getLocale } from "~/paraglide/runtime";
-import { intlLocale } from "~/lib/intl";
+import { formatDateWords, intlLocale } from "~/lib/intl";
 
 /** Days the "active" KPI looks back over. */
 export const ACTIVE_DAYS = 30;
@@ -22,7 +22,7 @@ const n = (value: unknown) => Number(value ?? 0);
 function calendarWords(date: string, english: string, options: Intl.DateTimeFormatOptions) {
   if (getLocale() === baseLocale) return english;
   const at = new Date(`${date.length === 7 ? `${date}-01` : date}T12:00:00Z`);
-  return Number.isNaN(at.getTime()) ? english : new Intl.DateTimeFormat(intlLocale(), { ...options, timeZone: "UTC" }).format(at);
+  return Number.isNaN(at.getTime()) ? english : formatDateWords(new Intl.DateTimeFormat(intlLocale(), { ...options, timeZone: "UTC" }), at);
 }
 
 export interface PlatformOverview {

@@ -4,7 +4,7 @@ import { queryRows } from "../../../infrastructure/db/query";
 import { METRIC } from "./monitor";
 
 import { SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
-import { intlLocale } from "~/lib/intl";
+import { formatDateWords, intlLocale } from "~/lib/intl";
 
 export { DEFAULT_RANGE, parseRange, SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
 
@@ -45,7 +45,7 @@ function bucketLabel(range: SystemRange, epochSeconds: number) {
     return at.toLocaleTimeString(locale, { ...zone, hour: "2-digit", minute: "2-digit", hour12: false });
   if (range === "7d")
     return `${at.toLocaleDateString(locale, { ...zone, weekday: "short", day: "numeric" })} ${at.toLocaleTimeString(locale, { ...zone, hour: "2-digit", minute: "2-digit", hour12: false })}`;
-  return at.toLocaleDateString(locale, { ...zone, day: "numeric", month: "short" });
+  return formatDateWords(new Intl.DateTimeFormat(locale, { ...zone, day: "numeric", month: "short" }), at);
 }
 
 /** metric_samples over the range in its buckets: the platform's charts and each instance's resources. */
