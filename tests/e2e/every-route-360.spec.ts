@@ -5,13 +5,19 @@ import { test, expect } from "./fixtures";
 import { ADMIN, BASE_URL, DEMO, field, randomIp, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 39: every page of the product at a small phone's width (360 × 740), signed out, as the demo
-// business and as the platform's administrator. Every route of app/routes.ts is either walked here
-// or skipped below with its reason: a new page cannot escape the walk.
+// business, as a business of its own and as the platform's administrator. Every route of app/routes.ts
+// is either walked here or skipped below with its reason: a new page cannot escape the walk.
+// Issue 74: every walk in each of the product's languages, English, Swahili and French (their words
+// are longer or shorter in other places), and in the pseudo-locale without JavaScript (every word
+// two-fifths longer, as a language added later may be).
 //
-// On each page:
-// - the document does not scroll sideways;
-// - no visible element sticks out past the screen's right edge (content inside a box that scrolls or
-//   clips sideways itself, and visually hidden text, aside: a wide table scrolls inside its own box);
+// On each page (in the language walked: the page's <html lang> says so):
+// - the document does not scroll sideways: it is no wider than the 360 px screen (measured against
+//   the screen's 360 px, not window.innerWidth: a phone zooms out to show a page wider than its
+//   screen, and innerWidth grows with the page);
+// - no visible element, nor any text, sticks out past the screen's right edge (content inside a box
+//   that scrolls or clips sideways itself, and visually hidden text, aside: a wide table scrolls inside
+//   its own box);
 // - every visible form control is wide enough to use: a text field, select or text area at least
 //   120 px wide (check boxes, radio buttons, hidden and file inputs aside; a field for at most six
 //   characters, as a code's digit boxes, at least 40 px), a button at least 24 px.
@@ -85,15 +91,47 @@ function routePaths(entries: RouteConfigEntry[], parent = ""): string[] {
 
 const ALL_PATHS = routePaths(routes);
 
-/** A page to walk: its route's pattern, and its address (from ids found in the demo data when it has parameters). */
+/**
+ * A page to walk: its route's pattern, and its address. A route with parameters takes its address
+ * from a link on a page walked before it (`find`: the first link seen matching a pattern, see
+ * `linkIn`), or from records made for the walk (`ids`).
+ */
 type Ids = Record<string, string>;
-type Walk = [pattern: string, url: string | ((ids: Ids) => string)];
+type Found = { find: (pattern: RegExp) => string; ids: Ids };
+type Walk = [pattern: string, url: string | ((found: Found) => string)];
 
-/** Problems on the page drawn now (see the rules at the top). */
+/** The languages walked: the `lng` cookie chooses one (decision 071); the pseudo-locale's cookie writes English words longer. */
+interface Language {
+  name: string;
+  /** What the page's <html lang> says. */
+  lang: string;
+  cookies: { name: string; value: string; url: string }[];
+  /** Only without JavaScript: the server writes it over its HTML, React in the browser would draw its own words again. */
+  noScriptOnly?: boolean;
+}
+const LANGUAGES: Language[] = [
+  ...(["en", "sw", "fr"] as const).map((lang) => ({
+    name: { en: "English", sw: "Swahili", fr: "French" }[lang],
+    lang,
+    cookies: [{ name: "lng", value: lang, url: BASE_URL }],
+  })),
+  {
+    name: "the pseudo-locale",
+    lang: "en",
+    cookies: [
+      { name: "lng", value: "en", url: BASE_URL },
+      { name: "jumbe_pseudo", value: "1", url: BASE_URL },
+    ],
+    noScriptOnly: true,
+  },
+];
+
+/** Problems on the page drawn now (see the rules at the top), its language, and the addresses it links to. */
 async function problemsOnPage(page: Page) {
   return page.evaluate(
-    ({ minField, minButton, minShortField }) => {
-      const vw = window.innerWidth;
+    ({ width, minField, minButton, minShortField }) => {
+      // The screen's width: not window.innerWidth, which grows when the phone zooms out to show a wider page.
+      const vw = Math.min(width, document.documentElement.clientWidth);
       const found: string[] = [];
       const describe = (el: Element) => {
         const label =
@@ -110,12 +148,13 @@ async function problemsOnPage(page: Page) {
           if (visuallyHidden(getComputedStyle(e), e)) return true;
         return false;
       };
-      // Inside a box that scrolls or clips sideways itself (not the page's own root), or visually hidden.
-      const contained = (el: Element) => {
+      // Inside a box that scrolls or clips sideways itself (not the page's own root), or visually hidden;
+      // `clipsOwn`: the element's own clipping counts too (a text in a box that truncates it).
+      const contained = (el: Element, clipsOwn = false) => {
         for (let e: Element | null = el; e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
           const s = getComputedStyle(e);
           if (visuallyHidden(s, e)) return true;
-          if (e !== el && ["auto", "scroll", "hidden", "clip"].includes(s.overflowX)) return true;
+          if ((clipsOwn || e !== el) && ["auto", "scroll", "hidden", "clip"].includes(s.overflowX)) return true;
         }
         return false;
       };
@@ -133,14 +172,27 @@ async function problemsOnPage(page: Page) {
 
       const sticking = new Set<Element>();
       for (const el of Array.from(document.body.querySelectorAll("*"))) {
-        if (!visible(el)) continue;
         const right = el.getBoundingClientRect().right;
-        if (right <= vw + 0.5 || contained(el)) continue;
+        if (right <= vw + 0.5 || !visible(el) || contained(el)) continue;
         // Report the outermost element only: its children go with it.
         let reportedAncestor = false;
         for (let a = el.parentElement; a; a = a.parentElement) if (sticking.has(a)) reportedAncestor = true;
         sticking.add(el);
         if (!reportedAncestor) found.push(`${describe(el)} ends at ${Math.round(right)} px, past the screen's ${vw} px`);
+      }
+
+      // Text that runs out of its own box past the screen's edge (a long name with no place to break).
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        const parent = text.parentElement;
+        if (!parent || !text.textContent?.trim() || sticking.has(parent)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const right = range.getBoundingClientRect().right;
+        if (right <= vw + 0.5 || !visible(parent) || contained(parent, true)) continue;
+        found.push(
+          `the text "${text.textContent.trim().slice(0, 40)}" of ${describe(parent)} ends at ${Math.round(right)} px, past the screen's ${vw} px`,
+        );
       }
 
       for (const el of Array.from(document.body.querySelectorAll("input, select, textarea, button"))) {
@@ -154,36 +206,58 @@ async function problemsOnPage(page: Page) {
         const min = isButton ? minButton : maxLength <= 6 ? minShortField : minField;
         if (width < min) found.push(`${describe(el)} is ${Math.round(width)} px wide (at least ${min} px to be usable)`);
       }
-      return found;
+      const links = Array.from(document.querySelectorAll("a[href]"), (a) => a.getAttribute("href") ?? "");
+      return { found, lang: document.documentElement.lang, links };
     },
-    { minField: MIN_FIELD, minButton: MIN_BUTTON, minShortField: MIN_SHORT_FIELD },
+    { width: WIDTH, minField: MIN_FIELD, minButton: MIN_BUTTON, minShortField: MIN_SHORT_FIELD },
   );
 }
 
-/** Opens each address in turn and checks it; every page's problems are reported together at the end. */
-async function walk(page: Page, pages: Walk[], ids: Ids = {}) {
+/**
+ * Opens each address in turn, in `language` (its cookies set in the page's context), and checks it;
+ * every page's problems are reported together at the end.
+ */
+async function walk(page: Page, pages: Walk[], language: Language, ids: Ids = {}) {
+  await page.context().clearCookies({ name: "jumbe_pseudo" });
+  await page.context().addCookies(language.cookies);
   const failures: string[] = [];
+  const seen: string[] = [];
+  const find = (pattern: RegExp) => {
+    const link = linkIn(seen, pattern);
+    if (!link) throw new Error(`no link matching ${pattern} on the pages walked before`);
+    return link;
+  };
   for (const [, address] of pages) {
-    const url = typeof address === "string" ? address : address(ids);
+    const url = typeof address === "string" ? address : address({ find, ids });
     const answer = await page.goto(url);
     expect(answer, url).not.toBeNull();
-    for (const problem of await problemsOnPage(page)) failures.push(`${url}: ${problem}`);
+    const { found, lang, links } = await problemsOnPage(page);
+    expect(lang, `${url} is written in ${language.name}`).toBe(language.lang);
+    seen.push(...links);
+    for (const problem of found) failures.push(`${url}: ${problem}`);
   }
-  expect(failures, "pages too wide for a 360 px phone").toEqual([]);
+  expect(failures, `pages too wide for a 360 px phone in ${language.name}`).toEqual([]);
 }
 
 /**
- * The first link on the page at `url` whose address matches `pattern`: the address without its query,
- * or what the pattern's first group caught when it has one.
+ * The first of `hrefs` whose address matches `pattern`: the address without its query, or what the
+ * pattern's first group caught when it has one.
  */
-async function linkOn(page: Page, url: string, pattern: RegExp) {
-  await page.goto(url);
-  const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+function linkIn(hrefs: string[], pattern: RegExp) {
   for (const href of hrefs) {
     const match = pattern.exec(pattern.source.includes("(") ? href : href.split(/[?#]/)[0]!);
     if (match) return match[1] ?? match[0];
   }
-  throw new Error(`no link matching ${pattern} on ${url}`);
+  return undefined;
+}
+
+/** The first link on the page at `url` matching `pattern` (see `linkIn`). */
+async function linkOn(page: Page, url: string, pattern: RegExp) {
+  await page.goto(url);
+  const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+  const link = linkIn(hrefs, pattern);
+  if (!link) throw new Error(`no link matching ${pattern} on ${url}`);
+  return link;
 }
 
 async function phoneContext(browser: Browser, javaScriptEnabled: boolean): Promise<BrowserContext> {
@@ -212,16 +286,25 @@ const PUBLIC: Walk[] = [
 
 /** A business of its own (so the demo's data stays as seeded): a payment's page, a CSV import's page and a keyword rule's. */
 const OWN_BUSINESS: Walk[] = [
-  ["billing/payments/:id", (ids) => ids.payment!],
-  ["messaging/contacts/import/:id", (ids) => ids.importRun!],
-  ["automations/:id", (ids) => ids.rule!],
+  ["billing/payments/:id", ({ ids }) => ids.payment!],
+  ["messaging/contacts/import/:id", ({ ids }) => ids.importRun!],
+  ["automations/:id", ({ ids }) => ids.rule!],
   // Deleting it asks first, on the list's own address.
-  ["automations", (ids) => `/automations?confirm=delete&rule=${ids.rule!.split("/").pop()}`],
+  ["automations", ({ ids }) => `/automations?confirm=delete&rule=${ids.rule!.split("/").pop()}`],
   // A chatbot flow's builder, with a step kind's form open (a page state of its own), and its deletion's question.
-  ["automations/flows/:id", (ids) => ids.flow!],
-  ["automations/flows/:id", (ids) => `${ids.flow!}?add=question`],
-  ["automations/flows", (ids) => `/automations/flows?confirm=delete&flow=${ids.flow!.split("/").pop()}`],
+  ["automations/flows/:id", ({ ids }) => ids.flow!],
+  ["automations/flows/:id", ({ ids }) => `${ids.flow!}?add=question`],
+  ["automations/flows", ({ ids }) => `/automations/flows?confirm=delete&flow=${ids.flow!.split("/").pop()}`],
 ];
+
+/** The demo's records the walk opens, found through links on the pages walked before them. */
+const demo = {
+  contact: ({ find }: Found) => find(/^\/messaging\/contacts\/[0-9a-f-]{36}$/),
+  campaign: ({ find }: Found) => find(/^\/messaging\/campaigns\/[0-9a-f-]{36}$/),
+  templateId: ({ find }: Found) => find(/[?&]template=([0-9a-f-]{36})/),
+  conversation: ({ find }: Found) => find(/^\/chat\/[0-9a-f-]{36}$/),
+  invoice: ({ find }: Found) => find(/^\/billing\/invoices\/[0-9a-f-]{36}$/),
+};
 
 const BUSINESS: Walk[] = [
   ["dashboard", "/dashboard"],
@@ -238,18 +321,18 @@ const BUSINESS: Walk[] = [
   ["search", "/search?q=a"],
   ["templates", "/templates"],
   ["templates/new", "/templates/new"],
-  ["templates/:id/edit", (ids) => `/templates/${ids.templateId!}/edit`],
+  ["templates/:id/edit", (found) => `/templates/${demo.templateId(found)}/edit`],
   ["preview", "/preview"],
   ["messaging", "/messaging"],
   ["messaging/broadcasts", "/messaging/broadcasts"],
   ["messaging/contacts", "/messaging/contacts"],
   ["messaging/contacts/segments", "/messaging/contacts/segments"],
   ["messaging/contacts/fields", "/messaging/contacts/fields"],
-  ["messaging/contacts/:id", (ids) => ids.contact!],
+  ["messaging/contacts/:id", demo.contact],
   ["messaging/contacts/import", "/messaging/contacts/import"],
   ["messaging/campaigns/new", "/messaging/campaigns/new"],
   ["messaging/broadcasts/new", "/messaging/broadcasts/new"],
-  ["messaging/campaigns/:id", (ids) => ids.campaign!],
+  ["messaging/campaigns/:id", demo.campaign],
   ["settings/organisation", "/settings/organisation"],
   ["settings/team", "/settings/team"],
   ["settings/notifications", "/settings/notifications"],
@@ -260,7 +343,7 @@ const BUSINESS: Walk[] = [
   ["chat/quick-replies", "/chat/quick-replies"],
   ["chat/new", "/chat/new"],
   ["chat/new", "/chat/new?q=a"],
-  ["chat/:id", (ids) => ids.conversation!],
+  ["chat/:id", demo.conversation],
   ["automations", "/automations"],
   ["automations/new", "/automations/new"],
   ["automations/hours", "/automations/hours"],
@@ -270,7 +353,7 @@ const BUSINESS: Walk[] = [
   ["automations/assistant", "/automations/assistant"],
   ["automations/knowledge", "/automations/knowledge"],
   ["billing", "/billing"],
-  ["billing/invoices/:id", (ids) => ids.invoice!],
+  ["billing/invoices/:id", demo.invoice],
   ["analytics", "/analytics"],
   ["integrations", "/integrations"],
   // The catalogue's connect dialog (an address of its own), a category, and the disconnect question's page.
@@ -285,24 +368,26 @@ const BUSINESS: Walk[] = [
   ["revenue-share", "/revenue-share"],
   // Dialogs and confirmations that are addresses of their own (they open without JavaScript too).
   ["billing", "/billing?dialog=topup"],
-  ["templates", (ids) => `/templates?dialog=view&template=${ids.templateId!}`],
-  ["billing/invoices/:id", (ids) => `${ids.invoice!}?dialog=dispute`],
-  ["messaging/contacts/:id", (ids) => `${ids.contact!}?confirm=erase`],
+  ["templates", (found) => `/templates?dialog=view&template=${demo.templateId(found)}`],
+  ["billing/invoices/:id", (found) => `${demo.invoice(found)}?dialog=dispute`],
+  ["messaging/contacts/:id", (found) => `${demo.contact(found)}?confirm=erase`],
 ];
+
+const ADMIN_INVOICE = /^\/admin\/billing\/invoices\/[0-9a-f-]{36}$/;
 
 const ADMIN_PAGES: Walk[] = [
   ["admin", "/admin"],
   ["admin/users", "/admin/users"],
-  ["admin/users/:id", (ids) => ids.user!],
+  ["admin/users/:id", ({ find }) => find(/^\/admin\/users\/[0-9a-f-]{36}$/)],
   ["admin/billing", "/admin/billing"],
-  ["admin/billing/invoices/:id", (ids) => ids.invoice!],
-  ["admin/billing/disputes/:id", (ids) => ids.dispute!],
-  ["admin/billing/wallets/:id", (ids) => ids.wallet!],
+  ["admin/billing/invoices/:id", ({ find }) => find(ADMIN_INVOICE)],
+  ["admin/billing/disputes/:id", ({ find }) => find(/^\/admin\/billing\/disputes\/[0-9a-f-]{36}$/)],
+  ["admin/billing/wallets/:id", ({ find }) => find(/^\/admin\/billing\/wallets\/[0-9a-f-]{36}$/)],
   ["admin/whatsapp", "/admin/whatsapp"],
-  ["admin/whatsapp/:id", (ids) => ids.account!],
+  ["admin/whatsapp/:id", ({ find }) => find(/^\/admin\/whatsapp\/[0-9a-f-]{36}$/)],
   ["admin/system", "/admin/system"],
   ["admin/templates", "/admin/templates"],
-  ["admin/templates/:id", (ids) => ids.template!],
+  ["admin/templates/:id", ({ find }) => find(/^\/admin\/templates\/[0-9a-f-]{36}$/)],
   ["admin/audit", "/admin/audit"],
   ["admin/search", "/admin/search?q=demo"],
   ["admin/notifications", "/admin/notifications"],
@@ -310,7 +395,7 @@ const ADMIN_PAGES: Walk[] = [
   ["admin/staff", "/admin/staff"],
   ["admin/*", "/admin/no-such-page"],
   // A dialog that is an address of its own.
-  ["admin/billing/invoices/:id", (ids) => `${ids.invoice!}?dialog=reconcile`],
+  ["admin/billing/invoices/:id", ({ find }) => `${find(ADMIN_INVOICE)}?dialog=reconcile`],
   // The partner programme's four tabs (the demo's partners), and Enrol Partner's dialog.
   ["revenue-share", "/revenue-share"],
   ["revenue-share/partners", "/revenue-share/partners"],
@@ -339,17 +424,42 @@ test("every route of app/routes.ts is walked below or skipped with a reason", ()
   expect(walked.filter(skipped), "routes both walked and skipped").toEqual([]);
 });
 
-test("public pages, signed out, fit 360 px", async ({ page }) => {
-  await walk(page, PUBLIC);
-});
+// One signed-in context per language and role: each test signs in once and walks its pages in turn.
+for (const language of LANGUAGES) {
+  test.describe(`in ${language.name}`, () => {
+    test.skip(
+      ({ javaScriptEnabled }) => javaScriptEnabled && !!language.noScriptOnly,
+      "the pseudo-locale serves pages drawn without JavaScript",
+    );
 
-/** A business of its own (its payment's and import's pages), walked in its own phone's context (with `cookies`). */
-async function walkOwnBusiness(
-  browser: Browser,
-  request: import("@playwright/test").APIRequestContext,
-  javaScriptEnabled: boolean,
-  cookies: { name: string; value: string; url: string }[] = [],
-) {
+    test(`public pages, signed out, fit 360 px in ${language.name}`, async ({ page }) => {
+      await walk(page, PUBLIC, language);
+    });
+
+    test(`the demo business's pages fit 360 px in ${language.name}`, async ({ page }) => {
+      test.setTimeout(180_000);
+      await page.context().addCookies(language.cookies);
+      await signIn(page, DEMO.email, DEMO.password);
+      await walk(page, BUSINESS, language);
+      if (language.lang !== "sw" || language.noScriptOnly) return;
+      // Issue 74: the Get Started tour's next button, "Endelea", was cut off at the screen's edge.
+      await page.goto("/get-started");
+      await expect(page.getByRole("link", { name: "Endelea" })).toBeInViewport({ ratio: 1 });
+    });
+
+    test(`the administrator's pages fit 360 px in ${language.name}`, async ({ page }) => {
+      test.setTimeout(180_000);
+      await page.context().addCookies(language.cookies);
+      await signIn(page, ADMIN.email, ADMIN.password);
+      await walk(page, ADMIN_PAGES, language);
+    });
+  });
+}
+
+// A business of its own (so the demo's data stays as seeded): a payment's page, a CSV import's page, a
+// keyword rule's and a flow's, made once through their forms, then walked in every language.
+test("a business's own records' pages fit 360 px in every language", async ({ browser, request, javaScriptEnabled }) => {
+  test.setTimeout(180_000);
   const own = await phoneContext(browser, javaScriptEnabled);
   try {
     const owner = await signUpAndVerifyViaApi(request);
@@ -383,53 +493,32 @@ async function walkOwnBusiness(
     await ownPage.getByRole("button", { name: "Create the flow" }).click();
     await expect(ownPage).toHaveURL(/\/automations\/flows\/[0-9a-f-]{36}$/);
     const flow = new URL(ownPage.url()).pathname;
-    await own.addCookies(cookies);
-    await walk(ownPage, OWN_BUSINESS, { payment, importRun, rule, flow });
+    for (const language of LANGUAGES.filter((l) => !(javaScriptEnabled && l.noScriptOnly))) {
+      // The language its owner signed up in is kept on the account and wins over the cookie: chosen
+      // as a person does, with the language switcher's form, which keeps it on the account too.
+      const chosen = await ownPage.request.post("/language", {
+        form: { locale: language.lang, redirectTo: "/dashboard" },
+        headers: { Origin: BASE_URL },
+        maxRedirects: 0,
+      });
+      expect(chosen.status(), await chosen.text()).toBe(302);
+      await walk(ownPage, OWN_BUSINESS, language, { payment, importRun, rule, flow });
+    }
   } finally {
     await own.close();
   }
-}
-
-/** The demo business's records the walk opens: found through its pages' links. */
-async function demoIds(page: Page): Promise<Ids> {
-  return {
-    contact: await linkOn(page, "/messaging/contacts", /^\/messaging\/contacts\/[0-9a-f-]{36}$/),
-    campaign: await linkOn(page, "/messaging", /^\/messaging\/campaigns\/[0-9a-f-]{36}$/),
-    templateId: await linkOn(page, "/templates", /[?&]template=([0-9a-f-]{36})/),
-    conversation: await linkOn(page, "/chat", /^\/chat\/[0-9a-f-]{36}$/),
-    invoice: await linkOn(page, "/billing", /^\/billing\/invoices\/[0-9a-f-]{36}$/),
-  };
-}
-
-/** The administrator's records the walk opens. */
-async function adminIds(page: Page): Promise<Ids> {
-  const invoice = await linkOn(page, "/admin/billing", /^\/admin\/billing\/invoices\/[0-9a-f-]{36}$/);
-  return {
-    user: await linkOn(page, "/admin/users", /^\/admin\/users\/[0-9a-f-]{36}$/),
-    invoice,
-    dispute: await linkOn(page, "/admin/billing", /^\/admin\/billing\/disputes\/[0-9a-f-]{36}$/),
-    wallet: await linkOn(page, invoice, /^\/admin\/billing\/wallets\/[0-9a-f-]{36}$/),
-    account: await linkOn(page, "/admin/whatsapp", /^\/admin\/whatsapp\/[0-9a-f-]{36}$/),
-    template: await linkOn(page, "/admin/templates", /^\/admin\/templates\/[0-9a-f-]{36}$/),
-  };
-}
-
-test("the demo business's pages fit 360 px", async ({ page, browser, request, javaScriptEnabled }) => {
-  test.setTimeout(180_000);
-  await signIn(page, DEMO.email, DEMO.password);
-  const ids = await demoIds(page);
-
-  await walkOwnBusiness(browser, request, javaScriptEnabled);
-  await walk(page, BUSINESS, ids);
 });
 
-test("the administrator's pages fit 360 px", async ({ page }) => {
-  test.setTimeout(180_000);
-  await signIn(page, ADMIN.email, ADMIN.password);
-  const ids = await adminIds(page);
-  await walk(page, ADMIN_PAGES, ids);
+test("the pseudo-locale writes every word longer", async ({ page, javaScriptEnabled }) => {
+  test.skip(javaScriptEnabled, "the server writes the pseudo-locale over its HTML: React in the browser would draw its own words again");
+  await page.context().addCookies(LANGUAGES.find((l) => l.noScriptOnly)!.cookies);
+  await page.goto("/login");
+  await expect(page.locator("h1")).toContainText(/[áëíöüÅÉÍÖÜ]/);
+});
 
-  // The console's header keeps its search and its export on a phone (a row of its own for the search).
+test("the console's header keeps its search and its export on a phone", async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  // A row of its own for the search.
   for (const [url, search] of [
     ["/admin", "Search the platform"],
     ["/admin/users", "Search users"],
@@ -440,23 +529,4 @@ test("the administrator's pages fit 360 px", async ({ page }) => {
       await expect(control, url).toBeInViewport({ ratio: 1 });
     }
   }
-});
-
-// Issue 43: every page in a pseudo-locale (every word accented and two-fifths longer, written by the
-// server over its HTML: pseudo-locale.ts), as a translation may make it, still fits a 360 px phone.
-test("every page in the pseudo-locale, its words longer, still fits 360 px", async ({ page, browser, request, javaScriptEnabled }) => {
-  test.skip(javaScriptEnabled, "the server writes the pseudo-locale over its HTML: React in the browser would draw its own words again");
-  test.setTimeout(300_000);
-  const pseudo = [{ name: "jumbe_pseudo", value: "1", url: BASE_URL }];
-  await page.context().addCookies(pseudo);
-  await page.goto("/login");
-  await expect(page.locator("h1")).toContainText(/[áëíöüÅÉÍÖÜ]/);
-  await walk(page, PUBLIC);
-  await walkOwnBusiness(browser, request, javaScriptEnabled, pseudo);
-  await signIn(page, DEMO.email, DEMO.password);
-  await walk(page, BUSINESS, await demoIds(page));
-  await page.context().clearCookies();
-  await page.context().addCookies(pseudo);
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await walk(page, ADMIN_PAGES, await adminIds(page));
 });

@@ -26,28 +26,31 @@ export function SpendCard({ spend }: { spend: SpendBreakdown }) {
 
 function SpendTable({ by, lines }: { by: "category" | "number"; lines: SpendLine[] }) {
   return (
-    <table className="figures">
-      <caption>{by === "number" ? m.billing_spend_by_number() : m.billing_spend_by_category()}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{by === "number" ? m.billing_spend_column_number() : m.billing_spend_column_category()}</th>
-          <th scope="col" className="num">
-            {m.billing_spend_column_messages()}
-          </th>
-          <th scope="col" className="num">
-            {m.billing_amount()}
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {lines.map((line) => (
-          <tr key={line.label}>
-            <th scope="row">{line.label}</th>
-            <td className="num">{formatNumber(line.messages)}</td>
-            <td className="num">{formatKes(line.amountCents)}</td>
+    // A grid's item that may be narrower than the table: the table scrolls in its own box on a phone.
+    <div className="min-w-0 overflow-x-auto">
+      <table className="figures">
+        <caption>{by === "number" ? m.billing_spend_by_number() : m.billing_spend_by_category()}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{by === "number" ? m.billing_spend_column_number() : m.billing_spend_column_category()}</th>
+            <th scope="col" className="num">
+              {m.billing_spend_column_messages()}
+            </th>
+            <th scope="col" className="num">
+              {m.billing_amount()}
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {lines.map((line) => (
+            <tr key={line.label}>
+              <th scope="row">{line.label}</th>
+              <td className="num">{formatNumber(line.messages)}</td>
+              <td className="num">{formatKes(line.amountCents)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

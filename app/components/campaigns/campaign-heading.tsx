@@ -13,7 +13,7 @@ export function CampaignHeading({ campaign, status }: { campaign: CampaignView; 
       <BackLink to={campaign.kind === "broadcast" ? href("/messaging/broadcasts") : href("/messaging")}>
         {campaign.kind === "broadcast" ? m.messaging_center_tab_broadcasts() : m.messaging_center_tab_campaigns()}
       </BackLink>
-      <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
+      <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight wrap-anywhere">
         {campaign.name}
         <span data-testid="campaign-status">
           <Badge status={declined ?? status}>{statusWords(status, declined)}</Badge>

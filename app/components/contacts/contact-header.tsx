@@ -15,7 +15,7 @@ export function ContactHeader({ contact, canMessage }: { contact: ContactView; c
   return (
     <div>
       <BackLink to={href("/messaging/contacts")}>{m.messaging_center_tab_contacts()}</BackLink>
-      <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
+      <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight wrap-anywhere">
         {contact.name}
         <Badge tone={contact.optIn === "opted_in" ? "success" : contact.optIn === "opted_out" ? "danger" : "neutral"}>
           {optInLabels()[contact.optIn]}

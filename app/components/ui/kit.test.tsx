@@ -434,7 +434,9 @@ describe("StatCard's change", () => {
 
 describe("PageTitle", () => {
   it("is the page's one level-1 heading, drawn as every page draws it", () => {
-    expect(renderToStaticMarkup(<PageTitle>Contacts</PageTitle>)).toBe('<h1 class="text-2xl font-bold tracking-tight">Contacts</h1>');
+    expect(renderToStaticMarkup(<PageTitle>Contacts</PageTitle>)).toBe(
+      '<h1 class="text-2xl font-bold tracking-tight wrap-break-word">Contacts</h1>',
+    );
     expect(renderToStaticMarkup(<PageTitle id="title">Billing</PageTitle>)).toContain('id="title"');
   });
 });

@@ -136,7 +136,7 @@ export default function AdminTemplateReview({ loaderData, actionData }: Route.Co
     <div className="space-y-6">
       <div>
         <BackLink to={href("/admin/templates")}>{m.admin_tab_templates()}</BackLink>
-        <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
+        <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight wrap-anywhere">
           <span className="break-all">{template.name}</span>
           <Badge tone={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
         </h1>

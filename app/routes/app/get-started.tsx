@@ -134,7 +134,9 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
           )}
         </ul>
       </section>
-      <nav className="mt-6 flex items-center justify-between" aria-label={m.app_tutorial_steps()}>
+      {/* On a phone the step dots take a row of their own under the two buttons, so that a longer
+          word ("Iliyotangulia", "Endelea") never pushes the next button off the screen. */}
+      <nav className="mt-6 flex flex-wrap items-center justify-between gap-y-4" aria-label={m.app_tutorial_steps()}>
         {step > 1 ? (
           <ButtonLink to={`?step=${step - 1}`} variant="secondary">
             <ArrowLeft className="size-4" aria-hidden /> {m.app_tutorial_previous()}
@@ -144,7 +146,7 @@ export default function GetStarted({ loaderData }: Route.ComponentProps) {
             {m.app_tutorial_previous()}
           </span>
         )}
-        <ol className="flex gap-2">
+        <ol className="order-last flex w-full justify-center gap-2 sm:order-none sm:w-auto">
           {tour.map((s, i) => (
             <li key={i}>
               <Link

@@ -128,7 +128,8 @@ export function RevenueTable({
 }) {
   const total = lines.reduce((sum, l) => sum + l.amountCents, 0);
   return (
-    <div>
+    // A grid's item: narrower than the table when need be, so the table scrolls in its own box on a phone.
+    <div className="min-w-0">
       <Table
         caption={caption}
         showCaption

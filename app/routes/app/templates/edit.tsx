@@ -120,7 +120,7 @@ export default function TemplateEditor({ loaderData, actionData }: Route.Compone
         <Link to={href("/templates")} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
           <ArrowLeft className="size-4" aria-hidden /> {m.templates_title()}
         </Link>
-        <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight">
+        <h1 className="mt-2 flex flex-wrap items-center gap-3 text-2xl font-bold tracking-tight wrap-anywhere">
           {template ? m.templates_edit_title({ name: template.name }) : m.templates_create_title()}
           {template ? <Badge tone={templateStatusTone(template.status)}>{templateStatusWord(template.status)}</Badge> : null}
         </h1>
