@@ -123,9 +123,7 @@ describe("the order automations answer in, with everything on", () => {
     expect(settings.welcomeEnabled).toBe(true);
 
     await customerWrites(t, "254712740011", "Habari yako");
-    expect(await bodies(t.organizationId)).toEqual([
-      "Habari! Asante kwa kuwasiliana na Kilimani Order Pharmacy. Tukusaidie na nini leo?",
-    ]);
+    expect(await bodies(t.organizationId)).toEqual(["Habari! Asante kwa kuwasiliana na Kilimani Order Pharmacy. Tukusaidie na nini leo?"]);
     await customerWrites(t, "254712740012", "Bonjour");
     expect((await bodies(t.organizationId)).at(-1)).toBe(
       "Bonjour ! Merci d'avoir écrit à Kilimani Order Pharmacy. Comment pouvons-nous vous aider aujourd'hui ?",

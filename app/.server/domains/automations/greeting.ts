@@ -1,3 +1,7 @@
+import { sql } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { queryRow } from "../../infrastructure/db/query";
+import { m } from "~/paraglide/messages";
 import { normaliseMessage } from "./match";
 
 /**
@@ -39,8 +43,8 @@ const GREETINGS = new Map<string, "en" | "sw" | "fr">([
 
 /** Words that may stand beside a greeting without making it a question. */
 const COURTESIES = new Set(
+  // Swahili and Sheng: "habari yako", "habari za asubuhi", "mambo poa", "sasa boss".
   (
-    // Swahili and Sheng: "habari yako", "habari za asubuhi", "mambo poa", "sasa boss".
     "yako zako yenu za ya gani leo asubuhi mchana jioni usiku poa fiti freshi safi nzuri njema mzuri sana tu " +
     "ndugu dada kaka mama baba boss bro rafiki wote nyote " +
     // English: "good morning", "hi there", "hello team", "hey guys".
@@ -51,3 +55,14 @@ const COURTESIES = new Set(
     "asante thanks thank you merci"
   ).split(" "),
 );
+
+/**
+ * The assistant's reply to a greeting when no welcome message greets: a greeting back with the
+ * business's name, in the greeting's language ("Habari", "Bonjour"), or the customer's own for a
+ * greeting said in every language ("Hi", "Hello"). No model call, no hand-over.
+ */
+export async function greetingReply(organizationId: string, greeting: "en" | "sw" | "fr", customerLocale: string): Promise<string> {
+  const row = await queryRow<{ name: string }>(db(), sql`select name from organizations where id = ${organizationId}`);
+  const locale = greeting !== "en" ? greeting : customerLocale === "sw" || customerLocale === "fr" ? customerLocale : "en";
+  return m.automations_greeting_reply({ business: row?.name ?? "" }, { locale });
+}

@@ -13,12 +13,12 @@ import { wakeDispatcher } from "../messaging/dispatcher";
 import { firstMatchingRule } from "./match";
 import { assistantAnswer } from "./assistant/answer";
 import { isOpenAt } from "./hours";
+import { WELCOME_AGAIN_AFTER_DAYS } from "./settings";
 import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
 import type { OutboundContent } from "../messaging/content";
 import { handOver, type HandoverBy } from "./handover";
-import { greetingOf } from "./greeting";
-import { m } from "~/paraglide/messages";
+import { greetingOf, greetingReply } from "./greeting";
 import { flowAnswer, startFlowAnswer } from "./flows/answer";
 import { admitAutomatedReplies, admitAutomatedReply, CONVERSATION_HOURLY_CAP, KeptBack, NUMBER_HOURLY_CAP } from "./reply-gate";
 import { isFreeForm } from "../messaging/content";
@@ -41,8 +41,6 @@ export const AUTOMATION_ASSISTANT_QUEUE = "automations.assistant";
 
 /** The hourly caps, held exactly by the reply gate (reply-gate.ts). */
 export { CONVERSATION_HOURLY_CAP, NUMBER_HOURLY_CAP };
-/** The welcome greets a customer again after this many days without a message from them. */
-export const WELCOME_AGAIN_AFTER_DAYS = 30;
 /** The away message: at most once a conversation in this many hours. */
 export const AWAY_EVERY_HOURS = 24;
 
@@ -486,7 +484,14 @@ async function decide(inbound: Inbound, tally: BatchTally, now: Date, options: {
         : null;
   if (inbound.assistantOn) {
     const greeting = inbound.messageType === "text" ? greetingOf(inbound.body) : null;
-    if (greeting) return { kind: "answer", answer: opening ?? (await greetingAnswer(inbound, greeting)) };
+    if (greeting)
+      return {
+        kind: "answer",
+        answer: opening ?? {
+          kind: "assistant",
+          replies: [{ kind: "text", text: await greetingReply(inbound.organizationId, greeting, inbound.locale) }],
+        },
+      };
     // The hourly caps are checked before a model call; a short rate limit throws RetryLater (the job waits).
     if (tally.capped(inbound)) return opening ? { kind: "answer", answer: opening } : { kind: "none", why: "capped" };
     const assisted = await assistantAnswer(inbound, now, options);
@@ -495,17 +500,6 @@ async function decide(inbound: Inbound, tally: BatchTally, now: Date, options: {
   if (opening) return { kind: "answer", answer: opening };
   if (closed) return { kind: "none", why: "answered" };
   return { kind: "none", why: "no_match" };
-}
-
-/**
- * The assistant's answer to a greeting when no welcome greets: a greeting back in the customer's
- * language (the greeting's own, else theirs), with the business's name; no model call, no hand-over.
- */
-async function greetingAnswer(inbound: AutomationInbound, language: "en" | "sw" | "fr"): Promise<Answer> {
-  const row = await queryRow<{ name: string }>(db(), sql`select name from organizations where id = ${inbound.organizationId}`);
-  // "Hi" and "Hello" are said in every language: the customer's own decides then.
-  const locale = language === "en" ? inbound.locale : language;
-  return { kind: "assistant", replies: [{ kind: "text", text: m.automations_greeting_reply({ business: row?.name ?? "" }, { locale }) }] };
 }
 
 async function coolingDown(rule: LoadedRule, contactId: string, now: Date) {
