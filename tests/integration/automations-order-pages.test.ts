@@ -98,7 +98,7 @@ describe("the Automations page says what answers first", () => {
       ["assistant", "Off"],
       ["person", "Always"],
     ]);
-    expect(off[2]!.words).toContain("after 30 days");
+    expect(off[2]!.words).toContain("after 14 days");
     expect(off[4]!.words).toContain("A greeting is not a question");
 
     await createRule(t.actor, { name: "Bei", matchType: "contains", keywords: ["bei"], reply: "Bei zetu ziko kwenye tovuti." });

@@ -9,7 +9,7 @@ import { daysOf } from "./rules-cache";
 import { refuseAutomation, touchAutomations, type RuleActor } from "./rules";
 
 /** The welcome greets a customer again after this many days without a message from them (decision 113). */
-export const WELCOME_AGAIN_AFTER_DAYS = 30;
+export const WELCOME_AGAIN_AFTER_DAYS = 14;
 
 /**
  * An organisation's welcome message (a customer's first message ever, or their first after

@@ -201,11 +201,11 @@ export async function tryAssistant(
   locale: string,
   now = new Date(),
   options: Pick<CallOptions, "timeoutMs"> = {},
-): Promise<AssistantOutcome | { kind: "greeting"; text: string } | null> {
+): Promise<AssistantOutcome | { kind: "greeting"; text: string; passages: Passage[] } | null> {
   const config = await assistantConfig(organizationId);
   if (!config || !sample.trim()) return null;
   const greeting = greetingOf(sample);
-  if (greeting) return { kind: "greeting", text: await greetingReply(organizationId, greeting, locale) };
+  if (greeting) return { kind: "greeting", text: await greetingReply(organizationId, greeting, locale), passages: [] };
   // Nothing waits out a rate limit here: the page answers now.
   return decideAssistant(config, { organizationId, body: sample, locale, history: [] }, 0, now, {
     ...options,
