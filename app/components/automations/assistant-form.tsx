@@ -6,7 +6,14 @@ import { CheckboxField, CheckboxGroupField, Field, FormError, TextareaField } fr
 import { Notice } from "~/components/ui/notice";
 import { SummaryList } from "~/components/ui/summary";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
-import { handoverReasonWords, HANDOVER_TEXT_MAX, INSTRUCTIONS_MAX, MAX_TURNS_MAX, MAX_TURNS_MIN } from "~/lib/schemas/assistant";
+import {
+  handoverDetailWords,
+  handoverReasonWords,
+  HANDOVER_TEXT_MAX,
+  INSTRUCTIONS_MAX,
+  MAX_TURNS_MAX,
+  MAX_TURNS_MIN,
+} from "~/lib/schemas/assistant";
 import { formatNumber } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
 import { m } from "~/paraglide/messages";
@@ -206,11 +213,18 @@ export function AssistantForm({ values, numbers, keyLast4, keySaved, result, can
 export type TriedAssistant =
   | { kind: "answer"; text: string; passages: { title: string; text: string }[] }
   | { kind: "handover"; reason: string; detail: string | null; passages: { title: string; text: string }[] }
+  | { kind: "greeting"; text: string }
   | { kind: "off" };
 
 /** What "Try it" got: the answer or the handover it would make, and the passages it read. */
 function TryOutcome({ tried }: { tried: TriedAssistant }) {
   if (tried.kind === "off") return <Notice>{m.automations_assistant_try_not_saved()}</Notice>;
+  if (tried.kind === "greeting")
+    return (
+      <Notice tone="success" title={m.automations_assistant_try_greeting()}>
+        <p className="whitespace-pre-line">{tried.text}</p>
+      </Notice>
+    );
   return (
     <div className="grid gap-3">
       {tried.kind === "answer" ? (
@@ -221,7 +235,7 @@ function TryOutcome({ tried }: { tried: TriedAssistant }) {
         <Notice tone="warning" title={m.automations_assistant_try_handover()}>
           <p>
             {handoverReasonWords(tried.reason)}
-            {tried.detail ? ` (${tried.detail})` : ""}
+            {tried.detail ? ` (${handoverDetailWords(tried.detail)})` : ""}
           </p>
         </Notice>
       )}

@@ -17,6 +17,9 @@ import {
   FLOW_TRIES_MAX,
   FLOW_VALIDATIONS,
   FLOW_WAIT_MAX,
+  FLOW_STEPS_MAX,
+  NEW_TARGET,
+  NEW_TARGET_TYPES,
   NEXT,
   stepTypeWords,
   type FlowStepType,
@@ -140,8 +143,12 @@ function inputWords(value: (typeof FLOW_QUESTION_INPUTS)[number]): string {
   }
 }
 
-/** The steps a step may lead to: the next, the end, or any other step by its place. */
+/**
+ * The steps a step may lead to: the next, the end, any other step by its place, or a new step of a
+ * kind, added and filled in next (while the flow has room for it).
+ */
 function targetOptions(steps: readonly FlowStep[], self: string | null, withNext: boolean) {
+  const room = steps.length + (self ? 0 : 1) + 2 <= FLOW_STEPS_MAX;
   return [
     ...(withNext ? [{ value: NEXT, label: m.automations_flows_target_next() }] : []),
     { value: END, label: m.automations_flows_target_end() },
@@ -149,6 +156,12 @@ function targetOptions(steps: readonly FlowStep[], self: string | null, withNext
       .map((s, i) => ({ s, i }))
       .filter(({ s }) => s.id !== self)
       .map(({ s, i }) => ({ value: s.id, label: `${m.automations_flows_target_step({ place: i + 1 })}: ${stepTypeWords(s.type)}` })),
+    ...(room
+      ? NEW_TARGET_TYPES.map((type) => ({
+          value: `${NEW_TARGET}${type}`,
+          label: m.automations_flows_target_new({ kind: stepTypeWords(type) }),
+        }))
+      : []),
   ];
 }
 
@@ -312,6 +325,7 @@ export function StepForm({
   steps,
   members,
   cancelTo,
+  fresh = false,
 }: {
   type: FlowStepType;
   stepId: string | null;
@@ -320,6 +334,8 @@ export function StepForm({
   steps: readonly FlowStep[];
   members: { id: string; name: string }[];
   cancelTo: string;
+  /** A step just added for another's target (an end until this form is saved). */
+  fresh?: boolean;
 }) {
   const f: FormState = { values, errors };
   const place = stepId ? steps.findIndex((s) => s.id === stepId) + 1 : steps.length + 1;
@@ -332,6 +348,7 @@ export function StepForm({
           ? m.automations_flows_edit_step_title({ place, type: stepTypeWords(type) })
           : m.automations_flows_add_step_title({ type: stepTypeWords(type) })}
       </h3>
+      {fresh ? <p className="text-sm text-slate-700">{m.automations_flows_new_step_notice({ place })}</p> : null}
       <input type="hidden" name="type" value={type} />
       <input type="hidden" name="stepId" value={stepId ?? ""} />
       {errors.type ? <p className="text-sm text-red-700">{errors.type.join(" ")}</p> : null}

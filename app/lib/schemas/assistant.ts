@@ -39,6 +39,39 @@ export function handoverReasonWords(reason: string): string {
   }
 }
 
+/** The model's and the endpoint's codes a handover's detail may hold, in the reader's language. */
+const DETAIL_WORDS: Record<string, () => string> = {
+  no_answer: m.automations_assistant_detail_no_answer,
+  customer_asked: m.automations_assistant_detail_customer_asked,
+  other: m.automations_assistant_detail_other,
+  rate_limited: m.automations_assistant_detail_rate_limited,
+  empty: m.automations_assistant_detail_empty,
+  quota: m.automations_assistant_detail_quota,
+  auth: m.automations_assistant_detail_auth,
+  server: m.automations_assistant_detail_server,
+  timeout: m.automations_assistant_detail_timeout,
+  network: m.automations_assistant_detail_network,
+  filtered: m.automations_assistant_detail_filtered,
+  malformed: m.automations_assistant_detail_malformed,
+  refused: m.automations_assistant_detail_refused,
+};
+
+/**
+ * A handover's detail in words (the assistant's "Try it"): the model's reason ("no_answer"), a
+ * failure's code with its HTTP status and the endpoint's own words ("server (HTTP 500): …"), a tool
+ * Jumbe does not offer ("tool lookup"), the refused address ("endpoint refused"). A code nobody
+ * knows is quoted as the model gave it.
+ */
+export function handoverDetailWords(detail: string): string {
+  if (detail === "endpoint refused") return m.automations_assistant_detail_endpoint();
+  const tool = /^tool (.+)$/.exec(detail);
+  if (tool) return m.automations_assistant_detail_tool({ name: tool[1]! });
+  const coded = /^([a-z_]+)(?: \(HTTP (\d{3})\))?(?:: ([\s\S]*))?$/.exec(detail);
+  const words = coded && Object.hasOwn(DETAIL_WORDS, coded[1]!) ? DETAIL_WORDS[coded[1]!] : undefined;
+  if (!coded || !words) return m.automations_assistant_detail_unknown({ code: detail });
+  return `${words()}${coded[2] ? ` (HTTP ${coded[2]})` : ""}${coded[3] ? `: ${coded[3]}` : ""}`;
+}
+
 export function knowledgeSourceWords(source: string): string {
   if (source === "csv") return m.automations_knowledge_source_csv();
   if (source === "pdf") return m.automations_knowledge_source_pdf();

@@ -32,6 +32,13 @@ export type FlowStatus = "draft" | "live" | "off";
 /** Where a step leads: the next step in the order, the end, or a step by its id. */
 export const NEXT = "next";
 export const END = "end";
+/**
+ * A step's target that asks for a new step of a kind ("new:message"): the builder adds one, ending
+ * the flow until it is filled in, and leads there (decision 113).
+ */
+export const NEW_TARGET = "new:";
+/** The kinds a new target may be (an end is the target "the end" already). */
+export const NEW_TARGET_TYPES = ["message", "question", "branch", "set", "http", "wait", "handover"] as const;
 
 /** Each step kind's name, in the request's language. */
 export function stepTypeWords(type: FlowStepType): string {

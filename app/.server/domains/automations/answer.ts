@@ -1,6 +1,6 @@
 import type { Executor } from "../../infrastructure/db/client";
 import type { OutboundContent } from "../messaging/content";
-import type { HandoverReason } from "./handover";
+import type { HandoverBy, HandoverReason } from "./handover";
 
 /**
  * A customer's message as every automation reads it (keyword rules, flows, the assistant, welcome
@@ -39,7 +39,7 @@ export interface Answer {
   /** More writes in that transaction, after the run's row (runId: automation_runs.id); throwing undoes everything. */
   effects?: (tx: Executor, runId: string) => Promise<void>;
   /** Hands the conversation to a person in the same transaction. */
-  handover?: { reason: HandoverReason; detail?: string };
+  handover?: { reason: HandoverReason; detail?: string; by?: HandoverBy };
 }
 
 /** The id of the button or list row a customer tapped (null for a typed message). */

@@ -13,10 +13,12 @@ import { wakeDispatcher } from "../messaging/dispatcher";
 import { firstMatchingRule } from "./match";
 import { assistantAnswer } from "./assistant/answer";
 import { isOpenAt } from "./hours";
+import { WELCOME_AGAIN_AFTER_DAYS } from "./settings";
 import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
 import type { OutboundContent } from "../messaging/content";
-import { handOver } from "./handover";
+import { handOver, type HandoverBy } from "./handover";
+import { greetingOf, greetingReply } from "./greeting";
 import { flowAnswer, startFlowAnswer } from "./flows/answer";
 import { admitAutomatedReplies, admitAutomatedReply, CONVERSATION_HOURLY_CAP, KeptBack, NUMBER_HOURLY_CAP } from "./reply-gate";
 import { isFreeForm } from "../messaging/content";
@@ -166,7 +168,7 @@ async function mayAnswer(tx: Executor, inbound: Inbound, tally: BatchTally): Pro
   const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phoneNumberId);
   if (firstMatchingRule(rules, inbound.body)) return true;
   const settings = automations.settings;
-  if (settings.welcomeEnabled && settings.welcomeText && inbound.firstEver) return true;
+  if (settings.welcomeEnabled && settings.welcomeText && inbound.welcomeDue) return true;
   if (settings.awayEnabled && settings.awayText && !tally.awaySent(inbound)) {
     if (isOpenAt({ ...settings.schedule, timeZone: inbound.timeZone }, new Date())) return false;
     // The batch's next message of this conversation would find this one's away message sent.
@@ -180,6 +182,8 @@ async function mayAnswer(tx: Executor, inbound: Inbound, tally: BatchTally): Pro
 interface Inbound extends AutomationInbound {
   /** A person holds the conversation: every automation stays silent. */
   held: boolean;
+  /** The welcome greets this message: the customer's first, or their first after WELCOME_AGAIN_AFTER_DAYS of silence. */
+  welcomeDue: boolean;
   /** A run for this message exists already (a retried job). */
   ran: boolean;
   /** The conversation has an active chatbot flow session. */
@@ -212,6 +216,7 @@ interface InboundRow {
   locale: string | null;
   held: boolean;
   first_ever: boolean;
+  welcome_due: boolean;
   ran: boolean;
   in_flow: boolean;
   away_sent: boolean;
@@ -264,6 +269,9 @@ async function inboundsOf(
            coalesce(c.language, o.default_locale) as locale, v.person_held_at is not null as held,
            not exists (select 1 from messages p where p.organization_id = m.organization_id and p.contact_id = m.contact_id
                          and p.direction = 'inbound' and p.seq < m.seq) as first_ever,
+           not exists (select 1 from messages p where p.organization_id = m.organization_id and p.contact_id = m.contact_id
+                         and p.direction = 'inbound' and p.seq < m.seq
+                         and p.created_at > ${now.toISOString()}::timestamptz - make_interval(days => ${WELCOME_AGAIN_AFTER_DAYS})) as welcome_due,
            exists (select 1 from automation_runs r where r.message_id = m.id) as ran,
            exists (select 1 from flow_sessions f where f.conversation_id = v.id and f.status = 'active') as in_flow,
            exists (select 1 from automation_runs r where r.conversation_id = v.id and r.kind = 'away'
@@ -303,6 +311,7 @@ async function inboundsOf(
       firstEver: row.first_ever,
       locale: row.locale === "sw" || row.locale === "fr" ? row.locale : "en",
       held: row.held,
+      welcomeDue: row.welcome_due,
       ran: row.ran,
       inFlow: row.in_flow,
       awaySent: row.away_sent,
@@ -391,18 +400,22 @@ function ruleReplies(rule: LoadedRule): OutboundContent[] {
 }
 
 /** A rule's answer followed by another automation's (the assistant's, a flow's): both replies, both effects. */
-function followedBy(rule: Answer, next: Answer): Answer {
+function followedBy(rule: Answer, next: Answer, kind: Answer["kind"] = next.kind): Answer {
   return {
-    kind: next.kind,
+    kind,
     ruleId: rule.ruleId,
     replies: [...rule.replies, ...next.replies],
     effects: async (tx, runId) => {
       await rule.effects?.(tx, runId);
       await next.effects?.(tx, runId);
     },
-    handover: next.handover ?? rule.handover,
+    handover: next.handover ? { by: handoverBy(next), ...next.handover } : rule.handover,
   };
 }
+
+/** Who hands over for an answer: its own word, else its kind's. */
+const handoverBy = (answer: Answer): HandoverBy =>
+  answer.handover?.by ?? (answer.kind === "assistant" ? "assistant" : answer.kind === "flow" ? "flow" : "rule");
 
 /** A keyword rule's answer: its reply and its other actions. */
 function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
@@ -424,9 +437,12 @@ function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
 
 /**
  * Decides without acting: which automation answers this message, if any (the caps are checked when
- * acting). In order: nothing while a person holds the conversation; the flow the conversation is in;
- * the first keyword rule that matches; the assistant; the welcome for a first message ever; the away
- * message outside hours. Reads only what the batch's read did not bring: a matched rule's cooldown,
+ * acting). In order (decision 113; a consent keyword never reaches here, the consent ledger answers
+ * it): nothing while a person holds the conversation; the flow the conversation is in; the first
+ * keyword rule that matches; the welcome (a new customer, or one back after a long silence) or the
+ * away message (outside hours); then the assistant for a real question, after the welcome or away
+ * message when one went. A greeting is no question: the welcome answers it, else the assistant
+ * greets back, never handing over. Reads only what the batch's read did not bring: a matched rule's cooldown,
  * a flow's session, the assistant's knowledge.
  */
 async function decide(inbound: Inbound, tally: BatchTally, now: Date, options: { attempt?: number }): Promise<Decision> {
@@ -455,20 +471,34 @@ async function decide(inbound: Inbound, tally: BatchTally, now: Date, options: {
     }
     return { kind: "answer", answer, keyword: match.keyword, rule: match.rule };
   }
-  // The assistant, when it answers on this number (a short rate limit throws RetryLater: the job
-  // waits); the hourly caps are checked before it spends a model call.
-  if (inbound.assistantOn) {
-    if (tally.capped(inbound)) return { kind: "none", why: "capped" };
-    const assisted = await assistantAnswer(inbound, now, options);
-    if (assisted) return { kind: "answer", answer: assisted };
-  }
+  // Welcome (a new customer, or one back after a long silence) or away (outside hours, once a day):
+  // they greet whatever was written. Then the assistant, for a real question only: a greeting is no
+  // question for the knowledge base (decision 113).
   const settings = automations.settings;
-  if (settings.welcomeEnabled && settings.welcomeText && inbound.firstEver)
-    return { kind: "answer", answer: { kind: "welcome", replies: [{ kind: "text", text: settings.welcomeText }] } };
-  if (settings.awayEnabled && settings.awayText && !isOpenAt({ ...settings.schedule, timeZone: inbound.timeZone }, now)) {
-    if (tally.awaySent(inbound)) return { kind: "none", why: "answered" };
-    return { kind: "answer", answer: { kind: "away", replies: [{ kind: "text", text: settings.awayText }] } };
+  const closed = settings.awayEnabled && !!settings.awayText && !isOpenAt({ ...settings.schedule, timeZone: inbound.timeZone }, now);
+  const opening: Answer | null =
+    settings.welcomeEnabled && settings.welcomeText && inbound.welcomeDue
+      ? { kind: "welcome", replies: [{ kind: "text", text: settings.welcomeText }] }
+      : closed && !tally.awaySent(inbound)
+        ? { kind: "away", replies: [{ kind: "text", text: settings.awayText }] }
+        : null;
+  if (inbound.assistantOn) {
+    const greeting = inbound.messageType === "text" ? greetingOf(inbound.body) : null;
+    if (greeting)
+      return {
+        kind: "answer",
+        answer: opening ?? {
+          kind: "assistant",
+          replies: [{ kind: "text", text: await greetingReply(inbound.organizationId, greeting, inbound.locale) }],
+        },
+      };
+    // The hourly caps are checked before a model call; a short rate limit throws RetryLater (the job waits).
+    if (tally.capped(inbound)) return opening ? { kind: "answer", answer: opening } : { kind: "none", why: "capped" };
+    const assisted = await assistantAnswer(inbound, now, options);
+    if (assisted) return { kind: "answer", answer: opening ? followedBy(opening, assisted, opening.kind) : assisted };
   }
+  if (opening) return { kind: "answer", answer: opening };
+  if (closed) return { kind: "none", why: "answered" };
   return { kind: "none", why: "no_match" };
 }
 
@@ -528,7 +558,7 @@ async function writeRun(tx: Executor, inbound: Inbound, answer: Answer, replyIds
       conversationId: inbound.conversationId,
       reason: answer.handover.reason,
       detail: answer.handover.detail,
-      by: answer.kind === "assistant" ? "assistant" : answer.kind === "flow" ? "flow" : "rule",
+      by: handoverBy(answer),
     });
 }
 
@@ -593,7 +623,8 @@ const QUIET_ACTIONS = new Set<RuleAction["type"]>(["reply", "tags", "field", "we
 function batchable(inbound: Inbound, decision: Extract<Decision, { kind: "answer" }>) {
   const { answer } = decision;
   if (!inbound.windowOpen || !isBatchable(answer.replies) || answer.handover) return false;
-  if (answer.kind === "welcome" || answer.kind === "away") return true;
+  // A welcome or away followed by the assistant's answer has effects of its own: not batchable.
+  if (answer.kind === "welcome" || answer.kind === "away") return !answer.effects;
   return answer.kind === "rule" && !!decision.rule && decision.rule.actions.every((a) => QUIET_ACTIONS.has(a.type));
 }
 

@@ -8,8 +8,12 @@ import { parseSchedule, type OpeningRange, type ScheduleError, type Weekday } fr
 import { daysOf } from "./rules-cache";
 import { refuseAutomation, touchAutomations, type RuleActor } from "./rules";
 
+/** The welcome greets a customer again after this many days without a message from them (decision 113). */
+export const WELCOME_AGAIN_AFTER_DAYS = 14;
+
 /**
- * An organisation's welcome message (a customer's first message ever), away message (outside its
+ * An organisation's welcome message (a customer's first message ever, or their first after
+ * WELCOME_AGAIN_AFTER_DAYS of silence), away message (outside its
  * business hours, once a conversation a day, only when no keyword rule answered) and its hours, in
  * its time zone (Account Settings). One row, written when first saved.
  */

@@ -9,6 +9,7 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import { readAssistantSettings, saveAssistantSettings } from "~/.server/domains/automations/assistant/settings";
 import { tryAssistant } from "~/.server/domains/automations/assistant/answer";
+import { usesSandboxModel } from "~/.server/domains/automations/assistant/endpoint";
 import { monthUsage } from "~/.server/domains/automations/assistant/usage";
 import { automationNumbers } from "~/.server/domains/automations/page";
 import { assistantFormField, AssistantFormSchema, assistantInputOf, kesOfCents, TryAssistantSchema } from "~/lib/schemas/assistant-forms";
@@ -49,6 +50,7 @@ export async function loader(args: Route.LoaderArgs) {
     enabled: settings.enabled,
     keySaved: settings.keySaved,
     keyLast4: settings.keyLast4,
+    sandboxModel: usesSandboxModel(settings),
     // The form's fields as strings; never the key.
     values: {
       enabled: settings.enabled ? "on" : "",
@@ -95,9 +97,11 @@ export async function action(args: Route.ActionArgs) {
     const tried: TriedAssistant =
       !outcome || outcome.kind === "retry"
         ? { kind: "off" }
-        : outcome.kind === "answer"
-          ? { kind: "answer", text: outcome.text, passages: passages(outcome.passages) }
-          : { kind: "handover", reason: outcome.reason, detail: outcome.detail ?? null, passages: passages(outcome.passages) };
+        : outcome.kind === "greeting"
+          ? { kind: "greeting", text: outcome.text }
+          : outcome.kind === "answer"
+            ? { kind: "answer", text: outcome.text, passages: passages(outcome.passages) }
+            : { kind: "handover", reason: outcome.reason, detail: outcome.detail ?? null, passages: passages(outcome.passages) };
     return { intent, result: submission.reply(), tried, toast: null };
   }
   throw data(AUTOMATION_MESSAGES.unknownAction, { status: 400 });
@@ -110,7 +114,7 @@ const resultFor = (actionData: ActionData, intent: string) =>
   >[0]["result"];
 
 export default function AutomationAssistant({ loaderData, actionData }: Route.ComponentProps) {
-  const { canManage, enabled, keySaved, keyLast4, values, numbers, usage } = loaderData;
+  const { canManage, enabled, keySaved, keyLast4, sandboxModel, values, numbers, usage } = loaderData;
   const tried = actionData && "tried" in actionData ? (actionData.tried as TriedAssistant) : null;
   return (
     <div className="space-y-6">
@@ -128,6 +132,11 @@ export default function AutomationAssistant({ loaderData, actionData }: Route.Co
           </TextLink>
         </p>
       </div>
+      {sandboxModel ? (
+        <div className="max-w-3xl" data-testid="assistant-sandbox-model">
+          <Notice tone="warning">{m.automations_assistant_sandbox_model()}</Notice>
+        </div>
+      ) : null}
       {canManage ? null : (
         <div className="max-w-3xl">
           <Notice>{m.automations_read_only()}</Notice>

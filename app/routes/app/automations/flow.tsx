@@ -74,7 +74,12 @@ export async function loader(args: Route.LoaderArgs) {
   else if (canManage && stepId) {
     const step = flow.steps.find((s) => s.id === stepId);
     if (!step) throw data(FLOW_MESSAGES.step, { status: 404 });
-    editing = { type: step.type, stepId: step.id, values: stepValues(step) };
+    // A step just added for a target (an end until filled in), to become the kind chosen (?kind=message).
+    const kind = params.get("kind") ?? "";
+    editing =
+      step.type === "end" && isStepType(kind) && kind !== "end"
+        ? { type: kind, stepId: step.id, values: newStepValues(kind) }
+        : { type: step.type, stepId: step.id, values: stepValues(step) };
   }
   return { flow, canManage, members, editing };
 }
@@ -86,8 +91,9 @@ async function saveStepIntent(actor: Actor, flowId: string, form: FormData) {
   const { type, stepId } = postedTexts(form, ["type", "stepId"]);
   if (!isStepType(type)) throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
   const values = postedTexts(form, STEP_FIELDS[type]) as StepValues;
+  let saved: Awaited<ReturnType<typeof saveStep>>;
   try {
-    await saveStep(actor, flowId, { ...(stepInputOf(type, values) as Omit<StepInput, "id">), id: stepId || undefined });
+    saved = await saveStep(actor, flowId, { ...(stepInputOf(type, values) as Omit<StepInput, "id">), id: stepId || undefined });
   } catch (error) {
     const refusal = refusalOf(error);
     if (refusal.status === 404 && !refusal.field) throw refusal;
@@ -99,7 +105,15 @@ async function saveStepIntent(actor: Actor, flowId: string, form: FormData) {
       { status: refusal.status === 409 ? 409 : 400 },
     );
   }
-  return redirectWithToast(`${href("/automations/flows/:id", { id: flowId })}#steps`, "success", m.automations_flows_step_saved());
+  const here = href("/automations/flows/:id", { id: flowId });
+  // A target asked for a new step: its form next, as the kind chosen.
+  const [added] = saved.added;
+  if (added) {
+    const place = saved.steps.findIndex((s) => s.id === added.id) + 1;
+    const next = `${here}?${new URLSearchParams({ step: added.id, kind: added.type })}#step-form`;
+    return redirectWithToast(next, "success", m.automations_flows_step_saved_new({ place }));
+  }
+  return redirectWithToast(`${here}#steps`, "success", m.automations_flows_step_saved());
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -252,6 +266,7 @@ export default function FlowBuilder({ loaderData, actionData }: Route.ComponentP
               type={editing.type}
               stepId={editing.stepId}
               values={editing.values}
+              fresh={!!editing.stepId && editing.type !== "end" && flow.steps.find((s) => s.id === editing.stepId)?.type === "end"}
               errors={stepFailed?.errors ?? {}}
               steps={flow.steps}
               members={members}

@@ -6,7 +6,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
-import { readAutomationSettings, saveAutomationSettings } from "~/.server/domains/automations/settings";
+import { readAutomationSettings, saveAutomationSettings, WELCOME_AGAIN_AFTER_DAYS } from "~/.server/domains/automations/settings";
 import { openingState } from "~/.server/domains/automations/page";
 import { AutomationSettingsSchema, settingsFormValues, settingsInputOf } from "~/lib/schemas/automations";
 import { timeZoneLabel } from "~/lib/time-zones";
@@ -42,6 +42,7 @@ export async function loader(args: Route.LoaderArgs) {
     canChangeZone: can(current.role, "organization:manage"),
     timeZone,
     state: openingState(settings, timeZone),
+    welcomeAgainDays: WELCOME_AGAIN_AFTER_DAYS,
   };
 }
 
@@ -63,7 +64,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AutomationHours({ loaderData, actionData }: Route.ComponentProps) {
-  const { values, canManage, canChangeZone, timeZone, state } = loaderData;
+  const { values, canManage, canChangeZone, timeZone, state, welcomeAgainDays } = loaderData;
   const zoneLine = (
     <>
       {m.automations_hours_zone({ zone: timeZoneLabel(timeZone) })}{" "}
@@ -78,7 +79,7 @@ export default function AutomationHours({ loaderData, actionData }: Route.Compon
         <div className="mt-2">
           <PageTitle>{m.automations_hours_title()}</PageTitle>
         </div>
-        <p className="text-slate-600">{m.automations_hours_intro()}</p>
+        <p className="text-slate-600">{m.automations_hours_intro({ days: welcomeAgainDays })}</p>
       </div>
       <div className="max-w-3xl">
         <OpeningNotice opening={state} />

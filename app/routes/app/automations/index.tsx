@@ -8,13 +8,14 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { deleteRule, getRule, listRules, moveRule, setRuleEnabled } from "~/.server/domains/automations/rules";
-import { readAutomationSettings } from "~/.server/domains/automations/settings";
+import { readAutomationSettings, WELCOME_AGAIN_AFTER_DAYS } from "~/.server/domains/automations/settings";
 import { readAssistantSettings } from "~/.server/domains/automations/assistant/settings";
 import { listFlows } from "~/.server/domains/automations/flows/store";
 import { answeringMembers, automationNumbers } from "~/.server/domains/automations/page";
 import { AUTOMATION_MESSAGES, RULES_MAX } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { ruleColumns, type RuleRow } from "~/components/automations/rule-columns";
+import { AnsweringOrder } from "~/components/automations/answering-order";
 import { Plus } from "~/components/ui/icons";
 import { ButtonLink } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
@@ -82,6 +83,14 @@ export async function loader(args: Route.LoaderArgs) {
     assistantEnabled: assistant.enabled,
     flowCount: flows.length,
     liveFlows: flows.filter((flow) => flow.status === "live").length,
+    // What answers first, each step on or off (decision 113).
+    order: {
+      rules: rules.some((rule) => rule.enabled) || flows.some((flow) => flow.status === "live"),
+      welcome: settings.welcomeEnabled,
+      away: settings.awayEnabled,
+      assistant: assistant.enabled,
+      welcomeAgainDays: WELCOME_AGAIN_AFTER_DAYS,
+    },
   };
 }
 
@@ -125,7 +134,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Automations({ loaderData, actionData }: Route.ComponentProps) {
-  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled, assistantEnabled, flowCount, liveFlows } = loaderData;
+  const { rules, canManage, deleting, full, welcomeEnabled, awayEnabled, assistantEnabled, flowCount, liveFlows, order } = loaderData;
   const here = href("/automations");
   const state = (on: boolean) => (on ? m.automations_on() : m.automations_off());
   return (
@@ -143,6 +152,7 @@ export default function Automations({ loaderData, actionData }: Route.ComponentP
         ) : null}
       </div>
       {canManage ? null : <Notice>{m.automations_read_only()}</Notice>}
+      <AnsweringOrder steps={order} />
       <Card padding="none">
         <div className="px-4 pt-4">
           <CardHeader

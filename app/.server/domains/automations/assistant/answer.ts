@@ -6,6 +6,7 @@ import { RetryLater } from "../../../infrastructure/jobs/queue";
 import type { Answer, AutomationInbound } from "../answer";
 import type { HandoverReason } from "../handover";
 import { asksForPerson } from "./asks-for-person";
+import { greetingOf, greetingReply } from "../greeting";
 import { checkAssistantEndpoint } from "./endpoint";
 import { assistantPrompt, HANDOVER_TOOL, recentTurns, type Turn } from "./prompt";
 import { retrievePassages, type Passage } from "./retrieve";
@@ -192,6 +193,7 @@ export async function assistantAnswer(inbound: AutomationInbound, now = new Date
 /**
  * The page's "Try it": a sample question through the saved settings, as a customer's first message
  * would be answered (no history, no turn limit), with the passages it read. Tokens it spends count.
+ * A greeting is no question (decision 113): the greeting back a customer would get, without a model call.
  */
 export async function tryAssistant(
   organizationId: string,
@@ -199,9 +201,11 @@ export async function tryAssistant(
   locale: string,
   now = new Date(),
   options: Pick<CallOptions, "timeoutMs"> = {},
-): Promise<AssistantOutcome | null> {
+): Promise<AssistantOutcome | { kind: "greeting"; text: string; passages: Passage[] } | null> {
   const config = await assistantConfig(organizationId);
   if (!config || !sample.trim()) return null;
+  const greeting = greetingOf(sample);
+  if (greeting) return { kind: "greeting", text: await greetingReply(organizationId, greeting, locale), passages: [] };
   // Nothing waits out a rate limit here: the page answers now.
   return decideAssistant(config, { organizationId, body: sample, locale, history: [] }, 0, now, {
     ...options,

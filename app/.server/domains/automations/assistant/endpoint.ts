@@ -1,5 +1,5 @@
 import { env } from "../../../infrastructure/config/env";
-import { sandboxLlmBaseUrl } from "../../../infrastructure/clients/llm";
+import { SANDBOX_LLM_MODEL, sandboxLlmBaseUrl } from "../../../infrastructure/clients/llm";
 import { resolveOutboundTarget, systemResolver, type OutboundRefusal, type Resolver } from "../../../infrastructure/security/outbound-url";
 import { ASSISTANT_MESSAGES, BASE_URL_MAX } from "~/lib/schemas/assistant";
 
@@ -20,6 +20,16 @@ export function sandboxBaseUrl(): string | null {
 }
 
 const trimmed = (url: string) => url.trim().replace(/\/+$/, "");
+
+/**
+ * Whether the assistant's answers come from the model sandbox (sandbox/llm), not a real model: its
+ * base URL is the sandbox's inside Jumbe, or the model is the sandbox's own. The page says so.
+ */
+export function usesSandboxModel(settings: { baseUrl: string; model: string }): boolean {
+  const sandbox = sandboxBaseUrl();
+  if (sandbox && settings.baseUrl && trimmed(settings.baseUrl) === trimmed(sandbox)) return true;
+  return settings.model.trim() === SANDBOX_LLM_MODEL;
+}
 
 function endpointMessage(reason: OutboundRefusal) {
   switch (reason) {

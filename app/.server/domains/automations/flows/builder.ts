@@ -1,4 +1,4 @@
-import { FLOW_MESSAGES, FLOW_STEPS_MAX } from "~/lib/schemas/flows";
+import { FLOW_MESSAGES, FLOW_STEPS_MAX, NEW_TARGET, NEW_TARGET_TYPES, NEXT, type FlowStepType } from "~/lib/schemas/flows";
 import type { RuleActor } from "../rules";
 import { getFlow, saveSteps, type FlowView } from "./store";
 import { newStepId, refuseFlow, targetsOf, type StepInput } from "./steps";
@@ -8,18 +8,59 @@ import { newStepId, refuseFlow, targetsOf, type StepInput } from "./steps";
  * it. Each saves the whole list, checked again (steps.ts).
  */
 
-/** Adds a step (last, or after `after`'s place) or changes the step with the same id. */
-export async function saveStep(actor: RuleActor, flowId: string, step: Omit<StepInput, "id"> & { id?: string }): Promise<FlowView> {
+/** The fields a step leads on by. */
+const TARGET_FIELDS = ["then", "else", "giveUpTo"] as const;
+
+/** A step added for a target that asked for a new one: its id and the kind it is to become. */
+export interface AddedStep {
+  id: string;
+  type: FlowStepType;
+}
+
+/** Whether the flow goes on past this step, to the one after it (a step added last would change what it does). */
+function goesOn(step: { type?: unknown; then?: unknown; else?: unknown }) {
+  if (step.type === "end" || step.type === "handover") return false;
+  return step.type !== "branch" || step.then === NEXT || step.else === NEXT;
+}
+
+/**
+ * Adds a step (last) or changes the step with the same id. A target that asks for a new step
+ * ("new:message", decision 113) gets one, added last as an end (so the draft stays whole and does
+ * what it did) and filled in next: the answer says which (`added`). When the last step went on to the
+ * next, an end goes before the new ones, so it still ends there.
+ */
+export async function saveStep(
+  actor: RuleActor,
+  flowId: string,
+  step: Omit<StepInput, "id"> & { id?: string },
+): Promise<FlowView & { added: AddedStep[] }> {
   const flow = await getFlow(actor.organizationId, flowId);
-  const steps: unknown[] = [...flow.steps];
+  const steps: Record<string, unknown>[] = [...flow.steps];
   const at = step.id ? flow.steps.findIndex((s) => s.id === step.id) : -1;
   if (step.id && at < 0) throw refuseFlow(404, FLOW_MESSAGES.step);
-  if (at >= 0) steps[at] = { ...step, id: step.id };
+  const saved: Record<string, unknown> = { ...step, id: step.id ?? newStepId(flow.steps) };
+  if (at >= 0) steps[at] = saved;
   else {
     if (flow.steps.length >= FLOW_STEPS_MAX) throw refuseFlow(409, FLOW_MESSAGES.stepsLimit, "form");
-    steps.push({ ...step, id: newStepId(flow.steps) });
+    steps.push(saved);
   }
-  return saveSteps(actor, flowId, steps);
+  const asked = TARGET_FIELDS.filter((field) => typeof saved[field] === "string" && (saved[field] as string).startsWith(NEW_TARGET));
+  const added: AddedStep[] = [];
+  if (asked.length) {
+    const last = steps.at(-1)!;
+    const guard = goesOn(last) ? 1 : 0;
+    if (steps.length + guard + asked.length > FLOW_STEPS_MAX) throw refuseFlow(409, FLOW_MESSAGES.stepsLimit, asked[0]);
+    if (guard) steps.push({ id: newStepId(steps as { id: string }[]), type: "end" });
+    for (const field of asked) {
+      const type = (saved[field] as string).slice(NEW_TARGET.length);
+      if (!(NEW_TARGET_TYPES as readonly string[]).includes(type)) throw refuseFlow(400, FLOW_MESSAGES.target, field);
+      const id = newStepId(steps as { id: string }[]);
+      steps.push({ id, type: "end" });
+      saved[field] = id;
+      added.push({ id, type: type as FlowStepType });
+    }
+  }
+  return { ...(await saveSteps(actor, flowId, steps)), added };
 }
 
 /** Moves a step one place earlier or later. */
