@@ -7,6 +7,9 @@ import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import { followedAfterEnd } from "~/lib/campaign-live";
 import type { PermissionHandle } from "~/lib/permissions";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_FOLLOWED = 100;
+
 export const handle: PermissionHandle = { permission: "campaigns:view", signInReturnsTo: "/messaging" };
 
 /**
@@ -22,7 +25,11 @@ export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
   const current = await requireResourcePermission(args);
   const organizationId = current.organization.id;
-  const ids = (new URL(request.url).searchParams.get("ids") ?? "").split(",").filter(Boolean);
+  // Only campaign ids, and no more than a page of the list shows: anything else is no campaign of this tenant.
+  const ids = (new URL(request.url).searchParams.get("ids") ?? "")
+    .split(",")
+    .filter((id) => UUID.test(id))
+    .slice(0, MAX_FOLLOWED);
   return liveStream(request, (send, end) => {
     let last = "";
     let stopped = false;
