@@ -141,6 +141,8 @@ export function RevenueTable({
             key: "share",
             header: m.admin_billing_column_share(),
             align: "right",
+            // On a phone the plan, the count and the amount fit the card; the share is for wider screens.
+            hideOnPhone: true,
             cell: (l: RevenueLine) => (total ? `${Math.round((l.amountCents / total) * 100)}%` : "—"),
           },
         ]}

@@ -89,7 +89,7 @@ export function TenantOverview({
                   <Name>{member.name}</Name>
                 </span>{" "}
                 · {roleWords(member.role)}
-                <span className="block text-slate-600">{member.email}</span>
+                <span className="block text-slate-600 wrap-anywhere">{member.email}</span>
                 <span className="block text-xs text-slate-500">
                   {member.lastSignIn
                     ? m.admin_user_last_signed_in({ when: formatWhen(member.lastSignIn) })
@@ -124,7 +124,7 @@ export function TenantRecords({
                   <span className="text-xs text-slate-500">
                     <time dateTime={a.createdAt}>{formatWhen(a.createdAt)}</time>
                   </span>
-                  {a.details ? <span className="block text-slate-600">{a.details}</span> : null}
+                  {a.details ? <span className="block text-slate-600 wrap-anywhere">{a.details}</span> : null}
                 </li>
               ))}
             </ul>
@@ -170,7 +170,7 @@ function Detail({ label, value }: { label: string; value: ReactNode }) {
   return (
     <div className="flex justify-between gap-3">
       <dt className="text-slate-600">{label}</dt>
-      <dd className="text-right font-medium text-slate-900">{value}</dd>
+      <dd className="min-w-0 text-right font-medium text-slate-900 wrap-anywhere">{value}</dd>
     </div>
   );
 }
