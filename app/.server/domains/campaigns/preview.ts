@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { contactRows, numberRows, splitNumbers } from "./audience";
@@ -31,19 +31,21 @@ export function fillPlaceholders(text: string, values: string[], named: string[]
 export async function previewMessages(organizationId: string, checked: CheckedCampaign, limit = 3): Promise<PreviewMessage[]> {
   const rules = rulesOf(organizationId, checked);
   const picked: { phone: string; fields: RecipientFields }[] = [];
-  const take = async (rows: ReturnType<typeof contactRows>) => {
+  // In a stable order (the contacts' numbers; numbers given, as given): the same preview on every read.
+  const take = async (rows: ReturnType<typeof contactRows>, order: SQL) => {
     const found = await queryRows<{ phone: string; name: string | null; attributes: Record<string, unknown> | null }>(
       db(),
       sql`
         select r.phone, c.name, c.attributes from (${rows}) r left join contacts c on c.id = r.contact_id
-        where r.reason is null limit ${limit - picked.length}`,
+        where r.reason is null order by ${order} limit ${limit - picked.length}`,
     );
     for (const row of found) picked.push({ phone: row.phone, fields: { name: row.name, phone: row.phone, attributes: row.attributes } });
   };
   const audience = checked.audience;
-  if (audience.segmentId || audience.tags || audience.contactIds || audience.everyone) await take(contactRows(rules, checked.sources));
+  if (audience.segmentId || audience.tags || audience.contactIds || audience.everyone)
+    await take(contactRows(rules, checked.sources), sql`r.phone`);
   const numbers = splitNumbers(audience.phones ?? []).valid;
-  if (picked.length < limit && numbers.length) await take(numberRows(rules, checked.sources, numbers.slice(0, 1000)));
+  if (picked.length < limit && numbers.length) await take(numberRows(rules, checked.sources, numbers.slice(0, 1000)), sql`r.ord`);
   return picked.map(({ phone, fields }) => previewOf(checked, phone, fields));
 }
 
