@@ -80,7 +80,7 @@ test("campaigns: the list follows live, and failures after it finished reach the
     await page.goto("/notifications");
     await expect(page.getByText(said)).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 30_000 });
-  await expect(page.getByText(`Campaign finished: ${name}`).first()).toBeVisible();
+  await expect(page.getByRole("main").getByText(`Campaign finished: ${name}`).first()).toBeVisible();
 
   // The activity log and the dashboard.
   const line = `${name}: WhatsApp reported 2 more failed after it finished (1 not reachable on WhatsApp, 1 refused by WhatsApp as a re-engagement message). In all: 1 sent, 2 failed (1 not reachable on WhatsApp, 1 refused by WhatsApp as a re-engagement message).`;
