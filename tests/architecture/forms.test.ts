@@ -72,18 +72,6 @@ const NOT_YET_MOVED = new Set([
   "app/routes/app/settings/notifications.tsx",
   "app/routes/app/settings/team.tsx",
   "app/routes/app/whatsapp.tsx",
-  // Not yet moved in this branch (automations, integrations).
-  "app/routes/app/automations/assistant.tsx",
-  "app/routes/app/automations/flow-new.tsx",
-  "app/routes/app/automations/flow.tsx",
-  "app/routes/app/automations/flows.tsx",
-  "app/routes/app/automations/hours.tsx",
-  "app/routes/app/automations/knowledge.tsx",
-  "app/routes/app/automations/rule.tsx",
-  "app/routes/app/integrations-google-sheets.tsx",
-  "app/routes/app/integrations-hubspot.tsx",
-  "app/routes/app/integrations-shopify.tsx",
-  "app/routes/app/integrations.tsx",
 ]);
 
 /** Route and server modules (tests and the browser's components left out). */
