@@ -19,7 +19,7 @@ import { log } from "~/.server/infrastructure/log";
 import { ConnectButton, embeddedSignupScript } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { useCan } from "~/components/layout/shell-role";
-import { postedText, readPosted } from "~/.server/infrastructure/http/posted-fields";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { Notice } from "~/components/ui/notice";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -96,7 +96,7 @@ export async function action(args: Route.ActionArgs) {
   return intentAction(args, {
     permission: "whatsapp:manage",
     intents: { disconnect: change, reconnect: change },
-    unknown: (_, form) => redirectWithToast(backTo(readPosted(form, AccountSchema)!.redirectTo), "error", m.whatsapp_unknown_action()),
+    unknown: (_, read) => redirectWithToast(backTo(read(AccountSchema)?.redirectTo ?? ""), "error", m.whatsapp_unknown_action()),
   });
 }
 
