@@ -27,7 +27,7 @@ import { CampaignRecipients } from "~/components/campaigns/campaign-recipients";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { Toast } from "~/components/ui/toast";
 import { isRefusal } from "~/.server/infrastructure/refusal";
-import { refusalOf, throwIfNotFound, refusalToast, refusalRedirect } from "~/.server/infrastructure/http/refusal-reply";
+import { throwIfNotFound, refusalToast, refusalRedirect } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
