@@ -71,9 +71,9 @@ const backTo = (redirectTo: string) => (isLocalPath(redirectTo) ? redirectTo : "
 /** Disconnect and reconnect, from this page and from the Overview card (which names where to return). */
 export async function action(args: Route.ActionArgs) {
   const meta = requestMeta(args.request, args.context);
-  const change = intent(AccountSchema, async ({ value: { accountId, redirectTo, confirm }, user, intent: posted }) => {
+  const change = intent(AccountSchema, async ({ value: { accountId, redirectTo, confirm }, user, intent }) => {
     const to = backTo(redirectTo);
-    if (posted === "disconnect" && confirm !== "yes") {
+    if (intent === "disconnect" && confirm !== "yes") {
       // Disconnecting is confirmed first; with JavaScript the dialog sends confirm=yes, without it this page asks.
       if (!(await disconnectQuestion(user.organization.id, accountId))) {
         const [known] = (await listConnections(user.organization.id)).filter((c) => c.id === accountId);
@@ -85,9 +85,9 @@ export async function action(args: Route.ActionArgs) {
       return redirect(`/whatsapp?${ask}`);
     }
     try {
-      const done = posted === "disconnect" ? await disconnectAccount(user, accountId, meta) : await reconnectAccount(user, accountId, meta);
+      const done = intent === "disconnect" ? await disconnectAccount(user, accountId, meta) : await reconnectAccount(user, accountId, meta);
       if (!done) throw new Response("Not Found", { status: 404 });
-      return redirectWithToast(to, "success", posted === "disconnect" ? m.whatsapp_disconnected_toast() : m.whatsapp_reconnected_toast());
+      return redirectWithToast(to, "success", intent === "disconnect" ? m.whatsapp_disconnected_toast() : m.whatsapp_reconnected_toast());
     } catch (error) {
       if (error instanceof ConnectionError) return redirectWithToast(to, "error", error.message);
       throw error;
@@ -95,6 +95,7 @@ export async function action(args: Route.ActionArgs) {
   });
   return intentAction(args, {
     permission: "whatsapp:manage",
+    // The connection list and the Overview card post both.
     intents: { disconnect: change, reconnect: change },
     unknown: (_, read) => redirectWithToast(backTo(read(AccountSchema)?.redirectTo ?? ""), "error", m.whatsapp_unknown_action()),
   });
