@@ -83,9 +83,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       messagesDir: path.resolve(import.meta.dirname, "app/paraglide/messages"),
       wordsModule: path.resolve(import.meta.dirname, "app/lib/words.client.ts"),
     }),
-    // One module a language (decision 118): the server's bundle takes a few modules, not one a message
-    // in every language; the browser's words are looked up by key whatever the output (decision 072).
-    paraglideVitePlugin({ ...MESSAGES, outputStructure: "locale-modules" }),
+    // One module a language (scripts/messages.mjs, decision 118); the browser's words are looked up by key (decision 072).
+    paraglideVitePlugin(MESSAGES),
     tailwindcss(),
     reactRouter(),
     precompressAssets(),
