@@ -144,8 +144,8 @@ async function serveToFirstPage(cwd) {
   }
 }
 
-/** Bytes of every file under a folder, and one hash of their names and contents. */
-function folderDigest(dir) {
+/** Bytes of every file under a folder (or those whose name ends so), and one hash of their names and contents. */
+function folderDigest(dir, ending = "") {
   const hash = createHash("sha256");
   let bytes = 0;
   let files = 0;
@@ -153,7 +153,7 @@ function folderDigest(dir) {
     for (const name of readdirSync(at).sort()) {
       const file = path.join(at, name);
       if (statSync(file).isDirectory()) walk(file);
-      else {
+      else if (name.endsWith(ending)) {
         const body = readFileSync(file);
         hash.update(`${path.relative(dir, file)}\0`).update(body);
         bytes += body.length;
@@ -170,9 +170,7 @@ async function measure({ ref, sha }, round) {
   const load = os.loadavg()[0];
   const build = await timed("npm", ["run", "build"], { cwd: dir, env: newcomerEnv(0) });
   const transformed = [...build.output.matchAll(/✓ (\d+) modules transformed/g)].map((found) => Number(found[1]));
-  const server = readdirSync(path.join(dir, "build/server"))
-    .filter((name) => name.endsWith(".js"))
-    .reduce((sum, name) => sum + statSync(path.join(dir, "build/server", name)).size, 0);
+  const server = folderDigest(path.join(dir, "build/server"), ".js").bytes;
   const serve = await serveToFirstPage(dir);
   const row = {
     ref,
