@@ -85,8 +85,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       messagesDir: path.resolve(import.meta.dirname, "app/paraglide/messages"),
       wordsModule: path.resolve(import.meta.dirname, "app/lib/words.client.ts"),
     }),
-    // One module a message in the build, so each chunk's words are known (decision 072); one a language for the development server, which then serves three files instead of thousands.
-    paraglideVitePlugin({ ...MESSAGES, outputStructure: command === "build" ? "message-modules" : "locale-modules" }),
+    // One module a language (scripts/messages.mjs, decision 118); the browser's words are looked up by key (decision 072).
+    paraglideVitePlugin(MESSAGES),
     tailwindcss(),
     reactRouter(),
     precompressAssets(),
