@@ -157,3 +157,12 @@ describe("docs/architecture.md", () => {
     });
   });
 });
+
+describe("README.md", () => {
+  test("names every feature page of docs/features/", () => {
+    // A newcomer finds every feature from the README, in a line each (issue 75).
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+    const pages = fs.readdirSync(path.join(root, "docs/features")).filter((file) => file.endsWith(".md") && file !== "README.md");
+    expect(pages.filter((page) => !readme.includes(`](docs/features/${page})`))).toEqual([]);
+  });
+});
