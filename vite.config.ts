@@ -4,6 +4,8 @@ import { defineConfig, type Plugin } from "vite";
 import type { ManualChunkMeta, RollupLog } from "rollup";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { iconImports } from "./scripts/icon-imports";
+import { modulePreloadHelper } from "./scripts/module-preload";
 import { precompressAssets } from "./app/.server/infrastructure/http/precompress";
 import { routeMatchMemo } from "./app/.server/infrastructure/http/route-match-memo";
 import { browserWords } from "./app/.server/infrastructure/http/browser-words-build";
@@ -91,6 +93,10 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     serverEntryNames(),
     resourceRoutesHaveNoClientCode(),
     routeMatchMemo(),
+    // Each browser chunk makes the icons it draws; the list of every icon stays out of the shell (decision 116).
+    iconImports({ iconsFile: path.resolve(import.meta.dirname, "app/components/ui/icons.tsx") }),
+    // Vite's preload helper less what this build never uses (decision 116).
+    modulePreloadHelper(),
   ],
 }));
 
@@ -167,6 +173,11 @@ function shellChunk(id: string, meta: ManualChunkMeta) {
     return SHARED_TOGETHER[chunkNameOf(id)] ?? chunkNameOf(id);
   // Rollup would pull what the shell imports into it: React Router keeps a chunk of its own.
   if (id.includes("/node_modules/react-router/")) return "router";
+  // React and React DOM's small entry (flushSync, preloads), imported by the router and by the shell:
+  // with the router. Left unassigned, each lands in whichever chunk Rollup reaches it from first, and
+  // the two chunks then import each other (issue 74: the Overview paid 0.5 kB gzip for it). The
+  // CommonJS wrappers ("\0…?commonjs-…") go with their module.
+  if (/\/node_modules\/react\/|\/node_modules\/react-dom\/(index\.js|cjs\/react-dom\.production\.js)(\?|$)/.test(id)) return "router";
   // zod, only ever loaded with a form's checks: one chunk of its own, not inside the first schema's.
   if (id.includes("/node_modules/zod/")) return "zod";
   return undefined;

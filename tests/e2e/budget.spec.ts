@@ -76,6 +76,7 @@ test("every signed-in and auth page stays inside its JavaScript and HTML budgets
   const cookies = { individual: await signIn(BASE_URL, DEMO), admin: await signIn(BASE_URL, ADMIN) };
   const report = await measurePages(BASE_URL, cookies);
   const { pages } = report;
+  (await import("node:fs")).writeFileSync("/tmp/weights.json", JSON.stringify(report, null, 1));
   expect(report.budgetBytes).toBe(150_000);
   expect(report.documentBudgetGzip).toBe(15_000);
   expect(report.appGoalGzip).toBe(120_000);
