@@ -54,10 +54,11 @@ for file in "${changed[@]}" "$@"; do
   case "$file" in tests/integration/*.test.ts) [ -f "$file" ] && extra+=("$file") ;; esac
 done
 mapfile -t integration < <(printf '%s\n' "${smoke[@]}" "${extra[@]}" | sort -u)
-# One vitest run: the unit project's folders whole, the integration files by name. The tests of a
+# One vitest run: the unit project's folders whole, the integration files by name. The words were
+# compiled above (compiled again, they would vanish under the typecheck reading them). The tests of a
 # built server wait for `npm test` (the build here may be older than the code).
 status=0
-JUMBE_BUILT_SERVER=later npx vitest run --project unit --project integration \
+JUMBE_MESSAGES_COMPILED=1 JUMBE_BUILT_SERVER=later npx vitest run --project unit --project integration \
   app/ sandbox/ scripts/ tests/architecture/ tests/sandbox/ "${integration[@]}" || status=1
 wait "$typecheck" || status=1
 
