@@ -8,7 +8,7 @@ import { clearDarajaTokens } from "~/.server/infrastructure/clients/daraja";
 import { requestLog } from "~/.server/infrastructure/http/request-log";
 import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
 import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
-import { appFetch } from "./in-process-app";
+import { appBuild, appFetch } from "./in-process-app";
 
 /** Longer than a test may take (vitest's testTimeout, 30 s): how slow the machine is never decides an outcome. */
 const HARNESS_TIMEOUT_MS = 120_000;
@@ -63,6 +63,9 @@ export function paymentsHarnessForFile() {
     await once(server, "listening");
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     paystack.setWebhookUrl(`${origin}/webhooks/paystack`);
+    // Every route module loaded here, in the hook's minute, not in the first test's 30 s by the
+    // first callback (on a loaded machine that took longer than the test).
+    await appBuild();
   });
 
   afterAll(async () => {
