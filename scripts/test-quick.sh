@@ -38,9 +38,9 @@ npx react-router typegen
 npx tsc --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo &
 typecheck=$!
 
-# One file per layer a change most often breaks: signing in and the session, a page's loader and
-# form, the permissions of every route, bad input answered 4xx, sending to the Meta sandbox, the
-# job queue, the decision records' index. Changed test files and the ones named run too.
+# One file for each thing a change most often breaks: signing in and the session, a page's loader
+# and form (contacts), who may do what (roles), sending to the Meta sandbox, the job queue, the
+# decision records' index. Integration test files this branch changed, and those named, run too.
 smoke=(
   tests/integration/signin.test.ts
   tests/integration/contacts.test.ts
@@ -54,12 +54,13 @@ for file in "${changed[@]}" "$@"; do
   case "$file" in tests/integration/*.test.ts) [ -f "$file" ] && extra+=("$file") ;; esac
 done
 mapfile -t integration < <(printf '%s\n' "${smoke[@]}" "${extra[@]}" | sort -u)
-# One vitest run: the unit project's folders whole, the integration files by name. The words were
-# compiled above (compiled again, they would vanish under the typecheck reading them). The tests of a
-# built server wait for `npm test` (the build here may be older than the code).
+# One vitest run: the unit project's folders whole (absolute: a filter matches part of a path), the
+# integration files by name. The words were compiled above (compiled again, they would vanish under
+# the typecheck reading them). The built-server tests wait for `npm test` (a build here may be older
+# than the code).
 status=0
 JUMBE_MESSAGES_COMPILED=1 JUMBE_BUILT_SERVER=later npx vitest run --project unit --project integration \
-  app/ sandbox/ scripts/ tests/architecture/ tests/sandbox/ "${integration[@]}" || status=1
+  "$PWD/app/" "$PWD/sandbox/" "$PWD/scripts/" "$PWD/tests/architecture/" "$PWD/tests/sandbox/" "${integration[@]}" || status=1
 wait "$typecheck" || status=1
 
 section "done: $([ "$status" -eq 0 ] && echo passed || echo FAILED)"
