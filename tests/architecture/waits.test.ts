@@ -88,7 +88,8 @@ describe("no browser test depends on the machine's speed", () => {
       ...(expectTimeout >= SHORTEST_WAIT_MS ? [] : [`playwright.config.ts: expect waits ${expectTimeout} ms`]),
       ...short.map((w) => `${w.file}:${w.line} (${w.ms} ms): ${w.statement}`),
     ]).toEqual([]);
-  });
+    // Parsing the browser suite took more than vitest's 5 s on a loaded machine: a minute, like the hooks.
+  }, 60_000);
 
   it("lets the sandbox's template reviewer decide only when a spec asks (its own delay is its longest)", () => {
     const config = fs.readFileSync(path.join(ROOT, "playwright.config.ts"), "utf8");
