@@ -38,9 +38,9 @@ export function shortWaits(file: string, text: string): ShortWait[] {
   const insideRetry = (node: ts.Node) => {
     for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
       if (!ts.isArrowFunction(at) && !ts.isFunctionExpression(at)) continue;
-      const call = at.parent;
+      const call: ts.Node | undefined = at.parent;
       if (!call || !ts.isCallExpression(call) || call.arguments[0] !== at || call.expression.getText(source) !== "expect") continue;
-      const use = call.parent;
+      const use: ts.Node | undefined = call.parent;
       if (use && ts.isPropertyAccessExpression(use) && use.name.text === "toPass") return true;
     }
     return false;
