@@ -144,7 +144,7 @@ export class GraphCaller {
 
   /** `seen.status` is set as soon as an answer arrives, whatever it says. */
   private async exchange<T>(request: CallOptions, seen: { status?: number }): Promise<T> {
-    const { step, method, path, query, token, authScheme, body, form, raw } = request;
+    const { step, path, query, token, authScheme, body, form, raw } = request;
     const url = new URL(`${this.base}/${path}`);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = { Accept: "application/json" };
