@@ -104,10 +104,8 @@ export async function startPayout(
           where s.id = ${settlementId} for update of s`,
     );
     if (!settlement) throw refusePayout(404, "not_found", m.admin_payout_settlement_not_found());
-    if (settlement.payout_method !== "mpesa" || !settlement.mpesa_phone)
-      throw refusePayout(422, "not_mpesa", m.admin_payout_by_bank());
-    if (settlement.status !== "pending" && settlement.status !== "failed")
-      throw refusePayout(409, "in_hand", m.admin_payout_in_hand());
+    if (settlement.payout_method !== "mpesa" || !settlement.mpesa_phone) throw refusePayout(422, "not_mpesa", m.admin_payout_by_bank());
+    if (settlement.status !== "pending" && settlement.status !== "failed") throw refusePayout(409, "in_hand", m.admin_payout_in_hand());
     // What the statement says is paid: whole shillings, the cents carried to the next settlement (settleMonth).
     const amountCents = Number(settlement.payable_cents);
     if (amountCents < B2C_MIN_CENTS || amountCents > B2C_MAX_CENTS) throw refusePayout(422, "amount", m.admin_payout_amount_range());
@@ -165,8 +163,7 @@ export async function markSettlementPaidByBank(
     );
     if (!settlement) throw refusePayout(404, "not_found", m.admin_payout_settlement_not_found());
     if (settlement.payout_method !== "bank") throw refusePayout(422, "not_bank", m.admin_payout_not_bank());
-    if (settlement.status !== "pending" && settlement.status !== "failed")
-      throw refusePayout(409, "in_hand", m.admin_payout_in_hand());
+    if (settlement.status !== "pending" && settlement.status !== "failed") throw refusePayout(409, "in_hand", m.admin_payout_in_hand());
     await tx.execute(sql`
       update partner_settlements set status = 'paid', payout_reference = ${ref}, paid_at = now(), failure_reason = null
       where id = ${settlementId}`);
