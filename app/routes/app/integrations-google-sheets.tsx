@@ -1,12 +1,13 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/integrations-google-sheets";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import * as z from "zod/mini";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
-import { Refusal } from "~/.server/infrastructure/refusal";
+import { unknownIntegrationAction } from "~/.server/domains/integrations/page";
 import { getImport } from "~/.server/domains/contacts/import";
 import {
   createExportSpreadsheet,
@@ -17,11 +18,11 @@ import {
   sheetsSettings,
   chooseExistingSpreadsheet,
 } from "~/.server/domains/integrations/google-sheets/settings";
-import { SHEETS_SCHEDULES, SPREADSHEET_TITLE_MAX, type SheetsSchedule } from "~/lib/google-sheets";
+import { SPREADSHEET_TITLE_MAX } from "~/lib/google-sheets";
 import { importContactsFromSheet } from "~/.server/domains/integrations/google-sheets/import";
 import { pickerConfig } from "~/.server/domains/integrations/google-sheets/picker";
 import googlePickerScript from "~/assets/google-picker.js?url";
-import { buttonClass } from "~/components/ui/button";
+import { PickerControl, SheetsExportCard } from "~/components/integrations/google-sheets";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
 import { BackLink } from "~/components/ui/back-link";
@@ -30,9 +31,9 @@ import { Notice } from "~/components/ui/notice";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { CheckboxField, Field, SelectField } from "~/components/ui/field";
+import { Field, SelectField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
-import { formatNumber, formatWhen } from "~/lib/dates";
+import { formatNumber } from "~/lib/dates";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
@@ -77,72 +78,54 @@ export async function loader(args: Route.LoaderArgs) {
 
 const here = () => href("/integrations/google-sheets");
 
+const NoFields = z.object({});
+const Title = z.object({ title: postedText });
+const Spreadsheet = z.object({ spreadsheet: postedText });
+const ExportSettings = z.object({ contacts: postedText, messages: postedText, schedule: postedText });
+const ImportSheet = z.object({ spreadsheet: postedText, range: postedText, duplicates: postedText, consentEvidence: postedText });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "developer:manage");
-  const form = await readForm(args.request);
-  const fields = postedTexts(form, [
-    "intent",
-    "title",
-    "spreadsheet",
-    "contacts",
-    "messages",
-    "schedule",
-    "range",
-    "duplicates",
-    "consentEvidence",
-  ]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  try {
-    switch (fields.intent) {
-      case "create": {
-        const made = await createExportSpreadsheet(actor, fields.title);
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  return intentAction(args, {
+    permission: "developer:manage",
+    intents: {
+      create: intent(Title, async ({ value, user }) => {
+        const made = await createExportSpreadsheet(actorOf(user), value.title);
         return redirectWithToast(here(), "success", m.sheets_spreadsheet_created({ title: made.title }));
-      }
-      case "import-sheet": {
-        const made = await createImportSpreadsheet(actor, fields.title);
+      }),
+      "import-sheet": intent(Title, async ({ value, user }) => {
+        const made = await createImportSpreadsheet(actorOf(user), value.title);
         return redirectWithToast(here(), "success", m.sheets_import_sheet_created({ title: made.title }));
-      }
-      case "existing": {
-        const chosen = await chooseExistingSpreadsheet(actor, fields.spreadsheet);
+      }),
+      existing: intent(Spreadsheet, async ({ value, user }) => {
+        const chosen = await chooseExistingSpreadsheet(actorOf(user), value.spreadsheet);
         return redirectWithToast(here(), "success", m.sheets_spreadsheet_chosen({ title: chosen.title }));
-      }
-      case "settings":
-        await saveExportSettings(actor, {
-          exportContacts: fields.contacts === "on",
-          exportMessages: fields.messages === "on",
-          schedule: fields.schedule,
+      }),
+      settings: intent(ExportSettings, async ({ value, user }) => {
+        await saveExportSettings(actorOf(user), {
+          exportContacts: value.contacts === "on",
+          exportMessages: value.messages === "on",
+          schedule: value.schedule,
         });
         return redirectWithToast(here(), "success", m.sheets_settings_saved());
-      case "export": {
-        const { queued } = await exportNow(actor);
+      }),
+      export: intent(NoFields, async ({ user }) => {
+        const { queued } = await exportNow(actorOf(user));
         return redirectWithToast(here(), "success", queued ? m.sheets_export_queued() : m.sheets_export_waiting());
-      }
-      case "import": {
-        const started = await importContactsFromSheet(actor, {
-          spreadsheet: fields.spreadsheet,
-          range: fields.range,
-          duplicates: fields.duplicates,
-          consentEvidence: fields.consentEvidence,
-        });
+      }),
+      import: intent(ImportSheet, async ({ value, user }) => {
+        const started = await importContactsFromSheet(actorOf(user), value);
         return redirectWithToast(`${here()}?import=${started.id}`, "success", m.sheets_import_started());
-      }
-    }
-  } catch (error) {
-    return refusalToast(refusalOf(error), { intent: fields.intent });
-  }
-  return refusalToast(
-    new Refusal({ domain: "integration", status: 400, code: "unknown_action", message: m.integrations_unknown_action() }),
-    { intent: fields.intent },
-  );
+      }),
+    },
+    refused: (refusal, posted) => refusalToast(refusal, { intent: posted }),
+    unknown: (posted) => refusalToast(unknownIntegrationAction(), { intent: posted }),
+  });
 }
-
-const SCHEDULE_WORDS: Record<SheetsSchedule, () => string> = {
-  off: m.sheets_schedule_off,
-  hourly: m.sheets_schedule_hourly,
-  daily: m.sheets_schedule_daily,
-};
-
-const STATE_WORDS = { idle: m.sheets_state_idle, queued: m.sheets_state_queued, running: m.sheets_state_running };
 
 const IMPORT_STATUS_WORDS = {
   uploaded: m.messaging_import_status_uploaded,
@@ -201,67 +184,7 @@ export default function GoogleSheetsSettings({ loaderData, actionData }: Route.C
         ) : null}
       </Card>
 
-      <Card as="section" aria-labelledby="sheets-export" className="space-y-4">
-        <h2 id="sheets-export" className="font-semibold">
-          {m.sheets_export_heading()}
-        </h2>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm" data-testid="sheets-export-facts">
-          <dt className="text-slate-500">{m.sheets_state()}</dt>
-          <dd>
-            <Badge tone={settings.exportState === "idle" ? "neutral" : "info"}>{STATE_WORDS[settings.exportState]()}</Badge>
-          </dd>
-          <dt className="text-slate-500">{m.sheets_last_export()}</dt>
-          <dd>
-            {settings.lastExportAt
-              ? m.sheets_last_export_value({ when: formatWhen(settings.lastExportAt), rows: formatNumber(settings.lastExportRows ?? 0) })
-              : m.integrations_never()}
-          </dd>
-          <dt className="text-slate-500">{m.sheets_rows_exported()}</dt>
-          <dd className="tabular-nums">{formatNumber(settings.rowsExported)}</dd>
-          {settings.schedule !== "off" && settings.nextRunAt ? (
-            <>
-              <dt className="text-slate-500">{m.sheets_next_run()}</dt>
-              <dd>{formatWhen(settings.nextRunAt)}</dd>
-            </>
-          ) : null}
-          {settings.lastError ? (
-            <>
-              <dt className="text-slate-500">{m.integrations_last_error()}</dt>
-              <dd className="min-w-0 break-words text-red-800">
-                {settings.lastError}
-                {settings.lastErrorAt ? <span className="block text-xs text-slate-500">{formatWhen(settings.lastErrorAt)}</span> : null}
-              </dd>
-            </>
-          ) : null}
-        </dl>
-        {canManage ? (
-          <>
-            <Form method="post" className="space-y-3">
-              <input type="hidden" name="intent" value="settings" />
-              <fieldset className="space-y-2">
-                <legend className="text-sm font-medium text-slate-700">{m.sheets_what_label()}</legend>
-                <CheckboxField label={m.sheets_export_contacts()} name="contacts" defaultChecked={settings.exportContacts} />
-                <CheckboxField label={m.sheets_export_messages()} name="messages" defaultChecked={settings.exportMessages} />
-              </fieldset>
-              <SelectField
-                label={m.sheets_schedule_label()}
-                name="schedule"
-                defaultValue={settings.schedule}
-                options={SHEETS_SCHEDULES.map((value) => ({ value, label: SCHEDULE_WORDS[value]() }))}
-              />
-              <Button type="submit" size="sm" variant="secondary">
-                {m.sheets_save()}
-              </Button>
-            </Form>
-            <Form method="post">
-              <input type="hidden" name="intent" value="export" />
-              <Button type="submit" size="sm" disabled={!settings.spreadsheetId}>
-                {m.sheets_export_now()}
-              </Button>
-            </Form>
-          </>
-        ) : null}
-      </Card>
+      <SheetsExportCard settings={settings} canManage={canManage} />
 
       <Card as="section" aria-labelledby="sheets-import" className="space-y-4">
         <h2 id="sheets-import" className="font-semibold">
@@ -352,33 +275,6 @@ export default function GoogleSheetsSettings({ loaderData, actionData }: Route.C
           </Form>
         ) : null}
       </Card>
-    </div>
-  );
-}
-
-/**
- * "Choose a spreadsheet from Google Drive": drawn hidden, shown by app/assets/google-picker.js, which
- * opens the Picker and puts the chosen file's id in its form's spreadsheet field. Without JavaScript,
- * a sentence instead.
- */
-function PickerControl() {
-  return (
-    <div className="space-y-1" data-picker-control>
-      <button type="button" hidden className={buttonClass("secondary", "sm")} data-picker-button>
-        {m.sheets_picker_button()}
-      </button>
-      <noscript>
-        <p className="text-sm text-amber-800">{m.sheets_picker_no_js()}</p>
-      </noscript>
-      <p
-        className="text-sm break-words text-slate-600"
-        aria-live="polite"
-        data-picker-status
-        data-opening={m.sheets_picker_opening()}
-        data-chosen={m.sheets_picker_chosen({ name: "{name}" })}
-        data-cancelled={m.sheets_picker_cancelled()}
-        data-failed={m.sheets_picker_failed()}
-      />
     </div>
   );
 }

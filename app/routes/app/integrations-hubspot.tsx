@@ -1,11 +1,12 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/integrations-hubspot";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import * as z from "zod/mini";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
-import { Refusal } from "~/.server/infrastructure/refusal";
+import { unknownIntegrationAction } from "~/.server/domains/integrations/page";
 import { followList, followSearch, hubspotSettings } from "~/.server/domains/integrations/hubspot/settings";
 import { HUBSPOT_SEARCH_OPERATORS as SEARCH_OPERATORS, HUBSPOT_SEARCH_PROPERTIES as SEARCH_PROPERTIES } from "~/lib/hubspot";
 import { segmentSources, unfollowSource } from "~/.server/domains/integrations/hubspot/segments";
@@ -50,49 +51,36 @@ const OPERATOR_WORDS = {
   HAS_PROPERTY: () => m.hubspot_operator_has(),
 };
 
+const NoFields = z.object({});
+const FollowList = z.object({ listId: postedText });
+const FollowSearch = z.object({ name: postedText, property: postedText, operator: postedText, value: postedText });
+const Unfollow = z.object({ source: postedText });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "developer:manage");
-  const form = await readForm(args.request);
-  const { intent, listId, name, property, operator, value, source } = postedTexts(form, [
-    "intent",
-    "listId",
-    "name",
-    "property",
-    "operator",
-    "value",
-    "source",
-  ]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id };
   const here = href("/integrations/hubspot");
-  try {
-    switch (intent) {
-      case "sync": {
-        const { queued } = await syncNow(actor);
+  const actorOf = (current: CurrentUser) => ({ organizationId: current.organization.id, userId: current.user.id });
+  return intentAction(args, {
+    permission: "developer:manage",
+    intents: {
+      sync: intent(NoFields, async ({ user }) => {
+        const { queued } = await syncNow(actorOf(user));
         return redirectWithToast(here, "success", queued ? m.hubspot_sync_queued() : m.hubspot_sync_already());
-      }
-      case "follow-list":
-        return redirectWithToast(here, "success", m.hubspot_followed({ name: await followList(actor, listId) }));
-      case "follow-search":
-        return redirectWithToast(
-          here,
-          "success",
-          m.hubspot_followed({ name: await followSearch(actor, { name, property, operator, value }) }),
-        );
-      case "unfollow": {
-        const followed = (await segmentSources(actor.organizationId)).find((s) => s.id === source);
-        await unfollowSource(actor.organizationId, source);
+      }),
+      "follow-list": intent(FollowList, async ({ value, user }) =>
+        redirectWithToast(here, "success", m.hubspot_followed({ name: await followList(actorOf(user), value.listId) })),
+      ),
+      "follow-search": intent(FollowSearch, async ({ value, user }) =>
+        redirectWithToast(here, "success", m.hubspot_followed({ name: await followSearch(actorOf(user), value) })),
+      ),
+      unfollow: intent(Unfollow, async ({ value: { source }, user }) => {
+        const followed = (await segmentSources(user.organization.id)).find((s) => s.id === source);
+        await unfollowSource(user.organization.id, source);
         return redirectWithToast(here, "success", m.hubspot_unfollowed({ name: followed?.name ?? "" }));
-      }
-    }
-  } catch (error) {
-    return refusalToast(refusalOf(error), { intent });
-  }
-  return refusalToast(
-    new Refusal({ domain: "integration", status: 400, code: "unknown_action", message: m.integrations_unknown_action() }),
-    {
-      intent,
+      }),
     },
-  );
+    refused: (refusal, posted) => refusalToast(refusal, { intent: posted }),
+    unknown: (posted) => refusalToast(unknownIntegrationAction(), { intent: posted }),
+  });
 }
 
 export default function HubspotSettings({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,9 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/integrations-shopify";
+import * as z from "zod/mini";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import { formAction } from "~/.server/domains/auth/form-actions";
+import { postedAll, postedFirst } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import {
@@ -60,29 +62,35 @@ export async function loader(args: Route.LoaderArgs) {
   return { shop, mappings, templates, events, reasons, canManage: can(current.role, "developer:manage") };
 }
 
+// Read as the browser posts it: the first value of each field, the variables in their order.
+const MappingFields = z.object({
+  eventType: postedFirst(200),
+  enabled: postedFirst(200),
+  templateId: postedFirst(200),
+  variable: postedAll(20),
+  delayMinutes: postedFirst(200),
+});
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "developer:manage");
-  const form = await readForm(args.request);
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value.slice(0, 200) : "";
-  };
-  const eventType = text("eventType");
-  try {
-    const saved = await saveMapping(current.organization.id, {
-      eventType,
-      enabled: text("enabled") === "on",
-      templateId: text("templateId"),
-      variables: form
-        .getAll("variable")
-        .slice(0, 20)
-        .map((v) => (typeof v === "string" ? v : "")),
-      delayMinutes: text("delayMinutes"),
-    });
-    return redirectWithToast(href("/integrations/shopify"), "success", m.shopify_saved({ event: eventWords(saved.eventType) }));
-  } catch (error) {
-    return refusalToast(refusalOf(error), { eventType });
-  }
+  return formAction(args, {
+    permission: "developer:manage",
+    schema: MappingFields,
+    handle: async ({ value, user }) => {
+      const { eventType } = value;
+      try {
+        const saved = await saveMapping(user.organization.id, {
+          eventType,
+          enabled: value.enabled === "on",
+          templateId: value.templateId,
+          variables: value.variable,
+          delayMinutes: value.delayMinutes,
+        });
+        return redirectWithToast(href("/integrations/shopify"), "success", m.shopify_saved({ event: eventWords(saved.eventType) }));
+      } catch (error) {
+        return refusalToast(refusalOf(error), { eventType });
+      }
+    },
+  });
 }
 
 export default function ShopifySettings({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,17 +1,19 @@
 import { data, href, redirectDocument } from "react-router";
 import type { Route } from "./+types/integrations";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import * as z from "zod/mini";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
-import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
+import { refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import { integrationCards, type IntegrationCard } from "~/.server/domains/integrations/page";
 import { connectableProvider, startConnect } from "~/.server/domains/integrations/oauth";
 import { disconnectIntegration } from "~/.server/domains/integrations/connections";
 import { removeAllRestHooks } from "~/.server/domains/integrations/rest-hooks";
 import { catalogueEntry } from "~/.server/domains/integrations/catalogue";
-import { Refusal } from "~/.server/infrastructure/refusal";
+import { unknownIntegrationAction } from "~/.server/domains/integrations/page";
 import { categoryOf, categoryWords, INTEGRATION_CATEGORIES } from "~/lib/integrations";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
@@ -62,18 +64,25 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /** Connecting (to the provider's consent page) and disconnecting: owners and admins. */
+const Connect = z.object({ integration: postedText, shop: postedText });
+const Disconnect = z.object({ integration: postedText, confirm: postedText });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "developer:manage");
-  const form = await readForm(args.request);
-  const { intent, integration, confirm, shop } = postedTexts(form, ["intent", "integration", "confirm", "shop"]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const here = href("/integrations");
-  try {
-    switch (intent) {
-      case "connect":
-        return redirectDocument(await startConnect(actor, integration, { shop }));
-      case "disconnect": {
-        if (confirm !== "yes") return formFailure(null, 400, m.integrations_confirm_first(), { intent });
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  return intentAction(args, {
+    permission: "developer:manage",
+    intents: {
+      connect: intent(Connect, async ({ value, user }) =>
+        redirectDocument(await startConnect(actorOf(user), value.integration, { shop: value.shop })),
+      ),
+      disconnect: intent(Disconnect, async ({ value: { integration, confirm }, user, intent: posted }) => {
+        if (confirm !== "yes") return formFailure(null, 400, m.integrations_confirm_first(), { intent: posted });
+        const actor = actorOf(user);
         const entry = catalogueEntry(integration);
         if (entry?.connect === "rest-hooks") {
           const count = await removeAllRestHooks(actor);
@@ -87,18 +96,11 @@ export async function action(args: Route.ActionArgs) {
           "success",
           revoked ? m.integrations_disconnected({ name }) : m.integrations_disconnected_unrevoked({ name }),
         );
-      }
-    }
-  } catch (error) {
-    const refusal = refusalOf(error);
-    return refusalToast(refusal, { intent });
-  }
-  return refusalToast(
-    new Refusal({ domain: "integration", status: 400, code: "unknown_action", message: m.integrations_unknown_action() }),
-    {
-      intent,
+      }),
     },
-  );
+    refused: (refusal, posted) => refusalToast(refusal, { intent: posted }),
+    unknown: (posted) => refusalToast(unknownIntegrationAction(), { intent: posted }),
+  });
 }
 
 export default function Integrations({ loaderData, actionData }: Route.ComponentProps) {

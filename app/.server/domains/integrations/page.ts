@@ -3,6 +3,8 @@ import { CATALOGUE, type ConnectKind, type IntegrationLogo } from "./catalogue";
 import { listConnections, type ConnectionView } from "./connections";
 import { restHooksSummary } from "./rest-hooks";
 import { providerFor } from "./providers";
+import { Refusal } from "../../infrastructure/refusal";
+import { m } from "~/paraglide/messages";
 
 /** One card of the Integrations page: the spec's Integration, with its connection when it has one. */
 export interface IntegrationCard {
@@ -58,4 +60,9 @@ export async function integrationCards(organizationId: string): Promise<Integrat
       hooks: hooked,
     };
   });
+}
+
+/** What the integrations pages answer a post with an intent they do not have (a hand-made post). */
+export function unknownIntegrationAction() {
+  return new Refusal({ domain: "integration", status: 400, code: "unknown_action", message: m.integrations_unknown_action() });
 }

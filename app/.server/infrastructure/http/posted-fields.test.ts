@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import * as z from "zod/mini";
-import { postedTexts, readPosted } from "./posted-fields";
+import { postedAll, postedFirst, postedTexts, readPosted } from "./posted-fields";
 
 function post(entries: [string, string][]) {
   const form = new FormData();
@@ -23,5 +23,20 @@ describe("posted fields", () => {
     const schema = z.object({ intent: z.literal("save") });
     expect(readPosted(post([["intent", "save"]]), schema)).toEqual({ intent: "save" });
     expect(readPosted(post([["intent", "drop"]]), schema)).toBeNull();
+  });
+});
+
+describe("fields read as the browser posted them", () => {
+  test("the first value of a field, cut to its length, and every value of a repeated one in order", () => {
+    const schema = z.object({ first: postedFirst(3), none: postedFirst(3), all: postedAll(2), one: postedAll(5), empty: postedAll(5) });
+    const form = post([
+      ["first", "abcdef"],
+      ["first", "x"],
+      ["all", "1"],
+      ["all", ""],
+      ["all", "3"],
+      ["one", ""],
+    ]);
+    expect(readPosted(form, schema)).toEqual({ first: "abc", none: "", all: ["1", ""], one: [""], empty: [] });
   });
 });

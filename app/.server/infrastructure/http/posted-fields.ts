@@ -23,3 +23,24 @@ export function postedTexts<const Name extends string>(form: FormData, names: re
   const schema = z.object(Object.fromEntries(names.map((name) => [name, postedText])) as Record<Name, typeof postedText>);
   return readPosted(form, schema) as Record<Name, string>;
 }
+
+/*
+ * As `FormData.get` and `getAll` read a field, for pages that always read it so: Conform leaves a
+ * field read by a bare transform as it was posted ("" stays "", a repeated one is the list).
+ */
+const asPosted = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** The field's first value if it is a text (at most `max` characters), else "". */
+export const postedFirst = (max: number) =>
+  z.transform((value: unknown) => {
+    const first = asPosted(value)[0];
+    return typeof first === "string" ? first.slice(0, max) : "";
+  });
+
+/** The field's first `most` values, each its text ("" for a file). */
+export const postedAll = (most: number) =>
+  z.transform((value: unknown) =>
+    asPosted(value)
+      .slice(0, most)
+      .map((one) => (typeof one === "string" ? one : "")),
+  );

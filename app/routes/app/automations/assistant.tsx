@@ -1,10 +1,8 @@
 import { data, href } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/assistant";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import { readAssistantSettings, saveAssistantSettings } from "~/.server/domains/automations/assistant/settings";
@@ -73,38 +71,46 @@ export async function loader(args: Route.LoaderArgs) {
 
 /** Saving (owners and admins) and "Try it" (which spends tokens, so owners and admins too). */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "automations:manage");
-  const form = await readForm(args.request);
-  const { intent } = postedTexts(form, ["intent"]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  if (intent === "save") {
-    const submission = parseWithZod(form, { schema: AssistantFormSchema });
-    if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["apiKey"] }), 400, undefined, { intent });
-    try {
-      await saveAssistantSettings(actor, assistantInputOf(submission.value));
-    } catch (error) {
-      const refusal = refusalOf(error);
-      if (!refusal.field) return refusalToast(refusal, { intent });
-      return refusalReply(submission, refusal, { field: assistantFormField(refusal.field), hideFields: ["apiKey"], extra: { intent } });
-    }
-    return redirectWithToast(href("/automations/assistant"), "success", m.automations_assistant_saved());
-  }
-  if (intent === "try") {
-    const submission = parseWithZod(form, { schema: TryAssistantSchema });
-    if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
-    const outcome = await tryAssistant(actor.organizationId, submission.value.sample, getLocale());
-    const passages = (list: { title: string; text: string }[]) => list.map(({ title, text }) => ({ title, text }));
-    const tried: TriedAssistant =
-      !outcome || outcome.kind === "retry"
-        ? { kind: "off" }
-        : outcome.kind === "greeting"
-          ? { kind: "greeting", text: outcome.text }
-          : outcome.kind === "answer"
-            ? { kind: "answer", text: outcome.text, passages: passages(outcome.passages) }
-            : { kind: "handover", reason: outcome.reason, detail: outcome.detail ?? null, passages: passages(outcome.passages) };
-    return { intent, result: submission.reply(), tried, toast: null };
-  }
-  throw data(AUTOMATION_MESSAGES.unknownAction, { status: 400 });
+  return intentAction(args, {
+    permission: "automations:manage",
+    intents: {
+      save: intent(
+        AssistantFormSchema,
+        async ({ value, submission, user, intent: posted }) => {
+          const actor = { organizationId: user.organization.id, userId: user.user.id, meta: requestMeta(args.request, args.context) };
+          try {
+            await saveAssistantSettings(actor, assistantInputOf(value));
+          } catch (error) {
+            const refusal = refusalOf(error);
+            if (!refusal.field) return refusalToast(refusal, { intent: posted });
+            return refusalReply(submission, refusal, {
+              field: assistantFormField(refusal.field),
+              hideFields: ["apiKey"],
+              extra: { intent: posted },
+            });
+          }
+          return redirectWithToast(href("/automations/assistant"), "success", m.automations_assistant_saved());
+        },
+        { reply: { hideFields: ["apiKey"] } },
+      ),
+      try: intent(TryAssistantSchema, async ({ value, submission, user, intent: posted }) => {
+        const outcome = await tryAssistant(user.organization.id, value.sample, getLocale());
+        const passages = (list: { title: string; text: string }[]) => list.map(({ title, text }) => ({ title, text }));
+        const tried: TriedAssistant =
+          !outcome || outcome.kind === "retry"
+            ? { kind: "off" }
+            : outcome.kind === "greeting"
+              ? { kind: "greeting", text: outcome.text }
+              : outcome.kind === "answer"
+                ? { kind: "answer", text: outcome.text, passages: passages(outcome.passages) }
+                : { kind: "handover", reason: outcome.reason, detail: outcome.detail ?? null, passages: passages(outcome.passages) };
+        return { intent: posted, result: submission.reply(), tried, toast: null };
+      }),
+    },
+    unknown: () => {
+      throw data(AUTOMATION_MESSAGES.unknownAction, { status: 400 });
+    },
+  });
 }
 
 type ActionData = Route.ComponentProps["actionData"];

@@ -1,9 +1,10 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/flow-new";
+import * as z from "zod/mini";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import { createFlow } from "~/.server/domains/automations/flows/store";
@@ -34,21 +35,33 @@ export async function loader(args: Route.LoaderArgs) {
   return {};
 }
 
+const NewFlowSchema = z.object({ name: postedText });
+
 /** Adds the flow (a draft) and opens its builder; a name refused is said at its field. */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "automations:manage");
-  const form = await readForm(args.request);
-  const { intent, name } = postedTexts(form, ["intent", "name"]);
-  if (intent !== "create") throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  try {
-    const flow = await createFlow(actor, { name });
-    return redirectWithToast(href("/automations/flows/:id", { id: flow.id }), "success", m.automations_flows_added({ name: flow.name }));
-  } catch (error) {
-    const refusal = refusalOf(error);
-    if (refusal.field !== "name") return refusalToast(refusal, { intent, errors: {}, name });
-    return data({ intent, toast: null, errors: { name: [refusal.message] }, name }, { status: 400 });
-  }
+  return intentAction(args, {
+    permission: "automations:manage",
+    intents: {
+      create: intent(NewFlowSchema, async ({ value: { name }, user, intent: posted }) => {
+        const actor = { organizationId: user.organization.id, userId: user.user.id, meta: requestMeta(args.request, args.context) };
+        try {
+          const flow = await createFlow(actor, { name });
+          return redirectWithToast(
+            href("/automations/flows/:id", { id: flow.id }),
+            "success",
+            m.automations_flows_added({ name: flow.name }),
+          );
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (refusal.field !== "name") return refusalToast(refusal, { intent: posted, errors: {}, name });
+          return data({ intent: posted, toast: null, errors: { name: [refusal.message] }, name }, { status: 400 });
+        }
+      }),
+    },
+    unknown: () => {
+      throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
+    },
+  });
 }
 
 export default function NewFlow({ actionData }: Route.ComponentProps) {

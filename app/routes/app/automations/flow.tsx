@@ -1,27 +1,17 @@
 import { data, Form, href, redirect } from "react-router";
 import type { Route } from "./+types/flow";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import * as z from "zod/mini";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { getFlow, publishFlow, setFlowEnabled, updateFlow } from "~/.server/domains/automations/flows/store";
 import { deleteStep, moveStep, saveStep } from "~/.server/domains/automations/flows/builder";
 import type { StepInput } from "~/.server/domains/automations/flows/steps";
 import { answeringMembers } from "~/.server/domains/automations/page";
-import {
-  FLOW_IDLE_MAX,
-  FLOW_IDLE_MIN,
-  FLOW_MESSAGES,
-  FLOW_NAME_MAX,
-  FLOW_STEP_TYPES,
-  FLOW_STEPS_MAX,
-  FLOW_TEXT_MAX,
-  flowStatusWords,
-  stepTypeWords,
-  type FlowStepType,
-} from "~/lib/schemas/flows";
+import { FLOW_MESSAGES, FLOW_STEP_TYPES, FLOW_STEPS_MAX, flowStatusWords, stepTypeWords, type FlowStepType } from "~/lib/schemas/flows";
 import { isStepType, newStepValues, STEP_FIELDS, stepInputOf, stepValues, type StepValues } from "~/lib/schemas/flow-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { StepForm, StepItem } from "~/components/automations/flow-steps";
@@ -29,7 +19,8 @@ import { BackLink } from "~/components/ui/back-link";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
-import { Field, SelectField, TextareaField } from "~/components/ui/field";
+import { SelectField } from "~/components/ui/field";
+import { FlowSettingsCard } from "~/components/automations/flow-settings";
 import { Notice } from "~/components/ui/notice";
 import { PageTitle } from "~/components/ui/page-title";
 import { Toast } from "~/components/ui/toast";
@@ -86,11 +77,27 @@ export async function loader(args: Route.LoaderArgs) {
 
 type Actor = { organizationId: string; userId: string; meta: ReturnType<typeof requestMeta> };
 
+const NoFields = z.object({});
+const Settings = z.object({ name: postedText, idleMinutes: postedText, idleText: postedText });
+const StepFields = z.object({
+  type: postedText,
+  stepId: postedText,
+  ...Object.fromEntries([...new Set(Object.values(STEP_FIELDS).flat())].map((field) => [field, postedText])),
+});
+const StepId = z.object({ stepId: postedText });
+const MoveStep = z.object({ stepId: postedText, direction: z.enum(["up", "down"]) });
+
+function unknownAction(): never {
+  throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
+}
+
 /** A step's form, refused at a field: the form again as sent, the words at that field. */
-async function saveStepIntent(actor: Actor, flowId: string, form: FormData) {
-  const { type, stepId } = postedTexts(form, ["type", "stepId"]);
-  if (!isStepType(type)) throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
-  const values = postedTexts(form, STEP_FIELDS[type]) as StepValues;
+async function saveStepIntent(actor: Actor, flowId: string, posted: z.output<typeof StepFields>) {
+  const { type, stepId } = posted;
+  if (!isStepType(type)) unknownAction();
+  const values = Object.fromEntries(
+    STEP_FIELDS[type].map((field) => [field, (posted as Record<string, string>)[field] ?? ""]),
+  ) as StepValues;
   let saved: Awaited<ReturnType<typeof saveStep>>;
   try {
     saved = await saveStep(actor, flowId, { ...(stepInputOf(type, values) as Omit<StepInput, "id">), id: stepId || undefined });
@@ -117,59 +124,61 @@ async function saveStepIntent(actor: Actor, flowId: string, form: FormData) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "automations:manage");
-  const form = await readForm(args.request);
-  const { intent } = postedTexts(form, ["intent"]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const id = args.params.id;
-  try {
-    const here = href("/automations/flows/:id", { id });
-    switch (intent) {
-      case "settings": {
-        const values = postedTexts(form, ["name", "idleMinutes", "idleText"]);
+  const here = href("/automations/flows/:id", { id });
+  const actorOf = (current: CurrentUser): Actor => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  const turn = intent(NoFields, async ({ user, intent: posted }) => {
+    const flow = await setFlowEnabled(actorOf(user), id, posted === "enable");
+    return redirectWithToast(
+      here,
+      "success",
+      posted === "enable" ? m.automations_flows_turned_on({ name: flow.name }) : m.automations_flows_turned_off({ name: flow.name }),
+    );
+  });
+  return intentAction(args, {
+    permission: "automations:manage",
+    intents: {
+      settings: intent(Settings, async ({ value: values, user, intent: posted }) => {
         try {
           const minutes = /^\d+$/.test(values.idleMinutes.trim()) ? Number(values.idleMinutes) : Number.NaN;
-          await updateFlow(actor, id, { name: values.name, idleMinutes: minutes, idleText: values.idleText });
+          await updateFlow(actorOf(user), id, { name: values.name, idleMinutes: minutes, idleText: values.idleText });
         } catch (error) {
           const refusal = refusalOf(error);
           if (!refusal.field || refusal.status === 404) throw refusal;
-          return data({ intent, toast: null, errors: { [refusal.field]: [refusal.message] }, values }, { status: 400 });
+          return data({ intent: posted, toast: null, errors: { [refusal.field]: [refusal.message] }, values }, { status: 400 });
         }
         return redirectWithToast(here, "success", m.automations_flows_settings_saved());
-      }
-      case "save-step":
-        return await saveStepIntent(actor, id, form);
-      case "move-step": {
-        const { stepId, direction } = postedTexts(form, ["stepId", "direction"]);
-        if (direction !== "up" && direction !== "down") break;
-        await moveStep(actor, id, stepId, direction);
-        return redirect(`${here}#steps`);
-      }
-      case "delete-step": {
-        const { stepId } = postedTexts(form, ["stepId"]);
-        await deleteStep(actor, id, stepId);
+      }),
+      "save-step": intent(StepFields, ({ value, user }) => saveStepIntent(actorOf(user), id, value)),
+      "move-step": intent(
+        MoveStep,
+        async ({ value, user }) => {
+          await moveStep(actorOf(user), id, value.stepId, value.direction);
+          return redirect(`${here}#steps`);
+        },
+        { invalid: unknownAction },
+      ),
+      "delete-step": intent(StepId, async ({ value, user }) => {
+        await deleteStep(actorOf(user), id, value.stepId);
         return redirectWithToast(`${here}#steps`, "success", m.automations_flows_step_deleted());
-      }
-      case "publish": {
-        const flow = await publishFlow(actor, id);
+      }),
+      publish: intent(NoFields, async ({ user }) => {
+        const flow = await publishFlow(actorOf(user), id);
         return redirectWithToast(here, "success", m.automations_flows_published({ name: flow.name, version: flow.liveVersion ?? 0 }));
-      }
-      case "enable":
-      case "disable": {
-        const flow = await setFlowEnabled(actor, id, intent === "enable");
-        return redirectWithToast(
-          here,
-          "success",
-          intent === "enable" ? m.automations_flows_turned_on({ name: flow.name }) : m.automations_flows_turned_off({ name: flow.name }),
-        );
-      }
-    }
-  } catch (error) {
-    const refusal = refusalOf(error);
-    throwIfNotFound(refusal);
-    return refusalToast(refusal, { intent });
-  }
-  throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
+      }),
+      enable: turn,
+      disable: turn,
+    },
+    refused: (refusal, posted) => {
+      throwIfNotFound(refusal);
+      return refusalToast(refusal, { intent: posted });
+    },
+    unknown: unknownAction,
+  });
 }
 
 export default function FlowBuilder({ loaderData, actionData }: Route.ComponentProps) {
@@ -275,43 +284,7 @@ export default function FlowBuilder({ loaderData, actionData }: Route.ComponentP
           </div>
         ) : null}
       </Card>
-      <Card>
-        <CardHeader title={m.automations_flows_settings_title()} description={m.automations_flows_settings_description()} />
-        <Form method="post" className="mt-3 max-w-xl space-y-4">
-          <Field
-            name="name"
-            label={m.automations_flows_field_name()}
-            defaultValue={settingsValues?.name ?? flow.name}
-            maxLength={FLOW_NAME_MAX}
-            errors={settingsErrors.name}
-            disabled={!canManage}
-          />
-          <Field
-            name="idleMinutes"
-            type="number"
-            min={FLOW_IDLE_MIN}
-            max={FLOW_IDLE_MAX}
-            label={m.automations_flows_field_idle_minutes()}
-            defaultValue={settingsValues?.idleMinutes ?? String(flow.idleMinutes)}
-            errors={settingsErrors.idleMinutes}
-            disabled={!canManage}
-          />
-          <TextareaField
-            name="idleText"
-            label={m.automations_flows_field_idle_text()}
-            hint={m.automations_flows_field_idle_text_hint()}
-            defaultValue={settingsValues?.idleText ?? flow.idleText}
-            maxLength={FLOW_TEXT_MAX}
-            errors={settingsErrors.idleText}
-            disabled={!canManage}
-          />
-          {canManage ? (
-            <Button type="submit" name="intent" value="settings">
-              {m.automations_flows_save_settings()}
-            </Button>
-          ) : null}
-        </Form>
-      </Card>
+      <FlowSettingsCard flow={flow} canManage={canManage} values={settingsValues} errors={settingsErrors} />
     </div>
   );
 }

@@ -1,12 +1,14 @@
 import type { ReactNode } from "react";
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/flows";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import * as z from "zod/mini";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
-import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import { refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { deleteFlow, getFlow, listFlows, setFlowEnabled, type FlowView } from "~/.server/domains/automations/flows/store";
 import { FLOW_MESSAGES, FLOW_STEPS_MAX, FLOWS_MAX, flowStatusWords } from "~/lib/schemas/flows";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -51,36 +53,44 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /** Turning a flow on or off, deleting it: owners and admins. */
+const FlowId = z.object({ id: postedText });
+const DeleteFlow = z.object({ id: postedText, confirm: postedText });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "automations:manage");
-  const form = await readForm(args.request);
-  const { intent, id, confirm } = postedTexts(form, ["intent", "id", "confirm"]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const here = href("/automations/flows");
-  try {
-    switch (intent) {
-      case "enable":
-      case "disable": {
-        const flow = await setFlowEnabled(actor, id, intent === "enable");
-        return redirectWithToast(
-          here,
-          "success",
-          intent === "enable" ? m.automations_flows_turned_on({ name: flow.name }) : m.automations_flows_turned_off({ name: flow.name }),
-        );
-      }
-      case "delete": {
-        if (confirm !== "yes") return formFailure(null, 400, FLOW_MESSAGES.confirmFirst, { intent });
-        const flow = await getFlow(actor.organizationId, id);
-        await deleteFlow(actor, id);
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  const turn = intent(FlowId, async ({ value, user, intent: posted }) => {
+    const flow = await setFlowEnabled(actorOf(user), value.id, posted === "enable");
+    return redirectWithToast(
+      here,
+      "success",
+      posted === "enable" ? m.automations_flows_turned_on({ name: flow.name }) : m.automations_flows_turned_off({ name: flow.name }),
+    );
+  });
+  return intentAction(args, {
+    permission: "automations:manage",
+    intents: {
+      enable: turn,
+      disable: turn,
+      delete: intent(DeleteFlow, async ({ value, user, intent: posted }) => {
+        if (value.confirm !== "yes") return formFailure(null, 400, FLOW_MESSAGES.confirmFirst, { intent: posted });
+        const flow = await getFlow(user.organization.id, value.id);
+        await deleteFlow(actorOf(user), value.id);
         return redirectWithToast(here, "success", m.automations_flows_deleted({ name: flow.name }));
-      }
-    }
-  } catch (error) {
-    const refusal = refusalOf(error);
-    throwIfNotFound(refusal);
-    return refusalToast(refusal, { intent });
-  }
-  throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
+      }),
+    },
+    refused: (refusal, posted) => {
+      throwIfNotFound(refusal);
+      return refusalToast(refusal, { intent: posted });
+    },
+    unknown: () => {
+      throw data(FLOW_MESSAGES.unknownAction, { status: 400 });
+    },
+  });
 }
 
 function FlowPost({ flow, intent, label, children }: { flow: FlowView; intent: string; label: string; children: ReactNode }) {

@@ -1,9 +1,8 @@
 import { href } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/hours";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { formAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import { readAutomationSettings, saveAutomationSettings, WELCOME_AGAIN_AFTER_DAYS } from "~/.server/domains/automations/settings";
@@ -48,19 +47,22 @@ export async function loader(args: Route.LoaderArgs) {
 
 /** Saves the whole form (owners and admins: the guard sends anyone else to the refusal page); nothing changes on a refusal. */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "automations:manage");
-  const submission = parseWithZod(await readForm(args.request), { schema: AutomationSettingsSchema });
-  if (submission.status !== "success") return formFailure(submission.reply(), 400);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  try {
-    await saveAutomationSettings(actor, settingsInputOf(submission.value), current.organization.timeZone);
-  } catch (error) {
-    // Refused for a field (opening times that overlap, a date that does not exist): said there, the form as it was sent.
-    const refusal = refusalOf(error);
-    if (!refusal.field) return refusalToast(refusal);
-    return refusalReply(submission, refusal, { field: refusal.field === "form" ? null : refusal.field });
-  }
-  return redirectWithToast(href("/automations/hours"), "success", m.automations_hours_saved());
+  return formAction(args, {
+    permission: "automations:manage",
+    schema: AutomationSettingsSchema,
+    handle: async ({ value, submission, user }) => {
+      const actor = { organizationId: user.organization.id, userId: user.user.id, meta: requestMeta(args.request, args.context) };
+      try {
+        await saveAutomationSettings(actor, settingsInputOf(value), user.organization.timeZone);
+      } catch (error) {
+        // Refused for a field (opening times that overlap, a date that does not exist): said there, the form as it was sent.
+        const refusal = refusalOf(error);
+        if (!refusal.field) return refusalToast(refusal);
+        return refusalReply(submission, refusal, { field: refusal.field === "form" ? null : refusal.field });
+      }
+      return redirectWithToast(href("/automations/hours"), "success", m.automations_hours_saved());
+    },
+  });
 }
 
 export default function AutomationHours({ loaderData, actionData }: Route.ComponentProps) {

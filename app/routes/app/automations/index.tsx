@@ -1,12 +1,14 @@
 import { data, href } from "react-router";
 import type { Route } from "./+types/index";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import * as z from "zod/mini";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
-import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import { refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { deleteRule, getRule, listRules, moveRule, setRuleEnabled } from "~/.server/domains/automations/rules";
 import { readAutomationSettings, WELCOME_AGAIN_AFTER_DAYS } from "~/.server/domains/automations/settings";
 import { readAssistantSettings } from "~/.server/domains/automations/assistant/settings";
@@ -94,42 +96,56 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+const RuleId = z.object({ id: postedText });
+const MoveRule = z.object({ id: postedText, direction: z.enum(["up", "down"]) });
+const DeleteRule = z.object({ id: postedText, confirm: postedText });
+
 /** Moving, turning on or off and deleting a rule: owners and admins (the guard sends anyone else to the refusal page). */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "automations:manage");
-  const form = await readForm(args.request);
-  const { intent, id, direction, confirm } = postedTexts(form, ["intent", "id", "direction", "confirm"]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const here = href("/automations");
-  try {
-    switch (intent) {
-      case "move": {
-        if (direction !== "up" && direction !== "down") break;
-        const rule = await getRule(actor.organizationId, id);
-        await moveRule(actor, id, direction);
-        return redirectWithToast(here, "success", m.automations_moved({ name: rule.name }));
-      }
-      case "enable":
-      case "disable": {
-        const rule = await setRuleEnabled(actor, id, intent === "enable");
-        return redirectWithToast(
-          here,
-          "success",
-          rule.enabled ? m.automations_turned_on({ name: rule.name }) : m.automations_turned_off({ name: rule.name }),
-        );
-      }
-      case "delete": {
-        if (confirm !== "yes") return formFailure(null, 400, AUTOMATION_MESSAGES.confirmFirst, { intent });
-        const rule = await getRule(actor.organizationId, id);
-        await deleteRule(actor, id);
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  const turn = intent(RuleId, async ({ value, user, intent: posted }) => {
+    const rule = await setRuleEnabled(actorOf(user), value.id, posted === "enable");
+    return redirectWithToast(
+      here,
+      "success",
+      rule.enabled ? m.automations_turned_on({ name: rule.name }) : m.automations_turned_off({ name: rule.name }),
+    );
+  });
+  return intentAction(args, {
+    permission: "automations:manage",
+    intents: {
+      move: intent(
+        MoveRule,
+        async ({ value, user }) => {
+          const rule = await getRule(user.organization.id, value.id);
+          await moveRule(actorOf(user), value.id, value.direction);
+          return redirectWithToast(here, "success", m.automations_moved({ name: rule.name }));
+        },
+        { invalid: unknownAction },
+      ),
+      enable: turn,
+      disable: turn,
+      delete: intent(DeleteRule, async ({ value, user, intent: posted }) => {
+        if (value.confirm !== "yes") return formFailure(null, 400, AUTOMATION_MESSAGES.confirmFirst, { intent: posted });
+        const rule = await getRule(user.organization.id, value.id);
+        await deleteRule(actorOf(user), value.id);
         return redirectWithToast(here, "success", m.automations_deleted({ name: rule.name }));
-      }
-    }
-  } catch (error) {
-    const refusal = refusalOf(error);
-    throwIfNotFound(refusal);
-    return refusalToast(refusal, { intent });
-  }
+      }),
+    },
+    refused: (refusal, posted) => {
+      throwIfNotFound(refusal);
+      return refusalToast(refusal, { intent: posted });
+    },
+    unknown: unknownAction,
+  });
+}
+
+function unknownAction(): never {
   throw data(AUTOMATION_MESSAGES.unknownAction, { status: 400 });
 }
 

@@ -1,10 +1,11 @@
 import { data, Form, href } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
 import type { Route } from "./+types/knowledge";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import {
@@ -90,53 +91,66 @@ async function uploaded(form: FormData) {
   return { error: ASSISTANT_MESSAGES.fileType, status: 415 } as const;
 }
 
+const ArticleEdit = z.extend(ArticleFormSchema, { id: postedText });
+const UploadFields = z.object({});
+const DeleteArticle = z.object({ id: postedText, confirm: postedText });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "automations:manage");
-  const form = await readForm(args.request);
-  const { intent, id, confirm } = postedTexts(form, ["intent", "id", "confirm"]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const here = href("/automations/knowledge");
-  if (intent === "add" || intent === "update") {
-    const submission = parseWithZod(form, { schema: ArticleFormSchema });
-    if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  const edit = intent(ArticleEdit, async ({ value: { id, title, body }, submission, user, intent: posted }) => {
     try {
-      const article =
-        intent === "add" ? await addArticle(actor, submission.value) : await found(updateArticle(actor, id, submission.value));
+      const actor = actorOf(user);
+      const article = posted === "add" ? await addArticle(actor, { title, body }) : await found(updateArticle(actor, id, { title, body }));
       return redirectWithToast(
         here,
         "success",
-        intent === "add"
+        posted === "add"
           ? m.automations_knowledge_added({ title: article.title })
           : m.automations_knowledge_saved({ title: article.title }),
       );
     } catch (error) {
       const refusal = refusalOf(error);
       throwIfNotFound(refusal);
-      if (!refusal.field) return refusalToast(refusal, { intent });
-      return refusalReply(submission, refusal, { extra: { intent } });
+      if (!refusal.field) return refusalToast(refusal, { intent: posted });
+      return refusalReply(submission, refusal, { extra: { intent: posted } });
     }
-  }
-  if (intent === "upload") {
-    const file = await uploaded(form);
-    if ("error" in file) return data({ intent, uploadError: file.error, toast: null }, { status: file.status });
-    try {
-      if (file.kind === "csv") {
-        const added = await importFaqCsv(actor, file.bytes);
-        return redirectWithToast(here, "success", m.automations_knowledge_imported({ count: formatNumber(added.length) }));
-      }
-      const article = await importPdf(actor, file.name, file.bytes);
-      return redirectWithToast(here, "success", m.automations_knowledge_added({ title: article.title }));
-    } catch (error) {
-      const refusal = refusalOf(error);
-      return data({ intent, uploadError: refusal.message, toast: null }, { status: refusal.status });
-    }
-  }
-  if (intent === "delete") {
-    if (confirm !== "yes") return formFailure(null, 400, AUTOMATION_MESSAGES.confirmFirst, { intent });
-    const article = await found(deleteArticle(actor, id));
-    return redirectWithToast(here, "success", m.automations_knowledge_deleted({ title: article.title }));
-  }
-  throw data(AUTOMATION_MESSAGES.unknownAction, { status: 400 });
+  });
+  return intentAction(args, {
+    permission: "automations:manage",
+    intents: {
+      add: edit,
+      update: edit,
+      // The file is read from the form as it was posted (Conform's coercion would drop an empty one).
+      upload: intent(UploadFields, async ({ form, user, intent: posted }) => {
+        const file = await uploaded(form);
+        if ("error" in file) return data({ intent: posted, uploadError: file.error, toast: null }, { status: file.status });
+        try {
+          if (file.kind === "csv") {
+            const added = await importFaqCsv(actorOf(user), file.bytes);
+            return redirectWithToast(here, "success", m.automations_knowledge_imported({ count: formatNumber(added.length) }));
+          }
+          const article = await importPdf(actorOf(user), file.name, file.bytes);
+          return redirectWithToast(here, "success", m.automations_knowledge_added({ title: article.title }));
+        } catch (error) {
+          const refusal = refusalOf(error);
+          return data({ intent: posted, uploadError: refusal.message, toast: null }, { status: refusal.status });
+        }
+      }),
+      delete: intent(DeleteArticle, async ({ value, user, intent: posted }) => {
+        if (value.confirm !== "yes") return formFailure(null, 400, AUTOMATION_MESSAGES.confirmFirst, { intent: posted });
+        const article = await found(deleteArticle(actorOf(user), value.id));
+        return redirectWithToast(here, "success", m.automations_knowledge_deleted({ title: article.title }));
+      }),
+    },
+    unknown: () => {
+      throw data(AUTOMATION_MESSAGES.unknownAction, { status: 400 });
+    },
+  });
 }
 
 type ActionData = Route.ComponentProps["actionData"];

@@ -1,10 +1,9 @@
 import { data, href } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/rule";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { formFailure } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
@@ -81,41 +80,51 @@ export async function loader(args: Route.LoaderArgs) {
 const formField = (field: string) => (field === "tags" ? "addTags" : field === "form" ? null : field);
 
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "automations:manage");
-  const form = await readForm(args.request);
-  const { intent } = postedTexts(form, ["intent"]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const id = args.params.id;
-  try {
-    if (intent === "save") {
-      const submission = parseWithZod(form, { schema: RuleFormSchema });
-      if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
-      try {
-        const input = ruleInputOf(submission.value);
-        const saved = id ? await updateRule(actor, id, input) : await createRule(actor, input);
-        return redirectWithToast(
-          href("/automations"),
-          "success",
-          id ? m.automations_saved({ name: saved.name }) : m.automations_added({ name: saved.name }),
-        );
-      } catch (error) {
-        // Refused for a field (a pattern that could run too long, a number not connected): said there, the form as it was sent.
-        const refusal = refusalOf(error);
-        if (refusal.status === 404 || !refusal.field) throw refusal;
-        return refusalReply(submission, refusal, { field: formField(refusal.field), extra: { intent } });
-      }
-    }
-    if (intent === "try" && id) {
-      const submission = parseWithZod(form, { schema: TryRuleSchema });
-      if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
-      const tried = await tryRule(actor.organizationId, id, submission.value.sample);
-      return { intent, result: submission.reply(), tried, toast: null };
-    }
-  } catch (error) {
-    const refusal = refusalOf(error);
-    throwIfNotFound(refusal);
-    return refusalToast(refusal, { intent });
-  }
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  return intentAction(args, {
+    permission: "automations:manage",
+    intents: {
+      save: intent(RuleFormSchema, async ({ value, submission, user, intent: posted }) => {
+        try {
+          const input = ruleInputOf(value);
+          const saved = id ? await updateRule(actorOf(user), id, input) : await createRule(actorOf(user), input);
+          return redirectWithToast(
+            href("/automations"),
+            "success",
+            id ? m.automations_saved({ name: saved.name }) : m.automations_added({ name: saved.name }),
+          );
+        } catch (error) {
+          // Refused for a field (a pattern that could run too long, a number not connected): said there, the form as it was sent.
+          const refusal = refusalOf(error);
+          if (refusal.status === 404 || !refusal.field) throw refusal;
+          return refusalReply(submission, refusal, { field: formField(refusal.field), extra: { intent: posted } });
+        }
+      }),
+      // Trying needs a saved rule: on /automations/new it is not an action of the page.
+      try: intent(
+        TryRuleSchema,
+        async ({ value, submission, user, intent: posted }) => {
+          if (!id) unknownAction();
+          const tried = await tryRule(user.organization.id, id, value.sample);
+          return { intent: posted, result: submission.reply(), tried, toast: null };
+        },
+        { invalid: (submission, posted) => (id ? formFailure(submission.reply(), 400, undefined, { intent: posted }) : unknownAction()) },
+      ),
+    },
+    refused: (refusal, posted) => {
+      throwIfNotFound(refusal);
+      return refusalToast(refusal, { intent: posted });
+    },
+    unknown: unknownAction,
+  });
+}
+
+function unknownAction(): never {
   throw data(AUTOMATION_MESSAGES.unknownAction, { status: 400 });
 }
 

@@ -1,0 +1,187 @@
+import { parseWithZod, type Submission, type SubmissionResult } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
+import type { Permission, RoutePermission } from "~/lib/permissions";
+import { Refusal } from "../refusal";
+import { formFailure, readForm } from "./forms";
+import { postedText, readPosted } from "./posted-fields";
+
+/*
+ * The one form protocol (issue 75, decision 119): a page's action declares its intents, each with
+ * the permission it needs, the zod schema its fields are read with (through Conform) and the
+ * handler that receives that schema's parsed value. The helper reads the posted form once (bounded
+ * as readForm reads it), picks the intent named by the posted `intent` field, checks the intent's
+ * permission with the guard the signed-in layouts use, parses, and answers a post that does not fit
+ * with Conform's reply as the pages render it. Nothing else in an action reads the form or checks
+ * a permission by hand.
+ *
+ * This layer knows nothing of sessions: the guard is given by the auth domain, which binds it
+ * (app/.server/domains/auth/form-actions.ts); routes import the bound helpers from there.
+ */
+
+/** What a form's post needs: a permission, several (all of them), or "signed-in" for any member. */
+export type Needed = RoutePermission | readonly Permission[];
+
+/** The guard that answers a visitor or a role without `needed` as pages do (a redirect), or gives the signed-in user. */
+export type IntentGuard<User> = (args: { request: Request; context: unknown }, needed: readonly Permission[]) => Promise<User>;
+
+/** Conform's submission of a schema, as a handler and a failure answer get it. */
+export type SubmissionOf<Schema extends z.ZodMiniType> = Submission<z.input<Schema>, string[], z.output<Schema>>;
+
+/** What a handler gets: its schema's parsed value, the submission (for Conform replies), the form (for files) and the user. */
+export interface IntentInput<Schema extends z.ZodMiniType, User> {
+  value: z.output<Schema>;
+  submission: SubmissionOf<Schema>;
+  form: FormData;
+  user: User;
+  /** The intent posted ("" for a page's single form, formAction). */
+  intent: string;
+}
+
+/** Fields never sent back in Conform's reply (a key, a password). */
+export interface ReplyOptions {
+  hideFields?: string[];
+}
+
+/** An intent of a page: built by `intent()`, it carries its schema's value type to its handler. */
+export interface IntentDefinition<Schema extends z.ZodMiniType, User, Result, Invalid> {
+  schema: Schema;
+  permission?: Needed;
+  reply?: ReplyOptions;
+  handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>;
+  invalid?: (submission: SubmissionOf<Schema>, intent: string) => Invalid | Promise<Invalid>;
+}
+
+interface IntentOptions<Schema extends z.ZodMiniType, Invalid> {
+  /** The permission this intent needs, when not the route's (a stricter or another one). */
+  permission?: Needed;
+  /** What Conform's failure reply leaves out. */
+  reply?: ReplyOptions;
+  /** The answer to a post that does not fit the schema, when not the form again with Conform's errors. */
+  invalid?: (submission: SubmissionOf<Schema>, intent: string) => Invalid | Promise<Invalid>;
+}
+
+/** The default answer to a post that does not fit: Conform's reply (status 400) and the page's intent. */
+function failed<Schema extends z.ZodMiniType>(submission: SubmissionOf<Schema>, reply: ReplyOptions | undefined, intent: string | null) {
+  const result: SubmissionResult<string[]> = submission.reply(reply?.hideFields ? { hideFields: reply.hideFields } : {});
+  return intent === null ? formFailure(result, 400) : formFailure(result, 400, undefined, { intent });
+}
+
+type DefaultFailure = ReturnType<typeof failed>;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any intent's schema, user and results: each entry is typed by intent().
+type AnyIntent = IntentDefinition<any, any, any, any>;
+
+type ResultOf<Definition> =
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema and user: only the results are read.
+  Definition extends IntentDefinition<any, any, infer Result, infer Invalid>
+    ? Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>)
+    : never;
+
+export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, Refused, Unknown> {
+  /** The permission every intent needs unless it names its own. */
+  permission: Needed;
+  intents: Intents;
+  /** The answer to a Refusal a handler throws (anything else is thrown on); without it the refusal is thrown on. */
+  refused?: (refusal: Refusal, intent: string) => Refused | Promise<Refused>;
+  /** The answer to an intent the page does not have (a hand-made post): thrown or returned. */
+  unknown: (intent: string) => Unknown | Promise<Unknown>;
+}
+
+export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, Invalid, Refused> extends IntentOptions<Schema, Invalid> {
+  permission: Needed;
+  schema: Schema;
+  handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>;
+  refused?: (refusal: Refusal) => Refused | Promise<Refused>;
+}
+
+const IntentField = z.object({ intent: postedText });
+
+/** The permissions a need names ("signed-in" names none). */
+function permissionsOf(needed: Needed): readonly Permission[] {
+  if (needed === "signed-in") return [];
+  return typeof needed === "string" ? [needed as Permission] : (needed as readonly Permission[]);
+}
+
+async function answerRefusal<Refused>(error: unknown, refused: ((refusal: Refusal) => Refused | Promise<Refused>) | undefined) {
+  if (!(error instanceof Refusal) || !refused) throw error;
+  return refused(error);
+}
+
+/**
+ * The helpers bound to a guard: `intent()` declares one intent of a page, `intentAction()` answers a
+ * post to a page with several forms told apart by their `intent` button, `formAction()` a page
+ * with one form and no intent field.
+ */
+export function intentActions<User>(guard: IntentGuard<User>) {
+  /** One intent: its schema, the handler of its parsed value, and (optionally) its own permission and failure answer. */
+  function intent<Schema extends z.ZodMiniType, Result, Invalid = never>(
+    schema: Schema,
+    handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>,
+    options: IntentOptions<Schema, Invalid> = {},
+  ): IntentDefinition<Schema, User, Result, Invalid> {
+    return { schema, handle, ...options };
+  }
+
+  async function run<Schema extends z.ZodMiniType, Result, Invalid>(
+    definition: IntentDefinition<Schema, User, Result, Invalid>,
+    form: FormData,
+    user: User,
+    intent: string | null,
+  ) {
+    const submission = parseWithZod(form, { schema: definition.schema }) as SubmissionOf<Schema>;
+    if (submission.status !== "success") {
+      if (definition.invalid) return definition.invalid(submission, intent ?? "");
+      return failed(submission, definition.reply, intent);
+    }
+    return definition.handle({ value: submission.value as z.output<Schema>, submission, form, user, intent: intent ?? "" });
+  }
+
+  /**
+   * A post to a page with several intents. The permission every intent shares is checked before
+   * the form is read (a role without it is sent to the refusal page whatever it posted, as the
+   * guard always did); the chosen intent's own, after.
+   */
+  async function intentAction<
+    Args extends { request: Request; context: unknown },
+    const Intents extends Record<string, AnyIntent>,
+    Refused = never,
+    Unknown = never,
+  >(args: Args, config: IntentActionConfig<Intents, Refused, Unknown>): Promise<ResultOf<Intents[keyof Intents]> | Refused | Unknown> {
+    const needs = Object.values(config.intents).map((definition) => permissionsOf(definition.permission ?? config.permission));
+    const shared = needs.length ? needs.reduce((all, next) => all.filter((permission) => next.includes(permission))) : [];
+    let user = await guard(args, shared);
+    const form = await readForm(args.request);
+    const { intent } = readPosted(form, IntentField)!;
+    const definition = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
+    if (!definition) return config.unknown(intent);
+    const own = permissionsOf(definition.permission ?? config.permission);
+    if (own.some((permission) => !shared.includes(permission))) user = await guard(args, own);
+    try {
+      return (await run(definition, form, user, intent)) as ResultOf<Intents[keyof Intents]>;
+    } catch (error) {
+      return answerRefusal(error, config.refused && ((refusal: Refusal) => config.refused!(refusal, intent)));
+    }
+  }
+
+  /** A post to a page with one form (no intent field): its permission, its schema, its handler. */
+  async function formAction<
+    Args extends { request: Request; context: unknown },
+    Schema extends z.ZodMiniType,
+    Result,
+    Invalid = never,
+    Refused = never,
+  >(
+    args: Args,
+    config: FormActionConfig<Schema, User, Result, Invalid, Refused>,
+  ): Promise<Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>) | Refused> {
+    const user = await guard(args, permissionsOf(config.permission));
+    const form = await readForm(args.request);
+    try {
+      return (await run(config, form, user, null)) as Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>);
+    } catch (error) {
+      return answerRefusal(error, config.refused);
+    }
+  }
+
+  return { intent, intentAction, formAction };
+}

@@ -1,0 +1,106 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { sourceFiles } from "./import-graph";
+
+// The one form protocol (issue 75, decision 119): a page's action reads its post through the
+// intent helper (app/.server/domains/auth/form-actions.ts), which reads the form once, checks the
+// intent's declared permission and parses with Conform and the intent's zod schema. Reading a form
+// any other way, in a route or in a domain's page action, fails here.
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** Ways of reading a posted form by hand. */
+const HAND_PARSING = /\b(postedTexts|readForm|parseWithZod|readPosted)\(|\.formData\(\)/;
+
+/** Where the protocol itself lives: the only modules that read a form. */
+const PROTOCOL = new Set([
+  "app/.server/infrastructure/http/forms.ts",
+  "app/.server/infrastructure/http/posted-fields.ts",
+  "app/.server/infrastructure/http/intents.ts",
+]);
+
+/**
+ * Modules that still read their posts by hand, until they move to the helper: the list only
+ * shrinks (an entry that no longer reads a form by hand fails too, so it is taken off).
+ */
+const NOT_YET_MOVED = new Set([
+  // Conform routes that read their form themselves (issue 75 moves them next).
+  "app/routes/admin/notifications.tsx",
+  "app/routes/admin/staff.tsx",
+  "app/routes/admin/system.tsx",
+  "app/routes/admin/template.tsx",
+  "app/routes/admin/templates.tsx",
+  "app/routes/admin/user.tsx",
+  "app/routes/admin/whatsapp-account.tsx",
+  "app/routes/app/billing/invoice.tsx",
+  "app/routes/app/change-password.tsx",
+  "app/routes/app/messaging/campaigns/campaign.tsx",
+  "app/routes/app/messaging/campaigns/new.tsx",
+  "app/routes/app/messaging/contacts.tsx",
+  "app/routes/app/profile.tsx",
+  "app/routes/app/settings/account.tsx",
+  "app/routes/app/settings/organisation.tsx",
+  "app/routes/app/settings/security.tsx",
+  "app/routes/app/sidebar-preference.tsx",
+  "app/routes/app/templates/edit.tsx",
+  "app/routes/app/templates/index.tsx",
+  "app/routes/auth/email-code.tsx",
+  "app/routes/auth/forgot-password.tsx",
+  "app/routes/auth/invitation.tsx",
+  "app/routes/auth/login.tsx",
+  "app/routes/auth/reset-password.tsx",
+  "app/routes/auth/signup.tsx",
+  "app/routes/auth/two-factor.tsx",
+  "app/routes/auth/verify-otp.tsx",
+  "app/routes/language.ts",
+  // Page actions kept in a domain (revenue share, billing, the inbox, the console's billing, templates).
+  "app/.server/domains/admin/billing/actions.ts",
+  "app/.server/domains/billing/page-actions.ts",
+  "app/.server/domains/inbox/handle-action.ts",
+  "app/.server/domains/partners/page-actions.ts",
+  "app/.server/domains/templates/queries.ts",
+  // postedTexts + switch (intent): moved by the other half of issue 75's item 2.
+  "app/routes/app/billing/index.tsx",
+  "app/routes/app/chat/new.tsx",
+  "app/routes/app/chat/quick-replies.tsx",
+  "app/routes/app/developers.tsx",
+  "app/routes/app/messaging/contact.tsx",
+  "app/routes/app/messaging/fields.tsx",
+  "app/routes/app/messaging/import/run.tsx",
+  "app/routes/app/messaging/segments.tsx",
+  "app/routes/app/notifications/index.tsx",
+  "app/routes/app/settings/notifications.tsx",
+  "app/routes/app/settings/team.tsx",
+  "app/routes/app/whatsapp.tsx",
+]);
+
+/** Route and server modules (tests and the browser's components left out). */
+const modules = sourceFiles(root, ["app/routes", "app/.server"]).filter((file) => !/\.test\.tsx?$/.test(file));
+
+function readsByHand(file: string) {
+  return HAND_PARSING.test(fs.readFileSync(path.join(root, file), "utf8"));
+}
+
+describe("the form protocol", () => {
+  test("no route or domain reads a posted form except through the intent helper", () => {
+    const byHand = modules.filter((file) => !PROTOCOL.has(file) && !NOT_YET_MOVED.has(file) && readsByHand(file));
+    expect(byHand).toEqual([]);
+  });
+
+  test("the list of modules not yet moved only shrinks: each still reads a form by hand", () => {
+    const moved = [...NOT_YET_MOVED].filter((file) => !fs.existsSync(path.join(root, file)) || !readsByHand(file));
+    expect(moved).toEqual([]);
+  });
+
+  test("an action on the helper checks no permission by hand", () => {
+    // The intent's declared permission is the check; a second one in the action could say another.
+    const onHelper = modules.filter((file) => /\b(intentAction|formAction)\(/.test(fs.readFileSync(path.join(root, file), "utf8")));
+    const rechecking = onHelper.filter((file) => {
+      const source = fs.readFileSync(path.join(root, file), "utf8");
+      const action = /export (async )?function action\b[\s\S]*?\n}\n/.exec(source)?.[0] ?? "";
+      return /\b(requireUserWithPermission|can)\(/.test(action);
+    });
+    expect(onHelper.length).toBeGreaterThan(0);
+    expect(rechecking).toEqual([]);
+  });
+});
