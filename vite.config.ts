@@ -4,6 +4,8 @@ import { defineConfig, type Plugin } from "vite";
 import type { ManualChunkMeta, RollupLog } from "rollup";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { iconImports } from "./scripts/icon-imports";
+import { modulePreloadHelper } from "./scripts/module-preload";
 import { precompressAssets } from "./app/.server/infrastructure/http/precompress";
 import { routeMatchMemo } from "./app/.server/infrastructure/http/route-match-memo";
 import { browserWords } from "./app/.server/infrastructure/http/browser-words-build";
@@ -83,14 +85,18 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       messagesDir: path.resolve(import.meta.dirname, "app/paraglide/messages"),
       wordsModule: path.resolve(import.meta.dirname, "app/lib/words.client.ts"),
     }),
-    // One module a message in the build, so each chunk's words are known (decision 072); one a language for the development server, which then serves three files instead of thousands.
-    paraglideVitePlugin({ ...MESSAGES, outputStructure: command === "build" ? "message-modules" : "locale-modules" }),
+    // One module a language (scripts/messages.mjs, decision 118); the browser's words are looked up by key (decision 072).
+    paraglideVitePlugin(MESSAGES),
     tailwindcss(),
     reactRouter(),
     precompressAssets(),
     serverEntryNames(),
     resourceRoutesHaveNoClientCode(),
     routeMatchMemo(),
+    // Each browser chunk makes the icons it draws; the list of every icon stays out of the shell (decision 116).
+    iconImports({ iconsFile: path.resolve(import.meta.dirname, "app/components/ui/icons.tsx") }),
+    // Vite's preload helper less what this build never uses (decision 116).
+    modulePreloadHelper(),
   ],
 }));
 
@@ -167,6 +173,11 @@ function shellChunk(id: string, meta: ManualChunkMeta) {
     return SHARED_TOGETHER[chunkNameOf(id)] ?? chunkNameOf(id);
   // Rollup would pull what the shell imports into it: React Router keeps a chunk of its own.
   if (id.includes("/node_modules/react-router/")) return "router";
+  // React and React DOM's small entry (flushSync, preloads), imported by the router and by the shell:
+  // with the router. Left unassigned, each lands in whichever chunk Rollup reaches it from first, and
+  // the two chunks then import each other (issue 74: the Overview paid 0.5 kB gzip for it). The
+  // CommonJS wrappers ("\0…?commonjs-…") go with their module.
+  if (/\/node_modules\/react\/|\/node_modules\/react-dom\/(index\.js|cjs\/react-dom\.production\.js)(\?|$)/.test(id)) return "router";
   // zod, only ever loaded with a form's checks: one chunk of its own, not inside the first schema's.
   if (id.includes("/node_modules/zod/")) return "zod";
   return undefined;

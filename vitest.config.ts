@@ -3,8 +3,10 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { defineConfig } from "vitest/config";
 
-// The product's words, compiled before any test imports them (scripts/messages.mjs, decision 071).
-execFileSync(process.execPath, [path.resolve(import.meta.dirname, "scripts/messages.mjs")], { stdio: "inherit" });
+// The product's words, compiled before any test imports them (scripts/messages.mjs, decision 071),
+// unless the caller has just compiled them and reads them beside this run (test:quick's typecheck).
+if (!process.env.JUMBE_MESSAGES_COMPILED)
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, "scripts/messages.mjs")], { stdio: "inherit" });
 
 const alias = {
   "~": path.resolve(import.meta.dirname, "app"),

@@ -24,10 +24,10 @@
 //    "Copied").
 //  - form[data-suggest="<address>"]: a search box that lists what it finds as one types (issue 74).
 //    Once typing pauses it asks <address>?q= (JSON: { query, hits: [{ title, detail?, section, to }] }),
-//    one request a pause, the older one cancelled; the hits are links in the form's
-//    [data-suggestions], the down and up arrows move through them and Escape closes the list. Its
-//    words: [data-suggest-count] (with {count}) said in [data-suggestions-status], and
-//    [data-suggest-none] (with {query}). Enter still submits the form: the search page.
+//    one request a pause, the older one cancelled; the hits are links in a list the script adds under
+//    the box, the down and up arrows move through them and Escape closes the list. Its words:
+//    [data-suggest-count] (with {count}) said to screen readers, and [data-suggest-none] (with
+//    {query}). Enter still submits the form: the search page.
 //  - whole documents only: a button pressed to post its form is disabled and marked busy until the
 //    next page; with [data-pending-text] (any form) it also says so.
 //  - whole documents only: a URL dialog the server drew open (`dialog[data-close-href]`, the kit's
@@ -182,9 +182,19 @@ const SUGGEST_MIN_LENGTH = 2;
 function searchSuggestions(root) {
   for (const form of fresh(root, "form[data-suggest]")) {
     const input = form.querySelector("input[name=q]");
-    const list = form.querySelector("[data-suggestions]");
-    const status = form.querySelector("[data-suggestions-status]");
-    if (!input || !list) continue;
+    if (!input) continue;
+    // The list and what a screen reader hears of it are the script's: without it there are no suggestions.
+    const status = document.createElement("p");
+    status.className = "sr-only";
+    status.setAttribute("aria-live", "polite");
+    const list = document.createElement("div");
+    list.id = `${input.id}-suggestions`;
+    list.hidden = true;
+    list.dataset.testid = "search-suggestions";
+    list.className = "absolute inset-x-0 top-full z-30 mt-1 overflow-hidden rounded-lg border border-slate-200 bg-white text-sm shadow-lg";
+    form.append(status, list);
+    input.autocomplete = "off";
+    input.setAttribute("aria-controls", list.id);
     const typed = () => input.value.replace(/\s+/g, " ").trim();
     let timer;
     let pending;
@@ -193,7 +203,7 @@ function searchSuggestions(root) {
       list.hidden = true;
       list.replaceChildren();
       shown = "";
-      if (status) status.textContent = "";
+      status.textContent = "";
     };
     const show = (query, hits) => {
       shown = query;
@@ -223,7 +233,7 @@ function searchSuggestions(root) {
         list.replaceChildren(items);
       }
       list.hidden = false;
-      if (status) status.textContent = (form.dataset.suggestCount ?? "").replace("{count}", String(hits.length));
+      status.textContent = (form.dataset.suggestCount ?? "").replace("{count}", String(hits.length));
     };
     const ask = async (query) => {
       pending?.abort();

@@ -96,4 +96,73 @@ describe("docs/architecture.md", () => {
     });
     expect(missing).toEqual([]);
   });
+
+  describe("the feature table (one row per feature: its folders, tables, jobs and API)", () => {
+    const section = doc.slice(doc.indexOf("## Where a feature lives"));
+    const rows = section
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| feature |"))
+      .map((line) => line.slice(2, -2).split(" | "));
+    const header = section.split("\n").find((line) => line.startsWith("| feature |"))!;
+    const column = (name: string) => header.slice(2, -2).split(" | ").indexOf(name);
+    /** Everything a column of any row names in backticks. */
+    const named = (name: string) => new Set(rows.flatMap((row) => [...(row[column(name)] ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1]!)));
+    const serverFiles = files.filter((file) => /^app\/\.server\/.*\.ts$/.test(file) && !file.endsWith(".test.ts"));
+    const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
+
+    test("has every column in every row", () => {
+      expect(header).toBe("| feature | what it is | folders | tables | jobs | API | tests |");
+      expect(rows.filter((row) => row.length !== 7 || row.some((cell) => !cell.trim())).map((row) => row[0])).toEqual([]);
+    });
+
+    test("has a row for every domain folder", () => {
+      const domains = fs
+        .readdirSync(path.join(root, "app/.server/domains"), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name);
+      const folders = [...named("folders")];
+      expect(domains.filter((domain) => !folders.some((folder) => folder.startsWith(`domains/${domain}/`)))).toEqual([]);
+    });
+
+    test("names every table of the schema", () => {
+      const tables = serverFiles
+        .filter((file) => file.startsWith("app/.server/infrastructure/db/schema/"))
+        .flatMap((file) => [...read(file).matchAll(/pgTable\(\s*"([a-z0-9_]+)"/g)].map((m) => m[1]!));
+      expect(tables.length).toBeGreaterThan(0);
+      const listed = named("tables");
+      expect(tables.filter((table) => !listed.has(table))).toEqual([]);
+    });
+
+    test("names every job queue", () => {
+      // A queue's name is a constant (`…_QUEUE = "…"`) or written where its handler is registered.
+      const queues = serverFiles.flatMap((file) =>
+        [...read(file).matchAll(/_QUEUE\s*=\s*"([^"]+)"|register(?:JobHandler|RecurringJob)\b[^;]*?\bqueue:\s*"([^"]+)"/g)].map(
+          (m) => (m[1] ?? m[2])!,
+        ),
+      );
+      expect(queues.length).toBeGreaterThan(0);
+      const listed = named("jobs");
+      expect([...new Set(queues)].filter((queue) => !listed.has(queue))).toEqual([]);
+    });
+
+    test("names every resource of the public API", () => {
+      const resources = serverFiles
+        .filter((file) => file.startsWith("app/.server/adapters/api-v1/"))
+        .flatMap((file) => [...read(file).matchAll(/path: "(\/api\/v1\/[a-z-]+(?:\/[a-z-]+)?)/g)].map((m) => m[1]!));
+      expect(resources.length).toBeGreaterThan(0);
+      const listed = [...named("API")];
+      expect(
+        [...new Set(resources)].filter((resource) => !listed.some((api) => api === resource || api.startsWith(`${resource}/`))),
+      ).toEqual([]);
+    });
+  });
+});
+
+describe("README.md", () => {
+  test("names every feature page of docs/features/", () => {
+    // A newcomer finds every feature from the README, in a line each (issue 75).
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+    const pages = fs.readdirSync(path.join(root, "docs/features")).filter((file) => file.endsWith(".md") && file !== "README.md");
+    expect(pages.filter((page) => !readme.includes(`](docs/features/${page})`))).toEqual([]);
+  });
 });

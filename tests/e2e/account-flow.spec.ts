@@ -36,7 +36,7 @@ test("sign up, verify by code, sign in, edit the profile, change the password, s
     // The success message shows on the sign-up page first, then the verify page follows after 1.8 s.
     await expect(page.getByRole("status").filter({ hasText: TEXT.signupSuccess }).first()).toBeVisible();
     await expect(page).toHaveURL(/\/signup$/);
-    await page.waitForURL("**/verify-otp", { timeout: 10_000 });
+    await page.waitForURL("**/verify-otp", { timeout: 30_000 });
   });
 
   await test.step("verify the e-mail with the mailed code", async () => {
@@ -63,7 +63,7 @@ test("sign up, verify by code, sign in, edit the profile, change the password, s
 
     await page.getByRole("button", { name: "Verify Account" }).click();
     await expect(page.getByRole("status").filter({ hasText: TEXT.verifySuccess }).first()).toBeVisible();
-    await page.waitForURL("**/login", { timeout: 10_000 });
+    await page.waitForURL("**/login", { timeout: 30_000 });
   });
 
   await test.step("sign in and see the Overview", async () => {
@@ -187,7 +187,7 @@ test.describe("code boxes (scripts only)", () => {
 
     await page.getByRole("button", { name: "Verify Account" }).click();
     await expect(page.getByRole("status").filter({ hasText: TEXT.verifySuccess }).first()).toBeVisible();
-    await page.waitForURL("**/login", { timeout: 10_000 });
+    await page.waitForURL("**/login", { timeout: 30_000 });
     await signInViaForm(page, user.email, user.password, { goto: false });
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(userMenu(page).locator("summary")).toContainText(user.businessName);
@@ -256,7 +256,7 @@ test("an account that signs in before verifying is sent to verify, then signs in
   await fillOtpBoxes(page, await latestCode(request, user.email, { kind: "verification" }));
   await page.getByRole("button", { name: "Verify Account" }).click();
   await expect(page.getByRole("status").filter({ hasText: TEXT.verifySuccess }).first()).toBeVisible();
-  await page.waitForURL("**/login", { timeout: 10_000 });
+  await page.waitForURL("**/login", { timeout: 30_000 });
   await signInViaForm(page, user.email, user.password, { goto: false });
   await expect(page).toHaveURL(/\/dashboard$/);
 });

@@ -107,7 +107,7 @@ test("with everything on, a greeting gets the welcome, a keyword its rule, a que
   await customerWrites(request, { phoneNumberId, from: other, name: `Juma ${randomBytes(2).toString("hex")}`, text: "bei?" });
   await expect
     .poll(async () => (await sandboxMessages(request, phoneNumberId)).filter((m) => m.to.replace(/\D/g, "") === other).length, {
-      timeout: 15_000,
+      timeout: 30_000,
     })
     .toBe(1);
   const toCustomer = (await sandboxMessages(request, phoneNumberId)).filter((m) => m.to.replace(/\D/g, "") === from).map(textOf);

@@ -101,7 +101,7 @@ test("keyword rules and an away message answer a customer, who is handed to a pe
   // Another customer's same words are answered: the queue has run past the first customer's message.
   const other = customerNumber();
   await customerWrites(request, { phoneNumberId, from: other, name: `Otieno ${randomBytes(2).toString("hex")}`, text: "bei?" });
-  await expect.poll(() => countTo(request, phoneNumberId, other, "Bei zetu"), { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => countTo(request, phoneNumberId, other, "Bei zetu"), { timeout: 30_000 }).toBe(1);
   expect(await countTo(request, phoneNumberId, from, "Bei zetu")).toBe(1);
   expect(await countTo(request, phoneNumberId, from, "Tumefunga")).toBe(1);
 });
@@ -154,7 +154,7 @@ test("the assistant answers from the knowledge base, hands over on mtu, and stay
   await customerWrites(request, { phoneNumberId, from, name, text: "Paybill ni ipi tena?" });
   const other = customerNumber();
   await customerWrites(request, { phoneNumberId, from: other, name: `Baraka ${randomBytes(2).toString("hex")}`, text: "Paybill ni ipi?" });
-  await expect.poll(() => countTo(request, phoneNumberId, other, "522522"), { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => countTo(request, phoneNumberId, other, "522522"), { timeout: 30_000 }).toBe(1);
   expect(await countTo(request, phoneNumberId, from, "522522")).toBe(1);
   expect(await countTo(request, phoneNumberId, from, "Nakuunganisha")).toBe(1);
 });
@@ -211,7 +211,7 @@ test("a three-step flow built without drawing takes a customer through its quest
   expect(buttons.type).toBe("interactive");
   // Not one of the choices: asked again; then a choice.
   await customerWrites(request, { phoneNumberId, from, name, text: "Ndege" });
-  await expect.poll(() => countTo(request, phoneNumberId, from, "Asante Mercy. Bima ya nini?"), { timeout: 15_000 }).toBe(2);
+  await expect.poll(() => countTo(request, phoneNumberId, from, "Asante Mercy. Bima ya nini?"), { timeout: 30_000 }).toBe(2);
   await customerWrites(request, { phoneNumberId, from, name, text: "Nyumba" });
   await sentMessage(request, phoneNumberId, "Sawa Mercy, tutakupigia leo kuhusu bima ya Nyumba.");
 

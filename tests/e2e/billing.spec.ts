@@ -81,7 +81,7 @@ async function submitTopup(page: Page, input: { amount?: string; method?: "M-Pes
 
 /** The payment page says it is paid: with JavaScript it updates in place, without it refreshes itself. */
 async function expectPaid(page: Page, amount: string) {
-  await expect(page.getByRole("heading", { name: `Paid: ${amount} received` })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("heading", { name: `Paid: ${amount} received` })).toBeVisible({ timeout: 30_000 });
 }
 
 test("an owner tops up KES 1,000 with M-Pesa: bad amounts are refused at the field, the prompt is approved, the balance and a receipt follow", async ({
@@ -158,7 +158,7 @@ test("a cancelled M-Pesa prompt says so in words, and Try again goes back to the
   await expect(page).toHaveURL(/\/billing\/payments\/[0-9a-f-]{36}$/);
   const prompt = await promptOn(request, phone.international);
   await answerPrompt(request, prompt.CheckoutRequestID, "cancel");
-  await expect(page.getByTestId("payment-state").getByText(CANCELLED)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("payment-state").getByText(CANCELLED)).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("payment-state")).toHaveAttribute("data-status", "failed");
   await page.getByRole("link", { name: "Try again" }).click();
   await expect(topupDialog(page)).toBeVisible();

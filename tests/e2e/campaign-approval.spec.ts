@@ -80,7 +80,7 @@ test("broadcast approval: the owner turns it on, an admin's broadcast waits, the
     await expect(page.getByRole("region", { name: "Approval" })).toContainText("Approving sends it now.");
     await page.getByRole("button", { name: "Approve broadcast" }).click();
     await expect(status(page)).toHaveText("Completed", { timeout: 45_000 });
-    await expect(page.getByTestId("count-sent")).toHaveText("3", { timeout: 15_000 });
+    await expect(page.getByTestId("count-sent")).toHaveText("3", { timeout: 30_000 });
     await expect(page.getByRole("region", { name: "Approval" })).toContainText(`Approved by ${owner.firstName} ${owner.lastName}`);
 
     // A second one is declined: the reason is required, then shown to its author.

@@ -69,7 +69,7 @@ test("campaigns: the list follows live, and failures after it finished reach the
     { to: silent, code: 131047 },
   ]);
   // With JavaScript the table follows without a reload; without it the page refreshes itself.
-  await expect(failed).toHaveText("2", { timeout: 20_000 });
+  await expect(failed).toHaveText("2", { timeout: 30_000 });
   if (javaScriptEnabled) expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   await expect(await listCell(page, name, "Status")).toHaveText("Completed");
 

@@ -33,12 +33,12 @@ test("campaigns: a read receipt that arrives after Completed moves Read on its p
   const read = page.getByTestId("count-read");
   await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 45_000 });
   // The first person's read receipt comes a few seconds after the send: live with JavaScript, by reloading without.
-  if (javaScriptEnabled) await expect(read).toHaveText("1", { timeout: 15_000 });
+  if (javaScriptEnabled) await expect(read).toHaveText("1", { timeout: 30_000 });
   else
     await expect(async () => {
       await page.reload();
       await expect(read).toHaveText("1", { timeout: 500 });
-    }).toPass({ timeout: 15_000 });
+    }).toPass({ timeout: 30_000 });
   await expect(page.getByTestId("count-delivered")).toHaveText("1");
   await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true)).catch(() => {});
 
@@ -58,14 +58,14 @@ test("campaigns: a read receipt that arrives after Completed moves Read on its p
 
   if (javaScriptEnabled) {
     // Without a reload: the page's live figures follow the campaign after it completed.
-    await expect(read).toHaveText("2", { timeout: 15_000 });
+    await expect(read).toHaveText("2", { timeout: 30_000 });
     await expect(page.getByTestId("count-delivered")).toHaveText("2");
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   } else
     await expect(async () => {
       await page.reload();
       await expect(read).toHaveText("2", { timeout: 500 });
-    }).toPass({ timeout: 15_000 });
+    }).toPass({ timeout: 30_000 });
   await expect(page.getByTestId("campaign-status")).toHaveText("Completed");
 
   // The Campaigns tab and Broadcast History show the same figure at once.

@@ -64,7 +64,7 @@ test("campaigns: review, schedule, pause, resume and cancel; send now and watch 
       else await route.continue();
     });
   const reopened = javaScriptEnabled
-    ? page.waitForResponse((response) => /\/events$/.test(response.url()) && response.status() === 200, { timeout: 20_000 })
+    ? page.waitForResponse((response) => /\/events$/.test(response.url()) && response.status() === 200, { timeout: 30_000 })
     : undefined;
   await page.getByRole("button", { name: "Confirm and schedule" }).click();
   await expect(page).toHaveURL(/\/messaging\/campaigns\/[0-9a-f-]{36}$/);
@@ -100,7 +100,7 @@ test("campaigns: review, schedule, pause, resume and cancel; send now and watch 
   await page.getByRole("button", { name: "Confirm and send to 3" }).click();
   await expect(page).toHaveURL(/\/messaging\/campaigns\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 45_000 });
-  await expect(page.getByTestId("count-sent")).toHaveText("3", { timeout: 15_000 });
+  await expect(page.getByTestId("count-sent")).toHaveText("3", { timeout: 30_000 });
   await expect(page.getByRole("progressbar", { name: "Progress" })).toHaveAttribute("aria-valuenow", "3");
 
   // The results as CSV: a header and one row per recipient; the filter is kept in the link.

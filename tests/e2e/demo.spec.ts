@@ -41,7 +41,7 @@ test("the demo business is connected, its templates approved, and an open conver
   await expect(async () => {
     if (!javaScriptEnabled) await page.reload();
     await expect(bubble).toHaveAttribute("data-status", /^(delivered|read)$/, { timeout: 1000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 30_000 });
 });
 
 test("a new business's signup dialog offers a fresh number of its own, named as the business, and nobody else's", async ({

@@ -65,7 +65,7 @@ test("a new business's first day: sign up, connect, template, contact, one messa
     await signUpViaForm(page, user, { businessName: true });
     await fillOtpBoxes(page, await latestCode(request, user.email, { kind: "verification" }));
     await page.getByRole("button", { name: "Verify Account" }).click();
-    await page.waitForURL("**/login", { timeout: 15_000 });
+    await page.waitForURL("**/login", { timeout: 30_000 });
     await signInViaForm(page, user.email, user.password, { goto: false });
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
@@ -115,7 +115,7 @@ test("a new business's first day: sign up, connect, template, contact, one messa
         .locator("li[data-message]")
         .filter({ hasText: "Habari Achieng, water will be off in your area on Friday." }),
     ).toBeVisible();
-    await expect.poll(() => sentFrom(request, phoneNumberId), { timeout: 20_000 }).toContain("Friday");
+    await expect.poll(() => sentFrom(request, phoneNumberId), { timeout: 30_000 }).toContain("Friday");
   });
 
   await test.step("send a quick broadcast", async () => {
@@ -152,7 +152,7 @@ test("a new business's first day: sign up, connect, template, contact, one messa
     await page.getByLabel("Message", { exact: true }).fill("Saa kumi jioni. Pole kwa usumbufu.");
     await page.getByRole("form", { name: "Reply" }).getByRole("button", { name: "Send", exact: true }).click();
     await expect(page.getByTestId("thread").locator("li[data-message]").filter({ hasText: "Saa kumi jioni." })).toBeVisible();
-    await expect.poll(() => sentFrom(request, phoneNumberId), { timeout: 20_000 }).toContain("Saa kumi jioni.");
+    await expect.poll(() => sentFrom(request, phoneNumberId), { timeout: 30_000 }).toContain("Saa kumi jioni.");
   });
 
   await test.step("top up the wallet with M-Pesa", async () => {

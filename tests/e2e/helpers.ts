@@ -85,7 +85,7 @@ export async function latestCode(
         }
         return undefined;
       },
-      { message: `a ${kind} code mailed to ${email}`, timeout: 10_000, intervals: [100, 250, 500] },
+      { message: `a ${kind} code mailed to ${email}`, timeout: 30_000, intervals: [100, 250, 500] },
     )
     .toMatch(/^\d{6}$/);
   return found!;
@@ -104,7 +104,7 @@ export async function awaitMailsTo(request: APIRequestContext, email: string, co
   await expect
     .poll(async () => (mails = await mailsTo(request, email, base)).length, {
       message: `${count} mail(s) to ${email}`,
-      timeout: 10_000,
+      timeout: 30_000,
       intervals: [100, 250, 500],
     })
     .toBeGreaterThanOrEqual(count);
@@ -187,7 +187,7 @@ export async function signUpViaForm(page: Page, user: TestUser, { base = "", bus
   await field(page, "Confirm password").fill(user.password);
   await page.getByRole("checkbox", { name: /I agree to the Terms of Service/ }).check();
   await page.getByRole("button", { name: "Create Account" }).click();
-  await page.waitForURL("**/verify-otp", { timeout: 10_000 });
+  await page.waitForURL("**/verify-otp", { timeout: 30_000 });
 }
 
 /** Signs in through the form (opening `goto` first unless it is false); waits until the page has left the sign-in screen. */
@@ -196,7 +196,7 @@ export async function signInViaForm(page: Page, email: string, password: string,
   await field(page, "Email").fill(email);
   await field(page, "Password").fill(password);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL((url) => !/^\/(login|signin)$/.test(url.pathname), { timeout: 15_000 });
+  await page.waitForURL((url) => !/^\/(login|signin)$/.test(url.pathname), { timeout: 30_000 });
 }
 
 /**
@@ -263,5 +263,5 @@ export async function openSignupDialog(page: Page, javaScriptEnabled: boolean): 
  */
 export async function expectSignupCompleteThenSetup(page: Page) {
   await expect(page.getByTestId("callback-result")).toHaveAttribute("data-state", "success");
-  await expect(page).toHaveURL(/\/whatsapp$/, { timeout: 10_000 });
+  await expect(page).toHaveURL(/\/whatsapp$/, { timeout: 30_000 });
 }

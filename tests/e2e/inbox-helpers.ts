@@ -67,7 +67,7 @@ export async function sentMessage(request: APIRequestContext, phoneNumberId: str
   await expect
     .poll(async () => (found = (await sandboxMessages(request, phoneNumberId)).find((m) => textOf(m).includes(text))), {
       message: `the sandbox received "${text}"`,
-      timeout: 15_000,
+      timeout: 30_000,
     })
     .toBeTruthy();
   return found!;
@@ -85,11 +85,11 @@ export const sendButton = (page: Page) => composer(page).getByRole("button", { n
  * without, by following "Check for new messages" until it is there.
  */
 export async function awaitRow(page: Page, javaScriptEnabled: boolean, name: string) {
-  if (javaScriptEnabled) return expect(row(page, name)).toBeVisible({ timeout: 15_000 });
+  if (javaScriptEnabled) return expect(row(page, name)).toBeVisible({ timeout: 30_000 });
   await expect(async () => {
     if (!(await row(page, name).isVisible())) await page.getByRole("link", { name: "Check for new messages" }).click();
     await expect(row(page, name)).toBeVisible({ timeout: 500 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** Opens a customer's conversation from /chat; answers its id. */
@@ -116,5 +116,5 @@ export async function expectSoon(page: Page, javaScriptEnabled: boolean, check: 
   await expect(async () => {
     await page.reload();
     await check();
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 30_000 });
 }

@@ -100,7 +100,7 @@ test("a shop's order reaches its customer as the mapped template; a refused toke
   await expect(async () => {
     await page.reload();
     await expect(page.getByRole("region", { name: "Recent events" }).locator('li[data-status="sent"]')).toHaveCount(1, { timeout: 1000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 30_000 });
 
   // Disconnect: the webhooks removed at the shop, the token forgotten.
   await page.goto("/integrations");

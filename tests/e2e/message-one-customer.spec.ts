@@ -62,7 +62,7 @@ test("from a contact's page, Message opens a conversation where an approved temp
   await expect(
     page.getByTestId("thread").locator("li[data-message]").filter({ hasText: "Habari Njeri, water will be off in your area on Friday." }),
   ).toBeVisible();
-  await expect.poll(() => sandboxSent(request, wabaId), { timeout: 15_000 }).toContain("Friday");
+  await expect.poll(() => sandboxSent(request, wabaId), { timeout: 30_000 }).toContain("Friday");
 
   // The contact's Message goes straight to the conversation now.
   await page.goto("/messaging/contacts");

@@ -46,7 +46,7 @@ test("a sign-up from a partner's referral link ends attributed to the partner", 
     await field(page, "Confirm password").fill(user.password);
     await page.getByRole("checkbox", { name: /I agree to the Terms of Service/ }).check();
     await page.getByRole("button", { name: "Create Account" }).click();
-    await page.waitForURL("**/verify-otp", { timeout: 15_000 });
+    await page.waitForURL("**/verify-otp", { timeout: 30_000 });
 
     const otp = await latestCode(request, user.email, { kind: "verification", base: server.base });
     await fillOtpBoxes(page, otp);

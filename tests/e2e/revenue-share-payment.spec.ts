@@ -94,7 +94,7 @@ test("a postpaid client's M-Pesa top-up is money on account: its partner's tab a
     .toBeTruthy();
   const answer = await request.post(`/sandbox/mpesa/control/prompts/${prompt!.CheckoutRequestID}`, { data: { outcome: "accept" } });
   expect(answer.status()).toBe(200);
-  await expect(page.getByRole("heading", { name: "Paid: KES 2,000.00 received" })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("heading", { name: "Paid: KES 2,000.00 received" })).toBeVisible({ timeout: 30_000 });
 
   // The administrator's Transactions tab, filtered to the partner: no transaction of the client's receipt.
   // From the admin console's Billing tab.

@@ -280,7 +280,7 @@ test("the Inbox entry shows the unread conversations and drops them once read", 
   await expect(async () => {
     await page.goto("/dashboard");
     await expect(inbox).toHaveAccessibleName("Inbox (1 unread)", { timeout: 500 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(inbox.getByTestId("inbox-unread")).toHaveText("1 (1 unread)");
 
   await inbox.click();

@@ -57,7 +57,7 @@ test("while strangers fail from many addresses, the owner signs in on a new phon
           code = mail?.subject.slice(-6) ?? "";
           return code;
         },
-        { timeout: 10_000 },
+        { timeout: 30_000 },
       )
       .toMatch(/^\d{6}$/);
 

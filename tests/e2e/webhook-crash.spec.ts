@@ -75,7 +75,7 @@ test("webhooks acknowledged before a crash are all processed after the restart",
       const health = await (await fetch(`${BASE}/api/admin/queue`, { headers: { cookie } })).json();
       expect(health.webhooks).toMatchObject({ received: seeded + 40, unprocessed: 0 });
       expect(health.jobs.filter((j: { ready: number; running: number }) => j.ready + j.running > 0)).toEqual([]);
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: 30_000 });
   } finally {
     await server.dispose();
   }

@@ -25,7 +25,7 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   await expect(page.getByRole("heading", { name: "Signup complete!" })).toBeVisible();
   await expect(page.getByText(`+${digits} (Mama Njeri)`)).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "Signup complete!" })).toBeVisible();
-  await expect(page).toHaveURL(/\/whatsapp$/, { timeout: 10_000 });
+  await expect(page).toHaveURL(/\/whatsapp$/, { timeout: 30_000 });
   await expect(page.getByTestId("signup-status")).toHaveText("Connected");
   for (const step of ["embedded-signup", "verify-number", "complete-setup"])
     await expect(page.getByTestId(`step-${step}`)).toHaveAttribute("data-status", "completed");
@@ -93,7 +93,7 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   await expect(async () => {
     await page.goto("/dashboard");
     await expect(page.getByTestId("stat-active-contacts")).toHaveText("1", { timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 30_000 });
 
   // A quality webhook from Meta, signed and delivered, reaches the page through the queue.
   expect(
@@ -103,7 +103,7 @@ test("a new account connects WhatsApp through Embedded Signup, sees it everywher
   await expect(async () => {
     await page.goto("/whatsapp");
     await expect(page.getByTestId("phone-number")).toContainText("Last quality event: FLAGGED", { timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 30_000 });
 });
 
 test("closing Meta's window before the end connects nothing", async ({ page, request, javaScriptEnabled }) => {

@@ -1192,6 +1192,8 @@ describe("the matrix covers every route and intent", () => {
         /\bintent:\s*"([\w-]+)"/g,
         /case "([\w-]+)":/g,
         /\bintent:\s*z\.literal\("([\w-]+)"\)/g,
+        // The intent helper's table (decision 119): `move: intent(…)`, `"save-step": intent(…)`.
+        /^\s*"?([\w-]+)"?:\s*intent\(/gm,
       ])
         for (const match of source!.matchAll(re)) intents.add(match[1]!);
       for (const match of source!.matchAll(/\bintent:\s*z\.enum\(\[([^\]]+)\]/g))

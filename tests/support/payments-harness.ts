@@ -8,7 +8,10 @@ import { clearDarajaTokens } from "~/.server/infrastructure/clients/daraja";
 import { requestLog } from "~/.server/infrastructure/http/request-log";
 import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
 import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
-import { appFetch } from "./in-process-app";
+import { appBuild, appFetch } from "./in-process-app";
+
+/** Longer than a test may take (vitest's testTimeout, 30 s): how slow the machine is never decides an outcome. */
+const HARNESS_TIMEOUT_MS = 120_000;
 
 /**
  * Payments end to end in one process: the M-Pesa (Daraja) and Paystack sandboxes on a free port,
@@ -30,6 +33,9 @@ export function paymentsHarnessForFile() {
       passkey: "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919",
       callbackDelayMs: 0,
       promptTimeoutMs: 600_000,
+      // Above any test's own timeout: a callback that waits on a loaded machine (its first request
+      // loads the route modules) is late, never lost (issue 75: partners-payouts failed so).
+      callbackTimeoutMs: HARNESS_TIMEOUT_MS,
     });
     paystack = createPaystackSandbox({ secretKey, webhookDelayMs: 0, webhookAttempts: 1 });
     const app = express();
@@ -57,6 +63,9 @@ export function paymentsHarnessForFile() {
     await once(server, "listening");
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     paystack.setWebhookUrl(`${origin}/webhooks/paystack`);
+    // Every route module loaded here, in the hook's minute, not in the first test's 30 s by the
+    // first callback (on a loaded machine that took longer than the test).
+    await appBuild();
   });
 
   afterAll(async () => {
@@ -76,7 +85,9 @@ export function paymentsHarnessForFile() {
         MPESA_CONSUMER_SECRET: "harness-consumer-secret",
         PAYSTACK_BASE_URL: `${origin}/sandbox/paystack`,
         PAYSTACK_SECRET_KEY: secretKey,
-        MPESA_TIMEOUT_MS: "5000",
+        // The same for Jumbe's calls to Daraja and Paystack: no test here is about their timeouts.
+        MPESA_TIMEOUT_MS: String(HARNESS_TIMEOUT_MS),
+        PAYSTACK_TIMEOUT_MS: String(HARNESS_TIMEOUT_MS),
       }),
     );
     clearDarajaTokens();

@@ -129,6 +129,7 @@ async function partlyCredit(organizationId: string, ownerId: string, invoice: { 
  * The tenants now, their billing as steps of `history` (run at once when none is given: its caller
  * runs it with the other tenants').
  */
+// long: demo data: the console's tenants and their billing history as one script in the order it happens
 export async function seedAdminBilling(options: { history?: BillingHistory; now?: number } = {}) {
   const now = options.now ?? Date.now();
   const history = options.history ?? new BillingHistory();

@@ -168,6 +168,7 @@ interface Thread {
   agent: Agent;
 }
 
+// long: a year of demo figures made in one pass over the days; every step adds to the same counters and row lists, which pieces would only pass around
 export async function seedAnalyticsHistory(input: {
   organizationId: string;
   ownerId: string;

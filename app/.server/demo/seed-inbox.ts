@@ -558,6 +558,7 @@ async function storeInbound(organizationId: string, phoneNumberId: string, bytes
  * Seeds the conversations and the saved answers. `campaignId` is the completed Nakuru campaign,
  * whose message to a member opens one of the conversations; `templateId` is its template.
  */
+// long: demo data written as a script: each conversation's messages in the order they happen, each pointing at the ones before it
 export async function seedInbox(input: {
   organizationId: string;
   ownerId: string;

@@ -78,6 +78,7 @@ function order(number: number, customer: { first: string; last: string; phone: s
   };
 }
 
+// long: demo data: a Shopify connection with its orders, checkouts and events, rows that refer to one another, written in order
 async function seedShopify(organizationId: string, userId: string, clientId: string, templateId: string, at: (msAgo: number) => Date) {
   const shop = DEMO_SHOPIFY_SHOP.domain;
   await db()

@@ -172,6 +172,7 @@ const DEMO_CONTACTS = [
   ["Esther Njeri", "+254110234567"],
 ] as const;
 
+// long: demo data: a business's months of history as one script, day by day, each day's rows built from the day before
 async function seedBusinessHistory(organizationId: string, userId: string, businessName: string, history: BillingHistory) {
   const now = Date.now();
   // Connected to the Meta sandbox's demo number long before the history below, its templates approved there.
@@ -367,6 +368,7 @@ const demoSender = () => stableNumericId(`${env().META_APP_ID}:demo-phone`);
  * them: a completed one to the Nakuru members (their recipients, messages and statuses), one
  * scheduled for next week, a draft and a cancelled quick broadcast. Three bulk inserts of rows.
  */
+// long: demo data: four campaigns as the domain leaves them, three bulk inserts whose rows refer to one another
 async function seedCampaigns(organizationId: string, userId: string, now: number) {
   const at = (hoursAgo: number) => new Date(now - hoursAgo * 3600_000);
   const members = await db()

@@ -12,7 +12,7 @@ export type IconComponent = (props: IconProps) => ReactElement;
  * on every render. The symbols carry lucide's stroke settings; the colour is the text colour.
  * Decorative unless it is given an accessible name (aria-label, aria-labelledby or role).
  */
-function icon(id: string): IconComponent {
+export function icon(id: string): IconComponent {
   const href = `${sprite}#${id}`;
   function Icon({ size = 24, className, ...rest }: IconProps) {
     const named = rest["aria-label"] != null || rest["aria-labelledby"] != null || rest.role != null;

@@ -52,7 +52,6 @@ export function SearchBox({
 }) {
   const look = BOX[variant];
   const enhance = useEnhanced<HTMLFormElement>();
-  const listId = `${id}-suggestions`;
   return (
     <Form
       method="get"
@@ -77,25 +76,10 @@ export function SearchBox({
         defaultValue={defaultValue}
         maxLength={maxLength}
         placeholder={placeholder}
-        autoComplete={suggest ? "off" : undefined}
         aria-describedby={messageId}
         aria-invalid={messageId ? true : undefined}
-        aria-controls={suggest ? listId : undefined}
         className={look.input}
       />
-      {suggest ? (
-        <>
-          {/* Filled by forms.js; React draws them empty and never touches what the script puts inside. */}
-          <p className="sr-only" aria-live="polite" data-suggestions-status />
-          <div
-            id={listId}
-            hidden
-            data-suggestions
-            data-testid="search-suggestions"
-            className="absolute inset-x-0 top-full z-30 mt-1 overflow-hidden rounded-lg border border-slate-200 bg-white text-sm shadow-lg"
-          />
-        </>
-      ) : null}
     </Form>
   );
 }

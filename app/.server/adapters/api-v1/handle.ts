@@ -247,6 +247,7 @@ function invalid(message: string, headers: Record<string, string>) {
 }
 
 /** A validated call's answer: query, path parameters and body checked, then the endpoint run. */
+// long: the API's one pipeline for every endpoint, read top to bottom as a request meets it: query, path, body or file, idempotency, run, answer
 async function answer(
   endpoint: Endpoint,
   request: Request,

@@ -114,6 +114,7 @@ export const PartnerView = z
 type Query = z.infer<typeof PartnerQuery>;
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
+// long: the partner endpoint's one answer: four reads of one partner shaped into the documented PartnerView, field by field
 export async function getApiPartner(organizationId: string, query: Query): Promise<z.infer<typeof PartnerView>> {
   const partner = await queryRow<{
     id: string;

@@ -302,6 +302,7 @@ export class ChangeWork {
     await messageEventsFor(tx, await applyKeptStatuses(tx, [...pairs.values()]));
   }
 
+  // long: a webhook batch's customer messages written set by set in the batch's transaction; each statement takes the ids the one before it returned
   private async writeInbound(tx: Executor) {
     const list = [...this.inbound.values()];
     if (!list.length) return;

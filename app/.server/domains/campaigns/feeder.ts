@@ -188,6 +188,7 @@ function recipientValues(sources: CampaignParameters, recipient: Pending) {
  * skipped whatever crashes. Several instances share a campaign: each takes rows the others have not
  * locked. The campaign row is share-locked, so a pause waits for the batch and then holds it.
  */
+// long: one transaction under the campaign's share lock: recipients locked, messages queued, rows marked; its steps must see the same locked rows
 export async function feedCampaign(campaignId: string): Promise<{ fed: number; done: boolean; walletEmpty?: boolean }> {
   const [known] = await rawQuery<FeedCampaignRow>(`select * from campaigns where id = $1 and status = 'sending'`, [campaignId]);
   if (!known) return { fed: 0, done: false };
@@ -201,6 +202,7 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
   // The notice is written after the batch commits: updating the share-locked row inside would deadlock two feeders.
   let noticeNow: string | null | undefined;
   let walletEmpty = false;
+  // long: the feeder's transaction: recipients locked, messages queued, rows marked, under the campaign's share lock, each step on the rows the one before locked
   const outcome = await db().transaction(async (tx) => {
     const campaign = await queryRow<FeedCampaignRow>(
       tx,

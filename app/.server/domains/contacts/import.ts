@@ -517,6 +517,7 @@ interface BatchOutcome {
  * as the policy says, consent events. A dry run (a resumed import replaying the batches already
  * applied, for the rejected rows' file) decides only what is invalid.
  */
+// long: one import batch decided and written in the caller's transaction, in the order the policy asks: invalid rows, new contacts, updates, consent events
 async function applyBatch(
   tx: Executor,
   job: { organizationId: string; userId: string | null; policy: DuplicatePolicy; evidence: string | null },
@@ -686,6 +687,7 @@ export function setAfterImportBatch(hook: typeof afterBatch) {
  * rejected rows go to storage as CSV in the same pass; batches already applied when a run resumes
  * are read again to rebuild that file, without writing.
  */
+// long: the import's resumable loop: file position, counts and the rejected rows' file move together batch by batch, guarded by the position it started from
 export async function runImport(id: string) {
   const start = await readImportRow(db(), null, id);
   if (!start || start.status === "done" || start.status === "failed" || start.status === "uploaded") return;

@@ -74,6 +74,7 @@ const INTENTS = new Set(["send", "template", "note", "assign", "take", "unassign
  * inbox:assign to assign others) and carried out; refusals come back at their field with what was
  * typed, so the page shows them without JavaScript.
  */
+// long: one switch over the conversation page's intents, each a few lines, sharing the role check and the refusal shown at its field
 export async function handleInboxAction(
   current: Pick<CurrentUser, "user" | "organization" | "role">,
   conversation: ConversationRow,

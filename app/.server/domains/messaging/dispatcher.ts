@@ -293,6 +293,7 @@ function failureOf(id: string, organizationId: string, error: unknown): Failure 
  * One round: claim a batch, keep the rate limits, send, settle. Answers what happened; 0 claimed
  * means nothing was due.
  */
+// long: one round of the sending engine under one claim (rate limits, holds, calls, settles), in the order its comments tell; the steps share the claimed rows and the outcome
 export async function dispatchBatch(client: GraphClient = graphClient(), limit = DISPATCH_BATCH): Promise<DispatchOutcome> {
   const outcome: DispatchOutcome = { claimed: 0, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
   const claimedAt = Date.now();

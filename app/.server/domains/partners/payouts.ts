@@ -11,6 +11,7 @@ import { m } from "~/paraglide/messages";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { storedSentences } from "../../infrastructure/words/stored";
 import { emitWebhookEvent } from "../webhooks-out/events";
+import { Refusal } from "../../infrastructure/refusal";
 
 /**
  * Settlement payouts by M-Pesa B2C (issue 46, decision 086). One row an attempt: its
@@ -33,16 +34,9 @@ export const DEFAULT_APPROVAL_THRESHOLD_CENTS = 100_000_00;
 /** An accepted payout without a result is asked about this long after, then backing off. */
 export const FIRST_STATUS_QUERY_AFTER_MS = 2 * 60_000;
 
-export class PayoutRefusal extends Error {
-  constructor(
-    readonly status: 404 | 409 | 422,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "PayoutRefusal";
-  }
-}
+/** A payout refused, nothing changed: the programme's one Refusal (a bad bank reference is about its field). */
+const refusePayout = (status: 404 | 409 | 422, code: string, message: string) =>
+  new Refusal({ domain: "partner", status, code, message, ...(code === "reference" ? { field: "reference" } : {}) });
 
 export interface PayoutRow {
   id: string;
@@ -95,7 +89,7 @@ export async function startPayout(
   options: { approvalThresholdCents?: number; audit?: InTransaction<PayoutRow> } = {},
 ): Promise<PayoutRow> {
   const threshold = options.approvalThresholdCents ?? env().PARTNER_PAYOUT_APPROVAL_THRESHOLD_CENTS;
-  if (!isUuid(settlementId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
+  if (!isUuid(settlementId)) throw refusePayout(404, "not_found", m.admin_payout_settlement_not_found());
   return db().transaction(async (tx) => {
     const settlement = await queryRow<{
       id: string;
@@ -109,14 +103,12 @@ export async function startPayout(
           from partner_settlements s join partners p on p.id = s.partner_id
           where s.id = ${settlementId} for update of s`,
     );
-    if (!settlement) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
-    if (settlement.payout_method !== "mpesa" || !settlement.mpesa_phone)
-      throw new PayoutRefusal(422, "not_mpesa", m.admin_payout_by_bank());
-    if (settlement.status !== "pending" && settlement.status !== "failed")
-      throw new PayoutRefusal(409, "in_hand", m.admin_payout_in_hand());
+    if (!settlement) throw refusePayout(404, "not_found", m.admin_payout_settlement_not_found());
+    if (settlement.payout_method !== "mpesa" || !settlement.mpesa_phone) throw refusePayout(422, "not_mpesa", m.admin_payout_by_bank());
+    if (settlement.status !== "pending" && settlement.status !== "failed") throw refusePayout(409, "in_hand", m.admin_payout_in_hand());
     // What the statement says is paid: whole shillings, the cents carried to the next settlement (settleMonth).
     const amountCents = Number(settlement.payable_cents);
-    if (amountCents < B2C_MIN_CENTS || amountCents > B2C_MAX_CENTS) throw new PayoutRefusal(422, "amount", m.admin_payout_amount_range());
+    if (amountCents < B2C_MIN_CENTS || amountCents > B2C_MAX_CENTS) throw refusePayout(422, "amount", m.admin_payout_amount_range());
     const last = await queryRow<{ attempt: number }>(
       tx,
       sql`select coalesce(max(attempt), 0)::int as attempt from partner_payouts where settlement_id = ${settlementId}`,
@@ -139,12 +131,12 @@ export async function startPayout(
 
 /** The second administrator's approval (never the one who asked): the attempt is queued. */
 export async function approvePayout(actor: { userId: string }, payoutId: string, audit?: InTransaction<PayoutRow>) {
-  if (!isUuid(payoutId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_not_found());
+  if (!isUuid(payoutId)) throw refusePayout(404, "not_found", m.admin_payout_not_found());
   await db().transaction(async (tx) => {
     const payout = await queryRow<PayoutRow>(tx, sql`select * from partner_payouts where id = ${payoutId} for update`);
-    if (!payout) throw new PayoutRefusal(404, "not_found", m.admin_payout_not_found());
-    if (payout.status !== "awaiting_approval") throw new PayoutRefusal(409, "not_waiting", m.admin_payout_not_waiting());
-    if (payout.requested_by === actor.userId) throw new PayoutRefusal(409, "same_person", m.admin_payout_same_person());
+    if (!payout) throw refusePayout(404, "not_found", m.admin_payout_not_found());
+    if (payout.status !== "awaiting_approval") throw refusePayout(409, "not_waiting", m.admin_payout_not_waiting());
+    if (payout.requested_by === actor.userId) throw refusePayout(409, "same_person", m.admin_payout_same_person());
     await tx.execute(sql`update partner_payouts set status = 'requested', approved_by = ${actor.userId} where id = ${payoutId}`);
     await enqueueJob(PAYOUT_QUEUE, { payoutId }, { executor: tx, uniqueKey: `payout:${payoutId}` });
     await audit?.(tx, payout);
@@ -162,17 +154,16 @@ export async function markSettlementPaidByBank(
   audit?: InTransaction<{ reference: string }>,
 ) {
   const ref = reference.trim();
-  if (!isUuid(settlementId)) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
-  if (!/^[A-Za-z0-9][A-Za-z0-9/-]{2,59}$/.test(ref)) throw new PayoutRefusal(422, "reference", m.admin_payout_reference_required());
+  if (!isUuid(settlementId)) throw refusePayout(404, "not_found", m.admin_payout_settlement_not_found());
+  if (!/^[A-Za-z0-9][A-Za-z0-9/-]{2,59}$/.test(ref)) throw refusePayout(422, "reference", m.admin_payout_reference_required());
   await db().transaction(async (tx) => {
     const settlement = await queryRow<{ status: string; payout_method: string }>(
       tx,
       sql`select status, payout_method from partner_settlements where id = ${settlementId} for update`,
     );
-    if (!settlement) throw new PayoutRefusal(404, "not_found", m.admin_payout_settlement_not_found());
-    if (settlement.payout_method !== "bank") throw new PayoutRefusal(422, "not_bank", m.admin_payout_not_bank());
-    if (settlement.status !== "pending" && settlement.status !== "failed")
-      throw new PayoutRefusal(409, "in_hand", m.admin_payout_in_hand());
+    if (!settlement) throw refusePayout(404, "not_found", m.admin_payout_settlement_not_found());
+    if (settlement.payout_method !== "bank") throw refusePayout(422, "not_bank", m.admin_payout_not_bank());
+    if (settlement.status !== "pending" && settlement.status !== "failed") throw refusePayout(409, "in_hand", m.admin_payout_in_hand());
     await tx.execute(sql`
       update partner_settlements set status = 'paid', payout_reference = ${ref}, paid_at = now(), failure_reason = null
       where id = ${settlementId}`);

@@ -11,7 +11,7 @@ import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { PARTNER_CATEGORIES } from "../../infrastructure/db/schema/partners";
 import { recordAdminAction } from "../admin/audit";
 import type { CurrentUser } from "../auth/guards";
-import { approvePayout, markSettlementPaidByBank, PayoutRefusal, startPayout } from "./payouts";
+import { approvePayout, markSettlementPaidByBank, startPayout } from "./payouts";
 import { can, type Role } from "~/lib/permissions";
 import { normalizeKenyanMobile } from "~/lib/phone";
 import { m } from "~/paraglide/messages";
@@ -453,13 +453,6 @@ export async function unassignClient(admin: Admin, meta: RequestMeta, partnerId:
   });
 }
 
-/** A payout's refusal as the programme's own (its status and sentence). */
-function asRefusal(error: unknown): never {
-  if (error instanceof PayoutRefusal)
-    throw refuse(error.status, error.message, error.code === "reference" ? "reference" : undefined, error.code);
-  throw error;
-}
-
 async function settlementFor(settlementId: string) {
   if (!isUuid(settlementId)) throw refuse(404, m.revenue_settlement_not_found());
   const row = await queryRow<{ id: string; partner_id: string; organization_id: string; payout_method: string; net_cents: string }>(
@@ -493,21 +486,18 @@ export async function processSettlement(
       targetId: settlementId,
       after,
     });
-  try {
-    if (settlement.payout_method === "bank") {
-      await markSettlementPaidByBank({ userId: admin.user.id }, settlementId, input.reference, (tx, done) =>
-        audit(tx, { status: "paid", reference: done.reference }),
-      );
-      return { method: "bank" as const, waiting: false };
-    }
-    const payout = await startPayout({ userId: admin.user.id }, settlementId, {
-      ...options,
-      audit: (tx, done) => audit(tx, { status: done.status }),
-    });
-    return { method: "mpesa" as const, waiting: payout.status === "awaiting_approval" };
-  } catch (error) {
-    asRefusal(error);
+  // A payout's refusal is the programme's own Refusal already (payouts.ts): it reaches the route as thrown.
+  if (settlement.payout_method === "bank") {
+    await markSettlementPaidByBank({ userId: admin.user.id }, settlementId, input.reference, (tx, done) =>
+      audit(tx, { status: "paid", reference: done.reference }),
+    );
+    return { method: "bank" as const, waiting: false };
   }
+  const payout = await startPayout({ userId: admin.user.id }, settlementId, {
+    ...options,
+    audit: (tx, done) => audit(tx, { status: done.status }),
+  });
+  return { method: "mpesa" as const, waiting: payout.status === "awaiting_approval" };
 }
 
 /** The second administrator approves a waiting M-Pesa payout (never the one who asked), audited in the same transaction. */
@@ -518,17 +508,13 @@ export async function approveSettlementPayout(admin: Admin, meta: RequestMeta, s
     sql`select id from partner_payouts where settlement_id = ${settlementId} and status = 'awaiting_approval'`,
   );
   if (!waiting) throw refuse(409, m.admin_payout_not_waiting(), undefined, "not_waiting");
-  try {
-    await approvePayout({ userId: admin.user.id }, waiting.id, (tx) =>
-      recordAdminAction(tx, admin, meta, {
-        action: "settlement.payout_approve",
-        organizationId: settlement.organization_id,
-        targetType: "partner_settlement",
-        targetId: settlementId,
-        after: { payout: waiting.id, status: "requested" },
-      }),
-    );
-  } catch (error) {
-    asRefusal(error);
-  }
+  await approvePayout({ userId: admin.user.id }, waiting.id, (tx) =>
+    recordAdminAction(tx, admin, meta, {
+      action: "settlement.payout_approve",
+      organizationId: settlement.organization_id,
+      targetType: "partner_settlement",
+      targetId: settlementId,
+      after: { payout: waiting.id, status: "requested" },
+    }),
+  );
 }

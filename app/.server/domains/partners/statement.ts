@@ -158,6 +158,7 @@ const STATUS = {
   failed: () => m.documents_statement_status_failed(),
 } as const;
 
+// long: a PDF page drawn top to bottom: each line's position follows from the one before, so the drawing reads as the page does
 async function render(head: SettlementHead, lines: ClientLine[]) {
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const month = monthWords(head.period);

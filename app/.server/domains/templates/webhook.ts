@@ -98,6 +98,7 @@ async function findTarget(tx: Executor, change: TemplateChange) {
   return row;
 }
 
+// long: one switch over Meta's template webhook fields in the batch's transaction; each branch is short and they share the row found and the activity list
 export async function applyTemplateChanges(tx: Executor, changes: TemplateChange[]): Promise<TemplateActivity[]> {
   const activity: TemplateActivity[] = [];
   for (const change of changes) {

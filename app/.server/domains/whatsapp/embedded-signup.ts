@@ -232,9 +232,11 @@ async function storeConnection(
   }
 }
 
+// long: one transaction stores a connection whole: the account row, its numbers, the organisation's number and the webhooks kept for it, each write keyed on the row the one before returned
 async function writeConnection(
   ...[organizationId, wabaId, name, token, tokenExpiresAt, numbers, registered]: Parameters<typeof storeConnection>
 ): Promise<ConnectedAccount> {
+  // long: the connection's transaction: the account row, its numbers, the organisation's number and the webhooks kept for it, each keyed on the row the one before returned
   return db().transaction(async (tx) => {
     const encrypted = encryptSecret(token);
     // The tenant's own earlier link to this WABA (live, or disconnected and kept as history) comes back rather than a second row.

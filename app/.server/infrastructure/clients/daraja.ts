@@ -600,13 +600,8 @@ function checkB2cInput(input: B2cPaymentInput) {
   return { phone, remarks };
 }
 
-/** Daraja for Jumbe's configuration (env()), read at each call, or for the given settings. */
-export function darajaClient(overrides: Partial<DarajaConfig> = {}): DarajaClient {
-  const config = (): DarajaConfig => ({
-    ...configFromEnv(),
-    ...overrides,
-    baseUrl: (overrides.baseUrl ?? env().MPESA_BASE_URL).replace(/\/+$/, ""),
-  });
+/** M-Pesa Express: the prompt on the customer's phone (STK push) and its query. */
+function expressCalls(config: () => DarajaConfig): Pick<DarajaClient, "stkPush" | "stkQuery"> {
   const credentials = (c: DarajaConfig) => {
     const timestamp = darajaTimestamp(new Date(c.now()));
     return { BusinessShortCode: c.shortcode, Password: stkPassword(c.shortcode, c.passkey, timestamp), Timestamp: timestamp };
@@ -637,7 +632,6 @@ export function darajaClient(overrides: Partial<DarajaConfig> = {}): DarajaClien
         customerMessage: typeof json.CustomerMessage === "string" ? json.CustomerMessage : "",
       };
     },
-
     async stkQuery(checkoutRequestId) {
       const c = config();
       const answer = await post(c, "/mpesa/stkpushquery/v1/query", { ...credentials(c), CheckoutRequestID: checkoutRequestId });
@@ -648,7 +642,12 @@ export function darajaClient(overrides: Partial<DarajaConfig> = {}): DarajaClien
       if (!ok(answer) || resultCode === null) throw refusal(answer);
       return { state: "done", resultCode, resultDesc: typeof json?.ResultDesc === "string" ? json.ResultDesc : "" };
     },
+  };
+}
 
+/** Paybill payments (C2B): the URLs registered, and a payment simulated (sandboxes only). */
+function c2bCalls(config: () => DarajaConfig): Pick<DarajaClient, "registerC2bUrls" | "simulateC2b"> {
+  return {
     async registerC2bUrls(input) {
       const c = config();
       const answer = await post(c, "/mpesa/c2b/v2/registerurl", {
@@ -659,7 +658,35 @@ export function darajaClient(overrides: Partial<DarajaConfig> = {}): DarajaClien
       });
       if (!ok(answer)) throw refusal(answer);
     },
+    async simulateC2b(input) {
+      const c = config();
+      if (c.environment === "production" || /\/\/api\.safaricom\.co\.ke(\/|$)/.test(c.baseUrl))
+        throw new Error("C2B simulate exists only in Safaricom's sandbox (and the local one).");
+      const msisdn = normaliseMpesaPhone(input.msisdn);
+      if (!msisdn) throw new RangeError(`Not a Kenyan mobile number: "${input.msisdn}".`);
+      if (!Number.isInteger(input.amountKes) || input.amountKes < 1) throw new RangeError("amountKes must be whole shillings, 1 or more.");
+      const answer = await post(c, "/mpesa/c2b/v2/simulate", {
+        ShortCode: c.shortcode,
+        CommandID: "CustomerPayBillOnline",
+        Amount: input.amountKes,
+        Msisdn: msisdn,
+        BillRefNumber: input.billRefNumber,
+      });
+      const json = answer.json;
+      if (!ok(answer) || !json) throw refusal(answer);
+      const str = (v: unknown) => (typeof v === "string" ? v : "");
+      return {
+        conversationId: str(json.ConversationID),
+        originatorConversationId: str(json.OriginatorCoversationID ?? json.OriginatorConversationID),
+        responseDescription: str(json.ResponseDescription),
+      };
+    },
+  };
+}
 
+/** Payouts (B2C): a payment to a phone and its status query. */
+function b2cCalls(config: () => DarajaConfig): Pick<DarajaClient, "b2cPayment" | "transactionStatus"> {
+  return {
     /** Safe to send again with the same originatorConversationId: Daraja pays an id once (a repeat ends as ResultCode 15). */
     async b2cPayment(input) {
       const c = config();
@@ -686,7 +713,6 @@ export function darajaClient(overrides: Partial<DarajaConfig> = {}): DarajaClien
           typeof json.OriginatorConversationID === "string" ? json.OriginatorConversationID : input.originatorConversationId,
       };
     },
-
     async transactionStatus(input) {
       const c = config();
       if (!input.originatorConversationId && !input.transactionId)
@@ -707,29 +733,15 @@ export function darajaClient(overrides: Partial<DarajaConfig> = {}): DarajaClien
       });
       if (!ok(answer)) throw refusal(answer);
     },
-
-    async simulateC2b(input) {
-      const c = config();
-      if (c.environment === "production" || /\/\/api\.safaricom\.co\.ke(\/|$)/.test(c.baseUrl))
-        throw new Error("C2B simulate exists only in Safaricom's sandbox (and the local one).");
-      const msisdn = normaliseMpesaPhone(input.msisdn);
-      if (!msisdn) throw new RangeError(`Not a Kenyan mobile number: "${input.msisdn}".`);
-      if (!Number.isInteger(input.amountKes) || input.amountKes < 1) throw new RangeError("amountKes must be whole shillings, 1 or more.");
-      const answer = await post(c, "/mpesa/c2b/v2/simulate", {
-        ShortCode: c.shortcode,
-        CommandID: "CustomerPayBillOnline",
-        Amount: input.amountKes,
-        Msisdn: msisdn,
-        BillRefNumber: input.billRefNumber,
-      });
-      const json = answer.json;
-      if (!ok(answer) || !json) throw refusal(answer);
-      const str = (v: unknown) => (typeof v === "string" ? v : "");
-      return {
-        conversationId: str(json.ConversationID),
-        originatorConversationId: str(json.OriginatorCoversationID ?? json.OriginatorConversationID),
-        responseDescription: str(json.ResponseDescription),
-      };
-    },
   };
+}
+
+/** Daraja for Jumbe's configuration (env()), read at each call, or for the given settings. */
+export function darajaClient(overrides: Partial<DarajaConfig> = {}): DarajaClient {
+  const config = (): DarajaConfig => ({
+    ...configFromEnv(),
+    ...overrides,
+    baseUrl: (overrides.baseUrl ?? env().MPESA_BASE_URL).replace(/\/+$/, ""),
+  });
+  return { ...expressCalls(config), ...c2bCalls(config), ...b2cCalls(config) };
 }

@@ -175,8 +175,8 @@ export function googleConsentUrl(
   return `${config.authUrl}/o/oauth2/v2/auth?${query}`;
 }
 
-/** Google's OAuth and the Sheets API with Jumbe's OAuth client; configuration from env() unless given. */
-export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
+/** Google's OAuth for the install: the code exchanged, tokens looked into, refreshed, revoked. */
+function googleOauth(given: Partial<GoogleConfig>) {
   const token = async (what: string, fields: Record<string, string>) => {
     const config = configOf(given);
     const answer = await call(config, what, `${config.oauthUrl}/token`, {
@@ -186,15 +186,6 @@ export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
     if (answer.status !== 200 || !isObject(answer.json)) throw tokenFailure(answer, what);
     return tokensFrom(answer.json, Date.now());
   };
-  const sheets = async (what: string, accessToken: string, path: string, method: "GET" | "POST" | "PUT", body?: unknown) => {
-    const config = configOf(given);
-    const answer = await call(config, what, `${config.sheetsUrl}${path}`, { method, token: accessToken, body });
-    if (answer.status !== 200 || !isObject(answer.json)) throw apiFailure(answer, what);
-    return answer.json;
-  };
-  const valuesPath = (spreadsheetId: string, range: string) =>
-    `/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`;
-
   return {
     /** The callback's code for tokens; with PKCE, the verifier whose challenge the consent URL sent. */
     exchangeCode: (code: string, redirectUri: string, codeVerifier?: string) =>
@@ -234,7 +225,21 @@ export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
       if (answer.status !== 200 && !(answer.status === 400 && isObject(answer.json) && answer.json.error === "invalid_token"))
         throw tokenFailure(answer, "revoke");
     },
+  };
+}
 
+/** The Sheets API: a spreadsheet created and read, its values read, written and appended. */
+function sheetsCalls(given: Partial<GoogleConfig>) {
+  const sheets = async (what: string, accessToken: string, path: string, method: "GET" | "POST" | "PUT", body?: unknown) => {
+    const config = configOf(given);
+    const answer = await call(config, what, `${config.sheetsUrl}${path}`, { method, token: accessToken, body });
+    if (answer.status !== 200 || !isObject(answer.json)) throw apiFailure(answer, what);
+    return answer.json;
+  };
+  const valuesPath = (spreadsheetId: string, range: string) =>
+    `/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`;
+
+  return {
     /** A new spreadsheet in the user's Drive with these sheets (tabs), in order. */
     async createSpreadsheet(accessToken: string, title: string, sheetTitles: string | string[] = "Sheet1") {
       const titles = Array.isArray(sheetTitles) ? sheetTitles : [sheetTitles];
@@ -297,6 +302,11 @@ export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
       };
     },
   };
+}
+
+/** Google's OAuth and the Sheets API with Jumbe's OAuth client; configuration from env() unless given. */
+export function googleSheetsClient(given: Partial<GoogleConfig> = {}) {
+  return { ...googleOauth(given), ...sheetsCalls(given) };
 }
 
 export type GoogleSheetsClient = ReturnType<typeof googleSheetsClient>;

@@ -253,8 +253,8 @@ export function hubspotAuthorizeUrl(
   return `${config.authUrl}/oauth/authorize?${query}`;
 }
 
-/** HubSpot's API with Jumbe's app; configuration from env() unless given. */
-export function hubspotClient(given: Partial<HubspotConfig> = {}) {
+/** The OAuth tokens of an install: exchanged, refreshed, looked into, revoked. */
+function hubspotOauth(given: Partial<HubspotConfig>) {
   const token = async (what: string, fields: Record<string, string>, fallbackRefresh?: string) => {
     const config = configOf(given);
     const form = new URLSearchParams({ client_id: config.clientId, client_secret: config.clientSecret, ...fields });
@@ -267,10 +267,8 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
     /** The install's code for the first tokens (30-minute access token and a refresh token). */
     exchangeCode: (code: string, redirectUri: string) =>
       token("code exchange", { grant_type: "authorization_code", code, redirect_uri: redirectUri }),
-
     /** A new access token; `revoked` when the refresh token is no longer good (connect again). */
     refresh: (refreshToken: string) => token("token refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, refreshToken),
-
     /** Which portal (Hub ID) and user a token belongs to, and its scopes (introspection); `revoked` once it is not active. */
     async tokenInfo(accessToken: string) {
       const config = configOf(given);
@@ -291,7 +289,6 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
         scopes: Array.isArray(json.scopes) ? json.scopes.filter((s): s is string => typeof s === "string") : [],
       };
     },
-
     /** Revokes a refresh token (on disconnect); one HubSpot no longer knows is fine (RFC 7009 answers 200). */
     async revokeRefreshToken(refreshToken: string) {
       const config = configOf(given);
@@ -304,7 +301,12 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       const answer = await call(config, "token revocation", `${HUBSPOT_OAUTH_PATH}/token/revoke`, { method: "POST", body: form });
       if (answer.status !== 200 && answer.status !== 204) throw tokenFailure(answer, "token revocation");
     },
+  };
+}
 
+/** Contacts: created, read, updated, searched, erased (GDPR), a hundred at a time in batches. */
+function hubspotContacts(given: Partial<HubspotConfig>) {
+  return {
     /** Creates a contact; a contact with that e-mail already there answers `exists` with its id (HubSpot's 409). */
     async createContact(accessToken: string, properties: Record<string, string>): Promise<CreatedContact> {
       const config = configOf(given);
@@ -321,7 +323,6 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       if (answer.status !== 201 && answer.status !== 200) throw failureOf(answer, "contact create");
       return { kind: "created", contact: contactFrom(answer.json) };
     },
-
     async getContact(accessToken: string, id: string, properties: string[] = []) {
       const query = properties.length ? `?properties=${encodeURIComponent(properties.join(","))}` : "";
       const { json } = await callJson(configOf(given), "contact read", `/crm/v3/objects/contacts/${encodeURIComponent(id)}${query}`, {
@@ -330,7 +331,6 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       });
       return contactFrom(json);
     },
-
     async updateContact(accessToken: string, id: string, properties: Record<string, string>) {
       const { json } = await callJson(configOf(given), "contact update", `/crm/v3/objects/contacts/${encodeURIComponent(id)}`, {
         method: "PATCH",
@@ -339,7 +339,6 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       });
       return contactFrom(json);
     },
-
     /**
      * Deletes a contact for good, as HubSpot's GDPR delete does (`POST /crm/v3/objects/contacts/gdpr-delete`,
      * 204), not the archive a plain DELETE makes (restorable for 90 days). False when HubSpot knows no
@@ -355,17 +354,6 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       if (answer.status < 200 || answer.status > 299) throw failureOf(answer, "contact erasure");
       return true;
     },
-
-    /** Archives up to 100 communications (`batch/archive`, 204; ids HubSpot no longer has are fine). */
-    async archiveCommunications(accessToken: string, ids: string[]) {
-      const answer = await call(configOf(given), "message log removal", "/crm/v3/objects/communications/batch/archive", {
-        method: "POST",
-        token: accessToken,
-        body: { inputs: ids.map((id) => ({ id })) },
-      });
-      if (answer.status < 200 || answer.status > 299) throw failureOf(answer, "message log removal");
-    },
-
     /** One page of a contact search; pass `after` back for the next. */
     async searchContacts(accessToken: string, search: HubspotSearch): Promise<HubspotPage<HubspotContact>> {
       const { json } = await callJson(configOf(given), "contact search", "/crm/v3/objects/contacts/search", {
@@ -382,7 +370,45 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       const results = Array.isArray(json.results) ? json.results.map(contactFrom) : [];
       return { items: results, after: nextCursor(json), total: typeof json.total === "number" ? json.total : undefined };
     },
+    /**
+     * Creates up to 100 contacts in one call; answers them with the properties sent. A 409 (an
+     * e-mail already there) fails the whole batch: the caller then creates them one by one.
+     */
+    async batchCreateContacts(accessToken: string, inputs: Record<string, string>[]): Promise<HubspotContact[]> {
+      const { json } = await callJson(configOf(given), "contact batch create", "/crm/v3/objects/contacts/batch/create", {
+        method: "POST",
+        token: accessToken,
+        body: { inputs: inputs.map((properties) => ({ properties })) },
+      });
+      return Array.isArray(json.results) ? json.results.map(contactFrom) : [];
+    },
+    /** Updates up to 100 contacts in one call. */
+    async batchUpdateContacts(
+      accessToken: string,
+      inputs: { id: string; properties: Record<string, string> }[],
+    ): Promise<HubspotContact[]> {
+      const { json } = await callJson(configOf(given), "contact batch update", "/crm/v3/objects/contacts/batch/update", {
+        method: "POST",
+        token: accessToken,
+        body: { inputs },
+      });
+      return Array.isArray(json.results) ? json.results.map(contactFrom) : [];
+    },
+  };
+}
 
+/** WhatsApp messages on contacts' timelines (communications): logged, found, archived. */
+function hubspotCommunications(given: Partial<HubspotConfig>) {
+  return {
+    /** Archives up to 100 communications (`batch/archive`, 204; ids HubSpot no longer has are fine). */
+    async archiveCommunications(accessToken: string, ids: string[]) {
+      const answer = await call(configOf(given), "message log removal", "/crm/v3/objects/communications/batch/archive", {
+        method: "POST",
+        token: accessToken,
+        body: { inputs: ids.map((id) => ({ id })) },
+      });
+      if (answer.status < 200 || answer.status > 299) throw failureOf(answer, "message log removal");
+    },
     /** The communications carrying one of these Jumbe message ids (`jumbe_message_id IN …`): id and message id each. */
     async findLoggedMessages(accessToken: string, messageIds: string[]): Promise<{ id: string; messageId: string }[]> {
       const { json } = await callJson(configOf(given), "message log search", "/crm/v3/objects/communications/search", {
@@ -399,100 +425,6 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
         messageId: isObject(r.properties) ? stringOr(r.properties.jumbe_message_id, "") : "",
       }));
     },
-
-    /** The names of the portal's properties of an object (HubSpot's own and the portal's). */
-    async propertyNames(accessToken: string, objectType: HubspotObjectType): Promise<Set<string>> {
-      const { json } = await callJson(configOf(given), "property list", `/crm/v3/properties/${objectType}`, {
-        method: "GET",
-        token: accessToken,
-      });
-      const results = Array.isArray(json.results) ? json.results.filter(isObject) : [];
-      return new Set(results.filter((p) => p.archived !== true).map((p) => stringOr(p.name, "")));
-    },
-
-    /** Creates a property group; one of that name already there (409) is fine. */
-    async createPropertyGroup(accessToken: string, objectType: HubspotObjectType, group: { name: string; label: string }) {
-      const config = configOf(given);
-      const answer = await call(config, "property group create", `/crm/v3/properties/${objectType}/groups`, {
-        method: "POST",
-        token: accessToken,
-        body: group,
-      });
-      if (answer.status === 409) return "exists" as const;
-      if (answer.status !== 201 && answer.status !== 200) throw failureOf(answer, "property group create");
-      return "created" as const;
-    },
-
-    /** Creates a property; one of that name already there (409) is fine. */
-    async createProperty(accessToken: string, objectType: HubspotObjectType, property: HubspotPropertyCreate) {
-      const config = configOf(given);
-      const answer = await call(config, "property create", `/crm/v3/properties/${objectType}`, {
-        method: "POST",
-        token: accessToken,
-        body: property,
-      });
-      if (answer.status === 409) return "exists" as const;
-      if (answer.status !== 201 && answer.status !== 200) throw failureOf(answer, "property create");
-      return "created" as const;
-    },
-
-    /** The portal's contact lists whose name contains `query` (all with ""). */
-    async searchLists(accessToken: string, query = "", offset = 0): Promise<HubspotPage<HubspotList> & { hasMore: boolean }> {
-      const { json } = await callJson(configOf(given), "list search", "/crm/v3/lists/search", {
-        method: "POST",
-        token: accessToken,
-        body: { query, offset, count: 100 },
-      });
-      const lists = (Array.isArray(json.lists) ? json.lists : []).filter(isObject).map((list) => ({
-        listId: String(list.listId),
-        name: stringOr(list.name, ""),
-        processingType: stringOr(list.processingType, ""),
-        size: Number((isObject(list.additionalProperties) ? list.additionalProperties.hs_list_size : undefined) ?? 0) || 0,
-      }));
-      return { items: lists, hasMore: json.hasMore === true, after: json.hasMore === true ? String(json.offset) : undefined };
-    },
-
-    /** One page of a list's member contact ids. */
-    async listMembers(accessToken: string, listId: string, after?: string): Promise<HubspotPage<string>> {
-      const query = new URLSearchParams({ limit: "250", ...(after ? { after } : {}) });
-      const { json } = await callJson(
-        configOf(given),
-        "list memberships",
-        `/crm/v3/lists/${encodeURIComponent(listId)}/memberships?${query}`,
-        { method: "GET", token: accessToken },
-      );
-      const ids = (Array.isArray(json.results) ? json.results : [])
-        .map((r) => (isObject(r) ? String(r.recordId ?? "") : ""))
-        .filter(Boolean);
-      return { items: ids, after: nextCursor(json), total: typeof json.total === "number" ? json.total : undefined };
-    },
-
-    /**
-     * Creates up to 100 contacts in one call; answers them with the properties sent. A 409 (an
-     * e-mail already there) fails the whole batch: the caller then creates them one by one.
-     */
-    async batchCreateContacts(accessToken: string, inputs: Record<string, string>[]): Promise<HubspotContact[]> {
-      const { json } = await callJson(configOf(given), "contact batch create", "/crm/v3/objects/contacts/batch/create", {
-        method: "POST",
-        token: accessToken,
-        body: { inputs: inputs.map((properties) => ({ properties })) },
-      });
-      return Array.isArray(json.results) ? json.results.map(contactFrom) : [];
-    },
-
-    /** Updates up to 100 contacts in one call. */
-    async batchUpdateContacts(
-      accessToken: string,
-      inputs: { id: string; properties: Record<string, string> }[],
-    ): Promise<HubspotContact[]> {
-      const { json } = await callJson(configOf(given), "contact batch update", "/crm/v3/objects/contacts/batch/update", {
-        method: "POST",
-        token: accessToken,
-        body: { inputs },
-      });
-      return Array.isArray(json.results) ? json.results.map(contactFrom) : [];
-    },
-
     /** Up to 100 WhatsApp messages as communications in one call; answers their ids in the order sent. */
     async logWhatsappMessages(
       accessToken: string,
@@ -516,7 +448,6 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       });
       return (Array.isArray(json.results) ? json.results : []).map((r) => (isObject(r) ? stringOr(r.id, "") : ""));
     },
-
     /** A WhatsApp message on the contact's timeline: a communication (channel WHATS_APP) associated to it. */
     async logWhatsappMessage(accessToken: string, input: { contactId: string; body: string; at: Date }) {
       const { json } = await callJson(configOf(given), "message log", "/crm/v3/objects/communications", {
@@ -534,6 +465,91 @@ export function hubspotClient(given: Partial<HubspotConfig> = {}) {
       });
       return { id: stringOr(json.id, "") };
     },
+  };
+}
+
+/** The portal's properties and property groups for Jumbe's fields. */
+function hubspotProperties(given: Partial<HubspotConfig>) {
+  return {
+    /** The names of the portal's properties of an object (HubSpot's own and the portal's). */
+    async propertyNames(accessToken: string, objectType: HubspotObjectType): Promise<Set<string>> {
+      const { json } = await callJson(configOf(given), "property list", `/crm/v3/properties/${objectType}`, {
+        method: "GET",
+        token: accessToken,
+      });
+      const results = Array.isArray(json.results) ? json.results.filter(isObject) : [];
+      return new Set(results.filter((p) => p.archived !== true).map((p) => stringOr(p.name, "")));
+    },
+    /** Creates a property group; one of that name already there (409) is fine. */
+    async createPropertyGroup(accessToken: string, objectType: HubspotObjectType, group: { name: string; label: string }) {
+      const config = configOf(given);
+      const answer = await call(config, "property group create", `/crm/v3/properties/${objectType}/groups`, {
+        method: "POST",
+        token: accessToken,
+        body: group,
+      });
+      if (answer.status === 409) return "exists" as const;
+      if (answer.status !== 201 && answer.status !== 200) throw failureOf(answer, "property group create");
+      return "created" as const;
+    },
+    /** Creates a property; one of that name already there (409) is fine. */
+    async createProperty(accessToken: string, objectType: HubspotObjectType, property: HubspotPropertyCreate) {
+      const config = configOf(given);
+      const answer = await call(config, "property create", `/crm/v3/properties/${objectType}`, {
+        method: "POST",
+        token: accessToken,
+        body: property,
+      });
+      if (answer.status === 409) return "exists" as const;
+      if (answer.status !== 201 && answer.status !== 200) throw failureOf(answer, "property create");
+      return "created" as const;
+    },
+  };
+}
+
+/** The portal's contact lists and their members. */
+function hubspotLists(given: Partial<HubspotConfig>) {
+  return {
+    /** The portal's contact lists whose name contains `query` (all with ""). */
+    async searchLists(accessToken: string, query = "", offset = 0): Promise<HubspotPage<HubspotList> & { hasMore: boolean }> {
+      const { json } = await callJson(configOf(given), "list search", "/crm/v3/lists/search", {
+        method: "POST",
+        token: accessToken,
+        body: { query, offset, count: 100 },
+      });
+      const lists = (Array.isArray(json.lists) ? json.lists : []).filter(isObject).map((list) => ({
+        listId: String(list.listId),
+        name: stringOr(list.name, ""),
+        processingType: stringOr(list.processingType, ""),
+        size: Number((isObject(list.additionalProperties) ? list.additionalProperties.hs_list_size : undefined) ?? 0) || 0,
+      }));
+      return { items: lists, hasMore: json.hasMore === true, after: json.hasMore === true ? String(json.offset) : undefined };
+    },
+    /** One page of a list's member contact ids. */
+    async listMembers(accessToken: string, listId: string, after?: string): Promise<HubspotPage<string>> {
+      const query = new URLSearchParams({ limit: "250", ...(after ? { after } : {}) });
+      const { json } = await callJson(
+        configOf(given),
+        "list memberships",
+        `/crm/v3/lists/${encodeURIComponent(listId)}/memberships?${query}`,
+        { method: "GET", token: accessToken },
+      );
+      const ids = (Array.isArray(json.results) ? json.results : [])
+        .map((r) => (isObject(r) ? String(r.recordId ?? "") : ""))
+        .filter(Boolean);
+      return { items: ids, after: nextCursor(json), total: typeof json.total === "number" ? json.total : undefined };
+    },
+  };
+}
+
+/** HubSpot's API with Jumbe's app; configuration from env() unless given. */
+export function hubspotClient(given: Partial<HubspotConfig> = {}) {
+  return {
+    ...hubspotOauth(given),
+    ...hubspotContacts(given),
+    ...hubspotCommunications(given),
+    ...hubspotProperties(given),
+    ...hubspotLists(given),
   };
 }
 

@@ -21,6 +21,7 @@ export function checkChannel(channel: string) {
  * subscribed to. A lost connection is opened again with a growing pause (up to 30 s); once it is
  * back every subscriber is told to resync, since NOTIFY keeps nothing for a listener that was away.
  */
+// long: one connection's life (open, listen, lost, back with a growing pause, resync) is one state machine; its closures share the client and the channels
 export function createPgListener(url: string) {
   const channels = new Map<string, Set<ChannelListener>>();
   type Client = import("pg").Client;

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
 
@@ -88,9 +88,11 @@ export function browserWords({ messagesDir, wordsModule }: { messagesDir: string
   // The browser build's record, handed to the server build that follows it in the same process.
   let recorded: ClientWords | null = null;
   let ids: Map<string, string> | null = null;
-  const catalogueIds = () => (ids ??= shortIds(catalogueKeys(messagesDir)));
+  const catalogueIds = () => (ids ??= shortIds(catalogueKeys(readFileSync(path.join(messagesDir, "_index.js"), "utf8"))));
   // The keys each module says, by module id.
   const keysOfModule = new Map<string, string[]>();
+  // The catalogue's index as the browser build loaded it: its keys are the lookups Rollup kept.
+  const catalogueModules = new Set<string>();
   return {
     name: "jumbe:browser-words",
     enforce: "pre",
@@ -107,10 +109,16 @@ export function browserWords({ messagesDir, wordsModule }: { messagesDir: string
         }
         return `export default ${JSON.stringify(words ?? null)};`;
       }
-      // A message module a module reading `m` whole still brings in: a lookup too.
-      if (options?.ssr || this.environment?.mode !== "build" || !id.startsWith(prefix) || path.basename(id).startsWith("_")) return null;
+      if (options?.ssr || this.environment?.mode !== "build" || !id.startsWith(prefix)) return null;
+      // The catalogue a module reading `m` whole still brings in: one lookup a message, so the
+      // browser gets ids, never another language's words, and Rollup keeps only the lookups used.
+      if (path.basename(id) === "_index.js") {
+        catalogueModules.add(id);
+        return clientCatalogueModule(catalogueIds(), wordsModule);
+      }
+      // A message module of Paraglide's "message-modules" output (`npm run messages`): a lookup too.
       const name = messageName(readFileSync(id, "utf8"));
-      const short = name === undefined ? undefined : catalogueIds().get(name);
+      const short = name === undefined || name !== path.basename(id, ".js") ? undefined : catalogueIds().get(name);
       if (!name || short === undefined) return null;
       keysOfModule.set(id, [name]);
       return clientMessageModule(name, short, wordsModule);
@@ -133,7 +141,8 @@ export function browserWords({ messagesDir, wordsModule }: { messagesDir: string
         if (output.type !== "chunk") continue;
         const keys = new Set<string>();
         for (const [id, module] of Object.entries(output.modules))
-          if (module.renderedLength > 0) for (const key of keysOfModule.get(id) ?? []) keys.add(key);
+          if (module.renderedLength > 0)
+            for (const key of catalogueModules.has(id) ? module.renderedExports : (keysOfModule.get(id) ?? [])) keys.add(key);
         const route = output.isEntry && !!output.facadeModuleId?.endsWith(CLIENT_ROUTE);
         const onDemand = output.isDynamicEntry && !route;
         chunks[output.fileName] = {
@@ -154,9 +163,23 @@ export function browserWords({ messagesDir, wordsModule }: { messagesDir: string
   };
 }
 
-/** The names of the compiled messages (one module each in the build: app/paraglide/messages/<key>.js). */
-function catalogueKeys(messagesDir: string) {
-  return readdirSync(messagesDir).flatMap((file) => (file.endsWith(".js") && !file.startsWith("_") ? [file.slice(0, -3)] : []));
+/**
+ * The names of the compiled messages, from the catalogue's index (app/paraglide/messages/_index.js):
+ * every message defined there in Paraglide's "locale-modules" output (the build's and the development
+ * server's: one module a language), or re-exported from its own module in its "message-modules"
+ * output (`npm run messages`). Either way the same names, so the same short ids.
+ */
+export function catalogueKeys(index: string): string[] {
+  const keys = new Set<string>();
+  for (const found of index.matchAll(/^export const ([A-Za-z_$][\w$]*) = /gm)) keys.add(found[1]!);
+  for (const found of index.matchAll(/^export \* from '\.\/([A-Za-z_$][\w$]*)\.js'/gm)) keys.add(found[1]!);
+  return [...keys];
+}
+
+/** The catalogue's index in the browser: every message a lookup by its id (Rollup drops those nobody says). */
+export function clientCatalogueModule(ids: ReadonlyMap<string, string>, wordsModule: string) {
+  const lines = [...ids].map(([name, id]) => `export const ${name} = /* @__PURE__ */ word(${JSON.stringify(id)});`);
+  return `import { word } from ${JSON.stringify(wordsModule)};\n${lines.join("\n")}\n`;
 }
 
 // React Router builds the browser, then the server, each with a fresh copy of this configuration's

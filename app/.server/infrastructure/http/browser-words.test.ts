@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ServerBuild } from "react-router";
 import {
+  catalogueKeys,
+  clientCatalogueModule,
   clientMessageModule,
   lookUpWordsInline,
   messageName,
@@ -146,6 +148,21 @@ describe("the browser's words", () => {
     expect(messageName(source)).toBe("billing_title");
     expect(clientMessageModule("billing_title", "1k", "/app/lib/words.client.ts")).toBe(
       'import { word } from "/app/lib/words.client.ts";\nexport const billing_title = /* @__PURE__ */ word("1k");\n',
+    );
+  });
+});
+
+describe("the catalogue's keys whatever Paraglide's output (decision 118)", () => {
+  it("reads the same names from one module a language (the build's) as from one module a message", () => {
+    const byLanguage = `/* eslint-disable */\nimport * as __en from "./en.js"\n/** @typedef {{}} App_TitleInputs */\nexport const app_title = /** @type {x} */ ((inputs = {}, options = {}) => {});\nexport const app_hello = /** @type {x} */ ((inputs, options = {}) => {});\n`;
+    const byMessage = `/* eslint-disable */\n/** @typedef {import('../runtime.js').LocalizedString} LocalizedString */\nexport * from './app_title.js'\nexport * from './app_hello.js'\n`;
+    expect(catalogueKeys(byLanguage).sort()).toEqual(["app_hello", "app_title"]);
+    expect(catalogueKeys(byMessage).sort()).toEqual(["app_hello", "app_title"]);
+  });
+
+  it("gives the browser the whole catalogue as lookups by id, never a message's text", () => {
+    expect(clientCatalogueModule(shortIds(["b_two", "a_one"]), "/w.ts")).toBe(
+      'import { word } from "/w.ts";\nexport const a_one = /* @__PURE__ */ word("0");\nexport const b_two = /* @__PURE__ */ word("1");\n',
     );
   });
 });

@@ -201,3 +201,23 @@ describe("the intent helper", () => {
     expect(asked).toEqual([[]]);
   });
 });
+
+describe("the intent helper's types", () => {
+  test("an action answers the union of its handlers' answers, its failure reply and its unknown answer", async () => {
+    const { intent, intentAction } = guarded(["contacts:manage"]);
+    const answer = await intentAction(post([["intent", "remove"]]), {
+      permission: "contacts:manage",
+      intents: {
+        rename: intent(Rename, ({ value }) => ({ renamed: value.name })),
+        remove: intent(Remove, ({ value }) => ({ removed: value.id })),
+      },
+      unknown: () => ({ unknown: true as const }),
+    });
+    type Answer = typeof answer;
+    expectTypeOf<{ renamed: string }>().toExtend<Answer>();
+    expectTypeOf<{ removed: string }>().toExtend<Answer>();
+    expectTypeOf<{ unknown: true }>().toExtend<Answer>();
+    expectTypeOf<Answer>().not.toBeNever();
+    expect(answer).toEqual({ removed: "" });
+  });
+});

@@ -72,7 +72,8 @@ type DefaultFailure = ReturnType<typeof failed>;
 type AnyIntent = IntentDefinition<any, any, any, any>;
 
 type ResultOf<Definition> =
-  Definition extends IntentDefinition<z.ZodMiniType, unknown, infer Result, infer Invalid>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema and user: only the results are read.
+  Definition extends IntentDefinition<any, any, infer Result, infer Invalid>
     ? Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>)
     : never;
 

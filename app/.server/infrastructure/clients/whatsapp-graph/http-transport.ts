@@ -64,6 +64,7 @@ export interface Transport {
   close(): void;
 }
 
+// long: a factory of two pooled agents and the request that uses them; the request is the long part, a state machine (below)
 export function createHttpTransport(options: { maxSockets?: number; idleSocketMs?: number } = {}): Transport {
   const agentOptions = {
     keepAlive: true,
@@ -76,6 +77,7 @@ export function createHttpTransport(options: { maxSockets?: number; idleSocketMs
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
 
+  // long: node:http's request, its timers and its stream events are one state machine; its closures share the socket, the timer and the answer being read
   function request({ method, url, headers, body, timeoutMs, maxBytes = MAX_ANSWER_BYTES }: TransportRequest): Promise<TransportResponse> {
     const secure = url.protocol === "https:";
     if (!secure && url.protocol !== "http:")
