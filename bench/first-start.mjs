@@ -141,6 +141,15 @@ async function serveToFirstPage(cwd) {
       // already gone
     }
     await new Promise((resolve) => (exited ? resolve() : child.once("exit", resolve)));
+    // npm exits before the server it started has closed its database: wait for the whole group.
+    for (let tries = 0; tries < 300; tries++) {
+      try {
+        process.kill(-child.pid, 0);
+      } catch {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
 
@@ -187,7 +196,8 @@ async function measure({ ref, sha }, round) {
     serverBytes: server,
     client: folderDigest(path.join(dir, "build/client")),
   };
-  if (!args.keep) rmSync(dir, { recursive: true, force: true });
+  // The server may still be writing its database as npm exits: retried until the folder is empty.
+  if (!args.keep) rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   return row;
 }
 
@@ -225,4 +235,4 @@ if (commits.length === 2) {
 }
 mkdirSync(path.join(root, "bench/results"), { recursive: true });
 writeFileSync(path.join(root, "bench/results/first-start.json"), JSON.stringify(rows, null, 2));
-if (!args.keep) rmSync(work, { recursive: true, force: true });
+if (!args.keep) rmSync(work, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });

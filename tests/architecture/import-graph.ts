@@ -69,17 +69,16 @@ function importsOf(source: ts.SourceFile): { specifier: string; typeOnly: boolea
   return found;
 }
 
+/** A TypeScript or TSX file's syntax tree (no parents set, no type information). */
+export function parseSource(file: string, text: string): ts.SourceFile {
+  return ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+}
+
 export function importGraph(root: string, folders: string[]): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const file of sourceFiles(root, folders)) {
     const text = fs.readFileSync(path.join(root, file), "utf8");
-    const source = ts.createSourceFile(
-      file,
-      text,
-      ts.ScriptTarget.ES2022,
-      false,
-      file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-    );
+    const source = parseSource(file, text);
     for (const { specifier, typeOnly } of importsOf(source)) {
       const to = resolveSpecifier(root, file, specifier);
       if (to) edges.push({ from: file, to, typeOnly });

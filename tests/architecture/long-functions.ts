@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { sourceFiles } from "./import-graph";
+import { parseSource, sourceFiles } from "./import-graph";
 
 /**
  * The functions of app/.server longer than the house's limit (decision 121): every function
@@ -42,13 +42,7 @@ function reasonAbove(lines: string[], line: number): string | null {
 
 /** Every function in `text` over `most` lines, with its reason when it has one. */
 export function longFunctionsIn(file: string, text: string, most = MOST_LINES): LongFunction[] {
-  const source = ts.createSourceFile(
-    file,
-    text,
-    ts.ScriptTarget.ES2022,
-    false,
-    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-  );
+  const source = parseSource(file, text);
   const lines = text.split("\n");
   const found: LongFunction[] = [];
   // Parents are passed down rather than set on every node by the parser: a third of the time.

@@ -1,9 +1,8 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/integrations-google-sheets";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
-import { intent, intentAction } from "~/.server/domains/auth/form-actions";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
@@ -85,28 +84,23 @@ const ExportSettings = z.object({ contacts: postedText, messages: postedText, sc
 const ImportSheet = z.object({ spreadsheet: postedText, range: postedText, duplicates: postedText, consentEvidence: postedText });
 
 export async function action(args: Route.ActionArgs) {
-  const actorOf = (current: CurrentUser) => ({
-    organizationId: current.organization.id,
-    userId: current.user.id,
-    meta: requestMeta(args.request, args.context),
-  });
   return intentAction(args, {
     permission: "developer:manage",
     intents: {
       create: intent(Title, async ({ value, user }) => {
-        const made = await createExportSpreadsheet(actorOf(user), value.title);
+        const made = await createExportSpreadsheet(actorOf(args, user), value.title);
         return redirectWithToast(here(), "success", m.sheets_spreadsheet_created({ title: made.title }));
       }),
       "import-sheet": intent(Title, async ({ value, user }) => {
-        const made = await createImportSpreadsheet(actorOf(user), value.title);
+        const made = await createImportSpreadsheet(actorOf(args, user), value.title);
         return redirectWithToast(here(), "success", m.sheets_import_sheet_created({ title: made.title }));
       }),
       existing: intent(Spreadsheet, async ({ value, user }) => {
-        const chosen = await chooseExistingSpreadsheet(actorOf(user), value.spreadsheet);
+        const chosen = await chooseExistingSpreadsheet(actorOf(args, user), value.spreadsheet);
         return redirectWithToast(here(), "success", m.sheets_spreadsheet_chosen({ title: chosen.title }));
       }),
       settings: intent(ExportSettings, async ({ value, user }) => {
-        await saveExportSettings(actorOf(user), {
+        await saveExportSettings(actorOf(args, user), {
           exportContacts: value.contacts === "on",
           exportMessages: value.messages === "on",
           schedule: value.schedule,
@@ -114,11 +108,11 @@ export async function action(args: Route.ActionArgs) {
         return redirectWithToast(here(), "success", m.sheets_settings_saved());
       }),
       export: intent(NoFields, async ({ user }) => {
-        const { queued } = await exportNow(actorOf(user));
+        const { queued } = await exportNow(actorOf(args, user));
         return redirectWithToast(here(), "success", queued ? m.sheets_export_queued() : m.sheets_export_waiting());
       }),
       import: intent(ImportSheet, async ({ value, user }) => {
-        const started = await importContactsFromSheet(actorOf(user), value);
+        const started = await importContactsFromSheet(actorOf(args, user), value);
         return redirectWithToast(`${here()}?import=${started.id}`, "success", m.sheets_import_started());
       }),
     },

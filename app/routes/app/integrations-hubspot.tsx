@@ -1,8 +1,8 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/integrations-hubspot";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
-import { intent, intentAction } from "~/.server/domains/auth/form-actions";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
@@ -58,19 +58,18 @@ const Unfollow = z.object({ source: postedText });
 
 export async function action(args: Route.ActionArgs) {
   const here = href("/integrations/hubspot");
-  const actorOf = (current: CurrentUser) => ({ organizationId: current.organization.id, userId: current.user.id });
   return intentAction(args, {
     permission: "developer:manage",
     intents: {
       sync: intent(NoFields, async ({ user }) => {
-        const { queued } = await syncNow(actorOf(user));
+        const { queued } = await syncNow(actorOf(args, user));
         return redirectWithToast(here, "success", queued ? m.hubspot_sync_queued() : m.hubspot_sync_already());
       }),
       "follow-list": intent(FollowList, async ({ value, user }) =>
-        redirectWithToast(here, "success", m.hubspot_followed({ name: await followList(actorOf(user), value.listId) })),
+        redirectWithToast(here, "success", m.hubspot_followed({ name: await followList(actorOf(args, user), value.listId) })),
       ),
       "follow-search": intent(FollowSearch, async ({ value, user }) =>
-        redirectWithToast(here, "success", m.hubspot_followed({ name: await followSearch(actorOf(user), value) })),
+        redirectWithToast(here, "success", m.hubspot_followed({ name: await followSearch(actorOf(args, user), value) })),
       ),
       unfollow: intent(Unfollow, async ({ value: { source }, user }) => {
         const followed = (await segmentSources(user.organization.id)).find((s) => s.id === source);

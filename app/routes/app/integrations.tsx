@@ -1,9 +1,8 @@
 import { data, href, redirectDocument } from "react-router";
 import type { Route } from "./+types/integrations";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
-import { intent, intentAction } from "~/.server/domains/auth/form-actions";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -69,20 +68,15 @@ const Disconnect = z.object({ integration: postedText, confirm: postedText });
 
 export async function action(args: Route.ActionArgs) {
   const here = href("/integrations");
-  const actorOf = (current: CurrentUser) => ({
-    organizationId: current.organization.id,
-    userId: current.user.id,
-    meta: requestMeta(args.request, args.context),
-  });
   return intentAction(args, {
     permission: "developer:manage",
     intents: {
       connect: intent(Connect, async ({ value, user }) =>
-        redirectDocument(await startConnect(actorOf(user), value.integration, { shop: value.shop })),
+        redirectDocument(await startConnect(actorOf(args, user), value.integration, { shop: value.shop })),
       ),
       disconnect: intent(Disconnect, async ({ value: { integration, confirm }, user, intent: posted }) => {
         if (confirm !== "yes") return formFailure(null, 400, m.integrations_confirm_first(), { intent: posted });
-        const actor = actorOf(user);
+        const actor = actorOf(args, user);
         const entry = catalogueEntry(integration);
         if (entry?.connect === "rest-hooks") {
           const count = await removeAllRestHooks(actor);

@@ -1,5 +1,6 @@
 import { intentActions } from "../../infrastructure/http/intents";
-import { requireUserWithPermission } from "./guards";
+import { requestMeta } from "../../infrastructure/http/request-meta";
+import { requireUserWithPermission, type CurrentUser } from "./guards";
 
 /**
  * The form protocol (decision 119) bound to the guard the signed-in layouts use (decision 055): a
@@ -8,3 +9,11 @@ import { requireUserWithPermission } from "./guards";
  * (tests/architecture/forms.test.ts).
  */
 export const { intent, intentAction, formAction } = intentActions((args, needed) => requireUserWithPermission(args, needed));
+
+/**
+ * Who does what a form asks, as the domains record it (their activity lines, audit and refusals):
+ * the member's organisation, the member, and the request's address and browser.
+ */
+export function actorOf(args: { request: Request; context?: unknown }, current: CurrentUser) {
+  return { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+}

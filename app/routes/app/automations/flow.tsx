@@ -1,9 +1,8 @@
 import { data, Form, href, redirect } from "react-router";
 import type { Route } from "./+types/flow";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
-import { intent, intentAction } from "~/.server/domains/auth/form-actions";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
@@ -75,7 +74,7 @@ export async function loader(args: Route.LoaderArgs) {
   return { flow, canManage, members, editing };
 }
 
-type Actor = { organizationId: string; userId: string; meta: ReturnType<typeof requestMeta> };
+type Actor = ReturnType<typeof actorOf>;
 
 const NoFields = z.object({});
 const Settings = z.object({ name: postedText, idleMinutes: postedText, idleText: postedText });
@@ -126,13 +125,8 @@ async function saveStepIntent(actor: Actor, flowId: string, posted: z.output<typ
 export async function action(args: Route.ActionArgs) {
   const id = args.params.id;
   const here = href("/automations/flows/:id", { id });
-  const actorOf = (current: CurrentUser): Actor => ({
-    organizationId: current.organization.id,
-    userId: current.user.id,
-    meta: requestMeta(args.request, args.context),
-  });
   const turn = intent(NoFields, async ({ user, intent: posted }) => {
-    const flow = await setFlowEnabled(actorOf(user), id, posted === "enable");
+    const flow = await setFlowEnabled(actorOf(args, user), id, posted === "enable");
     return redirectWithToast(
       here,
       "success",
@@ -145,7 +139,7 @@ export async function action(args: Route.ActionArgs) {
       settings: intent(Settings, async ({ value: values, user, intent: posted }) => {
         try {
           const minutes = /^\d+$/.test(values.idleMinutes.trim()) ? Number(values.idleMinutes) : Number.NaN;
-          await updateFlow(actorOf(user), id, { name: values.name, idleMinutes: minutes, idleText: values.idleText });
+          await updateFlow(actorOf(args, user), id, { name: values.name, idleMinutes: minutes, idleText: values.idleText });
         } catch (error) {
           const refusal = refusalOf(error);
           if (!refusal.field || refusal.status === 404) throw refusal;
@@ -153,21 +147,21 @@ export async function action(args: Route.ActionArgs) {
         }
         return redirectWithToast(here, "success", m.automations_flows_settings_saved());
       }),
-      "save-step": intent(StepFields, ({ value, user }) => saveStepIntent(actorOf(user), id, value)),
+      "save-step": intent(StepFields, ({ value, user }) => saveStepIntent(actorOf(args, user), id, value)),
       "move-step": intent(
         MoveStep,
         async ({ value, user }) => {
-          await moveStep(actorOf(user), id, value.stepId, value.direction);
+          await moveStep(actorOf(args, user), id, value.stepId, value.direction);
           return redirect(`${here}#steps`);
         },
         { invalid: unknownAction },
       ),
       "delete-step": intent(StepId, async ({ value, user }) => {
-        await deleteStep(actorOf(user), id, value.stepId);
+        await deleteStep(actorOf(args, user), id, value.stepId);
         return redirectWithToast(`${here}#steps`, "success", m.automations_flows_step_deleted());
       }),
       publish: intent(NoFields, async ({ user }) => {
-        const flow = await publishFlow(actorOf(user), id);
+        const flow = await publishFlow(actorOf(args, user), id);
         return redirectWithToast(here, "success", m.automations_flows_published({ name: flow.name, version: flow.liveVersion ?? 0 }));
       }),
       enable: turn,

@@ -2,9 +2,8 @@ import type { ReactNode } from "react";
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/flows";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
-import { intent, intentAction } from "~/.server/domains/auth/form-actions";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -58,13 +57,8 @@ const DeleteFlow = z.object({ id: postedText, confirm: postedText });
 
 export async function action(args: Route.ActionArgs) {
   const here = href("/automations/flows");
-  const actorOf = (current: CurrentUser) => ({
-    organizationId: current.organization.id,
-    userId: current.user.id,
-    meta: requestMeta(args.request, args.context),
-  });
   const turn = intent(FlowId, async ({ value, user, intent: posted }) => {
-    const flow = await setFlowEnabled(actorOf(user), value.id, posted === "enable");
+    const flow = await setFlowEnabled(actorOf(args, user), value.id, posted === "enable");
     return redirectWithToast(
       here,
       "success",
@@ -79,7 +73,7 @@ export async function action(args: Route.ActionArgs) {
       delete: intent(DeleteFlow, async ({ value, user, intent: posted }) => {
         if (value.confirm !== "yes") return formFailure(null, 400, FLOW_MESSAGES.confirmFirst, { intent: posted });
         const flow = await getFlow(user.organization.id, value.id);
-        await deleteFlow(actorOf(user), value.id);
+        await deleteFlow(actorOf(args, user), value.id);
         return redirectWithToast(here, "success", m.automations_flows_deleted({ name: flow.name }));
       }),
     },

@@ -1,9 +1,8 @@
 import { data, href } from "react-router";
 import type { Route } from "./+types/index";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
-import { intent, intentAction } from "~/.server/domains/auth/form-actions";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -103,13 +102,8 @@ const DeleteRule = z.object({ id: postedText, confirm: postedText });
 /** Moving, turning on or off and deleting a rule: owners and admins (the guard sends anyone else to the refusal page). */
 export async function action(args: Route.ActionArgs) {
   const here = href("/automations");
-  const actorOf = (current: CurrentUser) => ({
-    organizationId: current.organization.id,
-    userId: current.user.id,
-    meta: requestMeta(args.request, args.context),
-  });
   const turn = intent(RuleId, async ({ value, user, intent: posted }) => {
-    const rule = await setRuleEnabled(actorOf(user), value.id, posted === "enable");
+    const rule = await setRuleEnabled(actorOf(args, user), value.id, posted === "enable");
     return redirectWithToast(
       here,
       "success",
@@ -123,7 +117,7 @@ export async function action(args: Route.ActionArgs) {
         MoveRule,
         async ({ value, user }) => {
           const rule = await getRule(user.organization.id, value.id);
-          await moveRule(actorOf(user), value.id, value.direction);
+          await moveRule(actorOf(args, user), value.id, value.direction);
           return redirectWithToast(here, "success", m.automations_moved({ name: rule.name }));
         },
         { invalid: unknownAction },
@@ -133,7 +127,7 @@ export async function action(args: Route.ActionArgs) {
       delete: intent(DeleteRule, async ({ value, user, intent: posted }) => {
         if (value.confirm !== "yes") return formFailure(null, 400, AUTOMATION_MESSAGES.confirmFirst, { intent: posted });
         const rule = await getRule(user.organization.id, value.id);
-        await deleteRule(actorOf(user), value.id);
+        await deleteRule(actorOf(args, user), value.id);
         return redirectWithToast(here, "success", m.automations_deleted({ name: rule.name }));
       }),
     },

@@ -1,9 +1,8 @@
 import { data, Form, href } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/knowledge";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
-import { intent, intentAction } from "~/.server/domains/auth/form-actions";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -97,14 +96,9 @@ const DeleteArticle = z.object({ id: postedText, confirm: postedText });
 
 export async function action(args: Route.ActionArgs) {
   const here = href("/automations/knowledge");
-  const actorOf = (current: CurrentUser) => ({
-    organizationId: current.organization.id,
-    userId: current.user.id,
-    meta: requestMeta(args.request, args.context),
-  });
   const edit = intent(ArticleEdit, async ({ value: { id, title, body }, submission, user, intent: posted }) => {
     try {
-      const actor = actorOf(user);
+      const actor = actorOf(args, user);
       const article = posted === "add" ? await addArticle(actor, { title, body }) : await found(updateArticle(actor, id, { title, body }));
       return redirectWithToast(
         here,
@@ -131,10 +125,10 @@ export async function action(args: Route.ActionArgs) {
         if ("error" in file) return data({ intent: posted, uploadError: file.error, toast: null }, { status: file.status });
         try {
           if (file.kind === "csv") {
-            const added = await importFaqCsv(actorOf(user), file.bytes);
+            const added = await importFaqCsv(actorOf(args, user), file.bytes);
             return redirectWithToast(here, "success", m.automations_knowledge_imported({ count: formatNumber(added.length) }));
           }
-          const article = await importPdf(actorOf(user), file.name, file.bytes);
+          const article = await importPdf(actorOf(args, user), file.name, file.bytes);
           return redirectWithToast(here, "success", m.automations_knowledge_added({ title: article.title }));
         } catch (error) {
           const refusal = refusalOf(error);
@@ -143,7 +137,7 @@ export async function action(args: Route.ActionArgs) {
       }),
       delete: intent(DeleteArticle, async ({ value, user, intent: posted }) => {
         if (value.confirm !== "yes") return formFailure(null, 400, AUTOMATION_MESSAGES.confirmFirst, { intent: posted });
-        const article = await found(deleteArticle(actorOf(user), value.id));
+        const article = await found(deleteArticle(actorOf(args, user), value.id));
         return redirectWithToast(here, "success", m.automations_knowledge_deleted({ title: article.title }));
       }),
     },

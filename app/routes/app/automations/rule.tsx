@@ -1,8 +1,7 @@
 import { data, href } from "react-router";
 import type { Route } from "./+types/rule";
-import { requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
-import { intent, intentAction } from "~/.server/domains/auth/form-actions";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
@@ -81,18 +80,13 @@ const formField = (field: string) => (field === "tags" ? "addTags" : field === "
 
 export async function action(args: Route.ActionArgs) {
   const id = args.params.id;
-  const actorOf = (current: CurrentUser) => ({
-    organizationId: current.organization.id,
-    userId: current.user.id,
-    meta: requestMeta(args.request, args.context),
-  });
   return intentAction(args, {
     permission: "automations:manage",
     intents: {
       save: intent(RuleFormSchema, async ({ value, submission, user, intent: posted }) => {
         try {
           const input = ruleInputOf(value);
-          const saved = id ? await updateRule(actorOf(user), id, input) : await createRule(actorOf(user), input);
+          const saved = id ? await updateRule(actorOf(args, user), id, input) : await createRule(actorOf(args, user), input);
           return redirectWithToast(
             href("/automations"),
             "success",
