@@ -186,10 +186,16 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
 
       <div className="grid gap-6 lg:grid-cols-2">
         {canManage ? (
-          <EditContactCard contact={contact} fields={fields} lastResult={actionData?.form === "save" ? actionData.result : undefined} />
+          <EditContactCard
+            contact={contact}
+            fields={fields}
+            lastResult={actionData && "form" in actionData && actionData.form === "save" ? actionData.result : undefined}
+          />
         ) : null}
         <div className="space-y-6">
-          {canManage ? <ConsentCard lastResult={actionData?.form === "consent" ? actionData.result : undefined} /> : null}
+          {canManage ? (
+            <ConsentCard lastResult={actionData && "form" in actionData && actionData.form === "consent" ? actionData.result : undefined} />
+          ) : null}
           <ContactTimeline entries={timeline.entries} olderHref={olderHref} />
         </div>
       </div>

@@ -190,7 +190,7 @@ export async function action(args: Route.ActionArgs) {
         { permission: "campaigns:manage" },
       ),
     },
-    refused: (refusal, posted) => {
+    refused: async (refusal, posted) => {
       // Approving or declining: refused with its status (403 for a role or the author, 409 when decided already).
       throwIfNotFound(refusal, m.messaging_campaign_not_found());
       if (posted === "approve" || posted === "decline") return refusalToast(refusal, { intent: posted });

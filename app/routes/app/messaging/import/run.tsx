@@ -4,8 +4,7 @@ import { ArrowLeft, Download } from "~/components/ui/icons";
 import type { Route } from "./+types/run";
 import * as z from "zod/mini";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { formAction } from "~/.server/domains/auth/form-actions";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
+import { actorOf, formAction } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { getImport, startImport, suggestMapping } from "~/.server/domains/contacts/import";
@@ -70,7 +69,7 @@ export async function action(args: Route.ActionArgs) {
       const duplicates = posted.duplicates as DuplicatePolicy;
       const consent = posted.consentEvidence.slice(0, EVIDENCE_MAX + 1);
       try {
-        await startImport({ organizationId, userId: user.user.id, meta: requestMeta(args.request, args.context) }, importing.id, {
+        await startImport(actorOf(args, user), importing.id, {
           mapping,
           duplicates,
           consentEvidence: consent,
@@ -124,7 +123,8 @@ export default function ImportRun({ loaderData, actionData }: Route.ComponentPro
 function Mapping({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderData" | "actionData">) {
   const { importing, fields, suggested, evidenceMax } = loaderData;
   const navigation = useNavigation();
-  const chosen = actionData?.mapping ?? suggested;
+  const kept = actionData && "mapping" in actionData ? actionData : undefined;
+  const chosen = kept?.mapping ?? suggested;
   const targets = [...importTargets(), ...fields];
   const duplicates = duplicateLabels();
   return (
@@ -132,7 +132,7 @@ function Mapping({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderD
       <CardHeader title={m.messaging_import_mapping_title()} description={m.messaging_import_mapping_description()} />
       <Form method="post">
         <CardBody className="space-y-5">
-          <FormError errors={actionData?.error ? [actionData.error] : undefined} />
+          <FormError errors={kept?.error ? [kept.error] : undefined} />
           <div className="grid gap-4 sm:grid-cols-2">
             {importing.columns.map((column, i) => (
               <SelectField
@@ -147,14 +147,14 @@ function Mapping({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderD
           <SelectField
             label={m.messaging_import_duplicates_label()}
             name="duplicates"
-            defaultValue={actionData?.duplicates ?? "skip"}
+            defaultValue={kept?.duplicates ?? "skip"}
             options={DUPLICATE_POLICIES.map((p) => ({ value: p, label: duplicates[p] }))}
           />
           <TextareaField
             label={m.messaging_import_consent_label()}
             name="consentEvidence"
             maxLength={evidenceMax}
-            defaultValue={actionData?.consent ?? ""}
+            defaultValue={kept?.consent ?? ""}
             hint={m.messaging_import_consent_hint()}
           />
         </CardBody>
