@@ -225,37 +225,8 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
           update payments set status = 'failed', failure_reason = ${`Cancelled by credit note ${creditNote.number}`}, completed_at = now(),
                  result_code = 'credited', next_check_at = null
           where id = ${dispute.payment_id} and status = 'pending'`);
-    } else if (!unpaid && toppedUp) {
-      // A paid top-up or receipt put its money into the wallet when it was paid: crediting it again would
-      // give that money twice. The credit leaves the wallet instead, to be paid back to the payer, and
-      // never more than the wallet still holds (what was spent paid for messages or invoices).
-      const entry = await changeWallet(tx, {
-        organizationId: dispute.organization_id,
-        kind: "refund",
-        amountCents: -amountCents,
-        invoiceId: creditNote.id,
-        description: `Credit note ${creditNote.number} for ${dispute.number}: paid back to the payer`,
-        createdBy: current.user.id,
-      });
-      if (!entry) {
-        const { availableCents } = await walletState(tx, dispute.organization_id);
-        throw refuseAdminBilling(
-          422,
-          m.admin_dispute_topup_spent({ number: dispute.number, available: formatKes(Math.max(0, availableCents)) }),
-          "amount",
-        );
-      }
     } else if (!unpaid) {
-      // A paid invoice: the credit is money back, to the wallet.
-      const entry = await changeWallet(tx, {
-        organizationId: dispute.organization_id,
-        kind: "refund",
-        amountCents,
-        invoiceId: creditNote.id,
-        description: `Credit note ${creditNote.number} for ${dispute.number}`,
-        createdBy: current.user.id,
-      });
-      if (!entry) throw refuseAdminBilling(409, m.admin_dispute_no_wallet());
+      await moneyBack(tx, current, dispute, { id: creditNote.id, number: creditNote.number, amountCents, toppedUp });
     }
     // Part of an unpaid invoice: the credit note lowers what is due, and the rest is due as before (the wallet is untouched).
     // A bank transfer it awaits is now for what is left: reconciling it credits what the tenant pays.
@@ -294,6 +265,46 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
       dueCents: unpaid && !whole ? total - amountCents : null,
     };
   });
+}
+
+/**
+ * A paid document's credit. A paid top-up or receipt put its money into the wallet when it was paid:
+ * crediting it again would give that money twice (issue 72, decision 124). Its credit leaves the wallet
+ * instead, to be paid back to the payer, never more than the wallet still holds (what was spent paid for
+ * messages or invoices): else a 422 at the amount. Any other paid invoice's credit is money back, to the wallet.
+ */
+async function moneyBack(
+  tx: Executor,
+  current: CurrentUser,
+  dispute: LockedDispute,
+  credit: { id: string; number: string; amountCents: number; toppedUp: boolean },
+) {
+  if (credit.toppedUp) {
+    const entry = await changeWallet(tx, {
+      organizationId: dispute.organization_id,
+      kind: "refund",
+      amountCents: -credit.amountCents,
+      invoiceId: credit.id,
+      description: `Credit note ${credit.number} for ${dispute.number}: paid back to the payer`,
+      createdBy: current.user.id,
+    });
+    if (entry) return;
+    const { availableCents } = await walletState(tx, dispute.organization_id);
+    throw refuseAdminBilling(
+      422,
+      m.admin_dispute_topup_spent({ number: dispute.number, available: formatKes(Math.max(0, availableCents)) }),
+      "amount",
+    );
+  }
+  const entry = await changeWallet(tx, {
+    organizationId: dispute.organization_id,
+    kind: "refund",
+    amountCents: credit.amountCents,
+    invoiceId: credit.id,
+    description: `Credit note ${credit.number} for ${dispute.number}`,
+    createdBy: current.user.id,
+  });
+  if (!entry) throw refuseAdminBilling(409, m.admin_dispute_no_wallet());
 }
 
 /** Rejects the dispute with the note the tenant sees; the invoice returns to the status it had before. */
