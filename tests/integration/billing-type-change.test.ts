@@ -2,7 +2,9 @@ import { spawn } from "node:child_process";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { inLocale } from "~/.server/infrastructure/http/display-zone";
 import { applyPlanChanges, issueMonthlyInvoices, runBillingCycle } from "~/.server/domains/billing/cycle";
 import { changePlan, disputeInvoice } from "~/.server/domains/billing/settings";
@@ -235,9 +237,14 @@ describe("a change applied twice", () => {
   });
 
   it.skipIf(!process.env.TEST_DATABASE_URL)("reclassifies once when two processes run the cycle at the same moment", async () => {
+    // Two top-ups, one spent: a second reclassification would credit the older one too.
     const prepaid = await client("Acacia Bank", "prepaid");
     await pay(prepaid.id, "mpesa", 2_320);
+    await pay(prepaid.id, "mpesa", 2_320);
+    await spend(prepaid.id, 232_000);
     await changePlan(prepaid.actor, { plan: "growth", billingType: "postpaid" }, ASKED);
+    // Its change first in the cycle's order, so both processes meet on it while its wallet is held below.
+    await rawQuery(`update organizations set next_plan_from = '2026-11-30' where id = $1`, [prepaid.id]);
     const postpaid = await client("Dafina Foods", "postpaid");
     await pay(postpaid.id, "mpesa", 20_000);
     await changePlan(postpaid.actor, { plan: "growth", billingType: "prepaid" }, ASKED);
@@ -253,7 +260,18 @@ describe("a change applied twice", () => {
         child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
         child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`cycle process failed: ${err}`))));
       });
-    const outputs = await Promise.all([cycle(), cycle()]);
+    // The wallet held until both processes wait on a lock: one on the wallet under the organisation's row,
+    // the other on that row. Without the row lock both would be past it, waiting on the wallet, and both reclassify.
+    let running: Promise<string[]> | undefined;
+    await db().transaction(async (tx) => {
+      await tx.execute(sql`select 1 from wallets where organization_id = ${prepaid.id} for update`);
+      running = Promise.all([cycle(), cycle()]);
+      // pg_locks is read live (pg_stat_activity would be a snapshot for this transaction).
+      const waiting = async () =>
+        (await queryRows<{ n: number }>(tx, sql`select count(distinct pid)::int as n from pg_locks where not granted`))[0]!.n;
+      while ((await waiting()) < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    const outputs = await running!;
     const changes = outputs.map(
       (o) =>
         JSON.parse(
