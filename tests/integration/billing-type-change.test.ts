@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
 import { inLocale } from "~/.server/infrastructure/http/display-zone";
-import { applyPlanChanges, issueMonthlyInvoices, runBillingCycle } from "~/.server/domains/billing/cycle";
+import { applyPlanChanges, runBillingCycle } from "~/.server/domains/billing/cycle";
 import { changePlan, disputeInvoice } from "~/.server/domains/billing/settings";
 import { completePayment, createPayment } from "~/.server/domains/billing/payments";
 import { changeWallet, walletState } from "~/.server/domains/billing/ledger";
