@@ -189,6 +189,17 @@ describe("a change from postpaid to prepaid with money on account left", () => {
       ["topup", "paid", "956000", "131862", "to_prepaid"], // the rest, now prepaid credit
     ]);
     expect((await wallet(c.id)).balanceCents).toBe(956_000);
+    // The wallet: the receipt's money in, November paid from it, and the change's line of zero (the balance unchanged by it).
+    expect(
+      await rawQuery(
+        `select kind, amount_cents::text, balance_after_cents::text from wallet_entries where organization_id = $1 order by id`,
+        [c.id],
+      ),
+    ).toEqual([
+      { kind: "topup", amount_cents: "2000000", balance_after_cents: "2000000" },
+      { kind: "invoice_payment", amount_cents: "-1044000", balance_after_cents: "956000" },
+      { kind: "adjustment", amount_cents: "0", balance_after_cents: "956000" },
+    ]);
     expect(await rawQuery(`select billing_type from organizations where id = $1`, [c.id])).toEqual([{ billing_type: "prepaid" }]);
     // Paid in 20,000.00: November's 10,440.00 and 9,560.00 of prepaid credit, each once with its VAT.
     expect(await moneyAgainstDocuments(c.id)).toEqual({ money: 2_000_000, documents: 2_000_000, vat: 144_000 + 131_862 });
