@@ -65,6 +65,17 @@ export function coveringInvoiceWords(invoice: Pick<InvoiceDocument, "number" | "
     : m.documents_covered_by_monthly_invoice({ month: monthWords(month) });
 }
 
+/**
+ * What a document written by a change of billing type is (decision 124), in place of the usual VAT
+ * note: a credit note that pays nothing back and turns unspent prepaid credit into money on account,
+ * or a tax invoice paid from money on account that makes it prepaid credit. Null for any other document.
+ */
+export function reclassificationWords(invoice: Pick<InvoiceDocument, "reclassifies">): string | null {
+  if (invoice.reclassifies === "to_account") return m.documents_reclassified_to_account();
+  if (invoice.reclassifies === "to_prepaid") return m.documents_reclassified_to_prepaid();
+  return null;
+}
+
 /** Labels by what a document is: a tax invoice, a receipt (RCT) or a credit note (CRN). */
 function byNature<T>(
   invoice: Pick<InvoiceDocument, "kind" | "number">,

@@ -55,6 +55,12 @@ export interface InvoiceDocument {
   coveredBy?: { number: string | null; month: string };
   /** A credit note: the invoice it credits (a fact of its issue). */
   credits?: { number: string };
+  /**
+   * Written by a change of billing type (decision 124): "to_account", a credit note turning unspent
+   * prepaid credit into money on account (nothing paid back); "to_prepaid", a tax invoice paid from
+   * money on account that makes it prepaid credit.
+   */
+  reclassifies?: "to_account" | "to_prepaid";
   /** Shown on unpaid invoices. */
   bank: { bank: string; branch: string; accountName: string; accountNumber: string } | null;
   /** All null until the invoice is transmitted to KRA eTIMS. */

@@ -1,7 +1,5 @@
-import { inflateSync } from "node:zlib";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { inLocale } from "~/.server/infrastructure/http/display-zone";
@@ -17,6 +15,7 @@ import { loader as searchLoader } from "~/routes/admin/search";
 import { loader as exportLoader } from "~/routes/admin/billing-export";
 import { formRequest, getRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { pageText, pdfText } from "../support/document-text";
 
 // Issue 72, "Billing records": a transfer quoting an invoice's number is reconciled against that
 // invoice (its amount due, once, a wrong amount refused); a reconciled transfer keeps the moment it
@@ -107,34 +106,6 @@ function refusalIn(page: { result: { error: Record<string, string[]> } }) {
 
 const nairobiDay = (offsetDays = 0) => new Date(Date.now() + 3 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
 const balance = async (organizationId: string) => (await walletState(db(), organizationId)).balanceCents;
-
-const CP1252_HIGH = "€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ";
-/** Every line of text a PDF draws, in order, joined by a newline (pdf-lib writes `<hex> Tj` in WinAnsi). */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const pdf = await PDFDocument.load(bytes);
-  const drawn: string[] = [];
-  for (const page of pdf.getPages()) {
-    const contents = page.node.Contents();
-    const streams = contents && "asArray" in contents ? contents.asArray() : [contents];
-    for (const ref of streams) {
-      const source = inflateSync((pdf.context.lookup(ref) as unknown as { getContents(): Uint8Array }).getContents()).toString("latin1");
-      for (const [, hex] of source.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g))
-        drawn.push(
-          [...Buffer.from(hex!, "hex")].map((b) => (b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80] : String.fromCharCode(b))).join(""),
-        );
-    }
-  }
-  return drawn.join("\n");
-}
-
-/** What a reader sees of the HTML page's document: tags removed, spaces collapsed. */
-const pageText = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ")
-    .trim();
 
 /** A document as the tenant's page and its PDF show it, in a language. */
 async function rendered(organizationId: string, invoiceId: string, locale: "en" | "sw" | "fr" = "en") {

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
 import { completePayment, createPayment } from "~/.server/domains/billing/payments";
-import { issueMonthlyInvoices } from "~/.server/domains/billing/cycle";
-import { disputeInvoice } from "~/.server/domains/billing/settings";
+import { applyPlanChanges, issueMonthlyInvoices } from "~/.server/domains/billing/cycle";
+import { changePlan, disputeInvoice } from "~/.server/domains/billing/settings";
+import { changeWallet } from "~/.server/domains/billing/ledger";
 import { settleMonth } from "~/.server/domains/partners/settle";
 import { nairobiMonth } from "~/.server/domains/billing/periods";
 import { readableSettlement } from "~/.server/domains/partners/statement";
@@ -11,14 +12,17 @@ import { action as invoiceAction } from "~/routes/admin/invoice";
 import { action as disputeAction } from "~/routes/admin/dispute";
 import { formRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { ledgerShares, recomputedShares } from "../support/partner-recompute";
+import { ledgerShares, moneyAgainstDocuments, recomputedShares } from "../support/partner-recompute";
 
 // Issue 72, "done when": a generated month of a partner's clients paying through every real path
 // (prepaid M-Pesa, card and bank transfer; postpaid receipts by M-Pesa and card, the monthly tax
 // invoice paid from them; a paid invoice credited (money back to the wallet); an unpaid one credited
 // in part, then paid by a bank transfer quoting its number; a transfer started before a same-day
-// referral and reconciled after it with the payer's earlier date), recomputed from first principles
-// and found equal to the ledger, the settlement and its statement, to the cent.
+// referral and reconciled after it with the payer's earlier date; a prepaid client that changes to
+// postpaid with credit left, a postpaid one that changes to prepaid with money on account, decision
+// 124), recomputed from first principles and found equal to the ledger, the settlement and its
+// statement, to the cent; and each client's money (payments, what is left on account) equal to what
+// its tax documents charged, each shilling once.
 
 const withParams = (handler: (args: never) => unknown, params: Record<string, string>) => (args: never) =>
   handler({ ...(args as object), params } as never);
@@ -122,15 +126,57 @@ describe("a generated month, recomputed", () => {
     await attribute(partnerId, sameDay.id);
     expect((await reconcile(early.invoiceId!, "EQUITY-FT-0003")).status).toBe(302);
 
+    // Changes of billing type asked for last month, taking effect now (decision 124). Prepaid with 2,900.00 unspent:
+    // credit notes against the newest top-ups make it money on account. Postpaid with 12,000.00 on account: October
+    // invoiced (10,440.00) and paid from it, the 1,560.00 left made prepaid credit by a tax invoice paid from it.
+    const lastMonth = new Date(Date.now() - 31 * 86_400_000);
+    const toPostpaid = await client("Pwani Fresh Juices", "prepaid");
+    await attribute(partnerId, toPostpaid.id);
+    await pay(toPostpaid.id, "mpesa", 2_320, "SKT0002320");
+    await pay(toPostpaid.id, "card", 1_160, "CARD1160");
+    await db().transaction((tx) =>
+      changeWallet(tx, {
+        organizationId: toPostpaid.id,
+        kind: "charge",
+        amountCents: -58_000,
+        description: "290 messages sent, KES 580.00",
+      }),
+    );
+    await changePlan(toPostpaid.actor, { plan: "growth", billingType: "postpaid" }, lastMonth);
+    const toPrepaid = await client("Rift Valley Agro Supplies", "postpaid");
+    await attribute(partnerId, toPrepaid.id);
+    await pay(toPrepaid.id, "mpesa", 12_000, "SKU0012000");
+    await changePlan(toPrepaid.actor, { plan: "growth", billingType: "prepaid" }, lastMonth);
+    expect(await applyPlanChanges(new Date())).toBe(2);
+    const reclassified = await rawQuery<{ organization_id: string; series: string; total_cents: string }>(
+      `select organization_id, series, total_cents::text from invoices where reclassifies is not null order by organization_id, number`,
+    );
+    expect(reclassified.filter((r) => r.organization_id === toPostpaid.id).map((r) => [r.series, r.total_cents])).toEqual([
+      ["CRN", "116000"],
+      ["CRN", "174000"],
+    ]);
+    expect(reclassified.filter((r) => r.organization_id === toPrepaid.id).map((r) => [r.series, r.total_cents])).toEqual([
+      ["INV", "156000"],
+    ]);
+
     // Nobody's client: nothing.
     const stranger = await client("Nakuru Hardware", "prepaid");
     await pay(stranger.id, "mpesa", 2_320, "SKS0002320");
 
     const { byPartnerClient, counted } = await recomputedShares();
-    expect(counted).toBe(6); // 3 prepaid, 2 monthly, 1 same-day transfer
+    // 3 prepaid, 2 monthly, 1 same-day transfer; 2 top-ups before a change to postpaid; a monthly invoice and a tax invoice of prepaid credit.
+    expect(counted).toBe(10);
     expect(Object.keys(byPartnerClient).sort()).toEqual(
-      [prepaid.id, postpaid.id, byBank.id, sameDay.id].map((c) => `${partnerId}:${c}`).sort(),
+      [prepaid.id, postpaid.id, byBank.id, sameDay.id, toPostpaid.id, toPrepaid.id].map((c) => `${partnerId}:${c}`).sort(),
     );
+    // Each client's money against its documents: what it paid in, less what is still on account, charged once.
+    for (const c of [prepaid, postpaid, byBank, sameDay, toPostpaid, toPrepaid, stranger]) {
+      const { money, documents } = await moneyAgainstDocuments(c.id);
+      expect(documents).toBe(money);
+    }
+    // The change to postpaid: 580.00 of messages (500.00 net) is all its prepaid money earned; the change to prepaid: all 12,000.00.
+    expect(byPartnerClient[`${partnerId}:${toPostpaid.id}`]!.revenue).toBe(50_000);
+    expect(byPartnerClient[`${partnerId}:${toPrepaid.id}`]!.revenue).toBe(900_000 + 134_483);
     expect(await ledgerShares()).toEqual(byPartnerClient);
     // The same-day transfer's 400.00 net earns its 72.00.
     expect(byPartnerClient[`${partnerId}:${sameDay.id}`]).toEqual({ revenue: 40_000, share: 7_200 });
@@ -139,8 +185,8 @@ describe("a generated month, recomputed", () => {
       `select i.series, count(*)::int as n from partner_transactions t join invoices i on i.id = t.invoice_id group by i.series order by 1`,
     );
     expect(kinds).toEqual([
-      { series: "CRN", n: 2 },
-      { series: "INV", n: 6 },
+      { series: "CRN", n: 4 },
+      { series: "INV", n: 10 },
     ]);
 
     // The month settled: one settlement, the sum of everything, and its statement's figures the same.
@@ -149,7 +195,7 @@ describe("a generated month, recomputed", () => {
       revenue: 0,
       share: 0,
     });
-    expect([settlement!.partner_id, Number(settlement!.partner_cents), settlement!.transactions]).toEqual([partnerId, total.share, 8]);
+    expect([settlement!.partner_id, Number(settlement!.partner_cents), settlement!.transactions]).toEqual([partnerId, total.share, 14]);
     const head = await readableSettlement({ role: "platform_admin", organizationId: agency.organization.id }, settlement!.id);
     expect([Number(head!.revenue_cents), Number(head!.partner_cents)]).toEqual([total.revenue, total.share]);
   }, 120_000);

@@ -61,3 +61,39 @@ export async function ledgerShares() {
   );
   return Object.fromEntries(rows.map((r) => [`${r.partner_id}:${r.client}`, { revenue: Number(r.revenue), share: Number(r.share) }]));
 }
+
+/**
+ * Every shilling once, from the money alone (decision 124): what an organisation's money has paid
+ * for, VAT included, is what it paid in (completed payments), less what it still holds on account
+ * (a postpaid wallet's balance; a prepaid wallet's is credit already paid for) and less what was
+ * paid back to the payer. It reads payments, the wallet and the billing type, never an invoice.
+ * `documents` is what the tax documents count for the same organisation: the paid tax invoices'
+ * totals and VAT less their credit notes'. Equal, each shilling was charged VAT once, whatever the
+ * organisation's changes of billing type.
+ */
+export async function moneyAgainstDocuments(organizationId: string) {
+  const [money] = await rawQuery<{ paid_in: string; balance: string; paid_back: string; billing_type: string }>(
+    `select (select coalesce(sum(amount_cents), 0) from payments where organization_id = o.id and status = 'completed')::text as paid_in,
+            coalesce((select balance_cents from wallets where organization_id = o.id), 0)::text as balance,
+            (select coalesce(-sum(amount_cents), 0) from wallet_entries
+             where organization_id = o.id and kind = 'refund' and amount_cents < 0)::text as paid_back,
+            o.billing_type
+     from organizations o where o.id = $1`,
+    [organizationId],
+  );
+  const onAccount = money!.billing_type === "postpaid" ? Number(money!.balance) : 0;
+  const [docs] = await rawQuery<{ gross: string; vat: string }>(
+    `select coalesce(sum(case when i.kind = 'credit_note' then -i.total_cents else i.total_cents end), 0)::text as gross,
+            coalesce(sum(case when i.kind = 'credit_note' then -i.vat_cents else i.vat_cents end), 0)::text as vat
+     from invoices i
+     where i.organization_id = $1 and i.paid_at is not null and i.status <> 'void'
+       and (i.series = 'INV' or (i.kind = 'credit_note'
+            and exists (select 1 from invoices c where c.id = i.credits_invoice_id and c.series = 'INV' and c.paid_at is not null)))`,
+    [organizationId],
+  );
+  return {
+    money: Number(money!.paid_in) - onAccount - Number(money!.paid_back),
+    documents: Number(docs!.gross),
+    vat: Number(docs!.vat),
+  };
+}

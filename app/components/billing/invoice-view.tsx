@@ -22,6 +22,7 @@ import {
   etimsPendingText,
   INVOICE_KIND_LABELS,
   coveringInvoiceWords,
+  reclassificationWords,
   transferReference,
   amountDueCents,
   vatLabel,
@@ -235,6 +236,7 @@ function Totals({ invoice }: { invoice: InvoiceDocument }) {
     <div className="mt-4 flex flex-col-reverse gap-4 border-t border-slate-200 pt-4 sm:flex-row sm:justify-between print:flex-row print:justify-between">
       <p className="max-w-sm text-xs text-slate-500" data-testid="vat-note">
         {coveringInvoiceWords(invoice) ??
+          reclassificationWords(invoice) ??
           (invoice.pricesIncludeVat ? m.billing_invoice_vat_note_included() : m.billing_invoice_vat_note_excluded())}
       </p>
       <dl className="grid min-w-72 grid-cols-[1fr_auto] gap-y-1 text-sm">

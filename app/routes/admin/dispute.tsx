@@ -54,6 +54,7 @@ export const action = (args: Route.ActionArgs) =>
         if (done.voided) return m.admin_dispute_credited_void_toast({ ...issued, invoice: done.invoiceNumber });
         if (done.dueCents !== null)
           return m.admin_dispute_credited_due_toast({ ...issued, invoice: done.invoiceNumber, due: formatKes(done.dueCents) });
+        if (done.toPayer) return m.admin_dispute_credited_payer_toast(issued);
         return m.admin_dispute_credited_wallet_toast(issued);
       },
     }),
@@ -131,6 +132,7 @@ export default function AdminDispute({ loaderData, actionData }: Route.Component
         <div className="grid gap-6 md:grid-cols-2">
           <CreditDisputeForm
             previousStatus={dispute.previousStatus}
+            toppedUp={doc.kind === "topup" || doc.kind === "bank_transfer"}
             number={doc.number}
             totalCents={doc.totalCents}
             result={replyFor(actionData, "credit")}

@@ -206,6 +206,9 @@ const MONEY_AND_SENDING: StoredSentence[] = [
   ["app_activity_detail_payment_failed", { amount: "kes", method: PAYMENT_METHODS, reason: "data" }],
   ["app_activity_detail_bank_transfer_started", { amount: "kes", reference: "data" }],
   ["app_activity_detail_invoice_issued", { number: "data", month: "month", amount: "kes" }],
+  // A change of billing type's money (decision 124): the documents' numbers are data.
+  ["app_activity_detail_prepaid_to_account", { amount: "kes", documents: "data" }],
+  ["app_activity_detail_account_to_prepaid", { amount: "kes", documents: "data" }],
   // Templates: Meta's reason is Meta's; a category is Meta's code, said as the template pages say it.
   ["app_activity_detail_templates_held_rejected", { name: "data", reason: "data" }],
   ["app_activity_detail_templates_held_flagged", { name: "data" }],

@@ -132,6 +132,8 @@ const ACTION_KEYS = {
   "Bank transfer started": "app_activity_action_bank_transfer_started",
   "Invoice issued": "app_activity_action_invoice_issued",
   "Plan changed": "app_activity_action_plan_changed",
+  "Prepaid credit moved to money on account": "app_activity_action_prepaid_to_account",
+  "Money on account made prepaid credit": "app_activity_action_account_to_prepaid",
   "Wallet topped up": "app_activity_action_wallet_topped_up",
   "WhatsApp account connected": "app_activity_action_whatsapp_connected",
   "WhatsApp connection failed": "app_activity_action_whatsapp_connection_failed",

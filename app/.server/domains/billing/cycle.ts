@@ -10,6 +10,8 @@ import type { InvoiceLine } from "~/lib/invoice";
 import { issueInvoice } from "./invoices";
 import { lineFromNet } from "./vat";
 import { payOpenInvoicesFromWallet } from "./settle-invoices";
+import { reclassifyWallet } from "./switch";
+import type { BillingType } from "../../infrastructure/db/schema/billing";
 import { dayWords, daysBetween, monthWords, nairobiDate, nairobiMidnight, periodAt, previousPeriod, type Period } from "./periods";
 
 /**
@@ -62,69 +64,74 @@ export async function issueMonthlyInvoices(now: Date) {
 }
 
 async function issueMonthlyInvoice(org: Billable, period: Period, now: Date) {
-  const invoice = await db().transaction(async (tx) => {
-    // Two instances (or two runs) on the same organisation and month: the second waits, then finds it issued.
-    await tx.execute(sql`select pg_advisory_xact_lock(17017, hashtext(${`${org.id}:${period.start}`}))`);
-    const exists = await queryRows<unknown>(
-      tx,
-      sql`
-      select 1 from invoices where organization_id = ${org.id} and kind = 'subscription' and period_start = ${period.start}::date`,
-    );
-    if (exists.length) return null;
-    const lines = await monthLines(tx, org, period);
-    if (!lines.length) return null;
-    const made = await issueInvoice(tx, {
-      organizationId: org.id,
-      series: "INV",
-      kind: "subscription",
-      status: "pending",
-      description: `${org.plan_type} plan, ${monthWords(period)}`,
-      lines,
-      pricesIncludeVat: false,
-      issuedAt: now,
-      dueAt: new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000),
-      periodStart: period.start,
-      periodEnd: period.end,
-      planType: org.plan_type,
-      billingType: "postpaid",
-    });
-    // Money already on account pays it at once.
-    const paid = await payOpenInvoicesFromWallet(tx, org.id);
-    await notify(
-      {
-        organizationId: org.id,
-        event: "invoice_issued",
-        words: {
-          title: words("app_notice_invoice_issued_title", { number: made.number, amount: { kes: made.totalCents } }),
-          body: paid
-            ? words("app_notice_invoice_paid_from_wallet_body", { month: { month: period.start.slice(0, 7) } })
-            : words("app_notice_invoice_due_body", {
-                month: { month: period.start.slice(0, 7) },
-                day: { day: nairobiDate(new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000)) },
-              }),
-        },
-        link: "/billing",
-        dedupeKey: `invoice-issued:${made.id}`,
-      },
-      tx,
-    );
-    return made;
-  });
-  if (invoice)
-    await recordActivity({
-      organizationId: org.id,
-      type: "billing",
-      status: "success",
-      action: "Invoice issued",
-      details: englishOf(
-        words("app_activity_detail_invoice_issued", {
-          number: invoice.number,
-          month: { month: period.start.slice(0, 7) },
-          amount: { kes: invoice.totalCents },
-        }),
-      ),
-    });
+  const invoice = await db().transaction((tx) => issueMonthlyInvoiceIn(tx, org, period, now));
+  if (invoice) await recordInvoiceIssued(org.id, period, invoice);
   return invoice;
+}
+
+const recordInvoiceIssued = (organizationId: string, period: Period, invoice: { number: string; totalCents: number }) =>
+  recordActivity({
+    organizationId,
+    type: "billing",
+    status: "success",
+    action: "Invoice issued",
+    details: englishOf(
+      words("app_activity_detail_invoice_issued", {
+        number: invoice.number,
+        month: { month: period.start.slice(0, 7) },
+        amount: { kes: invoice.totalCents },
+      }),
+    ),
+  });
+
+/** The month's invoice of one organisation in the caller's transaction (null: issued already, or nothing to invoice). */
+async function issueMonthlyInvoiceIn(tx: Executor, org: Billable, period: Period, now: Date) {
+  // Two instances (or two runs) on the same organisation and month: the second waits, then finds it issued.
+  await tx.execute(sql`select pg_advisory_xact_lock(17017, hashtext(${`${org.id}:${period.start}`}))`);
+  const exists = await queryRows<unknown>(
+    tx,
+    sql`
+      select 1 from invoices where organization_id = ${org.id} and kind = 'subscription' and period_start = ${period.start}::date`,
+  );
+  if (exists.length) return null;
+  const lines = await monthLines(tx, org, period);
+  if (!lines.length) return null;
+  const made = await issueInvoice(tx, {
+    organizationId: org.id,
+    series: "INV",
+    kind: "subscription",
+    status: "pending",
+    description: `${org.plan_type} plan, ${monthWords(period)}`,
+    lines,
+    pricesIncludeVat: false,
+    issuedAt: now,
+    dueAt: new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000),
+    periodStart: period.start,
+    periodEnd: period.end,
+    planType: org.plan_type,
+    billingType: "postpaid",
+  });
+  // Money already on account pays it at once.
+  const paid = await payOpenInvoicesFromWallet(tx, org.id);
+  await notify(
+    {
+      organizationId: org.id,
+      event: "invoice_issued",
+      words: {
+        title: words("app_notice_invoice_issued_title", { number: made.number, amount: { kes: made.totalCents } }),
+        body: paid
+          ? words("app_notice_invoice_paid_from_wallet_body", { month: { month: period.start.slice(0, 7) } })
+          : words("app_notice_invoice_due_body", {
+              month: { month: period.start.slice(0, 7) },
+              day: { day: nairobiDate(new Date(now.getTime() + INVOICE_DUE_DAYS * 86_400_000)) },
+            }),
+      },
+      link: "/billing",
+      dedupeKey: `invoice-issued:${made.id}`,
+    },
+    tx,
+  );
+  return made;
 }
 
 /** The plan's fee for the days it was held (a first month is prorated) and the messages beyond the included ones. */
@@ -171,28 +178,106 @@ async function monthLines(tx: Executor, org: Billable, period: Period): Promise<
   return lines;
 }
 
-/** Plan changes asked for take effect once their period has begun. */
+/**
+ * Plan changes asked for take effect once their period has begun, each organisation in a transaction
+ * of its own: its row locked and the change read again under the lock (a second run, on any instance,
+ * finds nothing to do), then, for a change of billing type, the wallet's money reclassified (decision
+ * 124; a postpaid month ending is invoiced first), then the new plan.
+ */
 export async function applyPlanChanges(now: Date) {
-  const rows = await rawQuery<{ id: string; plan_type: string; billing_type: string }>(
-    `update organizations o set plan_type = coalesce(p.name, o.plan_type), billing_type = coalesce(o.next_billing_type, o.billing_type),
-            message_limit = coalesce(p.message_limit, o.message_limit), next_plan_type = null, next_billing_type = null,
-            next_plan_from = null, updated_at = now()
-     from organizations src
-     left join billing_plans p on p.code = lower(coalesce(src.next_plan_type, src.plan_type))
-                              and p.billing_type = coalesce(src.next_billing_type, src.billing_type)
-     where o.id = src.id and src.next_plan_from is not null and src.next_plan_from <= $1::date
-     returning o.id, o.plan_type, o.billing_type`,
-    [nairobiDate(now)],
+  const today = nairobiDate(now);
+  const due = await rawQuery<{ id: string }>(
+    `select id from organizations where next_plan_from is not null and next_plan_from <= $1::date order by next_plan_from, id`,
+    [today],
   );
-  for (const row of rows)
+  let changed = 0;
+  for (const { id } of due) {
+    const outcome = await db().transaction(async (tx) => {
+      const [org] = await queryRows<{
+        plan_type: string;
+        billing_type: BillingType;
+        next_plan_type: string | null;
+        next_billing_type: BillingType | null;
+      }>(
+        tx,
+        sql`
+          select plan_type, billing_type, next_plan_type, next_billing_type from organizations
+          where id = ${id} and next_plan_from is not null and next_plan_from <= ${today}::date
+          for update`,
+      );
+      if (!org) return null;
+      const to = org.next_billing_type ?? org.billing_type;
+      // The postpaid month that ended is invoiced before its money on account becomes prepaid credit.
+      const invoiced = org.billing_type === "postpaid" && to === "prepaid" ? await invoiceEndedMonth(tx, id, now) : null;
+      const reclassified = await reclassifyWallet(
+        tx,
+        id,
+        { from: org.billing_type, to, planType: org.next_plan_type ?? org.plan_type },
+        now,
+      );
+      const [row] = await queryRows<{ plan_type: string; billing_type: string }>(
+        tx,
+        sql`
+          update organizations o set plan_type = coalesce(p.name, o.plan_type), billing_type = ${to},
+                 message_limit = coalesce(p.message_limit, o.message_limit), next_plan_type = null, next_billing_type = null,
+                 next_plan_from = null, updated_at = now()
+          from organizations src
+          left join billing_plans p on p.code = lower(coalesce(src.next_plan_type, src.plan_type)) and p.billing_type = ${to}
+          where o.id = src.id and o.id = ${id}
+          returning o.plan_type, o.billing_type`,
+      );
+      return { row: row!, invoiced, reclassified };
+    });
+    if (!outcome) continue;
+    changed++;
+    if (outcome.invoiced) await recordInvoiceIssued(id, outcome.invoiced.period, outcome.invoiced.invoice);
     await recordActivity({
-      organizationId: row.id,
+      organizationId: id,
       type: "billing",
       status: "success",
       action: "Plan changed",
-      details: englishOf(words("app_activity_detail_plan_now", { plan: row.plan_type, type: billingTypeInWords(row.billing_type) })),
+      details: englishOf(
+        words("app_activity_detail_plan_now", { plan: outcome.row.plan_type, type: billingTypeInWords(outcome.row.billing_type) }),
+      ),
     });
-  return rows.length;
+    if (outcome.reclassified)
+      await recordActivity({
+        organizationId: id,
+        type: "billing",
+        status: "success",
+        action:
+          outcome.reclassified.direction === "to_account"
+            ? "Prepaid credit moved to money on account"
+            : "Money on account made prepaid credit",
+        details: englishOf(
+          words(
+            outcome.reclassified.direction === "to_account"
+              ? "app_activity_detail_prepaid_to_account"
+              : "app_activity_detail_account_to_prepaid",
+            {
+              amount: { kes: outcome.reclassified.amountCents },
+              documents: outcome.reclassified.documents.map((d) => d.number).join(", "),
+            },
+          ),
+        ),
+      });
+  }
+  return changed;
+}
+
+/** The postpaid month that ended, invoiced as the cycle invoices it, in the caller's transaction (null: nothing to issue). */
+async function invoiceEndedMonth(tx: Executor, organizationId: string, now: Date) {
+  const period = previousPeriod(periodAt(now));
+  const [org] = await queryRows<Billable>(
+    tx,
+    sql`
+      select o.id, o.name, o.plan_type, o.created_at, p.monthly_fee_cents, p.included_messages, p.message_price_cents
+      from organizations o join billing_plans p on p.code = lower(o.plan_type) and p.billing_type = 'postpaid'
+      where o.id = ${organizationId} and o.created_at < ${nairobiMidnight(period.next).toISOString()} and o.erase_after is null`,
+  );
+  if (!org) return null;
+  const invoice = await issueMonthlyInvoiceIn(tx, org, period, now);
+  return invoice ? { period, invoice } : null;
 }
 
 /** Pending invoices past their due date become overdue (and are notified once). */

@@ -20,6 +20,7 @@ import {
   isTaxDocument,
   amountDueCents,
   coveringInvoiceWords,
+  reclassificationWords,
   transferReference,
   etimsPendingText,
   INVOICE_KIND_LABELS,
@@ -508,6 +509,7 @@ function drawTotals(sheet: Sheet, invoice: InvoiceDocument) {
   const rate = formatRate();
   const how =
     coveringInvoiceWords(invoice) ??
+    reclassificationWords(invoice) ??
     (invoice.pricesIncludeVat ? m.documents_pdf_vat_note_included({ rate }) : m.documents_pdf_vat_note_excluded({ rate }));
   const howHeight = paragraph(sheet, how, MARGIN_X, top, 250, { size: 7.5, colour: MUTED });
   // Below the totals, and below the note when it is the longer (another language's words can take a line more).

@@ -3,7 +3,7 @@ import { rawQuery, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import type { InvoiceDocument, InvoiceKind, InvoiceLine, InvoiceStatus } from "~/lib/invoice";
-import type { BillingType, PaymentMethod } from "../../infrastructure/db/schema/billing";
+import type { BillingType, PaymentMethod, Reclassification } from "../../infrastructure/db/schema/billing";
 import { totalsOf } from "./vat";
 import { nairobiDate } from "./periods";
 
@@ -45,6 +45,10 @@ export interface IssueInvoice {
   paymentId?: string | null;
   paymentMethod?: PaymentMethod | null;
   paymentReference?: string | null;
+  /** A credit note: the invoice it credits. */
+  creditsInvoiceId?: string | null;
+  /** A document written by a change of billing type (decision 124). */
+  reclassifies?: Reclassification | null;
 }
 
 interface Buyer {
@@ -97,12 +101,13 @@ export async function issueInvoice(tx: Executor, input: IssueInvoice): Promise<{
     sql`
     insert into invoices (organization_id, number, series, kind, status, issued_at, due_at, paid_at, period_start, period_end, description,
                           plan_type, billing_type, net_cents, vat_cents, total_cents, prices_include_vat, seller, buyer, lines,
-                          payment_id, payment_method, payment_reference)
+                          payment_id, payment_method, payment_reference, credits_invoice_id, reclassifies)
     values (${input.organizationId}, ${number}, ${input.series}, ${input.kind}, ${input.status}, ${issuedAt.toISOString()},
             ${input.dueAt?.toISOString() ?? null}, ${input.paidAt?.toISOString() ?? null}, ${input.periodStart ?? null}, ${input.periodEnd ?? null},
             ${input.description}, ${input.planType ?? null}, ${input.billingType ?? null}, ${totals.netCents}, ${totals.vatCents},
             ${totals.totalCents}, ${input.pricesIncludeVat}, ${JSON.stringify(seller)}::jsonb, ${JSON.stringify(buyer)}::jsonb,
-            ${JSON.stringify(input.lines)}::jsonb, ${input.paymentId ?? null}, ${input.paymentMethod ?? null}, ${input.paymentReference ?? null})
+            ${JSON.stringify(input.lines)}::jsonb, ${input.paymentId ?? null}, ${input.paymentMethod ?? null}, ${input.paymentReference ?? null},
+            ${input.creditsInvoiceId ?? null}, ${input.reclassifies ?? null})
     returning id`,
   );
   return { id: result[0]!.id, number, totalCents: totals.totalCents };
@@ -162,6 +167,7 @@ interface StoredInvoice {
   payment_reference: string | null;
   value_date?: string | Date | null;
   credits_invoice_id?: string | null;
+  reclassifies?: Reclassification | null;
   seller: InvoiceDocument["seller"];
   buyer: InvoiceDocument["buyer"];
   lines: InvoiceLine[];
@@ -264,6 +270,7 @@ export async function invoiceDocument(organizationId: string, invoiceId: string)
     credited: credited.cents > 0 ? credited : undefined,
     coveredBy,
     credits: row.kind === "credit_note" && row.credits_number ? { number: row.credits_number } : undefined,
+    reclassifies: row.reclassifies ?? undefined,
     bank: unpaid ? env().bankTransfer : null,
     etims: { cuSerial: row.etims_cu_serial, cuInvoiceNumber: row.etims_cu_invoice_number, qrUrl: row.etims_qr_url },
   };

@@ -11,6 +11,9 @@ const STORED = [
   "card payment",
   "Invoice INV-2026-000123 paid by bank transfer",
   "Invoice INV-2026-000124 paid from the wallet",
+  "KES 2,320.00 of prepaid credit is now money on account (credit note CRN-2026-000007 for INV-2026-000031)",
+  "KES 9,560.00 of money on account is now prepaid credit (tax invoice INV-2026-000040)",
+  "Credit note CRN-2026-000008 for INV-2026-000032: paid back to the payer",
   "Wallet top-up",
   "Goodwill credit after the outage of 3 March",
 ];
@@ -30,6 +33,9 @@ describe("a wallet entry's stored description in the reader's language", () => {
       "Malipo ya kadi",
       "Ankara INV-2026-000123 imelipwa kwa uhamisho wa benki",
       "Ankara INV-2026-000124 imelipwa kutoka kwenye pochi",
+      "KES\u00a02,320.00 za salio la malipo ya awali sasa ni pesa iliyo kwenye akaunti (hati ya punguzo CRN-2026-000007 ya INV-2026-000031)",
+      "KES\u00a09,560.00 za pesa iliyo kwenye akaunti sasa ni salio la malipo ya awali (ankara ya kodi INV-2026-000040)",
+      "Hati ya punguzo CRN-2026-000008 ya INV-2026-000032: inarudishwa kwa aliyelipa",
       "Uongezaji wa salio la pochi",
       "Goodwill credit after the outage of 3 March",
     ]);

@@ -69,6 +69,19 @@ const PATTERNS: { pattern: RegExp; words: (groups: Record<string, string>) => st
     pattern: /^Invoice (?<number>\S+) paid from the wallet$/,
     words: (g) => m.admin_wallet_entry_invoice_paid_from_wallet({ number: g.number! }),
   },
+  // A change of billing type (decision 124) and a paid top-up credited (issue 72).
+  {
+    pattern: new RegExp(String.raw`^${KES} of prepaid credit is now money on account \(credit note (?<note>\S+) for (?<number>\S+)\)$`),
+    words: (g) => m.admin_wallet_entry_prepaid_to_account({ amount: amountOf(g), note: g.note!, number: g.number! }),
+  },
+  {
+    pattern: new RegExp(String.raw`^${KES} of money on account is now prepaid credit \(tax invoice (?<number>\S+)\)$`),
+    words: (g) => m.admin_wallet_entry_account_to_prepaid({ amount: amountOf(g), number: g.number! }),
+  },
+  {
+    pattern: /^Credit note (?<note>\S+) for (?<number>\S+): paid back to the payer$/,
+    words: (g) => m.admin_wallet_entry_paid_back({ note: g.note!, number: g.number! }),
+  },
 ];
 
 export function walletEntryWords(description: string): string {

@@ -18,18 +18,19 @@ interface DisputeFormProps {
 /** Resolve a dispute with a credit note: all of the invoice, or the amount typed. */
 export function CreditDisputeForm({
   previousStatus,
+  toppedUp,
   number,
   totalCents,
   result,
   stepUp,
   busy,
-}: DisputeFormProps & { previousStatus: string; number: string; totalCents: number }) {
+}: DisputeFormProps & { previousStatus: string; toppedUp: boolean; number: string; totalCents: number }) {
   const [form, fields] = useServerCheckedForm<{ amount: string; note: string; confirmation: string }>(result, { id: "credit-dispute" });
   return (
     <Card aria-labelledby="credit-title">
       <CardHeader id="credit-title" title={m.admin_dispute_credit_title()} description={m.admin_dispute_credit_intro()} />
       <p className="mt-3 rounded-md bg-slate-50 p-3 text-sm text-slate-700" data-testid="credit-effect">
-        {creditEffectWords(previousStatus, number, totalCents)}
+        {creditEffectWords(previousStatus, toppedUp, number, totalCents)}
       </p>
       <Form method="post" className="mt-4 space-y-4" {...getFormProps(form)} noValidate>
         <FormError id={form.errorId} errors={form.errors} />
@@ -91,8 +92,10 @@ export function RejectDisputeForm({ previousStatus, result, stepUp, busy }: Disp
 }
 
 /** What a credit note will do, shown before the administrator confirms it. */
-function creditEffectWords(previousStatus: string, number: string, totalCents: number) {
+function creditEffectWords(previousStatus: string, toppedUp: boolean, number: string, totalCents: number) {
   if (previousStatus === "pending" || previousStatus === "overdue")
     return m.admin_dispute_effect_unpaid({ number, total: formatKes(totalCents) });
+  // A paid top-up's money is in the wallet already (issue 72): the credit leaves it, to be paid back.
+  if (toppedUp) return m.admin_dispute_effect_paid_topup({ number, status: invoiceStatusWords(previousStatus) });
   return m.admin_dispute_effect_paid({ number, status: invoiceStatusWords(previousStatus) });
 }

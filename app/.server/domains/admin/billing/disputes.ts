@@ -5,8 +5,8 @@ import type { CurrentUser } from "../../auth/guards";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { isUuid } from "../../../infrastructure/db/keyset";
-import { issueInvoice } from "../../billing/invoices";
-import { changeWallet } from "../../billing/ledger";
+import { AMOUNT_DUE_SQL, issueInvoice } from "../../billing/invoices";
+import { changeWallet, walletState } from "../../billing/ledger";
 import { lineFromGross } from "../../billing/vat";
 import { notify } from "../../notifications/notify";
 import { words, type Message } from "../../../infrastructure/words/said";
@@ -148,6 +148,8 @@ interface LockedDispute {
   plan_type: string | null;
   billing_type: "prepaid" | "postpaid" | null;
   payment_id: string | null;
+  /** Its total less the credit notes already against it. */
+  left_cents: string | number;
 }
 
 /** The open dispute and its invoice, locked (the invoice first, then the dispute); a resolved one is refused. */
@@ -157,7 +159,7 @@ async function lockOpenDispute(tx: Executor, disputeId: string): Promise<LockedD
     tx,
     sql`
     select d.id, d.organization_id, d.invoice_id, d.previous_status, d.reason, d.status as dispute_status, i.number, i.kind, i.status,
-           i.total_cents, i.prices_include_vat, i.lines, i.plan_type, i.billing_type, i.payment_id
+           i.total_cents, i.prices_include_vat, i.lines, i.plan_type, i.billing_type, i.payment_id, ${AMOUNT_DUE_SQL} as left_cents
     from invoice_disputes d join invoices i on i.id = d.invoice_id
     where d.id = ${disputeId}
     for update of d, i`,
@@ -187,6 +189,10 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
       throw refuseAdminBilling(422, m.admin_dispute_amount_range({ total: formatKes(total) }), "amount");
     const whole = amountCents === total;
     const unpaid = dispute.previous_status === "pending" || dispute.previous_status === "overdue";
+    // Money that went into the wallet when the document was paid: a top-up's tax invoice, a bank transfer's, a receipt on account.
+    const toppedUp = dispute.kind === "topup" || dispute.kind === "bank_transfer";
+    if (!unpaid && toppedUp && amountCents > Number(dispute.left_cents))
+      throw refuseAdminBilling(422, m.admin_dispute_amount_range({ total: formatKes(Number(dispute.left_cents)) }), "amount");
     const creditNote = await issueInvoice(tx, {
       organizationId: dispute.organization_id,
       series: "CRN",
@@ -220,16 +226,7 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
                  result_code = 'credited', next_check_at = null
           where id = ${dispute.payment_id} and status = 'pending'`);
     } else if (!unpaid) {
-      // A paid invoice: the credit is money back, to the wallet.
-      const entry = await changeWallet(tx, {
-        organizationId: dispute.organization_id,
-        kind: "refund",
-        amountCents,
-        invoiceId: creditNote.id,
-        description: `Credit note ${creditNote.number} for ${dispute.number}`,
-        createdBy: current.user.id,
-      });
-      if (!entry) throw refuseAdminBilling(409, m.admin_dispute_no_wallet());
+      await moneyBack(tx, current, dispute, { id: creditNote.id, number: creditNote.number, amountCents, toppedUp });
     }
     // Part of an unpaid invoice: the credit note lowers what is due, and the rest is due as before (the wallet is untouched).
     // A bank transfer it awaits is now for what is left: reconciling it credits what the tenant pays.
@@ -249,7 +246,7 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
         status: invoiceStatus,
         creditNote: creditNote.number,
         creditedCents: amountCents,
-        to: invoiceStatus === "void" ? "void" : unpaid ? "amount due" : "wallet",
+        to: invoiceStatus === "void" ? "void" : unpaid ? "amount due" : toppedUp ? "payer" : "wallet",
         ...(unpaid && !whole ? { dueCents: total - amountCents } : {}),
       },
     });
@@ -264,9 +261,50 @@ export async function creditDispute(current: CurrentUser, meta: RequestMeta, dis
       creditNoteNumber: creditNote.number,
       amountCents,
       voided: invoiceStatus === "void",
+      toPayer: !unpaid && toppedUp,
       dueCents: unpaid && !whole ? total - amountCents : null,
     };
   });
+}
+
+/**
+ * A paid document's credit. A paid top-up or receipt put its money into the wallet when it was paid:
+ * crediting it again would give that money twice (issue 72, decision 124). Its credit leaves the wallet
+ * instead, to be paid back to the payer, never more than the wallet still holds (what was spent paid for
+ * messages or invoices): else a 422 at the amount. Any other paid invoice's credit is money back, to the wallet.
+ */
+async function moneyBack(
+  tx: Executor,
+  current: CurrentUser,
+  dispute: LockedDispute,
+  credit: { id: string; number: string; amountCents: number; toppedUp: boolean },
+) {
+  if (credit.toppedUp) {
+    const entry = await changeWallet(tx, {
+      organizationId: dispute.organization_id,
+      kind: "refund",
+      amountCents: -credit.amountCents,
+      invoiceId: credit.id,
+      description: `Credit note ${credit.number} for ${dispute.number}: paid back to the payer`,
+      createdBy: current.user.id,
+    });
+    if (entry) return;
+    const { availableCents } = await walletState(tx, dispute.organization_id);
+    throw refuseAdminBilling(
+      422,
+      m.admin_dispute_topup_spent({ number: dispute.number, available: formatKes(Math.max(0, availableCents)) }),
+      "amount",
+    );
+  }
+  const entry = await changeWallet(tx, {
+    organizationId: dispute.organization_id,
+    kind: "refund",
+    amountCents: credit.amountCents,
+    invoiceId: credit.id,
+    description: `Credit note ${credit.number} for ${dispute.number}`,
+    createdBy: current.user.id,
+  });
+  if (!entry) throw refuseAdminBilling(409, m.admin_dispute_no_wallet());
 }
 
 /** Rejects the dispute with the note the tenant sees; the invoice returns to the status it had before. */

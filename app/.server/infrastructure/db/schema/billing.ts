@@ -229,6 +229,8 @@ export const mpesaSuspense = pgTable("mpesa_suspense", {
 
 export const INVOICE_KINDS = ["topup", "subscription", "bank_transfer", "credit_note"] as const;
 export const INVOICE_STATUSES = ["paid", "pending", "overdue", "disputed", "void"] as const;
+export const RECLASSIFICATIONS = ["to_account", "to_prepaid"] as const;
+export type Reclassification = (typeof RECLASSIFICATIONS)[number];
 
 /**
  * Invoices and receipts, numbered without gaps per series and year (INV-2026-000001,
@@ -274,6 +276,12 @@ export const invoices = pgTable(
     bankReference: text("bank_reference"),
     /** A credit note: the invoice it credits. */
     creditsInvoiceId: uuid("credits_invoice_id"),
+    /**
+     * A document written by a change of billing type (decision 124): "to_account", a credit note turning
+     * unspent prepaid credit into money on account; "to_prepaid", a tax invoice paid from money on account
+     * that makes it prepaid credit. Null for every other document.
+     */
+    reclassifies: text("reclassifies", { enum: RECLASSIFICATIONS }),
     /** Overdue reminders e-mailed so far, and when the last went. */
     reminders: integer("reminders").notNull().default(0),
     lastReminderAt: timestamp("last_reminder_at", { withTimezone: true }),
