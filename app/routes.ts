@@ -154,7 +154,7 @@ export default [
     route("billing/invoices/:id/pdf", "routes/app/billing/invoice-pdf.ts"),
     route("billing/card-return", "routes/app/billing/card-return.ts"),
     // A partner settlement's statement PDF (issue 46): the console's administrators and the partner's owner and admins.
-    route("revenue-share/settlements/:id/statement", "routes/app/partner-statement.ts"),
+    route("revenue-share/settlements/:id/statement", "routes/app/revenue-share/settlement-statement.ts"),
     // The member's bell, live (server-sent events).
     route("notifications/events", "routes/app/notifications/events.ts"),
   ]),

@@ -57,7 +57,7 @@ const NOT_YET_MOVED = new Set([
   "app/.server/domains/admin/billing/actions.ts",
   "app/.server/domains/billing/page-actions.ts",
   "app/.server/domains/inbox/handle-action.ts",
-  "app/.server/domains/partners/page-actions.ts",
+  "app/.server/domains/revenue-share/page-actions.ts",
   "app/.server/domains/templates/queries.ts",
   // postedTexts + switch (intent): moved by the other half of issue 75's item 2.
   "app/routes/app/billing/index.tsx",

@@ -3,7 +3,7 @@ import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { env, parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { issueInvoice } from "~/.server/domains/billing/invoices";
 import { lineFromGross } from "~/.server/domains/billing/vat";
-import { configuredWithholding, dueSettlementPeriod, nairobiMonth, settleDueMonth } from "~/.server/domains/partners/schedule";
+import { configuredWithholding, dueSettlementPeriod, nairobiMonth, settleDueMonth } from "~/.server/domains/revenue-share/schedule";
 import { registeredRecurringJobs } from "~/.server/infrastructure/jobs/recurring";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { createVerifiedUser } from "../support/accounts";

@@ -9,7 +9,7 @@ import {
   PARTNER_TRANSACTION_KINDS,
   SETTLEMENT_STATUSES,
   type PartnerStatus,
-} from "../../infrastructure/db/schema/partners";
+} from "../../infrastructure/db/schema/revenue-share";
 import { nextSettlementDay } from "./schedule";
 import { ownReferralsUnderReview } from "./self-referral";
 
@@ -346,7 +346,7 @@ const transactionRow = (r: TransactionSql): TransactionRow => ({
 });
 
 /**
- * The statement of a page of transactions (what transactionPage runs; bench/partners-transactions-page.mjs
+ * The statement of a page of transactions (what transactionPage runs; bench/revenue-share-transactions-page.mjs
  * EXPLAINs it): newest first by keyset (occurred_at, id), `limit + 1` rows to know whether more follow.
  */
 export function transactionPageQuery(

@@ -5,7 +5,7 @@ import { isUuid } from "../../infrastructure/db/keyset";
 import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { PlatformScope } from "../../infrastructure/db/scope";
-import type { ReferralMatchField } from "../../infrastructure/db/schema/partners";
+import type { ReferralMatchField } from "../../infrastructure/db/schema/revenue-share";
 import { recordAdminAction } from "../admin/audit";
 import type { CurrentUser } from "../auth/guards";
 import { normalizePhone } from "~/lib/phone";

@@ -12,8 +12,8 @@ import {
   queryOverduePayouts,
   runPayoutJobs,
   startPayout,
-} from "~/.server/domains/partners/payouts";
-import { settleMonth } from "~/.server/domains/partners/settle";
+} from "~/.server/domains/revenue-share/payouts";
+import { settleMonth } from "~/.server/domains/revenue-share/settle";
 import { createVerifiedUser } from "../support/accounts";
 import { paymentsHarnessForFile } from "../support/payments-harness";
 

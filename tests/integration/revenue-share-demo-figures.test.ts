@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { readableSettlement } from "~/.server/domains/partners/statement";
+import { readableSettlement } from "~/.server/domains/revenue-share/statement";
 import { demoData } from "../support/demo-snapshot";
-import { ledgerShares, recomputedShares } from "../support/partner-recompute";
+import { ledgerShares, recomputedShares } from "../support/revenue-share-recompute";
 
 // Issue 72: on the seeded demo, each partner's share recomputed from first principles (decision 102)
 // from the documents alone (invoices, credit notes, who brought whom, the shares) equals the ledger,

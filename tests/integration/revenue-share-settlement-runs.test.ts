@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { settleMonth } from "~/.server/domains/partners/settle";
-import { nextSettlementDay, settleDueMonth } from "~/.server/domains/partners/schedule";
-import { ownProgramme, programmeOverview } from "~/.server/domains/partners/read";
+import { settleMonth } from "~/.server/domains/revenue-share/settle";
+import { nextSettlementDay, settleDueMonth } from "~/.server/domains/revenue-share/schedule";
+import { ownProgramme, programmeOverview } from "~/.server/domains/revenue-share/read";
 import type { PlatformScope } from "~/.server/infrastructure/db/scope";
 import { createVerifiedUser } from "../support/accounts";
 

@@ -3,8 +3,8 @@ import { db, rawQuery } from "../infrastructure/db/client";
 import { organizations, users } from "../infrastructure/db/schema";
 import { hashPassword } from "../domains/auth/password";
 import { newBusinessId } from "../domains/auth/signup";
-import { recordUnrecordedInvoices } from "../domains/partners/ledger";
-import { settleMonth } from "../domains/partners/settle";
+import { recordUnrecordedInvoices } from "../domains/revenue-share/ledger";
+import { settleMonth } from "../domains/revenue-share/settle";
 import { periodAt, previousPeriod } from "../domains/billing/periods";
 
 /**
@@ -91,7 +91,7 @@ const PARTNERS: SeedPartner[] = [
   },
 ];
 
-export async function seedPartners(now = Date.now()) {
+export async function seedRevenueShare(now = Date.now()) {
   const since = new Date(now - 150 * 86_400_000);
   const known = await hashPassword("JumbePartner#2026");
   const unknown = await hashPassword(randomBytes(18).toString("base64url"));

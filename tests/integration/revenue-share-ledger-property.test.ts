@@ -5,9 +5,9 @@ import { organizations } from "~/.server/infrastructure/db/schema";
 import { newBusinessId } from "~/.server/domains/auth/signup";
 import { issueInvoice } from "~/.server/domains/billing/invoices";
 import { lineFromGross, lineFromNet } from "~/.server/domains/billing/vat";
-import { recordUnrecordedInvoices } from "~/.server/domains/partners/ledger";
-import { settleMonth } from "~/.server/domains/partners/settle";
-import { nairobiMonth } from "~/.server/domains/partners/schedule";
+import { recordUnrecordedInvoices } from "~/.server/domains/revenue-share/ledger";
+import { settleMonth } from "~/.server/domains/revenue-share/settle";
+import { nairobiMonth } from "~/.server/domains/revenue-share/schedule";
 
 // Issue 72: every shilling once. Random sequences of prepaid top-ups, postpaid receipts, monthly
 // invoices paid later, credit notes (before and after payment, partial and whole), share changes,

@@ -8,7 +8,7 @@ import { isUuid } from "../../infrastructure/db/keyset";
 import { isUniqueViolation } from "../../infrastructure/db/errors";
 import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { PARTNER_CATEGORIES } from "../../infrastructure/db/schema/partners";
+import { PARTNER_CATEGORIES } from "../../infrastructure/db/schema/revenue-share";
 import { recordAdminAction } from "../admin/audit";
 import type { CurrentUser } from "../auth/guards";
 import { approvePayout, markSettlementPaidByBank, startPayout } from "./payouts";

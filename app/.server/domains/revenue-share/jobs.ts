@@ -4,7 +4,7 @@ import { PAYOUT_QUEUE, PAYOUT_STATUS_QUEUE, queryOverduePayouts, runPayoutJobs }
 import { SETTLE_CHECK_EVERY_SECONDS, SETTLE_QUEUE, settleDueMonth } from "./schedule";
 
 /** Revenue share's job queues: partners' payouts by M-Pesa B2C and the monthly settlement. */
-export function registerPartnerJobs() {
+export function registerRevenueShareJobs() {
   // Partners' payouts by M-Pesa B2C (issue 46): each attempt sent outside a transaction (a timeout in
   // doubt retries the same id), and attempts whose result is overdue asked about once a minute.
   registerJobHandler<{ payoutId: string }>({ queue: PAYOUT_QUEUE, batchSize: 1, maxAttempts: 8, transactional: false, run: runPayoutJobs });

@@ -1,6 +1,6 @@
-import type { Route } from "./+types/partner-statement";
+import type { Route } from "./+types/settlement-statement";
 import { requireResourcePermission } from "~/.server/domains/auth/guards";
-import { statementPdf } from "~/.server/domains/partners/statement";
+import { statementPdf } from "~/.server/domains/revenue-share/statement";
 import type { PermissionHandle } from "~/lib/permissions";
 import { getLocale } from "~/paraglide/runtime";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { countAdminActions } from "~/.server/domains/admin/audit";
-import { applyAsPartner, approveSettlementPayout, processSettlement } from "~/.server/domains/partners/programme";
+import { applyAsPartner, approveSettlementPayout, processSettlement } from "~/.server/domains/revenue-share/programme";
 import { Refusal } from "~/.server/infrastructure/refusal";
 import { action as indexAction } from "~/routes/app/revenue-share/index";
 import { action as partnersAction } from "~/routes/app/revenue-share/partners";

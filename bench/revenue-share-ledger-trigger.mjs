@@ -2,8 +2,8 @@
 // What the partner ledger's trigger (issue 72, decision 102) costs a payment, on a private PostgreSQL
 // cluster:
 //
-//   node bench/partners-ledger-trigger.mjs                  (200 partners x 100 clients; 3,000 payments a run)
-//   node bench/partners-ledger-trigger.mjs --payments 10000 --keep
+//   node bench/revenue-share-ledger-trigger.mjs                  (200 partners x 100 clients; 3,000 payments a run)
+//   node bench/revenue-share-ledger-trigger.mjs --payments 10000 --keep
 //
 // 1. Migrations, then the programme's data (generatePartnerData: partners, shares, 20,000 referred
 //    clients) and pending tax invoices: one per referred client, as many again for organisations
@@ -22,7 +22,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { withPrivateCluster } from "./lib/scale-run.mjs";
-import { generatePartnerData } from "./partners-settlement.mjs";
+import { generatePartnerData } from "./revenue-share-settlement.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { issueInvoice } from "~/.server/domains/billing/invoices";
 import { lineFromGross } from "~/.server/domains/billing/vat";
-import { settleMonth } from "~/.server/domains/partners/settle";
-import { statementPdf } from "~/.server/domains/partners/statement";
-import { markSettlementPaidByBank } from "~/.server/domains/partners/payouts";
-import { loader as statementLoader } from "~/routes/app/partner-statement";
+import { settleMonth } from "~/.server/domains/revenue-share/settle";
+import { statementPdf } from "~/.server/domains/revenue-share/statement";
+import { markSettlementPaidByBank } from "~/.server/domains/revenue-share/payouts";
+import { loader as statementLoader } from "~/routes/app/revenue-share/settlement-statement";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, routeArgs } from "../support/http";
 

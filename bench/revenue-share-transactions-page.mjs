@@ -2,13 +2,13 @@
 // The revenue share's Transactions tab at scale (issue 46: its first page under 100 ms at 400,000
 // transactions), on a private PostgreSQL cluster:
 //
-//   node bench/partners-transactions-page.mjs                         (2,000 partners x 200 clients, 400,000 transactions)
-//   node bench/partners-transactions-page.mjs --partners 200 --keep   (smaller; the cluster stays, for EXPLAIN by hand)
-//   node bench/partners-transactions-page.mjs --iterations 500
+//   node bench/revenue-share-transactions-page.mjs                         (2,000 partners x 200 clients, 400,000 transactions)
+//   node bench/revenue-share-transactions-page.mjs --partners 200 --keep   (smaller; the cluster stays, for EXPLAIN by hand)
+//   node bench/revenue-share-transactions-page.mjs --iterations 500
 //
-// 1. Migrations, then bench/partners-settlement.mjs's data (generatePartnerData: one paid top-up per
+// 1. Migrations, then bench/revenue-share-settlement.mjs's data (generatePartnerData: one paid top-up per
 //    client in October 2026), plus a credit note for one transaction in a hundred (a rare kind).
-// 2. In the app's own code (bench/lib/partners-transactions-page.ts): each first page as the tab's
+// 2. In the app's own code (bench/lib/revenue-share-transactions-page.ts): each first page as the tab's
 //    loader reads it (transactionPage: the administrator's unfiltered, by partner, by month, by
 //    kind; a partner owner's own, and ownProgramme, the owner's whole page), `iterations` times
 //    each, p50 and p99, beside a bare `select ... order by occurred_at desc, id desc limit 51` on
@@ -21,7 +21,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { generatePartnerData } from "./partners-settlement.mjs";
+import { generatePartnerData } from "./revenue-share-settlement.mjs";
 import { withPrivateCluster } from "./lib/scale-run.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -43,7 +43,7 @@ async function addCreditNotes(query) {
 function readInApp(databaseUrl, config) {
   const out = execFileSync(
     process.execPath,
-    ["--import", "tsx", path.join(root, "bench/lib/partners-transactions-page.ts"), JSON.stringify(config)],
+    ["--import", "tsx", path.join(root, "bench/lib/revenue-share-transactions-page.ts"), JSON.stringify(config)],
     {
       cwd: root,
       env: { ...process.env, NODE_ENV: "development", LOG_LEVEL: "warn", DATABASE_URL: databaseUrl },

@@ -7,7 +7,7 @@ import { getRequest, run } from "../support/http";
 import { startApiV1Server } from "../support/api-v1-server";
 import Ajv from "ajv";
 import { openApiDocument } from "~/.server/adapters/api-v1/openapi";
-import { settleMonth } from "~/.server/domains/partners/settle";
+import { settleMonth } from "~/.server/domains/revenue-share/settle";
 
 // Issue 46: GET /api/v1/partner answers the calling organisation's own partner record, its clients
 // (with what they paid this month), its transactions a page at a time (by month) and its
@@ -59,7 +59,7 @@ async function partnerWithClients(name: string, clientNames: string[]) {
   return { ...me, partnerId: p!.id, code, clients };
 }
 
-/** A ledger row as the recorder writes it (the recorder itself: partners-ledger.test.ts). */
+/** A ledger row as the recorder writes it (the recorder itself: revenue-share-ledger.test.ts). */
 const transaction = (partnerId: string, clientId: string, amount: number, at: string, settlementId: string | null = null) =>
   rawQuery(
     `insert into partner_transactions (partner_id, client_organization_id, invoice_id, kind, amount_cents, share_bps, partner_cents, platform_cents, occurred_at, settlement_id)

@@ -1,4 +1,4 @@
-// The reads of bench/partners-transactions-page.mjs, in the app's own code: opens the database
+// The reads of bench/revenue-share-transactions-page.mjs, in the app's own code: opens the database
 // (DATABASE_URL, already seeded) and times each first page of the Transactions tab as its loader
 // reads it (transactionPage, and partnerChoices beside it), a partner owner's own programme
 // (ownProgramme), and the bare baseline through the same client; then EXPLAINs each statement.
@@ -14,7 +14,7 @@ import {
   transactionPage,
   transactionPageQuery,
   type TransactionFilters,
-} from "~/.server/domains/partners/read";
+} from "~/.server/domains/revenue-share/read";
 
 const config = JSON.parse(process.argv[2] ?? "{}") as { iterations?: number; month?: string };
 const iterations = config.iterations ?? 200;

@@ -4,14 +4,14 @@ import { startBankTransfer } from "~/.server/domains/billing/bank";
 import { completePayment, createPayment } from "~/.server/domains/billing/payments";
 import { issueMonthlyInvoices } from "~/.server/domains/billing/cycle";
 import { disputeInvoice } from "~/.server/domains/billing/settings";
-import { settleMonth } from "~/.server/domains/partners/settle";
+import { settleMonth } from "~/.server/domains/revenue-share/settle";
 import { nairobiMonth } from "~/.server/domains/billing/periods";
-import { readableSettlement } from "~/.server/domains/partners/statement";
+import { readableSettlement } from "~/.server/domains/revenue-share/statement";
 import { action as invoiceAction } from "~/routes/admin/invoice";
 import { action as disputeAction } from "~/routes/admin/dispute";
 import { formRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { ledgerShares, recomputedShares } from "../support/partner-recompute";
+import { ledgerShares, recomputedShares } from "../support/revenue-share-recompute";
 
 // Issue 72, "done when": a generated month of a partner's clients paying through every real path
 // (prepaid M-Pesa, card and bank transfer; postpaid receipts by M-Pesa and card, the monthly tax

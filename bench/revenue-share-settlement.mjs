@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The partner programme's monthly settlement at scale (issue 46), on a private PostgreSQL cluster:
 //
-//   node bench/partners-settlement.mjs                       (2,000 partners x 200 clients, 400,000 transactions)
-//   node bench/partners-settlement.mjs --partners 200 --keep (smaller; the cluster stays, for EXPLAIN by hand)
+//   node bench/revenue-share-settlement.mjs                       (2,000 partners x 200 clients, 400,000 transactions)
+//   node bench/revenue-share-settlement.mjs --partners 200 --keep (smaller; the cluster stays, for EXPLAIN by hand)
 //
 // 1. Migrations, then the data (generatePartnerData, exported for other benches such as the
 //    Transactions tab's first page): partners with their share, 200 client organisations each
@@ -10,7 +10,7 @@
 //    the partners non-resident.
 // 2. The baseline: a bare `update partner_transactions set settlement_id = ...` of every row, the
 //    least any settlement can cost; then the column is cleared again and the table vacuumed.
-// 3. settleMonth('2026-10-01') itself, in the app's code (bench/lib/partners-settle.ts): one
+// 3. settleMonth('2026-10-01') itself, in the app's code (bench/lib/revenue-share-settle.ts): one
 //    statement marking each transaction and inserting the settlements. The rows it
 //    updated are counted from pg_stat_user_tables (n_tup_upd): each transaction touched once is
 //    400,000. A second run settles nothing.
@@ -79,7 +79,7 @@ const settleStats = async (query) => {
 };
 
 function settleInApp(databaseUrl) {
-  const out = execFileSync(process.execPath, ["--import", "tsx", path.join(root, "bench/lib/partners-settle.ts"), PERIOD], {
+  const out = execFileSync(process.execPath, ["--import", "tsx", path.join(root, "bench/lib/revenue-share-settle.ts"), PERIOD], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "development", LOG_LEVEL: "warn", DATABASE_URL: databaseUrl },
     encoding: "utf8",
