@@ -1,4 +1,4 @@
-import type { Route } from "./+types/integrations-google-sheets-picker";
+import type { Route } from "./+types/google-sheets-picker";
 import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { pickerAccessToken } from "~/.server/domains/integrations/google-sheets/settings";
 import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";

@@ -1,5 +1,5 @@
 import { data, href, redirectDocument } from "react-router";
-import type { Route } from "./+types/integrations";
+import type { Route } from "./+types/index";
 import * as z from "zod/mini";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";

@@ -1,4 +1,4 @@
-import type { Route } from "./+types/integrations-shopify-data";
+import type { Route } from "./+types/shopify-data";
 import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { privacyExport } from "~/.server/domains/integrations/shopify/privacy";

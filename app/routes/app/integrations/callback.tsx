@@ -1,5 +1,5 @@
 import { data, href } from "react-router";
-import type { Route } from "./+types/integration-callback";
+import type { Route } from "./+types/callback";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";

@@ -1,5 +1,5 @@
 import { data, Form, href } from "react-router";
-import type { Route } from "./+types/integrations-shopify";
+import type { Route } from "./+types/shopify";
 import * as z from "zod/mini";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { formAction } from "~/.server/domains/auth/form-actions";

@@ -1,5 +1,5 @@
 import { data, Form, href } from "react-router";
-import type { Route } from "./+types/integrations-google-sheets";
+import type { Route } from "./+types/google-sheets";
 import * as z from "zod/mini";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
