@@ -37,7 +37,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       : {
           target: "es2022",
           minify: "terser",
-          terserOptions: { module: true, compress: { passes: 2 } },
+          // Both cores: Vite gives terser one worker fewer than the machine has (one here) while rollup waits on it.
+          terserOptions: { module: true, compress: { passes: 2 }, maxWorkers: 2 },
           rollupOptions: {
             output: { manualChunks: shellChunk },
             // Building a zod schema has no effect but its value: a page that takes a constant from a

@@ -32,9 +32,7 @@ const NOT_YET_MOVED = new Set([
   "app/routes/admin/templates.tsx",
   "app/routes/admin/user.tsx",
   "app/routes/admin/whatsapp-account.tsx",
-  "app/routes/app/billing/invoice.tsx",
   "app/routes/app/change-password.tsx",
-  "app/routes/app/messaging/campaigns/campaign.tsx",
   "app/routes/app/messaging/campaigns/new.tsx",
   "app/routes/app/messaging/contacts.tsx",
   "app/routes/app/profile.tsx",
@@ -53,25 +51,11 @@ const NOT_YET_MOVED = new Set([
   "app/routes/auth/two-factor.tsx",
   "app/routes/auth/verify-otp.tsx",
   "app/routes/language.ts",
-  // Page actions kept in a domain (revenue share, billing, the inbox, the console's billing, templates).
+  // Page actions kept in a domain (revenue share, the inbox, the console's billing, templates).
   "app/.server/domains/admin/billing/actions.ts",
-  "app/.server/domains/billing/page-actions.ts",
   "app/.server/domains/inbox/handle-action.ts",
   "app/.server/domains/revenue-share/page-actions.ts",
   "app/.server/domains/templates/queries.ts",
-  // postedTexts + switch (intent): moved by the other half of issue 75's item 2.
-  "app/routes/app/billing/index.tsx",
-  "app/routes/app/chat/new.tsx",
-  "app/routes/app/chat/quick-replies.tsx",
-  "app/routes/app/developers.tsx",
-  "app/routes/app/messaging/contact.tsx",
-  "app/routes/app/messaging/fields.tsx",
-  "app/routes/app/messaging/import/run.tsx",
-  "app/routes/app/messaging/segments.tsx",
-  "app/routes/app/notifications/index.tsx",
-  "app/routes/app/settings/notifications.tsx",
-  "app/routes/app/settings/team.tsx",
-  "app/routes/app/whatsapp.tsx",
 ]);
 
 /** Route and server modules (tests and the browser's components left out). */

@@ -106,7 +106,9 @@ test("an administrator enrols a partner, changes its share with a reason, assign
       .first()
       .click();
     const settle = admin.getByRole("dialog", { name: "Process Settlement" });
-    await expect(settle.getByText(/Last attempt failed: The initiator information is invalid\./)).toBeVisible();
+    await expect(
+      settle.getByText(/Last attempt failed: M-Pesa did not pay \(result 2001\): The initiator information is invalid\./),
+    ).toBeVisible();
     await settle.getByRole("button", { name: "Try the M-Pesa payout again" }).click();
     await expect(admin.getByText("The M-Pesa payout is on its way.")).toBeVisible();
   }

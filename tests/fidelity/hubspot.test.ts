@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@hubspot/api-client";
-import { PropertyCreateFieldTypeEnum, PropertyCreateTypeEnum } from "@hubspot/api-client/lib/codegen/crm/properties";
+import { PropertyCreateFieldTypeEnum, PropertyCreateTypeEnum, type PropertyCreate } from "@hubspot/api-client/lib/codegen/crm/properties";
 import { FilterOperatorEnum } from "@hubspot/api-client/lib/codegen/crm/contacts";
 import { AssociationSpecAssociationCategoryEnum } from "@hubspot/api-client/lib/codegen/crm/objects/communications";
 import {
@@ -12,6 +12,7 @@ import {
   startHubspot,
   type HubspotHarness,
 } from "@jumbe/sandbox/hubspot/test-support";
+import { JUMBE_PROPERTIES, JUMBE_PROPERTY_GROUP } from "~/.server/domains/integrations/hubspot/properties";
 
 // The HubSpot sandbox driven by HubSpot's own Node client (@hubspot/api-client 13.5.0), pointed at
 // it with `new Client({ accessToken, basePath })` and nothing else changed (tests/fidelity/README.md):
@@ -85,7 +86,16 @@ describe("@hubspot/api-client against the sandbox", () => {
     expect(listed.results.map((p) => p.name)).toEqual(expect.arrayContaining(["email", "firstname", "phone"]));
     expect((await refusal(properties.coreApi.getByName("communications", "jumbe_message_id"))).code).toBe(404);
 
-    expect(await properties.groupsApi.create("communications", { name: "jumbe", label: "Jumbe" })).toMatchObject({ name: "jumbe" });
+    // The group and every property exactly as Jumbe creates them (JUMBE_PROPERTIES, decision 107).
+    for (const objectType of ["contacts", "communications"])
+      expect(await properties.groupsApi.create(objectType, JUMBE_PROPERTY_GROUP)).toMatchObject({ name: "jumbe" });
+    for (const { objectType, ...property } of JUMBE_PROPERTIES) {
+      const created = await properties.coreApi.create(objectType, property as PropertyCreate);
+      expect(created).toMatchObject({ name: property.name, type: property.type, fieldType: property.fieldType, groupName: "jumbe" });
+      expect(created.options).toEqual((property.options ?? []).map((o) => expect.objectContaining(o)));
+      expect(created.createdAt).toBeInstanceOf(Date);
+      expect((await properties.coreApi.getByName(objectType, property.name)).name).toBe(property.name);
+    }
     const body = {
       name: "jumbe_message_id",
       label: "Jumbe message ID",
@@ -93,10 +103,6 @@ describe("@hubspot/api-client against the sandbox", () => {
       type: PropertyCreateTypeEnum.String,
       fieldType: PropertyCreateFieldTypeEnum.Text,
     };
-    const created = await properties.coreApi.create("communications", body);
-    expect(created).toMatchObject({ name: "jumbe_message_id", type: "string", fieldType: "text", groupName: "jumbe" });
-    expect(created.createdAt).toBeInstanceOf(Date);
-    expect((await properties.coreApi.getByName("communications", "jumbe_message_id")).name).toBe("jumbe_message_id");
 
     const duplicate = await refusal(properties.coreApi.create("communications", body));
     expect(duplicate).toMatchObject({ code: 409, body: { status: "error", category: "OBJECT_ALREADY_EXISTS" } });

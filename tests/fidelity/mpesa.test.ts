@@ -17,9 +17,9 @@ import { KEY, PASSKEY, SECRET, SHORTCODE, startHarness, type Harness } from "@ju
  * certificate at `certPath`: the sandbox's public key, written to a temporary file.
  *
  * mpesa-node knows Daraja's v1 paths only: C2B register and simulate v1 and B2C v1, where Jumbe calls
- * v2 and v3 (app/.server/infrastructure/clients/daraja.ts). Those are posted with the library's own
- * transport (`request()`: an axios instance with its base URL and a fresh token), with bodies as
- * Safaricom's documentation gives them.
+ * C2B v2 (register and simulate) and B2C v3 (app/.server/infrastructure/clients/daraja.ts). Those are
+ * posted with the library's own transport (`request()`: an axios instance with its base URL and a
+ * fresh token), with bodies as Jumbe sends them and Safaricom's documentation gives them.
  */
 let h: Harness;
 let mpesa: Mpesa;
@@ -132,7 +132,7 @@ describe("M-Pesa Express (STK push and query)", () => {
 });
 
 describe("C2B", () => {
-  it("registers URLs (v1 through mpesa-node, v2 as Jumbe calls it) and simulates a paybill payment", async () => {
+  it("registers URLs and simulates a paybill payment (v1 through mpesa-node, v2 as Jumbe calls it)", async () => {
     const v1 = await mpesa.c2bRegister(h.receiver.url("/c2b/confirmation"), h.receiver.url("/c2b/validation"));
     expect(v1.data).toMatchObject({ ResponseCode: "0" });
     const transport = await mpesa.request();
@@ -149,10 +149,26 @@ describe("C2B", () => {
 
     const simulated = await mpesa.c2bSimulate(254712000004, 150, "ACC1");
     expect(simulated.data).toMatchObject({ ResponseCode: "0" });
+    // Jumbe's simulate is v2 (darajaClient().simulateC2b), with the body it sends; Daraja's answer
+    // keeps its own spelling of OriginatorCoversationID.
+    const v2Simulated = await transport.post<Record<string, unknown>>("/mpesa/c2b/v2/simulate", {
+      ShortCode: SHORTCODE,
+      CommandID: "CustomerPayBillOnline",
+      Amount: 200,
+      Msisdn: "254712000007",
+      BillRefNumber: "ACC2",
+    });
+    expect(v2Simulated.data).toEqual({
+      ConversationID: expect.any(String),
+      OriginatorCoversationID: expect.any(String),
+      ResponseCode: "0",
+      ResponseDescription: expect.any(String),
+    });
     await h.sandbox.flush();
     const confirmations = h.receiver.on("/c2b/confirmation").map((r) => r.body);
     expect(confirmations).toEqual([
       expect.objectContaining({ TransAmount: "150.00", BillRefNumber: "ACC1", BusinessShortCode: SHORTCODE }),
+      expect.objectContaining({ TransAmount: "200.00", BillRefNumber: "ACC2", BusinessShortCode: SHORTCODE }),
     ]);
   });
 });

@@ -54,6 +54,7 @@ describe("transaction initialize and verify, as Jumbe calls them", () => {
       currency: "KES",
       reference: "fidelity-card-1",
       callback_url: CALLBACK,
+      channels: ["card"],
       metadata: { organizationId: "org-1", paymentId: "pay-1" },
     });
     expect(initialized).toEqual({

@@ -3,6 +3,7 @@ import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
 import { ApiVersion, GraphqlQueryError, LogSeverity, shopifyApi, type Session } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_ID, CLIENT_SECRET, SHOP, startShopify, type ShopifyHarness } from "@jumbe/sandbox/shopify/test-support";
+import { enumOfTopic, SHOPIFY_OPERATIONS, SHOPIFY_SCOPES, SHOPIFY_TOPICS } from "~/.server/infrastructure/clients/shopify";
 
 // The Shopify sandbox driven by Shopify's own library, @shopify/shopify-api 13.1.0, for every call
 // Jumbe makes: the OAuth code exchange (begin and callback, the signed state cookie), the GraphQL
@@ -35,19 +36,12 @@ const shopify = () =>
     hostScheme: "https",
     apiVersion: ApiVersion.October25,
     isEmbeddedApp: false,
-    scopes: ["read_orders", "read_customers"],
+    scopes: [...SHOPIFY_SCOPES],
     logger: { level: LogSeverity.Error },
   });
 
-/** Jumbe's own operations (app/.server/infrastructure/clients/shopify.ts), as it sends them. */
-const WEBHOOK_FIELDS = "id topic uri apiVersion { handle }";
-const SUBSCRIBE = `mutation jumbeSubscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
-  webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) { webhookSubscription { ${WEBHOOK_FIELDS} } userErrors { field message } }
-}`;
-const LIST = `query jumbeWebhooks($first: Int!) { webhookSubscriptions(first: $first) { nodes { ${WEBHOOK_FIELDS} } } }`;
-const NODES = `query jumbeConfirm($ids: [ID!]!) { nodes(ids: $ids) { id } }`;
-const SHOP_QUERY = `query jumbeShop { shop { myshopifyDomain } }`;
-const UNSUBSCRIBE = `mutation jumbeUnsubscribe($id: ID!) { webhookSubscriptionDelete(id: $id) { deletedWebhookSubscriptionId userErrors { field message } } }`;
+// Jumbe's own operations, the texts its client sends (app/.server/infrastructure/clients/shopify.ts).
+const { SUBSCRIBE, LIST, NODES, SHOP: SHOP_QUERY, UNSUBSCRIBE } = SHOPIFY_OPERATIONS;
 
 /** The install as the library runs it: begin (a redirect and a signed state cookie), the merchant's consent, callback. */
 async function install(api: ReturnType<typeof shopify>): Promise<Session> {
@@ -91,21 +85,24 @@ describe("Shopify through @shopify/shopify-api", () => {
     const api = shopify();
     const client = new api.clients.Graphql({ session: await install(api) });
     const address = h.receiver.url;
-    const created = await client.request(SUBSCRIBE, {
-      variables: { topic: "ORDERS_CREATE", webhookSubscription: { uri: address, format: "JSON" } },
-    });
-    expect(created.data?.webhookSubscriptionCreate).toEqual({
-      webhookSubscription: {
-        id: expect.stringMatching(/^gid:\/\/shopify\/WebhookSubscription\/\d+$/),
-        topic: "ORDERS_CREATE",
-        uri: address,
-        apiVersion: { handle: "2025-10" },
-      },
-      userErrors: [],
-    });
-    expect(created.headers?.["X-Shopify-Api-Version"]).toEqual(["2025-10"]);
+    // Every topic Jumbe subscribes to, with the variables its client sends.
+    for (const topic of SHOPIFY_TOPICS) {
+      const created = await client.request(SUBSCRIBE, {
+        variables: { topic: enumOfTopic(topic), webhookSubscription: { uri: address, format: "JSON" } },
+      });
+      expect(created.data?.webhookSubscriptionCreate).toEqual({
+        webhookSubscription: {
+          id: expect.stringMatching(/^gid:\/\/shopify\/WebhookSubscription\/\d+$/),
+          topic: enumOfTopic(topic),
+          uri: address,
+          apiVersion: { handle: "2025-10" },
+        },
+        userErrors: [],
+      });
+      expect(created.headers?.["X-Shopify-Api-Version"]).toEqual(["2025-10"]);
+    }
     const listed = await client.request(LIST, { variables: { first: 250 } });
-    expect(listed.data?.webhookSubscriptions.nodes.map((n: { topic: string }) => n.topic)).toEqual(["ORDERS_CREATE"]);
+    expect(listed.data?.webhookSubscriptions.nodes.map((n: { topic: string }) => n.topic)).toEqual(SHOPIFY_TOPICS.map(enumOfTopic));
 
     const { order } = h.sandbox.createOrder(SHOP, { customer: { first_name: "Achieng", phone: "0712 345 671" } });
     const nodes = await client.request(NODES, { variables: { ids: [`gid://shopify/Order/${order.id}`, "gid://shopify/Order/1"] } });
@@ -135,11 +132,17 @@ describe("Shopify through @shopify/shopify-api", () => {
     });
     const from = h.receiver.received.length;
     h.sandbox.createOrder(SHOP, { customer: { first_name: "Baraka", phone: "0712 345 672" } });
+    h.sandbox.privacyRequest(SHOP, "customers/data_request", { customer: { phone: "0712 345 672" } });
     h.sandbox.privacyRequest(SHOP, "customers/redact", { customer: { phone: "0712 345 672" } });
     h.sandbox.privacyRequest(SHOP, "shop/redact");
     await h.sandbox.flushWebhooks();
     const received = h.receiver.received.slice(from);
-    expect(received.map((r) => r.headers["x-shopify-topic"])).toEqual(["orders/create", "customers/redact", "shop/redact"]);
+    expect(received.map((r) => r.headers["x-shopify-topic"])).toEqual([
+      "orders/create",
+      "customers/data_request",
+      "customers/redact",
+      "shop/redact",
+    ]);
     for (const r of received) {
       const rawRequest = new Request("https://jumbe.test/webhooks/shopify", {
         method: "POST",

@@ -87,6 +87,8 @@ declare module "paystack-api" {
         reference?: string;
         currency?: string;
         callback_url?: string;
+        /** Passed on in the body as given (the library sends every field; it checks only email and amount). */
+        channels?: string[];
         metadata?: unknown;
       }): Promise<Envelope>;
       verify(params: { reference: string }): Promise<Envelope>;

@@ -239,4 +239,53 @@ describe("Jumbe's HubSpot properties", () => {
     await sync(t);
     expect((await settings(t)).missingProperties).toMatchObject({ reason: "limit", communications: ["jumbe_message_id"] });
   });
+
+  it("on a schedule: a refused portal is tried again five minutes after its check, one with everything six hours after", async () => {
+    const t = await tenant("Kericho Tea Growers");
+    await h.control(`/portals/${DUKA_HUB_ID}/property-limit`, { body: { limit: 0 } });
+    await connect(t);
+    await sync(t);
+    expect((await settings(t)).missingProperties).toMatchObject({ reason: "limit" });
+
+    // The merchant frees some properties: nothing is asked again until the check is five minutes old.
+    await h.control(`/portals/${DUKA_HUB_ID}/property-limit`, { body: { limit: 1000 } });
+    const calls = propertyCalls().length;
+    await checkedAgo(t, 4 * 60_000);
+    await sync(t);
+    expect(propertyCalls().length).toBe(calls);
+    expect((await settings(t)).missingProperties).toMatchObject({ reason: "limit" });
+    await checkedAgo(t, 6 * 60_000);
+    await sync(t);
+    expect((await settings(t)).missingProperties).toBeNull();
+    expect(await portalProperties()).toEqual({
+      contacts: ["jumbe_contact_id", "jumbe_whatsapp_opt_out"],
+      communications: ["jumbe_message_id"],
+    });
+
+    // A property deleted in HubSpot that no write has met yet (the business has no contacts): made
+    // again at the first check six hours after the last, not before.
+    const token = (await h.connect(DUKA_HUB_ID)).access_token;
+    expect((await h.api("/crm/v3/properties/contacts/jumbe_contact_id", token, { method: "DELETE" })).status).toBe(204);
+    await checkedAgo(t, 5 * 60 * 60_000);
+    await sync(t);
+    expect((await portalProperties()).contacts).toEqual(["jumbe_whatsapp_opt_out"]);
+    await checkedAgo(t, 6 * 60 * 60_000 + 60_000);
+    await sync(t);
+    expect((await portalProperties()).contacts.sort()).toEqual(["jumbe_contact_id", "jumbe_whatsapp_opt_out"]);
+    expect((await activity(t)).map((a) => a.action)).toEqual([
+      "HubSpot properties missing",
+      "HubSpot properties created",
+      "HubSpot properties created",
+    ]);
+  });
 });
+
+/** Dates the last property check this long ago, as if the time had passed (no waiting in a test). */
+async function checkedAgo(t: Tenant, ms: number) {
+  await rows(
+    `update integration_connections
+        set sync_state = jsonb_set(sync_state, '{hubspotProperties,checkedAt}', to_jsonb($2::text))
+      where organization_id = $1 and provider = 'hubspot' and status = 'connected'`,
+    [t.organizationId, new Date(Date.now() - ms).toISOString()],
+  );
+}

@@ -14,6 +14,7 @@ import {
   startPayout,
 } from "~/.server/domains/revenue-share/payouts";
 import { settleMonth } from "~/.server/domains/revenue-share/settle";
+import { ownProgramme, parseSettlementFilters, settlementPage } from "~/.server/domains/revenue-share/read";
 import { createVerifiedUser } from "../support/accounts";
 import { paymentsHarnessForFile } from "../support/payments-harness";
 
@@ -333,6 +334,12 @@ describe("a payout pays what the statement says (issue 72)", () => {
     expect(sent).toMatchObject({ amount: 620, state: "paid" });
     expect(await attempts(october!.id)).toMatchObject([{ status: "paid", amount_cents: "62000" }]);
     expect((await settled(october!.id)).status).toBe("paid");
+    // The Settlements tab and the partner's own page show what was paid beside the net and the cents carried.
+    const shown = { netCents: 62069, carriedInCents: 0, carriedOutCents: 69, payableCents: 62000, status: "paid" };
+    const tab = await settlementPage({ kind: "platform" }, parseSettlementFilters(new URLSearchParams({ partner: partnerId })));
+    expect(tab.rows).toMatchObject([shown]);
+    const [owner] = await rawQuery<{ organization_id: string }>(`select organization_id from partners where id = $1`, [partnerId]);
+    expect((await ownProgramme(owner!.organization_id))!.settlements).toMatchObject([shown]);
 
     // November pays its own net and October's cents: 95.32 + 0.69 = 96.01, M-Pesa pays 96, 0.01 carried on.
     await settleMonth("2026-11-01");

@@ -28,7 +28,16 @@ const call = callRoute;
 const count = async (table: "contacts" | "conversations", organizationId: string) =>
   Number((await rawQuery<{ n: number }>(`select count(*)::int as n from ${table} where organization_id = $1`, [organizationId]))[0]!.n);
 
-const start = (cookie: string, fields: Record<string, string>) => call(startAction, formRequest("/chat/new", fields, { cookie }));
+/** What the page's refusal carries: each field's words and what was posted. */
+interface StartRefusal {
+  errors: Partial<Record<"contact" | "phone" | "number" | "form", string>>;
+  values: { contactId: string; phone: string; number: string };
+}
+
+const start = async (cookie: string, fields: Record<string, string>) => {
+  const answer = await call(startAction, formRequest("/chat/new", fields, { cookie }));
+  return answer as Omit<typeof answer, "data"> & { data: StartRefusal };
+};
 
 describe("starting a conversation", () => {
   it("with a contact: one conversation however often it is posted, shown in the list and thread with no message yet", async () => {

@@ -6,6 +6,7 @@ import { newBusinessId } from "../domains/auth/signup";
 import { recordUnrecordedInvoices } from "../domains/revenue-share/ledger";
 import { settleMonth } from "../domains/revenue-share/settle";
 import { periodAt, previousPeriod } from "../domains/billing/periods";
+import { englishOf, words } from "../infrastructure/words/said";
 
 /**
  * The partner programme's demo (issue 46): Kenyan agencies, integrators and a bank that brought the
@@ -164,11 +165,26 @@ export async function seedRevenueShare(now = Date.now()) {
      where period = $1::date`,
     [older.start, last.start],
   );
-  // Last month's M-Pesa payout to Pwani failed once (an administrator retries it from the page).
+  // Last month's M-Pesa payout to Pwani failed once (an administrator retries it from the page), the
+  // reason stored as a failed result stores it (PAYOUT_FAILURES).
+  await rawQuery(`update partner_settlements set status = 'failed', failure_reason = $3 where period = $1::date and partner_id = $2`, [
+    last.start,
+    ids.get("Pwani E-commerce Solutions"),
+    englishOf(words("admin_payout_failed_result", { code: "2001", reason: "The initiator information is invalid." })),
+  ]);
+  // Each M-Pesa settlement paid or failed has the attempt a payout writes (payouts.ts): the payable
+  // amount (whole shillings, the cents carried), M-Pesa's receipt or its refusal.
   await rawQuery(
-    `update partner_settlements set status = 'failed', failure_reason = 'The initiator information is invalid.'
-     where period = $1::date and partner_id = $2`,
-    [last.start, ids.get("Pwani E-commerce Solutions")],
+    `insert into partner_payouts (id, settlement_id, attempt, method, amount_cents, status, originator_conversation_id, phone,
+                                  result_code, result_desc, receipt, created_at, completed_at)
+     select x.id, s.id, 1, 'mpesa', s.payable_cents, s.status, 'jumbe-payout-' || x.id, p.mpesa_phone,
+            case s.status when 'paid' then 0 else 2001 end,
+            case s.status when 'paid' then 'The service request is processed successfully.' else 'The initiator information is invalid.' end,
+            case s.status when 'paid' then s.payout_reference end,
+            x.done - interval '2 minutes', x.done
+     from partner_settlements s join partners p on p.id = s.partner_id
+     cross join lateral (select gen_random_uuid() as id, coalesce(s.paid_at, s.period + interval '1 month 14 days 10 hours') as done) x
+     where s.payout_method = 'mpesa' and s.status in ('paid', 'failed')`,
   );
   await rawQuery(`update partners set status = 'suspended' where id = $1`, [ids.get("Harambee Systems Integrators")]);
 }

@@ -46,10 +46,3 @@ export function campaignFormSchema(kind: CampaignKind) {
 
 /** The form as posted, unchecked: what Choose and Back show again, and the answer to a refused upload. */
 export const campaignFieldsSchema = () => CampaignFieldsSchema;
-
-/** A campaign page's buttons: the decision on it (a decline's reason is DeclineSchema's) and its controls. */
-export const CampaignPageActionSchema = z.object({
-  intent: z.enum(["approve", "decline", "pause", "resume", "cancel"]),
-  // Cancel's second step says "yes".
-  confirm: z.optional(z.string()),
-});

@@ -1,7 +1,6 @@
 import { data, useActionData } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/developers";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { WebhookSchema } from "~/lib/schemas/developer";
 import { WEBHOOK_MESSAGES } from "~/lib/schemas/developer-rules";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
@@ -14,8 +13,9 @@ import { enableEndpoint, recentDeliveries, redeliver, sendTestEvent } from "~/.s
 import { WEBHOOK_EVENTS } from "~/lib/developer";
 import { apiUsageStats } from "~/.server/adapters/api-v1/usage";
 import { endpointIndex, quickStartExample } from "~/.server/adapters/api-v1/reference";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts, readPosted } from "~/.server/infrastructure/http/posted-fields";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
 import { ApiUsageCards } from "~/components/developers/api-usage";
@@ -91,55 +91,70 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+// The confirmation a key's or a secret's replacement asks for first; the buttons that post nothing else.
+const Confirmed = z.object({ confirm: postedText });
+const NoFields = z.object({});
+
+/** The key, the webhook and its deliveries: owners and admins (developer:manage), each step a form of its own. */
 export async function action(args: Route.ActionArgs) {
-  const { request, context } = args;
-  const current = await requireUserWithPermission(args, "developer:manage");
-  const form = await readForm(request);
-  const meta = requestMeta(request, context);
-  const { intent, confirm } = postedTexts(form, ["intent", "confirm"]);
-  if (intent === "regenerate") {
-    if (confirm !== "yes") return redirectWithToast("/developers?confirm=regenerate", "error", m.developers_key_confirm_first());
-    await regenerateApiKey(current, meta);
-    return redirectWithToast("/developers?reveal=1", "success", m.developers_key_regenerated());
-  }
-  if (intent === "webhook") {
-    const submission = parseWithZod(form, { schema: WebhookSchema });
-    if (submission.status !== "success") return formFailure(submission.reply(), 400);
-    const saved = await saveWebhookConfig(current, submission.value, meta);
-    if (!saved.ok) {
-      const field = saved.message === WEBHOOK_MESSAGES.eventsRequired || saved.message === WEBHOOK_MESSAGES.eventUnknown ? "events" : "url";
-      return formFailure(submission.reply({ fieldErrors: { [field]: [saved.message] } }), 400);
-    }
-    return redirectWithToast("/developers", "success", m.developers_webhook_saved());
-  }
-  if (intent === "webhook-secret-rotate") {
-    if (confirm !== "yes")
-      return redirectWithToast("/developers?confirm=rotate-secret#signing-secret", "error", m.developers_secret_confirm_first());
-    if (!(await rotateWebhookSecret(current, meta))) throw data(m.developers_secret_no_webhook(), { status: 400 });
-    return redirectWithToast("/developers?secret=1#signing-secret", "success", m.developers_secret_rotated());
-  }
-  if (intent === "webhook-test") {
-    if (!(await sendTestEvent(current, meta))) throw data(m.developers_test_no_webhook(), { status: 400 });
-    return redirectWithToast("/developers#deliveries-heading", "success", m.developers_test_queued());
-  }
-  if (intent === "webhook-redeliver") {
-    const chosen = readPosted(form, RedeliverSchema);
-    if (!chosen) throw data(m.developers_redeliver_choose(), { status: 400 });
-    const outcome = await redeliver(current, chosen.delivery, meta);
-    if (outcome === "not_found") throw data(m.developers_redeliver_not_found(), { status: 404 });
-    if (outcome === "disabled") throw data(m.developers_redeliver_disabled(), { status: 409 });
-    return redirectWithToast("/developers#deliveries-heading", "success", m.developers_redeliver_queued());
-  }
-  if (intent === "webhook-enable") {
-    const outcome = await enableEndpoint(current, meta);
-    if (outcome === "missing") throw data(m.developers_enable_missing(), { status: 400 });
-    return redirectWithToast(
-      "/developers",
-      "success",
-      outcome === "reenabled" ? m.developers_enable_done() : m.developers_enable_already(),
-    );
-  }
-  return redirectWithToast("/developers", "error", m.developers_unknown_action());
+  const meta = requestMeta(args.request, args.context);
+  return intentAction(args, {
+    permission: "developer:manage",
+    intents: {
+      regenerate: intent(Confirmed, async ({ value, user }) => {
+        if (value.confirm !== "yes") return redirectWithToast("/developers?confirm=regenerate", "error", m.developers_key_confirm_first());
+        await regenerateApiKey(user, meta);
+        return redirectWithToast("/developers?reveal=1", "success", m.developers_key_regenerated());
+      }),
+      webhook: intent(
+        WebhookSchema,
+        async ({ value, submission, user }) => {
+          const saved = await saveWebhookConfig(user, value, meta);
+          if (!saved.ok) {
+            const field =
+              saved.message === WEBHOOK_MESSAGES.eventsRequired || saved.message === WEBHOOK_MESSAGES.eventUnknown ? "events" : "url";
+            return formFailure(submission.reply({ fieldErrors: { [field]: [saved.message] } }), 400);
+          }
+          return redirectWithToast("/developers", "success", m.developers_webhook_saved());
+        },
+        { invalid: (submission) => formFailure(submission.reply(), 400) },
+      ),
+      "webhook-secret-rotate": intent(Confirmed, async ({ value, user }) => {
+        if (value.confirm !== "yes")
+          return redirectWithToast("/developers?confirm=rotate-secret#signing-secret", "error", m.developers_secret_confirm_first());
+        if (!(await rotateWebhookSecret(user, meta))) throw data(m.developers_secret_no_webhook(), { status: 400 });
+        return redirectWithToast("/developers?secret=1#signing-secret", "success", m.developers_secret_rotated());
+      }),
+      "webhook-test": intent(NoFields, async ({ user }) => {
+        if (!(await sendTestEvent(user, meta))) throw data(m.developers_test_no_webhook(), { status: 400 });
+        return redirectWithToast("/developers#deliveries-heading", "success", m.developers_test_queued());
+      }),
+      "webhook-redeliver": intent(
+        RedeliverSchema,
+        async ({ value, user }) => {
+          const outcome = await redeliver(user, value.delivery, meta);
+          if (outcome === "not_found") throw data(m.developers_redeliver_not_found(), { status: 404 });
+          if (outcome === "disabled") throw data(m.developers_redeliver_disabled(), { status: 409 });
+          return redirectWithToast("/developers#deliveries-heading", "success", m.developers_redeliver_queued());
+        },
+        {
+          invalid: () => {
+            throw data(m.developers_redeliver_choose(), { status: 400 });
+          },
+        },
+      ),
+      "webhook-enable": intent(NoFields, async ({ user }) => {
+        const outcome = await enableEndpoint(user, meta);
+        if (outcome === "missing") throw data(m.developers_enable_missing(), { status: 400 });
+        return redirectWithToast(
+          "/developers",
+          "success",
+          outcome === "reenabled" ? m.developers_enable_done() : m.developers_enable_already(),
+        );
+      }),
+    },
+    unknown: () => redirectWithToast("/developers", "error", m.developers_unknown_action()),
+  });
 }
 
 export default function Developers({ loaderData }: Route.ComponentProps) {

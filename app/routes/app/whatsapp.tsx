@@ -1,7 +1,9 @@
 import { redirect } from "react-router";
 import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/whatsapp";
+import * as z from "zod/mini";
 import { isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import {
   listConnections,
   signupStatus,
@@ -17,8 +19,7 @@ import { log } from "~/.server/infrastructure/log";
 import { ConnectButton, embeddedSignupScript } from "~/components/whatsapp/connect-button";
 import { ConnectionList } from "~/components/whatsapp/connection-list";
 import { useCan } from "~/components/layout/shell-role";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { Notice } from "~/components/ui/notice";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -63,35 +64,41 @@ async function askedToConfirm(organizationId: string, url: URL) {
   return { ...question, redirectTo: isLocalPath(back) ? back : "/whatsapp" };
 }
 
+// The account a button names, where to go back to (the Overview card names it), and a disconnect's confirmation.
+const AccountSchema = z.object({ accountId: postedText, redirectTo: postedText, confirm: postedText });
+const backTo = (redirectTo: string) => (isLocalPath(redirectTo) ? redirectTo : "/whatsapp");
+
 /** Disconnect and reconnect, from this page and from the Overview card (which names where to return). */
 export async function action(args: Route.ActionArgs) {
-  const { request, context } = args;
-  const current = await requireUserWithPermission(args, "whatsapp:manage");
-  const form = await readForm(request);
-  const { intent, accountId, redirectTo: back, confirm } = postedTexts(form, ["intent", "accountId", "redirectTo", "confirm"]);
-  const to = isLocalPath(back) ? back : "/whatsapp";
-  const meta = requestMeta(request, context);
-  if (intent !== "disconnect" && intent !== "reconnect") return redirectWithToast(to, "error", m.whatsapp_unknown_action());
-  if (intent === "disconnect" && confirm !== "yes") {
-    // Disconnecting is confirmed first; with JavaScript the dialog sends confirm=yes, without it this page asks.
-    if (!(await disconnectQuestion(current.organization.id, accountId))) {
-      const [known] = (await listConnections(current.organization.id)).filter((c) => c.id === accountId);
-      if (!known) throw new Response("Not Found", { status: 404 });
-      return redirectWithToast(to, "success", m.whatsapp_disconnected_toast());
+  const meta = requestMeta(args.request, args.context);
+  const change = intent(AccountSchema, async ({ value: { accountId, redirectTo, confirm }, user, intent }) => {
+    const to = backTo(redirectTo);
+    if (intent === "disconnect" && confirm !== "yes") {
+      // Disconnecting is confirmed first; with JavaScript the dialog sends confirm=yes, without it this page asks.
+      if (!(await disconnectQuestion(user.organization.id, accountId))) {
+        const [known] = (await listConnections(user.organization.id)).filter((c) => c.id === accountId);
+        if (!known) throw new Response("Not Found", { status: 404 });
+        return redirectWithToast(to, "success", m.whatsapp_disconnected_toast());
+      }
+      const ask = new URLSearchParams({ confirm: "disconnect", account: accountId });
+      if (to !== "/whatsapp") ask.set("redirectTo", to);
+      return redirect(`/whatsapp?${ask}`);
     }
-    const ask = new URLSearchParams({ confirm: "disconnect", account: accountId });
-    if (to !== "/whatsapp") ask.set("redirectTo", to);
-    return redirect(`/whatsapp?${ask}`);
-  }
-  try {
-    const done =
-      intent === "disconnect" ? await disconnectAccount(current, accountId, meta) : await reconnectAccount(current, accountId, meta);
-    if (!done) throw new Response("Not Found", { status: 404 });
-    return redirectWithToast(to, "success", intent === "disconnect" ? m.whatsapp_disconnected_toast() : m.whatsapp_reconnected_toast());
-  } catch (error) {
-    if (error instanceof ConnectionError) return redirectWithToast(to, "error", error.message);
-    throw error;
-  }
+    try {
+      const done = intent === "disconnect" ? await disconnectAccount(user, accountId, meta) : await reconnectAccount(user, accountId, meta);
+      if (!done) throw new Response("Not Found", { status: 404 });
+      return redirectWithToast(to, "success", intent === "disconnect" ? m.whatsapp_disconnected_toast() : m.whatsapp_reconnected_toast());
+    } catch (error) {
+      if (error instanceof ConnectionError) return redirectWithToast(to, "error", error.message);
+      throw error;
+    }
+  });
+  return intentAction(args, {
+    permission: "whatsapp:manage",
+    // The connection list and the Overview card post both.
+    intents: { disconnect: change, reconnect: change },
+    unknown: (_, read) => redirectWithToast(backTo(read(AccountSchema)?.redirectTo ?? ""), "error", m.whatsapp_unknown_action()),
+  });
 }
 
 const tips = () => [m.whatsapp_tip_business_manager(), m.whatsapp_tip_phone_number(), m.whatsapp_tip_admin_access()];

@@ -76,7 +76,7 @@ export const AssistantSettings = z
     outputPriceCents: z.int(),
     usage: z
       .object({
-        month: z.string().describe("The month's first day, YYYY-MM-DD (UTC)."),
+        month: z.string().describe("The month's first day, YYYY-MM-DD (a calendar month in Africa/Nairobi time)."),
         replies: z.int(),
         handovers: z.int(),
         promptTokens: z.int(),

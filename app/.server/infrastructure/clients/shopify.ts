@@ -137,7 +137,8 @@ async function call(
 
 /** `ORDERS_CREATE` → `orders/create` (GraphQL's topic enum and the topic webhooks carry). */
 export const topicOfEnum = (value: string) => value.toLowerCase().replace("_", "/");
-const enumOfTopic = (topic: string) => topic.toUpperCase().replace("/", "_");
+/** `orders/create` → `ORDERS_CREATE`. */
+export const enumOfTopic = (topic: string) => topic.toUpperCase().replace("/", "_");
 
 /** A GraphQL WebhookSubscription node as Jumbe keeps it. */
 function webhookFrom(value: unknown): ShopifyWebhook {
@@ -157,6 +158,8 @@ const SHOP = `query jumbeShop { shop { myshopifyDomain } }`;
 /** Shopify's `nodes` takes at most 250 ids a call. */
 const NODES_PER_CALL = 250;
 const UNSUBSCRIBE = `mutation jumbeUnsubscribe($id: ID!) { webhookSubscriptionDelete(id: $id) { deletedWebhookSubscriptionId userErrors { field message } } }`;
+/** Every GraphQL operation Jumbe sends, as sent (the fidelity suite sends these same texts with Shopify's own library). */
+export const SHOPIFY_OPERATIONS = { SUBSCRIBE, LIST, NODES, SHOP, UNSUBSCRIBE } as const;
 
 /** GraphQL's `errors`: THROTTLED waits as its cost extension says; ACCESS_DENIED is a missing scope. */
 function graphqlFailure(json: Record<string, unknown>, what: string) {

@@ -77,14 +77,20 @@ type ResultOf<Definition> =
     ? Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>)
     : never;
 
+/** The post as `schema` reads it, or null when it does not fit. */
+export type ReadPost = <Schema extends z.ZodMiniType>(schema: Schema) => z.output<Schema> | null;
+
 export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, Refused, Unknown> {
   /** The permission every intent needs unless it names its own. */
   permission: Needed;
   intents: Intents;
   /** The answer to a Refusal a handler throws (anything else is thrown on); without it the refusal is thrown on. */
   refused?: (refusal: Refusal, intent: string) => Refused | Promise<Refused>;
-  /** The answer to an intent the page does not have (a hand-made post): thrown or returned. */
-  unknown: (intent: string) => Unknown | Promise<Unknown>;
+  /**
+   * The answer to an intent the page does not have (a hand-made post): thrown or returned. `read`
+   * reads the post with a schema, for a page whose answer says where it came from.
+   */
+  unknown: (intent: string, read: ReadPost) => Unknown | Promise<Unknown>;
 }
 
 export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, Invalid, Refused> extends IntentOptions<Schema, Invalid> {
@@ -153,7 +159,7 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     const form = await readForm(args.request);
     const { intent } = readPosted(form, IntentField)!;
     const definition = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
-    if (!definition) return config.unknown(intent);
+    if (!definition) return config.unknown(intent, (schema) => readPosted(form, schema));
     const own = permissionsOf(definition.permission ?? config.permission);
     if (own.some((permission) => !shared.includes(permission))) user = await guard(args, own);
     try {

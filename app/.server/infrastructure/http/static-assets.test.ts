@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { minifyPageScripts, precompressDirectory } from "./precompress";
+import { balanced, minifyPageScripts, precompressDirectory } from "./precompress";
 import { serveAssets } from "./static-assets";
 
 let dir = "";
@@ -59,6 +59,28 @@ function get(pathname: string, headers: Record<string, string> = {}, method = "G
 describe("precompressed assets", () => {
   it("writes brotli and gzip forms of compressible files only", async () => {
     expect((await readdir(dir)).sort()).toEqual(["app-abc123.js", "app-abc123.js.br", "app-abc123.js.gz", "logo-abc123.png"]);
+  });
+
+  it("writes the same files with one gzip thread or several, each file's gzip whole", async () => {
+    const many = await mkdtemp(path.join(os.tmpdir(), "jumbe-assets-many-"));
+    const bodies = Array.from({ length: 7 }, (_, i) => script.slice(0, 1000 * (i + 1)));
+    await Promise.all(bodies.map((body, i) => writeFile(path.join(many, `chunk-${i}.js`), body)));
+    expect(await precompressDirectory(many, 3)).toBe(7);
+    for (const [i, body] of bodies.entries()) {
+      expect(zlib.gunzipSync(await readFile(path.join(many, `chunk-${i}.js.gz`))).toString()).toBe(body);
+      expect(zlib.brotliDecompressSync(await readFile(path.join(many, `chunk-${i}.js.br`))).toString()).toBe(body);
+    }
+    await rm(many, { recursive: true, force: true });
+  }, 60_000);
+
+  it("shares files between the gzip threads by their bytes, the largest first", () => {
+    const sizes = [10, 70, 30, 40, 20].map((size) => ({ size }));
+    expect(balanced(sizes, 2).map((group) => group.map((file) => file.size))).toEqual([
+      [70, 20],
+      [40, 30, 10],
+    ]);
+    expect(balanced(sizes, 9)).toHaveLength(5);
+    expect(balanced([], 2)).toEqual([]);
   });
 
   it("sends brotli to a browser that accepts it, gzip to one that does not, and the file itself to neither", async () => {

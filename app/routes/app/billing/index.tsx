@@ -1,17 +1,16 @@
 import { lazy, Suspense } from "react";
 import { data, redirect, redirectDocument, useNavigation, useSearchParams } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/index";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
+import { formFailure } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { billingPageData } from "~/.server/domains/billing/page";
 import { paybillFor, startMpesaTopup } from "~/.server/domains/billing/mpesa";
 import { startCardTopup } from "~/.server/domains/billing/card";
 import { startBankTransfer } from "~/.server/domains/billing/bank";
 import { changePlan, saveWalletAlerts } from "~/.server/domains/billing/settings";
-import { disputeAction } from "~/.server/domains/billing/page-actions";
+import { disputeAction, disputeInvalid, DisputeFormSchema, postedInvoice } from "~/.server/domains/billing/page-actions";
 import { PlanChoiceSchema, TopupSchema, WalletAlertsSchema } from "~/lib/schemas/billing";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { WalletAlertsForm } from "~/components/billing/wallet-alerts-form";
@@ -65,70 +64,85 @@ export async function loader(args: Route.LoaderArgs) {
 
 const disputable = (status: string) => status === "pending" || status === "overdue" || status === "paid";
 
+/** A form that does not fit: the same form again with its errors (422), the page told which one it was. */
+const unfit = <Result,>(submission: { reply: () => Result }, intent: string) => formFailure(submission.reply(), 422, undefined, { intent });
+
+/** Top-ups, the plan, the wallet's alerts and disputes: owners and admins (billing:manage). */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "billing:manage");
-  const form = await readForm(args.request);
-  const { intent, invoice } = postedTexts(form, ["intent", "invoice"]);
-  const actor = { organizationId: current.organization.id, userId: current.user.id };
-  switch (intent) {
-    case "topup": {
-      const submission = parseWithZod(form, { schema: TopupSchema });
-      if (submission.status !== "success") return formFailure(submission.reply(), 422, undefined, { intent });
-      const { amount, method = "mpesa", phone } = submission.value;
-      try {
-        if (method === "card") {
-          const started = await startCardTopup({ ...actor, email: current.user.email }, { amount });
-          // Paystack's hosted checkout is another site (the sandbox's is not one of the app's routes): a document load.
-          return started.authorizationUrl
-            ? redirectDocument(started.authorizationUrl)
-            : redirect(`/billing/payments/${started.payment.id}`);
-        }
-        if (method === "bank") {
-          const started = await startBankTransfer(actor, { amount });
-          return redirect(`/billing/payments/${started.payment.id}`);
-        }
-        const payment = await startMpesaTopup(actor, { amount, phone });
-        return redirect(`/billing/payments/${payment.id}`);
-      } catch (error) {
-        const refusal = refusalOf(error);
-        // The form has no e-mail field: that refusal is said above it. An outside system's failure answers 503.
-        const field = refusal.field === "email" ? null : refusal.field;
-        const status = refusal.status >= 500 ? 503 : field ? 422 : refusal.status;
-        return refusalReply(submission, refusal, { field, status, extra: { intent } });
-      }
-    }
-    case "plan": {
-      const submission = parseWithZod(form, { schema: PlanChoiceSchema });
-      if (submission.status !== "success") return formFailure(submission.reply(), 422, undefined, { intent });
-      const [plan, billingType] = submission.value.choice.split("/");
-      try {
-        await changePlan(actor, { plan, billingType });
-      } catch (error) {
-        return refusalReply(submission, refusalOf(error), { field: "choice", status: 422, extra: { intent } });
-      }
-      return redirectWithToast("/billing", "success", m.billing_plan_saved_toast());
-    }
-    case "alerts": {
-      const submission = parseWithZod(form, { schema: WalletAlertsSchema });
-      if (submission.status !== "success") return formFailure(submission.reply(), 422, undefined, { intent });
-      try {
-        const v = submission.value;
-        await saveWalletAlerts(actor, {
-          lowBalance: v.lowBalance,
-          autoTopupBelow: v.autoTopupBelow,
-          autoTopupAmount: v.autoTopupAmount,
-          autoTopupPhone: v.autoTopupPhone,
-        });
-      } catch (error) {
-        const refusal = refusalOf(error);
-        return refusalReply(submission, refusal, { field: refusal.field ?? "lowBalance", status: 422, extra: { intent } });
-      }
-      return redirectWithToast("/billing", "success", m.billing_alerts_saved_toast());
-    }
-    case "dispute":
-      return disputeAction(actor, invoice, form, intent, "/billing");
-  }
-  throw data(m.billing_unknown_action(), { status: 400 });
+  const actorOf = (current: CurrentUser) => ({ organizationId: current.organization.id, userId: current.user.id });
+  return intentAction(args, {
+    permission: "billing:manage",
+    intents: {
+      topup: intent(
+        TopupSchema,
+        async ({ value: { amount, method = "mpesa", phone }, submission, user, intent: posted }) => {
+          const actor = actorOf(user);
+          try {
+            if (method === "card") {
+              const started = await startCardTopup({ ...actor, email: user.user.email }, { amount });
+              // Paystack's hosted checkout is another site (the sandbox's is not one of the app's routes): a document load.
+              return started.authorizationUrl
+                ? redirectDocument(started.authorizationUrl)
+                : redirect(`/billing/payments/${started.payment.id}`);
+            }
+            if (method === "bank") {
+              const started = await startBankTransfer(actor, { amount });
+              return redirect(`/billing/payments/${started.payment.id}`);
+            }
+            const payment = await startMpesaTopup(actor, { amount, phone });
+            return redirect(`/billing/payments/${payment.id}`);
+          } catch (error) {
+            const refusal = refusalOf(error);
+            // The form has no e-mail field: that refusal is said above it. An outside system's failure answers 503.
+            const field = refusal.field === "email" ? null : refusal.field;
+            const status = refusal.status >= 500 ? 503 : field ? 422 : refusal.status;
+            return refusalReply(submission, refusal, { field, status, extra: { intent: posted } });
+          }
+        },
+        { invalid: unfit },
+      ),
+      plan: intent(
+        PlanChoiceSchema,
+        async ({ value, submission, user, intent: posted }) => {
+          const [plan, billingType] = value.choice.split("/");
+          try {
+            await changePlan(actorOf(user), { plan, billingType });
+          } catch (error) {
+            return refusalReply(submission, refusalOf(error), { field: "choice", status: 422, extra: { intent: posted } });
+          }
+          return redirectWithToast("/billing", "success", m.billing_plan_saved_toast());
+        },
+        { invalid: unfit },
+      ),
+      alerts: intent(
+        WalletAlertsSchema,
+        async ({ value: v, submission, user, intent: posted }) => {
+          try {
+            await saveWalletAlerts(actorOf(user), {
+              lowBalance: v.lowBalance,
+              autoTopupBelow: v.autoTopupBelow,
+              autoTopupAmount: v.autoTopupAmount,
+              autoTopupPhone: v.autoTopupPhone,
+            });
+          } catch (error) {
+            const refusal = refusalOf(error);
+            return refusalReply(submission, refusal, { field: refusal.field ?? "lowBalance", status: 422, extra: { intent: posted } });
+          }
+          return redirectWithToast("/billing", "success", m.billing_alerts_saved_toast());
+        },
+        { invalid: unfit },
+      ),
+      dispute: intent(
+        DisputeFormSchema,
+        ({ value, submission, user, intent: posted }) =>
+          disputeAction(actorOf(user), value.invoice, value.reason, submission, posted, "/billing"),
+        { invalid: (submission, posted) => disputeInvalid(submission, posted, postedInvoice(submission)) },
+      ),
+    },
+    unknown: () => {
+      throw data(m.billing_unknown_action(), { status: 400 });
+    },
+  });
 }
 
 // The top-up, plan and dispute dialogs: open only while the URL names one, so in the browser a chunk

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import type { Route } from "./+types/invoice";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { invoiceDocument } from "~/.server/domains/billing/invoices";
 import { openDisputeOf, resolvedDisputeOf } from "~/.server/domains/billing/page";
-import { disputeAction } from "~/.server/domains/billing/page-actions";
+import { disputeAction, disputeInvalid, DisputeFormSchema } from "~/.server/domains/billing/page-actions";
 import { paybillFor } from "~/.server/domains/billing/mpesa";
 import { formatInvoiceDateTime } from "~/lib/invoice";
 import { amountDueCents } from "~/lib/invoice-document";
@@ -55,13 +55,30 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+/** Disputing this invoice: owners and admins (billing:manage). */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "billing:manage");
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
-  if (intent !== "dispute") throw data(m.billing_unknown_action(), { status: 400 });
-  const actor = { organizationId: current.organization.id, userId: current.user.id };
-  return disputeAction(actor, args.params.id, form, intent, `/billing/invoices/${args.params.id}`);
+  const invoiceId = args.params.id;
+  return intentAction(args, {
+    permission: "billing:manage",
+    intents: {
+      dispute: intent(
+        DisputeFormSchema,
+        ({ value, submission, user, intent: posted }) =>
+          disputeAction(
+            { organizationId: user.organization.id, userId: user.user.id },
+            invoiceId,
+            value.reason,
+            submission,
+            posted,
+            `/billing/invoices/${invoiceId}`,
+          ),
+        { invalid: (submission, posted) => disputeInvalid(submission, posted, invoiceId) },
+      ),
+    },
+    unknown: () => {
+      throw data(m.billing_unknown_action(), { status: 400 });
+    },
+  });
 }
 
 export default function Invoice({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,8 +1,9 @@
 import { data, Form, href, Link, redirect } from "react-router";
 import type { Route } from "./+types/new";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import * as z from "zod/mini";
+import { formAction } from "~/.server/domains/auth/form-actions";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import {
   existingConversation,
   searchStartContacts,
@@ -58,26 +59,31 @@ export async function loader(args: Route.LoaderArgs) {
   return { numbers, contact, q, matches };
 }
 
+// What the form sends, each cut to 100 characters (a longer one is no contact, number or phone).
+const clipped = z.pipe(
+  postedText,
+  z.transform((text: string) => text.slice(0, 100)),
+);
+const StartSchema = z.object({ contactId: clipped, phone: clipped, number: clipped });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "inbox:reply");
-  const form = await readForm(args.request);
-  const posted = postedTexts(form, ["contactId", "phone", "number"]);
-  const values = {
-    contactId: posted.contactId.slice(0, 100),
-    phone: posted.phone.slice(0, 100),
-    number: posted.number.slice(0, 100),
-  };
-  try {
-    const { conversationId } = await startConversation(
-      { organizationId: current.organization.id, userId: current.user.id },
-      { contactId: values.contactId, phone: values.phone, phoneNumberId: values.number },
-    );
-    return redirect(href("/chat/:id", { id: conversationId }));
-  } catch (error) {
-    const refusal = refusalOf(error);
-    throwIfNotFound(refusal);
-    return data<StartActionData>({ errors: { [refusal.field ?? "form"]: refusal.message }, values }, { status: refusal.status });
-  }
+  return formAction(args, {
+    permission: "inbox:reply",
+    schema: StartSchema,
+    handle: async ({ value: values, user }) => {
+      try {
+        const { conversationId } = await startConversation(
+          { organizationId: user.organization.id, userId: user.user.id },
+          { contactId: values.contactId, phone: values.phone, phoneNumberId: values.number },
+        );
+        return redirect(href("/chat/:id", { id: conversationId }));
+      } catch (error) {
+        const refusal = refusalOf(error);
+        throwIfNotFound(refusal);
+        return data<StartActionData>({ errors: { [refusal.field ?? "form"]: refusal.message }, values }, { status: refusal.status });
+      }
+    },
+  });
 }
 
 export const clientLoader = loadAsDocument;

@@ -1,10 +1,11 @@
 import { data, href } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
 import type { Route } from "./+types/quick-replies";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import {
   createQuickReply,
@@ -59,50 +60,57 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+// A saved answer's form (`update` names the one it changes); deleting asks for a confirmation first.
+const UpdateSchema = z.object({ ...QuickReplySchema.shape, id: postedText });
+const DeleteSchema = z.object({ id: postedText, confirm: postedText });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "inbox:quick-replies");
-  const form = await readForm(args.request);
-  const { intent, id, confirm } = postedTexts(form, ["intent", "id", "confirm"]);
-  const actor = {
+  const actorOf = (current: CurrentUser) => ({
     organizationId: current.organization.id,
     userId: current.user.id,
     role: current.role,
     meta: requestMeta(args.request, args.context),
-  };
+  });
   const here = href("/chat/quick-replies");
-  try {
-    switch (intent) {
-      case "add":
-      case "update": {
-        const submission = parseWithZod(form, { schema: QuickReplySchema });
-        if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
-        try {
-          const saved =
-            intent === "add" ? await createQuickReply(actor, submission.value) : await updateQuickReply(actor, id, submission.value);
-          return redirectWithToast(
-            here,
-            "success",
-            intent === "add" ? m.inbox_quick_added({ shortcut: saved.shortcut }) : m.inbox_quick_saved({ shortcut: saved.shortcut }),
-          );
-        } catch (error) {
-          // Refused for a field (the shortcut is taken): said at the field, the form as it was sent.
-          const refusal = refusalOf(error);
-          if (!refusal.field) throw refusal;
-          return refusalReply(submission, refusal, { extra: { intent } });
-        }
-      }
-      case "delete": {
-        if (confirm !== "yes") return formFailure(null, 400, m.inbox_quick_confirm_first(), { intent });
-        const gone = await deleteQuickReply(actor, id);
-        return redirectWithToast(here, "success", m.inbox_quick_deleted({ shortcut: gone.shortcut }));
-      }
-    }
-  } catch (error) {
+  // Refused for a field (the shortcut is taken): said at the field, the form as it was sent.
+  const atField = (submission: Parameters<typeof refusalReply>[0], error: unknown, intent: string) => {
     const refusal = refusalOf(error);
-    throwIfNotFound(refusal);
-    return refusalToast(refusal, { intent });
-  }
-  throw data(m.inbox_unknown_action(), { status: 400 });
+    if (!refusal.field) throw refusal;
+    return refusalReply(submission, refusal, { extra: { intent } });
+  };
+  return intentAction(args, {
+    permission: "inbox:quick-replies",
+    intents: {
+      add: intent(QuickReplySchema, async ({ value, submission, user, intent }) => {
+        try {
+          const saved = await createQuickReply(actorOf(user), value);
+          return redirectWithToast(here, "success", m.inbox_quick_added({ shortcut: saved.shortcut }));
+        } catch (error) {
+          return atField(submission, error, intent);
+        }
+      }),
+      update: intent(UpdateSchema, async ({ value: { id, ...reply }, submission, user, intent }) => {
+        try {
+          const saved = await updateQuickReply(actorOf(user), id, reply);
+          return redirectWithToast(here, "success", m.inbox_quick_saved({ shortcut: saved.shortcut }));
+        } catch (error) {
+          return atField(submission, error, intent);
+        }
+      }),
+      delete: intent(DeleteSchema, async ({ value, user, intent }) => {
+        if (value.confirm !== "yes") return formFailure(null, 400, m.inbox_quick_confirm_first(), { intent });
+        const gone = await deleteQuickReply(actorOf(user), value.id);
+        return redirectWithToast(here, "success", m.inbox_quick_deleted({ shortcut: gone.shortcut }));
+      }),
+    },
+    refused: (refusal, intent) => {
+      throwIfNotFound(refusal);
+      return refusalToast(refusal, { intent });
+    },
+    unknown: () => {
+      throw data(m.inbox_unknown_action(), { status: 400 });
+    },
+  });
 }
 
 type ActionData = Route.ComponentProps["actionData"];

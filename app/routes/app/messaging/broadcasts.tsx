@@ -17,7 +17,7 @@ import { TextLink } from "~/components/ui/text-link";
 import { m } from "~/paraglide/messages";
 
 // A filtered list: sent as a document without React (decision 066).
-export const handle: PermissionHandle & PageHandle = { permission: "messaging:view", ...menuDocumentPage };
+export const handle: PermissionHandle & PageHandle = { permission: "campaigns:view", ...menuDocumentPage };
 
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;

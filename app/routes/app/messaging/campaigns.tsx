@@ -20,7 +20,7 @@ import { m } from "~/paraglide/messages";
 // campaign's page does (decision 067): app/assets/live.js follows /messaging/events for the campaigns
 // on the page that can still change and redraws the table; without JavaScript the page refreshes
 // itself while one of them sends.
-export const handle: PermissionHandle & PageHandle = { permission: "messaging:view", ...liveDocumentPage };
+export const handle: PermissionHandle & PageHandle = { permission: "campaigns:view", ...liveDocumentPage };
 
 // Reached by a client-side navigation, it loads as a document.
 export const clientLoader = loadAsDocument;

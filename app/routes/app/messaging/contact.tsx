@@ -1,11 +1,13 @@
 import { data, href, useSearchParams } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
 import { useCan } from "~/components/layout/shell-role";
 import type { Route } from "./+types/contact";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
+import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { deleteContact, getContact, listContacts, setConsent, updateContact } from "~/.server/domains/contacts/manage";
@@ -73,45 +75,62 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+// Deleting, erasing and merging ask for a confirmation first; merging names the other contact.
+const ConfirmSchema = z.object({ confirm: postedText, other: postedText });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "contacts:manage");
-  const form = await readForm(args.request);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   const id = args.params.id;
   const here = href("/messaging/contacts/:id", { id });
-  const { intent, other, confirm } = postedTexts(form, ["intent", "other", "confirm"]);
-  try {
-    switch (intent) {
-      case "save":
-        return await saveContactForm(actor, id, form);
-      case "consent":
-        return await recordConsentForm(actor, id, form);
-      case "delete":
-      case "erase":
-      case "merge": {
-        if (confirm !== "yes")
-          return redirectWithToast(
-            `${here}?confirm=${intent}${intent === "merge" ? `&other=${encodeURIComponent(other)}` : ""}`,
-            "info",
-            m.messaging_contact_confirm_first(),
-          );
-        if (intent === "delete") {
-          await deleteContact(actor, id);
-          return redirectWithToast(href("/messaging/contacts"), "success", m.messaging_contact_deleted_toast());
-        }
-        if (intent === "erase")
-          return redirectWithToast(href("/messaging/contacts"), "success", erasedToast(await eraseContact(actor, id)));
-        const merged = await mergeContacts(actor, id, other);
-        return redirectWithToast(here, "success", m.messaging_contact_merged_toast({ name: merged.name }));
-      }
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  const confirmed = intent(ConfirmSchema, async ({ value: { confirm, other }, user, intent: posted }) => {
+    if (confirm !== "yes")
+      return redirectWithToast(
+        `${here}?confirm=${posted}${posted === "merge" ? `&other=${encodeURIComponent(other)}` : ""}`,
+        "info",
+        m.messaging_contact_confirm_first(),
+      );
+    if (posted === "delete") {
+      await deleteContact(actorOf(user), id);
+      return redirectWithToast(href("/messaging/contacts"), "success", m.messaging_contact_deleted_toast());
     }
-  } catch (error) {
-    const refusal = refusalOf(error);
-    // Merging, the other contact is the one not found: said on this contact's page.
-    if (refusal.code === "contact_not_found" && intent !== "merge") throwIfNotFound(refusal, m.messaging_contact_not_found());
-    return refusalToast(refusal, { form: intent }, refusal.status === 404 ? 400 : refusal.status);
-  }
-  throw data("Unknown action.", { status: 400 });
+    if (posted === "erase")
+      return redirectWithToast(href("/messaging/contacts"), "success", erasedToast(await eraseContact(actorOf(user), id)));
+    const merged = await mergeContacts(actorOf(user), id, other);
+    return redirectWithToast(here, "success", m.messaging_contact_merged_toast({ name: merged.name }));
+  });
+  return intentAction(args, {
+    permission: "contacts:manage",
+    intents: {
+      save: intent(
+        EditContactSchema,
+        ({ value, submission, form, user }) => saveContact(actorOf(user), id, value, submission, attributesOf(form)),
+        { invalid: (submission) => formFailure(submission.reply(), 400, undefined, { form: "save" }) },
+      ),
+      consent: intent(
+        ConsentSchema,
+        async ({ value, user }) => {
+          const contact = await setConsent(actorOf(user), id, value);
+          return redirectWithToast(here, "success", m.messaging_consent_recorded_toast({ status: optInLabels()[contact.optIn] }));
+        },
+        { invalid: (submission) => formFailure(submission.reply(), 400, undefined, { form: "consent" }) },
+      ),
+      delete: confirmed,
+      erase: confirmed,
+      merge: confirmed,
+    },
+    refused: (refusal, posted) => {
+      // Merging, the other contact is the one not found: said on this contact's page.
+      if (refusal.code === "contact_not_found" && posted !== "merge") throwIfNotFound(refusal, m.messaging_contact_not_found());
+      return refusalToast(refusal, { form: posted }, refusal.status === 404 ? 400 : refusal.status);
+    },
+    unknown: () => {
+      throw data("Unknown action.", { status: 400 });
+    },
+  });
 }
 
 /** The erasure's toast: what was erased here, and what happens to the copies in connected tools. */
@@ -123,12 +142,20 @@ function erasedToast(copies: ErasedCopy[]) {
   return m.messaging_contact_erased_toast();
 }
 
-async function saveContactForm(actor: { organizationId: string; userId: string }, id: string, form: FormData) {
-  const submission = parseWithZod(form, { schema: EditContactSchema });
-  if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { form: "save" });
+/** The custom fields' values, posted as `attr.<key>` (a key the organisation defined; "" clears it). */
+function attributesOf(form: FormData) {
   const attributes: Record<string, string> = {};
   for (const [key, value] of form) if (key.startsWith("attr.") && typeof value === "string") attributes[key.slice(5)] = value;
-  const { name, phone, tags, language, notes } = submission.value;
+  return attributes;
+}
+
+async function saveContact(
+  actor: { organizationId: string; userId: string },
+  id: string,
+  { name, phone, tags, language, notes }: z.output<typeof EditContactSchema>,
+  submission: SubmissionOf<typeof EditContactSchema>,
+  attributes: Record<string, string>,
+) {
   try {
     const contact = await updateContact(actor, id, {
       name,
@@ -146,17 +173,6 @@ async function saveContactForm(actor: { organizationId: string; userId: string }
   }
 }
 
-async function recordConsentForm(actor: { organizationId: string; userId: string }, id: string, form: FormData) {
-  const submission = parseWithZod(form, { schema: ConsentSchema });
-  if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { form: "consent" });
-  const contact = await setConsent(actor, id, submission.value);
-  return redirectWithToast(
-    href("/messaging/contacts/:id", { id }),
-    "success",
-    m.messaging_consent_recorded_toast({ status: optInLabels()[contact.optIn] }),
-  );
-}
-
 export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
   const { contact, fields, timeline, mergeQuery, candidates, other, confirm, canManage } = loaderData;
   const canMessage = useCan("inbox:reply");
@@ -170,10 +186,16 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
 
       <div className="grid gap-6 lg:grid-cols-2">
         {canManage ? (
-          <EditContactCard contact={contact} fields={fields} lastResult={actionData?.form === "save" ? actionData.result : undefined} />
+          <EditContactCard
+            contact={contact}
+            fields={fields}
+            lastResult={actionData && "form" in actionData && actionData.form === "save" ? actionData.result : undefined}
+          />
         ) : null}
         <div className="space-y-6">
-          {canManage ? <ConsentCard lastResult={actionData?.form === "consent" ? actionData.result : undefined} /> : null}
+          {canManage ? (
+            <ConsentCard lastResult={actionData && "form" in actionData && actionData.form === "consent" ? actionData.result : undefined} />
+          ) : null}
           <ContactTimeline entries={timeline.entries} olderHref={olderHref} />
         </div>
       </div>

@@ -1,9 +1,10 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/fields";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import * as z from "zod/mini";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { attributeDefinitions, type AttributeDefinition } from "~/.server/domains/contacts/attributes";
 import { defineAttribute, removeAttribute } from "~/.server/domains/contacts/field-definitions";
@@ -44,27 +45,44 @@ export async function loader(args: Route.LoaderArgs) {
   return { fields: [...(await attributeDefinitions(current.organization.id)).values()], canManage: can(current.role, "contacts:manage") };
 }
 
+// A field's key, label and type (removing names the key); shown again with the reason when refused.
+const FieldSchema = z.object({ key: postedText, label: postedText, type: postedText });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "contacts:manage");
-  const form = await readForm(args.request);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  const posted = postedTexts(form, ["intent", "key", "label", "type"]);
-  const text = (name: "key" | "label" | "type") => posted[name];
-  try {
-    if (posted.intent === "add") {
-      const field = await defineAttribute(actor, { key: text("key"), label: text("label"), type: text("type") });
-      return redirectWithToast(href("/messaging/contacts/fields"), "success", m.messaging_fields_added_toast({ label: field.label }));
-    }
-    if (posted.intent === "remove") {
-      await removeAttribute(actor, text("key"));
-      return redirectWithToast(href("/messaging/contacts/fields"), "success", m.messaging_fields_removed_toast());
-    }
-  } catch (error) {
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  const refused = (error: unknown, values: z.output<typeof FieldSchema>) => {
     const refusal = refusalOf(error);
     throwIfNotFound(refusal);
-    return refusalToast(refusal, { problem: refusal.message, values: { key: text("key"), label: text("label"), type: text("type") } });
-  }
-  throw data("Unknown action.", { status: 400 });
+    return refusalToast(refusal, { problem: refusal.message, values });
+  };
+  return intentAction(args, {
+    permission: "contacts:manage",
+    intents: {
+      add: intent(FieldSchema, async ({ value, user }) => {
+        try {
+          const field = await defineAttribute(actorOf(user), value);
+          return redirectWithToast(href("/messaging/contacts/fields"), "success", m.messaging_fields_added_toast({ label: field.label }));
+        } catch (error) {
+          return refused(error, value);
+        }
+      }),
+      remove: intent(FieldSchema, async ({ value, user }) => {
+        try {
+          await removeAttribute(actorOf(user), value.key);
+          return redirectWithToast(href("/messaging/contacts/fields"), "success", m.messaging_fields_removed_toast());
+        } catch (error) {
+          return refused(error, value);
+        }
+      }),
+    },
+    unknown: () => {
+      throw data("Unknown action.", { status: 400 });
+    },
+  });
 }
 
 export default function Fields({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,13 +1,14 @@
 import { data, Form, href, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/segments";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import * as z from "zod/mini";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { deleteSegment, listSegments, saveSegment } from "~/.server/domains/contacts/segments";
 import { contactFilterQuery, isFiltered, readContactFilterParams, type ContactFilterParams } from "~/lib/contact-filter";
-import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
+import { refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { formatNumber } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
@@ -43,35 +44,37 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+// A segment is a name for the contact book's filter as it stands (its search, tag, consent, last seen).
+const SaveSchema = z.object({ name: postedText, q: postedText, tag: postedText, optin: postedText, seen: postedText });
+const DeleteSchema = z.object({ segment: postedText });
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "contacts:manage");
-  const form = await readForm(args.request);
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  const {
-    intent,
-    name,
-    segment: segmentId,
-    q,
-    tag,
-    optin,
-    seen,
-  } = postedTexts(form, ["intent", "name", "segment", "q", "tag", "optin", "seen"]);
-  try {
-    if (intent === "save") {
-      const filter = readContactFilterParams(new URLSearchParams({ q, tag, optin, seen }));
-      const segment = await saveSegment(actor, { name, filter });
-      return redirectWithToast(href("/messaging/contacts/segments"), "success", m.messaging_segments_saved_toast({ name: segment.name }));
-    }
-    if (intent === "delete") {
-      await deleteSegment(actor, segmentId);
-      return redirectWithToast(href("/messaging/contacts/segments"), "success", m.messaging_segments_deleted_toast());
-    }
-  } catch (error) {
-    const refusal = refusalOf(error);
-    throwIfNotFound(refusal);
-    return refusalToast(refusal, { problem: refusal.message });
-  }
-  throw data("Unknown action.", { status: 400 });
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  return intentAction(args, {
+    permission: "contacts:manage",
+    intents: {
+      save: intent(SaveSchema, async ({ value: { name, q, tag, optin, seen }, user }) => {
+        const filter = readContactFilterParams(new URLSearchParams({ q, tag, optin, seen }));
+        const segment = await saveSegment(actorOf(user), { name, filter });
+        return redirectWithToast(href("/messaging/contacts/segments"), "success", m.messaging_segments_saved_toast({ name: segment.name }));
+      }),
+      delete: intent(DeleteSchema, async ({ value, user }) => {
+        await deleteSegment(actorOf(user), value.segment);
+        return redirectWithToast(href("/messaging/contacts/segments"), "success", m.messaging_segments_deleted_toast());
+      }),
+    },
+    refused: (refusal) => {
+      throwIfNotFound(refusal);
+      return refusalToast(refusal, { problem: refusal.message });
+    },
+    unknown: () => {
+      throw data("Unknown action.", { status: 400 });
+    },
+  });
 }
 
 function describeFilter(filter: ContactFilterParams) {

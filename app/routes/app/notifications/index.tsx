@@ -1,8 +1,9 @@
 import { data, Form, href, Link, redirect, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/index";
-import { isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import * as z from "zod/mini";
+import { isLocalPath, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { listNotifications, markAllRead, markRead } from "~/.server/domains/notifications/queries";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -26,36 +27,43 @@ export async function loader(args: Route.LoaderArgs) {
   return listNotifications({ userId: current.user.id, organizationId: current.organization.id }, { cursor });
 }
 
+// The bell posts here from every page: where to go back to, and the notification a button names.
+const ReadAll = z.object({ redirectTo: postedText });
+const ReadOne = z.object({ notification: postedText, redirectTo: postedText });
+
 /**
  * Marks one notification read (`intent=read`, `notification`) or all of them (`intent=read-all`),
  * then goes back to `redirectTo` (the bell posts here from every page) or this page.
  */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "notifications:view");
-  const form = await readForm(args.request);
-  const reader = { userId: current.user.id, organizationId: current.organization.id };
-  const { intent, notification, redirectTo: back } = postedTexts(form, ["intent", "notification", "redirectTo"]);
-  const to = isLocalPath(back) ? back : href("/notifications");
-  switch (intent) {
-    case "read":
-      if (!(await markRead(reader, notification))) throw data(m.inbox_notifications_not_found(), { status: 404 });
-      return redirect(to);
-    case "read-all": {
-      const marked = await markAllRead(reader);
-      return redirectWithToast(
-        to,
-        "success",
-        marked
-          ? byCount(
-              marked,
-              () => m.inbox_notifications_marked_one({ count: marked }),
-              () => m.inbox_notifications_marked_other({ count: marked }),
-            )
-          : m.inbox_notifications_nothing_unread(),
-      );
-    }
-  }
-  throw data(m.inbox_unknown_action(), { status: 400 });
+  const backTo = (redirectTo: string) => (isLocalPath(redirectTo) ? redirectTo : href("/notifications"));
+  const readerOf = (current: CurrentUser) => ({ userId: current.user.id, organizationId: current.organization.id });
+  return intentAction(args, {
+    permission: "notifications:view",
+    intents: {
+      read: intent(ReadOne, async ({ value, user }) => {
+        if (!(await markRead(readerOf(user), value.notification))) throw data(m.inbox_notifications_not_found(), { status: 404 });
+        return redirect(backTo(value.redirectTo));
+      }),
+      "read-all": intent(ReadAll, async ({ value, user }) => {
+        const marked = await markAllRead(readerOf(user));
+        return redirectWithToast(
+          backTo(value.redirectTo),
+          "success",
+          marked
+            ? byCount(
+                marked,
+                () => m.inbox_notifications_marked_one({ count: marked }),
+                () => m.inbox_notifications_marked_other({ count: marked }),
+              )
+            : m.inbox_notifications_nothing_unread(),
+        );
+      }),
+    },
+    unknown: () => {
+      throw data(m.inbox_unknown_action(), { status: 400 });
+    },
+  });
 }
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {

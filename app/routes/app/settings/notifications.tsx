@@ -3,8 +3,8 @@ import * as z from "zod/mini";
 import type { Route } from "./+types/notifications";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts, readPosted } from "~/.server/infrastructure/http/posted-fields";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
+import { formFailure } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { readEmailRules, saveEmailRules } from "~/.server/domains/notifications/rules";
 import { EVENT_SETTINGS, RULE_ROLES } from "~/lib/notifications";
@@ -14,7 +14,7 @@ import { SettingsHeader } from "~/components/settings/settings-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Toast } from "~/components/ui/toast";
-import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
+import { refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
@@ -53,21 +53,27 @@ export async function loader(args: Route.LoaderArgs) {
 
 /** Saves the whole table at once: for each event, the roles ticked (`<event>=<role>`, repeated). */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "notifications:manage");
-  const form = await readForm(args.request);
-  if (postedTexts(form, ["intent"]).intent !== "save") throw data(m.settings_unknown_action(), { status: 400 });
-  const chosen = readPosted(form, RulesSchema);
-  if (!chosen) return formFailure(null, 400, RULES_MESSAGES.badRole);
-  try {
-    const changed = await saveEmailRules(current, chosen, requestMeta(args.request, args.context));
-    return redirectWithToast(
-      href("/settings/notifications"),
-      "success",
-      changed ? m.settings_notifications_saved_toast() : m.settings_notifications_unchanged_toast(),
-    );
-  } catch (error) {
-    return refusalToast(refusalOf(error));
-  }
+  return intentAction(args, {
+    permission: "notifications:manage",
+    intents: {
+      save: intent(
+        RulesSchema,
+        async ({ value, user }) => {
+          const changed = await saveEmailRules(user, value, requestMeta(args.request, args.context));
+          return redirectWithToast(
+            href("/settings/notifications"),
+            "success",
+            changed ? m.settings_notifications_saved_toast() : m.settings_notifications_unchanged_toast(),
+          );
+        },
+        { invalid: () => formFailure(null, 400, RULES_MESSAGES.badRole) },
+      ),
+    },
+    refused: (refusal) => refusalToast(refusal),
+    unknown: () => {
+      throw data(m.settings_unknown_action(), { status: 400 });
+    },
+  });
 }
 
 export default function NotificationSettings({ loaderData, actionData }: Route.ComponentProps) {

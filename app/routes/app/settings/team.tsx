@@ -1,10 +1,11 @@
 import { data, href } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
 import type { Route } from "./+types/team";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { changeMemberRole, listMembers, removeMember, transferOwnership } from "~/.server/domains/team/members";
 import {
@@ -70,76 +71,95 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+// The member or invitation a button names; removing asks for a confirmation first.
+const MemberRoleSchema = z.object({ ...RoleChangeSchema.shape, member: postedText });
+const RemoveSchema = z.object({ member: postedText, confirm: postedText });
+const InvitationSchema = z.object({ invitation: postedText });
+const MemberHandoverSchema = z.object({ ...HandoverSchema.shape, member: postedText });
+
+/**
+ * Every member may post here (team:view); what each may change is the team domain's to refuse, with
+ * its own words in a toast (403): inviting, roles and removals need team:manage, the handover
+ * ownership:transfer, the approval setting approvals:configure.
+ */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "team:view");
-  const form = await readForm(args.request);
   const meta = requestMeta(args.request, args.context);
-  const { intent, member, invitation, confirm } = postedTexts(form, ["intent", "member", "invitation", "confirm"]);
   const here = href("/settings/team");
-  try {
-    switch (intent) {
-      case "invite": {
-        const submission = parseWithZod(form, { schema: InviteSchema });
-        if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
+  // Refused for a field (the address is a member already, an account elsewhere): said at the field.
+  const atField = (submission: Parameters<typeof refusalReply>[0], error: unknown, posted: string) => {
+    const refusal = refusalOf(error);
+    if (!refusal.field) throw refusal;
+    return refusalReply(submission, refusal, { extra: { intent: posted } });
+  };
+  return intentAction(args, {
+    permission: "team:view",
+    intents: {
+      invite: intent(InviteSchema, async ({ value, submission, user, intent: posted }) => {
         try {
-          await inviteMember(current, submission.value, meta);
+          await inviteMember(user, value, meta);
         } catch (error) {
-          // Refused for the address (a member already, an account elsewhere): said at the field.
-          const refusal = refusalOf(error);
-          if (!refusal.field) throw refusal;
-          return refusalReply(submission, refusal, { extra: { intent } });
+          return atField(submission, error, posted);
         }
-        return redirectWithToast(here, "success", m.settings_team_invited_toast({ email: submission.value.email.toLowerCase() }));
-      }
-      case "role": {
-        const submission = parseWithZod(form, { schema: RoleChangeSchema });
-        if (submission.status !== "success") return formFailure(null, 400, m.settings_team_choose_role(), { intent });
-        await changeMemberRole(current, member, submission.value.role, meta);
-        return redirectWithToast(here, "success", m.settings_team_role_changed_toast({ role: ROLE_WORDS[submission.value.role] }));
-      }
-      case "remove": {
-        if (confirm !== "yes") return formFailure(null, 400, m.settings_team_confirm_removal_first(), { intent });
-        await removeMember(current, member, meta);
+        return redirectWithToast(here, "success", m.settings_team_invited_toast({ email: value.email.toLowerCase() }));
+      }),
+      role: intent(
+        MemberRoleSchema,
+        async ({ value, user }) => {
+          await changeMemberRole(user, value.member, value.role, meta);
+          return redirectWithToast(here, "success", m.settings_team_role_changed_toast({ role: ROLE_WORDS[value.role] }));
+        },
+        { invalid: (_, posted) => formFailure(null, 400, m.settings_team_choose_role(), { intent: posted }) },
+      ),
+      remove: intent(RemoveSchema, async ({ value, user, intent: posted }) => {
+        if (value.confirm !== "yes") return formFailure(null, 400, m.settings_team_confirm_removal_first(), { intent: posted });
+        await removeMember(user, value.member, meta);
         return redirectWithToast(here, "success", m.settings_team_removed_toast());
-      }
-      case "resend":
-        await resendInvitation(current, invitation, meta);
+      }),
+      resend: intent(InvitationSchema, async ({ value, user }) => {
+        await resendInvitation(user, value.invitation, meta);
         return redirectWithToast(here, "success", m.settings_team_resent_toast());
-      case "revoke":
-        await revokeInvitation(current, invitation, meta);
+      }),
+      revoke: intent(InvitationSchema, async ({ value, user }) => {
+        await revokeInvitation(user, value.invitation, meta);
         return redirectWithToast(here, "success", m.settings_team_revoked_toast());
-      case "handover": {
-        const submission = parseWithZod(form, { schema: HandoverSchema });
-        if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
+      }),
+      handover: intent(
+        MemberHandoverSchema,
+        async ({ value, submission, user, intent: posted }) => {
+          try {
+            await transferOwnership(user, value.member, value.password, meta);
+          } catch (error) {
+            const refusal = refusalOf(error);
+            if (refusal.code !== "wrong_password") throw refusal;
+            return refusalReply(submission, refusal, {
+              field: "password",
+              status: 400,
+              hideFields: ["password"],
+              extra: { intent: posted },
+            });
+          }
+          return redirectWithToast(here, "success", m.settings_team_handed_over_toast());
+        },
+        { reply: { hideFields: ["password"] } },
+      ),
+      approval: intent(ApprovalSettingSchema, async ({ value, submission, user, intent: posted }) => {
+        const threshold = thresholdOf(value);
         try {
-          await transferOwnership(current, member, submission.value.password, meta);
+          await setBroadcastApproval(user, threshold, meta);
         } catch (error) {
-          const refusal = refusalOf(error);
-          if (refusal.code !== "wrong_password") throw refusal;
-          return refusalReply(submission, refusal, { field: "password", status: 400, hideFields: ["password"], extra: { intent } });
-        }
-        return redirectWithToast(here, "success", m.settings_team_handed_over_toast());
-      }
-      case "approval": {
-        const submission = parseWithZod(form, { schema: ApprovalSettingSchema });
-        if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
-        const threshold = thresholdOf(submission.value);
-        try {
-          await setBroadcastApproval(current, threshold, meta);
-        } catch (error) {
-          const refusal = refusalOf(error);
-          if (!refusal.field) throw refusal;
-          return refusalReply(submission, refusal, { extra: { intent } });
+          return atField(submission, error, posted);
         }
         return redirectWithToast(here, "success", approvalInWords(threshold));
-      }
-    }
-  } catch (error) {
-    const refusal = refusalOf(error);
-    throwIfNotFound(refusal);
-    return refusalToast(refusal, { intent });
-  }
-  throw data(m.settings_unknown_action(), { status: 400 });
+      }),
+    },
+    refused: (refusal, posted) => {
+      throwIfNotFound(refusal);
+      return refusalToast(refusal, { intent: posted });
+    },
+    unknown: () => {
+      throw data(m.settings_unknown_action(), { status: 400 });
+    },
+  });
 }
 
 export default function Team({ loaderData, actionData }: Route.ComponentProps) {

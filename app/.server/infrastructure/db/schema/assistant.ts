@@ -132,7 +132,7 @@ export const knowledgeWords = pgTable(
   ],
 );
 
-/** The assistant's use in one month (the organisation's calendar month, UTC): tokens, cost and outcomes. */
+/** The assistant's use in one month (a calendar month in Africa/Nairobi, as billing's): tokens, cost and outcomes. */
 export const assistantUsage = pgTable(
   "assistant_usage",
   {

@@ -1,15 +1,16 @@
 import { data, href, redirect } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
 import type { Route } from "./+types/campaign";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { getCampaign, RECIPIENT_RESULTS, recipientsPage, type RecipientResult } from "~/.server/domains/campaigns/queries";
 import { APPROVAL_WORDS, apiKeyApproval, approveCampaign, declineCampaign, requireApprover } from "~/.server/domains/campaigns/approval";
 import { DeclineSchema } from "~/lib/schemas/approval";
-import { CampaignPageActionSchema } from "~/lib/schemas/campaign";
 import { LEFT_OUT_WORDS } from "~/.server/domains/campaigns/failure-words";
 import { BUILT_IN_FIELDS } from "~/.server/domains/campaigns/variables";
 import { getMediaFile } from "~/.server/domains/messaging/media-files";
@@ -26,7 +27,7 @@ import { CampaignRecipients } from "~/components/campaigns/campaign-recipients";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { Toast } from "~/components/ui/toast";
 import { isRefusal } from "~/.server/infrastructure/refusal";
-import { refusalOf, throwIfNotFound, refusalToast, refusalRedirect } from "~/.server/infrastructure/http/refusal-reply";
+import { throwIfNotFound, refusalToast, refusalRedirect } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -113,55 +114,92 @@ async function templateValuesInWords(organizationId: string, parameters: Campaig
   return { headerFile, buttons };
 }
 
+// Approving, pausing and resuming post only their button; a decline its reason (checked after the role:
+// a role that may not decide is told so first); a cancel says "yes" on its second step.
+const NoFields = z.object({});
+const ReasonSchema = z.object({ reason: z.optional(z.string()) });
+const CancelSchema = z.object({ confirm: postedText });
+
+/**
+ * Every member who sees the campaign may post here; approving and declining are for owners and
+ * admins other than its author (approval.ts refuses anyone else, 403 in a toast), pausing, resuming
+ * and cancelling for those who manage campaigns (the helper sends anyone else to the refusal page).
+ */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "campaigns:view");
-  const form = await readForm(args.request);
-  // A post without a known intent falls through to the 400 below (after the role check, as before).
-  const posted = parseWithZod(form, { schema: CampaignPageActionSchema });
-  const intent = posted.status === "success" ? posted.value.intent : null;
   const id = args.params.id;
   const page = href("/messaging/campaigns/:id", { id });
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  try {
-    // Broadcast approval: owners and admins other than the author (approval.ts checks all of it).
-    if (intent === "approve" || intent === "decline") {
-      const approver = { ...actor, role: current.role };
-      requireApprover(approver);
-      if (intent === "approve") {
-        const { outcome } = await approveCampaign(approver, id);
+  const actorOf = (current: CurrentUser) => ({
+    organizationId: current.organization.id,
+    userId: current.user.id,
+    meta: requestMeta(args.request, args.context),
+  });
+  const approverOf = (current: CurrentUser) => {
+    const approver = { ...actorOf(current), role: current.role };
+    requireApprover(approver);
+    return approver;
+  };
+  return intentAction(args, {
+    permission: "campaigns:view",
+    intents: {
+      approve: intent(NoFields, async ({ user }) => {
+        const { outcome } = await approveCampaign(approverOf(user), id);
         return redirectWithToast(
           page,
           "success",
           outcome === "sending" ? m.messaging_campaign_approved_sending() : m.messaging_campaign_approved_scheduled(),
         );
-      }
-      const submission = parseWithZod(form, { schema: DeclineSchema });
-      if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { intent });
-      await declineCampaign(approver, id, submission.value.reason);
-      return redirectWithToast(page, "success", m.messaging_campaign_declined_toast());
-    }
-    if (!can(current.role, "campaigns:manage")) throw redirect("/unauthorized");
-    if (intent === "pause") {
-      await pauseCampaign(actor, id);
-      return redirectWithToast(page, "success", m.messaging_campaign_paused_toast());
-    }
-    if (intent === "resume") {
-      await resumeCampaign(actor, id);
-      return redirectWithToast(page, "success", m.messaging_campaign_resumed_toast());
-    }
-    if (intent === "cancel") {
-      if (posted.status !== "success" || posted.value.confirm !== "yes") return redirect(`${page}?confirm=cancel`);
-      await cancelCampaign(actor, id);
-      return redirectWithToast(page, "success", m.messaging_campaign_cancelled_toast());
-    }
-  } catch (error) {
-    // Approving or declining: refused with its status (403 for a role or the author, 409 when decided already).
-    const refusal = refusalOf(error);
-    throwIfNotFound(refusal, m.messaging_campaign_not_found());
-    if (intent === "approve" || intent === "decline") return refusalToast(refusal, { intent });
-    return refusalRedirect(page, refusal);
-  }
-  throw data("Unknown action.", { status: 400 });
+      }),
+      decline: intent(ReasonSchema, async ({ value, submission, user, intent: posted }) => {
+        const approver = approverOf(user);
+        const checked = DeclineSchema.safeParse(value);
+        if (!checked.success)
+          return formFailure(
+            submission.reply({ fieldErrors: { reason: checked.error.issues.map((issue) => issue.message) } }),
+            400,
+            undefined,
+            {
+              intent: posted,
+            },
+          );
+        await declineCampaign(approver, id, checked.data.reason);
+        return redirectWithToast(page, "success", m.messaging_campaign_declined_toast());
+      }),
+      pause: intent(
+        NoFields,
+        async ({ user }) => {
+          await pauseCampaign(actorOf(user), id);
+          return redirectWithToast(page, "success", m.messaging_campaign_paused_toast());
+        },
+        { permission: "campaigns:manage" },
+      ),
+      resume: intent(
+        NoFields,
+        async ({ user }) => {
+          await resumeCampaign(actorOf(user), id);
+          return redirectWithToast(page, "success", m.messaging_campaign_resumed_toast());
+        },
+        { permission: "campaigns:manage" },
+      ),
+      cancel: intent(
+        CancelSchema,
+        async ({ value, user }) => {
+          if (value.confirm !== "yes") return redirect(`${page}?confirm=cancel`);
+          await cancelCampaign(actorOf(user), id);
+          return redirectWithToast(page, "success", m.messaging_campaign_cancelled_toast());
+        },
+        { permission: "campaigns:manage" },
+      ),
+    },
+    refused: async (refusal, posted) => {
+      // Approving or declining: refused with its status (403 for a role or the author, 409 when decided already).
+      throwIfNotFound(refusal, m.messaging_campaign_not_found());
+      if (posted === "approve" || posted === "decline") return refusalToast(refusal, { intent: posted });
+      return refusalRedirect(page, refusal);
+    },
+    unknown: () => {
+      throw data("Unknown action.", { status: 400 });
+    },
+  });
 }
 
 export default function CampaignPage({ loaderData, actionData }: Route.ComponentProps) {

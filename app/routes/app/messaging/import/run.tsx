@@ -2,10 +2,10 @@ import { useEffect } from "react";
 import { Form, href, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import { ArrowLeft, Download } from "~/components/ui/icons";
 import type { Route } from "./+types/run";
+import * as z from "zod/mini";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
-import { postedTexts } from "~/.server/infrastructure/http/posted-fields";
+import { actorOf, formAction } from "~/.server/domains/auth/form-actions";
+import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
 import { getImport, startImport, suggestMapping } from "~/.server/domains/contacts/import";
 import { DUPLICATE_POLICIES, type DuplicatePolicy } from "~/lib/contact-import";
@@ -51,30 +51,35 @@ async function loadImport(organizationId: string, id: string) {
   }
 }
 
+// One choice per column of the file (column0, column1...), named by its position: any number of them.
+const MappingSchema = z.catchall(z.object({ duplicates: postedText, consentEvidence: postedText }), postedText);
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "contacts:manage");
-  const organizationId = current.organization.id;
-  const importing = await loadImport(organizationId, args.params.id);
-  const form = await readForm(args.request);
-  // One choice per column of the file (column0, column1...), named by its position.
-  const posted = postedTexts(form, [...importing.columns.map((_, i) => `column${i}`), "duplicates", "consentEvidence"]);
-  const mapping: Record<string, string> = {};
-  importing.columns.forEach((column, i) => {
-    const target = posted[`column${i}`];
-    if (target) mapping[column] = target;
+  return formAction(args, {
+    permission: "contacts:manage",
+    schema: MappingSchema,
+    handle: async ({ value: posted, user }) => {
+      const organizationId = user.organization.id;
+      const importing = await loadImport(organizationId, args.params.id);
+      const mapping: Record<string, string> = {};
+      importing.columns.forEach((column, i) => {
+        const target = posted[`column${i}`];
+        if (target) mapping[column] = target;
+      });
+      const duplicates = posted.duplicates as DuplicatePolicy;
+      const consent = posted.consentEvidence.slice(0, EVIDENCE_MAX + 1);
+      try {
+        await startImport(actorOf(args, user), importing.id, {
+          mapping,
+          duplicates,
+          consentEvidence: consent,
+        });
+      } catch (error) {
+        return refusalFormError(refusalOf(error), { mapping, duplicates, consent });
+      }
+      return redirect(href("/messaging/contacts/import/:id", { id: importing.id }));
+    },
   });
-  const duplicates = posted.duplicates as DuplicatePolicy;
-  const consent = (posted.consentEvidence ?? "").slice(0, EVIDENCE_MAX + 1);
-  try {
-    await startImport({ organizationId, userId: current.user.id, meta: requestMeta(args.request, args.context) }, importing.id, {
-      mapping,
-      duplicates,
-      consentEvidence: consent,
-    });
-  } catch (error) {
-    return refusalFormError(refusalOf(error), { mapping, duplicates, consent });
-  }
-  return redirect(href("/messaging/contacts/import/:id", { id: importing.id }));
 }
 
 /** What a column can fill (besides the tenant's custom fields), in the page's language. */
@@ -118,7 +123,8 @@ export default function ImportRun({ loaderData, actionData }: Route.ComponentPro
 function Mapping({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderData" | "actionData">) {
   const { importing, fields, suggested, evidenceMax } = loaderData;
   const navigation = useNavigation();
-  const chosen = actionData?.mapping ?? suggested;
+  const kept = actionData && "mapping" in actionData ? actionData : undefined;
+  const chosen = kept?.mapping ?? suggested;
   const targets = [...importTargets(), ...fields];
   const duplicates = duplicateLabels();
   return (
@@ -126,7 +132,7 @@ function Mapping({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderD
       <CardHeader title={m.messaging_import_mapping_title()} description={m.messaging_import_mapping_description()} />
       <Form method="post">
         <CardBody className="space-y-5">
-          <FormError errors={actionData?.error ? [actionData.error] : undefined} />
+          <FormError errors={kept?.error ? [kept.error] : undefined} />
           <div className="grid gap-4 sm:grid-cols-2">
             {importing.columns.map((column, i) => (
               <SelectField
@@ -141,14 +147,14 @@ function Mapping({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderD
           <SelectField
             label={m.messaging_import_duplicates_label()}
             name="duplicates"
-            defaultValue={actionData?.duplicates ?? "skip"}
+            defaultValue={kept?.duplicates ?? "skip"}
             options={DUPLICATE_POLICIES.map((p) => ({ value: p, label: duplicates[p] }))}
           />
           <TextareaField
             label={m.messaging_import_consent_label()}
             name="consentEvidence"
             maxLength={evidenceMax}
-            defaultValue={actionData?.consent ?? ""}
+            defaultValue={kept?.consent ?? ""}
             hint={m.messaging_import_consent_hint()}
           />
         </CardBody>
