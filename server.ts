@@ -48,7 +48,7 @@ import { registerPaybillUrls } from "~/.server/domains/billing/mpesa";
 import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { registerConnectors } from "~/.server/composition/integrations";
-import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH, shopifyWebhookAddress } from "~/.server/domains/integrations/shopify/webhook-route";
+import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH, shopifyWebhookAddress } from "~/.server/adapters/webhooks-in/shopify";
 import { wireDomainEvents } from "~/.server/composition/domain-events";
 import { startJobWorkers } from "~/.server/infrastructure/jobs/worker";
 import { startDispatcher } from "~/.server/domains/messaging/dispatcher";

@@ -103,12 +103,12 @@ export default [
     // Advanced Analytics: the period's figures, chart, funnel, templates and daily table.
     route("analytics", "routes/app/analytics.tsx"),
     // Integrations (issue 45): the catalogue with its connect dialog, and where a provider's OAuth consent returns.
-    route("integrations", "routes/app/integrations.tsx"),
-    route("integrations/hubspot", "routes/app/integrations-hubspot.tsx"),
-    route("integrations/:provider/callback", "routes/app/integration-callback.tsx"),
+    route("integrations", "routes/app/integrations/index.tsx"),
+    route("integrations/hubspot", "routes/app/integrations/hubspot.tsx"),
+    route("integrations/:provider/callback", "routes/app/integrations/callback.tsx"),
     // Google Sheets' export and import settings (decision 085).
-    route("integrations/google-sheets", "routes/app/integrations-google-sheets.tsx"),
-    route("integrations/shopify", "routes/app/integrations-shopify.tsx"),
+    route("integrations/google-sheets", "routes/app/integrations/google-sheets.tsx"),
+    route("integrations/shopify", "routes/app/integrations/shopify.tsx"),
     // The partner programme (issue 46): the administrator's four tabs, or a partner's own programme, or the application.
     route("revenue-share", "routes/app/revenue-share/index.tsx"),
     route("revenue-share/partners", "routes/app/revenue-share/partners.tsx"),
@@ -135,9 +135,9 @@ export default [
     route("messaging/contacts/export.csv", "routes/app/messaging/export.ts"),
     route("messaging/contacts/:id/data.json", "routes/app/messaging/contact-data.ts"),
     // A Shopify customer's data request, assembled for the owner to send on (decision 108).
-    route("integrations/shopify/requests/:id/data.json", "routes/app/integrations-shopify-data.ts"),
+    route("integrations/shopify/requests/:id/data.json", "routes/app/integrations/shopify-data.ts"),
     // The Google Picker's OAuth token for the Google Sheets page's script (issue 73, decision 109).
-    route("integrations/google-sheets/picker-token", "routes/app/integrations-google-sheets-picker.ts"),
+    route("integrations/google-sheets/picker-token", "routes/app/integrations/google-sheets-picker.ts"),
     // Advanced Analytics' daily table as CSV (the page's query).
     route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
     // The partner programme's Transactions tab as CSV (platform administrators).
@@ -154,7 +154,7 @@ export default [
     route("billing/invoices/:id/pdf", "routes/app/billing/invoice-pdf.ts"),
     route("billing/card-return", "routes/app/billing/card-return.ts"),
     // A partner settlement's statement PDF (issue 46): the console's administrators and the partner's owner and admins.
-    route("revenue-share/settlements/:id/statement", "routes/app/partner-statement.ts"),
+    route("revenue-share/settlements/:id/statement", "routes/app/revenue-share/settlement-statement.ts"),
     // The member's bell, live (server-sent events).
     route("notifications/events", "routes/app/notifications/events.ts"),
   ]),

@@ -54,7 +54,7 @@ const NOT_YET_MOVED = new Set([
   // Page actions kept in a domain (revenue share, the inbox, the console's billing, templates).
   "app/.server/domains/admin/billing/actions.ts",
   "app/.server/domains/inbox/handle-action.ts",
-  "app/.server/domains/partners/page-actions.ts",
+  "app/.server/domains/revenue-share/page-actions.ts",
   "app/.server/domains/templates/queries.ts",
 ]);
 

@@ -2,6 +2,8 @@ import { execSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import routes from "../../app/routes";
 import { importCircles, importGraph, type ImportEdge } from "./import-graph";
 
 // The rule of the house (docs/architecture.md): app/.server is in layers and imports only go
@@ -143,6 +145,72 @@ describe("docs/architecture.md", () => {
       expect(queues.length).toBeGreaterThan(0);
       const listed = named("jobs");
       expect([...new Set(queues)].filter((queue) => !listed.has(queue))).toEqual([]);
+    });
+
+    /**
+     * Folders named after something other than their feature's name, each with its reason; everything
+     * else a row names under app/routes/app/, app/components/ and app/messages/ carries the name.
+     */
+    const OTHER_NAMES: Record<string, string> = {
+      chat: "the inbox's pages keep the spec's URL, /chat",
+      messaging: "contacts and campaigns keep the spec's URLs, /messaging/…",
+      developers: "the Developers page's URL, /developers (the domain is the developer it serves)",
+      legal: "the public site's legal pages (/terms, /privacy) share one document component",
+      public: "the words of every page a signed-out visitor sees",
+    };
+
+    test("names each feature as its domain folder, and its pages', components' and words' folders after it", () => {
+      // Issue 75, "a search for a feature's name finds all of it" (decision 125): revenue share was
+      // revenue-share in its pages, partners in its domain and partner in its API.
+      const wrong: string[] = [];
+      const used = new Set<string>();
+      const names = new Set<string>();
+      for (const row of rows) {
+        const folders = [...row[column("folders")]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+        const owned = folders.flatMap((folder) => /^domains\/([a-z0-9-]+)\/$/.exec(folder)?.[1] ?? []);
+        const name = /`([a-z0-9-]+)`$/.exec(row[0]!)?.[1];
+        if (!owned.length) {
+          if (name) wrong.push(`${row[0]}: a name, and no domain folder of its own`);
+          continue;
+        }
+        if (!name || !owned.includes(name) || names.has(name)) {
+          wrong.push(`${row[0]}: named ${name ?? "nothing"}, not as one of its domain folders (${owned.join(", ")}) or twice`);
+          continue;
+        }
+        names.add(name);
+        const parts = fs
+          .readdirSync(path.join(root, "app/.server/domains", name), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => entry.name);
+        for (const folder of folders) {
+          const segments = /^app\/(?:routes\/app|components|messages)\/(.+)\/$/.exec(folder)?.[1]!.split("/");
+          if (!segments || segments.some((segment) => segment === name || parts.includes(segment))) continue;
+          if (segments[0]! in OTHER_NAMES) used.add(segments[0]!);
+          else wrong.push(`${row[0]}: ${folder} is not named ${name}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+      expect(Object.keys(OTHER_NAMES).filter((other) => !used.has(other))).toEqual([]);
+    });
+
+    test("keeps every route of a pages folder in it", () => {
+      // A folder of app/routes/app/ is where every route whose URL starts with its name lives: no
+      // integrations-*.tsx beside app/routes/app/integrations/, no partner-statement.ts beside revenue-share/.
+      const folders = fs
+        .readdirSync(path.join(root, "app/routes/app"), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name);
+      const modules = (entries: RouteConfigEntry[], parent = ""): { url: string; file: string }[] =>
+        entries.flatMap((entry) => {
+          const url = entry.path === undefined ? parent : `${parent}/${entry.path}`;
+          return [{ url, file: entry.file }, ...modules(entry.children ?? [], url)];
+        });
+      const astray = modules(routes).filter(({ url, file }) => {
+        const first = url.split("/")[1] ?? "";
+        return file.startsWith("routes/app/") && folders.includes(first) && !file.startsWith(`routes/app/${first}/`);
+      });
+      expect(folders.length).toBeGreaterThan(5);
+      expect(astray.map(({ url, file }) => `/${url.slice(1)} → ${file}`)).toEqual([]);
     });
 
     test("names every resource of the public API", () => {

@@ -8,7 +8,7 @@ import { BASE_URL, field, randomIp, signIn, signUpAndVerifyViaApi } from "./help
 // partner and moves a fresh organisation to it from the demo's Savannah Digital Agency in one step;
 // that organisation tops up KES 2,000 through the M-Pesa sandbox's prompt. A new organisation is
 // postpaid: its payment is money on account (a receipt), which earns the partner nothing (issue 72,
-// decision 102: the monthly tax invoice it pays earns, once; partners-month-recomputed.test.ts pays
+// decision 102: the monthly tax invoice it pays earns, once; revenue-share-month-recomputed.test.ts pays
 // one). The administrator's Transactions tab (reached from the console's Billing tab, filtered to the
 // partner) and the partner owner's own page show the client and no transaction of it, as soon as
 // the payment is confirmed (the ledger is written with the payment: nothing to wait for).

@@ -7,7 +7,7 @@ import { BASE_URL, field, newUser, signIn, signUpAndVerifyViaApi } from "./helpe
 // partner, changes its share with a reason, assigns it a client, reads the demo partners'
 // transactions and processes a settlement (a bank one marked paid with JavaScript, a failed M-Pesa
 // one retried without); the demo partner's owner reads its own programme; a member applies and an
-// administrator approves; every tab fits 360 px. Demo partners: app/.server/demo/seed-partners.ts.
+// administrator approves; every tab fits 360 px. Demo partners: app/.server/demo/seed-revenue-share.ts.
 
 /** The form in `scope` whose submit button is named `button` (the inner locator starts at the page, as Playwright asks). */
 const formWith = (page: Page, scope: Page | Locator, button: string) =>

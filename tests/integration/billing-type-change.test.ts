@@ -18,7 +18,7 @@ import { formRequest, run } from "../support/http";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { testDatabaseUrl } from "../support/database";
 import { pageText, pdfText } from "../support/document-text";
-import { ledgerShares, moneyAgainstDocuments, recomputedShares } from "../support/partner-recompute";
+import { ledgerShares, moneyAgainstDocuments, recomputedShares } from "../support/revenue-share-recompute";
 
 // Issue 72's last open point (decision 102 "Left open", decision 124): an organisation that changes
 // its billing type with money left in its wallet. Prepaid → postpaid: the unspent prepaid credit was

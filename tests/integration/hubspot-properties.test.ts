@@ -8,9 +8,9 @@ import { enqueueHubspotSync, HUBSPOT_SYNC_QUEUE } from "~/.server/domains/integr
 import { hubspotConnection } from "~/.server/domains/integrations/hubspot/calls";
 import { ensureHubspotProperties } from "~/.server/domains/integrations/hubspot/properties";
 import { resetPacer } from "~/.server/domains/integrations/hubspot/pacer";
-import * as integrationsPage from "~/routes/app/integrations";
-import * as settingsPage from "~/routes/app/integrations-hubspot";
-import * as callbackRoute from "~/routes/app/integration-callback";
+import * as integrationsPage from "~/routes/app/integrations/index";
+import * as settingsPage from "~/routes/app/integrations/hubspot";
+import * as callbackRoute from "~/routes/app/integrations/callback";
 import { startHubspot, CLIENT_ID, CLIENT_SECRET, DUKA_HUB_ID, type HubspotHarness } from "@jumbe/sandbox/hubspot/test-support";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { APP, formRequest, getRequest, run } from "../support/http";

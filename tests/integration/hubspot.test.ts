@@ -9,9 +9,9 @@ import { enqueueHubspotSync, HUBSPOT_SYNC_ALL_QUEUE, HUBSPOT_SYNC_QUEUE } from "
 import { hubspotWins } from "~/.server/domains/integrations/hubspot/contacts-in";
 import { resetPacer } from "~/.server/domains/integrations/hubspot/pacer";
 import { enqueueDueRecurringJobs, scheduleRecurringJobs } from "~/.server/infrastructure/jobs/recurring";
-import * as integrationsPage from "~/routes/app/integrations";
-import * as settingsPage from "~/routes/app/integrations-hubspot";
-import * as callbackRoute from "~/routes/app/integration-callback";
+import * as integrationsPage from "~/routes/app/integrations/index";
+import * as settingsPage from "~/routes/app/integrations/hubspot";
+import * as callbackRoute from "~/routes/app/integrations/callback";
 import * as contactPage from "~/routes/app/messaging/contact";
 import { ERASE_COPIES_QUEUE } from "~/.server/domains/integrations/erasure";
 import { startHubspot, CLIENT_ID, CLIENT_SECRET, DUKA_HUB_ID, type HubspotHarness } from "@jumbe/sandbox/hubspot/test-support";

@@ -19,8 +19,8 @@ import {
 } from "~/.server/domains/integrations/providers";
 import { refreshExpiringTokens, tokenForUse } from "~/.server/domains/integrations/tokens";
 import { recordSync } from "~/.server/domains/integrations/connections";
-import * as integrationsPage from "~/routes/app/integrations";
-import * as callbackRoute from "~/routes/app/integration-callback";
+import * as integrationsPage from "~/routes/app/integrations/index";
+import * as callbackRoute from "~/routes/app/integrations/callback";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { appFetch } from "../support/in-process-app";

@@ -120,7 +120,7 @@ describe("a partner's share and clients", () => {
     );
     expect(assigned.location).toBe(`/revenue-share/partners?partner=${partner.id}&dialog=partner`);
     expect(await countAdminActions("partner.assign_client", partner.id)).toBe(1);
-    // An organisation belongs to one partner at a time (a move to another: partners-programme.test.ts).
+    // An organisation belongs to one partner at a time (a move to another: revenue-share-programme.test.ts).
     const twice = await post(
       partnersAction,
       detail,
@@ -357,9 +357,9 @@ describe("processing a settlement", () => {
 describe("the demo's partners", () => {
   it("fill every tab: figures over several months, partners of each status, transactions and settlements", async () => {
     const { seedAdminBilling } = await import("~/.server/demo/seed-admin-billing");
-    const { seedPartners } = await import("~/.server/demo/seed-partners");
+    const { seedRevenueShare } = await import("~/.server/demo/seed-revenue-share");
     await seedAdminBilling();
-    await seedPartners();
+    await seedRevenueShare();
     const a = await admin();
     const overview = await run(indexLoader, getRequest("/revenue-share", { cookie: a.cookie }));
     expect(overview.data.overview.lastMonth.partnerCents).toBeGreaterThan(0);

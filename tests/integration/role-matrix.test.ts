@@ -179,7 +179,7 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/notifications/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
   "/chat/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
   "/chat/media/:id": { status: 404, why: "a text message has no file (files are tested in inbox-media.test.ts)" },
-  "/revenue-share/settlements/:id/statement": { status: 404, why: "nobody's settlement (the partner's own: partners-statement.test.ts)" },
+  "/revenue-share/settlements/:id/statement": { status: 404, why: "nobody's settlement (one's own: revenue-share-statement.test.ts)" },
   // Paystack's return without a reference of the organisation's (the card flow is tested in billing.spec.ts).
   "/billing/card-return": { status: 404, why: "no card payment's reference" },
   "/webhooks/mpesa/stk/:paymentId/:secret": { status: 405, why: "POST only" },
@@ -446,13 +446,13 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       needs: "platform:money",
       form: () => ({ intent: "approve-referral", review: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
       proof: false,
-      why: "no referral under review (the decisions: partners-referral.test.ts)",
+      why: "no referral under review (the decisions: revenue-share-referral.test.ts)",
     },
     "reject-referral": {
       needs: "platform:money",
       form: () => ({ intent: "reject-referral", review: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reason: "Matrix" }),
       proof: false,
-      why: "no referral under review (the decisions: partners-referral.test.ts)",
+      why: "no referral under review (the decisions: revenue-share-referral.test.ts)",
     },
   },
   "/revenue-share/partners": {

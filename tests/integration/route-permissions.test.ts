@@ -233,7 +233,7 @@ const ROWS: Record<string, Row> = {
     admin: "404",
   },
   "/billing/card-return": { path: "/billing/card-return", anonymous: "login", owner: "404", admin: "404" },
-  // Nobody's settlement: 404 to everyone (the partner's own and the console's: partners-statement.test.ts).
+  // Nobody's settlement: 404 to everyone (the partner's own and the console's: revenue-share-statement.test.ts).
   "/revenue-share/settlements/:id/statement": {
     path: "/revenue-share/settlements/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/statement",
     anonymous: "login",

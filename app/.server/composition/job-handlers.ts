@@ -11,7 +11,7 @@ import { registerInboxJobs } from "../domains/inbox/jobs";
 import { registerIntegrationJobs } from "../domains/integrations/jobs";
 import { registerMessagingJobs } from "../domains/messaging/jobs";
 import { registerNotificationJobs } from "../domains/notifications/jobs";
-import { registerPartnerJobs } from "../domains/partners/jobs";
+import { registerRevenueShareJobs } from "../domains/revenue-share/jobs";
 import { registerTeamJobs } from "../domains/team/jobs";
 import { registerTemplateJobs } from "../domains/templates/jobs";
 import { registerWebhooksOutJobs } from "../domains/webhooks-out/jobs";
@@ -44,7 +44,7 @@ export function registerJobHandlers() {
   registerMessagingJobs();
   registerAutomationJobs();
   registerIntegrationJobs();
-  registerPartnerJobs();
+  registerRevenueShareJobs();
   registerContactJobs();
   registerHousekeepingJob();
   registerAdminJobs();

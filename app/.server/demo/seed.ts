@@ -33,7 +33,7 @@ import { seedAdminSystem } from "./seed-admin-system";
 import { seedAdminWhatsapp } from "./seed-admin-whatsapp";
 import { seedAdminTemplates } from "./seed-admin-templates";
 import { seedAdminUsers } from "./seed-admin-users";
-import { seedPartners } from "./seed-partners";
+import { seedRevenueShare } from "./seed-revenue-share";
 import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
 import { seedIntegrations } from "./seed-integrations";
 
@@ -106,7 +106,7 @@ export async function seedDemoData() {
   await seedAdminTemplates();
   await seedAdminSystem(DEMO_ACCOUNTS.find((a) => a.usertype === "admin")!.email);
   // The partner programme: partners who brought the console's tenants, their ledger and settlements.
-  await seedPartners();
+  await seedRevenueShare();
   return true;
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Route } from "./+types/auth.signup";
 import { SignupSchema } from "~/lib/schemas/auth";
 import { createSignup, SIGNUP_SUCCESS } from "~/.server/domains/auth/signup";
-import { referralAttribution } from "~/.server/domains/partners/referral";
+import { referralAttribution } from "~/.server/domains/revenue-share/referral";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";

@@ -12,7 +12,7 @@ import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor } from "~/.server/domains/auth/guards";
 import { createSignup, signupSuccess } from "~/.server/domains/auth/signup";
-import { referralAttribution, referralCode } from "~/.server/domains/partners/referral";
+import { referralAttribution, referralCode } from "~/.server/domains/revenue-share/referral";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";

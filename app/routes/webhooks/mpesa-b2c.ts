@@ -1,13 +1,13 @@
 import type { Route } from "./+types/mpesa-b2c";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { receivePayoutCallback } from "~/.server/domains/partners/payouts";
+import { receivePayoutCallback } from "~/.server/domains/revenue-share/payouts";
 
 const KINDS = new Set(["result", "timeout", "status"]);
 
 /**
  * POST /webhooks/mpesa/b2c/<payout>/<secret>/<result|timeout|status>: Daraja's answer about one
  * partner payout (issue 46). Unsigned, on an address with a secret derived from the payout; believed
- * only from Safaricom's addresses (app/.server/domains/partners/payouts.ts).
+ * only from Safaricom's addresses (app/.server/domains/revenue-share/payouts.ts).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST")

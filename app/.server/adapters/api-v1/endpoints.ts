@@ -3,7 +3,7 @@ import { can, type Permission } from "../../domains/auth/permissions";
 import type { Role } from "~/lib/permissions";
 import { ERROR_CATALOGUE, type ErrorCode } from "./errors";
 import { accountSummary, accountSummarySql, toAccountSummary, type AccountSummaryRow } from "./account";
-import { getApiPartner, NOT_A_PARTNER, PartnerQuery, PartnerView } from "./partner";
+import { getApiPartner, NOT_A_PARTNER, PartnerQuery, PartnerView } from "./revenue-share";
 import { Analytics, AnalyticsQuery, apiAnalytics } from "./analytics";
 import { listConnections } from "../../domains/whatsapp/connections";
 import {

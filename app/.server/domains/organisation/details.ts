@@ -6,7 +6,7 @@ import { englishOf, words, type MessageKey, type Said } from "../../infrastructu
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can, type Role } from "../auth/permissions";
 import { refuseOrganisation, ORGANISATION_REFUSALS } from "./refusals";
-import { reviewReferralOnKraPin } from "../partners/self-referral";
+import { reviewReferralOnKraPin } from "../revenue-share/self-referral";
 import type { OrganisationDetailsInput } from "~/lib/schemas/organisation";
 import { INDUSTRIES, type Industry } from "~/lib/kenya";
 import type { Locale } from "~/paraglide/runtime";

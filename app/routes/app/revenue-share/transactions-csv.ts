@@ -1,7 +1,7 @@
 import type { Route } from "./+types/transactions-csv";
 import { requireResourcePermission } from "~/.server/domains/auth/guards";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
-import { parseTransactionFilters, transactionPage } from "~/.server/domains/partners/read";
+import { parseTransactionFilters, transactionPage } from "~/.server/domains/revenue-share/read";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import type { PermissionHandle } from "~/lib/permissions";
 import { m } from "~/paraglide/messages";

@@ -2,7 +2,7 @@ import { Form, useSearchParams } from "react-router";
 import type { Route } from "./+types/transactions";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
-import { parseTransactionFilters, partnerChoices, transactionPage } from "~/.server/domains/partners/read";
+import { parseTransactionFilters, partnerChoices, transactionPage } from "~/.server/domains/revenue-share/read";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";

@@ -1,11 +1,7 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBoundedBody, replyJson } from "../../../infrastructure/http/raw-body";
 import { rawQuery } from "../../../infrastructure/db/client";
 import { env } from "../../../infrastructure/config/env";
-import { noteDatabaseError, RETRY_AFTER_SECONDS } from "../../../infrastructure/db/availability";
 import { createGroupCommit } from "../../../infrastructure/db/group-commit";
 import { wakeWorkers } from "../../../infrastructure/jobs/worker";
-import { log } from "../../../infrastructure/log";
 import { isShopDomain, verifyWebhook } from "../../../infrastructure/clients/shopify";
 import { createHash } from "node:crypto";
 import { bodyShopOf, deliveryKeyOf, eventTypeOf, referenceOf } from "./fields";
@@ -13,8 +9,6 @@ import { PRIVACY_TOPICS, isPrivacyTopic } from "./privacy";
 
 /** The job queue that processes a stored event. */
 export const SHOPIFY_EVENT_QUEUE = "shopify.events";
-/** Shopify's order payloads with many lines stay well under this; nginx lets 1 MB through. */
-export const SHOPIFY_WEBHOOK_MAX_BYTES = 1024 * 1024;
 
 export interface IncomingShopifyWebhook {
   rawBody: Buffer;
@@ -145,38 +139,4 @@ export async function storeShopifyEvents(deliveries: Delivery[]): Promise<number
     ],
   );
   return row?.n ?? 0;
-}
-
-/** POST /webhooks/shopify on Node's own server, ahead of Express (like /webhooks/whatsapp): bounded body, no cookies. */
-export async function handleShopifyWebhook(req: IncomingMessage, res: ServerResponse) {
-  if (req.method !== "POST") return replyJson(res, 405, "Method not allowed.", { Allow: "POST" });
-  if (Number(req.headers["content-length"] ?? 0) > SHOPIFY_WEBHOOK_MAX_BYTES) return replyJson(res, 413, "Payload too large.");
-  let rawBody: Buffer;
-  try {
-    rawBody = await readBoundedBody(req, SHOPIFY_WEBHOOK_MAX_BYTES);
-  } catch {
-    return replyJson(res, 413, "Payload too large.");
-  }
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  try {
-    const outcome = await receiveShopifyWebhook({
-      rawBody,
-      hmac: header("x-shopify-hmac-sha256"),
-      shop: header("x-shopify-shop-domain"),
-      topic: header("x-shopify-topic"),
-    });
-    if (outcome.status === 401)
-      log().warn({ path: "/webhooks/shopify", ip: req.socket.remoteAddress }, "shopify webhook refused: bad signature");
-    if (outcome.status === 200) return replyJson(res, 200, "OK");
-    return replyJson(res, outcome.status, outcome.message);
-  } catch (error) {
-    // Not stored: Shopify delivers it again on a non-2xx answer.
-    if (noteDatabaseError(error))
-      return replyJson(res, 503, "Service temporarily unavailable.", { "Retry-After": String(RETRY_AFTER_SECONDS) });
-    log().error({ err: error }, "shopify webhook could not be stored");
-    return replyJson(res, 500, "Could not store the event.");
-  }
 }

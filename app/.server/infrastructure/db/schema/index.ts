@@ -24,7 +24,7 @@ export * from "./automations";
 export * from "./assistant";
 export * from "./flows";
 export * from "./integrations";
-export * from "./partners";
+export * from "./revenue-share";
 export * from "./google-sheets";
 export * from "./shopify";
 export * from "./hubspot";
