@@ -76,7 +76,8 @@ async function seededDataDir(): Promise<string> {
         // The database and the files it names; not the sandboxes' state (their addresses name the
         // template server's port): a copy's sandboxes start as a fresh server's do.
         for (const part of ["pglite", "media"])
-          if (existsSync(path.join(maker.dataDir, part))) cpSync(path.join(maker.dataDir, part), path.join(template, part), { recursive: true });
+          if (existsSync(path.join(maker.dataDir, part)))
+            cpSync(path.join(maker.dataDir, part), path.join(template, part), { recursive: true });
       } finally {
         await maker.dispose();
       }
