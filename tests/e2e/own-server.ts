@@ -91,7 +91,8 @@ async function seededDataDir(): Promise<string> {
 
 /**
  * `entry`: the script to run, the production build by default (`scripts/dev.mjs` for `npm run dev`).
- * `fresh`: a built server migrates and seeds its own empty data directory (the dev server always does).
+ * `fresh`: a built server migrates and seeds its own empty data directory. The dev server always
+ * does: migrating and seeding through Vite's module graph is part of what `npm run dev` must do.
  */
 export async function ownServer(prefix: string, options: { entry?: string; fresh?: boolean } = {}): Promise<OwnServer> {
   const port = await freePort();
