@@ -122,7 +122,7 @@ export async function adminQuery(url: string, text: string) {
  * Node's setTimeout holds (2^31-1 ms): Node runs it after 1 ms ("TimeoutOverflowWarning"), Postgres
  * finds it not yet due and arms it again, at every statement, until the real clock gets there. A
  * worker keeps its PGlite from file to file (decision 059), so the loop ran under every later file of
- * the worker (organisation.test.ts's erasure a month and a year ahead: about 7,000 warnings in a
+ * the worker (organisation.test.ts's erasure a month and a year ahead: about 15,000 warnings in a
  * PGlite pass). Forcing the flush writes the statistics and takes the timer off; run before each test
  * (tests/support/setup.ts), it ends the loop where the next test starts. On PostgreSQL the server's
  * clock is the server's own: nothing to do.
