@@ -129,9 +129,7 @@ export async function adminQuery(url: string, text: string) {
  */
 export async function disarmStatisticsTimer() {
   if (process.env.TEST_DATABASE_URL) return;
-  await db().transaction(async (tx) => {
-    await tx.execute(sql`select pg_stat_force_next_flush()`);
-  });
+  await db().execute(sql`select pg_stat_force_next_flush()`);
 }
 
 /** Every table the schema declares, by its SQL name: a table added to the schema is emptied too. */
