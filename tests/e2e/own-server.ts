@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -7,7 +7,9 @@ import path from "node:path";
 /**
  * A built server of a spec's own (the shared one stays untouched), on a free port with a fresh
  * temporary data directory, so concurrent runs never collide. It can be stopped and started again
- * on the same port and data: what a restart keeps is what the database keeps.
+ * on the same port and data: what a restart keeps is what the database keeps. A built server's data
+ * directory starts as a copy of the run's migrated and seeded one (seededDataDir): its first start
+ * is then a restart, about 3 CPU-seconds instead of 14 for the migrations and the demo's seeding.
  */
 export interface OwnServer {
   base: string;
@@ -39,8 +41,60 @@ const startupDeadlineMs = (entry: string) => (entry.startsWith("build/") ? 90_00
 const exited = (child: ChildProcess) =>
   new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
 
-/** `entry`: the script to run, the production build by default (`scripts/dev.mjs` for `npm run dev`). */
-export async function ownServer(prefix: string, options: { entry?: string } = {}): Promise<OwnServer> {
+/**
+ * One data directory per Playwright run (in the run's own temporary folder, server-env.ts), made by
+ * the first built own server that needs it: a server started on it with no job workers, stopped once
+ * it answers, so it holds the migrations and the demo's seed and nothing a job did. Workers are
+ * processes of their own: a directory made with mkdir is the lock, a file says it is ready. What a
+ * copy cannot be told from a fresh start by: the seeded Google Sheets links name the template
+ * server's port (no spec on an own server opens them), and its stopped instance is in the System
+ * tab's list. A spec that needs the seeding itself passes `{ fresh: true }`.
+ */
+async function seededDataDir(): Promise<string> {
+  const root = process.env.JUMBE_E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "jumbe-e2e-"));
+  process.env.JUMBE_E2E_DATA_DIR = root;
+  const template = path.join(root, "own-server-seeded");
+  const ready = path.join(root, "own-server-seeded.ready");
+  const lock = path.join(root, "own-server-seeded.lock");
+  const deadline = Date.now() + 2 * startupDeadlineMs("build/");
+  while (!existsSync(ready)) {
+    if (Date.now() > deadline) throw new Error(`no seeded data directory at ${template}: another worker's start failed`);
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another worker is making it.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    try {
+      if (existsSync(ready)) break;
+      rmSync(template, { recursive: true, force: true });
+      const maker = await ownServer("seeding", { fresh: true });
+      try {
+        await maker.start({ JOB_WORKERS: "0" });
+        await maker.stop();
+        // The database and the files it names; not the sandboxes' state (their addresses name the
+        // template server's port): a copy's sandboxes start as a fresh server's do.
+        for (const part of ["pglite", "media"])
+          if (existsSync(path.join(maker.dataDir, part)))
+            cpSync(path.join(maker.dataDir, part), path.join(template, part), { recursive: true });
+      } finally {
+        await maker.dispose();
+      }
+      writeFileSync(ready, "");
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return template;
+}
+
+/**
+ * `entry`: the script to run, the production build by default (`scripts/dev.mjs` for `npm run dev`).
+ * `fresh`: a built server migrates and seeds its own empty data directory. The dev server always
+ * does: migrating and seeding through Vite's module graph is part of what `npm run dev` must do.
+ */
+export async function ownServer(prefix: string, options: { entry?: string; fresh?: boolean } = {}): Promise<OwnServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `jumbe-${prefix}-`));
@@ -56,6 +110,8 @@ export async function ownServer(prefix: string, options: { entry?: string } = {}
   const start = async (env: Record<string, string> = {}) => {
     await stop();
     const entry = options.entry ?? "build/server/index.js";
+    if (entry.startsWith("build/") && !options.fresh && !existsSync(path.join(dataDir, "pglite")))
+      cpSync(await seededDataDir(), dataDir, { recursive: true });
     // The build runs as `npm start` runs it: React's production build on a local deployment.
     const mode = entry.startsWith("build/") ? { NODE_ENV: "production", DEPLOYMENT: "local" } : { NODE_ENV: "development" };
     const started = spawn(process.execPath, [entry], {

@@ -115,6 +115,23 @@ export async function adminQuery(url: string, text: string) {
   }
 }
 
+/**
+ * PGlite's Postgres reads the process's clock, so a test's fake `Date` reaches it. With statistics
+ * not yet written it arms a timer for their flush (10 s ahead, on that clock: PGlite's setitimer is a
+ * setTimeout). Once the test has put the clock back, that moment is a month or a year away, more than
+ * Node's setTimeout holds (2^31-1 ms): Node runs it after 1 ms ("TimeoutOverflowWarning"), Postgres
+ * finds it not yet due and arms it again, at every statement, until the real clock gets there. A
+ * worker keeps its PGlite from file to file (decision 059), so the loop ran under every later file of
+ * the worker (organisation.test.ts's erasure a month and a year ahead: about 15,000 warnings in a
+ * PGlite pass). Forcing the flush writes the statistics and takes the timer off; run before each test
+ * (tests/support/setup.ts), it ends the loop where the next test starts. On PostgreSQL the server's
+ * clock is the server's own: nothing to do.
+ */
+export async function disarmStatisticsTimer() {
+  if (process.env.TEST_DATABASE_URL) return;
+  await db().execute(sql`select pg_stat_force_next_flush()`);
+}
+
 /** Every table the schema declares, by its SQL name: a table added to the schema is emptied too. */
 export const SCHEMA_TABLES = (Object.values(schema) as unknown[])
   .filter((value): value is PgTable => is(value, PgTable))

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { localFileStorage, setFileStorage } from "~/.server/infrastructure/storage";
-import { closeTestDatabase, openTestDatabase, resetTables } from "./database";
+import { closeTestDatabase, disarmStatisticsTimer, openTestDatabase, resetTables } from "./database";
 import { answerWatchers } from "~/.server/adapters/api-v1/answer-watchers";
 import { readRouteDeclarations } from "./in-process-app";
 import { wireDomainEvents } from "~/.server/composition/domain-events";
@@ -30,6 +30,8 @@ beforeAll(async () => {
 beforeEach(async () => {
   setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test" }));
   await resetTables();
+  // A clock the last test moved and put back leaves PGlite no timer that fires every millisecond.
+  await disarmStatisticsTimer();
 });
 
 // Every answer of /api/v1 in every test is held to the error catalogue and to its endpoint's
