@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import type { Permission, RoutePermission } from "~/lib/permissions";
 import { Refusal } from "../refusal";
 import { formFailure, readForm } from "./forms";
+import { isSpam } from "./honeypot";
 import { postedText, readPosted } from "./posted-fields";
 
 /*
@@ -80,24 +81,38 @@ type ResultOf<Definition> =
 /** The post as `schema` reads it, or null when it does not fit. */
 export type ReadPost = <Schema extends z.ZodMiniType>(schema: Schema) => z.output<Schema> | null;
 
+/** What the form reads before its fields are parsed (the six boxes of a code joined into one field). */
+export type PrepareForm = (form: FormData) => FormData;
+
 export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, Refused, Unknown> {
   /** The permission every intent needs unless it names its own. */
   permission: Needed;
   intents: Intents;
+  prepare?: PrepareForm;
   /** The answer to a Refusal a handler throws (anything else is thrown on); without it the refusal is thrown on. */
   refused?: (refusal: Refusal, intent: string) => Refused | Promise<Refused>;
   /**
    * The answer to an intent the page does not have (a hand-made post): thrown or returned. `read`
-   * reads the post with a schema, for a page whose answer says where it came from.
+   * reads the post with a schema, for a page whose answer says where it came from. Or the name of
+   * the intent such a post runs (a page whose main button was always the default).
    */
-  unknown: (intent: string, read: ReadPost) => Unknown | Promise<Unknown>;
+  unknown: ((intent: string, read: ReadPost) => Unknown | Promise<Unknown>) | (keyof Intents & string);
 }
 
-export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, Invalid, Refused> extends IntentOptions<Schema, Invalid> {
+export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, Invalid, Refused, Spam = never> extends IntentOptions<
+  Schema,
+  Invalid
+> {
   permission: Needed;
   schema: Schema;
   handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>;
   refused?: (refusal: Refusal) => Refused | Promise<Refused>;
+  prepare?: PrepareForm;
+  /**
+   * A public form's honeypot (remix-utils): when a bot filled it, this answer, before the fields'
+   * verdict (a bot is told nothing about its fields).
+   */
+  spam?: (submission: SubmissionOf<Schema>) => Spam | Promise<Spam>;
 }
 
 const IntentField = z.object({ intent: postedText });
@@ -156,10 +171,12 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     const needs = Object.values(config.intents).map((definition) => permissionsOf(definition.permission ?? config.permission));
     const shared = needs.length ? needs.reduce((all, next) => all.filter((permission) => next.includes(permission))) : [];
     let user = await guard(args, shared);
-    const form = await readForm(args.request);
+    const read = await readForm(args.request);
+    const form = config.prepare ? config.prepare(read) : read;
     const { intent } = readPosted(form, IntentField)!;
-    const definition = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
-    if (!definition) return config.unknown(intent, (schema) => readPosted(form, schema));
+    const named = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
+    if (!named && typeof config.unknown === "function") return config.unknown(intent, (schema) => readPosted(form, schema));
+    const definition = (named ?? config.intents[config.unknown as string])!;
     const own = permissionsOf(definition.permission ?? config.permission);
     if (own.some((permission) => !shared.includes(permission))) user = await guard(args, own);
     try {
@@ -176,12 +193,15 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     Result,
     Invalid = never,
     Refused = never,
+    Spam = never,
   >(
     args: Args,
-    config: FormActionConfig<Schema, User, Result, Invalid, Refused>,
-  ): Promise<Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>) | Refused> {
+    config: FormActionConfig<Schema, User, Result, Invalid, Refused, Spam>,
+  ): Promise<Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>) | Refused | Awaited<Spam>> {
     const user = await guard(args, permissionsOf(config.permission));
-    const form = await readForm(args.request);
+    const read = await readForm(args.request);
+    const form = config.prepare ? config.prepare(read) : read;
+    if (config.spam && (await isSpam(form))) return (await config.spam(parseWithZod(form, { schema: config.schema }) as SubmissionOf<Schema>)) as Awaited<Spam>;
     try {
       return (await run(config, form, user, null)) as Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>);
     } catch (error) {
@@ -190,4 +210,36 @@ export function intentActions<User>(guard: IntentGuard<User>) {
   }
 
   return { intent, intentAction, formAction };
+}
+
+/*
+ * Pages a visitor posts without being signed in (sign-in, sign-up, the codes, an invitation): the
+ * same protocol with no guard and no permission. Their limits stay where they were: the rate limits
+ * in the auth domain, the CSRF check in the server's middleware, the honeypot as `spam`.
+ */
+const visitor = intentActions<null>(async () => null);
+
+/** One intent of a public page. */
+export const publicIntent = visitor.intent;
+
+/** A visitor's post to a page with several intents (no permission: nobody is signed in). */
+export function publicIntentAction<
+  Args extends { request: Request; context: unknown },
+  const Intents extends Record<string, AnyIntent>,
+  Refused = never,
+  Unknown = never,
+>(args: Args, config: Omit<IntentActionConfig<Intents, Refused, Unknown>, "permission">) {
+  return visitor.intentAction<Args, Intents, Refused, Unknown>(args, { ...config, permission: "signed-in" });
+}
+
+/** A visitor's post to a page with one form. */
+export function publicFormAction<
+  Args extends { request: Request; context: unknown },
+  Schema extends z.ZodMiniType,
+  Result,
+  Invalid = never,
+  Refused = never,
+  Spam = never,
+>(args: Args, config: Omit<FormActionConfig<Schema, null, Result, Invalid, Refused, Spam>, "permission">) {
+  return visitor.formAction<Args, Schema, Result, Invalid, Refused, Spam>(args, { ...config, permission: "signed-in" });
 }
