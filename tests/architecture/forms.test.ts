@@ -25,13 +25,6 @@ const PROTOCOL = new Set([
  */
 const NOT_YET_MOVED = new Set([
   // Conform routes that read their form themselves (issue 75 moves them next).
-  "app/routes/admin/notifications.tsx",
-  "app/routes/admin/staff.tsx",
-  "app/routes/admin/system.tsx",
-  "app/routes/admin/template.tsx",
-  "app/routes/admin/templates.tsx",
-  "app/routes/admin/user.tsx",
-  "app/routes/admin/whatsapp-account.tsx",
   "app/routes/app/change-password.tsx",
   "app/routes/app/messaging/campaigns/new.tsx",
   "app/routes/app/messaging/contacts.tsx",

@@ -49,16 +49,16 @@ export interface IntentDefinition<Schema extends z.ZodMiniType, User, Result, In
   permission?: Needed;
   reply?: ReplyOptions;
   handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>;
-  invalid?: (submission: SubmissionOf<Schema>, intent: string) => Invalid | Promise<Invalid>;
+  invalid?: (submission: SubmissionOf<Schema>, intent: string, user: User) => Invalid | Promise<Invalid>;
 }
 
-interface IntentOptions<Schema extends z.ZodMiniType, Invalid> {
+interface IntentOptions<Schema extends z.ZodMiniType, Invalid, User = unknown> {
   /** The permission this intent needs, when not the route's (a stricter or another one). */
   permission?: Needed;
   /** What Conform's failure reply leaves out. */
   reply?: ReplyOptions;
   /** The answer to a post that does not fit the schema, when not the form again with Conform's errors. */
-  invalid?: (submission: SubmissionOf<Schema>, intent: string) => Invalid | Promise<Invalid>;
+  invalid?: (submission: SubmissionOf<Schema>, intent: string, user: User) => Invalid | Promise<Invalid>;
 }
 
 /** The default answer to a post that does not fit: Conform's reply (status 400) and the page's intent. */
@@ -96,12 +96,17 @@ export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, R
    * reads the post with a schema, for a page whose answer says where it came from. Or the name of
    * the intent such a post runs (a page whose main button was always the default).
    */
-  unknown: ((intent: string, read: ReadPost) => Unknown | Promise<Unknown>) | (keyof Intents & string);
+  unknown: ((intent: string, read: ReadPost, user: IntentUser<Intents>) => Unknown | Promise<Unknown>) | (keyof Intents & string);
 }
+
+/** The user the intents' handlers get (what the guard gave). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema and results: only the user is read.
+type IntentUser<Intents> = Intents[keyof Intents] extends IntentDefinition<any, infer User, any, any> ? User : never;
 
 export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, Invalid, Refused, Spam = never> extends IntentOptions<
   Schema,
-  Invalid
+  Invalid,
+  User
 > {
   permission: Needed;
   schema: Schema;
@@ -138,7 +143,7 @@ export function intentActions<User>(guard: IntentGuard<User>) {
   function intent<Schema extends z.ZodMiniType, Result, Invalid = never>(
     schema: Schema,
     handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>,
-    options: IntentOptions<Schema, Invalid> = {},
+    options: IntentOptions<Schema, Invalid, User> = {},
   ): IntentDefinition<Schema, User, Result, Invalid> {
     return { schema, handle, ...options };
   }
@@ -151,7 +156,7 @@ export function intentActions<User>(guard: IntentGuard<User>) {
   ) {
     const submission = parseWithZod(form, { schema: definition.schema }) as SubmissionOf<Schema>;
     if (submission.status !== "success") {
-      if (definition.invalid) return definition.invalid(submission, intent ?? "");
+      if (definition.invalid) return definition.invalid(submission, intent ?? "", user);
       return failed(submission, definition.reply, intent);
     }
     return definition.handle({ value: submission.value as z.output<Schema>, submission, form, user, intent: intent ?? "" });
@@ -175,7 +180,8 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     const form = config.prepare ? config.prepare(read) : read;
     const { intent } = readPosted(form, IntentField)!;
     const named = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
-    if (!named && typeof config.unknown === "function") return config.unknown(intent, (schema) => readPosted(form, schema));
+    if (!named && typeof config.unknown === "function")
+      return config.unknown(intent, (schema) => readPosted(form, schema), user as IntentUser<Intents>);
     const definition = (named ?? config.intents[config.unknown as string])!;
     const own = permissionsOf(definition.permission ?? config.permission);
     if (own.some((permission) => !shared.includes(permission))) user = await guard(args, own);
@@ -201,7 +207,8 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     const user = await guard(args, permissionsOf(config.permission));
     const read = await readForm(args.request);
     const form = config.prepare ? config.prepare(read) : read;
-    if (config.spam && (await isSpam(form))) return (await config.spam(parseWithZod(form, { schema: config.schema }) as SubmissionOf<Schema>)) as Awaited<Spam>;
+    if (config.spam && (await isSpam(form)))
+      return (await config.spam(parseWithZod(form, { schema: config.schema }) as SubmissionOf<Schema>)) as Awaited<Spam>;
     try {
       return (await run(config, form, user, null)) as Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>);
     } catch (error) {
