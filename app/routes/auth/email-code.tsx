@@ -63,7 +63,6 @@ export async function action(args: Route.ActionArgs) {
   const pending = await pendingSignInOf(request);
   const meta = requestMeta(request, context);
   return publicIntentAction(args, {
-    prepare: joinOtpBoxes,
     intents: {
       resend: publicIntent(z.object(From), async ({ value: { from } }) => {
         const resent = await resendSignInCode(pending, meta);
@@ -97,7 +96,7 @@ export async function action(args: Route.ActionArgs) {
           if (outcome.restart) throw await loginAgain(from, outcome.message);
           return formFailure(submission.reply({ fieldErrors: { otp: [outcome.message] }, hideFields: ["otp"] }), outcome.status);
         },
-        { invalid: (submission) => formFailure(submission.reply({ hideFields: ["otp"] })) },
+        { prepare: joinOtpBoxes, invalid: (submission) => formFailure(submission.reply({ hideFields: ["otp"] })) },
       ),
     },
     // Any other post is the code's (the verify button was always the default).

@@ -50,7 +50,6 @@ export async function action(args: Route.ActionArgs) {
   const cookieEmail = (await signedCookies().otpEmail.parse(request.headers.get("cookie"))) as string | null;
   const meta = requestMeta(request, context);
   return publicIntentAction(args, {
-    prepare: joinOtpBoxes,
     intents: {
       resend: publicIntent(z.object(Email), async ({ value }) => {
         const email = cookieEmail || value.email.trim();
@@ -83,7 +82,7 @@ export async function action(args: Route.ActionArgs) {
             { headers: { "Set-Cookie": await signedCookies().otpEmail.serialize("", { maxAge: 0 }) } },
           );
         },
-        { invalid: (submission) => formFailure(submission.reply({ hideFields: ["otp"] })) },
+        { prepare: joinOtpBoxes, invalid: (submission) => formFailure(submission.reply({ hideFields: ["otp"] })) },
       ),
     },
     unknown: "verify",

@@ -48,6 +48,7 @@ export interface IntentDefinition<Schema extends z.ZodMiniType, User, Result, In
   schema: Schema;
   permission?: Needed;
   reply?: ReplyOptions;
+  prepare?: PrepareForm;
   handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>;
   invalid?: (submission: SubmissionOf<Schema>, intent: string, user: User) => Invalid | Promise<Invalid>;
 }
@@ -57,6 +58,8 @@ interface IntentOptions<Schema extends z.ZodMiniType, Invalid, User = unknown> {
   permission?: Needed;
   /** What Conform's failure reply leaves out. */
   reply?: ReplyOptions;
+  /** The form as its fields are read (the six boxes of a code joined into one field); the handler gets it too. */
+  prepare?: PrepareForm;
   /** The answer to a post that does not fit the schema, when not the form again with Conform's errors. */
   invalid?: (submission: SubmissionOf<Schema>, intent: string, user: User) => Invalid | Promise<Invalid>;
 }
@@ -88,7 +91,6 @@ export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, R
   /** The permission every intent needs unless it names its own. */
   permission: Needed;
   intents: Intents;
-  prepare?: PrepareForm;
   /** The answer to a Refusal a handler throws (anything else is thrown on); without it the refusal is thrown on. */
   refused?: (refusal: Refusal, intent: string) => Refused | Promise<Refused>;
   /**
@@ -112,7 +114,6 @@ export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, In
   schema: Schema;
   handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>;
   refused?: (refusal: Refusal) => Refused | Promise<Refused>;
-  prepare?: PrepareForm;
   /**
    * A public form's honeypot (remix-utils): when a bot filled it, this answer, before the fields'
    * verdict (a bot is told nothing about its fields).
@@ -154,6 +155,7 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     user: User,
     intent: string | null,
   ) {
+    if (definition.prepare) form = definition.prepare(form);
     const submission = parseWithZod(form, { schema: definition.schema }) as SubmissionOf<Schema>;
     if (submission.status !== "success") {
       if (definition.invalid) return definition.invalid(submission, intent ?? "", user);
@@ -176,8 +178,7 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     const needs = Object.values(config.intents).map((definition) => permissionsOf(definition.permission ?? config.permission));
     const shared = needs.length ? needs.reduce((all, next) => all.filter((permission) => next.includes(permission))) : [];
     let user = await guard(args, shared);
-    const read = await readForm(args.request);
-    const form = config.prepare ? config.prepare(read) : read;
+    const form = await readForm(args.request);
     const { intent } = readPosted(form, IntentField)!;
     const named = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
     if (!named && typeof config.unknown === "function")
@@ -205,8 +206,7 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     config: FormActionConfig<Schema, User, Result, Invalid, Refused, Spam>,
   ): Promise<Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>) | Refused | Awaited<Spam>> {
     const user = await guard(args, permissionsOf(config.permission));
-    const read = await readForm(args.request);
-    const form = config.prepare ? config.prepare(read) : read;
+    const form = await readForm(args.request);
     if (config.spam && (await isSpam(form)))
       return (await config.spam(parseWithZod(form, { schema: config.schema }) as SubmissionOf<Schema>)) as Awaited<Spam>;
     try {
