@@ -27,13 +27,10 @@ const NOT_YET_MOVED = new Set([
   // Conform routes that read their form themselves (issue 75 moves them next).
   "app/routes/app/messaging/campaigns/new.tsx",
   "app/routes/app/messaging/contacts.tsx",
-  "app/routes/app/templates/edit.tsx",
-  "app/routes/app/templates/index.tsx",
   // Page actions kept in a domain (revenue share, the inbox, the console's billing, templates).
   "app/.server/domains/admin/billing/actions.ts",
   "app/.server/domains/inbox/handle-action.ts",
   "app/.server/domains/partners/page-actions.ts",
-  "app/.server/domains/templates/queries.ts",
 ]);
 
 /** Route and server modules (tests and the browser's components left out). */
