@@ -26,9 +26,8 @@ const PROTOCOL = new Set([
 const NOT_YET_MOVED = new Set([
   // Conform routes that read their form themselves (issue 75 moves them next): the campaign form
   // changes its post before parsing (an uploaded list joined, a file dropped) and parses with three
-  // schemas; the contacts page hands its form to the add-contact reader.
+  // schemas.
   "app/routes/app/messaging/campaigns/new.tsx",
-  "app/routes/app/messaging/contacts.tsx",
   // Page actions kept in a domain (revenue share, the inbox, the console's billing).
   "app/.server/domains/admin/billing/actions.ts",
   "app/.server/domains/inbox/handle-action.ts",
