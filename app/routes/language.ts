@@ -4,7 +4,9 @@ import { isLocale } from "~/paraglide/runtime";
 import { m } from "~/paraglide/messages";
 import { isLocalPath } from "~/.server/domains/auth/guards";
 import { localeCookieHeader } from "~/.server/infrastructure/http/cookies";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import * as z from "zod/mini";
+import { publicFormAction } from "~/.server/infrastructure/http/intents";
+import { postedFirst } from "~/.server/infrastructure/http/posted-fields";
 import { findSession } from "~/.server/domains/auth/sessions";
 import { saveMemberLocale } from "~/.server/domains/auth/language";
 
@@ -14,17 +16,22 @@ import { saveMemberLocale } from "~/.server/domains/auth/language";
  * goes back to the page it came from, in the new language (decision 071).
  * A language this product does not speak is refused (400, nothing kept); a page elsewhere goes home.
  */
-export async function action({ request }: Route.ActionArgs) {
-  const form = await readForm(request);
-  const locale = String(form.get("locale") ?? "");
-  const back = String(form.get("redirectTo") ?? "");
-  const to = isLocalPath(back) ? withoutLngParameter(back) : "/";
-  if (!isLocale(locale))
-    return new Response(m.language_unknown(), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  const signedIn = await findSession(request);
-  if (signedIn && signedIn.user.locale !== locale) await saveMemberLocale(signedIn.user.id, locale);
-  throw redirect(to, { headers: { "Set-Cookie": localeCookieHeader(locale) } });
+export async function action(args: Route.ActionArgs) {
+  return publicFormAction(args, {
+    schema: LanguageSchema,
+    handle: async ({ value: { locale, redirectTo: back } }) => {
+      const to = isLocalPath(back) ? withoutLngParameter(back) : "/";
+      if (!isLocale(locale))
+        return new Response(m.language_unknown(), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      const signedIn = await findSession(args.request);
+      if (signedIn && signedIn.user.locale !== locale) await saveMemberLocale(signedIn.user.id, locale);
+      throw redirect(to, { headers: { "Set-Cookie": localeCookieHeader(locale) } });
+    },
+  });
 }
+
+// The switcher's fields as posted (a missing one reads ""): the handler says what each may be.
+const LanguageSchema = z.object({ locale: postedFirst(Infinity), redirectTo: postedFirst(Infinity) });
 
 // Nothing to show: a GET goes home.
 export function loader() {

@@ -24,38 +24,14 @@ const PROTOCOL = new Set([
  * shrinks (an entry that no longer reads a form by hand fails too, so it is taken off).
  */
 const NOT_YET_MOVED = new Set([
-  // Conform routes that read their form themselves (issue 75 moves them next).
-  "app/routes/admin/notifications.tsx",
-  "app/routes/admin/staff.tsx",
-  "app/routes/admin/system.tsx",
-  "app/routes/admin/template.tsx",
-  "app/routes/admin/templates.tsx",
-  "app/routes/admin/user.tsx",
-  "app/routes/admin/whatsapp-account.tsx",
-  "app/routes/app/change-password.tsx",
+  // Conform routes that read their form themselves (issue 75 moves them next): the campaign form
+  // changes its post before parsing (an uploaded list joined, a file dropped) and parses with three
+  // schemas.
   "app/routes/app/messaging/campaigns/new.tsx",
-  "app/routes/app/messaging/contacts.tsx",
-  "app/routes/app/profile.tsx",
-  "app/routes/app/settings/account.tsx",
-  "app/routes/app/settings/organisation.tsx",
-  "app/routes/app/settings/security.tsx",
-  "app/routes/app/sidebar-preference.tsx",
-  "app/routes/app/templates/edit.tsx",
-  "app/routes/app/templates/index.tsx",
-  "app/routes/auth/email-code.tsx",
-  "app/routes/auth/forgot-password.tsx",
-  "app/routes/auth/invitation.tsx",
-  "app/routes/auth/login.tsx",
-  "app/routes/auth/reset-password.tsx",
-  "app/routes/auth/signup.tsx",
-  "app/routes/auth/two-factor.tsx",
-  "app/routes/auth/verify-otp.tsx",
-  "app/routes/language.ts",
-  // Page actions kept in a domain (revenue share, the inbox, the console's billing, templates).
+  // Page actions kept in a domain (revenue share, the inbox, the console's billing).
   "app/.server/domains/admin/billing/actions.ts",
   "app/.server/domains/inbox/handle-action.ts",
   "app/.server/domains/revenue-share/page-actions.ts",
-  "app/.server/domains/templates/queries.ts",
 ]);
 
 /** Route and server modules (tests and the browser's components left out). */
@@ -78,7 +54,9 @@ describe("the form protocol", () => {
 
   test("an action on the helper checks no permission by hand", () => {
     // The intent's declared permission is the check; a second one in the action could say another.
-    const onHelper = modules.filter((file) => /\b(intentAction|formAction)\(/.test(fs.readFileSync(path.join(root, file), "utf8")));
+    const onHelper = modules.filter((file) =>
+      /(intentAction|IntentAction|formAction|FormAction)\(/.test(fs.readFileSync(path.join(root, file), "utf8")),
+    );
     const rechecking = onHelper.filter((file) => {
       const source = fs.readFileSync(path.join(root, file), "utf8");
       const action = /export (async )?function action\b[\s\S]*?\n}\n/.exec(source)?.[0] ?? "";

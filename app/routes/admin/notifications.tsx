@@ -1,5 +1,4 @@
 import { Form, href, redirect, useSearchParams } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
 import type { Route } from "./+types/notifications";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
@@ -9,7 +8,7 @@ import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BellEventLine } from "~/components/layout/admin-header";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/table";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import { adminFormAction } from "~/.server/domains/admin/form-actions";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
 import { m } from "~/paraglide/messages";
@@ -36,11 +35,17 @@ const MarkReadSchema = z.object({ intent: z.literal("mark-read"), back: z.option
 
 /** POST intent=mark-read: everything so far is read; back to the page the form was on. */
 export async function action(args: Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
-  const post = parseWithZod(await readForm(args.request), { schema: MarkReadSchema });
-  if (post.status !== "success") throw new Response("Unknown action", { status: 400 });
-  await markBellRead(current);
-  return redirect(bellReturnPath(post.value.back ?? null));
+  return adminFormAction(args, {
+    permission: "platform:console",
+    schema: MarkReadSchema,
+    invalid: () => {
+      throw new Response("Unknown action", { status: 400 });
+    },
+    handle: async ({ value, user }) => {
+      await markBellRead(user);
+      return redirect(bellReturnPath(value.back ?? null));
+    },
+  });
 }
 
 export default function AdminNotifications({ loaderData }: Route.ComponentProps) {

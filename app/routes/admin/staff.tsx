@@ -1,11 +1,12 @@
 import { data, Form, useNavigation, useSearchParams } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
 import type { Route } from "./+types/staff";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requirePlatformAdmin, type CurrentUser } from "~/.server/domains/auth/guards";
+import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { adminFormAction } from "~/.server/domains/admin/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { checkStepUp, STEP_UP_FIELD, stepUpNeeded } from "~/.server/domains/admin/step-up";
@@ -46,13 +47,30 @@ const text = z.optional(z.string());
 const StaffFormSchema = z.object({ intent: text, email: text, role: text, staff: text, invitation: text, [STEP_UP_FIELD]: text });
 const HIDDEN = [STEP_UP_FIELD];
 
+/** The button's intent as posted (its first value, as the form's other fields are read). */
+function postedIntent(payload: Record<string, unknown>) {
+  const posted = payload.intent;
+  return String((Array.isArray(posted) ? posted[0] : posted) ?? "");
+}
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
-  const form = await readForm(args.request);
-  const submission = parseWithZod(form, { schema: StaffFormSchema });
-  const intent = String(form.get("intent") ?? "");
-  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: HIDDEN }), 400, undefined, { intent });
-  const values = submission.value;
+  return adminFormAction(args, {
+    permission: "platform:staff",
+    schema: StaffFormSchema,
+    invalid: (submission) =>
+      formFailure(submission.reply({ hideFields: HIDDEN }), 400, undefined, { intent: postedIntent(submission.payload) }),
+    handle: ({ value, submission, form, user }) => changeStaffAs(args, user, form, value, submission),
+  });
+}
+
+async function changeStaffAs(
+  args: Route.ActionArgs,
+  current: CurrentUser,
+  form: FormData,
+  values: z.output<typeof StaffFormSchema>,
+  submission: SubmissionOf<typeof StaffFormSchema>,
+) {
+  const intent = postedIntent(submission.payload);
   if (!["invite", "role", "suspend", "reactivate", "revoke"].includes(intent))
     return formFailure(submission.reply({ formErrors: [m.admin_staff_choose_action()], hideFields: HIDDEN }), 400, undefined, { intent });
   const stepUp = await checkStepUp(current, form);

@@ -1,6 +1,5 @@
 import { data } from "react-router";
 import * as z from "zod/mini";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/system";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
@@ -16,7 +15,7 @@ import { Table } from "~/components/ui/table";
 import { alertColumns, InstanceCard, RangeSelector, ResolveForm, ServiceCard } from "~/components/admin/system/system-parts";
 import { DatabaseSection, MetricsSection, ResourcesSection } from "~/components/admin/system/system-sections";
 import { formatWhen } from "~/lib/dates";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import { adminIntent, adminIntentAction } from "~/.server/domains/admin/form-actions";
 import { PageTitle } from "~/components/ui/page-title";
 import { TextLink } from "~/components/ui/text-link";
 import { m } from "~/paraglide/messages";
@@ -35,18 +34,20 @@ export async function loader(args: Route.LoaderArgs) {
   return data(page, { status: page.rangeError ? 400 : 200, headers: { "Cache-Control": "no-store" } });
 }
 
-const IntentSchema = z.object({ intent: z.literal("resolve") });
-
 export async function action(args: Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
-  platformScope(current);
-  const formData = await readForm(args.request);
-  // The alert's id and note are read through the domain's own schema (ResolveAlertForm).
-  if (parseWithZod(formData, { schema: IntentSchema }).status !== "success")
-    return data({ alertId: "", message: m.admin_unknown_action() }, { status: 400 });
-  const outcome = await resolveAlertAction(current, requestMeta(args.request, args.context), formData);
-  if (!outcome.ok) return data({ alertId: outcome.alertId, message: outcome.message }, { status: outcome.status });
-  return redirectWithToast(`${args.url.pathname}${args.url.search}#alerts`, "success", outcome.message);
+  return adminIntentAction(args, {
+    permission: "platform:console",
+    intents: {
+      // The alert's id and note are read through the domain's own schema (ResolveAlertForm).
+      resolve: adminIntent(z.object({}), async ({ form, user }) => {
+        platformScope(user);
+        const outcome = await resolveAlertAction(user, requestMeta(args.request, args.context), form);
+        if (!outcome.ok) return data({ alertId: outcome.alertId, message: outcome.message }, { status: outcome.status });
+        return redirectWithToast(`${args.url.pathname}${args.url.search}#alerts`, "success", outcome.message);
+      }),
+    },
+    unknown: () => data({ alertId: "", message: m.admin_unknown_action() }, { status: 400 }),
+  });
 }
 
 export default function AdminSystem({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,10 +1,10 @@
 import { data, Form, href, useNavigation } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
 import type { Route } from "./+types/template";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requirePlatformAdmin, type CurrentUser } from "~/.server/domains/auth/guards";
+import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
 import { platformScope } from "~/.server/infrastructure/db/scope";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import { adminFormAction } from "~/.server/domains/admin/form-actions";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -40,12 +40,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   },
 ];
 
-async function requireReviewed(args: Route.LoaderArgs | Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
+/** The template under review, or a 404 for one that is not. */
+async function reviewedBy(current: CurrentUser, id: string) {
   const scope = platformScope(current);
-  const reviewed = await findReviewedTemplate(scope, args.params.id);
+  const reviewed = await findReviewedTemplate(scope, id);
   if (!reviewed) throw data(m.admin_template_not_found(), { status: 404 });
   return { current, scope, reviewed };
+}
+
+async function requireReviewed(args: Route.LoaderArgs) {
+  return reviewedBy(await requirePlatformAdmin(args), args.params.id);
 }
 
 export async function loader(args: Route.LoaderArgs) {
@@ -92,10 +96,23 @@ const ReviewSchema = z.object({
 
 /** Approve (send to Meta), Reject (with the reason the tenant sees), or hold / release the organisation: each audited. */
 export async function action(args: Route.ActionArgs) {
-  const { current, scope, reviewed } = await requireReviewed(args);
-  const submission = parseWithZod(await readForm(args.request), { schema: ReviewSchema });
-  if (submission.status !== "success") throw data(m.admin_unknown_action(), { status: 400 });
-  const { intent, reason, holdReason } = submission.value;
+  return adminFormAction(args, {
+    permission: "platform:console",
+    schema: ReviewSchema,
+    invalid: async (_submission, _intent, user) => {
+      await reviewedBy(user, args.params.id);
+      throw data(m.admin_unknown_action(), { status: 400 });
+    },
+    handle: async ({ value, submission, user }) => review(args, await reviewedBy(user, args.params.id), value, submission),
+  });
+}
+
+async function review(
+  args: Route.ActionArgs,
+  { current, scope, reviewed }: Awaited<ReturnType<typeof reviewedBy>>,
+  { intent, reason, holdReason }: z.output<typeof ReviewSchema>,
+  submission: SubmissionOf<typeof ReviewSchema>,
+) {
   const meta = requestMeta(args.request, args.context);
   const here = href("/admin/templates/:id", { id: reviewed.id });
   try {

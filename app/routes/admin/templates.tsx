@@ -1,11 +1,11 @@
 import { data, href, useNavigation, useSearchParams } from "react-router";
 import type { SubmissionResult } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
 import type { Route } from "./+types/templates";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requirePlatformAdmin, type CurrentUser } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { adminFormAction } from "~/.server/domains/admin/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import {
@@ -72,11 +72,19 @@ const refusedAt = (submission: HoldSubmission, intent: string, field: string, me
  * template.release_new_organisations).
  */
 export async function action(args: Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
+  return adminFormAction(args, {
+    permission: "platform:console",
+    schema: HoldSchema,
+    invalid: () => {
+      throw data(m.admin_unknown_action(), { status: 400 });
+    },
+    handle: ({ value, submission, user }) => holdOrRelease(args, user, value, submission),
+  });
+}
+
+async function holdOrRelease(args: Route.ActionArgs, current: CurrentUser, value: z.output<typeof HoldSchema>, submission: HoldSubmission) {
+  const { intent, hold, reason = "" } = value;
   const scope = platformScope(current);
-  const submission = parseWithZod(await readForm(args.request), { schema: HoldSchema });
-  if (submission.status !== "success") throw data(m.admin_unknown_action(), { status: 400 });
-  const { intent, hold, reason = "" } = submission.value;
   const meta = requestMeta(args.request, args.context);
   if (intent === "new-organisations") {
     if (hold !== "on" && hold !== "off") return refusedAt(submission, intent, "hold", m.admin_templates_new_choose());
@@ -92,13 +100,13 @@ export async function action(args: Route.ActionArgs) {
     return redirectWithToast(href("/admin/templates"), "success", message);
   }
   // Every hold and release form's refusal shows in "Hold an organisation" (the others send an id).
-  const who = submission.value.organisation?.trim() ?? "";
+  const who = value.organisation?.trim() ?? "";
   if (!who) return refusedAt(submission, "hold", "organisation", m.admin_templates_hold_who());
   const organisation = await findOrganisationForHold(scope, who);
   if (!organisation) return refusedAt(submission, "hold", "organisation", m.admin_templates_hold_unknown({ who }));
   const on = intent === "hold";
   const changed = await setTemplateHold(scope, current, meta, organisation.id, on, reason);
-  const back = submission.value.back === "org" ? `${href("/admin/templates")}?org=${organisation.id}` : href("/admin/templates");
+  const back = value.back === "org" ? `${href("/admin/templates")}?org=${organisation.id}` : href("/admin/templates");
   const name = withoutBidiControls(organisation.name);
   const message = on
     ? changed

@@ -1,11 +1,12 @@
 import { data, useNavigation, useSearchParams } from "react-router";
 import type { SubmissionResult } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/user";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requirePlatformAdmin, type CurrentUser } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { adminIntent, adminIntentAction } from "~/.server/domains/admin/form-actions";
+import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { checkStepUp, STEP_UP_FIELD, stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { findTenant, tenantActivity } from "~/.server/domains/admin/users/detail";
@@ -59,71 +60,98 @@ const refused = <Result,>(intent: string, status: number, result: Result) => for
 
 /** Edit User, Suspend User and Reactivate: each a POST with its intent; suspend and reactivate need a fresh proof (step-up). */
 export async function action(args: Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
-  const scope = platformScope(current);
-  const tenant = await findTenant(scope, args.params.id);
-  if (!tenant) throw notFound();
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
   const meta = requestMeta(args.request, args.context);
+  // The organisation the page is about: a 404 before anything else.
+  const tenantOf = async (current: CurrentUser) => {
+    const tenant = await findTenant(platformScope(current), args.params.id);
+    if (!tenant) throw notFound();
+    return tenant;
+  };
+  const invalid =
+    (hideFields?: string[]) =>
+    async (submission: { reply: (options: ReplyOptions) => SubmissionResult<string[]> }, intent: string, user: CurrentUser) => {
+      await tenantOf(user);
+      return refused(intent, 400, submission.reply(hideFields ? { hideFields } : {}));
+    };
+  const suspendOrReactivate = adminIntent(
+    ReasonSchema,
+    async ({ value, submission, form, user, intent }) =>
+      changeStatus(await tenantOf(user), user, meta, { value, submission, form, intent }),
+    { invalid: invalid(HIDDEN) },
+  );
+  return adminIntentAction(args, {
+    permission: "platform:console",
+    intents: {
+      edit: adminIntent(
+        EditTenantSchema,
+        async ({ value, submission, user, intent }) => {
+          const tenant = await tenantOf(user);
+          try {
+            const outcome = await editTenant(user, meta, tenant.id, value);
+            return redirectWithToast(
+              `/admin/users/${tenant.id}`,
+              "success",
+              outcome.changed ? m.admin_user_updated({ name: withoutBidiControls(tenant.name) }) : m.admin_user_nothing_changed(),
+            );
+          } catch (error) {
+            return refusedFor(intent, submission, error);
+          }
+        },
+        { invalid: invalid() },
+      ),
+      suspend: suspendOrReactivate,
+      reactivate: suspendOrReactivate,
+    },
+    // Only a hand-made post has no button's intent: no form of the page shows it.
+    unknown: async (intent, _read, user) => {
+      await tenantOf(user);
+      return formFailure(null, 400, m.admin_user_choose_action(), { intent });
+    },
+  });
+}
+
+/** Suspend or reactivate: a fresh proof first (step-up), then the change and its toast. */
+async function changeStatus(
+  tenant: NonNullable<Awaited<ReturnType<typeof findTenant>>>,
+  current: CurrentUser,
+  meta: ReturnType<typeof requestMeta>,
+  {
+    value,
+    submission,
+    form,
+    intent,
+  }: { value: { reason: string }; submission: SubmissionOf<typeof ReasonSchema>; form: FormData; intent: string },
+) {
   const here = `/admin/users/${tenant.id}`;
-  if (intent === "edit") {
-    const submission = parseWithZod(form, { schema: EditTenantSchema });
-    if (submission.status !== "success") return refused(intent, 400, submission.reply());
-    try {
-      const outcome = await editTenant(current, meta, tenant.id, submission.value);
-      return redirectWithToast(
-        here,
-        "success",
-        outcome.changed ? m.admin_user_updated({ name: withoutBidiControls(tenant.name) }) : m.admin_user_nothing_changed(),
-      );
-    } catch (error) {
-      return refusedFor(intent, submission, error);
-    }
-  }
-  if (intent === "suspend" || intent === "reactivate") {
-    const submission = parseWithZod(form, { schema: ReasonSchema });
-    if (submission.status !== "success") return refused(intent, 400, submission.reply({ hideFields: HIDDEN }));
-    const stepUp = await checkStepUp(current, form);
-    if (!stepUp.ok)
-      return refused(intent, stepUp.status, submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [stepUp.message] }, hideFields: HIDDEN }));
-    try {
-      if (intent === "suspend") {
-        const done = await suspendTenant(current, meta, tenant.id, submission.value.reason);
-        const count = done.campaignsPaused;
-        const campaigns = count
-          ? ` ${byCount(
-              count,
-              () => m.admin_user_campaigns_paused_one({ count }),
-              () => m.admin_user_campaigns_paused_other({ count }),
-            )}`
-          : "";
-        return redirectWithToast(
-          here,
-          "success",
-          `${m.admin_user_suspended_toast({ name: withoutBidiControls(tenant.name) })}${campaigns}`,
-        );
-      }
-      const done = await reactivateTenant(current, meta, tenant.id, submission.value.reason);
-      const count = done.campaignsResumed;
+  const stepUp = await checkStepUp(current, form);
+  if (!stepUp.ok)
+    return refused(intent, stepUp.status, submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [stepUp.message] }, hideFields: HIDDEN }));
+  try {
+    if (intent === "suspend") {
+      const done = await suspendTenant(current, meta, tenant.id, value.reason);
+      const count = done.campaignsPaused;
       const campaigns = count
         ? ` ${byCount(
             count,
-            () => m.admin_user_campaigns_resumed_one({ count }),
-            () => m.admin_user_campaigns_resumed_other({ count }),
+            () => m.admin_user_campaigns_paused_one({ count }),
+            () => m.admin_user_campaigns_paused_other({ count }),
           )}`
         : "";
-      return redirectWithToast(
-        here,
-        "success",
-        `${m.admin_user_reactivated_toast({ name: withoutBidiControls(tenant.name) })}${campaigns}`,
-      );
-    } catch (error) {
-      return refusedFor(intent, submission, error);
+      return redirectWithToast(here, "success", `${m.admin_user_suspended_toast({ name: withoutBidiControls(tenant.name) })}${campaigns}`);
     }
+    const done = await reactivateTenant(current, meta, tenant.id, value.reason);
+    const count = done.campaignsResumed;
+    const campaigns = count
+      ? ` ${byCount(
+          count,
+          () => m.admin_user_campaigns_resumed_one({ count }),
+          () => m.admin_user_campaigns_resumed_other({ count }),
+        )}`
+      : "";
+    return redirectWithToast(here, "success", `${m.admin_user_reactivated_toast({ name: withoutBidiControls(tenant.name) })}${campaigns}`);
+  } catch (error) {
+    return refusedFor(intent, submission, error);
   }
-  // Only a hand-made post has no button's intent: no form of the page shows it.
-  return formFailure(null, 400, m.admin_user_choose_action(), { intent });
 }
 
 /** A domain's refusal in the form it refused: at its field, or above the form; an unknown organisation is the 404 page. */

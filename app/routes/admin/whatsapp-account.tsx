@@ -1,11 +1,12 @@
 import { data, useNavigation } from "react-router";
 import { z } from "zod";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/whatsapp-account";
 import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { adminIntent, adminIntentAction } from "~/.server/domains/admin/form-actions";
+import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { checkStepUp, STEP_UP_FIELD, stepUpNeeded } from "~/.server/domains/admin/step-up";
@@ -62,63 +63,83 @@ const REASON = z
 /** What Mark for reconnection and Disconnect post (Disconnect's step-up password is read by checkStepUp). */
 const ReasonPostSchema = z.object({ reason: REASON });
 
-/** What the buttons-only forms post: the button's intent. */
-const IntentPostSchema = z.object({ intent: z.string().optional() });
+/** What the buttons-only forms post: their button's intent alone. */
+const ButtonSchema = z.object({});
 
 /** Never sent back to the form: the administrator's password (or code) of a step-up. */
 const HIDDEN = [STEP_UP_FIELD];
 
 /** Test Connection, Resubscribe, Mark for reconnection and Disconnect (which needs a fresh proof): each a POST with its intent. */
 export async function action(args: Route.ActionArgs) {
-  const current = await requirePlatformAdmin(args);
-  const account = await findAccount(args.params.id);
-  if (!account) throw notFound();
-  const form = await readForm(args.request);
-  const posted = parseWithZod(form, { schema: IntentPostSchema });
-  const intent = (posted.status === "success" ? posted.value.intent : undefined) ?? "";
   const meta = requestMeta(args.request, args.context);
-  const here = `/admin/whatsapp/${account.id}`;
-
-  if (intent === "test") return data({ intent, test: await testConnection(current, meta, account) });
-  if (intent === "resubscribe") {
-    try {
-      return redirectWithToast(here, "success", await resubscribeAccount(current, meta, account));
-    } catch (error) {
-      return refusalReply(posted, refusalOf(error), { field: null, extra: { intent } });
-    }
-  }
-  if (intent === "reconnect" || intent === "disconnect") {
-    const submission = parseWithZod(form, { schema: ReasonPostSchema });
-    if (submission.status !== "success") return formFailure(submission.reply({ hideFields: HIDDEN }), 400, undefined, { intent });
-    try {
-      // The reconnect form shows its refusals under its one field, as it always has.
-      if (intent === "reconnect")
-        return redirectWithToast(here, "success", await requestReconnection(current, meta, account, submission.value.reason));
-      // Disconnecting is destructive: the administrator proves who they are when the last proof is over 10 minutes old.
-      const stepUp = await checkStepUp(current, form);
-      if (!stepUp.ok)
-        return formFailure(
-          submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [stepUp.message] }, hideFields: HIDDEN }),
-          stepUp.status,
-          undefined,
-          {
-            intent,
-          },
-        );
-      return redirectWithToast(here, "success", await disconnectAsAdmin(current, meta, account, submission.value.reason));
-    } catch (error) {
-      return refusalReply(submission, refusalOf(error), {
-        field: intent === "reconnect" ? "reason" : null,
-        hideFields: HIDDEN,
-        extra: { intent },
-      });
-    }
-  }
-  // Only a hand-made post has no button's intent: no form of the page shows it.
-  return formFailure(null, 400, m.admin_whatsapp_choose_action(), { intent });
+  const accountOf = async () => {
+    const account = await findAccount(args.params.id);
+    if (!account) throw notFound();
+    return account;
+  };
+  const here = `/admin/whatsapp/${args.params.id}`;
+  // A reason that does not fit, on an account that is there (a missing one is a 404 first).
+  const invalidReason = async (submission: SubmissionOf<typeof ReasonPostSchema>, intent: string) => {
+    await accountOf();
+    return formFailure(submission.reply({ hideFields: HIDDEN }), 400, undefined, { intent });
+  };
+  return adminIntentAction(args, {
+    permission: "platform:console",
+    intents: {
+      test: adminIntent(ButtonSchema, async ({ user, intent }) =>
+        data({ intent, test: await testConnection(user, meta, await accountOf()) }),
+      ),
+      resubscribe: adminIntent(ButtonSchema, async ({ user, submission, intent }) => {
+        const account = await accountOf();
+        try {
+          return redirectWithToast(here, "success", await resubscribeAccount(user, meta, account));
+        } catch (error) {
+          return refusalReply(submission, refusalOf(error), { field: null, extra: { intent } });
+        }
+      }),
+      reconnect: adminIntent(
+        ReasonPostSchema,
+        async ({ user, value, submission, intent }) => {
+          const account = await accountOf();
+          try {
+            // The reconnect form shows its refusals under its one field, as it always has.
+            return redirectWithToast(here, "success", await requestReconnection(user, meta, account, value.reason));
+          } catch (error) {
+            return refusalReply(submission, refusalOf(error), { field: "reason", hideFields: HIDDEN, extra: { intent } });
+          }
+        },
+        { invalid: invalidReason },
+      ),
+      disconnect: adminIntent(
+        ReasonPostSchema,
+        async ({ user, value, submission, form, intent }) => {
+          const account = await accountOf();
+          try {
+            // Disconnecting is destructive: the administrator proves who they are when the last proof is over 10 minutes old.
+            const stepUp = await checkStepUp(user, form);
+            if (!stepUp.ok)
+              return formFailure(
+                submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [stepUp.message] }, hideFields: HIDDEN }),
+                stepUp.status,
+                undefined,
+                { intent },
+              );
+            return redirectWithToast(here, "success", await disconnectAsAdmin(user, meta, account, value.reason));
+          } catch (error) {
+            return refusalReply(submission, refusalOf(error), { field: null, hideFields: HIDDEN, extra: { intent } });
+          }
+        },
+        { invalid: invalidReason },
+      ),
+    },
+    // Only a hand-made post has no button's intent: no form of the page shows it.
+    unknown: async (intent) => {
+      await accountOf();
+      return formFailure(null, 400, m.admin_whatsapp_choose_action(), { intent });
+    },
+  });
 }
 
-// One WhatsApp Business Account: its details and numbers, Test Connection, Manage Account and View Logs.
 export default function AdminWhatsappAccount({ loaderData, actionData }: Route.ComponentProps) {
   const { account, calls, hooks, showLogs, now } = loaderData;
   const busy = useNavigation().state !== "idle";

@@ -1,6 +1,5 @@
 import { Form, Link } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/change-password";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
@@ -13,7 +12,8 @@ import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { changePassword } from "~/.server/domains/auth/change-password";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { formAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -40,19 +40,23 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { request, context, url } = args;
-  const current = await requireUserWithPermission(args, "account:manage");
-  const submission = parseWithZod(await readForm(request), { schema: ChangePasswordSchema });
   const hide = ["currentPassword", "newPassword", "confirmPassword"];
-  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
-  const { currentPassword, newPassword } = submission.value;
-  const outcome = await changePassword(current, currentPassword!, newPassword!, sessionToken(request), requestMeta(request, context));
-  if (!outcome.ok) {
-    const reply = outcome.field
-      ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide })
-      : submission.reply({ formErrors: [outcome.message], hideFields: hide });
-    return formFailure(reply, outcome.status, outcome.message);
-  }
-  return redirectWithToast(url.pathname, "success", outcome.message, { headers: { "Set-Cookie": outcome.deviceCookie } });
+  return formAction(args, {
+    permission: "account:manage",
+    schema: ChangePasswordSchema,
+    reply: { hideFields: hide },
+    handle: async ({ value, submission, user }) => {
+      const { currentPassword, newPassword } = value;
+      const outcome = await changePassword(user, currentPassword!, newPassword!, sessionToken(request), requestMeta(request, context));
+      if (!outcome.ok) {
+        const reply = outcome.field
+          ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide })
+          : submission.reply({ formErrors: [outcome.message], hideFields: hide });
+        return formFailure(reply, outcome.status, outcome.message);
+      }
+      return redirectWithToast(url.pathname, "success", outcome.message, { headers: { "Set-Cookie": outcome.deviceCookie } });
+    },
+  });
 }
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,5 @@
 import { Form, href, Link } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { Pencil } from "~/components/ui/icons";
 import type { Route } from "./+types/profile";
@@ -17,7 +16,8 @@ import { listRecentActivity } from "~/.server/domains/activity/queries";
 import { activityInWords } from "~/.server/domains/activity/words";
 import { confirmEmailChange, mayRenameOrganisation, updateProfile } from "~/.server/domains/profile/update-profile";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card } from "~/components/ui/card";
@@ -64,32 +64,38 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { request, context } = args;
-  const current = await requireUserWithPermission(args, "account:manage");
-  const formData = await readForm(request);
-  const meta = requestMeta(request, context);
+  const meta = requestMeta(args.request, args.context);
   const path = args.url.pathname;
-
-  if (formData.get("intent") === "confirm-email") {
-    const submission = parseWithZod(joinOtpBoxes(formData), { schema: OtpSchema });
-    if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["otp"] }));
-    const outcome = await confirmEmailChange(current, submission.value.otp, meta);
-    if (!outcome.ok)
-      return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["otp"] }), outcome.status, outcome.message);
-    return redirectWithToast(path, "success", outcome.message);
-  }
-  if (formData.get("intent") !== "save") return formFailure(null, 400, m.settings_unknown_action());
-
-  const submission = parseWithZod(formData, { schema: ProfileSchema });
-  if (submission.status !== "success") return formFailure(submission.reply(), 400, undefined, { form: "profile" });
-  const outcome = await updateProfile(current, submission.value, meta);
-  if (!outcome.ok) {
-    const reply = outcome.field
-      ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } })
-      : submission.reply({ formErrors: [outcome.message] });
-    return formFailure(reply, outcome.status, outcome.message, { form: "profile" });
-  }
-  return redirectWithToast(path, "success", outcome.message);
+  return intentAction(args, {
+    permission: "account:manage",
+    intents: {
+      "confirm-email": intent(
+        OtpSchema,
+        async ({ value, submission, user }) => {
+          const outcome = await confirmEmailChange(user, value.otp, meta);
+          if (!outcome.ok)
+            return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["otp"] }), outcome.status, outcome.message);
+          return redirectWithToast(path, "success", outcome.message);
+        },
+        { prepare: joinOtpBoxes, invalid: (submission) => formFailure(submission.reply({ hideFields: ["otp"] })) },
+      ),
+      save: intent(
+        ProfileSchema,
+        async ({ value, submission, user }) => {
+          const outcome = await updateProfile(user, value, meta);
+          if (!outcome.ok) {
+            const reply = outcome.field
+              ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] } })
+              : submission.reply({ formErrors: [outcome.message] });
+            return formFailure(reply, outcome.status, outcome.message, { form: "profile" });
+          }
+          return redirectWithToast(path, "success", outcome.message);
+        },
+        { invalid: (submission) => formFailure(submission.reply(), 400, undefined, { form: "profile" }) },
+      ),
+    },
+    unknown: () => formFailure(null, 400, m.settings_unknown_action()),
+  });
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {

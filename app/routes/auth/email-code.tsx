@@ -1,6 +1,6 @@
 import { data, Form, href, redirect } from "react-router";
+import * as z from "zod/mini";
 import { getFormProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/email-code";
 import { OtpSchema } from "~/lib/schemas/auth";
 import { joinOtpBoxes } from "~/lib/otp";
@@ -23,7 +23,9 @@ import { SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/toast";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { publicIntent, publicIntentAction } from "~/.server/infrastructure/http/intents";
+import { postedFirst } from "~/.server/infrastructure/http/posted-fields";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -53,41 +55,53 @@ export async function loader(args: Route.LoaderArgs) {
   return { from, email: account.user.email, notice: EMAIL_CODE_MESSAGES.askCode };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = joinOtpBoxes(await readForm(request));
-  const from = String(formData.get("from") ?? "").slice(0, 2000);
+// Where to go once signed in (the sign-in page's `from`), as posted.
+const From = { from: postedFirst(2000) };
+
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
   const pending = await pendingSignInOf(request);
   const meta = requestMeta(request, context);
-  if (formData.get("intent") === "resend") {
-    const resent = await resendSignInCode(pending, meta);
-    if (!resent.ok && resent.restart) throw await loginAgain(from, resent.message);
-    const toast = { id: crypto.randomUUID(), type: resent.ok ? ("success" as const) : ("error" as const), message: resent.message };
-    return data(
-      { result: null, toast },
-      { status: resent.ok ? 200 : resent.status, headers: resent.ok ? { "Set-Cookie": resent.cookie } : undefined },
-    );
-  }
-
-  const submission = parseWithZod(formData, { schema: OtpSchema });
-  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["otp"] }));
-  const outcome = await completeEmailCodeSignIn(pending, submission.value.otp, meta, sessionToken(request));
-  if (outcome.ok) {
-    const headers = new Headers();
-    headers.append("Set-Cookie", outcome.setCookie);
-    headers.append("Set-Cookie", outcome.deviceCookie);
-    headers.append("Set-Cookie", await clearPendingSignInCookieHeader());
-    headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
-    throw redirect(safeRedirectTarget(from, outcome.role), { headers });
-  }
-  if (outcome.reason === "two_factor") {
-    const headers = new Headers();
-    headers.append("Set-Cookie", outcome.challengeCookie);
-    headers.append("Set-Cookie", await clearPendingSignInCookieHeader());
-    const to = from ? `${href("/login/two-factor")}?from=${encodeURIComponent(from)}` : href("/login/two-factor");
-    throw redirect(to, { headers });
-  }
-  if (outcome.restart) throw await loginAgain(from, outcome.message);
-  return formFailure(submission.reply({ fieldErrors: { otp: [outcome.message] }, hideFields: ["otp"] }), outcome.status);
+  return publicIntentAction(args, {
+    intents: {
+      resend: publicIntent(z.object(From), async ({ value: { from } }) => {
+        const resent = await resendSignInCode(pending, meta);
+        if (!resent.ok && resent.restart) throw await loginAgain(from, resent.message);
+        const toast = { id: crypto.randomUUID(), type: resent.ok ? ("success" as const) : ("error" as const), message: resent.message };
+        return data(
+          { result: null, toast },
+          { status: resent.ok ? 200 : resent.status, headers: resent.ok ? { "Set-Cookie": resent.cookie } : undefined },
+        );
+      }),
+      verify: publicIntent(
+        z.object({ ...OtpSchema.shape, ...From }),
+        async ({ value, submission }) => {
+          const { from } = value;
+          const outcome = await completeEmailCodeSignIn(pending, value.otp, meta, sessionToken(request));
+          if (outcome.ok) {
+            const headers = new Headers();
+            headers.append("Set-Cookie", outcome.setCookie);
+            headers.append("Set-Cookie", outcome.deviceCookie);
+            headers.append("Set-Cookie", await clearPendingSignInCookieHeader());
+            headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
+            throw redirect(safeRedirectTarget(from, outcome.role), { headers });
+          }
+          if (outcome.reason === "two_factor") {
+            const headers = new Headers();
+            headers.append("Set-Cookie", outcome.challengeCookie);
+            headers.append("Set-Cookie", await clearPendingSignInCookieHeader());
+            const to = from ? `${href("/login/two-factor")}?from=${encodeURIComponent(from)}` : href("/login/two-factor");
+            throw redirect(to, { headers });
+          }
+          if (outcome.restart) throw await loginAgain(from, outcome.message);
+          return formFailure(submission.reply({ fieldErrors: { otp: [outcome.message] }, hideFields: ["otp"] }), outcome.status);
+        },
+        { prepare: joinOtpBoxes, invalid: (submission) => formFailure(submission.reply({ hideFields: ["otp"] })) },
+      ),
+    },
+    // Any other post is the code's (the verify button was always the default).
+    unknown: "verify",
+  });
 }
 
 export default function EmailCode({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,5 @@
 import { Form, href, redirect } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/forgot-password";
 import { EmailOnlySchema } from "~/lib/schemas/auth";
 import { AuthShell } from "~/components/layout/auth-shell";
@@ -11,9 +10,10 @@ import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { requestPasswordReset } from "~/.server/domains/auth/password-reset";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
-import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
+import { honeypotInputProps } from "~/.server/infrastructure/http/honeypot";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { publicFormAction } from "~/.server/infrastructure/http/intents";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
@@ -36,17 +36,19 @@ export async function loader() {
   return { honeypot: await honeypotInputProps() };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: EmailOnlySchema });
-  if (await isSpam(formData)) return formFailure(submission.reply({ formErrors: [m.auth_forgot_spam()] }));
-  if (submission.status !== "success") return formFailure(submission.reply());
-  const outcome = await requestPasswordReset(submission.value.email, requestMeta(request, context));
-  if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message] }), outcome.status, outcome.message);
-  const headers = new Headers();
-  headers.append("Set-Cookie", await signedCookies().resetEmail.serialize(submission.value.email));
-  headers.append("Set-Cookie", await toastCookie("success", outcome.message));
-  throw redirect(href("/reset-password"), { headers });
+export async function action(args: Route.ActionArgs) {
+  return publicFormAction(args, {
+    schema: EmailOnlySchema,
+    spam: (submission) => formFailure(submission.reply({ formErrors: [m.auth_forgot_spam()] })),
+    handle: async ({ value, submission }) => {
+      const outcome = await requestPasswordReset(value.email, requestMeta(args.request, args.context));
+      if (!outcome.ok) return formFailure(submission.reply({ formErrors: [outcome.message] }), outcome.status, outcome.message);
+      const headers = new Headers();
+      headers.append("Set-Cookie", await signedCookies().resetEmail.serialize(value.email));
+      headers.append("Set-Cookie", await toastCookie("success", outcome.message));
+      throw redirect(href("/reset-password"), { headers });
+    },
+  });
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,5 @@
 import { data, Form, href, redirect } from "react-router";
 import { getFormProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/invitation";
 import { AcceptInvitationSchema } from "~/lib/schemas/team";
 import { ROLE_WORDS } from "~/lib/schemas/team-rules";
@@ -15,7 +14,7 @@ import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { acceptInvitation, invitationByToken, type InvitationState } from "~/.server/domains/team/invitations";
 import { createSession, deleteSessionByToken, sessionToken } from "~/.server/domains/auth/sessions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { publicFormAction } from "~/.server/infrastructure/http/intents";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { TextLink } from "~/components/ui/text-link";
@@ -60,30 +59,36 @@ export async function loader({ params }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: AcceptInvitationSchema });
-  const hide = ["newPassword", "confirmPassword"];
-  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
-  const meta = requestMeta(request, context);
-  let joined;
-  try {
-    joined = await acceptInvitation(
-      params.token,
-      { firstName: submission.value.firstName, lastName: submission.value.lastName, password: submission.value.newPassword! },
-      meta,
-    );
-  } catch (error) {
-    return refusalReply(submission, refusalOf(error), { field: null, hideFields: hide, toast: true });
-  }
-  // Signed in as the new member: a session this browser had before ends, as at sign-in.
-  const previous = sessionToken(request);
-  if (previous) await deleteSessionByToken(previous);
-  const session = await createSession(joined.userId, false, meta);
-  const headers = new Headers();
-  headers.append("Set-Cookie", session.setCookie);
-  headers.append("Set-Cookie", await toastCookie("success", m.auth_invitation_welcome()));
-  // Console staff go to the console (which first asks them to set up two-factor sign-in).
-  throw redirect(joined.staff ? href("/admin") : href("/dashboard"), { headers });
+const hide = ["newPassword", "confirmPassword"];
+
+export async function action(args: Route.ActionArgs) {
+  const { request, context, params } = args;
+  return publicFormAction(args, {
+    schema: AcceptInvitationSchema,
+    reply: { hideFields: hide },
+    handle: async ({ value, submission }) => {
+      const meta = requestMeta(request, context);
+      let joined;
+      try {
+        joined = await acceptInvitation(
+          params.token,
+          { firstName: value.firstName, lastName: value.lastName, password: value.newPassword! },
+          meta,
+        );
+      } catch (error) {
+        return refusalReply(submission, refusalOf(error), { field: null, hideFields: hide, toast: true });
+      }
+      // Signed in as the new member: a session this browser had before ends, as at sign-in.
+      const previous = sessionToken(request);
+      if (previous) await deleteSessionByToken(previous);
+      const session = await createSession(joined.userId, false, meta);
+      const headers = new Headers();
+      headers.append("Set-Cookie", session.setCookie);
+      headers.append("Set-Cookie", await toastCookie("success", m.auth_invitation_welcome()));
+      // Console staff go to the console (which first asks them to set up two-factor sign-in).
+      throw redirect(joined.staff ? href("/admin") : href("/dashboard"), { headers });
+    },
+  });
 }
 
 export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {

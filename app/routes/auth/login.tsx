@@ -1,6 +1,5 @@
 import { Form, href, Link, redirect } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/login";
 import { SigninSchema } from "~/lib/schemas/auth";
 import { AuthShell, ChatPreview } from "~/components/layout/auth-shell";
@@ -14,10 +13,11 @@ import { signIn, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { deviceCookieValue } from "~/.server/domains/auth/known-device";
 import { sessionToken } from "~/.server/domains/auth/sessions";
-import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
+import { honeypotInputProps } from "~/.server/infrastructure/http/honeypot";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { publicFormAction } from "~/.server/infrastructure/http/intents";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -42,50 +42,49 @@ export async function loader(args: Route.LoaderArgs) {
   return { honeypot: await honeypotInputProps(), from };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: SigninSchema });
-  if (await isSpam(formData))
-    return formFailure(
-      submission.reply({ formErrors: [SIGNIN_MESSAGES.fallback], hideFields: ["password"] }),
-      400,
-      SIGNIN_MESSAGES.fallback,
-    );
-  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }));
-
-  const { email, password, remember, from } = submission.value;
-  const outcome = await signIn(
-    email,
-    password,
-    remember === true,
-    requestMeta(request, context),
-    sessionToken(request),
-    deviceCookieValue(request),
-  );
-  if (outcome.ok) {
-    const headers = new Headers();
-    headers.append("Set-Cookie", outcome.setCookie);
-    headers.append("Set-Cookie", outcome.deviceCookie);
-    headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
-    throw redirect(safeRedirectTarget(from, outcome.role), { headers });
-  }
-  if (outcome.reason === "two_factor") {
-    // The password was right: the code from the app comes next, on its own page.
-    const to = from ? `${href("/login/two-factor")}?from=${encodeURIComponent(from)}` : href("/login/two-factor");
-    throw redirect(to, { headers: { "Set-Cookie": outcome.challengeCookie } });
-  }
-  if (outcome.reason === "email_code") {
-    // The right password while the account is under attack: a code from the e-mail comes next.
-    const to = from ? `${href("/login/email-code")}?from=${encodeURIComponent(from)}` : href("/login/email-code");
-    throw redirect(to, { headers: { "Set-Cookie": outcome.codeCookie } });
-  }
-  if (outcome.reason === "unverified") {
-    const headers = new Headers();
-    headers.append("Set-Cookie", await signedCookies().otpEmail.serialize(outcome.email));
-    headers.append("Set-Cookie", await toastCookie("info", outcome.message));
-    throw redirect(href("/verify-otp"), { headers });
-  }
-  return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), outcome.status, outcome.message);
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
+  return publicFormAction(args, {
+    schema: SigninSchema,
+    reply: { hideFields: ["password"] },
+    spam: (submission) =>
+      formFailure(submission.reply({ formErrors: [SIGNIN_MESSAGES.fallback], hideFields: ["password"] }), 400, SIGNIN_MESSAGES.fallback),
+    handle: async ({ value, submission }) => {
+      const { email, password, remember, from } = value;
+      const outcome = await signIn(
+        email,
+        password,
+        remember === true,
+        requestMeta(request, context),
+        sessionToken(request),
+        deviceCookieValue(request),
+      );
+      if (outcome.ok) {
+        const headers = new Headers();
+        headers.append("Set-Cookie", outcome.setCookie);
+        headers.append("Set-Cookie", outcome.deviceCookie);
+        headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
+        throw redirect(safeRedirectTarget(from, outcome.role), { headers });
+      }
+      if (outcome.reason === "two_factor") {
+        // The password was right: the code from the app comes next, on its own page.
+        const to = from ? `${href("/login/two-factor")}?from=${encodeURIComponent(from)}` : href("/login/two-factor");
+        throw redirect(to, { headers: { "Set-Cookie": outcome.challengeCookie } });
+      }
+      if (outcome.reason === "email_code") {
+        // The right password while the account is under attack: a code from the e-mail comes next.
+        const to = from ? `${href("/login/email-code")}?from=${encodeURIComponent(from)}` : href("/login/email-code");
+        throw redirect(to, { headers: { "Set-Cookie": outcome.codeCookie } });
+      }
+      if (outcome.reason === "unverified") {
+        const headers = new Headers();
+        headers.append("Set-Cookie", await signedCookies().otpEmail.serialize(outcome.email));
+        headers.append("Set-Cookie", await toastCookie("info", outcome.message));
+        throw redirect(href("/verify-otp"), { headers });
+      }
+      return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), outcome.status, outcome.message);
+    },
+  });
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,5 @@
 import { Form, href, redirect } from "react-router";
 import { getFormProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/reset-password";
 import { ResetPasswordSchema } from "~/lib/schemas/auth";
 import { joinOtpBoxes } from "~/lib/otp";
@@ -14,7 +13,8 @@ import { Toast } from "~/components/ui/toast";
 import { resetPassword } from "~/.server/domains/auth/password-reset";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { publicFormAction } from "~/.server/infrastructure/http/intents";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
@@ -40,19 +40,25 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { email };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const email = await resetEmail(request);
+const hide = ["newPassword", "confirmPassword", "otp"];
+
+export async function action(args: Route.ActionArgs) {
+  const email = await resetEmail(args.request);
   if (!email) throw redirect(href("/forgot-password"));
-  const submission = parseWithZod(joinOtpBoxes(await readForm(request)), { schema: ResetPasswordSchema });
-  const hide = ["newPassword", "confirmPassword", "otp"];
-  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }));
-  const outcome = await resetPassword(email, submission.value.otp, submission.value.newPassword!, requestMeta(request, context));
-  if (!outcome.ok)
-    return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: hide }), outcome.status, outcome.message);
-  const headers = new Headers();
-  headers.append("Set-Cookie", await signedCookies().resetEmail.serialize("", { maxAge: 0 }));
-  headers.append("Set-Cookie", await toastCookie("success", outcome.message));
-  throw redirect(href("/login"), { headers });
+  return publicFormAction(args, {
+    schema: ResetPasswordSchema,
+    prepare: joinOtpBoxes,
+    reply: { hideFields: hide },
+    handle: async ({ value, submission }) => {
+      const outcome = await resetPassword(email, value.otp, value.newPassword!, requestMeta(args.request, args.context));
+      if (!outcome.ok)
+        return formFailure(submission.reply({ formErrors: [outcome.message], hideFields: hide }), outcome.status, outcome.message);
+      const headers = new Headers();
+      headers.append("Set-Cookie", await signedCookies().resetEmail.serialize("", { maxAge: 0 }));
+      headers.append("Set-Cookie", await toastCookie("success", outcome.message));
+      throw redirect(href("/login"), { headers });
+    },
+  });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

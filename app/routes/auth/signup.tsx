@@ -1,6 +1,5 @@
 import { data, Form, href, redirect } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/signup";
 import { SignupSchema } from "~/lib/schemas/auth";
 import { AuthShell, MarketingPanel } from "~/components/layout/auth-shell";
@@ -14,9 +13,10 @@ import { currentUser, homeFor } from "~/.server/domains/auth/guards";
 import { createSignup, signupSuccess } from "~/.server/domains/auth/signup";
 import { referralAttribution, referralCode } from "~/.server/domains/revenue-share/referral";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
-import { honeypotInputProps, isSpam } from "~/.server/infrastructure/http/honeypot";
+import { honeypotInputProps } from "~/.server/infrastructure/http/honeypot";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { publicFormAction } from "~/.server/infrastructure/http/intents";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -45,39 +45,41 @@ export async function loader(args: Route.LoaderArgs) {
   return { honeypot: await honeypotInputProps(), referral: referralCode(new URL(args.request.url).searchParams.get("ref")) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: SignupSchema });
-  const hide = ["password", "confirmPassword"];
-  if (await isSpam(formData)) {
-    const failed = m.auth_signup_failed();
-    return formFailure(submission.reply({ formErrors: [failed], hideFields: hide }), 400, failed);
-  }
-  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: hide }), 400, submission.reply().error?.[""]?.[0]);
+const hide = ["password", "confirmPassword"];
 
-  const v = submission.value;
-  const outcome = await createSignup(
-    {
-      firstName: v.firstName!,
-      lastName: v.lastName!,
-      businessName: v.businessName,
-      email: v.email!,
-      phoneNumber: v.phoneNumber,
-      password: v.password!,
-      withOrganisation: referralAttribution(formData.get("ref")),
+export async function action(args: Route.ActionArgs) {
+  return publicFormAction(args, {
+    schema: SignupSchema,
+    spam: (submission) => {
+      const failed = m.auth_signup_failed();
+      return formFailure(submission.reply({ formErrors: [failed], hideFields: hide }), 400, failed);
     },
-    requestMeta(request, context),
-  );
-  if (!outcome.ok) {
-    const reply = outcome.field
-      ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide })
-      : submission.reply({ formErrors: [outcome.message], hideFields: hide });
-    return formFailure(reply, outcome.status, outcome.message);
-  }
-  return data(
-    { result: submission.reply({ resetForm: true }), toast: null, success: signupSuccess() },
-    { headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) } },
-  );
+    invalid: (submission) => formFailure(submission.reply({ hideFields: hide }), 400, submission.reply().error?.[""]?.[0]),
+    handle: async ({ value: v, submission, form }) => {
+      const outcome = await createSignup(
+        {
+          firstName: v.firstName!,
+          lastName: v.lastName!,
+          businessName: v.businessName,
+          email: v.email!,
+          phoneNumber: v.phoneNumber,
+          password: v.password!,
+          withOrganisation: referralAttribution(form.get("ref")),
+        },
+        requestMeta(args.request, args.context),
+      );
+      if (!outcome.ok) {
+        const reply = outcome.field
+          ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.message] }, hideFields: hide })
+          : submission.reply({ formErrors: [outcome.message], hideFields: hide });
+        return formFailure(reply, outcome.status, outcome.message);
+      }
+      return data(
+        { result: submission.reply({ resetForm: true }), toast: null, success: signupSuccess() },
+        { headers: { "Set-Cookie": await signedCookies().otpEmail.serialize(outcome.email) } },
+      );
+    },
+  });
 }
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {

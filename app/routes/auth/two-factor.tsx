@@ -1,6 +1,5 @@
 import { Form, href, redirect } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/two-factor";
 import { TwoFactorCodeSchema } from "~/lib/schemas/two-factor";
 import { AuthShell } from "~/components/layout/auth-shell";
@@ -17,7 +16,8 @@ import { sessionToken } from "~/.server/domains/auth/sessions";
 import { deviceCookieValue } from "~/.server/domains/auth/known-device";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/toast";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { publicFormAction } from "~/.server/infrastructure/http/intents";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { TextLink } from "~/components/ui/text-link";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -46,28 +46,32 @@ export async function loader(args: Route.LoaderArgs) {
   return { from };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: TwoFactorCodeSchema });
-  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["code"] }));
-  const { code, from = "" } = submission.value;
-  const outcome = await completeTwoFactorSignIn(
-    challengeToken(request),
-    code,
-    requestMeta(request, context),
-    sessionToken(request),
-    deviceCookieValue(request),
-  );
-  if (outcome.ok) {
-    const headers = new Headers();
-    headers.append("Set-Cookie", outcome.setCookie);
-    headers.append("Set-Cookie", outcome.deviceCookie);
-    headers.append("Set-Cookie", clearChallengeCookieHeader());
-    headers.append("Set-Cookie", await toastCookie(outcome.notice ? "info" : "success", outcome.notice ?? SIGNIN_MESSAGES.success));
-    throw redirect(safeRedirectTarget(from, outcome.role), { headers });
-  }
-  if (outcome.restart) throw await loginAgain(from, outcome.message);
-  return formFailure(submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status);
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
+  return publicFormAction(args, {
+    schema: TwoFactorCodeSchema,
+    reply: { hideFields: ["code"] },
+    handle: async ({ value, submission }) => {
+      const { code, from = "" } = value;
+      const outcome = await completeTwoFactorSignIn(
+        challengeToken(request),
+        code,
+        requestMeta(request, context),
+        sessionToken(request),
+        deviceCookieValue(request),
+      );
+      if (outcome.ok) {
+        const headers = new Headers();
+        headers.append("Set-Cookie", outcome.setCookie);
+        headers.append("Set-Cookie", outcome.deviceCookie);
+        headers.append("Set-Cookie", clearChallengeCookieHeader());
+        headers.append("Set-Cookie", await toastCookie(outcome.notice ? "info" : "success", outcome.notice ?? SIGNIN_MESSAGES.success));
+        throw redirect(safeRedirectTarget(from, outcome.role), { headers });
+      }
+      if (outcome.restart) throw await loginAgain(from, outcome.message);
+      return formFailure(submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status);
+    },
+  });
 }
 
 export default function TwoFactor({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 import { data, Form, href, Link } from "react-router";
+import * as z from "zod/mini";
 import { getFormProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/verify-otp";
 import { OtpSchema } from "~/lib/schemas/auth";
 import { MESSAGES } from "~/lib/schemas/auth-rules";
@@ -14,7 +14,9 @@ import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { resendSignupCode, verifySignupCode } from "~/.server/domains/auth/verification";
 import { secondsUntilResend } from "~/.server/domains/auth/resend-window";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { publicIntent, publicIntentAction } from "~/.server/infrastructure/http/intents";
+import { postedFirst } from "~/.server/infrastructure/http/posted-fields";
 import { joinOtpBoxes } from "~/lib/otp";
 import { AuthErrorBoundary } from "~/components/layout/auth-error";
 import { documentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -40,40 +42,51 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { email, resendIn: email ? await secondsUntilResend(email) : 0 };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = joinOtpBoxes(await readForm(request));
+// The address the code was sent to, when this browser has no cookie of it (as posted).
+const Email = { email: postedFirst(Number.MAX_SAFE_INTEGER) };
+
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
   const cookieEmail = (await signedCookies().otpEmail.parse(request.headers.get("cookie"))) as string | null;
-  const email = cookieEmail || String(formData.get("email") ?? "").trim();
   const meta = requestMeta(request, context);
-
-  if (formData.get("intent") === "resend") {
-    if (!email)
-      return formFailure({ status: "error" as const, error: { email: [MESSAGES.emailRequired] } }, 400, m.auth_verify_resend_failed());
-    const outcome = await resendSignupCode(email, meta);
-    return data(
-      {
-        result: null,
-        toast: { id: crypto.randomUUID(), type: outcome.ok ? ("success" as const) : ("error" as const), message: outcome.message },
-        resendIn: outcome.ok ? 30 : outcome.retryAfterSeconds,
-      },
-      { status: outcome.ok ? 200 : outcome.status },
-    );
-  }
-
-  const submission = parseWithZod(formData, { schema: OtpSchema });
-  if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["otp"] }));
-  if (!email) return formFailure(submission.reply({ fieldErrors: { email: [MESSAGES.emailRequired] } }));
-  const outcome = await verifySignupCode(email, submission.value.otp, meta);
-  if (!outcome.ok)
-    return formFailure(
-      submission.reply({ formErrors: [outcome.message || m.auth_verify_failed()], hideFields: ["otp"] }),
-      outcome.status,
-      outcome.message,
-    );
-  return data(
-    { result: submission.reply({ resetForm: true }), toast: null, success: outcome.message },
-    { headers: { "Set-Cookie": await signedCookies().otpEmail.serialize("", { maxAge: 0 }) } },
-  );
+  return publicIntentAction(args, {
+    intents: {
+      resend: publicIntent(z.object(Email), async ({ value }) => {
+        const email = cookieEmail || value.email.trim();
+        if (!email)
+          return formFailure({ status: "error" as const, error: { email: [MESSAGES.emailRequired] } }, 400, m.auth_verify_resend_failed());
+        const outcome = await resendSignupCode(email, meta);
+        return data(
+          {
+            result: null,
+            toast: { id: crypto.randomUUID(), type: outcome.ok ? ("success" as const) : ("error" as const), message: outcome.message },
+            resendIn: outcome.ok ? 30 : outcome.retryAfterSeconds,
+          },
+          { status: outcome.ok ? 200 : outcome.status },
+        );
+      }),
+      verify: publicIntent(
+        OtpSchema,
+        async ({ value, submission }) => {
+          const email = cookieEmail || (value.email ?? "");
+          if (!email) return formFailure(submission.reply({ fieldErrors: { email: [MESSAGES.emailRequired] } }));
+          const outcome = await verifySignupCode(email, value.otp, meta);
+          if (!outcome.ok)
+            return formFailure(
+              submission.reply({ formErrors: [outcome.message || m.auth_verify_failed()], hideFields: ["otp"] }),
+              outcome.status,
+              outcome.message,
+            );
+          return data(
+            { result: submission.reply({ resetForm: true }), toast: null, success: outcome.message },
+            { headers: { "Set-Cookie": await signedCookies().otpEmail.serialize("", { maxAge: 0 }) } },
+          );
+        },
+        { prepare: joinOtpBoxes, invalid: (submission) => formFailure(submission.reply({ hideFields: ["otp"] })) },
+      ),
+    },
+    unknown: "verify",
+  });
 }
 
 export default function VerifyOtp({ loaderData, actionData }: Route.ComponentProps) {

@@ -239,6 +239,16 @@ export async function requirePlatformAdmin(args: GuardArgs) {
   return current;
 }
 
+/**
+ * The console's form actions (decision 119, bound in admin/form-actions.ts): a platform
+ * administrator holding `needed` (the staff's roles, decision 112), the console's 404 to anyone else.
+ */
+export async function requirePlatformStaff(args: GuardArgs, needed: readonly Permission[]) {
+  const current = await requirePlatformAdmin(args);
+  if (!holds(current.role, needed)) throw consoleNotFound();
+  return current;
+}
+
 /** The admin console's JSON routes: 404 as JSON to anyone but a platform administrator. */
 export async function requirePlatformAdminApi(args: GuardArgs) {
   const current = await currentUser(args, { answer: "consoleJson" });

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { MessageTemplate } from "../../infrastructure/db/schema";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { readQuery } from "../../infrastructure/http/posted-fields";
 import { TemplateFiltersSchema } from "../../../lib/schemas/templates";
 import { TEMPLATE_STATUSES, type TemplateCategory, type TemplateLanguage, type TemplateStatus } from "../../../lib/templates";
 
@@ -19,9 +19,9 @@ export const TEMPLATE_PAGE_SIZE = 25;
 
 /** The filters a URL asks for; unknown values are ignored rather than refused (they come from links). */
 export function readTemplateFilters(params: URLSearchParams): TemplateFilters {
-  const submission = parseWithZod(params, { schema: TemplateFiltersSchema });
-  if (submission.status !== "success") return {};
-  const { q, status, type, language } = submission.value;
+  const filters = readQuery(params, TemplateFiltersSchema);
+  if (!filters) return {};
+  const { q, status, type, language } = filters;
   return { q, status, category: type, language };
 }
 

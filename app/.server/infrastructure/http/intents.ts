@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import type { Permission, RoutePermission } from "~/lib/permissions";
 import { Refusal } from "../refusal";
 import { formFailure, readForm } from "./forms";
+import { isSpam } from "./honeypot";
 import { postedText, readPosted } from "./posted-fields";
 
 /*
@@ -47,17 +48,20 @@ export interface IntentDefinition<Schema extends z.ZodMiniType, User, Result, In
   schema: Schema;
   permission?: Needed;
   reply?: ReplyOptions;
+  prepare?: PrepareForm;
   handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>;
-  invalid?: (submission: SubmissionOf<Schema>, intent: string) => Invalid | Promise<Invalid>;
+  invalid?: (submission: SubmissionOf<Schema>, intent: string, user: User) => Invalid | Promise<Invalid>;
 }
 
-interface IntentOptions<Schema extends z.ZodMiniType, Invalid> {
+interface IntentOptions<Schema extends z.ZodMiniType, Invalid, User = unknown> {
   /** The permission this intent needs, when not the route's (a stricter or another one). */
   permission?: Needed;
   /** What Conform's failure reply leaves out. */
   reply?: ReplyOptions;
+  /** The form as its fields are read (the six boxes of a code joined into one field); the handler gets it too. */
+  prepare?: PrepareForm;
   /** The answer to a post that does not fit the schema, when not the form again with Conform's errors. */
-  invalid?: (submission: SubmissionOf<Schema>, intent: string) => Invalid | Promise<Invalid>;
+  invalid?: (submission: SubmissionOf<Schema>, intent: string, user: User) => Invalid | Promise<Invalid>;
 }
 
 /** The default answer to a post that does not fit: Conform's reply (status 400) and the page's intent. */
@@ -80,6 +84,9 @@ type ResultOf<Definition> =
 /** The post as `schema` reads it, or null when it does not fit. */
 export type ReadPost = <Schema extends z.ZodMiniType>(schema: Schema) => z.output<Schema> | null;
 
+/** What the form reads before its fields are parsed (the six boxes of a code joined into one field). */
+export type PrepareForm = (form: FormData) => FormData;
+
 export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, Refused, Unknown> {
   /** The permission every intent needs unless it names its own. */
   permission: Needed;
@@ -88,16 +95,30 @@ export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, R
   refused?: (refusal: Refusal, intent: string) => Refused | Promise<Refused>;
   /**
    * The answer to an intent the page does not have (a hand-made post): thrown or returned. `read`
-   * reads the post with a schema, for a page whose answer says where it came from.
+   * reads the post with a schema, for a page whose answer says where it came from. Or the name of
+   * the intent such a post runs (a page whose main button was always the default).
    */
-  unknown: (intent: string, read: ReadPost) => Unknown | Promise<Unknown>;
+  unknown: ((intent: string, read: ReadPost, user: IntentUser<Intents>) => Unknown | Promise<Unknown>) | (keyof Intents & string);
 }
 
-export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, Invalid, Refused> extends IntentOptions<Schema, Invalid> {
+/** The user the intents' handlers get (what the guard gave). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema and results: only the user is read.
+type IntentUser<Intents> = Intents[keyof Intents] extends IntentDefinition<any, infer User, any, any> ? User : never;
+
+export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, Invalid, Refused, Spam = never> extends IntentOptions<
+  Schema,
+  Invalid,
+  User
+> {
   permission: Needed;
   schema: Schema;
   handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>;
   refused?: (refusal: Refusal) => Refused | Promise<Refused>;
+  /**
+   * A public form's honeypot (remix-utils): when a bot filled it, this answer, before the fields'
+   * verdict (a bot is told nothing about its fields).
+   */
+  spam?: (submission: SubmissionOf<Schema>) => Spam | Promise<Spam>;
 }
 
 const IntentField = z.object({ intent: postedText });
@@ -123,7 +144,7 @@ export function intentActions<User>(guard: IntentGuard<User>) {
   function intent<Schema extends z.ZodMiniType, Result, Invalid = never>(
     schema: Schema,
     handle: (input: IntentInput<Schema, User>) => Result | Promise<Result>,
-    options: IntentOptions<Schema, Invalid> = {},
+    options: IntentOptions<Schema, Invalid, User> = {},
   ): IntentDefinition<Schema, User, Result, Invalid> {
     return { schema, handle, ...options };
   }
@@ -134,9 +155,10 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     user: User,
     intent: string | null,
   ) {
+    if (definition.prepare) form = definition.prepare(form);
     const submission = parseWithZod(form, { schema: definition.schema }) as SubmissionOf<Schema>;
     if (submission.status !== "success") {
-      if (definition.invalid) return definition.invalid(submission, intent ?? "");
+      if (definition.invalid) return definition.invalid(submission, intent ?? "", user);
       return failed(submission, definition.reply, intent);
     }
     return definition.handle({ value: submission.value as z.output<Schema>, submission, form, user, intent: intent ?? "" });
@@ -158,8 +180,10 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     let user = await guard(args, shared);
     const form = await readForm(args.request);
     const { intent } = readPosted(form, IntentField)!;
-    const definition = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
-    if (!definition) return config.unknown(intent, (schema) => readPosted(form, schema));
+    const named = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
+    if (!named && typeof config.unknown === "function")
+      return config.unknown(intent, (schema) => readPosted(form, schema), user as IntentUser<Intents>);
+    const definition = (named ?? config.intents[config.unknown as string])!;
     const own = permissionsOf(definition.permission ?? config.permission);
     if (own.some((permission) => !shared.includes(permission))) user = await guard(args, own);
     try {
@@ -176,12 +200,15 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     Result,
     Invalid = never,
     Refused = never,
+    Spam = never,
   >(
     args: Args,
-    config: FormActionConfig<Schema, User, Result, Invalid, Refused>,
-  ): Promise<Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>) | Refused> {
+    config: FormActionConfig<Schema, User, Result, Invalid, Refused, Spam>,
+  ): Promise<Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>) | Refused | Awaited<Spam>> {
     const user = await guard(args, permissionsOf(config.permission));
     const form = await readForm(args.request);
+    if (config.spam && (await isSpam(form)))
+      return (await config.spam(parseWithZod(form, { schema: config.schema }) as SubmissionOf<Schema>)) as Awaited<Spam>;
     try {
       return (await run(config, form, user, null)) as Awaited<Result> | ([Invalid] extends [never] ? DefaultFailure : Awaited<Invalid>);
     } catch (error) {
@@ -190,4 +217,36 @@ export function intentActions<User>(guard: IntentGuard<User>) {
   }
 
   return { intent, intentAction, formAction };
+}
+
+/*
+ * Pages a visitor posts without being signed in (sign-in, sign-up, the codes, an invitation): the
+ * same protocol with no guard and no permission. Their limits stay where they were: the rate limits
+ * in the auth domain, the CSRF check in the server's middleware, the honeypot as `spam`.
+ */
+const visitor = intentActions<null>(async () => null);
+
+/** One intent of a public page. */
+export const publicIntent = visitor.intent;
+
+/** A visitor's post to a page with several intents (no permission: nobody is signed in). */
+export function publicIntentAction<
+  Args extends { request: Request; context: unknown },
+  const Intents extends Record<string, AnyIntent>,
+  Refused = never,
+  Unknown = never,
+>(args: Args, config: Omit<IntentActionConfig<Intents, Refused, Unknown>, "permission">) {
+  return visitor.intentAction<Args, Intents, Refused, Unknown>(args, { ...config, permission: "signed-in" });
+}
+
+/** A visitor's post to a page with one form. */
+export function publicFormAction<
+  Args extends { request: Request; context: unknown },
+  Schema extends z.ZodMiniType,
+  Result,
+  Invalid = never,
+  Refused = never,
+  Spam = never,
+>(args: Args, config: Omit<FormActionConfig<Schema, null, Result, Invalid, Refused, Spam>, "permission">) {
+  return visitor.formAction<Args, Schema, Result, Invalid, Refused, Spam>(args, { ...config, permission: "signed-in" });
 }

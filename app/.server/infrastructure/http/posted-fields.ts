@@ -12,6 +12,12 @@ export function readPosted<Schema extends z.ZodMiniType>(form: FormData, schema:
   return submission.status === "success" ? (submission.value as z.output<Schema>) : null;
 }
 
+/** A link's query as `schema` reads it (Conform's coercion, as a form's fields), or null when it does not fit. */
+export function readQuery<Schema extends z.ZodMiniType>(params: URLSearchParams, schema: Schema): z.output<Schema> | null {
+  const submission = parseWithZod(params, { schema });
+  return submission.status === "success" ? (submission.value as z.output<Schema>) : null;
+}
+
 /** One text: what was posted, or "" when it is missing, empty or sent more than once (a hand-made post). */
 export const postedText = z.catch(z.string(), "");
 

@@ -6,7 +6,8 @@ import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actio
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { getFlow, publishFlow, setFlowEnabled, updateFlow } from "~/.server/domains/automations/flows/store";
+import { getFlow, publishFlow, updateFlow } from "~/.server/domains/automations/flows/store";
+import { flowSwitch } from "~/.server/domains/automations/flows/switch";
 import { deleteStep, moveStep, saveStep } from "~/.server/domains/automations/flows/builder";
 import type { StepInput } from "~/.server/domains/automations/flows/steps";
 import { answeringMembers } from "~/.server/domains/automations/page";
@@ -125,14 +126,7 @@ async function saveStepIntent(actor: Actor, flowId: string, posted: z.output<typ
 export async function action(args: Route.ActionArgs) {
   const id = args.params.id;
   const here = href("/automations/flows/:id", { id });
-  const turn = intent(NoFields, async ({ user, intent: posted }) => {
-    const flow = await setFlowEnabled(actorOf(args, user), id, posted === "enable");
-    return redirectWithToast(
-      here,
-      "success",
-      posted === "enable" ? m.automations_flows_turned_on({ name: flow.name }) : m.automations_flows_turned_off({ name: flow.name }),
-    );
-  });
+  const turn = flowSwitch(args, NoFields, () => id, here);
   return intentAction(args, {
     permission: "automations:manage",
     intents: {

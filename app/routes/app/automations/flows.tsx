@@ -8,7 +8,8 @@ import { formFailure } from "~/.server/infrastructure/http/forms";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { deleteFlow, getFlow, listFlows, setFlowEnabled, type FlowView } from "~/.server/domains/automations/flows/store";
+import { deleteFlow, getFlow, listFlows, type FlowView } from "~/.server/domains/automations/flows/store";
+import { flowSwitch } from "~/.server/domains/automations/flows/switch";
 import { FLOW_MESSAGES, FLOW_STEPS_MAX, FLOWS_MAX, flowStatusWords } from "~/lib/schemas/flows";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Pencil, Plus, Power, PowerOff, Trash2 } from "~/components/ui/icons";
@@ -57,14 +58,7 @@ const DeleteFlow = z.object({ id: postedText, confirm: postedText });
 
 export async function action(args: Route.ActionArgs) {
   const here = href("/automations/flows");
-  const turn = intent(FlowId, async ({ value, user, intent: posted }) => {
-    const flow = await setFlowEnabled(actorOf(args, user), value.id, posted === "enable");
-    return redirectWithToast(
-      here,
-      "success",
-      posted === "enable" ? m.automations_flows_turned_on({ name: flow.name }) : m.automations_flows_turned_off({ name: flow.name }),
-    );
-  });
+  const turn = flowSwitch(args, FlowId, (value) => value.id, here);
   return intentAction(args, {
     permission: "automations:manage",
     intents: {

@@ -1,11 +1,11 @@
 import { data, href, useNavigation, useSearchParams } from "react-router";
 import * as z from "zod/mini";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/contacts";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
-import { postedList, postedText, readPosted } from "~/.server/infrastructure/http/posted-fields";
+import { actorOf, intent, intentAction } from "~/.server/domains/auth/form-actions";
+import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { postedList, postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { saveContact } from "~/.server/domains/contacts/manage";
 import { bulkDelete, bulkTag, bulkUntag, SELECTION_MAX, type BulkTarget } from "~/.server/domains/contacts/bulk";
@@ -95,13 +95,28 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "contacts:manage");
-  const form = await readForm(args.request);
-  const post = readPosted(form, BulkPostSchema)!;
-  const intent = post.intent;
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  if (intent === "add") return addContact(actor, form);
-  if (intent !== "tag" && intent !== "untag" && intent !== "delete") throw data("Unknown action.", { status: 400 });
+  const bulk = intent(BulkPostSchema, ({ value, user, intent: posted }) => bulkChange(actorOf(args, user), posted, value));
+  return intentAction(args, {
+    permission: "contacts:manage",
+    intents: {
+      add: intent(AddContactSchema, ({ value, submission, user }) => addContact(actorOf(args, user), value, submission), {
+        invalid: (submission) => formFailure(submission.reply()),
+      }),
+      tag: bulk,
+      untag: bulk,
+      delete: bulk,
+    },
+    unknown: () => {
+      throw data("Unknown action.", { status: 400 });
+    },
+  });
+}
+
+/** Who acts: the member's organisation, the member and the request (actorOf). */
+type Actor = ReturnType<typeof actorOf>;
+
+/** Tagging, untagging or deleting the ticked contacts, or every contact the filter matches. */
+async function bulkChange(actor: Actor, intent: string, post: z.output<typeof BulkPostSchema>) {
   const filterParams = readContactFilterParams(new URLSearchParams({ q: post.q, tag: post.tag, optin: post.optin, seen: post.seen }));
   const back = `${href("/messaging/contacts")}?${contactFilterQuery(filterParams)}`;
   const scope = post.scope === "all" ? "all" : "selected";
@@ -151,10 +166,11 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
-async function addContact(actor: { organizationId: string; userId: string }, form: FormData) {
-  const submission = parseWithZod(form, { schema: AddContactSchema });
-  if (submission.status !== "success") return formFailure(submission.reply());
-  const { name, phone, tags, consent, evidence } = submission.value;
+async function addContact(
+  actor: Actor,
+  { name, phone, tags, consent, evidence }: z.output<typeof AddContactSchema>,
+  submission: SubmissionOf<typeof AddContactSchema>,
+) {
   try {
     const { contact } = await saveContact(
       actor,

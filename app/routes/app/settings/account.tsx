@@ -1,10 +1,9 @@
 import { data, Form, href } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/account";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { closeOrganisation, reopenOrganisation } from "~/.server/domains/organisation/closing";
 import { CloseOrganisationSchema, ReopenOrganisationSchema } from "~/lib/schemas/organisation";
@@ -49,34 +48,42 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  // The route's declaration (organization:close) is checked by the layout's middleware before this
-  // runs; closing and reopening refuse any other role too (403, said in a toast as before).
-  const current = await requireUserWithPermission(args);
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
+  // The route's declaration (organization:close) is checked by the layout's middleware too; closing
+  // and reopening refuse any other role in the domain as well (403, said in a toast as before).
   const meta = requestMeta(args.request, args.context);
   const here = href("/settings/account");
-  if (intent === "close") {
-    const submission = parseWithZod(form, { schema: CloseOrganisationSchema });
-    if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
-    try {
-      const { eraseAfter } = await closeOrganisation(current, submission.value, meta);
-      return redirectWithToast(here, "success", m.settings_account_closing_toast({ date: formatDay(eraseAfter) }));
-    } catch (error) {
-      return closingRefused(submission, refusalOf(error), intent);
-    }
-  }
-  if (intent === "reopen") {
-    const submission = parseWithZod(form, { schema: ReopenOrganisationSchema });
-    if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
-    try {
-      await reopenOrganisation(current, submission.value, meta);
-      return redirectWithToast(here, "success", m.settings_account_reopened_toast());
-    } catch (error) {
-      return closingRefused(submission, refusalOf(error), intent);
-    }
-  }
-  throw data(m.settings_unknown_action(), { status: 400 });
+  return intentAction(args, {
+    permission: "signed-in",
+    intents: {
+      close: intent(
+        CloseOrganisationSchema,
+        async ({ value, submission, user, intent: posted }) => {
+          try {
+            const { eraseAfter } = await closeOrganisation(user, value, meta);
+            return redirectWithToast(here, "success", m.settings_account_closing_toast({ date: formatDay(eraseAfter) }));
+          } catch (error) {
+            return closingRefused(submission, refusalOf(error), posted);
+          }
+        },
+        { reply: { hideFields: ["password"] } },
+      ),
+      reopen: intent(
+        ReopenOrganisationSchema,
+        async ({ value, submission, user, intent: posted }) => {
+          try {
+            await reopenOrganisation(user, value, meta);
+            return redirectWithToast(here, "success", m.settings_account_reopened_toast());
+          } catch (error) {
+            return closingRefused(submission, refusalOf(error), posted);
+          }
+        },
+        { reply: { hideFields: ["password"] } },
+      ),
+    },
+    unknown: () => {
+      throw data(m.settings_unknown_action(), { status: 400 });
+    },
+  });
 }
 
 /** A refusal at its field, or above the form; a role that may not close it is told in a toast too. */

@@ -2,11 +2,10 @@ import { LANGUAGE_NAMES } from "~/components/ui/language-switcher";
 import { locales } from "~/paraglide/runtime";
 import { Form, href } from "react-router";
 import { getFormProps, getInputProps, getSelectProps } from "~/components/ui/form-state";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/organisation";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { organisationDetails, updateOrganisationDetails } from "~/.server/domains/organisation/details";
 import { OrganisationDetailsSchema } from "~/lib/schemas/organisation";
@@ -20,7 +19,7 @@ import { Field, FormError, SelectField } from "~/components/ui/field";
 import { Toast } from "~/components/ui/toast";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { SettingsHeader } from "~/components/settings/settings-header";
-import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
+import { refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
@@ -55,22 +54,20 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   // The route's declaration (organization:manage) is checked by the layout's middleware before this
-  // runs; updateOrganisationDetails refuses any other role too (403, the same words).
-  const current = await requireUserWithPermission(args);
-  const form = await readForm(args.request);
-  const submission = parseWithZod(form, { schema: OrganisationDetailsSchema });
-  if (submission.status !== "success") return formFailure(submission.reply(), 400);
-  let changed: string[];
-  try {
-    changed = await updateOrganisationDetails(current, submission.value, requestMeta(args.request, args.context));
-  } catch (error) {
-    return refusalToast(refusalOf(error));
-  }
-  return redirectWithToast(
-    href("/settings/organisation"),
-    "success",
-    changed.length ? m.settings_organisation_saved_toast() : m.settings_organisation_unchanged_toast(),
-  );
+  // runs; updateOrganisationDetails refuses any other role too (403, the same words, in a toast).
+  return formAction(args, {
+    permission: "signed-in",
+    schema: OrganisationDetailsSchema,
+    handle: async ({ value, user }) => {
+      const changed = await updateOrganisationDetails(user, value, requestMeta(args.request, args.context));
+      return redirectWithToast(
+        href("/settings/organisation"),
+        "success",
+        changed.length ? m.settings_organisation_saved_toast() : m.settings_organisation_unchanged_toast(),
+      );
+    },
+    refused: (refusal) => refusalToast(refusal),
+  });
 }
 
 export default function OrganisationSettings({ loaderData, actionData }: Route.ComponentProps) {

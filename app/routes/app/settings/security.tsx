@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
+import * as z from "zod/mini";
 import type { Route } from "./+types/security";
-import { mustSetUpTwoFactor, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { mustSetUpTwoFactor, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
 import { can } from "~/.server/domains/auth/permissions";
 import { listSessions, signOutOtherSessions, signOutSession, type ActiveSession } from "~/.server/domains/auth/session-list";
 import {
@@ -15,7 +15,8 @@ import {
 } from "~/.server/domains/auth/two-factor/enrolment";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
+import { postedFirst } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { ConfirmSetupSchema, RenewCodesSchema, TurnOffSchema } from "~/lib/schemas/two-factor";
 import { formatWhen } from "~/lib/dates";
@@ -59,21 +60,29 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+// The buttons' fields as posted (a missing one reads "").
+const SessionSchema = z.object({ session: postedFirst(Infinity) });
+const RequiredSchema = z.object({ required: postedFirst(Infinity) });
+const ButtonSchema = z.object({});
+
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "account:manage");
-  const form = await readForm(args.request);
-  const owner = { userId: current.user.id, organizationId: current.organization.id, currentSessionId: current.session.id };
   const meta = requestMeta(args.request, args.context);
   const here = href("/settings/security");
-  const intent = String(form.get("intent") ?? "");
-  try {
-    switch (intent) {
-      case "one": {
-        if (!(await signOutSession(owner, String(form.get("session") ?? ""), meta))) throw data("No such session.", { status: 404 });
+  const ownerOf = (current: CurrentUser) => ({
+    userId: current.user.id,
+    organizationId: current.organization.id,
+    currentSessionId: current.session.id,
+  });
+  const hidden = (...hideFields: string[]) => ({ reply: { hideFields } });
+  return intentAction(args, {
+    permission: "account:manage",
+    intents: {
+      one: intent(SessionSchema, async ({ value, user }) => {
+        if (!(await signOutSession(ownerOf(user), value.session, meta))) throw data("No such session.", { status: 404 });
         return redirectWithToast(here, "success", m.settings_security_session_signed_out());
-      }
-      case "others": {
-        const ended = await signOutOtherSessions(owner, meta);
+      }),
+      others: intent(ButtonSchema, async ({ user }) => {
+        const ended = await signOutOtherSessions(ownerOf(user), meta);
         return redirectWithToast(
           here,
           "success",
@@ -85,49 +94,55 @@ export async function action(args: Route.ActionArgs) {
               )
             : m.settings_security_no_other_sessions(),
         );
-      }
-      case "2fa-start":
-        await startTwoFactorSetup(current);
+      }),
+      "2fa-start": intent(ButtonSchema, async ({ user }) => {
+        await startTwoFactorSetup(user);
         return redirectWithToast(here, "info", m.settings_security_two_factor_started());
-      case "2fa-cancel":
-        await cancelTwoFactorSetup(current);
+      }),
+      "2fa-cancel": intent(ButtonSchema, async ({ user }) => {
+        await cancelTwoFactorSetup(user);
         return redirectWithToast(here, "info", m.settings_security_two_factor_cancelled());
-      case "2fa-confirm": {
-        const submission = parseWithZod(form, { schema: ConfirmSetupSchema });
-        if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["code"] }), 400, undefined, { intent });
-        const codes = await refusedAtField(submission, intent, () => confirmTwoFactorSetup(current, submission.value.code, meta));
-        // The codes are shown in this answer only (no redirect): only their hashes are stored.
-        return codes.ok ? { recoveryCodes: codes.value, message: TWO_FACTOR_MESSAGES.turnedOn } : codes.response;
-      }
-      case "2fa-codes": {
-        const submission = parseWithZod(form, { schema: RenewCodesSchema });
-        if (submission.status !== "success") return formFailure(submission.reply({ hideFields: ["password"] }), 400, undefined, { intent });
-        const codes = await refusedAtField(submission, intent, () => renewRecoveryCodes(current, submission.value.password, meta));
-        return codes.ok ? { recoveryCodes: codes.value, message: m.settings_security_codes_renewed() } : codes.response;
-      }
-      case "2fa-off": {
-        const submission = parseWithZod(form, { schema: TurnOffSchema });
-        if (submission.status !== "success")
-          return formFailure(submission.reply({ hideFields: ["password", "code"] }), 400, undefined, { intent });
-        const off = await refusedAtField(submission, intent, () =>
-          turnOffTwoFactor(current, submission.value.password, submission.value.code, meta),
-        );
-        return off.ok ? redirectWithToast(here, "success", TWO_FACTOR_MESSAGES.turnedOff) : off.response;
-      }
-      case "2fa-require": {
-        const required = form.get("required") === "on";
-        await setTwoFactorRequired(current, required, meta);
+      }),
+      "2fa-confirm": intent(
+        ConfirmSetupSchema,
+        async ({ value, submission, user, intent: posted }) => {
+          const codes = await refusedAtField(submission, posted, () => confirmTwoFactorSetup(user, value.code, meta));
+          // The codes are shown in this answer only (no redirect): only their hashes are stored.
+          return codes.ok ? { recoveryCodes: codes.value, message: TWO_FACTOR_MESSAGES.turnedOn } : codes.response;
+        },
+        hidden("code"),
+      ),
+      "2fa-codes": intent(
+        RenewCodesSchema,
+        async ({ value, submission, user, intent: posted }) => {
+          const codes = await refusedAtField(submission, posted, () => renewRecoveryCodes(user, value.password, meta));
+          return codes.ok ? { recoveryCodes: codes.value, message: m.settings_security_codes_renewed() } : codes.response;
+        },
+        hidden("password"),
+      ),
+      "2fa-off": intent(
+        TurnOffSchema,
+        async ({ value, submission, user, intent: posted }) => {
+          const off = await refusedAtField(submission, posted, () => turnOffTwoFactor(user, value.password, value.code, meta));
+          return off.ok ? redirectWithToast(here, "success", TWO_FACTOR_MESSAGES.turnedOff) : off.response;
+        },
+        hidden("password", "code"),
+      ),
+      "2fa-require": intent(RequiredSchema, async ({ value, user }) => {
+        const required = value.required === "on";
+        await setTwoFactorRequired(user, required, meta);
         return redirectWithToast(
           here,
           "success",
           required ? m.settings_security_two_factor_required_toast() : m.settings_security_two_factor_not_required_toast(),
         );
-      }
-    }
-  } catch (error) {
-    return refusalToast(refusalOf(error), { intent });
-  }
-  throw data(m.settings_unknown_action(), { status: 400 });
+      }),
+    },
+    refused: (refusal, posted) => refusalToast(refusal, { intent: posted }),
+    unknown: () => {
+      throw data(m.settings_unknown_action(), { status: 400 });
+    },
+  });
 }
 
 type Submission = Parameters<typeof refusalReply>[0];

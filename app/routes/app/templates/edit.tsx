@@ -2,10 +2,9 @@ import { data, href, Link } from "react-router";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/edit";
 import { requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Submission } from "@conform-to/react";
-import { formFailure, readForm } from "~/.server/infrastructure/http/forms";
+import { formFailure } from "~/.server/infrastructure/http/forms";
+import { actorOf, formAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { findTemplate } from "~/.server/domains/templates/queries";
 import { createTemplate, templateInput, updateTemplate } from "~/.server/domains/templates/manage";
@@ -65,45 +64,50 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "templates:manage");
-  const form = await readForm(args.request);
-  const posted = parseWithZod(form, { schema: TemplatePostSchema });
-  if (posted.status !== "success") throw data(m.templates_unknown_action(), { status: 400 });
-  const { intent, accountId } = posted.value;
-  // The fields are read as typed, never refused here: the domain judges them when saving.
-  const submission = parseWithZod(form, { schema: TemplateFieldsSchema, disableAutoCoercion: true });
-  if (submission.status !== "success") throw data(m.templates_unknown_action(), { status: 400 });
-  // A media header's sample: a file chosen now is checked and kept, so a form sent back keeps it.
-  const sample = await readFormSample(current.organization.id, form, submission.value, args.params.id);
-  const values = sample.values;
-  if (sample.problem) return refused(submission, values, { ...templateProblems(values), headerSample: sample.problem });
-  // Adding or removing a button row, or showing example fields: the same form back, changed.
-  const changed = applyRowIntent(values, intent);
-  if (changed) return { result: submission.reply(), toast: null, values: changed };
-  if (!(SAVING_INTENTS as readonly string[]).includes(intent)) throw data(m.templates_unknown_action(), { status: 400 });
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  const options = { accountId, submit: intent === "submit" };
-  const result = args.params.id
-    ? await updateTemplate(actor, args.params.id, values, options)
-    : await createTemplate(actor, values, options);
-  if (!result.ok) {
-    if (result.status === 404) throw data(m.templates_not_found(), { status: 404 });
-    return refused(submission, values, result.problems);
-  }
-  if (result.submitError)
-    return redirectWithToast(
-      href("/templates/:id/edit", { id: result.template.id }),
-      "error",
-      m.templates_saved_meta_refused({ reason: result.submitError }),
-    );
-  const name = result.template.name;
-  const message =
-    intent !== "submit"
-      ? m.templates_saved_draft({ name })
-      : result.template.status === "held"
-        ? m.templates_saved_held({ name })
-        : m.templates_saved_submitted({ name });
-  return redirectWithToast(href("/templates"), "success", message);
+  return formAction(args, {
+    permission: "templates:manage",
+    schema: TemplatePostSchema,
+    invalid: () => {
+      throw data(m.templates_unknown_action(), { status: 400 });
+    },
+    handle: async ({ value: { intent, accountId }, submission, form, user: current }) => {
+      // The fields are read as typed (the post as Conform read it, nothing coerced), never refused
+      // here: the domain judges them when saving.
+      const fields = TemplateFieldsSchema.safeParse(submission.payload);
+      if (!fields.success) throw data(m.templates_unknown_action(), { status: 400 });
+      // A media header's sample: a file chosen now is checked and kept, so a form sent back keeps it.
+      const sample = await readFormSample(current.organization.id, form, fields.data, args.params.id);
+      const values = sample.values;
+      if (sample.problem) return refused(submission, values, { ...templateProblems(values), headerSample: sample.problem });
+      // Adding or removing a button row, or showing example fields: the same form back, changed.
+      const changed = applyRowIntent(values, intent);
+      if (changed) return { result: submission.reply(), toast: null, values: changed };
+      if (!(SAVING_INTENTS as readonly string[]).includes(intent)) throw data(m.templates_unknown_action(), { status: 400 });
+      const actor = actorOf(args, current);
+      const options = { accountId, submit: intent === "submit" };
+      const result = args.params.id
+        ? await updateTemplate(actor, args.params.id, values, options)
+        : await createTemplate(actor, values, options);
+      if (!result.ok) {
+        if (result.status === 404) throw data(m.templates_not_found(), { status: 404 });
+        return refused(submission, values, result.problems);
+      }
+      if (result.submitError)
+        return redirectWithToast(
+          href("/templates/:id/edit", { id: result.template.id }),
+          "error",
+          m.templates_saved_meta_refused({ reason: result.submitError }),
+        );
+      const name = result.template.name;
+      const message =
+        intent !== "submit"
+          ? m.templates_saved_draft({ name })
+          : result.template.status === "held"
+            ? m.templates_saved_held({ name })
+            : m.templates_saved_submitted({ name });
+      return redirectWithToast(href("/templates"), "success", message);
+    },
+  });
 }
 
 /** The form again (400): the problems at their fields, and the values as the server read them (the kept sample). */
@@ -113,7 +117,8 @@ function refused(submission: Submission<unknown>, values: TemplateInput, problem
 
 export default function TemplateEditor({ loaderData, actionData }: Route.ComponentProps) {
   const { template, accounts } = loaderData;
-  const values: TemplateInput = actionData?.values ?? loaderData.values;
+  // A post that does not fit is refused with a 400 page (the action throws), so an answer here carries values.
+  const values: TemplateInput = (actionData && "values" in actionData ? actionData.values : undefined) ?? loaderData.values;
   return (
     <div className="space-y-6">
       <div>

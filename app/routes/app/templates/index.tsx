@@ -1,10 +1,8 @@
 import { lazy, Suspense } from "react";
 import { data, href, useNavigation, useSearchParams } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/index";
 import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import { actorOf, formAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { findTemplate, listTemplates, readTemplateFilters, templateStatusCounts } from "~/.server/domains/templates/queries";
 import { copyTemplate, deleteTemplate, templateInput } from "~/.server/domains/templates/manage";
@@ -81,27 +79,36 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "templates:manage");
-  const submission = parseWithZod(await readForm(args.request), { schema: TemplateListActionSchema });
-  if (submission.status !== "success") throw data(m.templates_unknown_action(), { status: 400 });
-  const { intent, template: id, confirm } = submission.value;
-  const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
-  if (intent === "copy") {
-    const copy = await copyTemplate(actor, id);
-    if (!copy) throw data(m.templates_not_found(), { status: 404 });
-    return redirectWithToast(href("/templates/:id/edit", { id: copy.id }), "success", m.templates_copied({ name: copy.name }));
-  }
-  if (intent === "delete") {
-    if (confirm !== "yes")
-      return redirectWithToast(`/templates?dialog=delete&template=${encodeURIComponent(id)}`, "error", m.templates_delete_confirm_first());
-    const result = await deleteTemplate(actor, id);
-    if (!result.ok) {
-      if (result.status === 404) throw data(m.templates_not_found(), { status: 404 });
-      return redirectWithToast(href("/templates"), "error", result.message);
-    }
-    return redirectWithToast(href("/templates"), "success", result.atMeta ? m.templates_deleted_at_meta() : m.templates_deleted());
-  }
-  return syncFromMeta(current.organization.id);
+  return formAction(args, {
+    permission: "templates:manage",
+    schema: TemplateListActionSchema,
+    invalid: () => {
+      throw data(m.templates_unknown_action(), { status: 400 });
+    },
+    handle: async ({ value: { intent, template: id, confirm }, user: current }) => {
+      const actor = actorOf(args, current);
+      if (intent === "copy") {
+        const copy = await copyTemplate(actor, id);
+        if (!copy) throw data(m.templates_not_found(), { status: 404 });
+        return redirectWithToast(href("/templates/:id/edit", { id: copy.id }), "success", m.templates_copied({ name: copy.name }));
+      }
+      if (intent === "delete") {
+        if (confirm !== "yes")
+          return redirectWithToast(
+            `/templates?dialog=delete&template=${encodeURIComponent(id)}`,
+            "error",
+            m.templates_delete_confirm_first(),
+          );
+        const result = await deleteTemplate(actor, id);
+        if (!result.ok) {
+          if (result.status === 404) throw data(m.templates_not_found(), { status: 404 });
+          return redirectWithToast(href("/templates"), "error", result.message);
+        }
+        return redirectWithToast(href("/templates"), "success", result.atMeta ? m.templates_deleted_at_meta() : m.templates_deleted());
+      }
+      return syncFromMeta(current.organization.id);
+    },
+  });
 }
 
 /** "Sync from Meta": every connected account's templates, said in one toast. */
