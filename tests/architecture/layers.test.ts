@@ -61,6 +61,20 @@ describe("the import graph", () => {
     expect(importCircles(between)).toEqual([]);
   });
 
+  test("a domain uses another only through its index.ts, and every domain has one", () => {
+    // Each domain's index.ts says what other domains may use of it (issue 75); a route or an adapter may reach further.
+    const domainOf = (file: string) => /^app\/\.server\/domains\/([^/]+)\//.exec(file)?.[1];
+    const deep = edges.filter((edge) => {
+      const from = domainOf(edge.from);
+      const to = domainOf(edge.to);
+      return from && to && from !== to && edge.to !== `app/.server/domains/${to}/index.ts`;
+    });
+    expect(deep.map(describeEdge)).toEqual([]);
+    const domains = fs.readdirSync(path.join(root, "app/.server/domains"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    const without = domains.filter((entry) => !fs.existsSync(path.join(root, "app/.server/domains", entry.name, "index.ts")));
+    expect(without.map((entry) => entry.name)).toEqual([]);
+  });
+
   test("server code imports no route or component, and browser code no server module", () => {
     // app/lib is shared by the browser and the server, below both: not even a type comes from the server.
     // A component may name the type of what a loader returns (the import is erased), nothing more.

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import type { CurrentUser } from "../auth/guards";
+import type { CurrentUser } from "../auth";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { PlatformScope } from "../../infrastructure/db/scope";
 import { isUuid } from "../../infrastructure/db/keyset";

@@ -1,4 +1,4 @@
-import { csvRow } from "../activity/csv";
+import { csvRow } from "../activity";
 import { log } from "../../infrastructure/log";
 import { nairobiDate } from "~/lib/dates";
 

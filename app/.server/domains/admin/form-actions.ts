@@ -1,5 +1,5 @@
 import { intentActions } from "../../infrastructure/http/intents";
-import { requirePlatformStaff } from "../auth/guards";
+import { requirePlatformStaff } from "../auth";
 
 /**
  * The form protocol (decision 119) bound to the console's guard (decision 112): anyone but a

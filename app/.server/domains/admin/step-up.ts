@@ -1,8 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
-import type { CurrentUser } from "../auth/guards";
-import { confirmOwnPassword } from "../auth/own-password";
-import { checkSecondFactor } from "../auth/two-factor/second-factor";
+import { type CurrentUser, confirmOwnPassword, checkSecondFactor } from "../auth";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
 import { m } from "~/paraglide/messages";
 

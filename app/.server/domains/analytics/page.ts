@@ -1,5 +1,5 @@
 import { analyticsNumbers, analyticsRange, analyticsReport } from "./report";
-import { automationFigures, type AutomationFigures } from "../automations/analytics";
+import { automationFigures, type AutomationFigures } from "../automations";
 import { m } from "~/paraglide/messages";
 import { ANALYTICS_PERIODS, parseAnalyticsFilters, type AnalyticsFilters, type AnalyticsReport, type ParsedFilters } from "~/lib/analytics";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { users } from "../../infrastructure/db/schema";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { queueMail } from "../../infrastructure/mail/queue";
 import { passwordChangedMail } from "../../infrastructure/mail/messages";

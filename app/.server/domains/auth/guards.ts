@@ -1,7 +1,7 @@
 import { createContext, data, redirect, RouterContextProvider, type MiddlewareFunction, type Params } from "react-router";
 import { findSession, type FindSessionOptions } from "./sessions";
 import { toAuthUser } from "./users";
-import { messagesUsedThisMonth } from "../billing/month-usage";
+import { messagesUsedThisMonth } from "../billing";
 import { can, isPlatformStaff, roleOf, type Permission, type Role } from "./permissions";
 import { holdsAll, matchedRouteAccess, mayOpen } from "./route-permissions";
 import { jsonError, STATUS_MESSAGES } from "../../infrastructure/http/json";

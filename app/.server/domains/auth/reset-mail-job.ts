@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { env } from "../../infrastructure/config/env";
 import type { Job } from "../../infrastructure/jobs/queue";

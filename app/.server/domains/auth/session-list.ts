@@ -1,5 +1,5 @@
 import { rawQuery } from "../../infrastructure/db/client";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { deviceOf } from "../../infrastructure/http/user-agent";
 import { m } from "~/paraglide/messages";

@@ -2,7 +2,7 @@ import { and, eq, lt, ne, sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { sessions, type Organization, type User } from "../../infrastructure/db/schema";
 import { randomToken, sha256 } from "../../infrastructure/security/crypto";
-import { messagesUsedThisMonthSql } from "../billing/month-usage";
+import { messagesUsedThisMonthSql } from "../billing";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { SESSION_COOKIE, readCookie, sessionCookieHeader } from "../../infrastructure/http/cookies";
 

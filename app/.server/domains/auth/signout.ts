@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { clearSessionCookieHeader } from "../../infrastructure/http/cookies";
 import { deleteSessionByToken, findSession, sessionToken } from "./sessions";

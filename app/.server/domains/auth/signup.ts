@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import { TransactionRollbackError } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { organizations, users } from "../../infrastructure/db/schema";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { queueMail } from "../../infrastructure/mail/queue";
 import { existingAccountMail } from "../../infrastructure/mail/messages";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { organizations, users } from "../../infrastructure/db/schema";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { hitRateLimit, hitRateLimits, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
 import { codeMessage, consumeCode } from "./codes";

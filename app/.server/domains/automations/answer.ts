@@ -1,5 +1,5 @@
 import type { Executor } from "../../infrastructure/db/client";
-import type { OutboundContent } from "../messaging/content";
+import type { OutboundContent } from "../messaging";
 import type { HandoverBy, HandoverReason } from "./handover";
 
 /**

@@ -3,7 +3,7 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
-import { postSigned } from "../webhooks-out/deliver";
+import { postSigned } from "../webhooks-out";
 
 /**
  * A keyword rule's "call a webhook" action (issue 44): the customer's message POSTed to the rule's

@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
-import { logConversationEvents } from "../messaging/conversation-events";
-import { lockConversations } from "../messaging/conversation-lock";
-import { emitWebhookEvent } from "../webhooks-out/events";
+import { logConversationEvents, lockConversations } from "../messaging";
+import { emitWebhookEvent } from "../webhooks-out";
 import { HANDOVER_REASONS, type HandoverReason } from "~/lib/inbox";
 
 /*

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { conversationLockKey, lockKeys } from "../messaging/conversation-lock";
+import { conversationLockKey, lockKeys } from "../messaging";
 
 /**
  * The reply gate (issue 71, decision 097): the one step every automated reply passes at the moment it

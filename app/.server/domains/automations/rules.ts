@@ -3,10 +3,10 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
 import { isRefusal, Refusal } from "../../infrastructure/refusal";
-import { attributeDefinitions, attributeValue } from "../contacts/attributes";
-import { checkWebhookUrl } from "../webhooks-out/endpoint";
+import { attributeDefinitions, attributeValue } from "../contacts";
+import { checkWebhookUrl } from "../webhooks-out";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import {
   AUTOMATION_MATCH_TYPES,
   AUTOMATION_MESSAGES,

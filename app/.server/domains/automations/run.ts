@@ -4,24 +4,29 @@ import { queryRow, queryRows } from "../../infrastructure/db/query";
 import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { stepHistogram } from "../../infrastructure/metrics/instance";
-import { consentOfMessage } from "../contacts/signals";
+import { consentOfMessage } from "../contacts";
 import { isRefusal } from "../../infrastructure/refusal";
-import { queueMessage } from "../messaging/queue";
+import {
+  queueMessage,
+  composeReplies,
+  insertReplies,
+  isBatchable,
+  type ComposedReply,
+  wakeDispatcher,
+  type OutboundContent,
+  isFreeForm,
+} from "../messaging";
 import { applyFiredRules } from "./batch-effects";
-import { composeReplies, insertReplies, isBatchable, type ComposedReply } from "../messaging/queue-replies";
-import { wakeDispatcher } from "../messaging/dispatcher";
 import { firstMatchingRule } from "./match";
 import { assistantAnswer } from "./assistant/answer";
 import { isOpenAt } from "./hours";
 import { WELCOME_AGAIN_AFTER_DAYS } from "./settings";
 import { automationsOf, type LoadedRule, type RuleAction } from "./rules-cache";
 import type { Answer, AutomationInbound } from "./answer";
-import type { OutboundContent } from "../messaging/content";
 import { handOver, type HandoverBy } from "./handover";
 import { greetingOf, greetingReply } from "./greeting";
 import { flowAnswer, startFlowAnswer } from "./flows/answer";
 import { admitAutomatedReplies, admitAutomatedReply, CONVERSATION_HOURLY_CAP, KeptBack, NUMBER_HOURLY_CAP } from "./reply-gate";
-import { isFreeForm } from "../messaging/content";
 
 /**
  * Automations answer customers' messages (issue 44): a keyword rule's actions, else a welcome for a

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { AUTO_TEXT_MAX, AUTOMATION_MESSAGES } from "~/lib/schemas/automations-rules";
 import { m } from "~/paraglide/messages";
 import { parseSchedule, type OpeningRange, type ScheduleError, type Weekday } from "./hours";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Job } from "../../infrastructure/jobs/queue";
-import { notify } from "../notifications/notify";
+import { notify } from "../notifications";
 import { words } from "../../infrastructure/words/said";
 import { log } from "../../infrastructure/log";
 import { startMpesaTopup } from "./mpesa";

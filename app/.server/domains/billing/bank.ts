@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { completePayment, createPayment, issueTopupDocument, parseTopupAmount, refusePayment, type PaymentRow } from "./payments";
 import { isUniqueViolation } from "../../infrastructure/db/errors";

@@ -1,13 +1,12 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { recordActivity } from "../activity/record";
+import { recordActivity, billingTypeInWords } from "../activity";
 import { BILLING_TYPES, PLAN_CODES, type BillingType, type PlanCode } from "../../infrastructure/db/schema/billing";
 import { normaliseMpesaPhone } from "../../infrastructure/clients/daraja";
 import { TOPUP_MAX_KES, TOPUP_MIN_KES } from "./payments";
 import { periodAt } from "./periods";
 import { englishOf, words } from "../../infrastructure/words/said";
-import { billingTypeInWords } from "../activity/stored-inputs";
 import { Refusal } from "../../infrastructure/refusal";
 import { formatNumber } from "~/lib/dates";
 import { m } from "~/paraglide/messages";

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import type { Executor } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
-import { notifyApprovalRequested } from "../notifications/emitters";
+import { notifyApprovalRequested } from "../notifications";
 import type { Actor } from "./actor";
 
 /**

@@ -1,16 +1,16 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { recordActivity } from "../activity/record";
-import { can, type Role } from "../auth/permissions";
+import { recordActivity } from "../activity";
+import { can, type Role } from "../auth";
 import { DECLINE_REASON_MAX, APPROVAL_MESSAGES } from "~/lib/schemas/approval";
 import { readStoredCampaign, refreshLeftOut, withdrawUnsent, type StoredCampaign } from "./lifecycle";
 import type { Actor } from "./actor";
 import { refuseCampaign } from "./refusals";
 import { wakeFeeder } from "./wake";
-import { notifyApprovalDecided } from "../notifications/emitters";
+import { notifyApprovalDecided } from "../notifications";
 import { kindLabel } from "./approval-request";
-import { hasHeldApiKey } from "../developer/api-keys";
+import { hasHeldApiKey } from "../developer";
 import { statusWords } from "~/lib/campaign-live";
 import { m } from "~/paraglide/messages";
 

@@ -5,12 +5,9 @@ import { databaseIsDown, noteDatabaseError } from "../../infrastructure/db/avail
 import { outageBackoffMs } from "../../infrastructure/jobs/worker";
 import { createIdler } from "../../infrastructure/jobs/idle";
 import { log } from "../../infrastructure/log";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { CampaignParameters } from "../../infrastructure/db/schema/campaigns";
-import { prepareTemplate } from "../messaging/compose";
-import { summaryOf } from "../messaging/content";
-import { resolveSenderNumber } from "../messaging/sender";
-import { wakeDispatcher } from "../messaging/dispatcher";
+import { prepareTemplate, summaryOf, resolveSenderNumber, wakeDispatcher } from "../messaging";
 import {
   holdQueuedMessages,
   pauseCampaign,
@@ -28,9 +25,9 @@ import { englishOf, words } from "../../infrastructure/words/said";
 import { parameterValue } from "./variables";
 import { buttonValues } from "./template-values";
 import { onFeederWake } from "./wake";
-import { notifyCampaignFinished } from "../notifications/emitters";
+import { notifyCampaignFinished } from "../notifications";
 import { announceApprovalRequest } from "./approval-request";
-import { chargeColumns, holdForQueued, sendPrice, WALLET_EMPTY_PAUSE } from "../billing/charging";
+import { chargeColumns, holdForQueued, sendPrice, WALLET_EMPTY_PAUSE } from "../billing";
 import { isRefusal, type Refusal } from "../../infrastructure/refusal";
 import { m } from "~/paraglide/messages";
 import { baseLocale } from "~/paraglide/runtime";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { holdQueuedMessages } from "./lifecycle";
 import { wakeFeeder } from "./wake";
-import { notifyCampaignPaused } from "../notifications/emitters";
+import { notifyCampaignPaused } from "../notifications";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
 import { m } from "~/paraglide/messages";

@@ -3,9 +3,9 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { ReportedOutcome } from "../../infrastructure/db/schema/campaigns";
 import { englishOf, words } from "../../infrastructure/words/said";
-import { recordActivity } from "../activity/record";
-import { retellCampaignFinished } from "../notifications/emitters";
-import { LATE_FAILURES_DELAY_S, LATE_FAILURES_QUEUE } from "../messaging/campaign-figures";
+import { recordActivity } from "../activity";
+import { retellCampaignFinished } from "../notifications";
+import { LATE_FAILURES_DELAY_S, LATE_FAILURES_QUEUE } from "../messaging";
 import { campaignOutcome, failedByWords, outcomeWords, type CampaignOutcome } from "./outcome";
 
 export { LATE_FAILURES_QUEUE };

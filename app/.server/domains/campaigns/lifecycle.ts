@@ -3,22 +3,25 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
 import type { CampaignAudience, CampaignParameters, LeftOutReason, ParameterSource } from "../../infrastructure/db/schema/campaigns";
-import { recordActivity } from "../activity/record";
-import { momentInWords } from "../activity/moment";
+import { recordActivity, momentInWords } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
-import { attributeDefinitions } from "../contacts/attributes";
-import { prepareTemplate, type PreparedTemplate } from "../messaging/compose";
-import { refuseWhileClosing, resolveSenderNumber, type SenderNumber } from "../messaging/sender";
-import { wakeDispatcher } from "../messaging/dispatcher";
+import { attributeDefinitions } from "../contacts";
+import {
+  prepareTemplate,
+  type PreparedTemplate,
+  refuseWhileClosing,
+  resolveSenderNumber,
+  type SenderNumber,
+  wakeDispatcher,
+} from "../messaging";
 import { checkAudience, contactSources, countAudience, freezeAudience, type AudienceCount } from "./audience";
-import { estimateSendCost } from "../billing/charging";
-import { walletState } from "../billing/ledger";
+import { estimateSendCost, walletState } from "../billing";
 import { campaignNotFound, campaignRefusalOfSend, refuseCampaign } from "./refusals";
 import { checkParameterSources } from "./variables";
 import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInput, templateRefusal } from "./template-values";
 import { wakeFeeder } from "./wake";
 import { leftOutOf } from "./progress";
-import { notifyCampaignPaused } from "../notifications/emitters";
+import { notifyCampaignPaused } from "../notifications";
 import { announceApprovalRequest, needsApproval, requestApproval } from "./approval-request";
 import type { Actor } from "./actor";
 import { isRefusal } from "../../infrastructure/refusal";

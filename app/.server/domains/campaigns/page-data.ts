@@ -1,10 +1,7 @@
 import { rawQuery } from "../../infrastructure/db/client";
-import { attributeDefinitions } from "../contacts/attributes";
-import { listSegments } from "../contacts/segments";
-import { contactTagChoices } from "../contacts/tags";
+import { attributeDefinitions, listSegments, contactTagChoices } from "../contacts";
 import { BUILT_IN_FIELDS } from "./variables";
-import { valueButtons, type ValueButton } from "../messaging/compose";
-import { mediaKindOf } from "../messaging/media-types";
+import { valueButtons, type ValueButton, mediaKindOf } from "../messaging";
 import { m } from "~/paraglide/messages";
 
 /** One approved template as the New Campaign form offers it: what its placeholders need. */

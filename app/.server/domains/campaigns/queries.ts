@@ -1,14 +1,14 @@
-import { WALLET_EMPTY_PAUSE, WALLET_EMPTY_PAUSE_BEFORE } from "../billing/charging";
+import { WALLET_EMPTY_PAUSE, WALLET_EMPTY_PAUSE_BEFORE } from "../billing";
 import { rawQuery } from "../../infrastructure/db/client";
 import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../../infrastructure/db/keyset";
-import { csvRow } from "../activity/csv";
+import { csvRow } from "../activity";
 import { log } from "../../infrastructure/log";
 import { inLocale } from "../../infrastructure/http/display-zone";
 import { getLocale } from "~/paraglide/runtime";
 import type { CampaignAudience, CampaignCounts, CampaignParameters, LeftOutReason } from "../../infrastructure/db/schema/campaigns";
 import { campaignFigures, readerMaxAgeMs, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
-import { storedWords } from "../notifications/stored-words";
+import { storedWords } from "../notifications";
 import { failureInWords, LEFT_OUT_WORDS } from "./failure-words";
 import type { CampaignStatus, RecipientResult } from "~/lib/campaign-live";
 import { formatNumber } from "~/lib/dates";

@@ -1,4 +1,4 @@
-import type { SendRefusalCode } from "../messaging/refusals";
+import type { SendRefusalCode } from "../messaging";
 import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 import { m } from "~/paraglide/messages";
 

@@ -1,6 +1,6 @@
-import type { AttributeDefinition } from "../contacts/attributes";
+import type { AttributeDefinition } from "../contacts";
 import type { CampaignButton, CampaignHeaderMedia, ParameterSource } from "../../infrastructure/db/schema/campaigns";
-import type { PreparedTemplate } from "../messaging/compose";
+import type { PreparedTemplate } from "../messaging";
 import { campaignRefusalOfSend, refuseCampaign } from "./refusals";
 import { checkParameterSources, parameterValue, type RecipientFields } from "./variables";
 import { isRefusal } from "../../infrastructure/refusal";

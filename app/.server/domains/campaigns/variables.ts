@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { ParameterSource } from "../../infrastructure/db/schema/campaigns";
-import type { AttributeDefinition } from "../contacts/attributes";
+import type { AttributeDefinition } from "../contacts";
 import { refuseCampaign } from "./refusals";
 import { byCount } from "~/lib/intl";
 import { m } from "~/paraglide/messages";

@@ -1,7 +1,7 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { resumeCampaign } from "./lifecycle";
 import { log } from "../../infrastructure/log";
-import { WALLET_EMPTY_PAUSE, WALLET_EMPTY_PAUSE_BEFORE } from "../billing/charging";
+import { WALLET_EMPTY_PAUSE, WALLET_EMPTY_PAUSE_BEFORE } from "../billing";
 import { isRefusal } from "../../infrastructure/refusal";
 
 /**

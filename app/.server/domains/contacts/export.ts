@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { csvRow } from "../activity/csv";
-import { nairobiDate } from "../activity/filters";
+import { csvRow, nairobiDate } from "../activity";
 import { log } from "../../infrastructure/log";
 import { englishOf, words, type Message, type MessageKey } from "../../infrastructure/words/said";
 import { attributeDefinitions, type AttributeDefinition } from "./attributes";

@@ -1,4 +1,4 @@
-import { normaliseRecipient } from "../messaging/recipient";
+import { normaliseRecipient } from "../messaging";
 import { refuseContact } from "./refusals";
 import { withoutBidiControls } from "~/lib/names";
 import { isRefusal } from "../../infrastructure/refusal";

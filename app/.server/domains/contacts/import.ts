@@ -6,9 +6,8 @@ import { DUPLICATE_POLICIES, IMPORT_FIELDS, IMPORT_FILE_FIELD, IMPORT_MAX_BYTES,
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
 import { MultipartError, MultipartReader } from "../../infrastructure/http/multipart";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { recordActivity } from "../activity/record";
+import { recordActivity, csvRow } from "../activity";
 import { englishOf, words, type Message, type MessageKey } from "../../infrastructure/words/said";
-import { csvRow } from "../activity/csv";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { fileStorage, StorageLimitError } from "../../infrastructure/storage";

@@ -10,7 +10,7 @@ import { refuseContact } from "./refusals";
 import { contactView, type ContactRow, type ContactView } from "./views";
 import type { ContactFilter } from "~/lib/contact-filter";
 import { m } from "~/paraglide/messages";
-import { enqueueContactsCreated } from "../webhooks-out/events";
+import { enqueueContactsCreated } from "../webhooks-out";
 
 /** What a caller may set on a contact; anything left out stays as it is. */
 export interface ContactChanges {

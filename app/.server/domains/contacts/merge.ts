@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { MAX_TAGS } from "./fields";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { contactFilterOf, contactFilterQuery, readContactFilterParams, type ContactFilterParams } from "~/lib/contact-filter";
 import type { Actor } from "./manage";

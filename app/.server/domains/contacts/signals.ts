@@ -3,7 +3,7 @@ import { rawQuery, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
-import { queueMessage } from "../messaging/queue";
+import { queueMessage } from "../messaging";
 import { consentKeyword, consentReply, recordConsent, type ConsentEvent, type ConsentStatus } from "./consent";
 import { isRefusal } from "../../infrastructure/refusal";
 

@@ -1,9 +1,8 @@
 import { accountStatus, overviewFigures } from "./progress";
-import { RECENT_ROWS, recentActivityOnce } from "../activity/queries";
-import type { CurrentUser } from "../auth/guards";
-import { listConnections } from "../whatsapp/connections";
+import { RECENT_ROWS, recentActivityOnce, activityInWords } from "../activity";
+import type { CurrentUser } from "../auth";
+import { listConnections } from "../whatsapp";
 import { collapseRepeats } from "./recent-activity";
-import { activityInWords } from "../activity/words";
 
 const RECENT_ENTRIES = 5;
 

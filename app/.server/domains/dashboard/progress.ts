@@ -1,4 +1,4 @@
-import { messagesUsedThisMonthAt } from "../billing/month-usage";
+import { messagesUsedThisMonthAt } from "../billing";
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";

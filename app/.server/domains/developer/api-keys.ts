@@ -3,10 +3,9 @@ import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { apiKeyReaders, apiKeys } from "../../infrastructure/db/schema";
 import { constantTimeEqual, decryptSecret, encryptSecret, randomToken, sha256 } from "../../infrastructure/security/crypto";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { CurrentUser } from "../auth/guards";
-import type { Role } from "../auth/permissions";
+import type { CurrentUser, Role } from "../auth";
 import {
   bucketPrefix,
   countHitStatement,

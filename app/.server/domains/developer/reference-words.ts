@@ -1,8 +1,7 @@
 import { m } from "~/paraglide/messages";
 import { MEDIA_FORMATS, MEDIA_SAMPLES } from "~/lib/templates";
 import { ARTICLE_BODY_MAX } from "~/lib/schemas/assistant";
-import { formatLimit, MEDIA_TYPES, STATIC_STICKER_MAX_BYTES } from "../messaging/media-types";
-import type { MediaKind } from "../messaging/content";
+import { formatLimit, MEDIA_TYPES, STATIC_STICKER_MAX_BYTES, type MediaKind } from "../messaging";
 
 /**
  * The Developers pages' API reference in the page's language (issue 43): each endpoint's summary and

@@ -1,15 +1,12 @@
 import { sql } from "drizzle-orm";
-import { pruneHourlyContacts } from "../analytics/fold";
-import { INBOX_EVENT_RETENTION_HOURS } from "../messaging/conversation-events";
-import { deleteExpiredSessions } from "../auth/sessions";
-import { deleteStaleCodes } from "../auth/codes";
-import { deleteExpiredChallenges } from "../auth/two-factor/challenge";
+import { pruneHourlyContacts } from "../analytics";
+import { INBOX_EVENT_RETENTION_HOURS, IDEMPOTENCY_HOURS } from "../messaging";
+import { deleteExpiredSessions, deleteStaleCodes, deleteExpiredChallenges } from "../auth";
 import { deleteStaleRateLimits } from "../../infrastructure/security/rate-limit";
 import { db } from "../../infrastructure/db/client";
 import { countAffected } from "../../infrastructure/db/query";
-import { deleteUnattachedSamples } from "../templates/media";
-import { IDEMPOTENCY_HOURS } from "../messaging/queue";
-import { pruneContactTags } from "../contacts/tags";
+import { deleteUnattachedSamples } from "../templates";
+import { pruneContactTags } from "../contacts";
 
 /** How long rows that only record the past are kept (decision 015). */
 export const RETENTION_DAYS = {

@@ -4,11 +4,15 @@ import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
 import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
-import type { MediaRef, OutboundContent } from "../messaging/content";
-import { queueMessage } from "../messaging/queue";
+import {
+  type MediaRef,
+  type OutboundContent,
+  queueMessage,
+  logConversationEvents,
+  logMessageEvents,
+  lockConversations,
+} from "../messaging";
 
-import { logConversationEvents, logMessageEvents } from "../messaging/conversation-events";
-import { lockConversations } from "../messaging/conversation-lock";
 import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 import { formatNumber } from "~/lib/dates";
 import { m } from "~/paraglide/messages";

@@ -1,8 +1,7 @@
 import type { ConversationRow } from "~/lib/inbox";
-import type { CurrentUser } from "../auth/guards";
-import { can } from "../auth/permissions";
+import { type CurrentUser, can } from "../auth";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
-import { discardUploadedMedia } from "../messaging/media-files";
+import { discardUploadedMedia, type MediaRef } from "../messaging";
 import {
   addNote,
   assignConversation,
@@ -19,8 +18,7 @@ import { setPresence } from "./live";
 import { replyTemplates } from "./page";
 import { listQuickReplies } from "./quick-replies";
 import { readReplyForm } from "./reply-form";
-import { COPY_CODE_MAX, headerMediaInput, LINK_MAX } from "../campaigns/template-values";
-import type { MediaRef } from "../messaging/content";
+import { COPY_CODE_MAX, headerMediaInput, LINK_MAX } from "../campaigns";
 import type { ReplyTemplate } from "~/lib/inbox";
 import { isRefusal } from "../../infrastructure/refusal";
 import { m } from "~/paraglide/messages";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { logConversationEvents } from "../messaging/conversation-events";
+import { logConversationEvents } from "../messaging";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
 

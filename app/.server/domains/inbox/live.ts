@@ -2,7 +2,7 @@ import type { InboxLiveEvent, PresenceMember, ThreadItem } from "~/lib/inbox";
 import { db, listenChannel, rawQuery } from "../../infrastructure/db/client";
 import { log } from "../../infrastructure/log";
 import { processState } from "../../infrastructure/process-state";
-import { eventsSince, INBOX_CHANNEL, type LoggedEvent } from "../messaging/conversation-events";
+import { eventsSince, INBOX_CHANNEL, type LoggedEvent } from "../messaging";
 import { conversationRows } from "./list";
 import { memberOf } from "./members";
 import { threadEntriesByIds, threadMessagesByIds } from "./thread";

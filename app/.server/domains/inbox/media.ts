@@ -1,6 +1,5 @@
 import { rawQuery } from "../../infrastructure/db/client";
-import { isUuid } from "../messaging/media-files";
-import { PLACEHOLDER_PREFIX } from "../messaging/media";
+import { isUuid, PLACEHOLDER_PREFIX } from "../messaging";
 
 /**
  * The file of a message in a thread (/chat/media/:id): a customer's media Jumbe downloaded

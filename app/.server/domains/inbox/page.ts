@@ -1,10 +1,9 @@
 import { INBOX_FILTERS, type InboxFilter } from "~/lib/inbox";
 import { db, rawQuery } from "../../infrastructure/db/client";
-import { latestEventId } from "../messaging/conversation-events";
+import { latestEventId, valueButtons } from "../messaging";
 import { listConversations, SEARCH_MAX, type ListQuery } from "./list";
 import { listQuickReplies } from "./quick-replies";
 import { threadOf } from "./thread";
-import { valueButtons } from "../messaging/compose";
 import { listRowOf, type ConversationRow, type ReplyTemplate } from "~/lib/inbox";
 
 /** The list's place as the URL carries it: search, filter, number, page. */

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { can, type Role } from "../auth/permissions";
+import { can, type Role } from "../auth";
 import { QUICK_REPLIES_MAX, QUICK_REPLY_MESSAGES, QuickReplySchema, type QuickReplyInput } from "~/lib/schemas/quick-replies";
 import { Refusal } from "../../infrastructure/refusal";
 

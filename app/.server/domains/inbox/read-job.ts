@@ -1,6 +1,6 @@
 import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
-import { markInboundRead } from "../messaging/read-receipts";
+import { markInboundRead } from "../messaging";
 import { latestUnreadInbound } from "./actions";
 import { isRefusal } from "../../infrastructure/refusal";
 

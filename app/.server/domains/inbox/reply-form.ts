@@ -1,5 +1,4 @@
-import { discardUploadedMedia, storeUploadedMedia, type MediaFileView } from "../messaging/media-files";
-import { mediaKindOf } from "../messaging/media-types";
+import { discardUploadedMedia, storeUploadedMedia, type MediaFileView, mediaKindOf } from "../messaging";
 import { MultipartError, MultipartReader, multipartBoundary } from "../../infrastructure/http/multipart";
 import { refuseInbox } from "./actions";
 import { isRefusal } from "../../infrastructure/refusal";

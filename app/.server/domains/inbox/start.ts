@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
-import { saveContact } from "../contacts/manage";
-import { contactPhone } from "../contacts/fields";
-import { logConversationEvents } from "../messaging/conversation-events";
+import { saveContact, contactPhone } from "../contacts";
+import { logConversationEvents } from "../messaging";
 import type { InboxActor } from "./actions";
 import { Refusal, isRefusal } from "../../infrastructure/refusal";
 import { m } from "~/paraglide/messages";

@@ -2,7 +2,7 @@ import type { InboxLiveEvent } from "~/lib/inbox";
 import { db } from "../../infrastructure/db/client";
 import { isUuid } from "../../infrastructure/db/keyset";
 import { log } from "../../infrastructure/log";
-import { eventsKeptSince, eventsSince, latestEventId } from "../messaging/conversation-events";
+import { eventsKeptSince, eventsSince, latestEventId } from "../messaging";
 import { buildLiveEvents, presenceOf, setPresence, subscribeInbox } from "./live";
 import { rawQuery } from "../../infrastructure/db/client";
 import type { Send } from "../../infrastructure/http/live-streams";

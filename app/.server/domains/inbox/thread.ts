@@ -1,11 +1,11 @@
 import type { ThreadEntry, ThreadItem, ThreadMessage } from "~/lib/inbox";
 import { rawQuery } from "../../infrastructure/db/client";
 import { isTimestamp, isUuid } from "../../infrastructure/db/keyset";
-import { failureInWords } from "../campaigns/failure-words";
+import { failureInWords } from "../campaigns";
 import { memberColumns, memberOf } from "./members";
 import { contentLine, messageContent } from "./message-content";
 import { statusOf } from "./list";
-import { readHandoverBody } from "../automations/handover";
+import { readHandoverBody } from "../automations";
 import { m } from "~/paraglide/messages";
 
 /** Messages a page of the thread shows ("load older" brings the next). */

@@ -5,7 +5,7 @@ import { queryRows } from "../../infrastructure/db/query";
 import { decryptSecret, encryptSecret } from "../../infrastructure/security/crypto";
 import { Refusal } from "../../infrastructure/refusal";
 import { log } from "../../infrastructure/log";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { catalogueEntry } from "./catalogue";
 import { providerFor, type ProviderAccount, type ProviderTokens } from "./providers";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";

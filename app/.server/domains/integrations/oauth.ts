@@ -5,7 +5,7 @@ import { queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import { encryptSecret, decryptSecret, randomToken, sha256 } from "../../infrastructure/security/crypto";
 import { Refusal } from "../../infrastructure/refusal";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { catalogueEntry, type CatalogueEntry } from "./catalogue";
 import { providerFor, ProviderError, type IntegrationProvider, type ProviderTokens } from "./providers";
 import { saveConnection, type IntegrationActor } from "./connections";

@@ -4,9 +4,8 @@ import { queryRows } from "../../infrastructure/db/query";
 import { encryptSecret } from "../../infrastructure/security/crypto";
 import { Refusal } from "../../infrastructure/refusal";
 import { REST_HOOK_EVENTS } from "../../infrastructure/db/schema";
-import { recordActivity } from "../activity/record";
-import { checkWebhookUrl, type Resolver } from "../webhooks-out/endpoint";
-import { newWebhookSecret } from "../webhooks-out/secret";
+import { recordActivity } from "../activity";
+import { checkWebhookUrl, type Resolver, newWebhookSecret } from "../webhooks-out";
 import type { IntegrationActor } from "./connections";
 import { m } from "~/paraglide/messages";
 

@@ -3,7 +3,7 @@ import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { decryptSecret, encryptSecret } from "../../infrastructure/security/crypto";
 import { Refusal } from "../../infrastructure/refusal";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { catalogueEntry } from "./catalogue";
 import { markUnhealthy } from "./connections";
 import { providerFor, ProviderError } from "./providers";

@@ -13,7 +13,7 @@ import { applyKeptStatuses } from "./statuses";
 import { failMessages, type Failure } from "./failures";
 import { messageEventsFor } from "./events";
 import { figuresMoved } from "./campaign-figures";
-import { chargeAccepted } from "../billing/charging";
+import { chargeAccepted } from "../billing";
 import { logMessageEvents } from "./conversation-events";
 import { withMetaMediaIds } from "./media";
 import { holdOverMessagingLimit, LIMIT_HELD } from "./messaging-limit";

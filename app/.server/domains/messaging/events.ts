@@ -1,7 +1,7 @@
-import { enqueueMessageEvents } from "../webhooks-out/events";
+import { enqueueMessageEvents } from "../webhooks-out";
 import type { StatusChange } from "./statuses";
 import { logMessageEvents } from "./conversation-events";
-import { chargeAccepted, settleFailed } from "../billing/charging";
+import { chargeAccepted, settleFailed } from "../billing";
 import { campaignMessagesFailed, figuresMoved } from "./campaign-figures";
 import type { Executor } from "../../infrastructure/db/client";
 

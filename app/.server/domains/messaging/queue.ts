@@ -10,7 +10,7 @@ import { refuse } from "./refusals";
 import { resolveSenderNumber, serviceWindowClosesAt } from "./sender";
 import { wakeDispatcher } from "./dispatcher";
 import { messageView, type MessageView } from "./views";
-import { chargeColumns, holdForQueued, insufficientBalanceText, sendPrice } from "../billing/charging";
+import { chargeColumns, holdForQueued, insufficientBalanceText, sendPrice } from "../billing";
 import { m } from "~/paraglide/messages";
 
 export interface SendRequest {

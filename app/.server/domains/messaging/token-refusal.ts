@@ -2,11 +2,11 @@ import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { whatsappReconnectMail } from "../../infrastructure/mail/messages";
-import { ownersToWrite } from "../auth/language";
+import { ownersToWrite } from "../auth";
 
 /**
  * Meta's error 190 (the access token expired, was revoked, or the password behind it changed) is not

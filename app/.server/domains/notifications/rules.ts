@@ -1,6 +1,6 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { ORG_ROLES, type NotificationEvent, type OrgRole } from "../../infrastructure/db/schema";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can, type Role } from "~/lib/permissions";
 import { EVENT_SETTINGS, eventLabel, RULE_ROLES } from "~/lib/notifications";

@@ -1,12 +1,11 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { verifyPassword } from "../auth/password";
-import { can } from "../auth/permissions";
-import { pauseForClosing } from "../campaigns/guards";
+import { verifyPassword, can } from "../auth";
+import { pauseForClosing } from "../campaigns";
 import { refuseOrganisation, ORGANISATION_REFUSALS } from "./refusals";
 import type { OrganisationActor } from "./details";
 import { GRACE_DAYS, ORGANISATION_MESSAGES, sameOrganisationName } from "~/lib/schemas/organisation";

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import type { Organization } from "../../infrastructure/db/schema";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { can, type Role } from "../auth/permissions";
+import { can, type Role } from "../auth";
 import { refuseOrganisation, ORGANISATION_REFUSALS } from "./refusals";
-import { reviewReferralOnKraPin } from "../revenue-share/self-referral";
+import { reviewReferralOnKraPin } from "../revenue-share";
 import type { OrganisationDetailsInput } from "~/lib/schemas/organisation";
 import { INDUSTRIES, type Industry } from "~/lib/kenya";
 import type { Locale } from "~/paraglide/runtime";

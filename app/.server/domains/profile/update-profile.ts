@@ -1,12 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { organizations, users } from "../../infrastructure/db/schema";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words, type MessageKey } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { CurrentUser } from "../auth/guards";
-import { CODE_MESSAGES, consumeCode, issueCode } from "../auth/codes";
-import { queueCodeMail } from "../auth/code-mail-job";
+import { type CurrentUser, CODE_MESSAGES, consumeCode, issueCode, queueCodeMail, can, type Role } from "../auth";
 import { queueMail } from "../../infrastructure/mail/queue";
 import { existingAccountMail } from "../../infrastructure/mail/messages";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../../infrastructure/security/rate-limit";
@@ -14,8 +12,6 @@ import { MESSAGES } from "~/lib/schemas/auth";
 import { normalizePhone } from "~/lib/phone";
 import { m } from "~/paraglide/messages";
 import { getLocale } from "~/paraglide/runtime";
-
-import { can, type Role } from "../auth/permissions";
 
 /** "Profile updated successfully", in the request's language. */
 export const profileSaved = () => m.settings_profile_saved();

@@ -1,12 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
-import { requireUserWithPermission, type CurrentUser, type GuardArgs } from "../auth/guards";
+import { requireUserWithPermission, type CurrentUser, type GuardArgs } from "../auth";
 import { formFailure, readForm } from "../../infrastructure/http/forms";
 import { redirectWithToast } from "../../infrastructure/http/toast";
 import { requestMeta, type RequestMeta } from "../../infrastructure/http/request-meta";
 import { refusalOf, refusalReply } from "../../infrastructure/http/refusal-reply";
-import { checkStepUp, STEP_UP_FIELD } from "../admin/step-up";
+import { checkStepUp, STEP_UP_FIELD } from "../admin";
 import {
   applyAsPartner,
   approveSettlementPayout,

@@ -5,12 +5,12 @@ import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { DarajaError, darajaClient, parseB2cResult, type B2cResult } from "../../infrastructure/clients/daraja";
-import { fromSafaricom } from "../billing/mpesa";
+import { fromSafaricom } from "../billing";
 import { log } from "../../infrastructure/log";
 import { m } from "~/paraglide/messages";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { storedSentences } from "../../infrastructure/words/stored";
-import { emitWebhookEvent } from "../webhooks-out/events";
+import { emitWebhookEvent } from "../webhooks-out";
 import { Refusal } from "../../infrastructure/refusal";
 
 /**

@@ -3,7 +3,7 @@ import { db } from "../../infrastructure/db/client";
 import { queryRow } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import { log } from "../../infrastructure/log";
-import { nairobiDate, nairobiMonth, nairobiMonthBounds } from "../billing/periods";
+import { nairobiDate, nairobiMonth, nairobiMonthBounds } from "../billing";
 import { settleMonth, type WithholdingRates } from "./settle";
 
 export { nairobiMonth };

@@ -6,8 +6,8 @@ import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import type { PlatformScope } from "../../infrastructure/db/scope";
 import type { ReferralMatchField } from "../../infrastructure/db/schema/revenue-share";
-import { recordAdminAction } from "../admin/audit";
-import type { CurrentUser } from "../auth/guards";
+import { recordAdminAction } from "../admin";
+import type { CurrentUser } from "../auth";
 import { normalizePhone } from "~/lib/phone";
 import { m } from "~/paraglide/messages";
 

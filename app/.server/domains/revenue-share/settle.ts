@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { nairobiMonthBounds } from "../billing/periods";
+import { nairobiMonthBounds } from "../billing";
 
 /**
  * Monthly settlements (issue 46, decision 086): on the 15th (Nairobi), each partner's unsettled

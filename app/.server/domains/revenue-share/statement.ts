@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
 import { inLocale } from "../../infrastructure/http/display-zone";
-import { winAnsiText } from "../billing/invoice-pdf";
+import { winAnsiText } from "../billing";
 import { formatAmount, formatKes } from "~/lib/invoice";
 import { formatNumber } from "~/lib/dates";
 import { formatDateWords, intlLocale } from "~/lib/intl";

@@ -1,12 +1,11 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { mayOpen } from "../auth/route-permissions";
+import { mayOpen, type CurrentUser } from "../auth";
 import { platformScope } from "../../infrastructure/db/scope";
 import { formatKes } from "~/lib/invoice";
 import { SEARCH_LIMITS, internationalDigits, likePattern, searchWith, type SearchProvider } from "./registry";
-import type { CurrentUser } from "../auth/guards";
-import { actionInWords, detailsInWords } from "../activity/words";
+import { actionInWords, detailsInWords } from "../activity";
 import { m } from "~/paraglide/messages";
 import { locales, type Locale } from "~/paraglide/runtime";
 

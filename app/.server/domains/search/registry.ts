@@ -1,5 +1,4 @@
-import { can, type Permission } from "../auth/permissions";
-import type { CurrentUser } from "../auth/guards";
+import { can, type Permission, type CurrentUser } from "../auth";
 import { m } from "~/paraglide/messages";
 
 /** One thing a search found: what it is, where it lives, and a line of context. */

@@ -1,7 +1,7 @@
 import { rawQuery } from "../../infrastructure/db/client";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { can } from "../auth/permissions";
+import { can } from "../auth";
 import { formatNumber } from "~/lib/dates";
 import { byCount, intlLocale } from "~/lib/intl";
 import { m } from "~/paraglide/messages";

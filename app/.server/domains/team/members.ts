@@ -1,15 +1,14 @@
-import { confirmOwnPassword } from "../auth/own-password";
+import { confirmOwnPassword, can, type Role } from "../auth";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
 import type { OrgRole } from "../../infrastructure/db/schema";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import { can, type Role } from "../auth/permissions";
 import { refuseTeam, TEAM_MESSAGES } from "./refusals";
 import { englishOf, words, type Message } from "../../infrastructure/words/said";
-import { notifyRoleChanged } from "../notifications/emitters";
+import { notifyRoleChanged } from "../notifications";
 
 /** A role as the activity log keeps it: said in its reader's language (ROLE_WORDS' messages). */
 export const roleWords = (role: OrgRole): Message => words(`validation_role_${role}`);

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { MessageTemplate } from "../../infrastructure/db/schema";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { describeGraphFailure, graphClient, type GraphClient } from "../../infrastructure/clients/whatsapp-graph/graph-client";

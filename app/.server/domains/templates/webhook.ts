@@ -1,14 +1,14 @@
-import { pauseForRecategorisation, pauseForTemplateStatus } from "../campaigns/guards";
+import { pauseForRecategorisation, pauseForTemplateStatus } from "../campaigns";
 import { sql } from "drizzle-orm";
 import { CATEGORY_VALUES } from "../../../lib/templates";
 import { metaStatus } from "./manage";
 import { requestTemplateSync } from "./sync";
-import { notifyTemplateDecision } from "../notifications/emitters";
+import { notifyTemplateDecision } from "../notifications";
 import { recordTemplateEvent } from "./events";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
 import { englishOf, words, type MessageKey } from "../../infrastructure/words/said";
-import { categoryInWords } from "../activity/stored-inputs";
+import { categoryInWords } from "../activity";
 
 /**
  * The rule for holding a tenant automatically (issue 19): when Meta flags or disables one of its

@@ -3,17 +3,17 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { env } from "../../infrastructure/config/env";
 import type { Job } from "../../infrastructure/jobs/queue";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { sendMail } from "../../infrastructure/mail/transport";
 import { webhookDisabledMail } from "../../infrastructure/mail/messages";
-import { ownersToWrite } from "../auth/language";
+import { ownersToWrite } from "../auth";
 import { resolveWebhookTarget, systemResolver, type Resolver } from "./endpoint";
 import { postToAddress, type SendOutcome } from "./send";
 import { signatureHeader, signingSecrets } from "./secret";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { WEBHOOK_OUT_QUEUE, type DeliveryJob } from "./events";
-import { notifyWebhookFailing } from "../notifications/emitters";
+import { notifyWebhookFailing } from "../notifications";
 
 /**
  * Seconds to wait after each failed attempt of a round: the Standard Webhooks reference schedule

@@ -10,9 +10,9 @@ import {
   type OutboundRefusal,
   type Resolver,
 } from "../../infrastructure/security/outbound-url";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { CurrentUser } from "../auth/guards";
+import type { CurrentUser } from "../auth";
 import { encryptSecret } from "../../infrastructure/security/crypto";
 import { newWebhookSecret } from "./secret";
 

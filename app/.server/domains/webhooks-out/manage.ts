@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { wakeWorkers } from "../../infrastructure/jobs/worker";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { CurrentUser } from "../auth/guards";
+import type { CurrentUser } from "../auth";
 import { WEBHOOK_OUT_QUEUE } from "./events";
 
 /** How many deliveries the Developers page lists: the most recent, newest first. */

@@ -3,10 +3,10 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { webhookEndpoints } from "../../infrastructure/db/schema";
 import { decryptSecret, encryptSecret } from "../../infrastructure/security/crypto";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { CurrentUser } from "../auth/guards";
+import type { CurrentUser } from "../auth";
 
 /** Standard Webhooks' secret format: `whsec_` and the base64 of the key's bytes (32 random bytes here). */
 export const SECRET_PREFIX = "whsec_";

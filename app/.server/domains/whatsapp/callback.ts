@@ -1,4 +1,4 @@
-import type { CurrentUser } from "../auth/guards";
+import type { CurrentUser } from "../auth";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { log } from "../../infrastructure/log";
 import { completeEmbeddedSignup, EmbeddedSignupError, type ConnectedAccount } from "./embedded-signup";

@@ -4,9 +4,9 @@ import { queryRows } from "../../infrastructure/db/query";
 import { preparedQuery } from "../../infrastructure/db/prepared";
 import { whatsappAccounts, whatsappPhoneNumbers, whatsappSignupAttempts } from "../../infrastructure/db/schema";
 import { decryptSecret } from "../../infrastructure/security/crypto";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { CurrentUser } from "../auth/guards";
+import type { CurrentUser } from "../auth";
 import type { Job } from "../../infrastructure/jobs/queue";
 import {
   describeGraphFailure,
@@ -16,8 +16,7 @@ import {
 } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { e164, qualityLabel } from "./phone-format";
 import { isUniqueViolation } from "../../infrastructure/db/errors";
-import { releaseMessagingLimitHolds } from "../messaging/messaging-limit";
-import { wakeDispatcher } from "../messaging/dispatcher";
+import { releaseMessagingLimitHolds, wakeDispatcher } from "../messaging";
 import { m } from "~/paraglide/messages";
 
 // One statement: the accounts, each with its numbers (none for an account without any). Built once

@@ -1,5 +1,4 @@
-import { releaseHeldMessages } from "../messaging/token-refusal";
-import { wakeDispatcher } from "../messaging/dispatcher";
+import { releaseHeldMessages, wakeDispatcher } from "../messaging";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import {
@@ -10,12 +9,12 @@ import {
   whatsappSignupAttempts,
 } from "../../infrastructure/db/schema";
 import { decryptSecret, encryptSecret, randomDigits } from "../../infrastructure/security/crypto";
-import { recordActivity } from "../activity/record";
+import { recordActivity } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
 import { wakeWorkers } from "../../infrastructure/jobs/worker";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
-import type { CurrentUser } from "../auth/guards";
+import type { CurrentUser } from "../auth";
 import { log } from "../../infrastructure/log";
 import {
   describeGraphFailure,

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { env } from "../../infrastructure/config/env";
-import type { CurrentUser } from "../auth/guards";
+import type { CurrentUser } from "../auth";
 import { embeddedSignupState } from "./signup-state";
 
 /**

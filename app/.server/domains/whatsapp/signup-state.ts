@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { env } from "../../infrastructure/config/env";
 import { constantTimeEqual } from "../../infrastructure/security/crypto";
-import type { CurrentUser } from "../auth/guards";
+import type { CurrentUser } from "../auth";
 
 /**
  * The `state` carried through Embedded Signup and back to /embedded-callback: bound to the browser's

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import type { CurrentUser } from "../../auth/guards";
+import type { CurrentUser } from "../../auth";
 
 /** "Mark all as read": the administrator's bell counts only events after now. */
 export async function markBellRead(current: Pick<CurrentUser, "user">) {

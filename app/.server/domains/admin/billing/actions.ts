@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
-import { requirePlatformAdmin, type CurrentUser, type GuardArgs } from "../../auth/guards";
+import { requirePlatformAdmin, type CurrentUser, type GuardArgs } from "../../auth";
 import { formFailure, readForm } from "../../../infrastructure/http/forms";
 import { redirectWithToast } from "../../../infrastructure/http/toast";
 import { requestMeta, type RequestMeta } from "../../../infrastructure/http/request-meta";

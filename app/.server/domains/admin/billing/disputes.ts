@@ -1,14 +1,12 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import type { CurrentUser } from "../../auth/guards";
+import type { CurrentUser } from "../../auth";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { isUuid } from "../../../infrastructure/db/keyset";
-import { AMOUNT_DUE_SQL, issueInvoice } from "../../billing/invoices";
-import { changeWallet, walletState } from "../../billing/ledger";
-import { lineFromGross } from "../../billing/vat";
-import { notify } from "../../notifications/notify";
+import { AMOUNT_DUE_SQL, issueInvoice, changeWallet, walletState, lineFromGross } from "../../billing";
+import { notify } from "../../notifications";
 import { words, type Message } from "../../../infrastructure/words/said";
 import { formatKes, type InvoiceLine } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";

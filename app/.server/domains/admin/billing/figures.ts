@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
-import { nairobiMidnight, periodAt, previousPeriod } from "../../billing/periods";
+import { nairobiMidnight, periodAt, previousPeriod } from "../../billing";
 import { BILLING_PERIODS, type BillingPeriod } from "~/lib/admin-billing";
 import { m } from "~/paraglide/messages";
 

@@ -4,7 +4,7 @@ import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { INVOICE_STATUSES, PLAN_CODES } from "../../../infrastructure/db/schema/billing";
-import { AMOUNT_DUE_SQL } from "../../billing/invoices";
+import { AMOUNT_DUE_SQL } from "../../billing";
 import { m } from "~/paraglide/messages";
 
 /**

@@ -1,13 +1,10 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import type { CurrentUser } from "../../auth/guards";
+import type { CurrentUser } from "../../auth";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { isUuid } from "../../../infrastructure/db/keyset";
-import { reconcileBankTransfer } from "../../billing/bank";
-import { AMOUNT_DUE_SQL } from "../../billing/invoices";
-import { createPayment } from "../../billing/payments";
-import { nairobiDate } from "../../billing/periods";
+import { reconcileBankTransfer, AMOUNT_DUE_SQL, createPayment, nairobiDate } from "../../billing";
 import { formatKes } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
 import { parseShillings, refuseAdminBilling, NOT_FOUND } from "./refusal";

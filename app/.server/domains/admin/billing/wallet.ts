@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import type { CurrentUser } from "../../auth/guards";
+import type { CurrentUser } from "../../auth";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { isUuid } from "../../../infrastructure/db/keyset";
-import { changeWallet, walletState } from "../../billing/ledger";
+import { changeWallet, walletState } from "../../billing";
 import { formatKes } from "~/lib/invoice";
 import { recordAdminAction } from "../audit";
 import { ADJUSTMENT_REASON_MAX } from "~/lib/admin-billing";

@@ -1,6 +1,6 @@
 import { platformScope } from "../../../infrastructure/db/scope";
-import { readSearchQuery, searchWith, SEARCH_LIMITS, type SearchSection } from "../../search/registry";
-import type { CurrentUser } from "../../auth/guards";
+import { readSearchQuery, searchWith, SEARCH_LIMITS, type SearchSection } from "../../search";
+import type { CurrentUser } from "../../auth";
 import { exactTarget } from "./jump";
 import { ADMIN_SEARCH_PROVIDERS } from "./providers";
 

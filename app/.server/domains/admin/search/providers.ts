@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { platformScope } from "../../../infrastructure/db/scope";
-import { internationalDigits, likePattern, type SearchHit, type SearchProvider } from "../../search/registry";
+import { internationalDigits, likePattern, type SearchHit, type SearchProvider } from "../../search";
 import { formatKes } from "~/lib/invoice";
 import { templateStatusLabel } from "~/lib/templates";
 import { userStatusWords } from "~/lib/admin-users";

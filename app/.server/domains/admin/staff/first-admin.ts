@@ -2,8 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { SignupSchema } from "~/lib/schemas/auth";
-import { hashPassword } from "../../auth/password";
-import { newBusinessId } from "../../auth/signup";
+import { hashPassword, newBusinessId } from "../../auth";
 
 /**
  * The first platform administrator of an installation (issue 74, decision 112), made by the

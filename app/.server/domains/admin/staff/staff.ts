@@ -9,8 +9,8 @@ import { can } from "~/lib/permissions";
 import { EMAIL_PATTERN } from "~/lib/schemas/auth-rules";
 import type { PlatformRole } from "~/lib/roles";
 import { isPlatformRole } from "~/lib/staff";
-import type { CurrentUser } from "../../auth/guards";
-import { INVITATION_DAYS, newLink, queueInvitationMail } from "../../team/invitations";
+import type { CurrentUser } from "../../auth";
+import { INVITATION_DAYS, newLink, queueInvitationMail } from "../../team";
 import { recordAdminAction } from "../audit";
 import { m } from "~/paraglide/messages";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CurrentUser } from "../../auth/guards";
+import type { CurrentUser } from "../../auth";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { db } from "../../../infrastructure/db/client";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";

@@ -1,5 +1,5 @@
 import { db } from "../../../infrastructure/db/client";
-import type { CurrentUser } from "../../auth/guards";
+import type { CurrentUser } from "../../auth";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { recordAdminAction } from "../audit";

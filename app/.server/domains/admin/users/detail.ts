@@ -5,7 +5,7 @@ import { isUuid } from "../../../infrastructure/db/keyset";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { adminAuditPage } from "../audit";
 import { isTenant } from "./tenants";
-import { messagesUsedThisMonthSql } from "../../billing/month-usage";
+import { messagesUsedThisMonthSql } from "../../billing";
 
 export interface TenantDetail {
   id: string;

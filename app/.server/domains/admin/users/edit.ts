@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import type { CurrentUser } from "../../auth/guards";
+import type { CurrentUser } from "../../auth";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { recordAdminAction } from "../audit";
 import { normalizePhone } from "~/lib/phone";

@@ -3,7 +3,7 @@ import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { isTenant } from "./tenants";
-import { messagesUsedThisMonthSql } from "../../billing/month-usage";
+import { messagesUsedThisMonthSql } from "../../billing";
 import { nairobiDate } from "~/lib/dates";
 import { USER_PLANS, USER_STATUSES } from "~/lib/admin-users";
 import { m } from "~/paraglide/messages";

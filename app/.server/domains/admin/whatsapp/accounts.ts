@@ -1,4 +1,4 @@
-import { messagesUsedThisMonthSql } from "../../billing/month-usage";
+import { messagesUsedThisMonthSql } from "../../billing";
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";

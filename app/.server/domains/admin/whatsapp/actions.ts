@@ -3,9 +3,9 @@ import { eq, sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { whatsappAccounts } from "../../../infrastructure/db/schema";
 import { env } from "../../../infrastructure/config/env";
-import type { CurrentUser } from "../../auth/guards";
+import type { CurrentUser } from "../../auth";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import { decryptSecret } from "../../../infrastructure/security/crypto";
 import {
   createGraphClient,
@@ -14,7 +14,7 @@ import {
   type GraphClient,
 } from "../../../infrastructure/clients/whatsapp-graph/graph-client";
 import { graphCallsRecorded, recordGraphCall, withGraphCallContext } from "../../../infrastructure/clients/whatsapp-graph/graph-call-log";
-import { markDisconnected, unsubscribeForDisconnect } from "../../whatsapp/connections";
+import { markDisconnected, unsubscribeForDisconnect } from "../../whatsapp";
 import { recordAdminAction } from "../audit";
 import { Refusal } from "../../../infrastructure/refusal";
 import { m } from "~/paraglide/messages";

@@ -1,5 +1,5 @@
 import { createCookie, type Cookie } from "react-router";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import { env } from "../../../infrastructure/config/env";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { hitRateLimit, RATE_LIMITS, rateLimitMessage } from "../../../infrastructure/security/rate-limit";

@@ -1,4 +1,4 @@
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import { englishOf, words } from "../../../infrastructure/words/said";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { rateLimitMessage } from "../../../infrastructure/security/rate-limit";

@@ -1,7 +1,7 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { twoFactorChallenges } from "../../../infrastructure/db/schema";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { randomToken, sha256 } from "../../../infrastructure/security/crypto";
 import { rateLimitMessage } from "../../../infrastructure/security/rate-limit";

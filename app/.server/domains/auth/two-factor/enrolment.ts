@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { db, rawQuery } from "../../../infrastructure/db/client";
 import { organizations, recoveryCodes, users } from "../../../infrastructure/db/schema";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { decryptSecret, encryptSecret } from "../../../infrastructure/security/crypto";
 import { confirmOwnPassword } from "../own-password";

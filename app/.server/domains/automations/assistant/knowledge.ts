@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../../infrastructure/db/query";
 import { isUuid } from "../../../infrastructure/db/keyset";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import type { RuleActor } from "../rules";
 import { ARTICLE_BODY_MAX, ARTICLE_TITLE_MAX, ARTICLES_MAX, ASSISTANT_MESSAGES, type KnowledgeSource } from "~/lib/schemas/assistant";
 import { passagesOf } from "./passages";

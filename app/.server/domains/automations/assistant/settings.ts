@@ -4,7 +4,7 @@ import { db } from "../../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../../infrastructure/db/query";
 import { Refusal } from "../../../infrastructure/refusal";
 import { decryptSecret, encryptSecret } from "../../../infrastructure/security/crypto";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import { touchAutomations, type RuleActor } from "../rules";
 import {
   API_KEY_MAX,

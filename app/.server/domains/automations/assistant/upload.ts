@@ -1,4 +1,4 @@
-import { CsvError, csvRecords } from "../../contacts/csv/reader";
+import { CsvError, csvRecords } from "../../contacts";
 import type { RuleActor } from "../rules";
 import {
   ARTICLE_BODY_MAX,

@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../../infrastructure/db/client";
 import { queryRow } from "../../../infrastructure/db/query";
 import { words } from "../../../infrastructure/words/said";
-import { notify } from "../../notifications/notify";
-import { nairobiMonth } from "../../billing/periods";
+import { notify } from "../../notifications";
+import { nairobiMonth } from "../../billing";
 
 /**
  * What the assistant costs an organisation each month (a Nairobi calendar month, as billing's and

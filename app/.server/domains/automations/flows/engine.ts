@@ -1,4 +1,4 @@
-import type { OutboundContent } from "../../messaging/content";
+import type { OutboundContent } from "../../messaging";
 import { END, NEXT } from "~/lib/schemas/flows";
 import type { FlowStep, QuestionStep } from "./steps";
 import { acceptedAnswer, conditionHolds, LAST_ANSWER, lookup, substitute, type FlowContact, type FlowVars } from "./values";

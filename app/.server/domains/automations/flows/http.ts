@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { resolveWebhookTarget, systemResolver, type Resolver } from "../../webhooks-out/endpoint";
+import { resolveWebhookTarget, systemResolver, type Resolver } from "../../webhooks-out";
 import type { HttpCall } from "./engine";
 import { substitute, substituteJson } from "./values";
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../../infrastructure/db/client";
 import { countAffected, queryRow } from "../../../infrastructure/db/query";
 import { enqueueJob } from "../../../infrastructure/jobs/queue";
-import { emitWebhookEvent } from "../../webhooks-out/events";
+import { emitWebhookEvent } from "../../webhooks-out";
 import { handOver } from "../handover";
 import type { Turn } from "./engine";
 import type { FlowStep } from "./steps";

@@ -3,7 +3,7 @@ import { db, type Executor } from "../../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../../infrastructure/db/query";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { env } from "../../../infrastructure/config/env";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import {
   FLOW_IDLE_DEFAULT,
   FLOW_IDLE_MAX,

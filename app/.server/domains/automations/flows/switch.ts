@@ -1,6 +1,6 @@
 import type * as z from "zod/mini";
 import { m } from "~/paraglide/messages";
-import { actorOf, intent } from "../../auth/form-actions";
+import { actorOf, intent } from "../../auth";
 import { redirectWithToast } from "../../../infrastructure/http/toast";
 import { setFlowEnabled } from "./store";
 

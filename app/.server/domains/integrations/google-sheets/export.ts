@@ -5,7 +5,7 @@ import { queryRows } from "../../../infrastructure/db/query";
 import { a1Range, GoogleError, type CellValue } from "../../../infrastructure/clients/google-sheets";
 import { RetryLater } from "../../../infrastructure/jobs/queue";
 import { isRefusal } from "../../../infrastructure/refusal";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import { recordSync } from "../connections";
 import type { GoogleSheetsPendingBatch } from "../../../infrastructure/db/schema/google-sheets";
 import { GOOGLE_SHEETS_ID, withSheetsToken } from "./google-call";

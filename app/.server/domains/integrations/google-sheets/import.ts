@@ -1,16 +1,16 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { Refusal } from "../../../infrastructure/refusal";
-import { recordActivity } from "../../activity/record";
-import { attributeDefinitions } from "../../contacts/attributes";
+import { recordActivity } from "../../activity";
 import {
+  attributeDefinitions,
   DUPLICATE_POLICIES,
   importFromRows,
   startImport,
   suggestMapping,
   type DuplicatePolicy,
   type ImportView,
-} from "../../contacts/import";
+} from "../../contacts";
 import type { IntegrationActor } from "../connections";
 import { spreadsheetIdOf } from "./google-call";
 import { askGoogle, requireSheetsConnection } from "./settings";

@@ -3,7 +3,7 @@ import { db, type Executor } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { enqueueJob } from "../../../infrastructure/jobs/queue";
 import { Refusal } from "../../../infrastructure/refusal";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import { SHEETS_SCHEDULES as GOOGLE_SHEETS_SCHEDULES, SPREADSHEET_TITLE_MAX, type SheetsSchedule } from "~/lib/google-sheets";
 import type { IntegrationActor } from "../connections";
 import { GOOGLE_SHEETS_ID, googleRefusal, spreadsheetIdOf, withSheetsToken } from "./google-call";

@@ -3,7 +3,7 @@ import { db, type Executor } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { HubspotContact } from "../../../infrastructure/clients/hubspot";
 import { normalizePhone } from "~/lib/phone";
-import { phoneHash } from "../../contacts/manage";
+import { phoneHash } from "../../contacts";
 import { hubspotCall, type HubspotConnection } from "./calls";
 import { JUMBE_CHANGED_AT } from "./contacts-out";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { HubspotError, type HubspotObjectType, type HubspotPropertyCreate } from "../../../infrastructure/clients/hubspot";
-import { recordActivity } from "../../activity/record";
+import { recordActivity } from "../../activity";
 import { hubspotCall, type HubspotConnection } from "./calls";
 
 /** The property group Jumbe's properties are made in, on contacts and on communications. */

@@ -3,7 +3,7 @@ import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { Refusal } from "../../../infrastructure/refusal";
 import type { HubspotFilter } from "../../../infrastructure/clients/hubspot";
-import { saveSegment } from "../../contacts/segments";
+import { saveSegment } from "../../contacts";
 import { hubspotCall, type HubspotConnection } from "./calls";
 import { m } from "~/paraglide/messages";
 

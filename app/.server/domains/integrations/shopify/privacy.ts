@@ -5,8 +5,8 @@ import { activityLogs } from "../../../infrastructure/db/schema";
 import { kenyanPhone } from "../../../infrastructure/clients/shopify";
 import { englishOf, words } from "../../../infrastructure/words/said";
 import { Refusal } from "../../../infrastructure/refusal";
-import { contactDataExport, eraseContact } from "../../contacts/rights";
-import { notify } from "../../notifications/notify";
+import { contactDataExport, eraseContact } from "../../contacts";
+import { notify } from "../../notifications";
 import { m } from "~/paraglide/messages";
 
 /**

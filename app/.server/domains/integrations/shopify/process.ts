@@ -4,14 +4,14 @@ import { queryRows } from "../../../infrastructure/db/query";
 import { activityLogs } from "../../../infrastructure/db/schema";
 import { enqueueJob, type Job } from "../../../infrastructure/jobs/queue";
 import { isRefusal } from "../../../infrastructure/refusal";
-import { queueMessage } from "../../messaging/queue";
+import { queueMessage } from "../../messaging";
 import { customerPhoneOf, fieldValue, isShopifyField, type ShopifyEventType } from "./fields";
 import { templateBlock, templateVariables } from "./templates";
 import { SHOPIFY_EVENT_QUEUE } from "./intake";
 import { confirmAtShops, uninstallConfirmed } from "./confirm";
 import { handlePrivacyEvent, isPrivacyTopic } from "./privacy";
 import { m } from "~/paraglide/messages";
-import { SHOPIFY_REASONS } from "../../activity/stored-inputs";
+import { SHOPIFY_REASONS } from "../../activity";
 import { englishOf, words, type Said } from "../../../infrastructure/words/said";
 
 export { SHOPIFY_EVENT_QUEUE };

@@ -1,0 +1,5 @@
+/**
+ * The developer domain's public entry: what other domains may use of it. A domain imports another only
+ * through its index.ts (tests/architecture/layers.test.ts); routes and adapters may reach further.
+ */
+export { hasHeldApiKey } from "./api-keys";

@@ -1,0 +1,6 @@
+/**
+ * The search domain's public entry: what other domains may use of it. A domain imports another only
+ * through its index.ts (tests/architecture/layers.test.ts); routes and adapters may reach further.
+ */
+export { SEARCH_LIMITS, internationalDigits, likePattern, readSearchQuery, searchWith } from "./registry";
+export type { SearchHit, SearchProvider, SearchSection } from "./registry";
