@@ -61,14 +61,11 @@ const KINDS: Record<number, Kind[]> = {
  */
 const UNVERIFIABLE: Record<string, number> = {
   "app/.server/adapters/webhooks-in/write.ts": 2,
-  "app/.server/demo/seed-billing.ts": 1,
   "app/.server/domains/activity/log-queries.ts": 4,
   "app/.server/domains/admin/bell/events.ts": 2,
-  "app/.server/domains/admin/billing/figures.ts": 3,
   "app/.server/domains/admin/billing/invoice-table.ts": 1,
   "app/.server/domains/admin/overview/activity.ts": 1,
   "app/.server/domains/admin/overview/figures.ts": 2,
-  "app/.server/domains/admin/search/providers.ts": 5,
   "app/.server/domains/admin/templates/queries.ts": 2,
   "app/.server/domains/admin/users/detail.ts": 2,
   "app/.server/domains/admin/users/edit.ts": 1,
@@ -78,7 +75,6 @@ const UNVERIFIABLE: Record<string, number> = {
   "app/.server/domains/admin/whatsapp/logs.ts": 1,
   "app/.server/domains/analytics/fold.ts": 4,
   "app/.server/domains/analytics/report.ts": 3,
-  "app/.server/domains/automations/run.ts": 2,
   "app/.server/domains/billing/charging.ts": 1,
   "app/.server/domains/billing/cycle.ts": 1,
   "app/.server/domains/campaigns/audience.ts": 3,
@@ -97,16 +93,14 @@ const UNVERIFIABLE: Record<string, number> = {
   "app/.server/domains/inbox/inbound.ts": 2,
   "app/.server/domains/integrations/google-sheets/export.ts": 1,
   "app/.server/domains/integrations/hubspot/contacts-out.ts": 1,
-  "app/.server/domains/integrations/shopify/privacy.ts": 4,
   "app/.server/domains/messaging/conversation-events.ts": 1,
   "app/.server/domains/messaging/queue-replies.ts": 1,
   "app/.server/domains/messaging/statuses.ts": 1,
-  "app/.server/domains/partners/read.ts": 7,
+  "app/.server/domains/partners/read.ts": 3,
   "app/.server/domains/partners/settle.ts": 1,
   "app/.server/domains/templates/queries.ts": 1,
   "app/.server/domains/webhooks-out/events.ts": 1,
   "app/.server/infrastructure/db/query.ts": 3,
-  "app/.server/infrastructure/jobs/queue.ts": 1,
 };
 
 let database: PGlite;

@@ -28,7 +28,6 @@ const MAX_VARIANTS = 16;
 
 class CannotRebuild extends Error {}
 
-
 export function rawStatements(root: string): { statements: Statement[]; unverifiable: Unverifiable[] } {
   const files = sourceFiles(root, ["app/.server"]).filter((file) => file.endsWith(".ts"));
   const config = ts.readConfigFile(path.join(root, "tsconfig.json"), ts.sys.readFile);
@@ -157,11 +156,27 @@ function fragment(checker: ts.TypeChecker, raw: ts.Expression, depth = 0): strin
   if (ts.isConditionalExpression(node)) {
     return [...fragment(checker, node.whenTrue, depth + 1), ...fragment(checker, node.whenFalse, depth + 1)].slice(0, MAX_VARIANTS);
   }
-  if (ts.isCallExpression(node) && node.arguments.length === 0 && ts.isIdentifier(node.expression)) {
-    const body = bodyOfNoArgumentFunction(checker, node.expression);
-    if (body) return fragment(checker, body, depth + 1);
+  if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
+    const called = oneExpressionFunction(checker, node.expression);
+    if (called && called.parameters.length >= node.arguments.length) {
+      // The function's parameters stand for the call's arguments while its body is read.
+      const outer = bound;
+      bound = new Map(outer);
+      called.parameters.forEach((parameter, i) => {
+        const symbol = ts.isIdentifier(parameter.name) ? checker.getSymbolAtLocation(parameter.name) : undefined;
+        const argument = node.arguments[i] ?? parameter.initializer;
+        if (symbol && argument) bound.set(symbol, argument);
+      });
+      try {
+        return fragment(checker, called.body, depth + 1);
+      } finally {
+        bound = outer;
+      }
+    }
   }
   if (ts.isIdentifier(node)) {
+    const argument = boundArgument(checker, node);
+    if (argument) return fragment(checker, argument, depth + 1);
     const initializer = constInitializer(checker, node);
     if (initializer) return fragment(checker, initializer, depth + 1);
     throw new CannotRebuild(`\`${node.text}\` is SQL built elsewhere`);
@@ -176,6 +191,10 @@ function isSqlTag(node: ts.Node): boolean {
 /** An interpolation in a sql template: a fragment to inline or a value sent as a parameter. */
 function interpolation(checker: ts.TypeChecker, raw: ts.Expression, depth: number): string[][] {
   const node = unwrap(raw);
+  if (ts.isIdentifier(node)) {
+    const argument = boundArgument(checker, node);
+    if (argument) return interpolation(checker, argument, depth + 1);
+  }
   if (isSql(checker, node)) return fragment(checker, node, depth + 1);
   if (
     ts.isCallExpression(node) &&
@@ -200,18 +219,31 @@ function interpolation(checker: ts.TypeChecker, raw: ts.Expression, depth: numbe
   return [[PARAM]];
 }
 
-/** `f()` where f takes nothing and answers one expression: that expression. */
-function bodyOfNoArgumentFunction(checker: ts.TypeChecker, node: ts.Identifier): ts.Expression | undefined {
+/** The call's arguments by the parameters of the function being read (see fragment). */
+let bound = new Map<ts.Symbol, ts.Expression>();
+
+function boundArgument(checker: ts.TypeChecker, node: ts.Identifier): ts.Expression | undefined {
+  const symbol = checker.getSymbolAtLocation(node);
+  return symbol ? bound.get(symbol) : undefined;
+}
+
+/** A function that answers one expression (`(a) => sql…` or a body of one `return`): its parameters and that expression. */
+function oneExpressionFunction(
+  checker: ts.TypeChecker,
+  node: ts.Identifier,
+): { parameters: readonly ts.ParameterDeclaration[]; body: ts.Expression } | undefined {
   let symbol = checker.getSymbolAtLocation(node);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
   let declaration: ts.Node | undefined = symbol?.valueDeclaration;
   if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer) declaration = unwrap(declaration.initializer);
   if (!declaration || !(ts.isFunctionDeclaration(declaration) || ts.isArrowFunction(declaration) || ts.isFunctionExpression(declaration)))
     return undefined;
-  if (declaration.parameters.length > 0 || !declaration.body) return undefined;
-  if (!ts.isBlock(declaration.body)) return declaration.body;
+  if (!declaration.body || declaration.parameters.some((parameter) => !ts.isIdentifier(parameter.name) || parameter.dotDotDotToken))
+    return undefined;
+  if (!ts.isBlock(declaration.body)) return { parameters: declaration.parameters, body: declaration.body };
   const [only] = declaration.body.statements;
-  if (declaration.body.statements.length === 1 && only && ts.isReturnStatement(only) && only.expression) return only.expression;
+  if (declaration.body.statements.length === 1 && only && ts.isReturnStatement(only) && only.expression)
+    return { parameters: declaration.parameters, body: only.expression };
   return undefined;
 }
 
