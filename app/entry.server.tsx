@@ -108,7 +108,7 @@ export function matchedRoutesOnly(context: EntryContext): EntryContext {
   const routes: EntryContext["manifest"]["routes"] = {};
   for (const match of context.staticHandlerContext.matches) routes[match.route.id] = all[match.route.id];
   // `branches` is typed as always present; the static router ranks the routes itself when it is not.
-  return { ...context, branches: undefined, manifest: { ...context.manifest, routes } } as unknown as EntryContext;
+  return Object.assign({}, context, { branches: undefined, manifest: { ...context.manifest, routes } });
 }
 
 /**

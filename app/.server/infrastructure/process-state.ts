@@ -7,6 +7,9 @@
  */
 export function processState<T extends object>(name: string, init: () => T): T {
   const key = Symbol.for(`jumbe.${name}`);
-  const store = globalThis as unknown as Record<symbol, T | undefined>;
-  return (store[key] ??= init());
+  const kept: T | undefined = Reflect.get(globalThis, key);
+  if (kept !== undefined && kept !== null) return kept;
+  const made = init();
+  Reflect.set(globalThis, key, made);
+  return made;
 }

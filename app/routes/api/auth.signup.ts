@@ -16,7 +16,7 @@ const SignupPayload = z.looseObject({
 // One parse, so the form's messages (an e-mail with NUL is "Email is invalid") come before readJsonBody's NUL check.
 // SignupSchema's input type (every field optional) is looser than the payload's output; zod's pipe wants them equal.
 const SignupRequest = z.intersection(
-  z.pipe(SignupPayload, SignupSchema as unknown as z.ZodType<z.output<typeof SignupSchema>, z.output<typeof SignupPayload>>),
+  z.pipe(SignupPayload, SignupSchema as z.core.$ZodType<z.output<typeof SignupSchema>, z.output<typeof SignupPayload>>),
   // A partner's referral code (issue 46); one that names no active partner is ignored.
   // Only that key (a plain object drops the rest): the signup fields, cleaned by the pipe, are merged once.
   z.object({ ref: z.string().max(64).optional() }),

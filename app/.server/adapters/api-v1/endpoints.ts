@@ -235,7 +235,7 @@ export function idempotencyOf(endpoint: Endpoint): "own" | "replay" | undefined 
 export const takesBody = (endpoint: Endpoint) => !!(endpoint.body || endpoint.rawBody || endpoint.multipart);
 
 const define = <Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(endpoint: Endpoint<Q, P, B, R>) =>
-  endpoint as unknown as Endpoint;
+  endpoint as Endpoint;
 
 /**
  * A list's answer with hasMore (decision 101): every list says whether another page follows, the

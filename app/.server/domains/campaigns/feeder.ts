@@ -149,7 +149,8 @@ async function holdStoppedCampaigns() {
 }
 
 interface Pending {
-  id: number;
+  /** A bigint: text from PostgreSQL's driver, a number from PGlite's. */
+  id: string | number;
   phone: string;
   contact_id: string | null;
   name: string | null;
@@ -243,7 +244,7 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
     }
     const marketing = campaign.template_category.toLowerCase() === "marketing";
     const send: { recipient: Pending; graph: Record<string, unknown>; body: string }[] = [];
-    const leftOut: { id: number; reason: string }[] = [];
+    const leftOut: { id: string | number; reason: string }[] = [];
     for (const recipient of pending) {
       // Their consent may have changed since the start: a STOP in between is honoured.
       if (marketing && recipient.contact_id && recipient.opt_in !== "opted_in") {

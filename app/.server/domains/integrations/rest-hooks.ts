@@ -68,7 +68,7 @@ export async function subscribeRestHook(
   const checked = await checkWebhookUrl(input.targetUrl, resolve);
   if (!checked.ok) throw refuse(422, "invalid_hook", checked.message, "targetUrl");
   const secret = newWebhookSecret();
-  const [row] = await queryRows<HookRow & { full: boolean }>(
+  const [row] = await queryRows<HookRow>(
     db(),
     sql`
     insert into rest_hooks (organization_id, event, target_url, secret_encrypted, api_key_id)

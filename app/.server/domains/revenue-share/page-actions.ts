@@ -42,7 +42,7 @@ interface Intent {
 }
 
 const partnerFields = (values: Values): PartnerFields =>
-  Object.fromEntries(PARTNER_FIELD_NAMES.map((name) => [name, values[name] ?? ""])) as unknown as PartnerFields;
+  Object.fromEntries(PARTNER_FIELD_NAMES.map((name) => [name, values[name] ?? ""])) as PartnerFields;
 
 const INTENTS: Record<string, Intent> = {
   enrol: {

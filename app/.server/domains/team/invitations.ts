@@ -304,9 +304,9 @@ export async function acceptInvitation(
       email: string;
       role: OrgRole;
       platform_role: PlatformRole | null;
-      expires_at: Date | string;
-      accepted_at: Date | null;
-      revoked_at: Date | null;
+      expires_at: string;
+      accepted_at: string | null;
+      revoked_at: string | null;
     }>(
       tx,
       sql`

@@ -259,7 +259,7 @@ export const LOST_AFTER_MINUTES = 15;
  * the row moved on and does nothing. Run by housekeeping; answers how many were queued again.
  */
 export async function requeueLostDeliveries(limit = 500): Promise<number> {
-  const result = await queryRows<{ id: number }>(
+  const result = await queryRows<{ id: string | number }>(
     db(),
     sql`
     insert into jobs (queue, payload)

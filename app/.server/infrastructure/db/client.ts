@@ -124,7 +124,7 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   setAvailabilityProbe(() => query("select 1"));
   const listener = createPgListener(url);
   return {
-    db: guardTransactions(drizzle(pool, { schema, logger: counting }) as unknown as Database),
+    db: guardTransactions(drizzle(pool, { schema, logger: counting }) as Database),
     kind: "postgres",
     query,
     listen: listener.listen,
@@ -192,7 +192,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   // Each statement parsed once and run in one call into the database (decision 041).
   const client = withPreparedStatements(opened);
   return {
-    db: guardTransactions(drizzle(client, { schema, logger: counting }) as unknown as Database),
+    db: guardTransactions(drizzle(client, { schema, logger: counting }) as Database),
     kind: "pglite",
     query: async <Row>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows,
     // PGlite is this process's only connection: its LISTEN hears every NOTIFY, and is never lost.

@@ -172,7 +172,7 @@ class StatementCache {
       if (message.name === "dataRow") {
         const raw = message.fields as (string | null)[];
         if (asArrays) {
-          rows.push(raw.map((value, i) => parseValue(value, fields[i]!.dataTypeID, parsers[i])) as unknown as Results["rows"][number]);
+          rows.push(raw.map((value, i) => parseValue(value, fields[i]!.dataTypeID, parsers[i])));
         } else {
           const row: Record<string, unknown> = {};
           for (let i = 0; i < raw.length; i++) row[fields[i]!.name] = parseValue(raw[i]!, fields[i]!.dataTypeID, parsers[i]);

@@ -7,7 +7,8 @@ interface Preparable<Values, Result> {
 // Left unnamed for the ORM: node-postgres then takes the text as it takes any other, and the
 // connection's statement names (decision 062) prepare it on the server once, with their recovery
 // from a plan a migration made stale. A name given here would bypass both.
-const NAMED_BY_THE_CONNECTION = undefined as unknown as string;
+// (The ORM's `prepare` types its name as a string; undefined is what it takes for none.)
+const NAMED_BY_THE_CONNECTION: string = undefined!;
 
 /**
  * A query the ORM builds once per open database instead of on every call (decision 070): its SQL

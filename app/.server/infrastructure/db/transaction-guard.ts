@@ -57,7 +57,7 @@ export function assertNoOpenTransaction(what: string) {
 
 /** Wraps a Drizzle database's `transaction` so its callback runs in insideTransaction. */
 export function guardTransactions<D extends { transaction: (...args: never[]) => Promise<unknown> }>(database: D): D {
-  const original = database.transaction.bind(database) as unknown as (
+  const original = database.transaction.bind(database) as (
     callback: (tx: unknown) => Promise<unknown>,
     config?: unknown,
   ) => Promise<unknown>;
@@ -65,6 +65,6 @@ export function guardTransactions<D extends { transaction: (...args: never[]) =>
     assertNoOpenTransaction("A new transaction");
     return original((tx) => insideTransaction(() => callback(tx)), config);
   };
-  (database as unknown as { transaction: typeof guarded }).transaction = guarded;
+  Reflect.set(database, "transaction", guarded);
   return database;
 }

@@ -34,7 +34,8 @@ export interface PageWords {
 
 type Routes = ServerBuild["routes"];
 type Assets = ServerBuild["assets"];
-type Messages = Record<string, (inputs: Record<string, unknown>, options: { locale: Locale }) => string>;
+/** The catalogue's messages by key (each typed with its own inputs; called here with any). */
+type Messages = Readonly<Record<string, unknown>>;
 
 /** The routes whose pages React hydrates: neither they nor a route above them say `hydrate: false`. */
 export function hydratedRouteIds(routes: Routes): string[] {
@@ -114,9 +115,10 @@ export function routeKeys(assets: Assets, routes: Routes, words: ClientWordsMap)
 }
 
 /** A message's text with its inputs left as `{name}`: what the browser's `word` fills in. */
-function pattern(message: Messages[string], locale: Locale) {
+function pattern(message: unknown, locale: Locale): string {
+  if (typeof message !== "function") throw new Error("A catalogue entry that is not a message.");
   const inputs = new Proxy({}, { get: (_, name) => (typeof name === "string" ? `{${name}}` : undefined) });
-  return message(inputs, { locale });
+  return String(Reflect.apply(message, undefined, [inputs, { locale }]));
 }
 
 export interface BrowserWords {
@@ -127,12 +129,7 @@ export interface BrowserWords {
   fileOfRoute: Map<string, string>;
 }
 
-export function wordsFiles(
-  assets: Assets,
-  routes: Routes,
-  words: ClientWords,
-  messages: Messages = catalogue as unknown as Messages,
-): BrowserWords {
+export function wordsFiles(assets: Assets, routes: Routes, words: ClientWords, messages: Messages = catalogue): BrowserWords {
   const perFile = routeKeys(assets, routes, words.chunks);
   const files: WordsFile[] = [];
   const folders = new Map<Locale, string>();
@@ -171,7 +168,7 @@ let current: BrowserWords | null = null;
 export function readBrowserWords(
   build: Pick<ServerBuild, "assets" | "routes">,
   words: ClientWords | null = clientWords,
-  messages: Messages = catalogue as unknown as Messages,
+  messages: Messages = catalogue,
 ) {
   current = words ? wordsFiles(build.assets, build.routes, words, messages) : null;
   return current?.files ?? [];

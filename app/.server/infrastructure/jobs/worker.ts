@@ -57,7 +57,7 @@ export function outageBackoffMs(failures: number) {
 }
 
 export function registerJobHandler<Payload>(handler: JobHandler<Payload>) {
-  handlers.set(handler.queue, handler as unknown as JobHandler<never>);
+  handlers.set(handler.queue, handler);
 }
 
 /** Tells this process's idle workers there is work (other processes find it by polling). */

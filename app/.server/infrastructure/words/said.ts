@@ -30,7 +30,7 @@ type MessageFunction = (inputs: Record<string, string>, options: { locale: Local
 /** The catalogue's function for a stored key, if it is one (a key since renamed or removed is not). */
 function messageOf(key: unknown): MessageFunction | undefined {
   if (typeof key !== "string" || !Object.hasOwn(m, key)) return undefined;
-  const found = (m as unknown as Record<string, unknown>)[key];
+  const found: unknown = Reflect.get(m, key);
   return typeof found === "function" ? (found as MessageFunction) : undefined;
 }
 

@@ -33,8 +33,6 @@ export interface StoredSentences {
   say(text: string, locale?: Locale): string | undefined;
 }
 
-type MessageFunction = (inputs: Record<string, string>, options: { locale: Locale }) => string;
-
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const pad = (n: number) => n.toString().padStart(2, "0");
 
@@ -67,8 +65,13 @@ function readInput(kind: StoredInput, text: string): Said | undefined {
 const englishCache = new Map<MessageKey, string>();
 function englishOfKey(key: MessageKey): string {
   let english = englishCache.get(key);
-  if (english === undefined) englishCache.set(key, (english = (m[key] as unknown as MessageFunction)({}, { locale: baseLocale })));
+  if (english === undefined) englishCache.set(key, (english = sayEnglish(key, {})));
   return english;
+}
+
+/** A message's English with these inputs (any message: the catalogue types each one's own inputs). */
+function sayEnglish(key: MessageKey, inputs: Record<string, string>): string {
+  return String(Reflect.apply(m[key], undefined, [inputs, { locale: baseLocale }]));
 }
 
 interface Compiled {
@@ -81,9 +84,7 @@ interface Compiled {
 /** A message's English as a pattern: each input a group, the rest matched as written. */
 function compile([key, inputs = {}]: StoredSentence): Compiled {
   const names = Object.keys(inputs);
-  const marked = (m[key] as unknown as MessageFunction)(Object.fromEntries(names.map((name, i) => [name, `\uE000${i}\uE000`])), {
-    locale: baseLocale,
-  });
+  const marked = sayEnglish(key, Object.fromEntries(names.map((name, i) => [name, `\uE000${i}\uE000`])));
   const source = marked
     .split(/\uE000\d+\uE000/)
     .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))

@@ -30,7 +30,7 @@ export interface BillingIntent<Name extends string = string> {
 }
 
 /** One intent, its field names checked against what its work reads. */
-export const billingIntent = <Name extends string>(intent: BillingIntent<Name>) => intent as unknown as BillingIntent;
+export const billingIntent = <Name extends string>(intent: BillingIntent<Name>) => intent as BillingIntent;
 
 /** Never sent back to the form: the administrator's password (or code) of a step-up. */
 const HIDDEN = [STEP_UP_FIELD];

@@ -16,7 +16,7 @@ import { m } from "~/paraglide/messages";
  * say, so the browser build's chunks stay free of the whole catalogue (decision 072).
  */
 function say(id: string, values: Record<string, string> = {}) {
-  return (m as unknown as Record<string, (inputs: Record<string, string>) => string>)[id]!(values);
+  return String(Reflect.apply(Reflect.get(m, id), undefined, [values]));
 }
 
 /** What the System tab shows, for the range in the URL (a bad one: the default, with the reason). */
