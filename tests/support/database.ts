@@ -167,13 +167,30 @@ export async function resetTables() {
   const tables = [...rows.keys()].map((name) => `"${name}"`);
   const large = [...rows].filter(([, n]) => n > DELETE_AT_MOST).map(([name]) => `"${name}"`);
   const sequences = written.filter((row) => row.kind === "sequence");
-  await db().transaction(async (tx) => {
-    await tx.execute(sql.raw(`lock table ${tables.join(", ")} in access exclusive mode`));
-    await tx.execute(sql`set local session_replication_role = replica`);
-    for (const [name, n] of rows) if (n <= DELETE_AT_MOST) await tx.execute(sql.raw(`delete from "${name}"`));
-    if (large.length) await tx.execute(sql.raw(`truncate table ${large.join(", ")} cascade`));
-    for (const { name, n } of sequences) await tx.execute(sql.raw(`select setval('${name}', ${Number(n)}, false)`));
-  });
+  // A write of the last test that holds one of these tables and waits for another we locked is a
+  // deadlock PostgreSQL may end on our side (40P01): that write then finishes, and the reset is done again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().transaction(async (tx) => {
+        await tx.execute(sql.raw(`lock table ${tables.join(", ")} in access exclusive mode`));
+        await tx.execute(sql`set local session_replication_role = replica`);
+        for (const [name, n] of rows) if (n <= DELETE_AT_MOST) await tx.execute(sql.raw(`delete from "${name}"`));
+        if (large.length) await tx.execute(sql.raw(`truncate table ${large.join(", ")} cascade`));
+        for (const { name, n } of sequences) await tx.execute(sql.raw(`select setval('${name}', ${Number(n)}, false)`));
+      });
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !isDeadlock(error)) throw error;
+    }
+  }
+}
+
+/** PostgreSQL's "deadlock detected", as the driver gives it or wrapped by drizzle. */
+function isDeadlock(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as Error & { code?: string }).code === "40P01") return true;
+  }
+  return false;
 }
 
 /** The tables emptied between tests: all but the reference data. */
