@@ -49,7 +49,9 @@ export default defineConfig({
     },
     url: `${BASE_URL}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // A first start migrates and seeds an empty database: about 10 s on an idle machine, a minute and
+    // more beside other work. The deadline only tells a hung server from a slow one.
+    timeout: 240_000,
     stdout: "ignore",
     stderr: "pipe",
   },

@@ -46,7 +46,7 @@ test("an administrator holds a tenant, returns one submission with a reason the 
   const business = `Mwangaza Microfinance ${tag()}`;
   const tenant = await signUpAndVerifyViaApi(request, { businessName: business });
   await signIn(page, tenant.email, tenant.password);
-  await connectWhatsApp(page, request, javaScriptEnabled, business);
+  await connectWhatsApp(page, business);
 
   const { context, admin } = await adminContext(browser, javaScriptEnabled);
   try {

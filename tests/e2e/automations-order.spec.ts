@@ -22,10 +22,9 @@ async function orderStates(page: Page) {
 test("with everything on, a greeting gets the welcome, a keyword its rule, a question the away message and the assistant, mtu a person", async ({
   page,
   request,
-  javaScriptEnabled,
 }) => {
   test.setTimeout(240_000);
-  const { phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { phoneNumberId } = await connectedBusiness(page, request);
 
   await page.goto("/automations");
   expect(await orderStates(page)).toEqual(["consent:Always", "rules:Off", "welcome:Off", "away:Off", "assistant:Off", "person:Always"]);
@@ -119,9 +118,9 @@ test("with everything on, a greeting gets the welcome, a keyword its rule, a que
   expect(toCustomer[4]).toContain("Nakuunganisha");
 });
 
-test("a flow's branch leads to a new step, made for it and filled in next", async ({ page, request, javaScriptEnabled }) => {
+test("a flow's branch leads to a new step, made for it and filled in next", async ({ page, request }) => {
   test.setTimeout(180_000);
-  await connectedBusiness(page, request, javaScriptEnabled);
+  await connectedBusiness(page, request);
   await page.goto("/automations/flows");
   await page.getByRole("link", { name: "New flow" }).first().click();
   await page.getByRole("textbox", { name: "Name" }).fill("Oda ya mkate");

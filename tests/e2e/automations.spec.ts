@@ -46,7 +46,7 @@ test("keyword rules and an away message answer a customer, who is handed to a pe
   javaScriptEnabled,
 }) => {
   test.setTimeout(180_000);
-  const { phoneNumberId, user } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { phoneNumberId, user } = await connectedBusiness(page, request);
   const owner = `${user.firstName} ${user.lastName}`;
 
   await addRule(page, {
@@ -112,7 +112,7 @@ test("the assistant answers from the knowledge base, hands over on mtu, and stay
   javaScriptEnabled,
 }) => {
   test.setTimeout(180_000);
-  const { phoneNumberId, user } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { phoneNumberId, user } = await connectedBusiness(page, request);
   const owner = `${user.firstName} ${user.lastName}`;
 
   await page.goto("/automations");
@@ -168,13 +168,9 @@ async function addStep(page: Page, kind: string, fill: () => Promise<void>) {
   await expect(page.getByRole("status").filter({ hasText: "Step saved." })).toBeVisible();
 }
 
-test("a three-step flow built without drawing takes a customer through its questions, started by a keyword", async ({
-  page,
-  request,
-  javaScriptEnabled,
-}) => {
+test("a three-step flow built without drawing takes a customer through its questions, started by a keyword", async ({ page, request }) => {
   test.setTimeout(180_000);
-  const { phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { phoneNumberId } = await connectedBusiness(page, request);
 
   await page.goto("/automations/flows");
   await page.getByRole("link", { name: "New flow" }).first().click();

@@ -17,7 +17,7 @@ test("broadcast approval: the owner turns it on, an admin's broadcast waits, the
   javaScriptEnabled,
 }) => {
   test.setTimeout(180_000);
-  const { user: owner, template } = await readyBusiness(page, request, javaScriptEnabled);
+  const { user: owner, template } = await readyBusiness(page, request);
 
   // The owner turns it on: a bad number is refused at the field, then 2 is saved.
   await page.goto("/settings/team");

@@ -45,7 +45,7 @@ test("campaigns: the list follows live, and failures after it finished reach the
   javaScriptEnabled,
 }) => {
   test.setTimeout(180_000);
-  const { template, wabaId } = await readyBusiness(page, request, javaScriptEnabled);
+  const { template, wabaId } = await readyBusiness(page, request);
   const [away, silent] = [sentOnly(), sentOnly()];
   const name = "Rongai water notice";
   await page.goto("/messaging/campaigns/new");

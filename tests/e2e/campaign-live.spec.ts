@@ -24,7 +24,7 @@ test("campaigns: a read receipt that arrives after Completed moves Read on its p
   javaScriptEnabled,
 }) => {
   test.setTimeout(150_000);
-  const { template, wabaId } = await readyBusiness(page, request, javaScriptEnabled);
+  const { template, wabaId } = await readyBusiness(page, request);
   const late = sentOnly();
   await page.goto("/messaging/campaigns/new");
   await fillCampaign(page, javaScriptEnabled, { name: "Molo water notice", template, phones: [number(), late] });

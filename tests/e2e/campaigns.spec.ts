@@ -20,7 +20,7 @@ test("campaigns: review, schedule, pause, resume and cancel; send now and watch 
   consoleErrors,
 }) => {
   test.setTimeout(150_000);
-  const { template } = await readyBusiness(page, request, javaScriptEnabled);
+  const { template } = await readyBusiness(page, request);
 
   await page.goto("/messaging");
   await expect(page.getByRole("heading", { name: "No campaigns yet" })).toBeVisible();
@@ -129,7 +129,7 @@ test("campaigns: review, schedule, pause, resume and cancel; send now and watch 
 
 test("campaigns: a quick broadcast sent now; another business's campaign is not found", async ({ page, request, javaScriptEnabled }) => {
   test.setTimeout(150_000);
-  const { template } = await readyBusiness(page, request, javaScriptEnabled);
+  const { template } = await readyBusiness(page, request);
   await page.goto("/messaging/broadcasts");
   await expect(page.getByRole("heading", { name: "No broadcasts yet" })).toBeVisible();
   await page.getByRole("link", { name: "Quick Broadcast" }).first().click();
@@ -213,7 +213,7 @@ test("campaigns: a template with an image header and a dynamic link button, its 
   const user = await signUpAndVerifyViaApi(request);
   await signIn(page, user.email, user.password);
   const tag = randomBytes(3).toString("hex");
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Nyota Sacco ${tag}`);
+  const wabaId = await connectWhatsApp(page, `Nyota Sacco ${tag}`);
   const name = `dividend_poster_${tag}`;
   // Made in Meta's Business Manager (approved there), brought in by Sync from Meta.
   const made = await request.post("/sandbox/meta/control/templates", {

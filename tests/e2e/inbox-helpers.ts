@@ -26,10 +26,10 @@ export async function numberOf(request: APIRequestContext, wabaId: string) {
 }
 
 /** A business signed in on `page` with a connected number (no template). */
-export async function connectedBusiness(page: Page, request: APIRequestContext, javaScriptEnabled: boolean) {
+export async function connectedBusiness(page: Page, request: APIRequestContext) {
   const user = await signUpAndVerifyViaApi(request);
   await signIn(page, user.email, user.password);
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Maji Kisumu ${randomBytes(2).toString("hex")}`);
+  const wabaId = await connectWhatsApp(page, `Maji Kisumu ${randomBytes(2).toString("hex")}`);
   return { user, phoneNumberId: await numberOf(request, wabaId) };
 }
 

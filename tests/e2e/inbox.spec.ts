@@ -103,7 +103,7 @@ test("a customer writes from the sandbox console; the business answers, the tick
   javaScriptEnabled,
 }) => {
   test.setTimeout(120_000);
-  const { phoneNumberId } = await readyBusiness(page, request, javaScriptEnabled).then(async (b) => ({
+  const { phoneNumberId } = await readyBusiness(page, request).then(async (b) => ({
     ...b,
     phoneNumberId: await numberOf(request, b.wabaId),
   }));
@@ -192,7 +192,7 @@ test("an image goes with its caption, a refused file sends nothing, and an inter
   javaScriptEnabled,
 }) => {
   test.setTimeout(90_000);
-  const { user, phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { user, phoneNumberId } = await connectedBusiness(page, request);
   const name = `Baraka Mwangi ${randomBytes(2).toString("hex")}`;
   const from = customerNumber();
   await customerWrites(request, { phoneNumberId, from, name, text: "Tuma picha ya mita tafadhali." });
@@ -260,7 +260,7 @@ test("the composer's saved answers: / lists them and Enter takes the first, the 
   javaScriptEnabled,
 }) => {
   test.setTimeout(90_000);
-  const { phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { phoneNumberId } = await connectedBusiness(page, request);
   await page.goto("/chat/quick-replies");
   for (const [shortcut, body] of [
     ["hours", "We are open Monday to Friday, 8 am to 5 pm."],
@@ -321,7 +321,7 @@ test("a closed 24-hour window offers the approved templates, and the template sh
   javaScriptEnabled,
 }) => {
   test.setTimeout(120_000);
-  const { template, wabaId } = await readyBusiness(page, request, javaScriptEnabled);
+  const { template, wabaId } = await readyBusiness(page, request);
   const phoneNumberId = await numberOf(request, wabaId);
   const name = `Chebet Koech ${randomBytes(2).toString("hex")}`;
   // Delivered 25 hours late: the window closed an hour ago.
@@ -360,7 +360,7 @@ test("a conversation is assigned, taken by an agent, resolved and reopened, each
   javaScriptEnabled,
 }) => {
   test.setTimeout(120_000);
-  const { user, phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { user, phoneNumberId } = await connectedBusiness(page, request);
   const owner = fullName(user);
   const { context, agent, name: agentName } = await invitedAgent(page, request, browser, javaScriptEnabled);
   try {
@@ -417,7 +417,7 @@ test("a conversation is assigned, taken by an agent, resolved and reopened, each
 
 test("search finds a conversation by a word of its messages or the customer's name", async ({ page, request, javaScriptEnabled }) => {
   test.setTimeout(90_000);
-  const { phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { phoneNumberId } = await connectedBusiness(page, request);
   const tag = randomBytes(2).toString("hex");
   const akinyi = `Akinyi Atieno ${tag}`;
   const baraka = `Baraka Kiprop ${tag}`;
@@ -457,7 +457,7 @@ test("live: a colleague on the same conversation sees replies, new customers and
 }) => {
   test.skip(!javaScriptEnabled, "the live stream is JavaScript's");
   test.setTimeout(120_000);
-  const { user, phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { user, phoneNumberId } = await connectedBusiness(page, request);
   const { context, agent, name: agentName } = await invitedAgent(page, request, browser, javaScriptEnabled);
   try {
     const tag = randomBytes(2).toString("hex");
@@ -495,7 +495,7 @@ test("live: a colleague on the same conversation sees replies, new customers and
 
 test("on a phone the list and a conversation take the screen in turn", async ({ page, request, javaScriptEnabled }) => {
   test.setTimeout(90_000);
-  const { phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { phoneNumberId } = await connectedBusiness(page, request);
   const name = `Grace Achieng ${randomBytes(2).toString("hex")}`;
   await customerWrites(request, { phoneNumberId, from: customerNumber(), name, text: "Nimehamia nyumba mpya." });
   await page.setViewportSize({ width: 390, height: 844 });
@@ -525,7 +525,7 @@ test("another business gets 404 for the conversation; /chat and a conversation p
   clientIp,
 }) => {
   test.setTimeout(90_000);
-  const { phoneNumberId } = await connectedBusiness(page, request, javaScriptEnabled);
+  const { phoneNumberId } = await connectedBusiness(page, request);
   const name = `Halima Yusuf ${randomBytes(2).toString("hex")}`;
   await customerWrites(request, { phoneNumberId, from: customerNumber(), name, text: "Nataka kujua salio langu." });
   const id = await openConversation(page, javaScriptEnabled, name);
@@ -593,14 +593,13 @@ test("another business gets 404 for the conversation; /chat and a conversation p
 test("with two business numbers the number filter gets a row of its own: the search box stays at least 160 px wide on a phone and on desktops", async ({
   page,
   request,
-  javaScriptEnabled,
 }) => {
   test.setTimeout(120_000);
   const user = await signUpAndVerifyViaApi(request);
   await signIn(page, user.email, user.password);
   const suffix = randomBytes(2).toString("hex");
-  await connectWhatsApp(page, request, javaScriptEnabled, `Maji Kisumu ${suffix}`);
-  await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nakuru ${suffix}`);
+  await connectWhatsApp(page, `Maji Kisumu ${suffix}`);
+  await connectWhatsApp(page, `Maji Nakuru ${suffix}`);
   for (const width of [360, 1366, 1920]) {
     await page.setViewportSize({ width, height: 800 });
     await page.goto("/chat");

@@ -19,13 +19,9 @@ async function sandboxSent(request: APIRequestContext, wabaId: string) {
   return JSON.stringify(await answer.json());
 }
 
-test("a shop's order reaches its customer as the mapped template; a refused token fails in words", async ({
-  page,
-  request,
-  javaScriptEnabled,
-}) => {
+test("a shop's order reaches its customer as the mapped template; a refused token fails in words", async ({ page, request }) => {
   test.setTimeout(180_000);
-  const { template, wabaId } = await readyBusiness(page, request, javaScriptEnabled);
+  const { template, wabaId } = await readyBusiness(page, request);
   const shop = `duka-e2e-${randomBytes(4).toString("hex")}.myshopify.com`;
   const installShop = async (domain: string) => {
     await page.goto("/integrations?dialog=connect-shopify");

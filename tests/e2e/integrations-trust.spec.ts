@@ -70,16 +70,12 @@ test("consent pages offer a business its own accounts; erasing a contact reaches
   await expect(page.getByText("Erasure sent to connected tools").first()).toBeVisible();
 });
 
-test("Shopify's settings refuse a template with an image header and a link variable, in words", async ({
-  page,
-  request,
-  javaScriptEnabled,
-}) => {
+test("Shopify's settings refuse a template with an image header and a link variable, in words", async ({ page, request }) => {
   test.setTimeout(150_000);
   const user = await signUpAndVerifyViaApi(request);
   await signIn(page, user.email, user.password);
   const tag = randomBytes(3).toString("hex");
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Kitenge Corner ${tag}`);
+  const wabaId = await connectWhatsApp(page, `Kitenge Corner ${tag}`);
   const name = `order_photo_${tag}`;
   // Made in Meta's Business Manager (approved there), brought in by Sync from Meta.
   const made = await request.post("/sandbox/meta/control/templates", {

@@ -37,7 +37,7 @@ test("from a contact's page, Message opens a conversation where an approved temp
   javaScriptEnabled,
 }) => {
   test.setTimeout(150_000);
-  const { template, wabaId } = await readyBusiness(page, request, javaScriptEnabled);
+  const { template, wabaId } = await readyBusiness(page, request);
   const name = `Njeri Wambui ${randomBytes(2).toString("hex")}`;
   await addContact(page, name, customerNumber());
 
@@ -78,7 +78,7 @@ test("from the inbox, New conversation with a typed number makes the contact and
   test.setTimeout(120_000);
   const user = await signUpAndVerifyViaApi(request);
   await signIn(page, user.email, user.password);
-  await connectWhatsApp(page, request, javaScriptEnabled, `Duka Kisii ${randomBytes(2).toString("hex")}`);
+  await connectWhatsApp(page, `Duka Kisii ${randomBytes(2).toString("hex")}`);
   await page.goto("/chat");
   await page.getByRole("link", { name: "New conversation" }).click();
   await expect(page).toHaveURL(/\/chat\/new$/);

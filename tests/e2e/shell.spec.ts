@@ -265,8 +265,8 @@ test.describe("on a 360 px phone", () => {
 
 // Issue 39: the Inbox entry counts the conversations waiting to be read, and the count follows the
 // member from page to page (with scripts the shell's data is read again on each move).
-test("the Inbox entry shows the unread conversations and drops them once read", async ({ page, request, javaScriptEnabled }) => {
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, `Maji Nyeri ${randomBytes(2).toString("hex")}`);
+test("the Inbox entry shows the unread conversations and drops them once read", async ({ page, request }) => {
+  const wabaId = await connectWhatsApp(page, `Maji Nyeri ${randomBytes(2).toString("hex")}`);
   const state = (await (await request.get("/sandbox/meta/control/state")).json()) as { phoneNumbers: { id: string; wabaId: string }[] };
   const phoneNumberId = state.phoneNumbers.find((p) => p.wabaId === wabaId)!.id;
   const name = `Wanjiru ${randomBytes(2).toString("hex")}`;

@@ -17,7 +17,7 @@ test("an image header's sample is chosen, previewed, uploaded to Meta at submiss
 }) => {
   const user = await signUpAndVerifyViaApi(request, { businessName: "Picha Studio" });
   await signIn(page, user.email, user.password);
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, "Picha Studio");
+  const wabaId = await connectWhatsApp(page, "Picha Studio");
   const name = `season_poster_${randomBytes(3).toString("hex")}`;
 
   await page.goto("/templates/new");

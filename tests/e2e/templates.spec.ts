@@ -251,7 +251,7 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
   javaScriptEnabled,
 }) => {
   await signedIn(page, request);
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, "Duka la Mama Njeri");
+  const wabaId = await connectWhatsApp(page, "Duka la Mama Njeri");
   const name = `order_ready_${tag()}`;
   await createTemplate(
     page,
@@ -409,7 +409,7 @@ test("a Transactional template is submitted, pending, approved by Meta, viewed, 
 
 test("a template Meta rejects shows the reason, and is edited and resubmitted", async ({ page, request, javaScriptEnabled }) => {
   await signedIn(page, request);
-  await connectWhatsApp(page, request, javaScriptEnabled, "Duka la Mama Njeri");
+  await connectWhatsApp(page, "Duka la Mama Njeri");
   const name = `points_reject_${tag()}`;
   await createTemplate(
     page,
@@ -549,9 +549,9 @@ test("preview at each device width shows the values given, the header, footer an
   await expect(page.getByLabel("Body {{2}}")).toHaveCount(0);
 });
 
-test("filters and search in the URL narrow the table", async ({ page, request, javaScriptEnabled }) => {
+test("filters and search in the URL narrow the table", async ({ page, request }) => {
   await signedIn(page, request);
-  const wabaId = await connectWhatsApp(page, request, javaScriptEnabled, "Duka la Mama Njeri");
+  const wabaId = await connectWhatsApp(page, "Duka la Mama Njeri");
   const t = tag();
   const made = [
     { name: `karibu_offer_${t}`, language: "sw", category: "MARKETING" },
