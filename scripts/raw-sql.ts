@@ -1,6 +1,6 @@
 import path from "node:path";
 import ts from "typescript";
-import { sourceFiles } from "./import-graph";
+import { sourceFiles } from "../tests/architecture/import-graph";
 
 /**
  * Every raw statement in app/.server, read from the source with the compiler's type checker
@@ -28,8 +28,9 @@ const MAX_VARIANTS = 16;
 
 class CannotRebuild extends Error {}
 
-export function rawStatements(root: string): { statements: Statement[]; unverifiable: Unverifiable[] } {
-  const files = sourceFiles(root, ["app/.server"]).filter((file) => file.endsWith(".ts"));
+/** The raw statements of the `.ts` files under `folders` of `root`, read with `root`'s tsconfig.json. */
+export function rawStatements(root: string, folders = ["app/.server"]): { statements: Statement[]; unverifiable: Unverifiable[] } {
+  const files = sourceFiles(root, folders).filter((file) => file.endsWith(".ts"));
   const config = ts.readConfigFile(path.join(root, "tsconfig.json"), ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
   const program = ts.createProgram({

@@ -1,0 +1,36 @@
+// The raw-SQL check's own cases (tests/architecture/raw-sql.test.ts, decision 127): statements on a
+// one-table schema, some right and some wrong on purpose. Each wrong one is marked by a comment the
+// test finds to know its line. Never run: the check only reads them.
+import { sql, type SQL } from "drizzle-orm";
+
+declare function queryRows<Row>(db: unknown, query: SQL): Promise<Row[]>;
+declare function countAffected(db: unknown, query: SQL): Promise<number>;
+
+const NEWEST_FIRST = sql`order by created_at desc`;
+
+export function right(db: unknown, organizationId: string, ids: string[]) {
+  return queryRows<{ id: string | number; phone: string; created_at: string }>(
+    db,
+    sql`select id, phone, created_at from contacts where organization_id = ${organizationId} and id in ${ids} ${NEWEST_FIRST}`,
+  );
+}
+
+export function renamedColumn(db: unknown) {
+  return queryRows<{ id: string }>(db, sql`select id from contacts where phone_number is not null`); // renamed column
+}
+
+export function missingProperty(db: unknown) {
+  return queryRows<{ id: string; total: number }>(db, sql`select id from contacts`); // missing property
+}
+
+export function wrongKind(db: unknown) {
+  return queryRows<{ phone: number }>(db, sql`select phone from contacts`); // wrong kind
+}
+
+export function oneBranchWrong(db: unknown, newest: boolean) {
+  return countAffected(db, sql`delete from contacts ${newest ? sql`where created_at > now()` : sql`where created_att < now()`}`); // one branch wrong
+}
+
+export function notRebuilt(db: unknown, order: string) {
+  return queryRows<{ id: string }>(db, sql`select id from contacts order by ${sql.raw(order)}`); // not rebuilt
+}
