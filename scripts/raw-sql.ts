@@ -26,7 +26,21 @@ export type Unverifiable = { where: string; call: string; reason: string };
 const CALLS = new Set(["queryRows", "queryRow", "countAffected"]);
 const MAX_VARIANTS = 16;
 
-class CannotRebuild extends Error {}
+class CannotRebuild extends Error {
+  /** When what is missing is a parameter of a function: the statement is rebuilt at that function's callers. */
+  constructor(
+    message: string,
+    readonly parameter?: ts.ParameterDeclaration,
+  ) {
+    super(message);
+  }
+}
+
+/** A call of a function, and its file:line. */
+type Site = { call: ts.CallExpression; where: string };
+
+/** How many functions up a statement's SQL is followed through its callers' arguments. */
+const MAX_CALLER_DEPTH = 3;
 
 /** The raw statements of the `.ts` files under `folders` of `root`, read with `root`'s tsconfig.json. */
 export function rawStatements(root: string, folders = ["app/.server"]): { statements: Statement[]; unverifiable: Unverifiable[] } {
@@ -40,26 +54,127 @@ export function rawStatements(root: string, folders = ["app/.server"]): { statem
   const checker = program.getTypeChecker();
   const statements: Statement[] = [];
   const unverifiable: Unverifiable[] = [];
-
-  for (const file of files) {
+  const sources = files.flatMap((file) => {
     const source = program.getSourceFile(path.join(root, file));
-    if (!source || !/queryRows?\b|countAffected|\.execute\(/.test(source.text)) continue;
+    return source ? [{ file, source }] : [];
+  });
+  const whereOf = (file: string, source: ts.SourceFile, node: ts.Node) =>
+    `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+
+  // Every call of a named function in the files read, by the function's symbol (made when first needed).
+  let sitesBySymbol: Map<ts.Symbol, Site[]> | undefined;
+  const sitesOf = (symbol: ts.Symbol): Site[] => {
+    if (!sitesBySymbol) {
+      const index = new Map<ts.Symbol, Site[]>();
+      for (const { file, source } of sources) {
+        const visit = (node: ts.Node) => {
+          if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
+            const called = resolved(checker, node.expression);
+            if (called) index.set(called, [...(index.get(called) ?? []), { call: node, where: whereOf(file, source, node) }]);
+          }
+          ts.forEachChild(node, visit);
+        };
+        visit(source);
+      }
+      sitesBySymbol = index;
+    }
+    return sitesBySymbol.get(symbol) ?? [];
+  };
+
+  /** The statement with the row its call declares; a row typed by a type parameter of `through` is the one its site names. */
+  const statementOf = (
+    node: ts.CallExpression,
+    call: string,
+    query: ts.Expression,
+    where: string,
+    through?: [ts.SignatureDeclaration, Site],
+  ) => {
+    const statement: Statement = { where, call, variants: rebuild(checker, query) };
+    const rowType = node.typeArguments?.[0];
+    if (!rowType || call === "countAffected") return statement;
+    let type = checker.getTypeFromTypeNode(rowType);
+    if (type.flags & ts.TypeFlags.TypeParameter) {
+      if (!through) return statement;
+      const [declaration, site] = through;
+      const index = declaration.typeParameters?.findIndex((parameter) => checker.getTypeAtLocation(parameter) === type) ?? -1;
+      const named = index >= 0 ? site.call.typeArguments?.[index] : undefined;
+      if (!named) return statement; // the type parameter's default: the caller declares no row
+      type = checker.getTypeFromTypeNode(named);
+    }
+    statement.row = rowProperties(checker, type);
+    return statement;
+  };
+
+  /**
+   * A statement whose SQL is a parameter of the function it is in (or a fragment of it is), rebuilt
+   * at each call of that function with the parameter read as the call's argument (and so on up to
+   * MAX_CALLER_DEPTH functions): one statement per call, or an unverifiable one where the call's
+   * argument cannot be read. Undefined when no call is found: the statement itself is unverifiable.
+   * The helpers of infrastructure/db/query.ts are the calls themselves: nothing to read.
+   */
+  const throughCallers = (
+    node: ts.CallExpression,
+    call: string,
+    query: ts.Expression,
+    where: string,
+    parameter: ts.ParameterDeclaration,
+    depth: number,
+  ): { statements: Statement[]; unverifiable: Unverifiable[] } | undefined => {
+    const declaration = parameter.parent;
+    if (depth >= MAX_CALLER_DEPTH || !ts.isFunctionLike(declaration)) return undefined;
+    const name = functionName(declaration);
+    if (!name) return undefined;
+    if (depth === 0 && CALLS.has(name.text) && declaration.parameters.indexOf(parameter) === 1) return { statements: [], unverifiable: [] };
+    const symbol = checker.getSymbolAtLocation(name);
+    const sites = symbol ? sitesOf(symbol) : [];
+    if (!sites.length) return undefined;
+    const found = { statements: [] as Statement[], unverifiable: [] as Unverifiable[] };
+    for (const site of sites) {
+      const outer = bound;
+      bound = new Map(outer);
+      declaration.parameters.forEach((each, i) => {
+        const symbol = ts.isIdentifier(each.name) ? checker.getSymbolAtLocation(each.name) : undefined;
+        const argument = site.call.arguments[i] ?? each.initializer;
+        if (symbol && argument) bound.set(symbol, argument);
+      });
+      try {
+        found.statements.push(statementOf(node, call, query, `${site.where} (the statement at ${where})`, [declaration, site]));
+      } catch (error) {
+        if (!(error instanceof CannotRebuild)) throw error;
+        const further =
+          error.parameter && error.parameter !== parameter
+            ? throughCallers(node, call, query, where, error.parameter, depth + 1)
+            : undefined;
+        if (further) {
+          found.statements.push(...further.statements);
+          found.unverifiable.push(...further.unverifiable);
+        } else found.unverifiable.push({ where: site.where, call, reason: `${error.message} (the statement at ${where})` });
+      } finally {
+        bound = outer;
+      }
+    }
+    return found;
+  };
+
+  for (const { file, source } of sources) {
+    if (!/queryRows?\b|countAffected|\.execute\(/.test(source.text)) continue;
     const visit = (node: ts.Node) => {
       if (ts.isCallExpression(node)) {
         const call = callName(node);
         if (call) {
           const query = call === "execute" ? node.arguments[0] : node.arguments[1];
-          const where = `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+          const where = whereOf(file, source, node);
           if (query && (call !== "execute" || isSql(checker, query))) {
             try {
-              const variants = rebuild(checker, query);
-              const statement: Statement = { where, call, variants };
-              const rowType = node.typeArguments?.[0];
-              if (rowType && call !== "countAffected") statement.row = rowProperties(checker, checker.getTypeFromTypeNode(rowType));
-              statements.push(statement);
+              statements.push(statementOf(node, call, query, where));
             } catch (error) {
               if (!(error instanceof CannotRebuild)) throw error;
-              unverifiable.push({ where, call, reason: error.message });
+              const through = error.parameter && throughCallers(node, call, query, where, error.parameter, 0);
+              if (!through) unverifiable.push({ where, call, reason: error.message });
+              else {
+                statements.push(...through.statements);
+                unverifiable.push(...through.unverifiable);
+              }
             }
           }
         }
@@ -69,6 +184,26 @@ export function rawStatements(root: string, folders = ["app/.server"]): { statem
     visit(source);
   }
   return { statements, unverifiable };
+}
+
+/** The name a function is called by: its own, or that of the variable it is assigned to. */
+function functionName(declaration: ts.SignatureDeclaration): ts.Identifier | undefined {
+  if ((ts.isFunctionDeclaration(declaration) || ts.isFunctionExpression(declaration)) && declaration.name) return declaration.name;
+  const parent = declaration.parent;
+  if (
+    (ts.isArrowFunction(declaration) || ts.isFunctionExpression(declaration)) &&
+    ts.isVariableDeclaration(parent) &&
+    ts.isIdentifier(parent.name)
+  )
+    return parent.name;
+  return undefined;
+}
+
+/** The symbol an identifier names, through an import. */
+function resolved(checker: ts.TypeChecker, node: ts.Identifier): ts.Symbol | undefined {
+  let symbol = checker.getSymbolAtLocation(node);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  return symbol;
 }
 
 function callName(node: ts.CallExpression): string | null {
@@ -138,8 +273,7 @@ function fragment(checker: ts.TypeChecker, raw: ts.Expression, depth = 0): strin
   if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && isSqlTag(node.expression.expression)) {
     const method = node.expression.name.text;
     const argument = node.arguments[0] && unwrap(node.arguments[0]);
-    if (method === "raw" && argument && (ts.isStringLiteral(argument) || ts.isNoSubstitutionTemplateLiteral(argument)))
-      return [[argument.text]];
+    if (method === "raw" && argument) return texts(checker, argument, depth + 1).map((text) => [text]);
     if (method === "identifier" && argument && ts.isStringLiteral(argument)) return [[`"${argument.text}"`]];
     if (method === "join" && argument && ts.isArrayLiteralExpression(argument)) {
       const separator = node.arguments[1] ? fragment(checker, node.arguments[1], depth + 1) : [[""]];
@@ -180,6 +314,8 @@ function fragment(checker: ts.TypeChecker, raw: ts.Expression, depth = 0): strin
     if (argument) return fragment(checker, argument, depth + 1);
     const initializer = constInitializer(checker, node);
     if (initializer) return fragment(checker, initializer, depth + 1);
+    const declaration = resolved(checker, node)?.valueDeclaration;
+    if (declaration && ts.isParameter(declaration)) throw new CannotRebuild(`\`${node.text}\` is SQL passed in`, declaration);
     throw new CannotRebuild(`\`${node.text}\` is SQL built elsewhere`);
   }
   throw new CannotRebuild(`a fragment built by \`${node.getText().slice(0, 60)}\``);
@@ -210,6 +346,8 @@ function interpolation(checker: ts.TypeChecker, raw: ts.Expression, depth: numbe
       0,
       MAX_VARIANTS,
     );
+  // A Param (sql.param(x), or a function answering one) is sent as one parameter, whatever its value.
+  if (typeName(checker.getTypeAtLocation(node)) === "Param") return [[PARAM]];
   const drizzle = isDrizzleThing(checker, node);
   if (drizzle) throw new CannotRebuild(`a ${drizzle} interpolated (\`${node.getText().slice(0, 60)}\`)`);
   const type = checker.getTypeAtLocation(node);
@@ -284,4 +422,208 @@ function kindsOf(checker: ts.TypeChecker, type: ts.Type): Set<Kind> | "any" {
     else kinds.add("object");
   }
   return kinds;
+}
+
+/**
+ * A value the source spells out, for the text of `sql.raw(…)`: a string or number literal, a
+ * template or `+` of such, `String(…)`, a `const` (in any file), a parameter read as its call's
+ * argument, a value whose type is a union of literals (each a variant), a conditional (the branch
+ * its condition decides, or both), a `const` object's property (each property when the key is not
+ * known), `.replaceAll`/`.replace` with known arguments, and a call of a function whose body is
+ * `const` declarations (a destructured object among them) and one `return`.
+ */
+type Value = string | number | boolean | null | undefined | { object: Map<string, Value[]> };
+
+/** What the function being read has bound: its parameters and its local consts (see texts). */
+let values = new Map<ts.Symbol, Value[]>();
+
+function texts(checker: ts.TypeChecker, node: ts.Expression, depth: number): string[] {
+  return evaluate(checker, node, depth).map((value) => {
+    if (typeof value === "string" || typeof value === "number") return String(value);
+    throw new CannotRebuild(`sql.raw(…) of \`${node.getText().slice(0, 60)}\`, not a text the source spells out`);
+  });
+}
+
+function variantsOf<T>(lists: T[][]): T[][] {
+  let out: T[][] = [[]];
+  for (const list of lists) {
+    const next: T[][] = [];
+    for (const prefix of out) for (const item of list) next.push([...prefix, item]);
+    out = next.slice(0, MAX_VARIANTS);
+  }
+  return out;
+}
+
+function evaluate(checker: ts.TypeChecker, raw: ts.Expression, depth: number): Value[] {
+  if (depth > 16) throw new CannotRebuild("values nested too deep");
+  const node = unwrap(raw);
+  const cannot = () => new CannotRebuild(`sql.raw(…) of \`${node.getText().slice(0, 60)}\`, a text the source does not spell out`);
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
+  if (ts.isNumericLiteral(node)) return [Number(node.text)];
+  if (node.kind === ts.SyntaxKind.TrueKeyword) return [true];
+  if (node.kind === ts.SyntaxKind.FalseKeyword) return [false];
+  if (node.kind === ts.SyntaxKind.NullKeyword) return [null];
+  if (ts.isTemplateExpression(node)) {
+    const spans = node.templateSpans.map((span) => evaluate(checker, span.expression, depth + 1));
+    return variantsOf(spans).map(
+      (chosen) => node.head.text + node.templateSpans.map((span, i) => String(chosen[i]) + span.literal.text).join(""),
+    );
+  }
+  if (ts.isBinaryExpression(node)) {
+    const left = evaluate(checker, node.left, depth + 1);
+    const right = evaluate(checker, node.right, depth + 1);
+    const operate = (a: Value, b: Value): Value => {
+      switch (node.operatorToken.kind) {
+        case ts.SyntaxKind.PlusToken:
+          return typeof a === "number" && typeof b === "number" ? a + b : String(a) + String(b);
+        case ts.SyntaxKind.MinusToken:
+          return Number(a) - Number(b);
+        case ts.SyntaxKind.AsteriskToken:
+          return Number(a) * Number(b);
+        case ts.SyntaxKind.EqualsEqualsEqualsToken:
+          return a === b;
+        case ts.SyntaxKind.ExclamationEqualsEqualsToken:
+          return a !== b;
+        default:
+          throw cannot();
+      }
+    };
+    return variantsOf([left, right]).map(([a, b]) => operate(a, b));
+  }
+  if (ts.isTypeOfExpression(node))
+    return evaluate(checker, node.expression, depth + 1).map((value) => (value === null ? "object" : typeof value));
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken)
+    return evaluate(checker, node.operand, depth + 1).map((value) => !value);
+  if (ts.isConditionalExpression(node)) {
+    let conditions: Value[];
+    try {
+      conditions = evaluate(checker, node.condition, depth + 1);
+    } catch (error) {
+      if (!(error instanceof CannotRebuild)) throw error;
+      conditions = [true, false];
+    }
+    const out: Value[] = [];
+    if (conditions.some(Boolean)) out.push(...evaluate(checker, node.whenTrue, depth + 1));
+    if (conditions.some((condition) => !condition)) out.push(...evaluate(checker, node.whenFalse, depth + 1));
+    return out.slice(0, MAX_VARIANTS);
+  }
+  if (ts.isObjectLiteralExpression(node)) {
+    const object = new Map<string, Value[]>();
+    for (const property of node.properties) {
+      if (ts.isPropertyAssignment(property) && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)))
+        object.set(property.name.text, evaluate(checker, property.initializer, depth + 1));
+      else if (ts.isShorthandPropertyAssignment(property)) object.set(property.name.text, evaluate(checker, property.name, depth + 1));
+      else throw cannot();
+    }
+    return [{ object }];
+  }
+  if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
+    const objects = evaluate(checker, node.expression, depth + 1);
+    let keys: Value[] | undefined;
+    if (ts.isPropertyAccessExpression(node)) keys = [node.name.text];
+    else
+      try {
+        keys = evaluate(checker, node.argumentExpression, depth + 1);
+      } catch (error) {
+        if (!(error instanceof CannotRebuild)) throw error;
+        keys = undefined; // any of its properties
+      }
+    const out: Value[] = [];
+    for (const object of objects) {
+      if (typeof object !== "object" || object === null) throw cannot();
+      if (!keys) for (const each of object.object.values()) out.push(...each);
+      else for (const key of keys) out.push(...(object.object.get(String(key)) ?? [undefined]));
+    }
+    return out.slice(0, MAX_VARIANTS);
+  }
+  if (ts.isCallExpression(node)) {
+    const callee = node.expression;
+    if (ts.isIdentifier(callee) && callee.text === "String" && node.arguments[0])
+      return evaluate(checker, node.arguments[0], depth + 1).map(String);
+    if (ts.isPropertyAccessExpression(callee) && (callee.name.text === "replaceAll" || callee.name.text === "replace")) {
+      const [search, replacement] = node.arguments;
+      if (!search || !replacement || !(ts.isStringLiteral(unwrap(search)) || ts.isNoSubstitutionTemplateLiteral(unwrap(search))))
+        throw cannot();
+      const method = callee.name.text;
+      return variantsOf([
+        evaluate(checker, callee.expression, depth + 1),
+        evaluate(checker, search, depth + 1),
+        evaluate(checker, replacement, depth + 1),
+      ]).map(([text, a, b]) =>
+        method === "replaceAll" ? String(text).replaceAll(String(a), String(b)) : String(text).replace(String(a), String(b)),
+      );
+    }
+    if (ts.isIdentifier(callee)) return evaluateCall(checker, node, callee, depth, cannot);
+    throw cannot();
+  }
+  if (ts.isIdentifier(node)) {
+    if (node.text === "undefined") return [undefined];
+    const symbol = resolved(checker, node);
+    const known = symbol && values.get(symbol);
+    if (known) return known;
+    const argument = boundArgument(checker, node);
+    if (argument) return evaluate(checker, argument, depth + 1);
+    const initializer = constInitializer(checker, node);
+    if (initializer) return evaluate(checker, initializer, depth + 1);
+  }
+  // A value whose type says every value it may hold.
+  const type = checker.getTypeAtLocation(node);
+  const literals = (type.isUnion() ? type.types : [type]).map((part) =>
+    part.isStringLiteral() || part.isNumberLiteral() ? part.value : undefined,
+  );
+  if (literals.length && literals.length <= MAX_VARIANTS && literals.every((value) => value !== undefined)) return literals;
+  throw cannot();
+}
+
+/** A call of a function whose body is `const` declarations and one `return`, its parameters bound to the call's arguments. */
+function evaluateCall(
+  checker: ts.TypeChecker,
+  node: ts.CallExpression,
+  callee: ts.Identifier,
+  depth: number,
+  cannot: () => CannotRebuild,
+): Value[] {
+  const declaration = resolved(checker, callee)?.valueDeclaration;
+  let called: ts.Node | undefined = declaration;
+  if (called && ts.isVariableDeclaration(called) && called.initializer) called = unwrap(called.initializer);
+  if (!called || !(ts.isFunctionDeclaration(called) || ts.isArrowFunction(called) || ts.isFunctionExpression(called)) || !called.body)
+    throw cannot();
+  const parameters = called.parameters.map((parameter, i) => {
+    const argument = node.arguments[i] ?? parameter.initializer;
+    const symbol = ts.isIdentifier(parameter.name) ? checker.getSymbolAtLocation(parameter.name) : undefined;
+    if (!symbol || parameter.dotDotDotToken) throw cannot();
+    return [symbol, argument ? evaluate(checker, argument, depth + 1) : [undefined]] as const;
+  });
+  const body = called.body;
+  const outer = values;
+  values = new Map(outer);
+  try {
+    for (const [symbol, value] of parameters) values.set(symbol, value);
+    if (!ts.isBlock(body)) return evaluate(checker, body, depth + 1);
+    for (const statement of body.statements) {
+      if (ts.isReturnStatement(statement) && statement.expression) return evaluate(checker, statement.expression, depth + 1);
+      if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) throw cannot();
+      for (const declared of statement.declarationList.declarations) {
+        if (!declared.initializer) throw cannot();
+        const value = evaluate(checker, declared.initializer, depth + 1);
+        if (ts.isIdentifier(declared.name)) values.set(checker.getSymbolAtLocation(declared.name)!, value);
+        else if (ts.isObjectBindingPattern(declared.name) && value.length === 1) {
+          const [object] = value;
+          if (typeof object !== "object" || object === null) throw cannot();
+          for (const element of declared.name.elements) {
+            const key = element.propertyName ?? element.name;
+            if (!ts.isIdentifier(element.name) || !ts.isIdentifier(key) || element.dotDotDotToken) throw cannot();
+            const given = object.object.get(key.text);
+            values.set(
+              checker.getSymbolAtLocation(element.name)!,
+              given ?? (element.initializer ? evaluate(checker, element.initializer, depth + 1) : [undefined]),
+            );
+          }
+        } else throw cannot();
+      }
+    }
+    throw cannot();
+  } finally {
+    values = outer;
+  }
 }

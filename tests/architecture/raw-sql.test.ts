@@ -11,12 +11,15 @@ const root = path.resolve(import.meta.dirname, "../..");
 const FIXTURE = "tests/architecture/raw-sql-fixture";
 const fixture = readFileSync(path.join(root, FIXTURE, "statements.ts"), "utf8").split("\n");
 
-/** file:line of the fixture's statement marked with `// <marker>`. */
-function at(marker: string): string {
-  const line = fixture.findIndex((text) => text.endsWith(`// ${marker}`));
-  if (line < 0) throw new Error(`no statement marked ${marker}`);
-  return `${FIXTURE}/statements.ts:${line + 1}`;
+/** The line of the fixture's first line holding `text`. */
+function lineOf(text: string): number {
+  const line = fixture.findIndex((each) => each.includes(text));
+  if (line < 0) throw new Error(`no line holds ${text}`);
+  return line + 1;
 }
+
+/** file:line of the fixture's statement marked with `// <marker>`. */
+const at = (marker: string) => `${FIXTURE}/statements.ts:${lineOf(`// ${marker}`)}`;
 
 let database: PGlite;
 let check: SqlCheck;
@@ -40,10 +43,12 @@ describe("raw SQL against the migrated schema (scripts/check-sql.ts)", () => {
       `${at("missing property")}: the row's \`total\` is not among the columns the statement returns (id)`,
       `${at("wrong kind")}: the row's \`phone\` is number, the driver gives string (type 25)`,
       `${at("one branch wrong")}: column "created_att" does not exist\n    delete from contacts where created_att < now()`,
+      `${at("through a wrapper")} (the statement at ${FIXTURE}/statements.ts:${lineOf("const rows =")}): the row's \`phone_nr\` is not among the columns the statement returns (id, phone)`,
+      `${at("raw text")}: column c.created_att does not exist\n    select (c.created_att at time zone 'Africa/Nairobi')::date as day from contacts c`,
     ]);
-    // The right statement (a value, an array of values and a const fragment inlined) and both
-    // branches of the conditional were described: six statements rebuilt, one not.
-    expect([check.statements, check.unverifiable]).toEqual([5, 1]);
+    // The right statement (a value, an array of values and a const fragment inlined), both branches
+    // of the conditional, the wrapper's one call and the raw text were described; one not rebuilt.
+    expect([check.statements, check.unverifiable]).toEqual([7, 1]);
   });
 
   test("a statement it cannot rebuild must be on the list, and the list only shrinks", () => {

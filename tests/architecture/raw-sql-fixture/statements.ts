@@ -31,6 +31,20 @@ export function oneBranchWrong(db: unknown, newest: boolean) {
   return countAffected(db, sql`delete from contacts ${newest ? sql`where created_at > now()` : sql`where created_att < now()`}`); // one branch wrong
 }
 
+/** A wrapper: each of its calls is a statement, its row the call's type argument. */
+const rows = <Row>(db: unknown, query: SQL) => queryRows<Row>(db, query);
+
+export function throughWrapper(db: unknown) {
+  return rows<{ id: string; phone_nr: string }>(db, sql`select id, phone from contacts`); // through a wrapper
+}
+
+/** Text for sql.raw made by a function: read with its argument. */
+const dayOf = (alias: string, column: "created_at" | "created_att") => `(${alias}.${column} at time zone 'Africa/Nairobi')::date`;
+
+export function rawText(db: unknown) {
+  return queryRows<{ day: string }>(db, sql`select ${sql.raw(dayOf("c", "created_att"))} as day from contacts c`); // raw text
+}
+
 export function notRebuilt(db: unknown, order: string) {
   return queryRows<{ id: string }>(db, sql`select id from contacts order by ${sql.raw(order)}`); // not rebuilt
 }
