@@ -275,14 +275,19 @@ function fragment(checker: ts.TypeChecker, raw: ts.Expression, depth = 0): strin
     const argument = node.arguments[0] && unwrap(node.arguments[0]);
     if (method === "raw" && argument) return texts(checker, argument, depth + 1).map((text) => [text]);
     if (method === "identifier" && argument && ts.isStringLiteral(argument)) return [[`"${argument.text}"`]];
-    if (method === "join" && argument && ts.isArrayLiteralExpression(argument)) {
+    const lists = method === "join" && argument ? listsOf(checker, argument) : undefined;
+    if (lists) {
       const separator = node.arguments[1] ? fragment(checker, node.arguments[1], depth + 1) : [[""]];
-      let variants: string[][] = [[]];
-      argument.elements.forEach((element, i) => {
-        if (i > 0) variants = product(variants, separator);
-        variants = product(variants, interpolation(checker, element as ts.Expression, depth));
-      });
-      return variants;
+      const out: string[][] = [];
+      for (const elements of lists) {
+        let variants: string[][] = [[]];
+        elements.forEach((element, i) => {
+          if (i > 0) variants = product(variants, separator);
+          variants = product(variants, interpolation(checker, element, depth));
+        });
+        out.push(...variants);
+      }
+      return out.slice(0, MAX_VARIANTS);
     }
     if (method === "empty") return [[""]];
     if (method === "param") return [[PARAM]];
@@ -380,10 +385,63 @@ function oneExpressionFunction(
   if (!declaration.body || declaration.parameters.some((parameter) => !ts.isIdentifier(parameter.name) || parameter.dotDotDotToken))
     return undefined;
   if (!ts.isBlock(declaration.body)) return { parameters: declaration.parameters, body: declaration.body };
-  const [only] = declaration.body.statements;
-  if (declaration.body.statements.length === 1 && only && ts.isReturnStatement(only) && only.expression)
-    return { parameters: declaration.parameters, body: only.expression };
-  return undefined;
+  // A block whose only return is its last statement: what comes before can only declare consts
+  // (read where the return uses them) or push onto a list (see listsOf).
+  const last = declaration.body.statements.at(-1);
+  if (!last || !ts.isReturnStatement(last) || !last.expression) return undefined;
+  let returns = 0;
+  const count = (node: ts.Node) => {
+    if (ts.isReturnStatement(node)) returns++;
+    if (!ts.isFunctionLike(node)) ts.forEachChild(node, count);
+  };
+  ts.forEachChild(declaration.body, count);
+  return returns === 1 ? { parameters: declaration.parameters, body: last.expression } : undefined;
+}
+
+/**
+ * The elements of a list handed to sql.join: an array literal, or a `const` array that is only
+ * pushed onto (`parts.push(sql…)`, under whatever condition) and joined. Such a list gives two
+ * variants, its first elements alone and with every element pushed, so each fragment is described.
+ */
+function listsOf(checker: ts.TypeChecker, raw: ts.Expression): ts.Expression[][] | undefined {
+  const node = unwrap(raw);
+  if (ts.isArrayLiteralExpression(node)) return node.elements.some(ts.isSpreadElement) ? undefined : [[...node.elements]];
+  if (!ts.isIdentifier(node)) return undefined;
+  const symbol = resolved(checker, node);
+  const declaration = symbol?.valueDeclaration;
+  const initializer = declaration && ts.isVariableDeclaration(declaration) ? constInitializer(checker, node) : undefined;
+  const initial = initializer && unwrap(initializer);
+  if (!declaration || !initial || !ts.isArrayLiteralExpression(initial) || initial.elements.some(ts.isSpreadElement)) return undefined;
+  let scope: ts.Node = declaration;
+  while (scope.parent && !ts.isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
+  const pushed: ts.Expression[] = [];
+  let other = false;
+  const visit = (each: ts.Node) => {
+    if (ts.isIdentifier(each) && each !== declaration.name && checker.getSymbolAtLocation(each) === symbol) {
+      const access = each.parent;
+      const call = access?.parent;
+      if (
+        ts.isPropertyAccessExpression(access) &&
+        access.name.text === "push" &&
+        call &&
+        ts.isCallExpression(call) &&
+        call.expression === access
+      ) {
+        if (call.arguments.some(ts.isSpreadElement)) other = true;
+        pushed.push(...call.arguments);
+      } else if (ts.isPropertyAccessExpression(access) && access.name.text === "length") {
+        // reading its length changes nothing
+      } else if (!(call && ts.isCallExpression(access) && access.arguments[0] === each && isSqlJoin(access))) other = true;
+    }
+    ts.forEachChild(each, visit);
+  };
+  visit(scope);
+  if (other) return undefined;
+  return pushed.length ? [[...initial.elements], [...initial.elements, ...pushed]] : [[...initial.elements]];
+}
+
+function isSqlJoin(node: ts.CallExpression): boolean {
+  return ts.isPropertyAccessExpression(node.expression) && isSqlTag(node.expression.expression) && node.expression.name.text === "join";
 }
 
 function constInitializer(checker: ts.TypeChecker, node: ts.Identifier): ts.Expression | undefined {

@@ -45,6 +45,17 @@ export function rawText(db: unknown) {
   return queryRows<{ day: string }>(db, sql`select ${sql.raw(dayOf("c", "created_att"))} as day from contacts c`); // raw text
 }
 
+/** A list of conditions pushed onto under conditions, then joined: described with every one pushed. */
+function conditions(organizationId: string, phone?: string): SQL {
+  const parts = [sql`organization_id = ${organizationId}`];
+  if (phone) parts.push(sql`phone_nr = ${phone}`);
+  return sql.join(parts, sql` and `);
+}
+
+export function pushedList(db: unknown, organizationId: string, phone?: string) {
+  return queryRows<{ id: string }>(db, sql`select id from contacts where ${conditions(organizationId, phone)}`); // pushed list
+}
+
 export function notRebuilt(db: unknown, order: string) {
   return queryRows<{ id: string }>(db, sql`select id from contacts order by ${sql.raw(order)}`); // not rebuilt
 }
