@@ -308,7 +308,7 @@ function fragment(checker: ts.TypeChecker, raw: ts.Expression, depth = 0): strin
         if (symbol && argument) bound.set(symbol, argument);
       });
       try {
-        return fragment(checker, called.body, depth + 1);
+        return called.bodies.flatMap((body) => fragment(checker, body, depth + 1)).slice(0, MAX_VARIANTS);
       } finally {
         bound = outer;
       }
@@ -375,7 +375,7 @@ function boundArgument(checker: ts.TypeChecker, node: ts.Identifier): ts.Express
 function oneExpressionFunction(
   checker: ts.TypeChecker,
   node: ts.Identifier,
-): { parameters: readonly ts.ParameterDeclaration[]; body: ts.Expression } | undefined {
+): { parameters: readonly ts.ParameterDeclaration[]; bodies: ts.Expression[] } | undefined {
   let symbol = checker.getSymbolAtLocation(node);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
   let declaration: ts.Node | undefined = symbol?.valueDeclaration;
@@ -384,18 +384,24 @@ function oneExpressionFunction(
     return undefined;
   if (!declaration.body || declaration.parameters.some((parameter) => !ts.isIdentifier(parameter.name) || parameter.dotDotDotToken))
     return undefined;
-  if (!ts.isBlock(declaration.body)) return { parameters: declaration.parameters, body: declaration.body };
-  // A block whose only return is its last statement: what comes before can only declare consts
-  // (read where the return uses them) or push onto a list (see listsOf).
+  if (!ts.isBlock(declaration.body)) return { parameters: declaration.parameters, bodies: [declaration.body] };
+  // A block ending in a return: what comes before can declare consts (read where a return uses
+  // them), push onto a list (see listsOf), throw, or return early. Each return of SQL is a variant;
+  // a return of nothing (`return undefined`) leaves the fragment out, which its caller checks.
   const last = declaration.body.statements.at(-1);
   if (!last || !ts.isReturnStatement(last) || !last.expression) return undefined;
-  let returns = 0;
-  const count = (node: ts.Node) => {
-    if (ts.isReturnStatement(node)) returns++;
-    if (!ts.isFunctionLike(node)) ts.forEachChild(node, count);
+  const bodies: ts.Expression[] = [];
+  const collect = (node: ts.Node) => {
+    if (ts.isReturnStatement(node)) {
+      const value = node.expression && unwrap(node.expression);
+      if (!value) return;
+      if (value.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(value) && value.text === "undefined")) return;
+      bodies.push(value);
+    }
+    if (!ts.isFunctionLike(node)) ts.forEachChild(node, collect);
   };
-  ts.forEachChild(declaration.body, count);
-  return returns === 1 ? { parameters: declaration.parameters, body: last.expression } : undefined;
+  ts.forEachChild(declaration.body, collect);
+  return { parameters: declaration.parameters, bodies };
 }
 
 /**
@@ -409,9 +415,13 @@ function listsOf(checker: ts.TypeChecker, raw: ts.Expression): ts.Expression[][]
   if (!ts.isIdentifier(node)) return undefined;
   const symbol = resolved(checker, node);
   const declaration = symbol?.valueDeclaration;
-  const initializer = declaration && ts.isVariableDeclaration(declaration) ? constInitializer(checker, node) : undefined;
-  const initial = initializer && unwrap(initializer);
-  if (!declaration || !initial || !ts.isArrayLiteralExpression(initial) || initial.elements.some(ts.isSpreadElement)) return undefined;
+  if (!declaration || !ts.isVariableDeclaration(declaration)) return undefined;
+  // Its first value, an array literal. (Not a conditional between two: a variant would pair one
+  // branch with what the other branch's condition chose elsewhere in the statement.)
+  const initial = constInitializer(checker, node);
+  const first = initial && unwrap(initial);
+  if (!first || !ts.isArrayLiteralExpression(first) || first.elements.some(ts.isSpreadElement)) return undefined;
+  const initials = [[...first.elements]];
   let scope: ts.Node = declaration;
   while (scope.parent && !ts.isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
   const pushed: ts.Expression[] = [];
@@ -431,13 +441,13 @@ function listsOf(checker: ts.TypeChecker, raw: ts.Expression): ts.Expression[][]
         pushed.push(...call.arguments);
       } else if (ts.isPropertyAccessExpression(access) && access.name.text === "length") {
         // reading its length changes nothing
-      } else if (!(call && ts.isCallExpression(access) && access.arguments[0] === each && isSqlJoin(access))) other = true;
+      } else if (!(ts.isCallExpression(access) && access.arguments[0] === each && isSqlJoin(access))) other = true;
     }
     ts.forEachChild(each, visit);
   };
   visit(scope);
   if (other) return undefined;
-  return pushed.length ? [[...initial.elements], [...initial.elements, ...pushed]] : [[...initial.elements]];
+  return pushed.length ? initials.flatMap((initial) => [initial, [...initial, ...pushed]]) : initials;
 }
 
 function isSqlJoin(node: ts.CallExpression): boolean {

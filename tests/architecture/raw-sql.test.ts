@@ -45,7 +45,7 @@ describe("raw SQL against the migrated schema (scripts/check-sql.ts)", () => {
       `${at("one branch wrong")}: column "created_att" does not exist\n    delete from contacts where created_att < now()`,
       `${at("through a wrapper")} (the statement at ${FIXTURE}/statements.ts:${lineOf("const rows =")}): the row's \`phone_nr\` is not among the columns the statement returns (id, phone)`,
       `${at("raw text")}: column c.created_att does not exist\n    select (c.created_att at time zone 'Africa/Nairobi')::date as day from contacts c`,
-      `${at("pushed list")}: column "phone_nr" does not exist\n    select id from contacts where organization_id = $1 and phone_nr = $2`,
+      `${at("pushed list")}: column "phone_nr" does not exist\n    select id from contacts where organization_id = $1 and organization_id = $2 and phone_nr = $3`,
     ]);
     // The right statement (a value, an array of values and a const fragment inlined), both branches
     // of the conditional, the wrapper's one call, the raw text and the pushed list (its first

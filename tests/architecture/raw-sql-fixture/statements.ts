@@ -45,9 +45,17 @@ export function rawText(db: unknown) {
   return queryRows<{ day: string }>(db, sql`select ${sql.raw(dayOf("c", "created_att"))} as day from contacts c`); // raw text
 }
 
+/** A function with several returns: each SQL it returns is a variant (none, when it returns nothing). */
+function scoped(organizationId: string | null): SQL | undefined {
+  if (organizationId === null) return undefined;
+  return sql`organization_id = ${organizationId}`;
+}
+
 /** A list of conditions pushed onto under conditions, then joined: described with every one pushed. */
 function conditions(organizationId: string, phone?: string): SQL {
   const parts = [sql`organization_id = ${organizationId}`];
+  const inScope = scoped(organizationId);
+  if (inScope) parts.push(inScope);
   if (phone) parts.push(sql`phone_nr = ${phone}`);
   return sql.join(parts, sql` and `);
 }
