@@ -35,7 +35,8 @@ npx prettier --check . --log-level warn --cache --cache-location node_modules/.c
 step "lint and typecheck (side by side: each uses one core)"
 npx react-router typegen
 node scripts/messages.mjs
-npx eslint --max-warnings=0 --cache --cache-location node_modules/.cache/eslint/ . &
+# The raw SQL check (scripts/check-sql.ts, decision 127) after ESLint, the shorter of the two jobs.
+{ npx eslint --max-warnings=0 --cache --cache-location node_modules/.cache/eslint/ . && node --import tsx scripts/check-sql.ts; } &
 lint=$!
 npx tsc --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo &
 typecheck=$!

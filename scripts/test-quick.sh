@@ -32,10 +32,11 @@ if ((${#code[@]})); then
   npx eslint --max-warnings=0 --no-warn-ignored --cache --cache-location node_modules/.cache/eslint/ "${code[@]}"
 fi
 
-# The typecheck beside the tests: each uses about one core, and tsc rereads only what changed.
-section "typecheck beside the unit tests and the integration smoke set (PGlite)"
+# The typecheck beside the tests: each uses about one core, and tsc rereads only what changed. The
+# raw SQL check (scripts/check-sql.ts, decision 127) follows tsc, as in `npm run typecheck`.
+section "typecheck and the raw SQL check beside the unit tests and the integration smoke set (PGlite)"
 npx react-router typegen
-npx tsc --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo &
+{ npx tsc --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo && node --import tsx scripts/check-sql.ts; } &
 typecheck=$!
 
 # One file for each thing a change most often breaks: signing in and the session, a page's loader
