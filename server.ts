@@ -258,12 +258,17 @@ export function createHttpServer(app: express.Express) {
     verifyToken: config.META_VERIFY_TOKEN,
     store: ingest.store,
   });
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const url = req.url ?? "/";
     if (url === WEBHOOK_PATH || url.startsWith(`${WEBHOOK_PATH}?`)) return receiveWebhook(req, res);
     if (url === SHOPIFY_WEBHOOK_PATH) return void handleShopifyWebhook(req, res);
     app(req, res);
   });
+  // An idle connection outlives every client's and proxy's reuse of it (HTTP_KEEP_ALIVE_SECONDS):
+  // with Node's 5 s a request written as the server closed the connection was reset (decision 126).
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_SECONDS * 1000;
+  server.headersTimeout = server.keepAliveTimeout + 1000;
+  return server;
 }
 
 /** The sandbox's token cookie is Secure where the session cookie is. */
