@@ -471,6 +471,9 @@ export async function startServer(
     await integrations.hubspotSandbox?.close();
     await integrations.shopifySandbox?.close();
     await integrations.googleSandbox?.close();
+    // A connection whose request is in flight is kept alive after its answer: closed once idle, not
+    // HTTP_KEEP_ALIVE_SECONDS later (close() itself ends only the connections idle now).
+    server.keepAliveTimeout = 1;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref())]);

@@ -176,7 +176,7 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
     expect((await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status).toBe(200);
     const { acknowledged, stored } = await expectAcknowledgedDeliveriesProcessed(load.outcomes);
     console.log(`terminate under load: ${acknowledged} deliveries acknowledged, ${stored} stored`);
-  }, 90_000);
+  }, 120_000);
 
   it("rides through a restart of PostgreSQL under load: 503 while it is down, everything resumes by itself", async () => {
     const load = startLoad();

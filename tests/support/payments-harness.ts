@@ -10,8 +10,8 @@ import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/inde
 import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
 import { appBuild, appFetch } from "./in-process-app";
 
-/** Longer than a test may take (vitest's testTimeout, 30 s): how slow the machine is never decides an outcome. */
-const HARNESS_TIMEOUT_MS = 120_000;
+/** Longer than a test may take (vitest's testTimeout, 120 s): how slow the machine is never decides an outcome. */
+const HARNESS_TIMEOUT_MS = 180_000;
 
 /**
  * Payments end to end in one process: the M-Pesa (Daraja) and Paystack sandboxes on a free port,

@@ -143,7 +143,7 @@ export async function leaseRunsOut(ids: string[]) {
 }
 
 /** Runs the webhook queue until `n` of these messages carry a wamid (taken from their status webhooks). */
-export async function untilAdopted(ids: string[], n: number, timeout = 10_000) {
+export async function untilAdopted(ids: string[], n: number, timeout = 30_000) {
   await vi.waitFor(
     async () => {
       await drainJobs();
@@ -195,7 +195,7 @@ export async function messageRows(ids: string[]) {
 }
 
 /** Runs the webhook queue until every message has one of `statuses` (the sandbox's status webhooks arrive meanwhile). */
-export async function settleStatuses(ids: string[], statuses: string[], timeout = 20_000) {
+export async function settleStatuses(ids: string[], statuses: string[], timeout = 30_000) {
   await vi.waitFor(
     async () => {
       await drainJobs();
