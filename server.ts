@@ -265,7 +265,7 @@ export function createHttpServer(app: express.Express) {
     app(req, res);
   });
   // An idle connection outlives every client's and proxy's reuse of it (HTTP_KEEP_ALIVE_SECONDS):
-  // with Node's 5 s a request written as the server closed the connection was reset (decision 126).
+  // with Node's 5 s a request written as the server closed the connection was reset (decision 130).
   server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_SECONDS * 1000;
   server.headersTimeout = server.keepAliveTimeout + 1000;
   return server;
