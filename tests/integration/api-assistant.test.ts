@@ -11,7 +11,10 @@ import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 type ApiV1Server = Awaited<ReturnType<typeof startApiV1Server>>;
 let apiServer: ApiV1Server;
 const tenant = tenantWithApiKey;
-const call: ApiV1Server["call"] = (...args) => apiServer.call(...args);
+const call = async (...args: Parameters<ApiV1Server["answer"]>) => {
+  const { status, text, body } = await apiServer.answer(...args);
+  return { status, text, body };
+};
 
 beforeAll(async () => {
   apiServer = await startApiV1Server();

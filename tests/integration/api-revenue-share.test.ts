@@ -15,7 +15,10 @@ import { settleMonth } from "~/.server/domains/revenue-share/settle";
 type ApiV1Server = Awaited<ReturnType<typeof startApiV1Server>>;
 let apiServer: ApiV1Server;
 const tenant = tenantWithApiKey;
-const call = (key: string, path: string) => apiServer.call(key, "GET", path);
+const call = async (key: string, path: string) => {
+  const { status, type, body } = await apiServer.answer(key, "GET", path);
+  return { status, type, body };
+};
 
 beforeAll(async () => {
   apiServer = await startApiV1Server();

@@ -27,10 +27,10 @@ export async function startApiV1Server() {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   /**
-   * One call with an API key, as a client makes it: a body that is not text is sent as JSON. Its
+   * One call with an API key, as a client makes it (a body that is not text is sent as JSON): its
    * status, content type, text and the JSON parsed from it.
    */
-  const call = async (key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const answer = async (key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
@@ -39,7 +39,12 @@ export async function startApiV1Server() {
     const text = await response.text();
     return { status: response.status, type: response.headers.get("content-type"), text, body: text ? JSON.parse(text) : undefined };
   };
-  return { base, call, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  /** The same call's status and JSON body only. */
+  const call = async (key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const { status, body: json } = await answer(key, method, path, body, headers);
+    return { status, body: json };
+  };
+  return { base, call, answer, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A new business with its owner signed in and the API key the Developer page shows them. */
