@@ -3,6 +3,7 @@ import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "./accounts";
 import { getRequest, run } from "./http";
+import { keepIdleConnections } from "@jumbe/sandbox/test-server";
 
 /**
  * The real /api/v1 handler on a real loopback socket (a free port), so tests can call it as clients
@@ -24,6 +25,7 @@ export async function startApiV1Server() {
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   /**

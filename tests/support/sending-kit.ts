@@ -10,6 +10,7 @@ import { queueMessage } from "~/.server/domains/messaging/queue";
 import type { GraphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import type { SandboxMessage } from "@jumbe/sandbox/meta/index";
 import type { startGraphSandbox } from "./sandbox-waba";
+import { keepIdleConnections } from "@jumbe/sandbox/test-server";
 
 /**
  * Helpers for the sending engine's robustness tests: templates on both sides, what Meta received
@@ -252,20 +253,22 @@ export async function stallingProxy(graphBase: string, through: number) {
       out.on("error", reject);
       out.end(body);
     });
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const isSend = req.method === "POST" && /\/messages$/.test(new URL(req.url ?? "/", "http://x").pathname);
-    if (isSend) {
-      held.push(res);
-      if (passed++ < through) await forward(req, body).catch(() => undefined);
-      return;
-    }
-    const answer = await forward(req, body);
-    res.writeHead(answer.status, { "content-type": String(answer.headers["content-type"] ?? "application/json") });
-    res.end(answer.body);
-  });
+  const server: Server = keepIdleConnections(
+    createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      const isSend = req.method === "POST" && /\/messages$/.test(new URL(req.url ?? "/", "http://x").pathname);
+      if (isSend) {
+        held.push(res);
+        if (passed++ < through) await forward(req, body).catch(() => undefined);
+        return;
+      }
+      const answer = await forward(req, body);
+      res.writeHead(answer.status, { "content-type": String(answer.headers["content-type"] ?? "application/json") });
+      res.end(answer.body);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const { port } = server.address() as net.AddressInfo;
   return {
