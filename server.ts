@@ -258,12 +258,17 @@ export function createHttpServer(app: express.Express) {
     verifyToken: config.META_VERIFY_TOKEN,
     store: ingest.store,
   });
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const url = req.url ?? "/";
     if (url === WEBHOOK_PATH || url.startsWith(`${WEBHOOK_PATH}?`)) return receiveWebhook(req, res);
     if (url === SHOPIFY_WEBHOOK_PATH) return void handleShopifyWebhook(req, res);
     app(req, res);
   });
+  // An idle connection outlives every client's and proxy's reuse of it (HTTP_KEEP_ALIVE_SECONDS):
+  // with Node's 5 s a request written as the server closed the connection was reset (decision 130).
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_SECONDS * 1000;
+  server.headersTimeout = server.keepAliveTimeout + 1000;
+  return server;
 }
 
 /** The sandbox's token cookie is Secure where the session cookie is. */
@@ -466,6 +471,9 @@ export async function startServer(
     await integrations.hubspotSandbox?.close();
     await integrations.shopifySandbox?.close();
     await integrations.googleSandbox?.close();
+    // A connection whose request is in flight is kept alive after its answer: closed once idle, not
+    // HTTP_KEEP_ALIVE_SECONDS later (close() itself ends only the connections idle now).
+    server.keepAliveTimeout = 1;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref())]);

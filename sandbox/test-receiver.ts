@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { keepIdleConnections } from "./test-server";
 
 export interface ReceivedWebhook {
   body: string;
@@ -22,7 +23,7 @@ export async function startWebhookReceiver(path: string) {
       res.writeHead(statuses.shift() ?? 200, { "Content-Type": "text/plain" }).end("ok");
     });
   });
-  server.listen(0, "127.0.0.1");
+  keepIdleConnections(server).listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   return {

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { createGoogleSandbox, DRIVE_FILE_SCOPE, type GoogleSandboxOptions } from "./index";
+import { keepIdleConnections } from "../test-server";
 
 export const CLIENT_ID = "100000000001-sandboxtests.apps.googleusercontent.com";
 export const CLIENT_SECRET = "GOCSPX-sandbox-tests-secret";
@@ -35,7 +36,7 @@ export async function startGoogle(overrides: Partial<GoogleSandboxOptions> = {},
   });
   app.use("/sandbox/google", sandbox.router);
   if (apiAtRoot) app.use("/v4", (req, res, next) => sandbox.router(Object.assign(req, { url: `/v4${req.url}` }), res, next));
-  const server = app.listen(0, "127.0.0.1");
+  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
   await once(server, "listening");
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const base = `${origin}/sandbox/google`;

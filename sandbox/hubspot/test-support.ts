@@ -2,6 +2,7 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { createHubspotSandbox, type HubspotSandboxOptions } from "./index";
+import { keepIdleConnections } from "../test-server";
 
 export const CLIENT_ID = "hubspot-sandbox-tests-client";
 export const CLIENT_SECRET = "hubspot-sandbox-tests-secret";
@@ -33,7 +34,7 @@ export async function startHubspot(overrides: Partial<HubspotSandboxOptions> = {
     next();
   });
   app.use("/sandbox/hubspot", sandbox.router);
-  const server = app.listen(0, "127.0.0.1");
+  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
   await once(server, "listening");
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const base = `${origin}/sandbox/hubspot`;

@@ -240,7 +240,7 @@ describe("magic values", () => {
       (error: Error) => error.name,
     );
     expect(aborted).toBe("TimeoutError");
-    await expect.poll(() => h!.sandbox.held()).toBe(0);
+    await expect.poll(() => h!.sandbox.held(), { timeout: 30_000 }).toBe(0);
     expect(h.sandbox.requests()[0]).toMatchObject({ outcome: "timeout", status: null, detail: "the client gave up" });
   });
 

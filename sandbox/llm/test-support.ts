@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { SANDBOX_MODEL } from "./answer";
 import { createLlmSandbox, type LlmSandboxOptions, type RequestRecord } from "./index";
+import { keepIdleConnections } from "../test-server";
 
 /** A key the sandbox accepts (any but `sk-invalid` is). */
 export const API_KEY = "sk-sandbox-tests-0123456789";
@@ -42,7 +43,7 @@ export async function startLlm(overrides: LlmSandboxOptions = {}) {
     next();
   });
   app.use("/sandbox/llm", sandbox.router);
-  const server = app.listen(0, "127.0.0.1");
+  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;

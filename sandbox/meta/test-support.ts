@@ -9,6 +9,7 @@ export const APP_ID = "987654321012345";
 export const APP_SECRET = "test-app-secret";
 
 import type { ReceivedWebhook } from "../test-receiver";
+import { keepIdleConnections } from "../test-server";
 export type { ReceivedWebhook };
 
 /** A webhook receiver at /webhooks/whatsapp: records every POST and answers the queued statuses (then 200). */
@@ -73,7 +74,7 @@ export async function startHarness(overrides: Partial<MetaSandboxOptions> = {}) 
     next();
   });
   app.use("/sandbox/meta", sandbox.router);
-  const server = app.listen(0, "127.0.0.1");
+  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;

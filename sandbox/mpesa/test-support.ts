@@ -5,6 +5,7 @@ import express from "express";
 import { eatStamp, stkPasswordOf } from "./daraja-format";
 import { createMpesaSandbox } from "./index";
 import type { MpesaSandboxOptions } from "./types";
+import { keepIdleConnections } from "../test-server";
 
 export const KEY = "test-consumer-key";
 export const SECRET = "test-consumer-secret";
@@ -87,7 +88,7 @@ export async function startReceiver() {
       res.writeHead(answer.status, { "Content-Type": "application/json" }).end(answer.body);
     });
   });
-  server.listen(0, "127.0.0.1");
+  keepIdleConnections(server).listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
@@ -128,7 +129,7 @@ export async function startHarness(overrides: Partial<MpesaSandboxOptions> = {})
     next();
   });
   app.use("/sandbox/mpesa", sandbox.router);
-  const server = app.listen(0, "127.0.0.1");
+  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { startWebhookReceiver } from "../test-receiver";
 import { createPaystackSandbox, type PaystackSandboxOptions } from "./index";
+import { keepIdleConnections } from "../test-server";
 
 export const SECRET_KEY = "sk_test_sandbox_tests_0123456789";
 
@@ -56,7 +57,7 @@ export async function startPaystack(overrides: Partial<PaystackSandboxOptions> =
     next();
   });
   app.use("/sandbox/paystack", sandbox.router);
-  const server = app.listen(0, "127.0.0.1");
+  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;

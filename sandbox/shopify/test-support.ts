@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { startWebhookReceiver } from "../test-receiver";
 import { createShopifySandbox, type ShopifySandboxOptions } from "./index";
+import { keepIdleConnections } from "../test-server";
 
 export const CLIENT_ID = "shopify-sandbox-tests-client";
 export const CLIENT_SECRET = "shpss_sandbox_tests_secret_0123456789";
@@ -37,7 +38,7 @@ export async function startShopify(overrides: Partial<ShopifySandboxOptions> = {
     next();
   });
   app.use("/sandbox/shopify", sandbox.router);
-  const server = app.listen(0, "127.0.0.1");
+  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
   await once(server, "listening");
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const base = `${origin}/sandbox/shopify`;

@@ -71,6 +71,79 @@ export function shortWaits(file: string, text: string): ShortWait[] {
   return found.filter((wait) => !KEPT.some((kept) => kept.file === wait.file && kept.statement === wait.statement));
 }
 
+/** A vitest test's or hook's own deadline detects a hang: at least this long. */
+const SHORTEST_DEADLINE_MS = 60_000;
+
+/**
+ * What makes a vitest test's outcome follow the machine's speed (issue 75): a wait for something
+ * (`vi.waitFor`, `expect.poll`) with less than 30 s (their default is 1 s), a test's or hook's own
+ * deadline under a minute, and an assertion on an elapsed time (`performance.now()`, `hrtime`, or
+ * `Date.now() - started` inside `expect(…)`). A slow machine makes a test slower, never different.
+ */
+export function vitestSpeedDependencies(file: string, text: string): ShortWait[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: ShortWait[] = [];
+  const msOf = (node: ts.Node | undefined) => (node && ts.isNumericLiteral(node) ? Number(node.text.replaceAll("_", "")) : undefined);
+  /** A wait's or deadline's bound: a number, `{ timeout: N }`, "unset" (the default), or undefined (computed). */
+  const boundOf = (node: ts.Node | undefined): number | "unset" | undefined => {
+    if (!node) return "unset";
+    if (ts.isNumericLiteral(node)) return msOf(node);
+    if (!ts.isObjectLiteralExpression(node)) return undefined;
+    const timeout = node.properties.find((p) => p.name?.getText(source) === "timeout");
+    if (!timeout) return "unset";
+    return ts.isPropertyAssignment(timeout) ? msOf(timeout.initializer) : undefined;
+  };
+  const note = (node: ts.Node, ms: number) =>
+    found.push({
+      file,
+      line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+      ms,
+      statement: node.getText(source).split("\n")[0]!.trim(),
+    });
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression.getText(source);
+      if (callee === "vi.waitFor" || callee === "expect.poll") {
+        const bound = boundOf(node.arguments[1]);
+        if (bound === "unset") note(node, 1000);
+        else if (bound !== undefined && bound < SHORTEST_WAIT_MS) note(node, bound);
+      }
+      const runner = /^(it|test|describe|beforeAll|beforeEach|afterAll|afterEach)\b/.exec(callee)?.[1];
+      if (runner && node.arguments.length >= 2) {
+        const last = node.arguments[node.arguments.length - 1]!;
+        const options = node.arguments.length >= 3 && ts.isObjectLiteralExpression(node.arguments[1]!) ? node.arguments[1] : undefined;
+        for (const bound of [msOf(last), options && boundOf(options)])
+          if (typeof bound === "number" && bound < SHORTEST_DEADLINE_MS) note(node, bound);
+      }
+      if (callee === "expect" && node.arguments[0]) {
+        const subject = node.arguments[0].getText(source);
+        if (/performance\.now\(\)|hrtime|Date\.now\(\)\s*-\s*(?!new\b)[A-Za-z_$][\w$.]*\s*(?:$|[-+*/)])/.test(subject)) note(node, 0);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const at = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : filesUnder(at, keep);
+    return keep(entry.name) ? [at] : [];
+  });
+}
+
+function vitestSuiteFiles() {
+  const tests = (name: string) => /\.test\.tsx?$/.test(name);
+  return [
+    ...["app", "sandbox", "scripts", "tests/integration", "tests/sandbox", "tests/fidelity", "tests/architecture"].flatMap((dir) =>
+      filesUnder(dir, tests),
+    ),
+    ...filesUnder("tests/support", (name) => name.endsWith(".ts")),
+  ].sort();
+}
+
 function browserSuiteFiles() {
   return fs
     .readdirSync(path.join(ROOT, "tests/e2e"))
@@ -110,6 +183,48 @@ describe("no browser test depends on the machine's speed", () => {
     expect(shortWaits("tests/e2e/x.spec.ts", spec).map((w) => [w.line, w.ms])).toEqual([
       [2, 10_000],
       [3, 0],
+    ]);
+  });
+});
+
+describe("no vitest test depends on the machine's speed", () => {
+  it("waits at least 30 s for what it waits for, gives a test a minute or more, and times no assertion", () => {
+    const config = fs.readFileSync(path.join(ROOT, "vitest.config.ts"), "utf8");
+    const projects = [...config.matchAll(/name:\s*"(\w+)"/g)].map((m) => m[1]);
+    const deadlines = [...config.matchAll(/testTimeout:\s*([\d_]+)/g)].map((m) => Number(m[1]!.replaceAll("_", "")));
+    const found = vitestSuiteFiles().flatMap((file) => vitestSpeedDependencies(file, fs.readFileSync(path.join(ROOT, file), "utf8")));
+    expect([
+      ...(deadlines.length === projects.length
+        ? []
+        : [`vitest.config.ts: ${projects.length} projects, ${deadlines.length} set testTimeout`]),
+      ...deadlines.filter((ms) => ms < SHORTEST_DEADLINE_MS).map((ms) => `vitest.config.ts: testTimeout ${ms} ms`),
+      ...found.map((w) => `${w.file}:${w.line} (${w.ms} ms): ${w.statement}`),
+    ]).toEqual([]);
+  }, 60_000);
+
+  it("finds a short or default wait, a short deadline and a timed assertion, and lets a long one and a date's age be", () => {
+    const file = [
+      "it('x', async () => {",
+      "  await vi.waitFor(() => expect(a).toBe(1), { timeout: 5000, interval: 20 });",
+      "  await vi.waitFor(() => expect(a).toBe(1));",
+      "  await expect.poll(() => held()).toBe(0);",
+      "  await vi.waitFor(() => expect(a).toBe(1), { timeout: 30_000 });",
+      "  const started = performance.now();",
+      "  expect(performance.now() - started).toBeLessThan(500);",
+      "  expect(Date.now() - started).toBeLessThan(2_000);",
+      "  expect(Date.now() - new Date(row.at).getTime()).toBeLessThan(86_400_000);",
+      "}, 10_000);",
+      "it('y', { timeout: 5000 }, async () => {});",
+      "beforeAll(async () => {}, 120_000);",
+    ].join("\n");
+    expect(vitestSpeedDependencies("x.test.ts", file).map((w) => [w.line, w.ms])).toEqual([
+      [1, 10_000],
+      [2, 5000],
+      [3, 1000],
+      [4, 1000],
+      [7, 0],
+      [8, 0],
+      [11, 5000],
     ]);
   });
 });

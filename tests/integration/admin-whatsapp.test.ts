@@ -394,28 +394,31 @@ describe("graph_call_log", () => {
       .sendMessage(phoneNumberId, token, { messaging_product: "whatsapp", to: "254711000001", type: "text", text: { body: "Habari" } })
       .catch(() => undefined);
     await graphCallsRecorded();
-    await vi.waitFor(async () => {
-      const rows = await queryRows<{
-        method: string;
-        path: string;
-        status: number;
-        origin: string;
-        account_id: string;
-        organization_id: string;
-        waba_id: string;
-      }>(db(), sql`select method, path, status, origin, account_id, organization_id, waba_id from graph_call_log order by id`);
-      expect(rows).toEqual([
-        {
-          method: "GET",
-          path: `/${wabaId}/phone_numbers`,
-          status: 200,
-          origin: "engine",
-          account_id: account.id,
-          organization_id: tenant.organization.id,
-          waba_id: wabaId,
-        },
-      ]);
-    });
+    await vi.waitFor(
+      async () => {
+        const rows = await queryRows<{
+          method: string;
+          path: string;
+          status: number;
+          origin: string;
+          account_id: string;
+          organization_id: string;
+          waba_id: string;
+        }>(db(), sql`select method, path, status, origin, account_id, organization_id, waba_id from graph_call_log order by id`);
+        expect(rows).toEqual([
+          {
+            method: "GET",
+            path: `/${wabaId}/phone_numbers`,
+            status: 200,
+            origin: "engine",
+            account_id: account.id,
+            organization_id: tenant.organization.id,
+            waba_id: wabaId,
+          },
+        ]);
+      },
+      { timeout: 30_000 },
+    );
 
     await db().execute(sql`update graph_call_log set created_at = now() - interval '31 days'`);
     await db().execute(sql`

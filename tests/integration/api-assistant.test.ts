@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
-import * as keyApi from "~/routes/api/developer.api-key";
-import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest, run } from "../support/http";
-import { startApiV1Server } from "../support/api-v1-server";
+import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 
 // The AI assistant in the public API (issue 44), on a real socket: its settings read and changed
 // (the key write-only, never answered back), the knowledge base's articles added, listed, read,
 // changed and deleted; bad input is 422 with its field and changes nothing; reading needs
 // automations:view, writing automations:manage; another organisation's article is 404.
 
-let apiServer: Awaited<ReturnType<typeof startApiV1Server>>;
+type ApiV1Server = Awaited<ReturnType<typeof startApiV1Server>>;
+let apiServer: ApiV1Server;
+const tenant = tenantWithApiKey;
+const call = async (...args: Parameters<ApiV1Server["answer"]>) => {
+  const { status, text, body } = await apiServer.answer(...args);
+  return { status, text, body };
+};
 
 beforeAll(async () => {
   apiServer = await startApiV1Server();
@@ -22,23 +25,6 @@ afterAll(async () => {
 beforeEach(() => {
   setEnv(parseEnv({ NODE_ENV: "test", APP_URL: apiServer.base }));
 });
-
-async function tenant(name: string) {
-  const account = await createVerifiedUser({ businessName: name });
-  const cookie = await signedInCookie(account.email, account.password);
-  const read = await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }));
-  return { organizationId: account.organization.id, userId: account.user.id, key: read.data.key as string };
-}
-
-async function call(key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${apiServer.base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
-}
 
 const ASSISTANT = "/api/v1/automations/assistant";
 const KNOWLEDGE = "/api/v1/automations/knowledge";

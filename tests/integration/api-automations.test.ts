@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
-import * as keyApi from "~/routes/api/developer.api-key";
-import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest, run } from "../support/http";
-import { startApiV1Server } from "../support/api-v1-server";
+import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 
 // Automations in the public API (issue 44), on a real socket: keyword rules added, listed, read,
 // changed, reordered and deleted with an API key; the welcome and away messages and business hours
@@ -12,7 +9,10 @@ import { startApiV1Server } from "../support/api-v1-server";
 // (automations:manage) as on the Automations page; every bad input is 4xx with its field and
 // changes nothing; another organisation's key sees none of it.
 
-let apiServer: Awaited<ReturnType<typeof startApiV1Server>>;
+type ApiV1Server = Awaited<ReturnType<typeof startApiV1Server>>;
+let apiServer: ApiV1Server;
+const tenant = tenantWithApiKey;
+const call: ApiV1Server["call"] = (...args) => apiServer.call(...args);
 
 beforeAll(async () => {
   apiServer = await startApiV1Server();
@@ -26,23 +26,7 @@ beforeEach(() => {
   setEnv(parseEnv({ NODE_ENV: "test", APP_URL: apiServer.base }));
 });
 
-async function tenant(name: string) {
-  const account = await createVerifiedUser({ businessName: name });
-  const cookie = await signedInCookie(account.email, account.password);
-  const read = await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }));
-  return { organizationId: account.organization.id, userId: account.user.id, key: read.data.key as string };
-}
 type Tenant = Awaited<ReturnType<typeof tenant>>;
-
-async function call(key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${apiServer.base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 /** The key now acts for a maker with this role (keys act with their maker's role, decision 052). */
 const makerRole = (t: Tenant, role: "owner" | "admin" | "agent" | "viewer") =>

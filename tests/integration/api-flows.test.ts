@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
-import * as keyApi from "~/routes/api/developer.api-key";
 import { FLOWS_MAX } from "~/lib/schemas/flows";
-import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest, run } from "../support/http";
-import { startApiV1Server } from "../support/api-v1-server";
+import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 
 // Chatbot flows in the public API (issue 44), on a real socket: added, listed, read, changed,
 // published and deleted with an API key; reading needs automations:view, writing automations:manage;
 // a bad step is 422 invalid_automation naming it, the limit 409 flow_limit; another organisation's
 // key sees none of it.
 
-let apiServer: Awaited<ReturnType<typeof startApiV1Server>>;
+type ApiV1Server = Awaited<ReturnType<typeof startApiV1Server>>;
+let apiServer: ApiV1Server;
+const tenant = tenantWithApiKey;
+const call: ApiV1Server["call"] = (...args) => apiServer.call(...args);
+
 beforeAll(async () => {
   apiServer = await startApiV1Server();
 });
@@ -22,23 +23,6 @@ afterAll(async () => {
 beforeEach(() => {
   setEnv(parseEnv({ NODE_ENV: "test", APP_URL: apiServer.base }));
 });
-
-async function tenant(name: string) {
-  const account = await createVerifiedUser({ businessName: name });
-  const cookie = await signedInCookie(account.email, account.password);
-  const read = await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }));
-  return { organizationId: account.organization.id, userId: account.user.id, key: read.data.key as string };
-}
-
-async function call(key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${apiServer.base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 const FLOWS = "/api/v1/automations/flows";
 const steps = [

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
-import * as keyApi from "~/routes/api/developer.api-key";
-import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest, run } from "../support/http";
-import { startApiV1Server } from "../support/api-v1-server";
+import { createVerifiedUser } from "../support/accounts";
+import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 import Ajv from "ajv";
 import { openApiDocument } from "~/.server/adapters/api-v1/openapi";
 import { settleMonth } from "~/.server/domains/revenue-share/settle";
@@ -14,7 +12,14 @@ import { settleMonth } from "~/.server/domains/revenue-share/settle";
 // settlements; an organisation that is not a partner gets a 404 problem; another partner's key sees
 // only its own.
 
-let apiServer: Awaited<ReturnType<typeof startApiV1Server>>;
+type ApiV1Server = Awaited<ReturnType<typeof startApiV1Server>>;
+let apiServer: ApiV1Server;
+const tenant = tenantWithApiKey;
+const call = async (key: string, path: string) => {
+  const { status, type, body } = await apiServer.answer(key, "GET", path);
+  return { status, type, body };
+};
+
 beforeAll(async () => {
   apiServer = await startApiV1Server();
 });
@@ -24,19 +29,6 @@ afterAll(async () => {
 beforeEach(() => {
   setEnv(parseEnv({ NODE_ENV: "test", APP_URL: apiServer.base }));
 });
-
-async function tenant(name: string) {
-  const account = await createVerifiedUser({ businessName: name });
-  const cookie = await signedInCookie(account.email, account.password);
-  const read = await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }));
-  return { organizationId: account.organization.id, key: read.data.key as string };
-}
-
-async function call(key: string, path: string) {
-  const response = await fetch(`${apiServer.base}${path}`, { headers: { Authorization: `Bearer ${key}` } });
-  const text = await response.text();
-  return { status: response.status, type: response.headers.get("content-type"), body: text ? JSON.parse(text) : undefined };
-}
 
 let n = 0;
 async function partnerWithClients(name: string, clientNames: string[]) {

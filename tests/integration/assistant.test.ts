@@ -443,7 +443,7 @@ describe("the assistant in the automations runner", () => {
         await drainJobs();
         if ((await inboundCount(t.organizationId)) !== before + 1) throw new Error("not yet");
       },
-      { timeout: 8000, interval: 25 },
+      { timeout: 30_000, interval: 25 },
     );
     await drainJobs();
   }

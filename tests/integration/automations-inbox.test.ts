@@ -23,7 +23,7 @@ async function replies(organizationId: string, count: number) {
       if (rows.length < count) throw new Error(`${rows.length} replies so far`);
       return rows.map((r) => r.id);
     },
-    { timeout: 8000, interval: 25 },
+    { timeout: 30_000, interval: 25 },
   );
 }
 

@@ -131,7 +131,7 @@ describe("charging through the sending engine", () => {
           ["read", "charged"],
         ]);
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     expect(await expectLedgerAgrees(t.organizationId)).toMatchObject({ balanceCents: 100, heldCents: 0 });
     const ledger = await ledgerOf(t.organizationId);
@@ -166,7 +166,7 @@ describe("charging through the sending engine", () => {
         ]);
         expect(row).toEqual({ status: "failed", charge_state: "refunded" });
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     expect(await expectLedgerAgrees(t.organizationId)).toMatchObject({ balanceCents: 1_000, heldCents: 0 });
     expect((await ledgerOf(t.organizationId)).map((e) => e.kind)).toEqual(["adjustment", "hold", "release", "hold", "charge", "refund"]);
@@ -183,11 +183,14 @@ describe("charging through the sending engine", () => {
     await approvedTemplate(meta.graph, { organizationId: t.organizationId, ...connection });
     const queued = await queueMessage(t.organizationId, template(recipient(5)));
     await drainDispatcher();
-    await vi.waitFor(async () => {
-      await drainJobs();
-      const [row] = await rawQuery<{ charge_state: string }>(`select charge_state from messages where id = $1`, [queued.id]);
-      expect(row!.charge_state).toBe("counted");
-    });
+    await vi.waitFor(
+      async () => {
+        await drainJobs();
+        const [row] = await rawQuery<{ charge_state: string }>(`select charge_state from messages where id = $1`, [queued.id]);
+        expect(row!.charge_state).toBe("counted");
+      },
+      { timeout: 30_000 },
+    );
     expect(await ledgerOf(t.organizationId)).toEqual([]);
     const [usage] = await rawQuery<{ messages: number; amount: number; category: string }>(
       `select messages, amount_cents::int as amount, category from billing_usage_daily where organization_id = $1`,
@@ -219,7 +222,7 @@ describe("charging through the sending engine", () => {
         await drainJobs();
         expect(await status()).toEqual({ status: "paused", paused_reason: WALLET_EMPTY_PAUSE });
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     expect(await metaReceived(meta.graph, connection.phoneNumberId)).toHaveLength(5);
     // Nothing resumes while the wallet is still empty.
@@ -234,7 +237,7 @@ describe("charging through the sending engine", () => {
         await drainJobs();
         expect((await status()).status).toBe("completed");
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const atMeta = await metaReceived(meta.graph, connection.phoneNumberId);
     expect(atMeta).toHaveLength(12);

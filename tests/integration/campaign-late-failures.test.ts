@@ -80,7 +80,7 @@ describe("a campaign where 3 of 8 fail after it finished", () => {
         await feedCampaigns();
         expect(await statusOf(id)).toBe("completed");
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     // At that moment Meta had reported nothing failed: that is what it says then, and the owner reads it.
     expect((await finished(t.organizationId)).map((n) => n.body)).toEqual([
@@ -168,7 +168,7 @@ describe("a campaign where 3 of 8 fail after it finished", () => {
         await feedCampaigns();
         expect(await statusOf(id)).toBe("completed");
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     await vi.waitFor(
       async () => {

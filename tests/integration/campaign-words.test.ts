@@ -83,7 +83,7 @@ describe("a campaign's finished message", () => {
         await feedCampaigns();
         expect(await statusOf(id)).toBe("completed");
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const said = "1 sent, 2 failed (1 held back by Meta's marketing limit, 1 not reachable on WhatsApp), 1 left out";
     expect(await notificationBodies(t.organizationId, "campaign_finished")).toEqual([
@@ -116,7 +116,7 @@ describe("a pause", () => {
         await drainJobs();
         expect(await statusOf(id)).toBe("paused");
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const page = await appFetch(getRequest(`/messaging/campaigns/${id}`, { cookie: t.cookie }));
     expect(page.status).toBe(200);

@@ -82,7 +82,7 @@ async function runToTheEnd(t: Tenant, id: string, expected: { sent: number; read
       );
       expect(row!.read).toBe(expected.read);
     },
-    { timeout: 10_000, interval: 50 },
+    { timeout: 30_000, interval: 50 },
   );
   // The figures a campaign shows are at most a second old.
   await aSecondLater(id);

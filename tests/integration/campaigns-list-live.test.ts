@@ -84,7 +84,7 @@ describe("the Campaigns tab follows a sending campaign live", () => {
     // The stream: its figures now, then again as they move, to completed and the late failure.
     const live = await open(`/messaging/events?ids=${id},${(await connectedCampaign(other)).id}`, t.cookie);
     try {
-      await vi.waitFor(() => expect(live.events().length).toBeGreaterThan(0), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(live.events().length).toBeGreaterThan(0), { timeout: 30_000, interval: 20 });
       const first = live.events()[0]!;
       expect(first.event).toBe("figures");
       // Another tenant's campaign is not in it.
@@ -101,7 +101,7 @@ describe("the Campaigns tab follows a sending campaign live", () => {
         { timeout: 30_000, interval: 50 },
       );
       // The sandbox reads the two at once and fails the third: nothing can move any more, so it ends.
-      await vi.waitFor(() => expect(live.stream.closed).toBe(true), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(live.stream.closed).toBe(true), { timeout: 30_000, interval: 20 });
       expect(live.events().at(-1)!.event).toBe("end");
     } finally {
       await live.cancel();
@@ -114,16 +114,16 @@ describe("the Campaigns tab follows a sending campaign live", () => {
     expect(old).not.toContain("data-live-events");
     expect(old).not.toContain(`http-equiv="refresh"`);
     const ended = await open(`/messaging/events?ids=${id}`, t.cookie);
-    await vi.waitFor(() => expect(ended.stream.closed).toBe(true), { timeout: 5000, interval: 20 });
+    await vi.waitFor(() => expect(ended.stream.closed).toBe(true), { timeout: 30_000, interval: 20 });
     expect(ended.events().map((e) => e.event)).toEqual(["figures", "end"]);
     // Another tenant asking for this campaign learns nothing: no figures, the end.
     const foreign = await open(`/messaging/events?ids=${id}`, other.cookie);
-    await vi.waitFor(() => expect(foreign.stream.closed).toBe(true), { timeout: 5000, interval: 20 });
+    await vi.waitFor(() => expect(foreign.stream.closed).toBe(true), { timeout: 30_000, interval: 20 });
     expect(foreign.events()).toEqual([
       { event: "figures", data: [] },
       { event: "end", data: {} },
     ]);
-  }, 90_000);
+  }, 120_000);
 });
 
 /** A scheduled campaign of another tenant: its id, which the first tenant's stream must ignore. */

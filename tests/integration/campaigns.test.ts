@@ -289,7 +289,7 @@ describe("sending", () => {
         await drainJobs();
         expect(await finalCounts(id)).toMatchObject({ queued: 0, sent: 400, delivered: 400, read: 400, failed: 0 });
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
     const log = await rawQuery<{ action: string }>(`select action from activity_logs where organization_id = $1 order by created_at, id`, [
       t.organizationId,
@@ -441,7 +441,7 @@ describe("sending", () => {
         await drainJobs();
         expect((await finalCounts(id)).delivered).toBe(1);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
     // The page's figures, stored when the campaign completed (and its delivery since), are read as stored...
     await campaignCounts((await campaignRow(id)) as never, 60_000);
@@ -488,7 +488,7 @@ describe("the guards", () => {
         await drainJobs();
         expect((await campaignRow(id)).status).toBe("paused");
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const sent = (await metaReceived(meta.graph, phoneNumberId)).length;
     for (let i = 0; i < 3; i++) {
@@ -551,7 +551,7 @@ describe("the guards", () => {
         expect((await metaReceived(meta.graph, t.phoneNumberId)).length).toBe(250);
         expect((await campaignRow(id)).notice).toMatch(/^50 messages wait for the number's messaging limit/);
       },
-      { timeout: 20_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     expect((await campaignRow(id)).status).toBe("sending");
     // A day later (the clock moved by moving the times): the people reached no longer count, the held messages are due.
@@ -581,7 +581,7 @@ describe("the guards", () => {
         await drainJobs();
         expect(await finalCounts(id)).toMatchObject({ sent: 2, failed: 1, read: 1 });
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
     await feedCampaigns();
     await drainDispatcher();
@@ -964,20 +964,20 @@ describe("the live figures", () => {
 
     const live = await open();
     try {
-      await vi.waitFor(() => expect(live.events()).toHaveLength(1), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(live.events()).toHaveLength(1), { timeout: 30_000, interval: 20 });
       expect(live.events()[0]).toMatchObject({ event: "figures", data: { status: "completed", counts: { delivered: 1, read: 1 } } });
       // Completed, and still open: two messages can still be delivered and read.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(live.stream.closed).toBe(false);
       await status(late[0]!, "read");
       await vi.waitFor(() => expect(live.events().at(-1)!.data.counts).toMatchObject({ delivered: 2, read: 2 }), {
-        timeout: 10_000,
+        timeout: 30_000,
         interval: 50,
       });
       expect(live.stream.closed).toBe(false);
       // The last one read: nothing more can move, so it says so and closes.
       await status(late[1]!, "read");
-      await vi.waitFor(() => expect(live.stream.closed).toBe(true), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(() => expect(live.stream.closed).toBe(true), { timeout: 30_000, interval: 50 });
       const events = live.events();
       expect(events.at(-2)).toMatchObject({ event: "figures", data: { status: "completed", counts: { delivered: 3, read: 3 } } });
       expect(events.at(-1)!.event).toBe("end");
@@ -991,7 +991,7 @@ describe("the live figures", () => {
     ]);
     await rawQuery(`update campaigns set finished_at = now() - interval '25 hours' where id = $1`, [id]);
     const old = await open();
-    await vi.waitFor(() => expect(old.stream.closed).toBe(true), { timeout: 5000, interval: 20 });
+    await vi.waitFor(() => expect(old.stream.closed).toBe(true), { timeout: 30_000, interval: 20 });
     expect(old.events().map((e) => e.event)).toEqual(["figures", "end"]);
     const page = await campaignLoader(routeArgs(getRequest(`/messaging/campaigns/${id}`, { cookie }), { id }));
     expect(page.followed).toBe(false);

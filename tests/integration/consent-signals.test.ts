@@ -29,7 +29,7 @@ async function until<T>(read: () => Promise<T>, check: (value: T) => boolean) {
       if (!check(value)) throw new Error(`not yet: ${JSON.stringify(value)}`);
       return value;
     },
-    { timeout: 8000, interval: 25 },
+    { timeout: 30_000, interval: 25 },
   );
 }
 

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
-import * as keyApi from "~/routes/api/developer.api-key";
-import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest, run } from "../support/http";
-import { startApiV1Server } from "../support/api-v1-server";
+import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 
 // The contact endpoints of the public API on a real socket: upsert by number, reading, changing,
 // consent, deleting, paging, and every bad input answered 4xx with nothing changed.
 
-let apiServer: Awaited<ReturnType<typeof startApiV1Server>>;
+type ApiV1Server = Awaited<ReturnType<typeof startApiV1Server>>;
+let apiServer: ApiV1Server;
+const tenant = tenantWithApiKey;
+const call: ApiV1Server["call"] = (...args) => apiServer.call(...args);
 
 beforeAll(async () => {
   apiServer = await startApiV1Server();
@@ -22,23 +22,6 @@ afterAll(async () => {
 beforeEach(() => {
   setEnv(parseEnv({ NODE_ENV: "test", APP_URL: apiServer.base }));
 });
-
-async function tenant(name: string) {
-  const account = await createVerifiedUser({ businessName: name });
-  const cookie = await signedInCookie(account.email, account.password);
-  const read = await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }));
-  return { organizationId: account.organization.id, key: read.data.key as string };
-}
-
-async function call(key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${apiServer.base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 describe("the contacts API", () => {
   it("adds a contact, answers the stored number, and updates it when the number comes again in another form", async () => {

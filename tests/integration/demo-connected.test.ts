@@ -172,7 +172,7 @@ describe("the demo business on a fresh start", () => {
         expect(row!.error_title).toBeNull();
         expect(["delivered", "read"]).toContain(row!.status);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
     expect(sandbox.messages({ phoneNumberId: ids.phoneNumberId })).toHaveLength(1);
   });

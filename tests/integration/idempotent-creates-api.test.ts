@@ -187,7 +187,7 @@ describe("POST /api/v1/messages with one Idempotency-Key, twice at the same mome
           const waiting = await holder.query(`select 1 from pg_locks l where not l.granted and l.relation = 'api_idempotency'::regclass`);
           expect(waiting.rows).toHaveLength(2);
         },
-        { timeout: 10_000, interval: 20 },
+        { timeout: 30_000, interval: 20 },
       );
       await holder.query("commit");
     } finally {

@@ -109,5 +109,5 @@ describe.skipIf(!ready)("the inbox's live stream across server processes", () =>
       onA.close();
       onB.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -60,7 +60,7 @@ async function arrive(inputs: InboundInput[]) {
       const rows = await rawQuery<{ n: number }>(`select count(*)::int as n from messages where wamid = any($1::text[])`, [wamids]);
       expect(rows[0]!.n).toBe(wamids.length);
     },
-    { timeout: 8000, interval: 20 },
+    { timeout: 30_000, interval: 20 },
   );
   return wamids;
 }
@@ -187,14 +187,17 @@ describe("answering", () => {
       status: "delivered",
       recipientId: "254733000222",
     });
-    await vi.waitFor(async () => {
-      await drainJobs();
-      const thread = await threadOf({ ...owner(conversation), organizationId: t.organizationId });
-      const reply = thread.items.find((i) => i.id === sent.id) as ThreadMessage;
-      expect(reply.status).toBe("delivered");
-      expect(reply.sentBy?.id).toBe(t.user.id);
-      expect(reply.replyTo?.text).toBe("Tilapia iko?");
-    });
+    await vi.waitFor(
+      async () => {
+        await drainJobs();
+        const thread = await threadOf({ ...owner(conversation), organizationId: t.organizationId });
+        const reply = thread.items.find((i) => i.id === sent.id) as ThreadMessage;
+        expect(reply.status).toBe("delivered");
+        expect(reply.sentBy?.id).toBe(t.user.id);
+        expect(reply.replyTo?.text).toBe("Tilapia iko?");
+      },
+      { timeout: 30_000 },
+    );
     const kinds = await rawQuery<{ kind: string }>(
       `select kind from inbox_events where organization_id = $1 and id > $2 and message_id = $3 order by id`,
       [t.organizationId, eventBefore, sent.id],
@@ -309,13 +312,16 @@ describe("the live stream", () => {
     const stop = stream.start((event) => void received.push(event));
     try {
       await arrive([{ phoneNumberId: t.phoneNumberId, from: "254777000666", name: "Musyoka Mutua", type: "text", text: "Saa ngapi?" }]);
-      await vi.waitFor(() => {
-        const inbox = received.filter((e) => e.event === "inbox").map((e) => JSON.parse(e.data) as InboxLiveEvent);
-        const item = inbox.find((e) => e.kind === "message")?.item as ThreadMessage | undefined;
-        expect(inbox.map((e) => e.kind)).toEqual(["message"]);
-        expect(item?.content).toEqual({ kind: "text", text: "Saa ngapi?" });
-        expect(inbox[0]!.conversation?.unread).toBe(2);
-      });
+      await vi.waitFor(
+        () => {
+          const inbox = received.filter((e) => e.event === "inbox").map((e) => JSON.parse(e.data) as InboxLiveEvent);
+          const item = inbox.find((e) => e.kind === "message")?.item as ThreadMessage | undefined;
+          expect(inbox.map((e) => e.kind)).toEqual(["message"]);
+          expect(item?.content).toEqual({ kind: "text", text: "Saa ngapi?" });
+          expect(inbox[0]!.conversation?.unread).toBe(2);
+        },
+        { timeout: 30_000 },
+      );
     } finally {
       stop();
     }
@@ -332,11 +338,14 @@ describe("the live stream", () => {
     });
     const stop2 = again.start((event) => void caught.push(event));
     try {
-      await vi.waitFor(() => {
-        const items = caught.filter((e) => e.event === "inbox").map((e) => (JSON.parse(e.data) as InboxLiveEvent).item);
-        expect(items.some((i) => i?.type === "entry" && i.body === "Confirm the seat number")).toBe(true);
-        expect(items.some((i) => i?.type === "message" && i.content.kind === "text" && i.content.text === "Asante sana")).toBe(true);
-      });
+      await vi.waitFor(
+        () => {
+          const items = caught.filter((e) => e.event === "inbox").map((e) => (JSON.parse(e.data) as InboxLiveEvent).item);
+          expect(items.some((i) => i?.type === "entry" && i.body === "Confirm the seat number")).toBe(true);
+          expect(items.some((i) => i?.type === "message" && i.content.kind === "text" && i.content.text === "Asante sana")).toBe(true);
+        },
+        { timeout: 30_000 },
+      );
       const ids = caught.filter((e) => e.event === "inbox").map((e) => JSON.parse(e.data).id as number);
       expect(new Set(ids).size).toBe(ids.length);
       expect(Math.min(...ids)).toBeGreaterThan(firstId);

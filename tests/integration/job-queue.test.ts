@@ -36,7 +36,7 @@ function recordingQueue(queue: string, options: { concurrency?: number; batchSiz
   return stats;
 }
 
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000) {
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);

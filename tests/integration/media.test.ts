@@ -260,7 +260,7 @@ describe("POST /api/v1/media", () => {
     expect(streamed.status).toBe(413);
     await streamed.arrayBuffer();
     expect(await mediaRows()).toBe(0);
-    await vi.waitFor(() => expect(filesOnDisk()).toBe(0), { timeout: 5000, interval: 20 });
+    await vi.waitFor(() => expect(filesOnDisk()).toBe(0), { timeout: 30_000, interval: 20 });
   });
 });
 
@@ -473,7 +473,7 @@ describe("customers' media", () => {
         [row] = await rawQuery(`select * from messages where wamid = $1`, [wamid]);
         expect(row).toBeDefined();
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     expect(row!.phone_number_id).toBe(phoneNumberId);
     return row!;
@@ -542,7 +542,7 @@ describe("customers' media", () => {
         message = (await rawQuery<Record<string, unknown>>(`select * from messages where id = $1`, [message.id]))[0]!;
         expect(message.error_title).toBe("media_download_failed");
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     expect(message).toMatchObject({ status: "received", message_type: "image", media_file_id: null, error_code: 100 });
     expect((await inboxEvents(String(message.id))).map((e) => e.kind)).toEqual(["message", "status"]);

@@ -36,7 +36,8 @@ describe.runIf(!!binary)("nginx's access log", () => {
         expect(answer.status, path).toBe(200);
       }
       // nginx writes a line as it finishes a request: wait for the last one's.
-      for (let i = 0; i < 50 && !nginx.accessLog().some((line) => line.endsWith("/billing?probe=callback-log")); i++)
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && !nginx.accessLog().some((line) => line.endsWith("/billing?probe=callback-log")))
         await new Promise((resolve) => setTimeout(resolve, 50));
       const log = nginx.accessLog();
       expect(log.filter((line) => line.endsWith("/billing?probe=callback-log"))).toHaveLength(1);

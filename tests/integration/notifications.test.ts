@@ -393,7 +393,7 @@ describe("the events that notify", () => {
         await drainJobs();
         expect((await rowsOf(t.organizationId, "template_decision")).length).toBe(4);
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const decisions = await rowsOf(t.organizationId, "template_decision");
     expect(new Set(decisions.map((r) => r.title))).toEqual(
@@ -413,7 +413,7 @@ describe("the events that notify", () => {
         await drainJobs();
         expect((await rowsOf(t.organizationId, "quality_drop")).length).toBe(2);
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     expect((await rowsOf(t.organizationId, "quality_drop"))[0]).toMatchObject({ link: "/whatsapp" });
     await meta.sandbox.sendQualityUpdate({ phoneNumberId: connection.phoneNumberId, event: "UPGRADE" });
@@ -466,7 +466,7 @@ describe("the events that notify", () => {
         await drainJobs();
         expect((await rowsOf(t.organizationId, "campaign_paused")).length).toBe(5);
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const byJumbe = (await rowsOf(t.organizationId, "campaign_paused")).filter((r) => r.title === "Campaign paused: Maji Ngong");
     expect(byJumbe.map((r) => r.user_id).sort()).toEqual([t.owner.id, t.admin.id, t.agent.id].sort());

@@ -402,7 +402,7 @@ describe("closing the organisation", () => {
           accepted: true,
         });
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     await resumeCampaign(t, later);
     expect((await rawQuery(`select status from campaigns where id = $1`, [later]))[0]).toEqual({ status: "scheduled" });

@@ -372,7 +372,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the gate and a person taking ov
           );
           expect(waiting!.n).toBe(1);
         },
-        { timeout: 5000, interval: 20 },
+        { timeout: 30_000, interval: 20 },
       );
       await person.query("commit");
       expect(await verdict).toEqual(["held"]);

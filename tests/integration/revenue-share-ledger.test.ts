@@ -339,7 +339,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a payment and a credit note of 
             const [waiting] = await rawQuery<{ n: number }>(`select count(*)::int as n from pg_locks where not granted`);
             expect(waiting!.n).toBeGreaterThanOrEqual(1);
           },
-          { timeout: 5000, interval: 20 },
+          { timeout: 30_000, interval: 20 },
         );
         await other.query("commit");
         await second;

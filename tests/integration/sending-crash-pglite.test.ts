@@ -61,7 +61,7 @@ beforeEach(() => {
 });
 
 describe.skipIf(!!process.env.TEST_DATABASE_URL)("a sending process killed mid-batch on PGlite", () => {
-  it("sends nobody a message twice after a restart on the same data folder, and loses nobody", { timeout: 60_000 }, async () => {
+  it("sends nobody a message twice after a restart on the same data folder, and loses nobody", { timeout: 120_000 }, async () => {
     const user = await createVerifiedUser({ businessName: "Mvua Agrovet" });
     const t = { organizationId: user.organization.id, ...(await graph.connect(user.organization.id, "Mvua")) };
     await approvedTemplate(graph, t, "payment_received");
@@ -75,8 +75,8 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)("a sending process killed mid-b
     const proxy = await stallingProxy(graph.graphBase, 3);
     try {
       const child = await startDispatcherProcess(`pglite:${dataDir}`, proxy.graphBase, 1);
-      await vi.waitFor(() => expect(proxy.sendsSeen()).toBe(8), { timeout: 20_000, interval: 20 });
-      await vi.waitFor(async () => expect(await metaReceived(graph, t.phoneNumberId)).toHaveLength(3), { timeout: 15_000, interval: 20 });
+      await vi.waitFor(() => expect(proxy.sendsSeen()).toBe(8), { timeout: 30_000, interval: 20 });
+      await vi.waitFor(async () => expect(await metaReceived(graph, t.phoneNumberId)).toHaveLength(3), { timeout: 30_000, interval: 20 });
       await child.kill();
     } finally {
       await proxy.close();
@@ -90,7 +90,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)("a sending process killed mid-b
     expect(await metaReceived(graph, t.phoneNumberId)).toHaveLength(3);
 
     // Meta delivers its status webhooks again now that Jumbe answers: the three are settled by them.
-    await untilAdopted(ids, 3, 20_000);
+    await untilAdopted(ids, 3);
     // Once the in-doubt hold is over, the five Meta never had go, once.
     await leaseRunsOut(ids);
     await drainDispatcher();

@@ -69,7 +69,7 @@ describe("every kind of message, through the API to Meta", () => {
         await drainJobs();
         expect(await rawQuery(`select 1 from messages where wamid = $1`, [customerWamid])).toHaveLength(1);
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const [inbound] = await rawQuery<{ id: string }>(`select id from messages where wamid = $1`, [customerWamid]);
 
@@ -182,7 +182,7 @@ describe("every kind of message, through the API to Meta", () => {
         const statuses = await rawQuery<{ status: string }>(`select status from messages where id = any($1::uuid[])`, [Object.values(ids)]);
         expect(statuses.map((s) => s.status)).toEqual(Object.values(ids).map(() => "read"));
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
   });
 

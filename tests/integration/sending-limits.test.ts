@@ -166,7 +166,7 @@ describe("the number's throughput", () => {
     }
     expectNeverThrottled(MESSAGES);
     await expectEachSentOnceAndRead(t.phoneNumberId, ids);
-  }, 90_000);
+  }, 120_000);
 
   it("is the number's rate and no more: a send beyond what Meta allows is answered 130429 (the sandbox checks)", async () => {
     // The control for the test above: with Jumbe's bucket set above Meta's rate, the same burst is throttled.
@@ -224,7 +224,7 @@ describe("a burst beyond the number's throughput", () => {
     expect(putBack).toBeGreaterThanOrEqual(100 - RATE / 2);
     expect(putBack).toBeLessThanOrEqual(120);
     await expectEachSentOnceAndRead(t.phoneNumberId, ids);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("the pair rate", () => {
@@ -279,7 +279,7 @@ describe("the pair rate", () => {
     // Meta got them in the order they were queued, each once.
     expect((await metaReceived(graph, t.phoneNumberId)).map((m) => m.callbackData)).toEqual(ids);
     await expectEachSentOnceAndRead(t.phoneNumberId, ids);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("the pair rate: order and workers", () => {
@@ -342,7 +342,7 @@ describe("settling a batch", () => {
     const batch = dispatchBatch(answering, 70);
     await lastCall;
     // 69 answers in, one call still out: the first 64 are settled; the other 5 wait for the end.
-    await vi.waitFor(async () => expect(await acceptedCount(ids)).toBe(64), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(async () => expect(await acceptedCount(ids)).toBe(64), { timeout: 30_000, interval: 20 });
     await sleep(200);
     expect(await acceptedCount(ids)).toBe(64);
     letThrough();
@@ -428,7 +428,7 @@ describe("the messaging limit raised by Meta", () => {
         // The feeder's next round tells the page why.
         expect((await campaignState(id)).notice).toMatch(/^250 messages wait for the number's messaging limit/);
       },
-      { timeout: 20_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     expect((await campaignState(id)).held_for_hours).toBeGreaterThanOrEqual(22);
 
@@ -440,7 +440,7 @@ describe("the messaging limit raised by Meta", () => {
         await round();
         expect(await metaReceived(fast, t.phoneNumberId)).toHaveLength(210);
       },
-      { timeout: 20_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const [number] = await rawQuery<{ messaging_limit: string }>(
       `select messaging_limit from whatsapp_phone_numbers where phone_number_id = $1`,
@@ -458,7 +458,7 @@ describe("the messaging limit raised by Meta", () => {
     // Each person once.
     const received = await metaReceived(fast, t.phoneNumberId);
     expect(new Set(received.map((m) => m.to)).size).toBe(210);
-  }, 60_000);
+  }, 120_000);
 });
 
 // Two processes need one database both can reach: PGlite lives inside this test process, so this

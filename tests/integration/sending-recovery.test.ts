@@ -73,7 +73,7 @@ async function connectedTenant(name = "Baobab Microfinance", sandbox = graph): P
 }
 
 async function untilMetaHas(sandbox: GraphSandbox, phoneNumberId: string, n: number) {
-  await vi.waitFor(async () => expect(await metaReceived(sandbox, phoneNumberId)).toHaveLength(n), { timeout: 15_000, interval: 20 });
+  await vi.waitFor(async () => expect(await metaReceived(sandbox, phoneNumberId)).toHaveLength(n), { timeout: 30_000, interval: 20 });
 }
 
 async function claimState(ids: string[]) {
@@ -190,7 +190,7 @@ describe("a worker killed mid-batch", () => {
           await drainJobs();
           expect(await rawQuery(`select status from message_statuses where wamid = $1`, [late.wamid])).toEqual([{ status: "delivered" }]);
         },
-        { timeout: 5000, interval: 20 },
+        { timeout: 30_000, interval: 20 },
       );
       expect((await messageRows([late.callbackData!])).get(late.callbackData!)).toMatchObject({
         wamid: second.get(late.callbackData!),
@@ -218,7 +218,7 @@ describe("a worker killed mid-batch", () => {
       const proxy = await stallingProxy(graph.graphBase, 3);
       try {
         const child = await startDispatcherProcess(testDatabaseUrl()!, proxy.graphBase, 1);
-        await vi.waitFor(() => expect(proxy.sendsSeen()).toBe(8), { timeout: 15_000, interval: 20 });
+        await vi.waitFor(() => expect(proxy.sendsSeen()).toBe(8), { timeout: 30_000, interval: 20 });
         await untilMetaHas(graph, t.phoneNumberId, 3);
         await child.kill();
         expect(await claimState(ids)).toEqual({ locked: 8, accepted: 0, wamids: 0 });
@@ -295,7 +295,7 @@ describe("a worker slower than its lease", () => {
       },
     };
     const first = dispatchBatch(slow);
-    await vi.waitFor(() => expect(waiting).toBe(3), { timeout: 5000, interval: 10 });
+    await vi.waitFor(() => expect(waiting).toBe(3), { timeout: 30_000, interval: 10 });
     await leaseRunsOut(ids);
     const second = await dispatchBatch();
     expect(second).toMatchObject({ claimed: 3, accepted: 3 });
@@ -399,7 +399,7 @@ describe("the service window, with a controlled clock", () => {
             const rows = await rawQuery(`select 1 from messages where direction = 'inbound'`);
             expect(rows).toHaveLength(n);
           },
-          { timeout: 5000, interval: 20 },
+          { timeout: 30_000, interval: 20 },
         );
         const [row] = await rawQuery<{ at: string }>(`select last_inbound_at as at from conversations`);
         return new Date(row!.at).getTime();
@@ -570,7 +570,7 @@ describe("statuses in any order and twice", () => {
         const rows = await rawQuery(`select 1 from message_statuses where wamid = $1 and status = $2`, [wamid, status]);
         expect(rows).toHaveLength(1);
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
   }
 
@@ -632,7 +632,7 @@ describe("statuses in any order and twice", () => {
             await drainJobs();
             expect(await rawQuery(`select 1 from message_statuses where wamid = $1`, [sent.wamid])).toHaveLength(3);
           },
-          { timeout: 5000, interval: 20 },
+          { timeout: 30_000, interval: 20 },
         );
         expect((await messageRows([id!])).get(id!)).toMatchObject({ wamid: null, status: "queued" });
         return sent;
@@ -740,7 +740,7 @@ describe("tenant separation in the public API", () => {
           { organization_id: a.organizationId },
         ]);
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     expect((await messageRows([theirs!])).get(theirs!)).toMatchObject({ status: "queued", wamid: null, accepted_at: null });
     // B's message still goes, once.

@@ -57,7 +57,7 @@ describe("a free-form message Meta refuses with 131047 (outside the 24-hour wind
         await drainJobs();
         expect((await messageRow(queued.id)).status).toBe("failed");
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
 
     const atMeta = meta.sandbox.messages({ phoneNumberId: t.phoneNumberId });

@@ -42,7 +42,7 @@ describe("statuses of one message applied by two transactions at once", () => {
           const waiting = await rawQuery(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
           expect(waiting).toHaveLength(1);
         },
-        { timeout: 5000, interval: 20 },
+        { timeout: 30_000, interval: 20 },
       );
       await a.query("commit");
       expect(await second).toEqual([{ id: message!.id, organizationId, status: "read", previous: "delivered", campaignId: null }]);

@@ -52,7 +52,7 @@ describe("the sending engine", () => {
         await drainJobs();
         expect((await messageRow(queued.id)).status).toBe("read");
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const read = await getApiMessage(t.organizationId, queued.id);
     expect(read).toMatchObject({ status: "read", error: null, pricing: { type: "free_customer_service", category: "service" } });
@@ -148,7 +148,7 @@ describe("the sending engine", () => {
         await drainJobs();
         expect((await messageRow(undeliverable.id)).status).toBe("failed");
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     const failed = await getApiMessage(t.organizationId, undeliverable.id);
     expect(failed.error?.code).toBe("meta_131026");
@@ -209,7 +209,7 @@ describe("the sending engine", () => {
         expect(rows).toHaveLength(2);
         return rows;
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     // What Jumbe asked Meta, while the sandbox checks the call as Meta would (a customer's wamid to that number).
     const asked: { wamid: string; typing: boolean }[] = [];

@@ -575,7 +575,7 @@ async function waitingForLock(space: number) {
       );
       expect(waiting!.n).toBe(1);
     },
-    { timeout: 5000, interval: 20 },
+    { timeout: 30_000, interval: 20 },
   );
 }
 

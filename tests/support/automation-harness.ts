@@ -39,7 +39,7 @@ export async function until<T>(read: () => Promise<T>, check: (value: T) => bool
       if (!check(value)) throw new Error(`not yet: ${JSON.stringify(value)}`);
       return value;
     },
-    { timeout: 8000, interval: 25 },
+    { timeout: 30_000, interval: 25 },
   );
 }
 

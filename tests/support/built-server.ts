@@ -219,7 +219,9 @@ export async function startClusterInstance(databaseUrl: string): Promise<{ base:
     stdio: "ignore",
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  // A deadline, not 200 tries of 100 ms: a start on a loaded machine has taken over 45 s (above).
+  const deadline = Date.now() + 110_000;
+  while (Date.now() < deadline && child.exitCode === null) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return { base, child };
     } catch {

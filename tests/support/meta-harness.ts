@@ -91,7 +91,7 @@ export function metaSandboxForFile(
           );
           expect(rows.length).toBeGreaterThan(0);
         },
-        { timeout: 5000, interval: 20 },
+        { timeout: 30_000, interval: 20 },
       );
     },
   };

@@ -111,7 +111,9 @@ export async function startNginx(binary: string, site: string, ports: { http: nu
     rmSync(prefix, { recursive: true, force: true });
   };
   const base = `http://127.0.0.1:${ports.https}`;
-  for (let i = 0; i < 100; i++) {
+  // A deadline, not a number of tries (each try may wait 2 s for its answer): under the hooks' 60 s.
+  const deadline = Date.now() + 50_000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     const probe = await rawRequest(
       base,

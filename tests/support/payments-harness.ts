@@ -9,8 +9,9 @@ import { requestLog } from "~/.server/infrastructure/http/request-log";
 import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
 import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
 import { appBuild, appFetch } from "./in-process-app";
+import { keepIdleConnections } from "@jumbe/sandbox/test-server";
 
-/** Longer than a test may take (vitest's testTimeout, 30 s): how slow the machine is never decides an outcome. */
+/** As long as a test may take (vitest's testTimeout, 120 s; the most the clients' settings take): how slow the machine is never decides an outcome. */
 const HARNESS_TIMEOUT_MS = 120_000;
 
 /**
@@ -58,7 +59,7 @@ export function paymentsHarnessForFile() {
       response.headers.forEach((value, name) => res.setHeader(name, value));
       res.end(Buffer.from(await response.arrayBuffer()));
     });
-    server = http.createServer(app);
+    server = keepIdleConnections(http.createServer(app));
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -5,6 +5,7 @@ import { whatsappAccounts, whatsappPhoneNumbers } from "~/.server/infrastructure
 import { env } from "~/.server/infrastructure/config/env";
 import { encryptSecret } from "~/.server/infrastructure/security/crypto";
 import { createMetaSandbox, type MetaSandbox } from "@jumbe/sandbox/meta/index";
+import { keepIdleConnections } from "@jumbe/sandbox/test-server";
 
 /**
  * The Meta sandbox's Graph API on a socket of its own, for tests that call Meta for real (template
@@ -42,7 +43,7 @@ export async function startGraphSandbox(
   const app = express();
   app.use("/sandbox/meta", sandbox.router);
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    const s = keepIdleConnections(app.listen(0, "127.0.0.1", () => resolve(s)));
   });
   const address = server.address();
   const graphBase = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/sandbox/meta/graph`;

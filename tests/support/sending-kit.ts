@@ -10,6 +10,7 @@ import { queueMessage } from "~/.server/domains/messaging/queue";
 import type { GraphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
 import type { SandboxMessage } from "@jumbe/sandbox/meta/index";
 import type { startGraphSandbox } from "./sandbox-waba";
+import { keepIdleConnections } from "@jumbe/sandbox/test-server";
 
 /**
  * Helpers for the sending engine's robustness tests: templates on both sides, what Meta received
@@ -143,7 +144,7 @@ export async function leaseRunsOut(ids: string[]) {
 }
 
 /** Runs the webhook queue until `n` of these messages carry a wamid (taken from their status webhooks). */
-export async function untilAdopted(ids: string[], n: number, timeout = 10_000) {
+export async function untilAdopted(ids: string[], n: number, timeout = 30_000) {
   await vi.waitFor(
     async () => {
       await drainJobs();
@@ -195,7 +196,7 @@ export async function messageRows(ids: string[]) {
 }
 
 /** Runs the webhook queue until every message has one of `statuses` (the sandbox's status webhooks arrive meanwhile). */
-export async function settleStatuses(ids: string[], statuses: string[], timeout = 20_000) {
+export async function settleStatuses(ids: string[], statuses: string[], timeout = 30_000) {
   await vi.waitFor(
     async () => {
       await drainJobs();
@@ -252,20 +253,22 @@ export async function stallingProxy(graphBase: string, through: number) {
       out.on("error", reject);
       out.end(body);
     });
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const isSend = req.method === "POST" && /\/messages$/.test(new URL(req.url ?? "/", "http://x").pathname);
-    if (isSend) {
-      held.push(res);
-      if (passed++ < through) await forward(req, body).catch(() => undefined);
-      return;
-    }
-    const answer = await forward(req, body);
-    res.writeHead(answer.status, { "content-type": String(answer.headers["content-type"] ?? "application/json") });
-    res.end(answer.body);
-  });
+  const server: Server = keepIdleConnections(
+    createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      const isSend = req.method === "POST" && /\/messages$/.test(new URL(req.url ?? "/", "http://x").pathname);
+      if (isSend) {
+        held.push(res);
+        if (passed++ < through) await forward(req, body).catch(() => undefined);
+        return;
+      }
+      const answer = await forward(req, body);
+      res.writeHead(answer.status, { "content-type": String(answer.headers["content-type"] ?? "application/json") });
+      res.end(answer.body);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const { port } = server.address() as net.AddressInfo;
   return {

@@ -50,7 +50,7 @@ afterAll(async () => {
   answerWatchers.delete(watchApiAnswer);
   const undocumented = [...new Set((await Promise.all(apiAnswers.splice(0))).filter(Boolean))];
   if (undocumented.length) throw new Error(`Undocumented API answers (the catalogue, decision 052):\n${undocumented.join("\n")}`);
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   await closeTestDatabase();

@@ -7,6 +7,7 @@ import { encryptSecret } from "~/.server/infrastructure/security/crypto";
 import { createWebhookReceiver } from "~/.server/adapters/webhooks-in/receiver";
 import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { keepIdleConnections } from "@jumbe/sandbox/test-server";
 
 registerJobHandlers();
 
@@ -46,7 +47,7 @@ export function sign(raw: string, secret = env().META_APP_SECRET) {
 export async function startReceiver() {
   const ingest = createWebhookIngest();
   const receive = createWebhookReceiver({ appSecret: env().META_APP_SECRET, verifyToken: env().META_VERIFY_TOKEN, store: ingest.store });
-  const server: Server = createServer((req, res) => receive(req, res));
+  const server: Server = keepIdleConnections(createServer((req, res) => receive(req, res)));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/webhooks/whatsapp`;

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/auth.email-code";
 import { OtpSchema } from "~/lib/schemas/auth";
-import { SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { signedInHeaders, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { clearPendingSignInCookieHeader, pendingSignInOf } from "~/.server/domains/auth/email-code/pending";
 import { completeEmailCodeSignIn } from "~/.server/domains/auth/email-code/sign-in";
@@ -26,10 +26,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (outcome.ok) {
-    headers.append("Set-Cookie", outcome.setCookie);
-    headers.append("Set-Cookie", outcome.deviceCookie);
-    headers.append("Set-Cookie", await clearPendingSignInCookieHeader());
-    return Response.json({ message: SIGNIN_MESSAGES.success, user: outcome.user }, { headers });
+    const signedIn = signedInHeaders(outcome, headers);
+    signedIn.append("Set-Cookie", await clearPendingSignInCookieHeader());
+    return Response.json({ message: SIGNIN_MESSAGES.success, user: outcome.user }, { headers: signedIn });
   }
   if (outcome.reason === "two_factor") {
     // Two-factor sign-in is on: POST the app's code to /api/auth/two-factor with this cookie.

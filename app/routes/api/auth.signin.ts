@@ -1,6 +1,6 @@
 import type { Route } from "./+types/auth.signin";
 import { SigninSchema } from "~/lib/schemas/auth";
-import { signIn, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { signedInHeaders, signIn, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { deviceCookieValue } from "~/.server/domains/auth/known-device";
 import { sessionToken } from "~/.server/domains/auth/sessions";
@@ -24,10 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     deviceCookieValue(request),
   );
   if (outcome.ok) {
-    const headers = new Headers();
-    headers.append("Set-Cookie", outcome.setCookie);
-    headers.append("Set-Cookie", outcome.deviceCookie);
-    return Response.json({ message: SIGNIN_MESSAGES.success, user: outcome.user }, { headers });
+    return Response.json({ message: SIGNIN_MESSAGES.success, user: outcome.user }, { headers: signedInHeaders(outcome) });
   }
   if (outcome.reason === "two_factor") {
     // The password was right; POST the app's code (or a recovery code) to /api/auth/two-factor with this cookie.

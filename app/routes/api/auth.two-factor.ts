@@ -1,6 +1,6 @@
 import type { Route } from "./+types/auth.two-factor";
 import { TwoFactorCodeSchema } from "~/lib/schemas/two-factor";
-import { SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { signedInHeaders, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { deviceCookieValue } from "~/.server/domains/auth/known-device";
 import { challengeToken, clearChallengeCookieHeader } from "~/.server/domains/auth/two-factor/challenge";
@@ -24,9 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     deviceCookieValue(request),
   );
   if (outcome.ok) {
-    const headers = new Headers({ "Cache-Control": "no-store" });
-    headers.append("Set-Cookie", outcome.setCookie);
-    headers.append("Set-Cookie", outcome.deviceCookie);
+    const headers = signedInHeaders(outcome, { "Cache-Control": "no-store" });
     headers.append("Set-Cookie", clearChallengeCookieHeader());
     return Response.json({ message: outcome.notice ?? SIGNIN_MESSAGES.success, user: outcome.user }, { headers });
   }

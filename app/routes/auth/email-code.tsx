@@ -19,7 +19,7 @@ import {
   resendSignInCode,
 } from "~/.server/domains/auth/email-code/pending";
 import { completeEmailCodeSignIn } from "~/.server/domains/auth/email-code/sign-in";
-import { SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { signedInHeaders, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast, toastCookie } from "~/.server/infrastructure/http/toast";
@@ -79,9 +79,7 @@ export async function action(args: Route.ActionArgs) {
           const { from } = value;
           const outcome = await completeEmailCodeSignIn(pending, value.otp, meta, sessionToken(request));
           if (outcome.ok) {
-            const headers = new Headers();
-            headers.append("Set-Cookie", outcome.setCookie);
-            headers.append("Set-Cookie", outcome.deviceCookie);
+            const headers = signedInHeaders(outcome);
             headers.append("Set-Cookie", await clearPendingSignInCookieHeader());
             headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
             throw redirect(safeRedirectTarget(from, outcome.role), { headers });

@@ -9,7 +9,7 @@ import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { HoneypotInputs } from "~/components/ui/honeypot";
 import { Toast } from "~/components/ui/toast";
 import { currentUser, homeFor, safeRedirectTarget } from "~/.server/domains/auth/guards";
-import { signIn, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { signedInHeaders, signIn, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { deviceCookieValue } from "~/.server/domains/auth/known-device";
 import { sessionToken } from "~/.server/domains/auth/sessions";
@@ -60,9 +60,7 @@ export async function action(args: Route.ActionArgs) {
         deviceCookieValue(request),
       );
       if (outcome.ok) {
-        const headers = new Headers();
-        headers.append("Set-Cookie", outcome.setCookie);
-        headers.append("Set-Cookie", outcome.deviceCookie);
+        const headers = signedInHeaders(outcome);
         headers.append("Set-Cookie", await toastCookie("success", SIGNIN_MESSAGES.success));
         throw redirect(safeRedirectTarget(from, outcome.role), { headers });
       }

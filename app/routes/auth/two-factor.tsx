@@ -11,7 +11,7 @@ import { currentUser, homeFor, safeRedirectTarget } from "~/.server/domains/auth
 import { challengeToken, clearChallengeCookieHeader, openChallengeOf } from "~/.server/domains/auth/two-factor/challenge";
 import { completeTwoFactorSignIn } from "~/.server/domains/auth/two-factor/sign-in";
 import { TWO_FACTOR_MESSAGES } from "~/lib/two-factor-messages";
-import { SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
+import { signedInHeaders, SIGNIN_MESSAGES } from "~/.server/domains/auth/signin";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { deviceCookieValue } from "~/.server/domains/auth/known-device";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -61,9 +61,7 @@ export async function action(args: Route.ActionArgs) {
         deviceCookieValue(request),
       );
       if (outcome.ok) {
-        const headers = new Headers();
-        headers.append("Set-Cookie", outcome.setCookie);
-        headers.append("Set-Cookie", outcome.deviceCookie);
+        const headers = signedInHeaders(outcome);
         headers.append("Set-Cookie", clearChallengeCookieHeader());
         headers.append("Set-Cookie", await toastCookie(outcome.notice ? "info" : "success", outcome.notice ?? SIGNIN_MESSAGES.success));
         throw redirect(safeRedirectTarget(from, outcome.role), { headers });

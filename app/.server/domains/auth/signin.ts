@@ -140,6 +140,18 @@ function refusedForNow(retryAfterSeconds: number) {
 }
 
 /**
+ * The answer's headers for a sign-in that succeeded, whichever way it ended (password, second factor,
+ * e-mailed code; page or JSON API): the new session's cookie and the known-device cookie. `init`: the
+ * answer's other headers; the caller appends its own cookies (a toast, a cleared challenge) after.
+ */
+export function signedInHeaders(outcome: Pick<SignedIn, "setCookie" | "deviceCookie">, init?: HeadersInit) {
+  const headers = new Headers(init);
+  headers.append("Set-Cookie", outcome.setCookie);
+  headers.append("Set-Cookie", outcome.deviceCookie);
+  return headers;
+}
+
+/**
  * The last step of every sign-in (after the password, or after the password and a second factor):
  * a new session (the browser's previous one ends), the last sign-in time, the log, the known-device cookie.
  */

@@ -293,16 +293,17 @@ describe("checking a regular expression", () => {
     expect(checkRegex("a".repeat(200))).toEqual({ ok: true });
   });
 
-  it("lets accepted patterns finish fast on hostile messages", () => {
+  it("lets accepted patterns finish on hostile messages", () => {
     const hostile = ["a".repeat(MAX_MATCHED_CHARS), "bei ".repeat(250), "1x".repeat(500), "ab ".repeat(333)];
-    const started = performance.now();
+    const matched: boolean[] = [];
     for (const pattern of ["^bei.*x$", ".*x", "\\w+ \\w+x", "\\d+x\\d+y", "(?=.*a)(?=.*b)z", "bei.*gani"]) {
       const compiled = rule("regex", [pattern]);
       expect(compiled.skipped).toEqual([]);
-      for (const message of hostile) matchesRule(compiled, message);
+      for (const message of hostile) matched.push(matchesRule(compiled, message).matched);
     }
-    // Refused shapes take far longer: ".*.*x" alone takes about 170 ms on one such message.
-    expect(performance.now() - started).toBeLessThan(500);
+    // No bound on the elapsed time (issue 75: a test never depends on the machine's speed): a pattern
+    // that backtracks without end fails the test by its deadline; checkRegex refuses such shapes above.
+    expect(matched.filter(Boolean)).toHaveLength(1);
   });
 });
 

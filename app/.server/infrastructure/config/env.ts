@@ -66,6 +66,15 @@ export const EnvVariables = z.object({
     .string()
     .default("127.0.0.1")
     .describe("Address to bind. Use `0.0.0.0` to listen on every interface (and set `APP_URL` to the address others open)."),
+  HTTP_KEEP_ALIVE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(120)
+    .default(65)
+    .describe(
+      "How long an idle kept-alive connection stays open (Node's `server.keepAliveTimeout`; `headersTimeout` is a second more), announced in each answer's `Keep-Alive: timeout=`. Keep it above the idle reuse of every client and proxy in front (nginx's `keepalive_timeout 4s` in deploy/nginx/jumbe.conf, 60 s on common load balancers): a request written on a connection as the server closes it is reset before any answer (decision 130). Node's own default is 5 s.",
+    ),
   DATA_DIR: z
     .string()
     .default("./data")
