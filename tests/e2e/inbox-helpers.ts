@@ -36,18 +36,9 @@ export async function connectedBusiness(page: Page, request: APIRequestContext) 
 /** A customer's number in digits; `ending` picks the sandbox's outcome for messages to it (0003: "sent" only). */
 export const customerNumber = (ending = String(randomInt(1100, 10_000))) => `2547${randomInt(10, 100)}${randomInt(10, 100)}${ending}`;
 
-/**
- * A customer message through the sandbox's control API (as Meta's webhook brings it). Sent again once
- * if the connection was reset before any answer: the request context reuses a kept-alive connection
- * that Node's server may be closing at that moment (idle for its 5 s), so the server never read it.
- * (nginx in front of Jumbe lets such connections go first: deploy/nginx/jumbe.conf.)
- */
+/** A customer message through the sandbox's control API (as Meta's webhook brings it). */
 export async function customerWrites(request: APIRequestContext, input: Record<string, unknown>) {
-  const post = () => request.post("/sandbox/meta/control/inbound", { data: input });
-  const answer = await post().catch((error: unknown) => {
-    if (error instanceof Error && /ECONNRESET|socket hang up/.test(error.message)) return post();
-    throw error;
-  });
+  const answer = await request.post("/sandbox/meta/control/inbound", { data: input });
   expect(answer.status(), await answer.text()).toBe(200);
   return ((await answer.json()) as { wamid: string }).wamid;
 }
