@@ -49,7 +49,9 @@ describe("permissions declared once", () => {
 
   test("the routes take the user from their declaration", () => {
     // What replaced the hand-written checks; a rename that left the rule above checking nothing fails here.
-    const declared = routeModules.filter((file) => /\brequireDeclared(User|Resource)\(/.test(fs.readFileSync(path.join(root, file), "utf8")));
+    const declared = routeModules.filter((file) =>
+      /\brequireDeclared(User|Resource)\(/.test(fs.readFileSync(path.join(root, file), "utf8")),
+    );
     expect(declared.length).toBeGreaterThan(60);
   });
 });
