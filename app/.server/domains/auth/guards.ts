@@ -277,6 +277,15 @@ export async function requirePlatformStaff(args: GuardArgs, needed: readonly Per
   return current;
 }
 
+/**
+ * For a console page's loader or action: a platform administrator holding what the route declares
+ * (the console's layout declares `platform:console`; a money or staff page more, decision 112), the
+ * console's 404 to anyone else, as the layout's middleware answers.
+ */
+export async function requireDeclaredStaff(args: RouteArgs) {
+  return requirePlatformStaff(args, declaredAccess(args).permissions);
+}
+
 /** The admin console's JSON routes: 404 as JSON to anyone but a platform administrator. */
 export async function requirePlatformAdminApi(args: GuardArgs) {
   const current = await currentUser(args, { answer: "consoleJson" });
@@ -299,9 +308,8 @@ function consoleJsonNotFound() {
  * that); an administrator's request by any method but GET, HEAD or POST is refused.
  */
 export const adminPages: MiddlewareFunction<Response> = async (args, next) => {
-  const current = await requirePlatformAdmin(args);
   // A console page for some staff only (money: owners and finance; staff: owners; issue 74): 404 to the others, as the console is to anyone else.
-  if (!holds(current.role, declaredAccess(args).permissions)) throw consoleNotFound();
+  const current = await requireDeclaredStaff(args);
   if (!["GET", "HEAD", "POST"].includes(args.request.method))
     return new Response("Method not allowed.", {
       status: 405,
