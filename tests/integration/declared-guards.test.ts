@@ -4,6 +4,7 @@ import { db } from "~/.server/infrastructure/db/client";
 import { sessions, users } from "~/.server/infrastructure/db/schema";
 import { requireDeclaredResource, requireDeclaredUser, type RouteArgs } from "~/.server/domains/auth/guards";
 import { loader as exportLoader } from "~/routes/app/messaging/export";
+import { loader as consoleBillingLoader } from "~/routes/admin/billing";
 import { loader as uploadLoader } from "~/routes/app/messaging/import/upload";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, routeArgs, run } from "../support/http";
@@ -47,6 +48,19 @@ describe("the guards that read the route's declaration", () => {
     expect((await run(exportLoader, getRequest(csv, { headers: NAVIGATION }))).location).toBe("/login?from=%2Fmessaging%2Fcontacts");
     expect((await run(exportLoader, getRequest(csv))).status).toBe(401);
     expect((await run(exportLoader, getRequest(csv, { cookie: owner.cookie }))).status).toBe(200);
+  });
+
+  it("give the console's pages to the staff their route declares, and its 404 to anyone else", async () => {
+    const staff = async (platformRole: "finance" | "support") => {
+      const user = await createVerifiedUser({ usertype: "admin", platformRole });
+      return signedInCookie(user.email, user.password);
+    };
+    const owner = await member();
+    // The console's billing declares platform:money below the console's platform:console.
+    expect((await run(consoleBillingLoader, getRequest("/admin/billing", { cookie: await staff("finance") }))).status).toBe(200);
+    expect((await run(consoleBillingLoader, getRequest("/admin/billing", { cookie: await staff("support") }))).status).toBe(404);
+    expect((await run(consoleBillingLoader, getRequest("/admin/billing", { cookie: owner.cookie }))).status).toBe(404);
+    expect((await run(consoleBillingLoader, getRequest("/admin/billing"))).status).toBe(404);
   });
 
   it("read the declaration by the pattern React Router matched, with its parameters", async () => {
