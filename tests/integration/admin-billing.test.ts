@@ -111,9 +111,17 @@ describe("the Billing tab's page", () => {
     }
     // A real one is 200 for the administrator and 404 to the tenant it belongs to.
     const mine = await invoice(member.organizationId, 100);
-    expect((await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: mine.id } })).status).toBe(200);
-    expect((await run(invoiceLoader, getRequest("/x", { cookie: memberCookie }), { params: { id: mine.id } })).status).toBe(404);
-    const pdf = await run(pdfLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: mine.id } });
+    expect(
+      (await run(invoiceLoader, getRequest(`/admin/billing/invoices/${mine.id}`, { cookie: a.cookie }), { params: { id: mine.id } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await run(invoiceLoader, getRequest(`/admin/billing/invoices/${mine.id}`, { cookie: memberCookie }), { params: { id: mine.id } }))
+        .status,
+    ).toBe(404);
+    const pdf = await run(pdfLoader, getRequest(`/admin/billing/invoices/${mine.id}/pdf`, { cookie: a.cookie }), {
+      params: { id: mine.id },
+    });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
   });
@@ -221,7 +229,9 @@ describe("reconciling a bank transfer", () => {
     const a = await admin();
     const t = await tenant("Baraka Matatu Sacco");
     const transfer = await bankTransfer(t, 25_000);
-    const view = await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: transfer.invoiceId } });
+    const view = await run(invoiceLoader, getRequest(`/admin/billing/invoices/${transfer.invoiceId}`, { cookie: a.cookie }), {
+      params: { id: transfer.invoiceId },
+    });
     expect(view.data.invoice.reconcilable).toBe(true);
     const start = await balance(t.organizationId);
 
@@ -284,7 +294,7 @@ describe("reconciling a bank transfer", () => {
       [paid.id, /is already paid: there is no transfer left to reconcile/],
       [voided.id, /Only an unpaid invoice or a bank transfer awaiting its money/],
     ] as const) {
-      const view = await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } });
+      const view = await run(invoiceLoader, getRequest(`/admin/billing/invoices/${id}`, { cookie: a.cookie }), { params: { id } });
       expect(view.data.invoice.reconcilable).toBe(false);
       const refused = await reconcile(a.cookie, id);
       expect(refused.status).toBe(409);
@@ -314,7 +324,9 @@ describe("reconciling a bank transfer", () => {
     const transfer = await bankTransfer(t, 2_000);
     const start = await balance(t.organizationId);
     await stale(a.user.id);
-    const view = await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: transfer.invoiceId } });
+    const view = await run(invoiceLoader, getRequest(`/admin/billing/invoices/${transfer.invoiceId}`, { cookie: a.cookie }), {
+      params: { id: transfer.invoiceId },
+    });
     expect(view.data.stepUp).toBe(true);
     const without = await reconcile(a.cookie, transfer.invoiceId);
     expect(without.status).toBe(400);
@@ -348,7 +360,7 @@ describe("disputes", () => {
   it("resolves by a credit note: a CRN document crediting part of a paid invoice to the wallet, which the tenant sees", async () => {
     const reason = "We were charged for messages that never went out.";
     const { a, t, invoice: paid, id } = await disputed("Jua Kali Welders", 3_000, "paid", reason);
-    const page = await run(disputeLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } });
+    const page = await run(disputeLoader, getRequest(`/admin/billing/disputes/${id}`, { cookie: a.cookie }), { params: { id } });
     expect(page.data.dispute.reason).toBe(reason);
     const listed = await run(billingLoader, getRequest("/admin/billing", { cookie: a.cookie }));
     expect(listed.data.openDisputes.some((d: { id: string }) => d.id === id)).toBe(true);
@@ -378,7 +390,9 @@ describe("disputes", () => {
     expect(rows.find((r) => r.id === paid.id)!.disputeOutcome).toMatchObject({ outcome: "credited", creditNoteNumber: crn!.number });
     expect(rows.some((r) => r.number === crn!.number)).toBe(true);
     const tenantCookie = await signedInCookie(t.email, t.password);
-    const tenantView = await run(tenantInvoiceLoader, getRequest("/x", { cookie: tenantCookie }), { params: { id: paid.id } });
+    const tenantView = await run(tenantInvoiceLoader, getRequest(`/billing/invoices/${paid.id}`, { cookie: tenantCookie }), {
+      params: { id: paid.id },
+    });
     expect(tenantView.data.resolved).toMatchObject({ outcome: "credited", note: "Refund of the failed batch." });
   });
 
@@ -399,7 +413,9 @@ describe("disputes", () => {
     expect((await rawQuery<{ status: string }>(`select status from invoices where id = $1`, [overdue.id]))[0]!.status).toBe("overdue");
     expect(await countAdminActions("dispute.reject", id)).toBe(1);
     const tenantCookie = await signedInCookie(t.email, t.password);
-    const tenantView = await run(tenantInvoiceLoader, getRequest("/x", { cookie: tenantCookie }), { params: { id: overdue.id } });
+    const tenantView = await run(tenantInvoiceLoader, getRequest(`/billing/invoices/${overdue.id}`, { cookie: tenantCookie }), {
+      params: { id: overdue.id },
+    });
     expect(tenantView.data.resolved).toMatchObject({
       outcome: "rejected",
       note: "The Growth overage is KES 1.00 a message, as on the price list.",
@@ -410,10 +426,10 @@ describe("disputes", () => {
 
   it("asks a stale session for the password before crediting or rejecting: refused without it or with a wrong one, nothing changed", async () => {
     const { a, t, invoice: paid, id } = await disputed("Tumaini Bakery", 2_500, "paid", "Two top-ups were charged for one order.");
-    const fresh = await run(disputeLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } });
+    const fresh = await run(disputeLoader, getRequest(`/admin/billing/disputes/${id}`, { cookie: a.cookie }), { params: { id } });
     expect(fresh.data.stepUp).toBe(false);
     await stale(a.user.id);
-    const page = await run(disputeLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } });
+    const page = await run(disputeLoader, getRequest(`/admin/billing/disputes/${id}`, { cookie: a.cookie }), { params: { id } });
     expect(page.data.stepUp).toBe(true);
     // As served: each form (credit, reject) carries its own password field.
     const served = await appFetch(
@@ -482,7 +498,9 @@ describe("disputes", () => {
     expect(right.status).toBe(302);
     expect(await balance(t.organizationId)).toBe(start + 50_000);
     expect(await countAdminActions("dispute.credit", id)).toBe(1);
-    expect((await run(disputeLoader, getRequest("/x", { cookie: a.cookie }), { params: { id } })).data.stepUp).toBe(false);
+    expect(
+      (await run(disputeLoader, getRequest(`/admin/billing/disputes/${id}`, { cookie: a.cookie }), { params: { id } })).data.stepUp,
+    ).toBe(false);
   });
 
   it("rejects on a stale session with the right password", async () => {
@@ -551,7 +569,9 @@ describe("wallet adjustments and reminders", () => {
       [0, 50_000, "Goodwill for the outage on 12 November"],
       [50_000, 40_000, "Reverse part of it"],
     ]);
-    const page = await run(walletLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: t.organizationId } });
+    const page = await run(walletLoader, getRequest(`/admin/billing/wallets/${t.organizationId}`, { cookie: a.cookie }), {
+      params: { id: t.organizationId },
+    });
     expect(page.data.wallet.entries[0]).toMatchObject({ kind: "adjustment", createdBy: a.email });
   });
 

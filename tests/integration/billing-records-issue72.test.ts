@@ -122,7 +122,9 @@ describe("a bank transfer quoting a postpaid invoice's number", () => {
     const t = await tenant("Pwani Shipping Agents", "postpaid");
     const monthly = await monthlyInvoice(t.organizationId, 15_000); // 17,400.00 with VAT
     await creditNote(t.organizationId, monthly.id, monthly.number, 400); // partly credited: 17,000.00 due
-    const view = await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: monthly.id } });
+    const view = await run(invoiceLoader, getRequest(`/admin/billing/invoices/${monthly.id}`, { cookie: a.cookie }), {
+      params: { id: monthly.id },
+    });
     expect(view.data.invoice.reconcilable).toBe(true);
     const start = await balance(t.organizationId);
 
@@ -189,7 +191,9 @@ describe("a reconciled JMB-BT- transfer", () => {
     const { page, pdf } = await rendered(t.organizationId, invoiceId!);
     expect(page).toContain(`Received on ${shown}`);
     expect(pdf).toContain(`Received on\n${shown}`);
-    const console = await run(invoiceLoader, getRequest("/x", { cookie: a.cookie }), { params: { id: invoiceId! } });
+    const console = await run(invoiceLoader, getRequest(`/admin/billing/invoices/${invoiceId!}`, { cookie: a.cookie }), {
+      params: { id: invoiceId! },
+    });
     expect(console.data.invoice.valueDate).toBe(valueDate);
   });
 

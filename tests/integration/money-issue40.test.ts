@@ -93,7 +93,10 @@ describe("a partial credit note on an unpaid invoice", () => {
     ];
 
     // Before confirming, the administrator is told what a credit will do.
-    const page = await run(withParams(disputeLoader, { id: disputeId }), getRequest("/x", { cookie: a.cookie }));
+    const page = await run(
+      withParams(disputeLoader, { id: disputeId }),
+      getRequest(`/admin/billing/disputes/${disputeId}`, { cookie: a.cookie }),
+    );
     expect(page.status).toBe(200);
 
     const done = await run(

@@ -100,7 +100,6 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   "/api/whatsapp/accounts/:id/:change": { need: "whatsapp:manage", why: "POST only; tested with the actions", api: true },
   "/api/admin/queue": { need: "platform:queue", why: "the job queue's health", api: true },
   "/api/activity-logs": { need: "activity:view", why: "the activity log", api: true },
-  "/api/activity-logs/export": { need: "activity:export", why: "the activity log as CSV", api: true },
   "/api/developer/api-key": { need: "developer:view", why: "the API key in full", api: true },
   "/api/developer/api-key/regenerate": { need: "developer:manage", why: "POST only; tested with the actions", api: true },
   // The public API takes the organisation's API key, never a session: tested on its own below.

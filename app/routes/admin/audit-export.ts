@@ -1,5 +1,5 @@
 import type { Route } from "./+types/audit-export";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminAuditPage } from "~/.server/domains/admin/audit";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
@@ -7,7 +7,7 @@ import { m } from "~/paraglide/messages";
 
 /** The audit log as CSV (Export Data on the Audit log tab), one organisation's when ?org= is given; its headings in the request's language, the records as stored. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const organizationId = args.url.searchParams.get("org");
   return streamedCsv(

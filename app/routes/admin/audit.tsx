@@ -1,6 +1,6 @@
 import { useSearchParams } from "react-router";
 import type { Route } from "./+types/audit";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminAuditPage, type AuditRecord } from "~/.server/domains/admin/audit";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -15,7 +15,7 @@ import { m } from "~/paraglide/messages";
 export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_tab_audit() }) }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const params = args.url.searchParams;
   const organizationId = params.get("org");
   const page = await adminAuditPage(platformScope(current), { organizationId, cursor: params.get("after") });

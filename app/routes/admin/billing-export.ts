@@ -1,6 +1,6 @@
 import type { PermissionHandle } from "~/lib/permissions";
 import type { Route } from "./+types/billing-export";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { adminInvoicePage, parseInvoiceFilters } from "~/.server/domains/admin/billing/invoice-table";
@@ -17,7 +17,7 @@ export const handle: PermissionHandle = { permission: "platform:money" };
  * page by page. Codes and words are separate columns: the status as stored, then in words.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const filters = parseInvoiceFilters(args.url.searchParams);
   return streamedCsv(

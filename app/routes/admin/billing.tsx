@@ -1,7 +1,7 @@
 import type { PermissionHandle } from "~/lib/permissions";
 import { Form, href, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/billing";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { billingTotals, parseBillingPeriod, periodBounds, revenueByMethod, revenueByPlan } from "~/.server/domains/admin/billing/figures";
 import { adminInvoicePage, parseInvoiceFilters } from "~/.server/domains/admin/billing/invoice-table";
@@ -29,7 +29,7 @@ export const handle: PermissionHandle = { permission: "platform:money" };
 export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_tab_billing() }) }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const period = parseBillingPeriod(params.get("period"));

@@ -1,7 +1,7 @@
 import type { PermissionHandle } from "~/lib/permissions";
 import { data, useNavigation } from "react-router";
 import type { Route } from "./+types/dispute";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { adminDispute, creditDispute, rejectDispute } from "~/.server/domains/admin/billing/disputes";
@@ -33,7 +33,7 @@ export const meta: Route.MetaFunction = ({ data: page }) => [
 ];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const dispute = await adminDispute(scope, args.params.id);
   if (!dispute) throw data("Not Found", { status: 404 });

@@ -1,7 +1,7 @@
 import type { PermissionHandle } from "~/lib/permissions";
 import { data, Form, Link, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/invoice";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { adminInvoice, sendInvoiceReminder } from "~/.server/domains/admin/billing/invoice-detail";
@@ -39,7 +39,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defau
   actionStatus === 409 || defaultShouldRevalidate;
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const invoice = await adminInvoice(platformScope(current), args.params.id);
   if (!invoice) throw data("Not Found", { status: 404 });
   return { invoice, stepUp: stepUpNeeded(current), today: nairobiDate(new Date()) };

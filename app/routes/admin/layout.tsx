@@ -1,6 +1,6 @@
 import { Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/layout";
-import { adminPages, requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { adminPages, requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { AdminHeader } from "~/components/layout/admin-header";
 import { systemAlerts } from "~/.server/domains/admin/system-alerts";
 import { bellSummary } from "~/.server/domains/admin/bell";
@@ -25,7 +25,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "platform:con
 export const clientLoader = loadAsDocument;
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   // Two statements: the live system status, and the bell's newest events with the unread count.
   const [alerts, bell] = await Promise.all([systemAlerts(scope), bellSummary(scope, current.user.adminBellSeenAt)]);

@@ -1,7 +1,7 @@
 import { Form, href, redirect, useSearchParams } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/notifications";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { bellPage, bellReturnPath, markBellRead, readCursor } from "~/.server/domains/admin/bell";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.
 
 /** Every platform event, newest first, 25 a page: sign-ups, disputes opened, failed jobs, open health alerts. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const params = args.url.searchParams;
   const page = await bellPage(platformScope(current), {
     after: readCursor(params.get("after")),

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/overview-export";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { ACTIVITY_EXPORT_DAYS, recentActivity } from "~/.server/domains/admin/overview/activity";
@@ -7,7 +7,7 @@ import { m } from "~/paraglide/messages";
 
 /** Export Data on the Overview: the recent activity across organisations (the last 30 days), newest first. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const since = new Date(Date.now() - ACTIVITY_EXPORT_DAYS * 86_400_000);
   return streamedCsv(

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/overview";
 import { Activity, Building2, MessageSquare, Wallet } from "~/components/ui/icons";
-import { can, requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { openSystemAlerts, platformOverview } from "~/.server/domains/admin/overview/figures";
 import { recentActivity, type TenantActivity } from "~/.server/domains/admin/overview/activity";
@@ -22,7 +22,7 @@ import { m } from "~/paraglide/messages";
 export const meta: Route.MetaFunction = () => [{ title: m.admin_title_console() }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const [{ kpis, metrics, growth, volume }, activity, alerts] = await Promise.all([
     platformOverview(scope),

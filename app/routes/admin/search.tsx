@@ -1,6 +1,6 @@
 import { data, href, redirect } from "react-router";
 import type { Route } from "./+types/search";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { adminSearch, SEARCH_LIMITS } from "~/.server/domains/admin/search";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { SearchBox } from "~/components/ui/search";
@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.
  * opens its page; any other text lists what matches across every tenant; too short or too long is a 400.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const found = await adminSearch(current, args.url.searchParams.get("q"));
   const limits = { ...SEARCH_LIMITS };
   switch (found.kind) {

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/system-export";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { alertsInRange } from "~/.server/domains/admin/system/alerts";
@@ -8,7 +8,7 @@ import { m } from "~/paraglide/messages";
 
 /** Export Data on the System tab: the alerts (open and resolved) of the page's range, streamed a page at a time. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   platformScope(current);
   const { range, error } = parseRange(args.url.searchParams.get("range"));
   if (error) return new Response(error, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });

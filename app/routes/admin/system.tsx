@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/system";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -29,7 +29,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.
  * POST form: it works without JavaScript.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const page = await systemPage(platformScope(current), args.url.searchParams);
   return data(page, { status: page.rangeError ? 400 : 200, headers: { "Cache-Control": "no-store" } });
 }

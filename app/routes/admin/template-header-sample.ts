@@ -1,5 +1,5 @@
 import type { Route } from "./+types/template-header-sample";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { findReviewedTemplate } from "~/.server/domains/admin/templates/queries";
 import { sampleFileResponse, templateSampleFile } from "~/.server/domains/templates/media";
@@ -9,7 +9,7 @@ import { sampleFileResponse, templateSampleFile } from "~/.server/domains/templa
  * review page. 404 to anyone but a platform administrator, and for a template without a sample.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const reviewed = await findReviewedTemplate(platformScope(current), args.params.id);
   return sampleFileResponse(reviewed ? await templateSampleFile(reviewed.organizationId, reviewed.id) : undefined);
 }

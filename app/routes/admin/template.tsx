@@ -1,7 +1,7 @@
 import { data, Form, href, useNavigation } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/template";
-import { requirePlatformAdmin, type CurrentUser } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff, type CurrentUser } from "~/.server/domains/auth/guards";
 import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminFormAction } from "~/.server/domains/admin/form-actions";
@@ -49,7 +49,7 @@ async function reviewedBy(current: CurrentUser, id: string) {
 }
 
 async function requireReviewed(args: Route.LoaderArgs) {
-  return reviewedBy(await requirePlatformAdmin(args), args.params.id);
+  return reviewedBy(await requireDeclaredStaff(args), args.params.id);
 }
 
 export async function loader(args: Route.LoaderArgs) {

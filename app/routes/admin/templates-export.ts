@@ -1,5 +1,5 @@
 import type { Route } from "./+types/templates-export";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { adminTemplatePage, readAdminTemplateFilters } from "~/.server/domains/admin/templates/queries";
@@ -8,7 +8,7 @@ import { m } from "~/paraglide/messages";
 
 /** The Templates tab's table as CSV (Export Data), with the page's filters and sort, one keyset page at a time. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const filters = readAdminTemplateFilters(args.url.searchParams);
   return streamedCsv(

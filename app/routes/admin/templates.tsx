@@ -2,7 +2,7 @@ import { data, href, useNavigation, useSearchParams } from "react-router";
 import type { SubmissionResult } from "~/components/ui/form-state";
 import * as z from "zod/mini";
 import type { Route } from "./+types/templates";
-import { requirePlatformAdmin, type CurrentUser } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff, type CurrentUser } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { adminFormAction } from "~/.server/domains/admin/form-actions";
@@ -35,7 +35,7 @@ import { m } from "~/paraglide/messages";
 export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_tab_templates() }) }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const filters = readAdminTemplateFilters(params);

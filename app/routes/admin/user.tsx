@@ -1,7 +1,7 @@
 import { data, useNavigation, useSearchParams } from "react-router";
 import type { SubmissionResult } from "~/components/ui/form-state";
 import type { Route } from "./+types/user";
-import { requirePlatformAdmin, type CurrentUser } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff, type CurrentUser } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure } from "~/.server/infrastructure/http/forms";
@@ -41,7 +41,7 @@ export const meta: Route.MetaFunction = ({ data: loaded }) => [
 const notFound = () => data("Not Found", { status: 404 });
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const tenant = await findTenant(scope, args.params.id);
   if (!tenant) throw notFound();

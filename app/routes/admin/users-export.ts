@@ -1,5 +1,5 @@
 import type { Route } from "./+types/users-export";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { allUserRows, readUserFilters } from "~/.server/domains/admin/users/list";
@@ -8,7 +8,7 @@ import { m } from "~/paraglide/messages";
 
 /** Export Data on the Users tab: the table with the page's search, filters and order, every page. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const { filters } = readUserFilters(args.url.searchParams);
   return streamedCsv(

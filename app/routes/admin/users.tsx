@@ -1,6 +1,6 @@
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/users";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { readUserFilters, userCounts, userPage, type AdminUserRow } from "~/.server/domains/admin/users/list";
 import { USER_PLANS, userStatusWords } from "~/lib/admin-users";
@@ -23,7 +23,7 @@ import { byCount } from "~/lib/intl";
 export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_tab_users() }) }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const { filters, problems } = readUserFilters(args.url.searchParams);
   const [counts, page] = await Promise.all([userCounts(scope), userPage(scope, filters)]);

@@ -3,7 +3,7 @@ import { data, Form, useNavigation } from "react-router";
 import { walletEntryWords } from "~/.server/domains/billing/wallet-words";
 import { getFormProps } from "~/components/ui/form-state";
 import type { Route } from "./+types/wallet";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { stepUpNeeded } from "~/.server/domains/admin/step-up";
 import { adjustWallet, adminWallet, type AdminWallet } from "~/.server/domains/admin/billing/wallet";
@@ -39,7 +39,7 @@ export const meta: Route.MetaFunction = ({ data: page }) => [
 ];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const wallet = await adminWallet(platformScope(current), args.params.id);
   if (!wallet) throw data("Not Found", { status: 404 });
   // The ledger's sentences in the reader's language (the page is a document: said here, on the server).

@@ -1,7 +1,7 @@
 import { data, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/whatsapp-account";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure } from "~/.server/infrastructure/http/forms";
@@ -38,7 +38,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 const notFound = () => data("Not Found", { status: 404 });
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const account = await adminAccount(scope, args.params.id);
   if (!account) throw notFound();

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/whatsapp-export";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminAccountsPage, readAccountFilters } from "~/.server/domains/admin/whatsapp/accounts";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
@@ -8,7 +8,7 @@ import { m } from "~/paraglide/messages";
 
 /** The WhatsApp tab's table as CSV (Export Data), with the page's search, status filter and sort. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const scope = platformScope(current);
   const { filters } = readAccountFilters(args.url.searchParams);
   return streamedCsv(

@@ -1,6 +1,6 @@
 import { Form, useSearchParams } from "react-router";
 import type { Route } from "./+types/whatsapp";
-import { requirePlatformAdmin } from "~/.server/domains/auth/guards";
+import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { adminAccountsPage, readAccountFilters } from "~/.server/domains/admin/whatsapp/accounts";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -27,7 +27,7 @@ import { m } from "~/paraglide/messages";
 export const meta: Route.MetaFunction = () => [{ title: m.admin_title({ page: m.admin_whatsapp_accounts() }) }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requirePlatformAdmin(args);
+  const current = await requireDeclaredStaff(args);
   const params = args.url.searchParams;
   const { filters, problems } = readAccountFilters(params);
   const page = await adminAccountsPage(platformScope(current), filters, { after: params.get("after"), before: params.get("before") });

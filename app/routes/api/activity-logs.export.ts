@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/activity-logs.export";
-import { isNavigation, requireResourcePermission } from "~/.server/domains/auth/guards";
+import { isNavigation, requireDeclaredResource } from "~/.server/domains/auth/guards";
+import type { PermissionHandle } from "~/lib/permissions";
 import { organizationScope } from "~/.server/infrastructure/db/scope";
 import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -14,9 +15,13 @@ import { log } from "~/.server/infrastructure/log";
  * activity_logs_{date}.csv, streamed. The Activity page's Export is a plain link to it; when the
  * export fails before it starts, a browser goes back to the page, which says so.
  */
+// Outside the signed-in layouts (the JSON API's address), so no middleware checks it: its loader
+// does, by this declaration (decision 055). A signed-out browser signs in and comes back to the page.
+export const handle: PermissionHandle = { permission: "activity:export", signInReturnsTo: "/activity" };
+
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, url } = args;
-  const current = await requireResourcePermission(args, "activity:export", { from: "/activity" });
+  const current = await requireDeclaredResource(args);
   const fromPage = isNavigation(args);
   const back = () => {
     const q = new URLSearchParams(url.search);

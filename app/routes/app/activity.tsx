@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { Activity as ActivityIcon, AlertTriangle, CheckCircle2, Download, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/activity";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { organizationScope } from "~/.server/infrastructure/db/scope";
 import { filterQuery, nairobiDate, parseActivityFilter } from "~/.server/domains/activity/filters";
 import {
@@ -42,7 +42,7 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.app_activity_title(
 
 /** Filters live in the URL: the form is a GET, so it works without JavaScript and can be shared. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "activity:view");
+  const current = await requireDeclaredUser(args);
   const url = args.url;
   const q = url.searchParams;
   const form = {

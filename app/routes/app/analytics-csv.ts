@@ -1,5 +1,5 @@
 import type { Route } from "./+types/analytics-csv";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { tenantAnalyticsFilters } from "~/.server/domains/analytics/page";
 import { analyticsReport, dailyCsv } from "~/.server/domains/analytics/report";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
@@ -12,7 +12,7 @@ export const handle: PermissionHandle = { permission: "campaigns:view" };
  * same query, as a formula-safe CSV download. A query the page refuses is refused here (400, in words).
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   const resolved = await tenantAnalyticsFilters(current.organization.id, args.url.searchParams);
   if (!resolved.ok)
     return new Response(`${resolved.error}\n`, {

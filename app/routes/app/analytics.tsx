@@ -1,6 +1,6 @@
 import { data, href, redirect } from "react-router";
 import type { Route } from "./+types/analytics";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { analyticsPage, tenantAnalyticsFilters } from "~/.server/domains/analytics/page";
 import { analyticsQuery, PERIOD_LABELS, type AnalyticsFilters } from "~/lib/analytics";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.app_analytics_title
 
 /** Advanced Analytics (spec section 2): every filter in the URL; a refused one shows the default period's figures and why (400). */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "campaigns:view");
+  const current = await requireDeclaredUser(args);
   const { searchParams, search } = args.url;
   const now = new Date();
   const resolved = await tenantAnalyticsFilters(current.organization.id, searchParams, now);

@@ -8,7 +8,7 @@ import { Button } from "~/components/ui/button";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { NewPasswordFields } from "~/components/ui/new-password-fields";
 import { Toast } from "~/components/ui/toast";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { changePassword } from "~/.server/domains/auth/change-password";
 import { sessionToken } from "~/.server/domains/auth/sessions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -33,7 +33,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: m.settings_change_password_meta_title() }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "account:manage");
+  const current = await requireDeclaredUser(args);
   // Those who run the console have their profile inside it.
   return { profilePath: can(current.role, "platform:console") ? "/admin/profile" : "/profile" };
 }

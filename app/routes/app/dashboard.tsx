@@ -1,7 +1,7 @@
 import { href, Link, useNavigation } from "react-router";
 import { BarChart3, CheckCircle2, FileText, MessageSquare, Send, ShieldCheck, Users, XCircle, AlertTriangle } from "~/components/ui/icons";
 import type { Route } from "./+types/dashboard";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { dashboardOverview } from "~/.server/domains/dashboard/overview";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatNumber, formatWhen } from "~/lib/dates";
@@ -19,7 +19,7 @@ export const handle: PermissionHandle = { permission: "overview:view" };
 export const meta: Route.MetaFunction = () => [{ title: `${m.app_nav_overview()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "overview:view");
+  const current = await requireDeclaredUser(args);
   return { businessName: current.organization.name, overview: await dashboardOverview(current, args.context) };
 }
 

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/developer-endpoint";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { endpointReference } from "~/.server/adapters/api-v1/reference";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
@@ -25,7 +25,7 @@ export const meta: Route.MetaFunction = ({ data: page }) => [
 
 /** One endpoint of the API: what it does, its example in curl, JavaScript or Python (`?lang=`), and its errors. */
 export async function loader(args: Route.LoaderArgs) {
-  await requireUserWithPermission(args, "developer:view");
+  await requireDeclaredUser(args);
   const language = exampleLanguage(args.url);
   const endpoint = endpointReference(args.params.operation, language);
   if (!endpoint) throw data(m.developers_endpoint_not_found(), { status: 404 });

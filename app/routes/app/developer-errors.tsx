@@ -1,5 +1,5 @@
 import type { Route } from "./+types/developer-errors";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { errorCatalogueRows } from "~/.server/adapters/api-v1/reference";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.developers_errors_t
 
 /** The one catalogue of the API's error codes, as the OpenAPI document publishes it. */
 export async function loader(args: Route.LoaderArgs) {
-  await requireUserWithPermission(args, "developer:view");
+  await requireDeclaredUser(args);
   // What each code means and what to do, in the page's language; the codes and statuses as the API has them.
   return {
     errors: errorCatalogueRows().map((row) => ({

@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import type { Route } from "./+types/developers";
 import { WebhookSchema } from "~/lib/schemas/developer";
 import { WEBHOOK_MESSAGES } from "~/lib/schemas/developer-rules";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { apiKeySummary, readApiKey, regenerateApiKey } from "~/.server/domains/developer/api-keys";
@@ -54,7 +54,7 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.developers_title()}
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, url } = args;
-  const current = await requireUserWithPermission(args, "developer:view");
+  const current = await requireDeclaredUser(args);
   const reveal = url.searchParams.get("reveal") === "1";
   const organizationId = current.organization.id;
   const language = exampleLanguage(url);

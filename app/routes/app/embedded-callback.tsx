@@ -1,7 +1,7 @@
 import { href, Link, redirect } from "react-router";
 import { CheckCircle2, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/embedded-callback";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { toastCookie } from "~/.server/infrastructure/http/toast";
 import { FAILURE_REASONS, handleEmbeddedCallback, type FailureReason } from "~/.server/domains/whatsapp/callback";
@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.whatsapp_callback_t
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, url } = args;
-  const current = await requireUserWithPermission(args, "whatsapp:manage");
+  const current = await requireDeclaredUser(args);
   const outcome = url.searchParams.get("outcome");
   if (outcome) return showOutcome(current.organization.id, outcome, url.searchParams.get("reason"), url.searchParams.get("waba"));
 

@@ -1,7 +1,7 @@
 import { href, Link } from "react-router";
 import { ArrowLeft, ArrowRight } from "~/components/ui/icons";
 import type { Route } from "./+types/get-started";
-import { homeFor, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { homeFor, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { Badge } from "~/components/ui/badge";
 import { CheckCircle2, Circle } from "~/components/ui/icons";
@@ -64,7 +64,7 @@ const steps = (): Step[] => [
 ];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "tutorial:view");
+  const current = await requireDeclaredUser(args);
   const raw = Number(args.url.searchParams.get("step") ?? "1");
   const step = Number.isInteger(raw) && raw >= 1 && raw <= steps().length ? raw : 1;
   // Which steps the tenant has done, from its own records (a connected number, an approved template…).

@@ -3,7 +3,7 @@ import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
 import { AdminHeader as ServerAdminHeader } from "~/components/layout/admin-header";
 import { ClosingBanner as ServerClosingBanner } from "~/components/layout/closing-banner";
 import type { Route } from "./+types/layout";
-import { requireUserWithPermission, signedInPages } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser, signedInPages } from "~/.server/domains/auth/guards";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import { shellReadsOf } from "~/.server/domains/notifications/queries";
 import { AppShell } from "~/components/layout/app-shell";
@@ -21,7 +21,7 @@ export const middleware: Route.MiddlewareFunction[] = [signedInPages];
 
 export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
-  const current = await requireUserWithPermission(args);
+  const current = await requireDeclaredUser(args);
   const collapsed = (await signedCookies().sidebar.parse(request.headers.get("cookie"))) === "collapsed";
   // Administrators see the console's header, whose bell shows system alerts rather than notifications.
   const admin = can(current.role, "platform:console");

@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import { Monitor, Smartphone, Tablet } from "~/components/ui/icons";
 import type { Route } from "./+types/preview";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { findTemplate, isUuid, templateChoices } from "~/.server/domains/templates/queries";
 import { templateInput } from "~/.server/domains/templates/manage";
 import { withStoredSample } from "~/.server/domains/templates/media";
@@ -47,7 +47,7 @@ const devices = (): { value: Device; label: string; icon: typeof Smartphone }[] 
  * page's script fetches the same form's answer and swaps the preview in, the address unchanged).
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "templates:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const params = args.url.searchParams;
   const choices = await templateChoices(organizationId);

@@ -10,7 +10,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { OtpInput } from "~/components/ui/otp-input";
 import { Toast } from "~/components/ui/toast";
 import { formatDay, formatWhen } from "~/lib/dates";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { pendingCode } from "~/.server/domains/auth/codes";
 import { listRecentActivity } from "~/.server/domains/activity/queries";
 import { activityInWords } from "~/.server/domains/activity/words";
@@ -39,7 +39,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: m.settings_profile_meta_title() }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "account:manage");
+  const current = await requireDeclaredUser(args);
   const url = args.url;
   const [pending, activity] = await Promise.all([
     pendingCode(current.user.id, "email_change"),

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/search-suggest";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { readSearchQuery } from "~/.server/domains/search/registry";
 import { suggestionsFor } from "~/.server/domains/search/providers";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -13,7 +13,7 @@ export const handle: PermissionHandle = { permission: "signed-in" };
  * long finds nothing here (the search page says why).
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args);
+  const current = await requireDeclaredUser(args);
   const read = readSearchQuery(args.url.searchParams.get("q"));
   const hits = read.ok === true ? await suggestionsFor(current, read.query) : [];
   return Response.json(

@@ -1,6 +1,6 @@
 import { href } from "react-router";
 import type { Route } from "./+types/search";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { readSearchQuery } from "~/.server/domains/search/registry";
 import { searchEverything } from "~/.server/domains/search/providers";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.app_shell_search()}
 
 /** GET /search?q=: what the top bar's search box finds across the domains the user may see. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args);
+  const current = await requireDeclaredUser(args);
   const read = readSearchQuery(args.url.searchParams.get("q"));
   if (read.ok === "empty") return { query: read.typed, message: null, sections: [] };
   if (read.ok === false) return { query: read.typed, message: read.message, sections: [] };

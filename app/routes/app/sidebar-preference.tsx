@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/sidebar-preference";
-import { homeFor, isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { homeFor, isLocalPath, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
 import * as z from "zod/mini";
 import { formAction } from "~/.server/domains/auth/form-actions";
@@ -30,6 +30,6 @@ const SidebarSchema = z.object({ collapsed: postedFirst(Infinity), redirectTo: p
 
 // Nothing to show: home, which for a platform administrator is the console (not /dashboard, which refuses them).
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args);
+  const current = await requireDeclaredUser(args);
   throw redirect(homeFor(current.role));
 }

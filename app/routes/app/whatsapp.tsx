@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { AlertCircle, CheckCircle2, Circle, Lightbulb, Phone, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/whatsapp";
 import * as z from "zod/mini";
-import { isLocalPath, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { isLocalPath, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import {
   listConnections,
@@ -43,7 +43,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: `${m.whatsapp_setup_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "whatsapp:view");
+  const current = await requireDeclaredUser(args);
   const signup = embeddedSignupConfig(current);
   try {
     const connections = await listConnections(current.organization.id);

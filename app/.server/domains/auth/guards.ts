@@ -196,15 +196,44 @@ export async function requireResourcePermission(args: GuardArgs, permission?: Ne
   return current;
 }
 
+/** A loader's, action's or middleware's arguments: the guards' and what React Router matched. */
+export interface RouteArgs extends GuardArgs {
+  /** The URL pattern React Router matched ("chat/:id"); empty or absent when a test calls a loader itself. */
+  pattern?: string;
+  params?: Params;
+}
+
 /**
  * What the route being opened declares (decision 055). Every route under a signed-in layout
  * declares a permission (tests/integration/route-permissions.test.ts); one that does not is refused
  * rather than opened to every member.
  */
-function declaredAccess(args: GuardArgs & { url: URL; pattern?: string; params?: Params }) {
-  const access = matchedRouteAccess(args);
-  if (!access) throw new Error(`${args.url.pathname}: a signed-in route without a declared permission.`);
+function declaredAccess(args: RouteArgs) {
+  const url = pageUrl(args);
+  const access = matchedRouteAccess({ pattern: args.pattern, params: args.params, url });
+  if (!access) throw new Error(`${url.pathname}: a signed-in route without a declared permission.`);
   return access;
+}
+
+/**
+ * For a page's loader or action: the signed-in user, holding what the route declares in its
+ * `handle` (decision 055, amended for issue 75), answered as requireUserWithPermission answers. Under
+ * the layout's middleware this repeats a check already passed, at no cost (the session is read once a
+ * request); a loader called without it (a test) is checked as the middleware would. A route that
+ * declares nothing is an error, never an open door.
+ */
+export async function requireDeclaredUser(args: RouteArgs) {
+  return requireUserWithPermission(args, declaredAccess(args).permissions);
+}
+
+/**
+ * For a download's or a live stream's loader: the signed-in user holding what the route declares,
+ * answered as requireResourcePermission answers (a signed-out browser signs in and comes back to the
+ * page the route declares in `signInReturnsTo`, or to the address itself).
+ */
+export async function requireDeclaredResource(args: RouteArgs) {
+  const { permissions, signInReturnsTo } = declaredAccess(args);
+  return requireResourcePermission(args, permissions, { from: signInReturnsTo });
 }
 
 /**
@@ -212,7 +241,7 @@ function declaredAccess(args: GuardArgs & { url: URL; pattern?: string; params?:
  * and checks the permission the page's route module declares in its `handle`.
  */
 export const signedInPages: MiddlewareFunction<Response> = async (args, next) => {
-  const current = await requireUserWithPermission(args, declaredAccess(args).permissions);
+  const current = await requireDeclaredUser(args);
   // Dates on the page are in the organisation's time zone (its Organisation settings), words in the member's language.
   return inSavedLocale(current.user.locale, args.url, () => inDisplayZone(current.organization.timeZone, next));
 };
@@ -223,8 +252,7 @@ export const signedInPages: MiddlewareFunction<Response> = async (args, next) =>
  * does, a signed-out browser sent to sign in to the page it declares (or the address itself).
  */
 export const signedInResources: MiddlewareFunction<Response> = async (args, next) => {
-  const { permissions, signInReturnsTo } = declaredAccess(args);
-  const current = await requireResourcePermission(args, permissions, { from: signInReturnsTo });
+  const current = await requireDeclaredResource(args);
   // A PDF or an export in the member's language and the organisation's time zone, as its page.
   return inSavedLocale(current.user.locale, args.url, () => inDisplayZone(current.organization.timeZone, next));
 };
@@ -249,6 +277,15 @@ export async function requirePlatformStaff(args: GuardArgs, needed: readonly Per
   return current;
 }
 
+/**
+ * For a console page's loader or action: a platform administrator holding what the route declares
+ * (the console's layout declares `platform:console`; a money or staff page more, decision 112), the
+ * console's 404 to anyone else, as the layout's middleware answers.
+ */
+export async function requireDeclaredStaff(args: RouteArgs) {
+  return requirePlatformStaff(args, declaredAccess(args).permissions);
+}
+
 /** The admin console's JSON routes: 404 as JSON to anyone but a platform administrator. */
 export async function requirePlatformAdminApi(args: GuardArgs) {
   const current = await currentUser(args, { answer: "consoleJson" });
@@ -271,9 +308,8 @@ function consoleJsonNotFound() {
  * that); an administrator's request by any method but GET, HEAD or POST is refused.
  */
 export const adminPages: MiddlewareFunction<Response> = async (args, next) => {
-  const current = await requirePlatformAdmin(args);
   // A console page for some staff only (money: owners and finance; staff: owners; issue 74): 404 to the others, as the console is to anyone else.
-  if (!holds(current.role, declaredAccess(args).permissions)) throw consoleNotFound();
+  const current = await requireDeclaredStaff(args);
   if (!["GET", "HEAD", "POST"].includes(args.request.method))
     return new Response("Method not allowed.", {
       status: 405,

@@ -5,7 +5,13 @@
 export { queueCodeMail } from "./code-mail-job";
 export { CODE_MESSAGES, consumeCode, deleteStaleCodes, issueCode } from "./codes";
 export { actorOf, intent } from "./form-actions";
-export { requirePlatformAdmin, requirePlatformStaff, requireUserWithPermission } from "./guards";
+export {
+  requireDeclaredResource,
+  requireDeclaredUser,
+  requirePlatformAdmin,
+  requirePlatformStaff,
+  requireUserWithPermission,
+} from "./guards";
 export type { CurrentUser, GuardArgs } from "./guards";
 export { ownersToWrite } from "./language";
 export { confirmOwnPassword } from "./own-password";

@@ -1,6 +1,6 @@
 import { data, href } from "react-router";
 import type { Route } from "./+types/assistant";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -36,7 +36,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: m.automations_assistant_meta_title() }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "automations:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const [settings, numbers, usage] = await Promise.all([
     readAssistantSettings(organizationId),

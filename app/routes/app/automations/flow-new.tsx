@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/flow-new";
 import * as z from "zod/mini";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
@@ -31,7 +31,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: m.automations_flows_new_meta_title() }];
 
 export async function loader(args: Route.LoaderArgs) {
-  await requireUserWithPermission(args, "automations:manage");
+  await requireDeclaredUser(args);
   return {};
 }
 

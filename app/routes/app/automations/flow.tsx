@@ -1,7 +1,7 @@
 import { data, Form, href, redirect } from "react-router";
 import type { Route } from "./+types/flow";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -54,7 +54,7 @@ async function found<T>(work: Promise<T>): Promise<T> {
 
 export async function loader(args: Route.LoaderArgs) {
   const id = args.params.id;
-  const current = await requireUserWithPermission(args, "automations:view");
+  const current = await requireDeclaredUser(args);
   const canManage = can(current.role, "automations:manage");
   const [flow, members] = await Promise.all([found(getFlow(current.organization.id, id)), answeringMembers(current.organization.id)]);
   const params = args.url.searchParams;

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/flows";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
@@ -39,7 +39,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.automations_flows_meta
 
 /** The organisation's flows; `?confirm=delete&flow=<id>` asks before deleting one. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "automations:view");
+  const current = await requireDeclaredUser(args);
   const canManage = can(current.role, "automations:manage");
   const flows = await listFlows(current.organization.id);
   const params = args.url.searchParams;

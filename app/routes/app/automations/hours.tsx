@@ -1,6 +1,6 @@
 import { href } from "react-router";
 import type { Route } from "./+types/hours";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { formAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.automations_hours_meta
 
 /** The saved settings in the form's fields, the organisation's time zone, and whether it is open now by them. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "automations:view");
+  const current = await requireDeclaredUser(args);
   const settings = await readAutomationSettings(current.organization.id);
   const timeZone = current.organization.timeZone;
   return {

@@ -1,7 +1,7 @@
 import { data, href } from "react-router";
 import type { Route } from "./+types/index";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
@@ -42,7 +42,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.automations_meta_title
 
 /** The organisation's rules, in the order they are tried; `?confirm=delete&rule=<id>` asks before deleting one. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "automations:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
   const [rules, settings, numbers, members, fields, assistant, flows] = await Promise.all([

@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/knowledge";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
@@ -56,7 +56,7 @@ async function found<T>(work: Promise<T>): Promise<T> {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "automations:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
   const params = args.url.searchParams;

@@ -1,6 +1,6 @@
 import { data, href } from "react-router";
 import type { Route } from "./+types/rule";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -51,7 +51,7 @@ function numberChoices(numbers: Awaited<ReturnType<typeof automationNumbers>>, k
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "automations:manage");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const id = args.params.id;
   const [rule, numbers, members, fields, flows, templates] = await Promise.all([

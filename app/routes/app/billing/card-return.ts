@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/card-return";
 import { cardPaymentByReference, settleCardPayment } from "~/.server/domains/billing/card";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import type { PermissionHandle } from "~/lib/permissions";
 
 export const handle: PermissionHandle = { permission: "billing:manage" };
@@ -12,7 +12,7 @@ export const handle: PermissionHandle = { permission: "billing:manage" };
  * their payment's page. Another organisation's reference answers 404.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   const reference = args.url.searchParams.get("reference") ?? args.url.searchParams.get("trxref") ?? "";
   if (!/^[\w-]{6,100}$/.test(reference)) throw new Response("Not Found", { status: 404 });
   // Paystack out of reach: the payment's page shows it pending, and the webhook or the check job settles it.

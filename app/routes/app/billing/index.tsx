@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { data, redirect, redirectDocument, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/index";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -43,7 +43,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.billing_meta_title() }
 
 /** Billing & Subscription (spec section 2): owners and admins see it; the same roles change it. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "billing:view");
+  const current = await requireDeclaredUser(args);
   const [page, assistantUsage] = await Promise.all([
     billingPageData(current.organization.id),
     assistantBillingUsage(current.organization.id),

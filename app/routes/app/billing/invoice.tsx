@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/invoice";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { invoiceDocument } from "~/.server/domains/billing/invoices";
 import { openDisputeOf, resolvedDisputeOf } from "~/.server/domains/billing/page";
@@ -36,7 +36,7 @@ export const meta: Route.MetaFunction = ({ data: page }) => [
 
 /** One invoice or receipt as a page, its PDF, and its dispute. Another organisation's: 404. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "billing:view");
+  const current = await requireDeclaredUser(args);
   const [invoice, dispute, resolved] = await Promise.all([
     invoiceDocument(current.organization.id, args.params.id),
     openDisputeOf(current.organization.id, args.params.id),

@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/payment";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { env } from "~/.server/infrastructure/config/env";
 import { paymentPageData } from "~/.server/domains/billing/page";
 import { paybillFor } from "~/.server/domains/billing/mpesa";
@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.billing_payment_meta_t
 
 /** One top-up as it goes: waiting for the phone (or the bank), then paid or failed. Another organisation's: 404. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "billing:view");
+  const current = await requireDeclaredUser(args);
   const page = await paymentPageData(current.organization.id, args.params.id);
   if (!page) throw data("Not Found", { status: 404 });
   return {

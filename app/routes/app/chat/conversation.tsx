@@ -1,6 +1,6 @@
 import { data, redirect, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/conversation";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { findConversation } from "~/.server/domains/inbox/list";
@@ -41,7 +41,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
  * header names the colleagues on it (viewing it, or typing).
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "inbox:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const now = new Date();
   const conversation = await findConversation(organizationId, args.params.id, now);
@@ -86,7 +86,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 /** The thread's actions: send, template, note, assign, take, unassign, resolve, reopen, retry, read, typing. */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "inbox:view");
+  const current = await requireDeclaredUser(args);
   const conversation = await findConversation(current.organization.id, args.params.id);
   if (!conversation) throw data(m.inbox_conversation_not_found(), { status: 404 });
   const outcome = await handleInboxAction(current, conversation, args.request, readForm);

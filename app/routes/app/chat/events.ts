@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/events";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { openInboxStream } from "~/.server/domains/inbox/stream";
 import { liveStream } from "~/.server/infrastructure/http/live-streams";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -17,7 +17,7 @@ export const handle: PermissionHandle = { permission: "inbox:view", signInReturn
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   if (!(request.headers.get("accept") ?? "").includes("text/event-stream")) throw data(m.inbox_events_not_a_page(), { status: 406 });
   const url = new URL(request.url);
   const lastEventId = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/index";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { inboxListData, listPlace } from "~/.server/domains/inbox/page";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.inbox_chat_meta_title(
 
 /** /chat: the organisation's conversations (spec: Chat), newest activity first, searchable and filtered. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "inbox:view");
+  const current = await requireDeclaredUser(args);
   return inboxListData(current.organization.id, current.user.id, listPlace(args.url));
 }
 

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/media";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { fileNotFound, storedFileResponse } from "~/.server/infrastructure/http/file-response";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { messageFile } from "~/.server/domains/inbox/media";
@@ -14,7 +14,7 @@ export const handle: PermissionHandle = { permission: "inbox:view" };
  * message, one without a file and a malformed id are all 404.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   const file = await messageFile(current.organization.id, args.params.id);
   if (!file) return fileNotFound(m.inbox_media_no_file());
   return storedFileResponse(args.request, file, `whatsapp-${args.params.id.slice(0, 8)}`);

@@ -1,6 +1,6 @@
 import { data, Form, href, Link, redirect } from "react-router";
 import type { Route } from "./+types/new";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import * as z from "zod/mini";
 import { formAction } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
@@ -43,7 +43,7 @@ interface StartActionData {
  * Nothing is created until the form is sent.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "inbox:reply");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const params = args.url.searchParams;
   const numbers = await startNumbers(organizationId);

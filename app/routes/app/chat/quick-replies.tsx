@@ -1,7 +1,7 @@
 import { data, href } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/quick-replies";
-import { requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure } from "~/.server/infrastructure/http/forms";
@@ -42,7 +42,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.inbox_quick_meta_title
 
 /** The organisation's saved answers; `?edit=<id>` opens one for editing, `?confirm=delete&reply=<id>` asks before deleting. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "inbox:quick-replies");
+  const current = await requireDeclaredUser(args);
   const replies = await listQuickReplies(current.organization.id);
   const params = args.url.searchParams;
   // Another organisation's id (or none at all) is not found, as in the actions.

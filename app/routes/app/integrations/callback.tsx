@@ -1,6 +1,6 @@
 import { data, href } from "react-router";
 import type { Route } from "./+types/callback";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
@@ -19,7 +19,7 @@ export const handle: PermissionHandle & PageHandle = { permission: "developer:ma
 export const meta: Route.MetaFunction = () => [{ title: `${m.integrations_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "developer:manage");
+  const current = await requireDeclaredUser(args);
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(args.request, args.context) };
   try {
     const { name, account } = await finishConnect(actor, args.params.provider, args.url.searchParams);

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/google-sheets-picker";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { pickerAccessToken } from "~/.server/domains/integrations/google-sheets/settings";
 import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
@@ -16,7 +16,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
  */
 export async function action(args: Route.ActionArgs) {
   if (args.request.method !== "POST") return methodNotAllowed("POST");
-  const current = await requireResourcePermission(args, "developer:manage");
+  const current = await requireDeclaredResource(args);
   try {
     return Response.json({ oauthToken: await pickerAccessToken(current.organization.id) }, { headers: NO_STORE });
   } catch (error) {

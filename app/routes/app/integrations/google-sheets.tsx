@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/google-sheets";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -52,7 +52,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: `${m.sheets_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "developer:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   let account: string | null;
   try {

@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/hubspot";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -35,7 +35,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: `${m.hubspot_settings_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "developer:view");
+  const current = await requireDeclaredUser(args);
   try {
     const settings = await hubspotSettings(current.organization.id);
     return { ...settings, canManage: can(current.role, "developer:manage") };

@@ -1,7 +1,7 @@
 import { data, href, redirectDocument } from "react-router";
 import type { Route } from "./+types/index";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
@@ -40,7 +40,7 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.integrations_title(
 const CONNECT_DIALOG = /^connect-([a-z0-9-]{1,40})$/;
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "developer:view");
+  const current = await requireDeclaredUser(args);
   const params = args.url.searchParams;
   const category = categoryOf(params.get("category"));
   const all = await integrationCards(current.organization.id);

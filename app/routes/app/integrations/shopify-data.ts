@@ -1,5 +1,5 @@
 import type { Route } from "./+types/shopify-data";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { privacyExport } from "~/.server/domains/integrations/shopify/privacy";
 import { jsonDownload, notFoundText } from "~/.server/infrastructure/http/download";
@@ -16,7 +16,7 @@ export const handle: PermissionHandle = { permission: "contacts:manage", signInR
  * request, or none, is not found.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   try {
     const { fileName, body } = await privacyExport({ organizationId: current.organization.id, userId: current.user.id }, args.params.id);
     return jsonDownload(fileName, body);

@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/shopify";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { formAction } from "~/.server/domains/auth/form-actions";
 import { postedAll, postedFirst } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -45,7 +45,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: `${m.shopify_mapping_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "developer:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   let shop: string;
   try {

@@ -1,7 +1,7 @@
 import { Form, href, useSearchParams } from "react-router";
 import { Megaphone } from "~/components/ui/icons";
 import type { Route } from "./+types/broadcasts";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { ENDED_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/domains/campaigns/queries";
 import { ENDED_CHOICES, statusWords } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.messaging_broadcasts_m
 
 /** /messaging/broadcasts: Broadcast History, every campaign and quick broadcast that has ended, with its final figures. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "campaigns:view");
+  const current = await requireDeclaredUser(args);
   const params = args.url.searchParams;
   const q = (params.get("q") ?? "").slice(0, 100);
   const wanted = params.get("status") ?? "";

@@ -1,7 +1,7 @@
 import { Form, href, useSearchParams } from "react-router";
 import { Megaphone, Plus } from "~/components/ui/icons";
 import type { Route } from "./+types/campaigns";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { CAMPAIGN_STATUSES, listCampaigns, type CampaignStatus } from "~/.server/domains/campaigns/queries";
 import { followsLive, refreshesWithoutScript, STATUS_CHOICES, statusWords } from "~/lib/campaign-live";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -32,7 +32,7 @@ const statusLabels = (): [CampaignStatus, string][] => STATUS_CHOICES.map((s) =>
 
 /** /messaging: the Campaigns tab. Search and status in the URL (a GET form), newest first, keyset pages. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "campaigns:view");
+  const current = await requireDeclaredUser(args);
   const params = args.url.searchParams;
   const q = (params.get("q") ?? "").slice(0, 100);
   const wanted = params.get("status") ?? "";

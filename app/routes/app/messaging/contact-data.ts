@@ -1,5 +1,5 @@
 import type { Route } from "./+types/contact-data";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { contactDataFile } from "~/.server/domains/contacts/rights";
@@ -18,7 +18,7 @@ export const handle: PermissionHandle = { permission: "contacts:manage", signInR
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, params } = args;
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   const actor = { organizationId: current.organization.id, userId: current.user.id, meta: requestMeta(request, context) };
   try {
     const { fileName, body } = await contactDataFile(actor, params.id);

@@ -2,7 +2,7 @@ import { data, href, useSearchParams } from "react-router";
 import * as z from "zod/mini";
 import { useCan } from "~/components/layout/shell-role";
 import type { Route } from "./+types/contact";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -46,7 +46,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
  * states the server renders (no script needed).
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "contacts:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const params = args.url.searchParams;
   const contact = await getContact(organizationId, args.params.id).catch((error) => {

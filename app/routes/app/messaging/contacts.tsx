@@ -1,7 +1,7 @@
 import { data, href, useNavigation, useSearchParams } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/contacts";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { actorOf, intent, intentAction } from "~/.server/domains/auth/form-actions";
 import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
 import { formFailure } from "~/.server/infrastructure/http/forms";
@@ -63,7 +63,7 @@ const BulkPostSchema = z.object({
  * actions are one form whose checkboxes sit in the table's rows.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "contacts:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const params = args.url.searchParams;
   const filterParams = readContactFilterParams(params);

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/export";
-import { isNavigation, requireResourcePermission } from "~/.server/domains/auth/guards";
+import { isNavigation, requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { jsonError, methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { recordActivity } from "~/.server/domains/activity/record";
@@ -18,7 +18,7 @@ export const handle: PermissionHandle = { permission: "contacts:manage", signInR
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context, url } = args;
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   const { filter, description } = exportFilter(url.searchParams);
   try {
     const body = await openContactsCsv(current.organization.id, filter);

@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import type { Route } from "./+types/fields";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
@@ -41,7 +41,7 @@ const typeLabels = () =>
 
 /** The tenant's custom contact fields: each a key templates and CSVs use, a label, a type. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "contacts:view");
+  const current = await requireDeclaredUser(args);
   return { fields: [...(await attributeDefinitions(current.organization.id)).values()], canManage: can(current.role, "contacts:manage") };
 }
 

@@ -1,7 +1,7 @@
 import { data, Form, href, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/segments";
 import * as z from "zod/mini";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
@@ -34,7 +34,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.messaging_segments_met
 
 /** Saved filters with a live count. Arriving with a filter in the query offers to save it. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "contacts:view");
+  const current = await requireDeclaredUser(args);
   const filter = readContactFilterParams(args.url.searchParams);
   return {
     segments: await listSegments(current.organization.id, { counts: true }),

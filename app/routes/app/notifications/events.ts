@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/events";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { bellOf } from "~/.server/domains/notifications/queries";
 import { watchNotifications } from "~/.server/domains/notifications/live";
 import { log } from "~/.server/infrastructure/log";
@@ -23,7 +23,7 @@ const KEEPALIVE_MS = 25_000;
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request } = args;
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   // Only an EventSource: a page opened on it by mistake (or a crawler) is told so rather than held open.
   if (!(request.headers.get("accept") ?? "").includes("text/event-stream"))
     throw data(m.inbox_notifications_events_not_a_page(), { status: 406 });

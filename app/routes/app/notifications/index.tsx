@@ -1,7 +1,7 @@
 import { data, Form, href, Link, redirect, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/index";
 import * as z from "zod/mini";
-import { isLocalPath, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { isLocalPath, requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.inbox_notifications_me
 
 /** The member's notifications, newest first, 20 a page (keyset: `after` is the last row's position). */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "notifications:view");
+  const current = await requireDeclaredUser(args);
   const cursor = args.url.searchParams.get("after");
   return listNotifications({ userId: current.user.id, organizationId: current.organization.id }, { cursor });
 }

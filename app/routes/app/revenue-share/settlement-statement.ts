@@ -1,5 +1,5 @@
 import type { Route } from "./+types/settlement-statement";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { statementPdf } from "~/.server/domains/revenue-share/statement";
 import type { PermissionHandle } from "~/lib/permissions";
 import { getLocale } from "~/paraglide/runtime";
@@ -10,7 +10,7 @@ export const handle: PermissionHandle = { permission: "signed-in" };
 
 /** GET /revenue-share/settlements/<id>/statement: a settlement's statement as an A4 PDF. Not one's own: 404. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   const statement = await statementPdf(args.params.id, getLocale(), { role: current.role, organizationId: current.organization.id });
   if (!statement) throw new Response("Not Found", { status: 404 });
   return new Response(Buffer.from(statement.pdf), {

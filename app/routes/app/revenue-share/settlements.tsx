@@ -1,6 +1,6 @@
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/settlements";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { parseSettlementFilters, partnerChoices, settlementDetail, settlementPage } from "~/.server/domains/revenue-share/read";
 import { revenueShareAction } from "~/.server/domains/revenue-share/page-actions";
@@ -31,7 +31,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_tab_settlements()} | ${m.revenue_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "platform:money");
+  const current = await requireDeclaredUser(args);
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const filters = parseSettlementFilters(params);

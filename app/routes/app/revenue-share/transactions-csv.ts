@@ -1,5 +1,5 @@
 import type { Route } from "./+types/transactions-csv";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { streamedCsv } from "~/.server/domains/admin/csv-export";
 import { parseTransactionFilters, transactionPage } from "~/.server/domains/revenue-share/read";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
@@ -10,7 +10,7 @@ export const handle: PermissionHandle = { permission: "platform:money" };
 
 /** GET /revenue-share/transactions.csv: the Transactions tab's rows for its filters, every page (keyset), amounts in KES. */
 export async function loader(args: Route.LoaderArgs) {
-  await requireResourcePermission(args, "platform:money");
+  await requireDeclaredResource(args);
   const filters = parseTransactionFilters(args.url.searchParams);
   const kes = (cents: number) => (cents / 100).toFixed(2);
   return streamedCsv(

@@ -1,6 +1,6 @@
 import { Form, useSearchParams } from "react-router";
 import type { Route } from "./+types/transactions";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { parseTransactionFilters, partnerChoices, transactionPage } from "~/.server/domains/revenue-share/read";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -26,7 +26,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_tab_transactions()} | ${m.revenue_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "platform:money");
+  const current = await requireDeclaredUser(args);
   const params = args.url.searchParams;
   const filters = parseTransactionFilters(params);
   const [page, partners] = await Promise.all([

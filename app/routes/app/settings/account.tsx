@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import type { Route } from "./+types/account";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -38,7 +38,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.settings_account_meta_
 
 /** Closing the organisation, or reopening it while it closes: the owner's (the layout's middleware checks first). */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "organization:close");
+  const current = await requireDeclaredUser(args);
   const { name, closureRequestedAt, eraseAfter } = current.organization;
   return {
     name,

@@ -1,6 +1,6 @@
 import { href, redirect } from "react-router";
 import type { Route } from "./+types/index";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import type { PermissionHandle } from "~/lib/permissions";
 
 // Every member has some section of Account Settings (their own security). Each section is sent as a
@@ -9,6 +9,6 @@ export const handle: PermissionHandle & { hydrate: false } = { permission: "acco
 
 /** Account Settings opens at its first section the member may open: the organisation for owners and admins, else the team. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "account:manage");
+  const current = await requireDeclaredUser(args);
   throw redirect(can(current.role, "organization:manage") ? href("/settings/organisation") : href("/settings/team"));
 }

@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/notifications";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { formFailure } from "~/.server/infrastructure/http/forms";
@@ -47,7 +47,7 @@ const RulesSchema = z.object(Object.fromEntries(EVENT_SETTINGS.map((s) => [s.eve
 
 /** Who each event e-mails in this organisation (owners and admins choose). */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "notifications:manage");
+  const current = await requireDeclaredUser(args);
   return { rules: await readEmailRules(current.organization.id) };
 }
 

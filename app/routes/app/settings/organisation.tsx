@@ -3,7 +3,7 @@ import { locales } from "~/paraglide/runtime";
 import { Form, href } from "react-router";
 import { getFormProps, getInputProps, getSelectProps } from "~/components/ui/form-state";
 import type { Route } from "./+types/organisation";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
@@ -48,7 +48,7 @@ const AFRICAN_ZONES = OFFERED_TIME_ZONES.filter((zone) => zone.startsWith("Afric
 
 /** The organisation's name and what its invoices carry; owners and admins (the layout's middleware checks first). */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "organization:manage");
+  const current = await requireDeclaredUser(args);
   return { details: organisationDetails(current.organization) };
 }
 

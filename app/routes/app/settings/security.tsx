@@ -1,7 +1,7 @@
 import { data, Form, href } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/security";
-import { mustSetUpTwoFactor, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { mustSetUpTwoFactor, requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";
 import { can } from "~/.server/domains/auth/permissions";
 import { listSessions, signOutOtherSessions, signOutSession, type ActiveSession } from "~/.server/domains/auth/session-list";
 import {
@@ -45,7 +45,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.settings_security_meta
 
 /** How the signed-in person signs in (two-factor) and where they are signed in: each live session, with a way to end the others. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "account:manage");
+  const current = await requireDeclaredUser(args);
   const enforce = can(current.role, "security:enforce");
   const [sessions, { withoutTwoFactor, ...twoFactor }] = await Promise.all([
     listSessions(current.user.id, current.session.id),

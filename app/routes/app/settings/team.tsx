@@ -1,7 +1,7 @@
 import { data, href } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/team";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure } from "~/.server/infrastructure/http/forms";
@@ -46,7 +46,7 @@ export const meta: Route.MetaFunction = () => [{ title: m.settings_team_meta_tit
 
 /** The organisation's members and open invitations; owners and admins manage them, everyone sees them. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "team:view");
+  const current = await requireDeclaredUser(args);
   const canManage = can(current.role, "team:manage");
   const params = args.url.searchParams;
   const [members, invitations] = await Promise.all([

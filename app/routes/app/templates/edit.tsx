@@ -1,7 +1,7 @@
 import { data, href, Link } from "react-router";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/edit";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import type { Submission } from "@conform-to/react";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { actorOf, formAction } from "~/.server/domains/auth/form-actions";
@@ -41,7 +41,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 /** /templates/new and /templates/:id/edit: a page of its own, so it works without JavaScript. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "templates:manage");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const accounts = await templateAccountChoices(organizationId);
   if (!args.params.id) return { template: null, values: emptyTemplateInput(), accounts };

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { data, href, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/index";
-import { can, requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { actorOf, formAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { findTemplate, listTemplates, readTemplateFilters, templateStatusCounts } from "~/.server/domains/templates/queries";
@@ -38,7 +38,7 @@ export const meta: Route.MetaFunction = () => [{ title: `${m.templates_title()} 
  * `?dialog=view|delete&template=<id>` that the server renders, copy, delete and sync as posts.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "templates:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const params = args.url.searchParams;
   const filters = readTemplateFilters(params);

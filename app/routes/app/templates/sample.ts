@@ -1,5 +1,5 @@
 import type { Route } from "./+types/sample";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { isUuid } from "~/.server/domains/templates/queries";
 import { sampleFileResponse, templateSampleFile } from "~/.server/domains/templates/media";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -12,7 +12,7 @@ export const handle: PermissionHandle = { permission: "templates:view" };
  * templates.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   const sample = isUuid(args.params.id) ? await templateSampleFile(current.organization.id, args.params.id) : undefined;
   return sampleFileResponse(sample);
 }

@@ -1,7 +1,7 @@
 import { data, href, redirect } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/campaign";
-import { can, requireUserWithPermission, type CurrentUser } from "~/.server/domains/auth/guards";
+import { can, requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
@@ -55,7 +55,7 @@ const notFound = (error: unknown) => {
  * Resume and Cancel (with a `?confirm=cancel` step) are plain POST forms.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "campaigns:view");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const params = args.url.searchParams;
   const wanted = params.get("result");

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/events";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { ENDED_STATUSES, getCampaign, type CampaignView } from "~/.server/domains/campaigns/queries";
 import { statusesMayMove } from "~/.server/domains/campaigns/progress";
 import { log } from "~/.server/infrastructure/log";
@@ -20,7 +20,7 @@ export const handle: PermissionHandle = { permission: "campaigns:view", signInRe
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, params } = args;
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   const organizationId = current.organization.id;
   let first: CampaignView;
   try {

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/results";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { getCampaign, openRecipientsCsv, RECIPIENT_RESULTS, type RecipientResult } from "~/.server/domains/campaigns/queries";
 import { refusalOf, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
@@ -14,7 +14,7 @@ export const handle: PermissionHandle = { permission: "campaigns:view", signInRe
  */
 export async function loader(args: Route.LoaderArgs) {
   const { params, url } = args;
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   const wanted = url.searchParams.get("result") ?? "";
   const result = (RECIPIENT_RESULTS as readonly string[]).includes(wanted) ? (wanted as RecipientResult) : undefined;
   try {

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/rejected";
-import { requireResourcePermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { openRejectedRows } from "~/.server/domains/contacts/import";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import { refusalOf } from "~/.server/infrastructure/http/refusal-reply";
@@ -11,7 +11,7 @@ export const handle: PermissionHandle = { permission: "contacts:manage" };
 
 /** GET /messaging/contacts/import/:id/rejected.csv: an import's rejected rows with their reasons. Another tenant's id is 404. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireResourcePermission(args);
+  const current = await requireDeclaredResource(args);
   try {
     const { stream, fileName } = await openRejectedRows(current.organization.id, args.params.id);
     return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {

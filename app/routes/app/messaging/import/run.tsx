@@ -3,7 +3,7 @@ import { Form, href, Link, redirect, useNavigation, useRevalidator } from "react
 import { ArrowLeft, Download } from "~/components/ui/icons";
 import type { Route } from "./+types/run";
 import * as z from "zod/mini";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { actorOf, formAction } from "~/.server/domains/auth/form-actions";
 import { postedText } from "~/.server/infrastructure/http/posted-fields";
 import { attributeDefinitions } from "~/.server/domains/contacts/attributes";
@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
  * progress and report (step 3). Another tenant's id is 404.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "contacts:manage");
+  const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const importing = await loadImport(organizationId, args.params.id);
   const definitions = await attributeDefinitions(organizationId);

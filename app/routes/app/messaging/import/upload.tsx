@@ -1,7 +1,7 @@
 import { Form, href, Link, redirect } from "react-router";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/upload";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { multipartBoundary } from "~/.server/infrastructure/http/multipart";
 import { recentImports, uploadImport } from "~/.server/domains/contacts/import";
@@ -31,12 +31,12 @@ export const meta: Route.MetaFunction = () => [{ title: m.messaging_import_meta_
 
 /** /messaging/contacts/import: upload a CSV file (step 1 of 3), and the latest imports. */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "contacts:manage");
+  const current = await requireDeclaredUser(args);
   return { imports: await recentImports(current.organization.id) };
 }
 
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "contacts:manage");
+  const current = await requireDeclaredUser(args);
   const { request, context } = args;
   try {
     const uploaded = await uploadImport(
