@@ -147,6 +147,92 @@ describe("the intent helper", () => {
     expect(await intentAction(post([["intent", "toString"]]), config)).toBe("unknown:toString");
   });
 
+  test("an intent of its own as the unknown answer: a post no button names runs it, its failure replied as the others'", async () => {
+    const { intent, intentAction } = guarded(["contacts:manage"]);
+    const Any = z.object({ intent: z.optional(z.string()) });
+    const config = {
+      permission: "contacts:manage",
+      intents: { remove: intent(Remove, () => "removed") },
+      unknown: intent(Any, ({ submission, intent: posted }) => ({ said: `unknown:${posted}`, fields: submission.reply().initialValue })),
+    } as const;
+    expect(
+      await intentAction(
+        post([
+          ["intent", "drop"],
+          ["id", "c1"],
+        ]),
+        config,
+      ),
+    ).toEqual({ said: "unknown:drop", fields: { intent: "drop", id: "c1" } });
+    expect(await intentAction(post([["intent", "remove"]]), config)).toBe("removed");
+  });
+
+  test("prepare may be asynchronous, and a refusal it throws at a field is answered as a post that does not fit, with only that error", async () => {
+    const { intent, intentAction } = guarded(["contacts:manage"]);
+    const Phones = z.object({ phones: z.string({ error: "Give a number." }), name: z.string({ error: "Say a name." }) });
+    const joinList = async (form: FormData) => {
+      const list = form.get("list");
+      form.delete("list");
+      if (list === "too long") throw new Refusal({ domain: "campaign", status: 413, message: "The list is too long.", field: "audience" });
+      if (typeof list === "string") form.set("phones", `${await Promise.resolve(form.get("phones") ?? "")},${list}`);
+      return form;
+    };
+    const config = {
+      permission: "contacts:manage",
+      intents: {
+        review: intent(Phones, ({ value }) => value, { prepare: joinList }),
+        send: intent(Phones, ({ value }) => value, { prepare: joinList, invalid: (submission) => ({ replied: submission.reply() }) }),
+      },
+      unknown: () => null,
+    } as const;
+    const joined = post([
+      ["intent", "review"],
+      ["phones", "0712"],
+      ["list", "0722"],
+      ["name", "Amina"],
+    ]);
+    expect(await intentAction(joined, config)).toEqual({ phones: "0712,0722", name: "Amina" });
+    // Refused at its field: the other field's own error (no name) is not judged.
+    const { data, status } = answered(
+      await intentAction(
+        post([
+          ["intent", "review"],
+          ["phones", "0712"],
+          ["list", "too long"],
+        ]),
+        config,
+      ),
+    );
+    expect(status).toBe(400);
+    expect(data).toMatchObject({ intent: "review", result: { status: "error", error: { audience: ["The list is too long."] } } });
+    expect((data as { result: { error: object; initialValue: object } }).result.error).toEqual({ audience: ["The list is too long."] });
+    expect((data as { result: { initialValue: object } }).result.initialValue).toEqual({ intent: "review", phones: "0712" });
+    // The intent's own failure answer gets that submission.
+    expect(
+      await intentAction(
+        post([
+          ["intent", "send"],
+          ["list", "too long"],
+        ]),
+        config,
+      ),
+    ).toMatchObject({ replied: { error: { audience: ["The list is too long."] } } });
+    // A refusal at no field is the page's refused answer (or thrown on), as a handler's.
+    const broken = new Refusal({ domain: "campaign", status: 400, message: "Unreadable." });
+    await expect(
+      intentAction(post([["intent", "review"]]), {
+        ...config,
+        intents: {
+          review: intent(Phones, ({ value }) => value, {
+            prepare: () => {
+              throw broken;
+            },
+          }),
+        },
+      }),
+    ).rejects.toBe(broken);
+  });
+
   test("a refusal a handler throws is the page's refused answer; anything else is thrown on", async () => {
     const { intent, intentAction } = guarded(["contacts:manage"]);
     const refusal = new Refusal({ domain: "contact", status: 409, message: "Already merged." });

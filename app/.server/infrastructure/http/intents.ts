@@ -58,7 +58,7 @@ interface IntentOptions<Schema extends z.ZodMiniType, Invalid, User = unknown> {
   permission?: Needed;
   /** What Conform's failure reply leaves out. */
   reply?: ReplyOptions;
-  /** The form as its fields are read (the six boxes of a code joined into one field); the handler gets it too. */
+  /** The form as its fields are read (the six boxes of a code joined into one field); the handler gets it too. See PrepareForm. */
   prepare?: PrepareForm;
   /** The answer to a post that does not fit the schema, when not the form again with Conform's errors. */
   invalid?: (submission: SubmissionOf<Schema>, intent: string, user: User) => Invalid | Promise<Invalid>;
@@ -84,8 +84,13 @@ type ResultOf<Definition> =
 /** The post as `schema` reads it, or null when it does not fit. */
 export type ReadPost = <Schema extends z.ZodMiniType>(schema: Schema) => z.output<Schema> | null;
 
-/** What the form reads before its fields are parsed (the six boxes of a code joined into one field). */
-export type PrepareForm = (form: FormData) => FormData;
+/**
+ * What the form reads before its fields are parsed (the six boxes of a code joined into one field,
+ * an uploaded list joined to the pasted one). It may refuse one field by throwing a `Refusal` that
+ * names it (a file too large): the post is then answered as one that does not fit, with that
+ * refusal's words at its field and no other error, and the handler does not run.
+ */
+export type PrepareForm = (form: FormData) => FormData | Promise<FormData>;
 
 export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, Refused, Unknown> {
   /** The permission every intent needs unless it names its own. */
@@ -96,9 +101,14 @@ export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, R
   /**
    * The answer to an intent the page does not have (a hand-made post): thrown or returned. `read`
    * reads the post with a schema, for a page whose answer says where it came from. Or the name of
-   * the intent such a post runs (a page whose main button was always the default).
+   * the intent such a post runs (a page whose main button was always the default), or an intent of
+   * its own (built by `intent()`) that such a post runs and no button names (a page that answers it
+   * with Conform's reply, as its other failures).
    */
-  unknown: ((intent: string, read: ReadPost, user: IntentUser<Intents>) => Unknown | Promise<Unknown>) | (keyof Intents & string);
+  unknown:
+    | ((intent: string, read: ReadPost, user: IntentUser<Intents>) => Unknown | Promise<Unknown>)
+    | (keyof Intents & string)
+    | IntentDefinition<z.ZodMiniType, IntentUser<Intents>, Unknown, Unknown>;
 }
 
 /** The user the intents' handlers get (what the guard gave). */
@@ -122,6 +132,15 @@ export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, In
 }
 
 const IntentField = z.object({ intent: postedText });
+
+/**
+ * Conform's submission of a form that `prepare` refused at one field: the form as it was, that
+ * field's refusal its only error (the other fields not judged: the post is answered for that).
+ */
+function refusedAt(form: FormData, field: string, message: string) {
+  const refuse = z.unknown().check(z.refine(() => false, { error: message }));
+  return parseWithZod(form, { schema: z.looseObject({ [field]: refuse }) });
+}
 
 /** The permissions a need names ("signed-in" names none). */
 function permissionsOf(needed: Needed): readonly Permission[] {
@@ -155,8 +174,14 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     user: User,
     intent: string | null,
   ) {
-    if (definition.prepare) form = definition.prepare(form);
-    const submission = parseWithZod(form, { schema: definition.schema }) as SubmissionOf<Schema>;
+    let submission: SubmissionOf<Schema>;
+    try {
+      if (definition.prepare) form = await definition.prepare(form);
+      submission = parseWithZod(form, { schema: definition.schema }) as SubmissionOf<Schema>;
+    } catch (error) {
+      if (!(error instanceof Refusal) || !error.field) throw error;
+      submission = refusedAt(form, error.field, error.message) as SubmissionOf<Schema>;
+    }
     if (submission.status !== "success") {
       if (definition.invalid) return definition.invalid(submission, intent ?? "", user);
       return failed(submission, definition.reply, intent);
@@ -181,9 +206,9 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     const form = await readForm(args.request);
     const { intent } = readPosted(form, IntentField)!;
     const named = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
-    if (!named && typeof config.unknown === "function")
-      return config.unknown(intent, (schema) => readPosted(form, schema), user as IntentUser<Intents>);
-    const definition = (named ?? config.intents[config.unknown as string])!;
+    const { unknown } = config;
+    if (!named && typeof unknown === "function") return unknown(intent, (schema) => readPosted(form, schema), user as IntentUser<Intents>);
+    const definition = (named ?? (typeof unknown === "string" ? config.intents[unknown] : unknown))! as AnyIntent;
     const own = permissionsOf(definition.permission ?? config.permission);
     if (own.some((permission) => !shared.includes(permission))) user = await guard(args, own);
     try {
