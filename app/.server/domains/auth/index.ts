@@ -4,7 +4,7 @@
  */
 export { queueCodeMail } from "./code-mail-job";
 export { CODE_MESSAGES, consumeCode, deleteStaleCodes, issueCode } from "./codes";
-export { actorOf, intent } from "./form-actions";
+export { actorOf, intent, intentAction } from "./form-actions";
 export { requirePlatformAdmin, requirePlatformStaff, requireUserWithPermission } from "./guards";
 export type { CurrentUser, GuardArgs } from "./guards";
 export { ownersToWrite } from "./language";

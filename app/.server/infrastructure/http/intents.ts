@@ -25,6 +25,9 @@ export type Needed = RoutePermission | readonly Permission[];
 /** The guard that answers a visitor or a role without `needed` as pages do (a redirect), or gives the signed-in user. */
 export type IntentGuard<User> = (args: { request: Request; context: unknown }, needed: readonly Permission[]) => Promise<User>;
 
+/** Whether the signed-in user's role holds every permission `needed` names (for a page that answers a refused role itself). */
+export type IntentHolds<User> = (user: User, needed: readonly Permission[]) => boolean;
+
 /** Conform's submission of a schema, as a handler and a failure answer get it. */
 export type SubmissionOf<Schema extends z.ZodMiniType> = Submission<z.input<Schema>, string[], z.output<Schema>>;
 
@@ -109,6 +112,19 @@ export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, R
     | ((intent: string, read: ReadPost, user: IntentUser<Intents>) => Unknown | Promise<Unknown>)
     | (keyof Intents & string)
     | IntentDefinition<z.ZodMiniType, IntentUser<Intents>, Unknown, Unknown>;
+  /**
+   * A page that answers a role without an intent's permission itself (the inbox's 403 with its
+   * sentence, shown at the form) rather than with the guard's refusal page: the guard is then asked
+   * for `permission` only, and a role lacking the permission the intents share gets this answer
+   * before the form is read, one lacking the posted intent's own after. Thrown or returned.
+   */
+  forbidden?: (user: IntentUser<Intents>) => Refused | Promise<Refused>;
+  /**
+   * A page that reads its post itself (the inbox's composer streams its attachment to storage as it
+   * arrives, under its own limits): the form its fields are parsed from, or undefined to read it as
+   * every page does. A `Refusal` it throws is the page's `refused` answer (intent "").
+   */
+  read?: (request: Request, user: IntentUser<Intents>) => Promise<FormData | undefined>;
 }
 
 /** The user the intents' handlers get (what the guard gave). */
@@ -158,7 +174,7 @@ async function answerRefusal<Refused>(error: unknown, refused: ((refusal: Refusa
  * post to a page with several forms told apart by their `intent` button, `formAction()` a page
  * with one form and no intent field.
  */
-export function intentActions<User>(guard: IntentGuard<User>) {
+export function intentActions<User>(guard: IntentGuard<User>, holds?: IntentHolds<User>) {
   /** One intent: its schema, the handler of its parsed value, and (optionally) its own permission and failure answer. */
   function intent<Schema extends z.ZodMiniType, Result, Invalid = never>(
     schema: Schema,
@@ -202,15 +218,28 @@ export function intentActions<User>(guard: IntentGuard<User>) {
   >(args: Args, config: IntentActionConfig<Intents, Refused, Unknown>): Promise<ResultOf<Intents[keyof Intents]> | Refused | Unknown> {
     const needs = Object.values(config.intents).map((definition) => permissionsOf(definition.permission ?? config.permission));
     const shared = needs.length ? needs.reduce((all, next) => all.filter((permission) => next.includes(permission))) : [];
-    let user = await guard(args, shared);
-    const form = await readForm(args.request);
+    const { forbidden } = config;
+    if (forbidden && !holds) throw new Error("An action that answers a refused role itself needs the helper bound with `holds`.");
+    const refusedRole = forbidden && holds;
+    let user = await guard(args, refusedRole ? permissionsOf(config.permission) : shared);
+    if (refusedRole && !holds(user, shared)) return forbidden(user as IntentUser<Intents>);
+    let form: FormData;
+    try {
+      form = (config.read && (await config.read(args.request, user as IntentUser<Intents>))) || (await readForm(args.request));
+    } catch (error) {
+      return answerRefusal(error, config.refused && ((refusal: Refusal) => config.refused!(refusal, "")));
+    }
     const { intent } = readPosted(form, IntentField)!;
     const named = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
     const { unknown } = config;
     if (!named && typeof unknown === "function") return unknown(intent, (schema) => readPosted(form, schema), user as IntentUser<Intents>);
     const definition = (named ?? (typeof unknown === "string" ? config.intents[unknown] : unknown))! as AnyIntent;
     const own = permissionsOf(definition.permission ?? config.permission);
-    if (own.some((permission) => !shared.includes(permission))) user = await guard(args, own);
+    if (own.some((permission) => !shared.includes(permission))) {
+      if (refusedRole) {
+        if (!holds(user, own)) return forbidden(user as IntentUser<Intents>);
+      } else user = await guard(args, own);
+    }
     try {
       return (await run(definition, form, user, intent)) as ResultOf<Intents[keyof Intents]>;
     } catch (error) {

@@ -53,7 +53,11 @@ const trimmed = (fields: readonly string[], value: Record<string, unknown>) =>
  * (refused: the form again with the field, nothing done), then the work; done goes back to `back`
  * with a toast, a refusal answers its status with Conform's reply at its field (an unknown target: 404).
  */
-export function billingAction(args: GuardArgs & { params: { id?: string } }, back: string, intents: Readonly<Record<string, BillingIntent>>) {
+export function billingAction(
+  args: GuardArgs & { params: { id?: string } },
+  back: string,
+  intents: Readonly<Record<string, BillingIntent>>,
+) {
   const meta = requestMeta(args.request, args.context);
   const id = args.params.id ?? "";
   const consoleIntent = (chosen: BillingIntent) =>
@@ -63,7 +67,11 @@ export function billingAction(args: GuardArgs & { params: { id?: string } }, bac
         if (chosen.destructive) {
           const check = await checkStepUp(user, form);
           if (!check.ok)
-            return refused(intent, check.status, submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [check.message] }, hideFields: HIDDEN }));
+            return refused(
+              intent,
+              check.status,
+              submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [check.message] }, hideFields: HIDDEN }),
+            );
         }
         try {
           const message = await chosen.work({ current: user, meta, id, values: trimmed(chosen.fields, value) });
