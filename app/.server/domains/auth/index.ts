@@ -17,3 +17,4 @@ export { deleteExpiredSessions } from "./sessions";
 export { newBusinessId } from "./signup";
 export { deleteExpiredChallenges } from "./two-factor/challenge";
 export { checkSecondFactor } from "./two-factor/second-factor";
+export { qrSvg } from "./two-factor/qr";
