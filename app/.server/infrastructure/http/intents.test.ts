@@ -233,6 +233,73 @@ describe("the intent helper", () => {
     ).rejects.toBe(broken);
   });
 
+  test("forbidden: a page answers a refused role itself, the guard asked for the page's permission only", async () => {
+    const asked: (readonly Permission[])[] = [];
+    const viewer = { name: "Otieno", holds: ["inbox:view"] as Permission[] };
+    const { intent, intentAction } = intentActions(
+      async (_args, needed) => {
+        asked.push(needed);
+        return viewer;
+      },
+      (user, needed) => needed.every((permission) => user.holds.includes(permission)),
+    );
+    let read = false;
+    const config = {
+      permission: "inbox:view",
+      intents: {
+        send: intent(Remove, () => "sent", { permission: "inbox:reply" }),
+        assign: intent(Remove, () => "assigned", { permission: ["inbox:reply", "inbox:assign"] }),
+      },
+      unknown: () => "unknown",
+      forbidden: (user: { name: string }) => `forbidden:${user.name}`,
+      read: async () => {
+        read = true;
+        return undefined;
+      },
+    } as const;
+    // The permission all intents share (inbox:reply) missing: the page's answer, before the form is read.
+    expect(await intentAction(post([["intent", "send"]]), config)).toBe("forbidden:Otieno");
+    expect(read).toBe(false);
+    expect(asked).toEqual([["inbox:view"]]);
+    // The shared one held, the posted intent's own missing: the page's answer, after the form is read.
+    viewer.holds = ["inbox:view", "inbox:reply"];
+    expect(await intentAction(post([["intent", "assign"]]), config)).toBe("forbidden:Otieno");
+    expect(read).toBe(true);
+    expect(await intentAction(post([["intent", "send"]]), config)).toBe("sent");
+    expect(asked.every((needed) => needed.length === 1 && needed[0] === "inbox:view")).toBe(true);
+  });
+
+  test("read: a page reads its post itself (or leaves it to the helper), and a refusal it throws is the page's refused answer", async () => {
+    const { intent, intentAction } = guarded(["contacts:manage"]);
+    const own = new FormData();
+    own.set("intent", "remove");
+    own.set("id", "streamed");
+    const refusal = new Refusal({ domain: "inbox", status: 413, message: "Too big.", field: "attachment" });
+    const config = {
+      permission: "contacts:manage",
+      intents: { remove: intent(Remove, ({ value }) => `removed:${value.id}`) },
+      unknown: () => "unknown",
+      refused: (said: Refusal, posted: string) => `refused:${posted}:${said.message}`,
+    } as const;
+    const byPage = await intentAction(post([["intent", "drop"]]), { ...config, read: async () => own });
+    expect(byPage).toBe("removed:streamed");
+    const asUsual = await intentAction(
+      post([
+        ["intent", "remove"],
+        ["id", "c1"],
+      ]),
+      { ...config, read: async () => undefined },
+    );
+    expect(asUsual).toBe("removed:c1");
+    const refused = await intentAction(post([["intent", "remove"]]), {
+      ...config,
+      read: async () => {
+        throw refusal;
+      },
+    });
+    expect(refused).toBe("refused::Too big.");
+  });
+
   test("a refusal a handler throws is the page's refused answer; anything else is thrown on", async () => {
     const { intent, intentAction } = guarded(["contacts:manage"]);
     const refusal = new Refusal({ domain: "contact", status: 409, message: "Already merged." });

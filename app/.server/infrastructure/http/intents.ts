@@ -218,11 +218,11 @@ export function intentActions<User>(guard: IntentGuard<User>, holds?: IntentHold
   >(args: Args, config: IntentActionConfig<Intents, Refused, Unknown>): Promise<ResultOf<Intents[keyof Intents]> | Refused | Unknown> {
     const needs = Object.values(config.intents).map((definition) => permissionsOf(definition.permission ?? config.permission));
     const shared = needs.length ? needs.reduce((all, next) => all.filter((permission) => next.includes(permission))) : [];
-    const { forbidden } = config;
-    if (forbidden && !holds) throw new Error("An action that answers a refused role itself needs the helper bound with `holds`.");
-    const refusedRole = forbidden && holds;
-    let user = await guard(args, refusedRole ? permissionsOf(config.permission) : shared);
-    if (refusedRole && !holds(user, shared)) return forbidden(user as IntentUser<Intents>);
+    if (config.forbidden && !holds) throw new Error("An action that answers a refused role itself needs the helper bound with `holds`.");
+    // A page answering a refused role itself: the guard for the page's permission, the intents' told by `holds`.
+    const ownAnswer = config.forbidden && holds ? { forbidden: config.forbidden, holds } : null;
+    let user = await guard(args, ownAnswer ? permissionsOf(config.permission) : shared);
+    if (ownAnswer && !ownAnswer.holds(user, shared)) return ownAnswer.forbidden(user as IntentUser<Intents>);
     let form: FormData;
     try {
       form = (config.read && (await config.read(args.request, user as IntentUser<Intents>))) || (await readForm(args.request));
@@ -236,8 +236,8 @@ export function intentActions<User>(guard: IntentGuard<User>, holds?: IntentHold
     const definition = (named ?? (typeof unknown === "string" ? config.intents[unknown] : unknown))! as AnyIntent;
     const own = permissionsOf(definition.permission ?? config.permission);
     if (own.some((permission) => !shared.includes(permission))) {
-      if (refusedRole) {
-        if (!holds(user, own)) return forbidden(user as IntentUser<Intents>);
+      if (ownAnswer) {
+        if (!ownAnswer.holds(user, own)) return ownAnswer.forbidden(user as IntentUser<Intents>);
       } else user = await guard(args, own);
     }
     try {
