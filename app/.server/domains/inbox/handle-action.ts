@@ -122,7 +122,11 @@ export async function inboxPost(args: GuardArgs & { params: { id?: string } }) {
           return refusedOutcome(error, name, values);
         }
       },
-      { permission: "inbox:reply" },
+      {
+        permission: "inbox:reply",
+        // The fields are read as they were posted (any text): a post the schema refuses cannot be sent; said as an unknown action.
+        invalid: (): InboxOutcome => ({ kind: "refused", status: 400, errors: { form: m.inbox_unknown_action() }, values: {} }),
+      },
     );
   const outcome = await intentAction(args, {
     permission: "inbox:view",
