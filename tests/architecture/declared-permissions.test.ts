@@ -16,17 +16,6 @@ const root = path.resolve(import.meta.dirname, "../..");
 const BY_HAND = /\b(requireUserWithPermission|requireResourcePermission|requirePlatformStaff|requirePlatformAdmin)\(/;
 const ON_PURPOSE = /stricter than its declaration: \S/i;
 
-/**
- * Route modules another helper of issue 75 is moving or splitting: their loaders still name their
- * permission. The list only shrinks (an entry that no longer does fails too, so it is taken off).
- */
-const NOT_YET_MOVED = new Set([
-  "app/routes/app/messaging/campaigns/new.tsx",
-  "app/routes/app/revenue-share/index.tsx",
-  "app/routes/app/revenue-share/partners.tsx",
-  "app/routes/admin/staff.tsx",
-]);
-
 const routeModules = sourceFiles(root, ["app/routes"]);
 
 /** Each call of a guard by hand in a module, as `file:line`, unless the line above says why it is stricter. */
@@ -40,13 +29,8 @@ function callsByHand(file: string) {
 describe("permissions declared once", () => {
   test("no route module names its permission again: its loaders and actions check the route's declaration", () => {
     expect(routeModules.length).toBeGreaterThan(100);
-    const byHand = routeModules.filter((file) => !NOT_YET_MOVED.has(file)).flatMap(callsByHand);
+    const byHand = routeModules.flatMap(callsByHand);
     expect(byHand).toEqual([]);
-  });
-
-  test("the list of route modules not yet moved only shrinks: each still names a permission by hand", () => {
-    const moved = [...NOT_YET_MOVED].filter((file) => !fs.existsSync(path.join(root, file)) || !callsByHand(file).length);
-    expect(moved).toEqual([]);
   });
 
   test("the routes take the user from their declaration", () => {

@@ -6,7 +6,7 @@ import { sourceFiles } from "./import-graph";
 // The one form protocol (issue 75, decision 119): a page's action reads its post through the
 // intent helper (app/.server/domains/auth/form-actions.ts), which reads the form once, checks the
 // intent's declared permission and parses with Conform and the intent's zod schema. Reading a form
-// any other way, in a route or in a domain's page action, fails here.
+// any other way, in a route or in a domain's page action, fails here. There is no list of exceptions.
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** Ways of reading a posted form by hand. */
@@ -19,21 +19,6 @@ const PROTOCOL = new Set([
   "app/.server/infrastructure/http/intents.ts",
 ]);
 
-/**
- * Modules that still read their posts by hand, until they move to the helper: the list only
- * shrinks (an entry that no longer reads a form by hand fails too, so it is taken off).
- */
-const NOT_YET_MOVED = new Set([
-  // Conform routes that read their form themselves (issue 75 moves them next): the campaign form
-  // changes its post before parsing (an uploaded list joined, a file dropped) and parses with three
-  // schemas.
-  "app/routes/app/messaging/campaigns/new.tsx",
-  // Page actions kept in a domain (revenue share, the inbox, the console's billing).
-  "app/.server/domains/admin/billing/actions.ts",
-  "app/.server/domains/inbox/handle-action.ts",
-  "app/.server/domains/revenue-share/page-actions.ts",
-]);
-
 /** Route and server modules (tests and the browser's components left out). */
 const modules = sourceFiles(root, ["app/routes", "app/.server"]).filter((file) => !/\.test\.tsx?$/.test(file));
 
@@ -43,13 +28,8 @@ function readsByHand(file: string) {
 
 describe("the form protocol", () => {
   test("no route or domain reads a posted form except through the intent helper", () => {
-    const byHand = modules.filter((file) => !PROTOCOL.has(file) && !NOT_YET_MOVED.has(file) && readsByHand(file));
+    const byHand = modules.filter((file) => !PROTOCOL.has(file) && readsByHand(file));
     expect(byHand).toEqual([]);
-  });
-
-  test("the list of modules not yet moved only shrinks: each still reads a form by hand", () => {
-    const moved = [...NOT_YET_MOVED].filter((file) => !fs.existsSync(path.join(root, file)) || !readsByHand(file));
-    expect(moved).toEqual([]);
   });
 
   test("an action on the helper checks no permission by hand", () => {

@@ -4,7 +4,7 @@
  */
 export { queueCodeMail } from "./code-mail-job";
 export { CODE_MESSAGES, consumeCode, deleteStaleCodes, issueCode } from "./codes";
-export { actorOf, intent } from "./form-actions";
+export { actorOf, intent, intentAction } from "./form-actions";
 export {
   requireDeclaredResource,
   requireDeclaredUser,
@@ -23,3 +23,4 @@ export { deleteExpiredSessions } from "./sessions";
 export { newBusinessId } from "./signup";
 export { deleteExpiredChallenges } from "./two-factor/challenge";
 export { checkSecondFactor } from "./two-factor/second-factor";
+export { qrSvg } from "./two-factor/qr";

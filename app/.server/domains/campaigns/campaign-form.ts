@@ -4,9 +4,11 @@ import { previewMessages } from "./preview";
 import { overThreshold } from "./approval-request";
 import { audienceLabel } from "./queries";
 import { LEFT_OUT_WORDS } from "./failure-words";
+import { refuseCampaign } from "./refusals";
 import {
   headerFileOf,
   numbersIn,
+  UPLOAD_MAX_BYTES,
   sourceOf,
   splitTagList,
   templateOfKey,
@@ -15,6 +17,7 @@ import {
 } from "~/lib/campaign-form";
 import { formatWhen, zonedInstant } from "~/lib/dates";
 import type { CampaignKind } from "~/lib/schemas/campaign";
+import { CAMPAIGN_MESSAGES } from "~/lib/schemas/campaign-rules";
 import { m } from "~/paraglide/messages";
 
 const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
@@ -100,3 +103,25 @@ export async function reviewCampaign(
 }
 
 export type CampaignReview = Awaited<ReturnType<typeof reviewCampaign>>;
+
+/** The form as its Choose and Back steps read it: what was typed, the chosen file dropped (it is not sent back). */
+export function withoutUploadedList(form: FormData) {
+  form.delete("file");
+  return form;
+}
+
+/**
+ * The form as its Review, Confirm and Save steps read it: an uploaded list joins the pasted one (and
+ * is carried as text from here on). A file too large or with no number in it is refused at the
+ * audience (the form's prepare step, decision 119: answered as a post that does not fit).
+ */
+export async function joinUploadedList(form: FormData) {
+  const file = form.get("file");
+  form.delete("file");
+  if (!file || typeof file === "string" || file.size === 0) return form;
+  if (file.size > UPLOAD_MAX_BYTES) throw refuseCampaign(422, "invalid_audience", CAMPAIGN_MESSAGES.fileTooLarge, "audience");
+  const uploaded = numbersIn(await file.text(), { file: true });
+  if (!uploaded.length) throw refuseCampaign(422, "invalid_audience", CAMPAIGN_MESSAGES.fileEmpty, "audience");
+  form.set("phones", [...numbersIn(String(form.get("phones") ?? "")), ...uploaded].join(", "));
+  return form;
+}

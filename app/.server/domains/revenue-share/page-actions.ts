@@ -1,8 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
-import { requireUserWithPermission, type CurrentUser, type GuardArgs } from "../auth";
-import { formFailure, readForm } from "../../infrastructure/http/forms";
+import { intent, intentAction, type CurrentUser, type GuardArgs } from "../auth";
+import { formFailure } from "../../infrastructure/http/forms";
 import { redirectWithToast } from "../../infrastructure/http/toast";
 import { requestMeta, type RequestMeta } from "../../infrastructure/http/request-meta";
 import { refusalOf, refusalReply } from "../../infrastructure/http/refusal-reply";
@@ -177,30 +176,41 @@ function backTo(url: URL, intent: Intent, partner: string | undefined) {
   return `${url.pathname}${query ? `?${query}` : ""}`;
 }
 
-export async function revenueShareAction(args: GuardArgs & { request: Request; url: URL }) {
-  // The administrator's tabs declare platform:money (the console's owners and finance staff, issue 74),
-  // which their routes' middleware checks before this; every intent but the application is theirs besides.
-  let current = await requireUserWithPermission(args, "billing:view");
-  const form = await readForm(args.request);
-  const name = String(form.get("intent") ?? "");
-  const chosen = Object.hasOwn(INTENTS, name) ? INTENTS[name] : undefined;
-  // An administrator's intent from anyone else: refused as the permission table refuses a page (403).
-  if (chosen?.admin) current = await requireUserWithPermission(args, "platform:money");
-  const submission = parseWithZod(form, { schema: schemaOf(chosen?.fields ?? []) });
-  if (!chosen) return refused("", 400, submission.reply({ formErrors: [m.revenue_unknown_action()], hideFields: HIDDEN }));
-  if (submission.status !== "success") return refused(name, 400, submission.reply({ hideFields: HIDDEN }));
-  if (chosen.destructive) {
-    const check = await checkStepUp(current, form);
-    if (!check.ok)
-      return refused(name, check.status, submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [check.message] }, hideFields: HIDDEN }));
-  }
-  const posted = submission.value as Record<string, unknown>;
-  const values = Object.fromEntries(chosen.fields.map((field) => [field, typeof posted[field] === "string" ? posted[field] : ""]));
-  try {
-    const message = await chosen.work({ current, meta: requestMeta(args.request, args.context), values });
-    return redirectWithToast(backTo(args.url, chosen, values.partner), "success", message);
-  } catch (error) {
-    const refusal = refusalOf(error);
-    return refusalReply(submission, refusal, { hideFields: HIDDEN, toast: !refusal.field, extra: { intent: name } });
-  }
+/** One intent of the pages on the form protocol (decision 119): its schema, its permission, the step-up, its work and where it goes. */
+function pageIntent(chosen: Intent, args: GuardArgs & { request: Request; url: URL }) {
+  return intent(
+    schemaOf(chosen.fields),
+    async ({ value, submission, form, user, intent: name }) => {
+      if (chosen.destructive) {
+        const check = await checkStepUp(user, form);
+        if (!check.ok)
+          return refused(name, check.status, submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [check.message] }, hideFields: HIDDEN }));
+      }
+      const posted = value as Record<string, unknown>;
+      const values = Object.fromEntries(chosen.fields.map((field) => [field, typeof posted[field] === "string" ? posted[field] : ""]));
+      try {
+        const message = await chosen.work({ current: user, meta: requestMeta(args.request, args.context), values });
+        return redirectWithToast(backTo(args.url, chosen, values.partner), "success", message);
+      } catch (error) {
+        const refusal = refusalOf(error);
+        return refusalReply(submission, refusal, { hideFields: HIDDEN, toast: !refusal.field, extra: { intent: name } });
+      }
+    },
+    // The administrator's tabs declare platform:money (the console's owners and finance staff, issue 74),
+    // which their routes' middleware checks before this; every intent but the application is theirs besides:
+    // from anyone else, refused as the permission table refuses a page (403) before the form is read further.
+    { permission: chosen.admin ? ["billing:view", "platform:money"] : "billing:view", reply: { hideFields: HIDDEN } },
+  );
 }
+
+export function revenueShareAction(args: GuardArgs & { request: Request; url: URL }) {
+  return intentAction(args, {
+    permission: "billing:view",
+    intents: Object.fromEntries(Object.entries(INTENTS).map(([name, chosen]) => [name, pageIntent(chosen, args)])),
+    // An intent no form sends: said above the forms.
+    unknown: intent(schemaOf([]), ({ submission }) => unknownIntent(submission), { invalid: unknownIntent }),
+  });
+}
+
+const unknownIntent = (submission: { reply: (options: { formErrors: string[]; hideFields: string[] }) => SubmissionResult<string[]> }) =>
+  refused("", 400, submission.reply({ formErrors: [m.revenue_unknown_action()], hideFields: HIDDEN }));

@@ -147,6 +147,159 @@ describe("the intent helper", () => {
     expect(await intentAction(post([["intent", "toString"]]), config)).toBe("unknown:toString");
   });
 
+  test("an intent of its own as the unknown answer: a post no button names runs it, its failure replied as the others'", async () => {
+    const { intent, intentAction } = guarded(["contacts:manage"]);
+    const Any = z.object({ intent: z.optional(z.string()) });
+    const config = {
+      permission: "contacts:manage",
+      intents: { remove: intent(Remove, () => "removed") },
+      unknown: intent(Any, ({ submission, intent: posted }) => ({ said: `unknown:${posted}`, fields: submission.reply().initialValue })),
+    } as const;
+    expect(
+      await intentAction(
+        post([
+          ["intent", "drop"],
+          ["id", "c1"],
+        ]),
+        config,
+      ),
+    ).toEqual({ said: "unknown:drop", fields: { intent: "drop", id: "c1" } });
+    expect(await intentAction(post([["intent", "remove"]]), config)).toBe("removed");
+  });
+
+  test("prepare may be asynchronous, and a refusal it throws at a field is answered as a post that does not fit, with only that error", async () => {
+    const { intent, intentAction } = guarded(["contacts:manage"]);
+    const Phones = z.object({ phones: z.string({ error: "Give a number." }), name: z.string({ error: "Say a name." }) });
+    const joinList = async (form: FormData) => {
+      const list = form.get("list");
+      form.delete("list");
+      if (list === "too long") throw new Refusal({ domain: "campaign", status: 413, message: "The list is too long.", field: "audience" });
+      if (typeof list === "string") form.set("phones", `${await Promise.resolve(form.get("phones") ?? "")},${list}`);
+      return form;
+    };
+    const config = {
+      permission: "contacts:manage",
+      intents: {
+        review: intent(Phones, ({ value }) => value, { prepare: joinList }),
+        send: intent(Phones, ({ value }) => value, { prepare: joinList, invalid: (submission) => ({ replied: submission.reply() }) }),
+      },
+      unknown: () => null,
+    } as const;
+    const joined = post([
+      ["intent", "review"],
+      ["phones", "0712"],
+      ["list", "0722"],
+      ["name", "Amina"],
+    ]);
+    expect(await intentAction(joined, config)).toEqual({ phones: "0712,0722", name: "Amina" });
+    // Refused at its field: the other field's own error (no name) is not judged.
+    const { data, status } = answered(
+      await intentAction(
+        post([
+          ["intent", "review"],
+          ["phones", "0712"],
+          ["list", "too long"],
+        ]),
+        config,
+      ),
+    );
+    expect(status).toBe(400);
+    expect(data).toMatchObject({ intent: "review", result: { status: "error", error: { audience: ["The list is too long."] } } });
+    expect((data as { result: { error: object; initialValue: object } }).result.error).toEqual({ audience: ["The list is too long."] });
+    expect((data as { result: { initialValue: object } }).result.initialValue).toEqual({ intent: "review", phones: "0712" });
+    // The intent's own failure answer gets that submission.
+    expect(
+      await intentAction(
+        post([
+          ["intent", "send"],
+          ["list", "too long"],
+        ]),
+        config,
+      ),
+    ).toMatchObject({ replied: { error: { audience: ["The list is too long."] } } });
+    // A refusal at no field is the page's refused answer (or thrown on), as a handler's.
+    const broken = new Refusal({ domain: "campaign", status: 400, message: "Unreadable." });
+    await expect(
+      intentAction(post([["intent", "review"]]), {
+        ...config,
+        intents: {
+          review: intent(Phones, ({ value }) => value, {
+            prepare: () => {
+              throw broken;
+            },
+          }),
+        },
+      }),
+    ).rejects.toBe(broken);
+  });
+
+  test("forbidden: a page answers a refused role itself, the guard asked for the page's permission only", async () => {
+    const asked: (readonly Permission[])[] = [];
+    const viewer = { name: "Otieno", holds: ["inbox:view"] as Permission[] };
+    const { intent, intentAction } = intentActions(
+      async (_args, needed) => {
+        asked.push(needed);
+        return viewer;
+      },
+      (user, needed) => needed.every((permission) => user.holds.includes(permission)),
+    );
+    let read = false;
+    const config = {
+      permission: "inbox:view",
+      intents: {
+        send: intent(Remove, () => "sent", { permission: "inbox:reply" }),
+        assign: intent(Remove, () => "assigned", { permission: ["inbox:reply", "inbox:assign"] }),
+      },
+      unknown: () => "unknown",
+      forbidden: (user: { name: string }) => `forbidden:${user.name}`,
+      read: async () => {
+        read = true;
+        return undefined;
+      },
+    } as const;
+    // The permission all intents share (inbox:reply) missing: the page's answer, before the form is read.
+    expect(await intentAction(post([["intent", "send"]]), config)).toBe("forbidden:Otieno");
+    expect(read).toBe(false);
+    expect(asked).toEqual([["inbox:view"]]);
+    // The shared one held, the posted intent's own missing: the page's answer, after the form is read.
+    viewer.holds = ["inbox:view", "inbox:reply"];
+    expect(await intentAction(post([["intent", "assign"]]), config)).toBe("forbidden:Otieno");
+    expect(read).toBe(true);
+    expect(await intentAction(post([["intent", "send"]]), config)).toBe("sent");
+    expect(asked.every((needed) => needed.length === 1 && needed[0] === "inbox:view")).toBe(true);
+  });
+
+  test("read: a page reads its post itself (or leaves it to the helper), and a refusal it throws is the page's refused answer", async () => {
+    const { intent, intentAction } = guarded(["contacts:manage"]);
+    const own = new FormData();
+    own.set("intent", "remove");
+    own.set("id", "streamed");
+    const refusal = new Refusal({ domain: "inbox", status: 413, message: "Too big.", field: "attachment" });
+    const config = {
+      permission: "contacts:manage",
+      intents: { remove: intent(Remove, ({ value }) => `removed:${value.id}`) },
+      unknown: () => "unknown",
+      refused: (said: Refusal, posted: string) => `refused:${posted}:${said.message}`,
+    } as const;
+    const byPage = await intentAction(post([["intent", "drop"]]), { ...config, read: async () => own });
+    expect(byPage).toBe("removed:streamed");
+    const asUsual = await intentAction(
+      post([
+        ["intent", "remove"],
+        ["id", "c1"],
+      ]),
+      { ...config, read: async () => undefined },
+    );
+    expect(asUsual).toBe("removed:c1");
+    const refused = await intentAction(post([["intent", "remove"]]), {
+      ...config,
+      read: async () => {
+        throw refusal;
+      },
+    });
+    expect(refused).toBe("refused::Too big.");
+  });
+
   test("a refusal a handler throws is the page's refused answer; anything else is thrown on", async () => {
     const { intent, intentAction } = guarded(["contacts:manage"]);
     const refusal = new Refusal({ domain: "contact", status: 409, message: "Already merged." });

@@ -25,6 +25,9 @@ export type Needed = RoutePermission | readonly Permission[];
 /** The guard that answers a visitor or a role without `needed` as pages do (a redirect), or gives the signed-in user. */
 export type IntentGuard<User> = (args: { request: Request; context: unknown }, needed: readonly Permission[]) => Promise<User>;
 
+/** Whether the signed-in user's role holds every permission `needed` names (for a page that answers a refused role itself). */
+export type IntentHolds<User> = (user: User, needed: readonly Permission[]) => boolean;
+
 /** Conform's submission of a schema, as a handler and a failure answer get it. */
 export type SubmissionOf<Schema extends z.ZodMiniType> = Submission<z.input<Schema>, string[], z.output<Schema>>;
 
@@ -58,7 +61,7 @@ interface IntentOptions<Schema extends z.ZodMiniType, Invalid, User = unknown> {
   permission?: Needed;
   /** What Conform's failure reply leaves out. */
   reply?: ReplyOptions;
-  /** The form as its fields are read (the six boxes of a code joined into one field); the handler gets it too. */
+  /** The form as its fields are read (the six boxes of a code joined into one field); the handler gets it too. See PrepareForm. */
   prepare?: PrepareForm;
   /** The answer to a post that does not fit the schema, when not the form again with Conform's errors. */
   invalid?: (submission: SubmissionOf<Schema>, intent: string, user: User) => Invalid | Promise<Invalid>;
@@ -84,8 +87,13 @@ type ResultOf<Definition> =
 /** The post as `schema` reads it, or null when it does not fit. */
 export type ReadPost = <Schema extends z.ZodMiniType>(schema: Schema) => z.output<Schema> | null;
 
-/** What the form reads before its fields are parsed (the six boxes of a code joined into one field). */
-export type PrepareForm = (form: FormData) => FormData;
+/**
+ * What the form reads before its fields are parsed (the six boxes of a code joined into one field,
+ * an uploaded list joined to the pasted one). It may refuse one field by throwing a `Refusal` that
+ * names it (a file too large): the post is then answered as one that does not fit, with that
+ * refusal's words at its field and no other error, and the handler does not run.
+ */
+export type PrepareForm = (form: FormData) => FormData | Promise<FormData>;
 
 export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, Refused, Unknown> {
   /** The permission every intent needs unless it names its own. */
@@ -96,9 +104,27 @@ export interface IntentActionConfig<Intents extends Record<string, AnyIntent>, R
   /**
    * The answer to an intent the page does not have (a hand-made post): thrown or returned. `read`
    * reads the post with a schema, for a page whose answer says where it came from. Or the name of
-   * the intent such a post runs (a page whose main button was always the default).
+   * the intent such a post runs (a page whose main button was always the default), or an intent of
+   * its own (built by `intent()`) that such a post runs and no button names (a page that answers it
+   * with Conform's reply, as its other failures).
    */
-  unknown: ((intent: string, read: ReadPost, user: IntentUser<Intents>) => Unknown | Promise<Unknown>) | (keyof Intents & string);
+  unknown:
+    | ((intent: string, read: ReadPost, user: IntentUser<Intents>) => Unknown | Promise<Unknown>)
+    | (keyof Intents & string)
+    | IntentDefinition<z.ZodMiniType, IntentUser<Intents>, Unknown, Unknown>;
+  /**
+   * A page that answers a role without an intent's permission itself (the inbox's 403 with its
+   * sentence, shown at the form) rather than with the guard's refusal page: the guard is then asked
+   * for `permission` only, and a role lacking the permission the intents share gets this answer
+   * before the form is read, one lacking the posted intent's own after. Thrown or returned.
+   */
+  forbidden?: (user: IntentUser<Intents>) => Refused | Promise<Refused>;
+  /**
+   * A page that reads its post itself (the inbox's composer streams its attachment to storage as it
+   * arrives, under its own limits): the form its fields are parsed from, or undefined to read it as
+   * every page does. A `Refusal` it throws is the page's `refused` answer (intent "").
+   */
+  read?: (request: Request, user: IntentUser<Intents>) => Promise<FormData | undefined>;
 }
 
 /** The user the intents' handlers get (what the guard gave). */
@@ -123,6 +149,15 @@ export interface FormActionConfig<Schema extends z.ZodMiniType, User, Result, In
 
 const IntentField = z.object({ intent: postedText });
 
+/**
+ * Conform's submission of a form that `prepare` refused at one field: the form as it was, that
+ * field's refusal its only error (the other fields not judged: the post is answered for that).
+ */
+function refusedAt(form: FormData, field: string, message: string) {
+  const refuse = z.unknown().check(z.refine(() => false, { error: message }));
+  return parseWithZod(form, { schema: z.looseObject({ [field]: refuse }) });
+}
+
 /** The permissions a need names ("signed-in" names none). */
 function permissionsOf(needed: Needed): readonly Permission[] {
   if (needed === "signed-in") return [];
@@ -139,7 +174,7 @@ async function answerRefusal<Refused>(error: unknown, refused: ((refusal: Refusa
  * post to a page with several forms told apart by their `intent` button, `formAction()` a page
  * with one form and no intent field.
  */
-export function intentActions<User>(guard: IntentGuard<User>) {
+export function intentActions<User>(guard: IntentGuard<User>, holds?: IntentHolds<User>) {
   /** One intent: its schema, the handler of its parsed value, and (optionally) its own permission and failure answer. */
   function intent<Schema extends z.ZodMiniType, Result, Invalid = never>(
     schema: Schema,
@@ -155,8 +190,14 @@ export function intentActions<User>(guard: IntentGuard<User>) {
     user: User,
     intent: string | null,
   ) {
-    if (definition.prepare) form = definition.prepare(form);
-    const submission = parseWithZod(form, { schema: definition.schema }) as SubmissionOf<Schema>;
+    let submission: SubmissionOf<Schema>;
+    try {
+      if (definition.prepare) form = await definition.prepare(form);
+      submission = parseWithZod(form, { schema: definition.schema }) as SubmissionOf<Schema>;
+    } catch (error) {
+      if (!(error instanceof Refusal) || !error.field) throw error;
+      submission = refusedAt(form, error.field, error.message) as SubmissionOf<Schema>;
+    }
     if (submission.status !== "success") {
       if (definition.invalid) return definition.invalid(submission, intent ?? "", user);
       return failed(submission, definition.reply, intent);
@@ -177,15 +218,28 @@ export function intentActions<User>(guard: IntentGuard<User>) {
   >(args: Args, config: IntentActionConfig<Intents, Refused, Unknown>): Promise<ResultOf<Intents[keyof Intents]> | Refused | Unknown> {
     const needs = Object.values(config.intents).map((definition) => permissionsOf(definition.permission ?? config.permission));
     const shared = needs.length ? needs.reduce((all, next) => all.filter((permission) => next.includes(permission))) : [];
-    let user = await guard(args, shared);
-    const form = await readForm(args.request);
+    if (config.forbidden && !holds) throw new Error("An action that answers a refused role itself needs the helper bound with `holds`.");
+    // A page answering a refused role itself: the guard for the page's permission, the intents' told by `holds`.
+    const ownAnswer = config.forbidden && holds ? { forbidden: config.forbidden, holds } : null;
+    let user = await guard(args, ownAnswer ? permissionsOf(config.permission) : shared);
+    if (ownAnswer && !ownAnswer.holds(user, shared)) return ownAnswer.forbidden(user as IntentUser<Intents>);
+    let form: FormData;
+    try {
+      form = (config.read && (await config.read(args.request, user as IntentUser<Intents>))) || (await readForm(args.request));
+    } catch (error) {
+      return answerRefusal(error, config.refused && ((refusal: Refusal) => config.refused!(refusal, "")));
+    }
     const { intent } = readPosted(form, IntentField)!;
     const named = Object.hasOwn(config.intents, intent) ? config.intents[intent] : undefined;
-    if (!named && typeof config.unknown === "function")
-      return config.unknown(intent, (schema) => readPosted(form, schema), user as IntentUser<Intents>);
-    const definition = (named ?? config.intents[config.unknown as string])!;
+    const { unknown } = config;
+    if (!named && typeof unknown === "function") return unknown(intent, (schema) => readPosted(form, schema), user as IntentUser<Intents>);
+    const definition = (named ?? (typeof unknown === "string" ? config.intents[unknown] : unknown))! as AnyIntent;
     const own = permissionsOf(definition.permission ?? config.permission);
-    if (own.some((permission) => !shared.includes(permission))) user = await guard(args, own);
+    if (own.some((permission) => !shared.includes(permission))) {
+      if (ownAnswer) {
+        if (!ownAnswer.holds(user, own)) return ownAnswer.forbidden(user as IntentUser<Intents>);
+      } else user = await guard(args, own);
+    }
     try {
       return (await run(definition, form, user, intent)) as ResultOf<Intents[keyof Intents]>;
     } catch (error) {

@@ -1,13 +1,12 @@
 import { data, redirect, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/conversation";
 import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
-import { readForm } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { findConversation } from "~/.server/domains/inbox/list";
 import { conversationData, inboxEventId, listPlace, placeSearch } from "~/.server/domains/inbox/page";
 import { markConversationOpened } from "~/.server/domains/inbox/actions";
 import { presenceOf } from "~/.server/domains/inbox/live";
-import { handleInboxAction } from "~/.server/domains/inbox/handle-action";
+import { inboxPost } from "~/.server/domains/inbox/handle-action";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
 import { InboxScreen } from "~/components/inbox/inbox-screen";
@@ -86,10 +85,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 /** The thread's actions: send, template, note, assign, take, unassign, resolve, reopen, retry, read, typing. */
 export async function action(args: Route.ActionArgs) {
-  const current = await requireDeclaredUser(args);
-  const conversation = await findConversation(current.organization.id, args.params.id);
-  if (!conversation) throw data(m.inbox_conversation_not_found(), { status: 404 });
-  const outcome = await handleInboxAction(current, conversation, args.request, readForm);
+  const { conversation, outcome } = await inboxPost(args);
   const back = `/chat/${conversation.id}${placeSearch(listPlace(args.url))}`;
   if (outcome.kind === "refused")
     return data<InboxActionData>({ errors: outcome.errors, values: outcome.values }, { status: outcome.status });

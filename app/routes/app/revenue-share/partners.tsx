@@ -1,6 +1,6 @@
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/partners";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
+import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";
 import { parsePartnerFilters, partnerDetail, partnerPage } from "~/.server/domains/revenue-share/read";
 import { revenueShareAction } from "~/.server/domains/revenue-share/page-actions";
@@ -16,12 +16,10 @@ import { PageLinks } from "~/components/ui/page-links";
 import { Button, buttonClass } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { UrlDialog, closeDialogHref, dialogHref } from "~/components/ui/dialog";
-import { SummaryList } from "~/components/ui/summary";
 import { Plus } from "~/components/ui/icons";
 import {
   CATEGORIES,
   categoryWords,
-  IntentForm,
   PartnerForm,
   percent,
   replyFor,
@@ -30,9 +28,10 @@ import {
   statusWords,
   type RevenueActionData,
 } from "~/components/revenue-share/parts";
+import { PartnerDetailView } from "~/components/revenue-share/partner-detail";
 import { SettleForm } from "~/components/revenue-share/settle-form";
 import { formatKes } from "~/lib/invoice";
-import { formatDay, formatNumber } from "~/lib/dates";
+import { formatNumber } from "~/lib/dates";
 import { m } from "~/paraglide/messages";
 
 // The Partners tab: search, filters, a page of 20; the partner's detail, Edit Partner and Process
@@ -44,7 +43,7 @@ export const clientLoader = loadAsDocument;
 export const meta: Route.MetaFunction = () => [{ title: `${m.revenue_tab_partners()} | ${m.revenue_title()} | Jumbe` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "platform:money");
+  const current = await requireDeclaredUser(args);
   const scope = platformScope(current);
   const params = args.url.searchParams;
   const filters = parsePartnerFilters(params);
@@ -60,7 +59,6 @@ export async function loader(args: Route.LoaderArgs) {
 
 export const action = (args: Route.ActionArgs) => revenueShareAction(args);
 
-type Detail = NonNullable<Awaited<ReturnType<typeof partnerDetail>>>;
 type Row = Awaited<ReturnType<typeof partnerPage>>["rows"][number];
 
 export default function Partners({ loaderData, actionData }: Route.ComponentProps) {
@@ -202,161 +200,6 @@ export default function Partners({ loaderData, actionData }: Route.ComponentProp
           </UrlDialog>
         </>
       ) : null}
-    </div>
-  );
-}
-
-function PartnerDetailView({
-  partner,
-  searchParams,
-  open,
-  reply,
-}: {
-  partner: Detail;
-  searchParams: URLSearchParams;
-  open: (dialog: string, id: string) => string;
-  reply: RevenueActionData;
-}) {
-  const hidden = { partner: partner.id };
-  return (
-    <div className="space-y-5" data-testid="partner-detail">
-      <div className="flex flex-wrap gap-2">
-        <Link to={open("edit", partner.id)} preventScrollReset className={buttonClass("secondary", "sm")}>
-          {m.revenue_edit_partner()}
-        </Link>
-        <Link to={open("settle", partner.id)} preventScrollReset className={buttonClass("secondary", "sm")}>
-          {m.revenue_process_settlement()}
-        </Link>
-        <Link to={`/revenue-share/transactions?partner=${partner.id}`} className={buttonClass("ghost", "sm")}>
-          {m.revenue_tab_transactions()}
-        </Link>
-      </div>
-      <SummaryList
-        items={[
-          { label: m.revenue_column_status(), value: <StatusBadge status={partner.status} /> },
-          { label: m.revenue_column_category(), value: categoryWords(partner.category) },
-          { label: m.revenue_column_share(), value: <span data-testid="partner-share">{percent(partner.shareBps)}</span> },
-          { label: m.revenue_organisation(), value: partner.organizationName },
-          { label: m.revenue_field_code(), value: <code>{partner.code}</code> },
-          { label: m.revenue_column_transactions(), value: formatNumber(partner.transactions) },
-          { label: m.revenue_total_revenue(), value: formatKes(partner.revenueCents) },
-          { label: m.revenue_partner_revenue(), value: formatKes(partner.partnerCents) },
-          { label: m.revenue_platform_revenue(), value: formatKes(partner.platformCents) },
-          {
-            label: m.revenue_last_settlement(),
-            value: partner.lastSettlement ? formatDay(`${partner.lastSettlement}T12:00:00+03:00`) : "—",
-          },
-          {
-            label: m.revenue_next_settlement(),
-            value: partner.nextSettlement ? formatDay(`${partner.nextSettlement}T09:00:00+03:00`) : "—",
-          },
-          { label: m.revenue_integration_date(), value: formatDay(partner.integrationDate) },
-          {
-            label: m.revenue_payout_to(),
-            value:
-              partner.payoutMethod === "mpesa"
-                ? `M-Pesa +${partner.mpesaPhone ?? ""}`
-                : `${partner.bankDetails?.bank ?? ""}, ${partner.bankDetails?.accountName ?? ""} ${partner.bankDetails?.accountNumber ?? ""}`,
-          },
-          { label: m.revenue_field_kra(), value: partner.kraPin },
-        ]}
-      />
-      <section aria-labelledby="partner-status" className="space-y-2">
-        <h3 id="partner-status" className="font-medium">
-          {m.revenue_status_title()}
-        </h3>
-        {partner.status === "pending" ? (
-          <div className="grid gap-4 sm:grid-cols-2">
-            <IntentForm
-              intent="approve"
-              hidden={hidden}
-              submit={m.revenue_approve()}
-              variant="primary"
-              result={replyFor(reply, "approve")}
-            />
-            <IntentForm
-              intent="reject"
-              hidden={hidden}
-              submit={m.revenue_reject()}
-              variant="danger"
-              reason={{ label: m.revenue_field_reason(), required: true }}
-              result={replyFor(reply, "reject")}
-            />
-          </div>
-        ) : partner.status === "active" ? (
-          <IntentForm
-            intent="suspend"
-            hidden={hidden}
-            submit={m.revenue_suspend()}
-            variant="danger"
-            reason={{ label: m.revenue_field_reason(), required: true }}
-            result={replyFor(reply, "suspend")}
-          />
-        ) : (
-          <IntentForm
-            intent="reactivate"
-            hidden={hidden}
-            submit={m.revenue_reactivate()}
-            reason={{ label: m.revenue_field_reason_optional(), required: false }}
-            result={replyFor(reply, "reactivate")}
-          />
-        )}
-      </section>
-      <section aria-labelledby="partner-clients" className="space-y-2">
-        <h3 id="partner-clients" className="font-medium">
-          {m.revenue_clients_title()}
-        </h3>
-        {partner.clients.length ? (
-          <ul className="divide-y divide-slate-100 text-sm" aria-label={m.revenue_clients_title()}>
-            {partner.clients.map((c) => (
-              <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span className="min-w-0 break-words">
-                  {c.name} · {formatDay(c.joined)} · {formatKes(c.paidThisMonthCents)}
-                </span>
-                <details>
-                  <summary className="cursor-pointer text-sm text-brand-700">{m.revenue_unassign()}</summary>
-                  <div className="mt-2">
-                    <IntentForm
-                      intent="unassign"
-                      hidden={{ partner: partner.id, client: c.id }}
-                      submit={m.revenue_unassign_submit({ name: c.name })}
-                      variant="danger"
-                      reason={{ label: m.revenue_field_reason(), required: true }}
-                      result={replyFor(reply, "unassign")}
-                    />
-                  </div>
-                </details>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-sm text-slate-600">{m.revenue_clients_empty()}</p>
-        )}
-        <IntentForm
-          intent="assign"
-          hidden={hidden}
-          submit={m.revenue_assign()}
-          reason={{ label: m.revenue_field_reason(), required: true }}
-          result={replyFor(reply, "assign")}
-        />
-      </section>
-      <section aria-labelledby="partner-shares" className="space-y-2">
-        <h3 id="partner-shares" className="font-medium">
-          {m.revenue_share_history()}
-        </h3>
-        <ul className="text-sm text-slate-700" data-testid="share-history">
-          {partner.shares.map((s) => (
-            <li key={`${s.from}-${s.shareBps}`} className="break-words">
-              {formatDay(s.from)}: {percent(s.shareBps)} · {s.reason}
-            </li>
-          ))}
-        </ul>
-      </section>
-      <p className="text-xs text-slate-500">
-        <Link to={closeDialogHref(searchParams)} className="text-brand-700 hover:underline">
-          {m.revenue_close()}
-        </Link>
-      </p>
     </div>
   );
 }

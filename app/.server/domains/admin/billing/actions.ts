@@ -1,8 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import * as z from "zod/mini";
-import { requirePlatformAdmin, type CurrentUser, type GuardArgs } from "../../auth";
-import { formFailure, readForm } from "../../../infrastructure/http/forms";
+import type { CurrentUser, GuardArgs } from "../../auth";
+import { formFailure } from "../../../infrastructure/http/forms";
+import { adminIntent, adminIntentAction } from "../form-actions";
 import { redirectWithToast } from "../../../infrastructure/http/toast";
 import { requestMeta, type RequestMeta } from "../../../infrastructure/http/request-meta";
 import { checkStepUp, STEP_UP_FIELD } from "../step-up";
@@ -47,38 +47,50 @@ const trimmed = (fields: readonly string[], value: Record<string, unknown>) =>
   Object.fromEntries(fields.map((name) => [name, typeof value[name] === "string" ? value[name].trim() : ""]));
 
 /**
- * The action of a Billing console page: the administrator only (404 to anyone else), the form read
- * once through the intent's schema, its intent looked up in the page's table (an unknown one: 400),
- * then the step-up for destructive ones (refused: the form again with the field, nothing done), then
- * the work; done goes back to `back` with a toast, a refusal answers its status with Conform's reply
- * at its field (an unknown target: 404).
+ * The action of a Billing console page, on the console's form protocol (decision 119): the
+ * administrator only (404 to anyone else), the form read once through the intent's schema, its
+ * intent looked up in the page's table (an unknown one: 400), then the step-up for destructive ones
+ * (refused: the form again with the field, nothing done), then the work; done goes back to `back`
+ * with a toast, a refusal answers its status with Conform's reply at its field (an unknown target: 404).
  */
-export async function billingAction(
+export function billingAction(
   args: GuardArgs & { params: { id?: string } },
   back: string,
   intents: Readonly<Record<string, BillingIntent>>,
 ) {
-  const current = await requirePlatformAdmin(args);
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
-  const chosen = Object.hasOwn(intents, intent) ? intents[intent] : undefined;
-  const submission = parseWithZod(form, { schema: intentSchema(chosen?.fields ?? []) });
-  if (!chosen) return unknownIntent(submission);
-  if (submission.status !== "success") return refused(intent, 400, submission.reply({ hideFields: HIDDEN }));
-  if (chosen.destructive) {
-    const check = await checkStepUp(current, form);
-    if (!check.ok)
-      return refused(intent, check.status, submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [check.message] }, hideFields: HIDDEN }));
-  }
-  try {
-    const values = trimmed(chosen.fields, submission.value);
-    const message = await chosen.work({ current, meta: requestMeta(args.request, args.context), id: args.params.id ?? "", values });
-    return redirectWithToast(back, "success", message);
-  } catch (error) {
-    const refusal = refusalOf(error);
-    throwIfNotFound(refusal, NOT_FOUND);
-    return refusalReply(submission, refusal, { hideFields: HIDDEN, extra: { intent } });
-  }
+  const meta = requestMeta(args.request, args.context);
+  const id = args.params.id ?? "";
+  const consoleIntent = (chosen: BillingIntent) =>
+    adminIntent(
+      intentSchema(chosen.fields),
+      async ({ value, submission, form, user, intent }) => {
+        if (chosen.destructive) {
+          const check = await checkStepUp(user, form);
+          if (!check.ok)
+            return refused(
+              intent,
+              check.status,
+              submission.reply({ fieldErrors: { [STEP_UP_FIELD]: [check.message] }, hideFields: HIDDEN }),
+            );
+        }
+        try {
+          const message = await chosen.work({ current: user, meta, id, values: trimmed(chosen.fields, value) });
+          return redirectWithToast(back, "success", message);
+        } catch (error) {
+          const refusal = refusalOf(error);
+          throwIfNotFound(refusal, NOT_FOUND);
+          return refusalReply(submission, refusal, { hideFields: HIDDEN, extra: { intent } });
+        }
+      },
+      { reply: { hideFields: HIDDEN } },
+    );
+  // The console itself (platform:console): the pages' middleware checks their own (platform:money) before this.
+  return adminIntentAction(args, {
+    permission: "platform:console",
+    intents: Object.fromEntries(Object.entries(intents).map(([name, chosen]) => [name, consoleIntent(chosen)])),
+    // An intent no form of the page sends: no form shows it.
+    unknown: adminIntent(intentSchema([]), ({ submission }) => unknownIntent(submission), { invalid: unknownIntent }),
+  });
 }
 
 /** The form again with its intent (a page may have several), its status and Conform's reply. */

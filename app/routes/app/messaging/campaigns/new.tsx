@@ -1,18 +1,23 @@
 import { data, href } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "~/components/ui/form-state";
 import type { Route } from "./+types/new";
-import { requireUserWithPermission } from "~/.server/domains/auth/guards";
-import { requestMeta } from "~/.server/infrastructure/http/request-meta";
-import { readForm } from "~/.server/infrastructure/http/forms";
+import { requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
+import type { SubmissionOf } from "~/.server/infrastructure/http/intents";
+import { requestMeta, type RequestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply } from "~/.server/infrastructure/http/refusal-reply";
 import { confirmCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { campaignFormChoices } from "~/.server/domains/campaigns/page-data";
-import { campaignInputOf, reviewCampaign, type CampaignReview } from "~/.server/domains/campaigns/campaign-form";
-import { campaignValuesOf, emptyCampaignForm, numbersIn, UPLOAD_MAX_BYTES } from "~/lib/campaign-form";
-import { CampaignIntentSchema, campaignFieldsSchema, campaignFormSchema, type CampaignKind } from "~/lib/schemas/campaign";
-import { CAMPAIGN_MESSAGES } from "~/lib/schemas/campaign-rules";
+import {
+  campaignInputOf,
+  joinUploadedList,
+  reviewCampaign,
+  withoutUploadedList,
+  type CampaignReview,
+} from "~/.server/domains/campaigns/campaign-form";
+import { campaignValuesOf, emptyCampaignForm } from "~/lib/campaign-form";
+import { campaignFieldsSchema, campaignFormSchema, type CampaignKind } from "~/lib/schemas/campaign";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
@@ -48,7 +53,7 @@ export const meta: Route.MetaFunction = ({ location }) => [
  * Back.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const current = await requireUserWithPermission(args, "campaigns:manage");
+  const current = await requireDeclaredUser(args);
   const choices = await campaignFormChoices(current.organization.id);
   const wanted = args.url.searchParams.get("template");
   return { kind: kindOf(args.url), choices, template: choices.templates.some((t) => t.key === wanted) ? wanted : null };
@@ -62,43 +67,51 @@ function answer(result: SubmissionResult<string[]>, status = 200, review: Campai
   return data({ step: review ? ("review" as const) : ("edit" as const), result, review, toast: null }, { status });
 }
 
-/** An uploaded list joins the pasted one (and is carried as text from here on): the refusal's words, or null. */
-async function joinUploadedList(form: FormData): Promise<string | null> {
-  const file = form.get("file");
-  form.delete("file");
-  if (!file || typeof file === "string" || file.size === 0) return null;
-  if (file.size > UPLOAD_MAX_BYTES) return CAMPAIGN_MESSAGES.fileTooLarge;
-  const uploaded = numbersIn(await file.text(), { file: true });
-  if (!uploaded.length) return CAMPAIGN_MESSAGES.fileEmpty;
-  form.set("phones", [...numbersIn(String(form.get("phones") ?? "")), ...uploaded].join(", "));
-  return null;
-}
+/** Choose and Back: the form again as it was typed (a failure too: nothing is judged yet). */
+const shownAgain = (submission: { reply: () => SubmissionResult<string[]> }) => answer(submission.reply());
 
 export async function action(args: Route.ActionArgs) {
-  const current = await requireUserWithPermission(args, "campaigns:manage");
   const kind = kindOf(args.url);
-  const organizationId = current.organization.id;
-  const form = await readForm(args.request);
-  const intent = CampaignIntentSchema.safeParse({ intent: form.get("intent") }).data?.intent;
-  if (!intent) throw data("Unknown action.", { status: 400 });
-  if (intent === "choose" || intent === "back") {
-    form.delete("file");
-    return answer(parseWithZod(form, { schema: campaignFieldsSchema() }).reply());
-  }
-  const uploadRefused = await joinUploadedList(form);
-  if (uploadRefused)
-    return answer(parseWithZod(form, { schema: campaignFieldsSchema() }).reply({ fieldErrors: { audience: [uploadRefused] } }), 422);
-  const submission = parseWithZod(form, { schema: campaignFormSchema(kind) });
-  if (submission.status !== "success") return answer(submission.reply(), 422);
+  const meta = requestMeta(args.request, args.context);
+  const shown = intent(campaignFieldsSchema(), ({ submission }) => shownAgain(submission), {
+    prepare: withoutUploadedList,
+    invalid: shownAgain,
+  });
+  const posted = intent(
+    campaignFormSchema(kind),
+    async ({ value, submission, user, intent: step }) => saveOrReview(user, meta, kind, step, value, submission),
+    {
+      prepare: joinUploadedList,
+      invalid: (submission) => answer(submission.reply(), 422),
+    },
+  );
+  return intentAction(args, {
+    permission: "campaigns:manage",
+    intents: { choose: shown, back: shown, review: posted, confirm: posted, draft: posted },
+    unknown: () => {
+      throw data("Unknown action.", { status: 400 });
+    },
+  });
+}
 
+/** Review (the audience counted, priced and previewed), Confirm or Save as draft: the campaign made, or the form refused at its field. */
+async function saveOrReview(
+  current: CurrentUser,
+  meta: RequestMeta,
+  kind: CampaignKind,
+  intent: string,
+  value: Record<string, unknown>,
+  submission: SubmissionOf<ReturnType<typeof campaignFormSchema>>,
+) {
+  const organizationId = current.organization.id;
   const choices = await campaignFormChoices(organizationId);
-  const values = campaignValuesOf(submission.value);
+  const values = campaignValuesOf(value);
   const input = campaignInputOf(
     values,
     kind,
     choices.templates.find((t) => t.key === values.template),
   );
-  const actor = { organizationId, userId: current.user.id, meta: requestMeta(args.request, args.context) };
+  const actor = { organizationId, userId: current.user.id, meta };
   try {
     if (intent === "review") {
       const review = await reviewCampaign(organizationId, input, {
@@ -108,24 +121,7 @@ export async function action(args: Route.ActionArgs) {
       return answer(submission.reply(), 200, review);
     }
     const { id, status } = await confirmCampaign(actor, { ...input, draft: intent === "draft" });
-    const broadcast = kind === "broadcast";
-    const message =
-      intent === "draft"
-        ? broadcast
-          ? m.messaging_new_toast_draft_broadcast()
-          : m.messaging_new_toast_draft_campaign()
-        : status === "awaiting_approval"
-          ? broadcast
-            ? m.messaging_new_toast_awaiting_broadcast()
-            : m.messaging_new_toast_awaiting_campaign()
-          : input.scheduledFor
-            ? broadcast
-              ? m.messaging_new_toast_scheduled_broadcast({ when: formatWhen(input.scheduledFor) })
-              : m.messaging_new_toast_scheduled_campaign({ when: formatWhen(input.scheduledFor) })
-            : broadcast
-              ? m.messaging_new_toast_started_broadcast()
-              : m.messaging_new_toast_started_campaign();
-    return redirectWithToast(href("/messaging/campaigns/:id", { id }), "success", message);
+    return redirectWithToast(href("/messaging/campaigns/:id", { id }), "success", doneWords(kind, intent, status, input.scheduledFor));
   } catch (error) {
     const refusal = refusalOf(error);
     return refusalReply(submission, refusal, {
@@ -134,6 +130,19 @@ export async function action(args: Route.ActionArgs) {
       extra: { step: "edit" as const, review: null },
     });
   }
+}
+
+/** The toast of a saved campaign or broadcast: a draft, awaiting approval, scheduled or started. */
+function doneWords(kind: CampaignKind, intent: string, status: string, scheduledFor: Date | null | undefined) {
+  const broadcast = kind === "broadcast";
+  if (intent === "draft") return broadcast ? m.messaging_new_toast_draft_broadcast() : m.messaging_new_toast_draft_campaign();
+  if (status === "awaiting_approval")
+    return broadcast ? m.messaging_new_toast_awaiting_broadcast() : m.messaging_new_toast_awaiting_campaign();
+  if (scheduledFor)
+    return broadcast
+      ? m.messaging_new_toast_scheduled_broadcast({ when: formatWhen(scheduledFor) })
+      : m.messaging_new_toast_scheduled_campaign({ when: formatWhen(scheduledFor) });
+  return broadcast ? m.messaging_new_toast_started_broadcast() : m.messaging_new_toast_started_campaign();
 }
 
 export default function NewCampaign({ loaderData, actionData }: Route.ComponentProps) {
