@@ -4,7 +4,7 @@ import { Table } from "~/components/ui/table";
 import { Notice } from "~/components/ui/notice";
 import { SummaryList } from "~/components/ui/summary";
 import { CopyButton } from "~/components/ui/copy-button";
-import { categoryWords, kindWords, percent, StatusBadge } from "~/components/revenue-share/parts";
+import { categoryWords, kindWords, percent, StatusBadge, settlementColumns } from "~/components/revenue-share/parts";
 import { periodWords } from "~/components/revenue-share/settle-form";
 import { formatKes } from "~/lib/invoice";
 import { formatDay } from "~/lib/dates";
@@ -103,16 +103,7 @@ export function OwnProgramme({ own, link, qr }: { own: Own; link: string; qr: st
           caption={m.revenue_settlements_title()}
           columns={[
             { key: "period", header: m.revenue_column_period(), cell: (r: Own["settlements"][number]) => periodWords(r.period) },
-            {
-              key: "carried",
-              header: m.revenue_column_carried(),
-              align: "right",
-              hideOnPhone: true,
-              cell: (r) => `${formatKes(r.carriedInCents)} / ${formatKes(-r.carriedOutCents)}`,
-            },
-            { key: "net", header: m.revenue_column_net(), align: "right", cell: (r) => formatKes(r.payableCents) },
-            { key: "status", header: m.revenue_column_status(), cell: (r) => <StatusBadge status={r.status} /> },
-            { key: "reference", header: m.revenue_column_reference(), hideOnPhone: true, cell: (r) => r.payoutReference ?? "—" },
+            ...settlementColumns<Own["settlements"][number]>(),
             {
               key: "statement",
               header: <span className="sr-only">{m.revenue_column_statement()}</span>,

@@ -7,6 +7,8 @@ import { CheckboxField, Field, FormError, SelectField, TextareaField } from "~/c
 import { StepUpField } from "~/components/ui/step-up-field";
 import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
+import type { Column } from "~/components/ui/table";
+import { formatKes } from "~/lib/invoice";
 import { m } from "~/paraglide/messages";
 
 /** What the programme's actions answer a refused form: Conform's reply and the intent of the form it refused. */
@@ -46,6 +48,24 @@ export function statusWords(status: string) {
     default:
       return status;
   }
+}
+
+/** A settlement's money and state, as every settlements table shows them: carried in / out, net, status, payout reference. */
+export function settlementColumns<
+  Row extends { carriedInCents: number; carriedOutCents: number; payableCents: number; status: string; payoutReference: string | null },
+>(): Column<Row>[] {
+  return [
+    {
+      key: "carried",
+      header: m.revenue_column_carried(),
+      align: "right",
+      hideOnPhone: true,
+      cell: (r) => `${formatKes(r.carriedInCents)} / ${formatKes(-r.carriedOutCents)}`,
+    },
+    { key: "net", header: m.revenue_column_net(), align: "right", cell: (r) => formatKes(r.payableCents) },
+    { key: "status", header: m.revenue_column_status(), cell: (r) => <StatusBadge status={r.status} /> },
+    { key: "reference", header: m.revenue_column_reference(), hideOnPhone: true, cell: (r) => r.payoutReference ?? "—" },
+  ];
 }
 
 export function StatusBadge({ status }: { status: string }) {

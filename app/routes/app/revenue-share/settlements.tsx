@@ -16,7 +16,7 @@ import { PageLinks } from "~/components/ui/page-links";
 import { Button } from "~/components/ui/button";
 import { FilterSelect } from "~/components/ui/field";
 import { UrlDialog, dialogHref } from "~/components/ui/dialog";
-import { RevenueTabs, StatusBadge, statusWords, type RevenueActionData } from "~/components/revenue-share/parts";
+import { RevenueTabs, settlementColumns, statusWords, type RevenueActionData } from "~/components/revenue-share/parts";
 import { periodWords, SettleForm } from "~/components/revenue-share/settle-form";
 import { formatKes } from "~/lib/invoice";
 import { formatNumber } from "~/lib/dates";
@@ -117,16 +117,7 @@ export default function Settlements({ loaderData, actionData }: Route.ComponentP
               hideOnPhone: true,
               cell: (r) => formatKes(r.withholdingCents),
             },
-            {
-              key: "carried",
-              header: m.revenue_column_carried(),
-              align: "right",
-              hideOnPhone: true,
-              cell: (r) => `${formatKes(r.carriedInCents)} / ${formatKes(-r.carriedOutCents)}`,
-            },
-            { key: "net", header: m.revenue_column_net(), align: "right", cell: (r) => formatKes(r.payableCents) },
-            { key: "status", header: m.revenue_column_status(), cell: (r) => <StatusBadge status={r.status} /> },
-            { key: "reference", header: m.revenue_column_reference(), hideOnPhone: true, cell: (r) => r.payoutReference ?? "—" },
+            ...settlementColumns<Row>(),
             {
               key: "actions",
               header: <span className="sr-only">{m.revenue_column_actions()}</span>,
