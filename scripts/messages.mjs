@@ -28,6 +28,9 @@ export const MESSAGES = {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { compile } = await import("@inlang/paraglide-js");
   await compile(MESSAGES);
+  // Their types as declarations, for the typecheck (decision 135).
+  const { writeMessageTypes } = await import("./message-types.mjs");
+  writeMessageTypes(MESSAGES.outdir);
   // The inlang SDK keeps a timer of its own alive for half a minute after the work is done.
   process.exit(0);
 }

@@ -30,18 +30,30 @@ trap report EXIT
 
 # Format, lint and typecheck keep what they found per file in node_modules/.cache: a second run on
 # this machine rereads only the files that changed (a clean clone, as in CI, checks them all).
-step "format (Prettier; npm run format fixes it)"
-npx prettier --check . --log-level warn --cache --cache-location node_modules/.cache/prettier/.cache
-step "lint and typecheck (side by side: each uses one core)"
-npx react-router typegen
-node scripts/messages.mjs
-# The raw SQL check (scripts/check-sql.ts, decision 127) after ESLint, the shorter of the two jobs.
-{ npx eslint --max-warnings=0 --cache --cache-location node_modules/.cache/eslint/ . && node --import tsx scripts/check-sql.ts; } &
+# Two chains side by side, each on one core: Prettier, ESLint and the raw SQL check (decision 127)
+# need neither the route types nor the compiled words; the typecheck needs both first. One after the
+# other the two cores took turns idling (Prettier alone, then the words alone, then ESLint's chain
+# ending well before the typecheck).
+step "format, lint and typecheck (side by side: each chain uses one core)"
+{
+  npx prettier --check . --log-level warn --cache --cache-location node_modules/.cache/prettier/.cache ||
+    { echo "formatting: npm run format fixes it" >&2; exit 1; }
+  npx eslint --max-warnings=0 --cache --cache-location node_modules/.cache/eslint/ .
+  node --import tsx scripts/check-sql.ts
+} &
 lint=$!
-npx tsc --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo &
+{
+  npx react-router typegen
+  node scripts/messages.mjs
+  npx tsc --incremental --tsBuildInfoFile node_modules/.cache/tsc/tsbuildinfo
+} &
 typecheck=$!
-wait "$lint"
-wait "$typecheck"
+# Both chains end before the step does, whichever fails first.
+lint_status=0
+typecheck_status=0
+wait "$lint" || lint_status=$?
+wait "$typecheck" || typecheck_status=$?
+if ((lint_status != 0 || typecheck_status != 0)); then exit 1; fi
 step "unit and integration tests (PGlite), the production build beside them"
 # The build uses one core for about 25 s; the PGlite pass leaves that much idle while its files wait
 # on sockets and timers, so the two together take about as long as the tests alone. The built-server
