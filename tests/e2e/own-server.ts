@@ -15,6 +15,11 @@ export interface OwnServer {
   base: string;
   dataDir: string;
   start: (env?: Record<string, string>) => Promise<void>;
+  /**
+   * The data directory as the first start finds it (a built server's: the seeded copy), without a
+   * start: what a spec writes to the database before the server first runs costs no start and stop.
+   */
+  prepare: () => Promise<void>;
   /** SIGTERM by default; SIGKILL for a crash. */
   stop: (signal?: NodeJS.Signals) => Promise<void>;
   /** What the running server has written to stderr (its first 200 KB). */
@@ -107,11 +112,14 @@ export async function ownServer(prefix: string, options: { entry?: string; fresh
     if (running.exitCode === null && running.signalCode === null) running.kill(signal);
     await exited(running);
   };
-  const start = async (env: Record<string, string> = {}) => {
-    await stop();
-    const entry = options.entry ?? "build/server/index.js";
+  const entry = options.entry ?? "build/server/index.js";
+  const prepare = async () => {
     if (entry.startsWith("build/") && !options.fresh && !existsSync(path.join(dataDir, "pglite")))
       cpSync(await seededDataDir(), dataDir, { recursive: true });
+  };
+  const start = async (env: Record<string, string> = {}) => {
+    await stop();
+    await prepare();
     // The build runs as `npm start` runs it: React's production build on a local deployment.
     const mode = entry.startsWith("build/") ? { NODE_ENV: "production", DEPLOYMENT: "local" } : { NODE_ENV: "development" };
     const started = spawn(process.execPath, [entry], {
@@ -155,6 +163,7 @@ export async function ownServer(prefix: string, options: { entry?: string; fresh
     base,
     dataDir,
     start,
+    prepare,
     stop,
     stderr: () => written,
     dispose: async () => {

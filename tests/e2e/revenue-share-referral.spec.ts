@@ -22,9 +22,9 @@ test("a sign-up from a partner's referral link ends attributed to the partner", 
     }
   };
   try {
-    // The first start migrates and seeds; the partner is a demo organisation.
-    await server.start();
-    await server.stop();
+    // The seeded copy the server first starts on (migrated, the demo's data): the partner is a demo
+    // organisation, enrolled before the server's first start.
+    await server.prepare();
     const partnerId = await open(async (db) => {
       const result = await db.query<{ id: string }>(
         `insert into partners (organization_id, code, name, category, status, share_bps, payout_method, mpesa_phone, kra_pin, approved_at)
