@@ -82,6 +82,21 @@ function startLoad() {
   };
 }
 
+/** Waits until the load has had `count` more answers than `before` (or, with `since`, `count` answered after it). */
+async function answers(load: { outcomes: Outcome[] }, count: number, what: string, since?: number) {
+  const before = since === undefined ? load.outcomes.length : 0;
+  await until(
+    async () => (since === undefined ? load.outcomes.length - before : load.outcomes.filter((o) => o.at > since).length) >= count,
+    what,
+  );
+}
+
+/** Backends of Jumbe's database (the server's pool and workers), each with when it started. */
+const appBackends = async () =>
+  (await cluster.query(
+    "select backend_start, state from pg_stat_activity where datname = 'jumbe' and backend_type = 'client backend' and pid <> pg_backend_pid()",
+  )) as { backend_start: Date; state: string }[];
+
 async function readyz() {
   try {
     const response = await fetch(`${server.base}/readyz`);
@@ -150,9 +165,11 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
   it("survives its idle connections being terminated, answers 200 again and is ready", async () => {
     // Idle pooled connections and the workers' polling: the backends go while nothing is asked.
     expect((await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await until(async () => (await appBackends()).some((b) => b.state === "idle"), "an idle pooled connection");
+    const terminated = new Date();
     await terminateBackends();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The workers poll on their own: once one has connected again, the server has met the loss.
+    await until(async () => (await appBackends()).some((b) => b.backend_start > terminated), "the server connected again by itself");
     expect(server.alive(), server.output()).toBe(true);
     await until(async () => (await readyz()).status === 200, "/readyz ready");
     await until(async () => (await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status === 200, "/api/auth/me 200");
@@ -162,12 +179,13 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
 
   it("survives backends terminated under load: never a 500 or a dropped connection, and recovers", async () => {
     const load = startLoad();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Load flowing before, between and after the terminations: answers counted, not milliseconds waited.
+    await answers(load, 18, "answers before the backends go");
     for (let i = 0; i < 3; i++) {
       await terminateBackends();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await answers(load, 6, "answers between the terminations");
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await answers(load, 18, "answers after the last termination");
     await load.stop();
     console.log("terminate under load:", summary(load.outcomes));
     expect(server.alive(), server.output()).toBe(true);
@@ -180,7 +198,7 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
 
   it("rides through a restart of PostgreSQL under load: 503 while it is down, everything resumes by itself", async () => {
     const load = startLoad();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await answers(load, 18, "answers before PostgreSQL stops");
     const logFrom = server.output().length;
     cluster.stop();
     const stoppedAt = Date.now();
@@ -188,7 +206,8 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
     await until(async () => (await readyz()).status === 503, "/readyz unavailable");
     expect((await readyz()).body).toEqual({ status: "unavailable" });
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Down until a dozen answers came after its first second (what `during` below reads), not for 3 s.
+    await answers(load, 12, "answers while PostgreSQL is down", stoppedAt + 1000);
     const outageEnd = Date.now();
     cluster.start();
     const startedAt = Date.now();
@@ -198,7 +217,8 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
       async () => (await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status === 200,
       "/api/auth/me 200 after the restart",
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await until(async () => load.outcomes.some((o) => o.at > readyAt + 500 && o.status === 200), "a 200 under load after the restart");
+    await answers(load, 6, "answers after the restart");
     await load.stop();
 
     expect(server.alive(), server.output()).toBe(true);
