@@ -292,7 +292,8 @@ export async function startBuiltServer(
 
 /**
  * Runs the built server with settings it must refuse, and returns its exit code and output. It is
- * stopped (and the test fails on `code: null`) if it starts listening instead.
+ * stopped (and the test fails on its code, not 1) once it answers instead; killed after 110 s, a hang
+ * detector (60 s ran out on a machine at load 28 before the build had even loaded: `code: null`).
  */
 export async function builtServerRefusal(extraEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const port = await freePort();
@@ -310,8 +311,20 @@ export async function builtServerRefusal(extraEnv: Record<string, string>): Prom
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 110_000);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  let done = false;
+  void exited.then(() => (done = true));
+  // Started after all: it answers, and is stopped.
+  while (!done) {
+    const answered = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (answered) child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 250))]);
+  }
+  const code = await exited;
   clearTimeout(timer);
   rmSync(dataDir, { recursive: true, force: true });
   return { code, output };
