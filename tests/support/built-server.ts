@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import net from "node:net";
@@ -105,8 +105,10 @@ export const seededDemoName = (migratedTemplate: string) => `${migratedTemplate}
 export const seededDemoMedia = (migratedTemplate: string) => path.join(tmpdir(), `${seededDemoName(migratedTemplate)}-media`);
 export const seededDemoDump = (migratedTemplate: string) => path.join(tmpdir(), `${seededDemoName(migratedTemplate)}.dump`);
 interface SeededDemo {
-  /** The database to create a built server's from (CREATE DATABASE ... TEMPLATE). */
+  /** The database to create a built server's from (CREATE DATABASE ... TEMPLATE); "" on PGlite. */
   name: string;
+  /** On PGlite: the embedded database's folder, copied to the server's DATA_DIR/pglite. */
+  pglite?: string;
   /** The media files the seed wrote, for the server's DATA_DIR. */
   media: string;
   /** pg_dump's archive of it, for a cluster of a test's own (private-postgres.ts), when pg_dump is there. */
@@ -124,8 +126,9 @@ function seededDemoDatabase() {
 
 async function makeSeededDemo(): Promise<SeededDemo | undefined> {
   const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return makeSeededPglite();
   const migrated = inject("postgresTemplate");
-  if (!adminUrl || !migrated) return undefined;
+  if (!migrated) return undefined;
   const name = seededDemoName(migrated);
   const media = seededDemoMedia(migrated);
   const dump = seededDemoDump(migrated);
@@ -163,6 +166,49 @@ async function makeSeededDemo(): Promise<SeededDemo | undefined> {
     await admin.query("select pg_advisory_unlock(hashtext($1))", [name]).catch(() => {});
     await admin.end();
   }
+}
+
+/**
+ * On PGlite (a plain `vitest run` with a build; `npm test` runs the built servers on PostgreSQL): the
+ * embedded database and media folders of a server that seeded and stopped, in the run's temporary
+ * folder (the global setup's, removed after the run), made as the browser suite's own servers' copy
+ * is (tests/e2e/own-server.ts): a directory made with mkdir is the lock, a file says it is ready.
+ */
+async function makeSeededPglite(): Promise<SeededDemo | undefined> {
+  const template = inject("pgliteTemplate");
+  if (!template) return undefined;
+  const root = path.join(path.dirname(template), "built-server-seeded");
+  const ready = `${root}.ready`;
+  const lock = `${root}.lock`;
+  const seeded = { name: "", media: path.join(root, "media"), pglite: path.join(root, "pglite") };
+  // A hang detector: another worker's seeding server has its own 110 s deadline.
+  const deadline = Date.now() + 240_000;
+  while (!existsSync(ready)) {
+    if (Date.now() > deadline) throw new Error(`no seeded demo at ${root}: another worker's start failed`);
+    try {
+      mkdirSync(lock);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    try {
+      if (existsSync(ready)) break;
+      rmSync(root, { recursive: true, force: true });
+      const maker = await startBuiltServer({}, { fresh: true });
+      maker.child.kill("SIGTERM");
+      await new Promise((resolve) =>
+        maker.child.exitCode !== null || maker.child.signalCode !== null ? resolve(null) : maker.child.once("exit", resolve),
+      );
+      cpSync(path.join(maker.dataDir, "pglite"), seeded.pglite, { recursive: true });
+      if (existsSync(path.join(maker.dataDir, "media"))) cpSync(path.join(maker.dataDir, "media"), seeded.media, { recursive: true });
+      else mkdirSync(seeded.media, { recursive: true });
+      await maker.stop();
+      writeFileSync(ready, "");
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return seeded;
 }
 
 /**
@@ -224,6 +270,7 @@ export async function startBuiltServer(
       cpSync(seeded.media, path.join(dataDir, "media"), { recursive: true });
   } else {
     if (seeded) cpSync(seeded.media, path.join(dataDir, "media"), { recursive: true });
+    if (seeded?.pglite) cpSync(seeded.pglite, path.join(dataDir, "pglite"), { recursive: true });
     const scratch = await scratchDatabase(seeded?.name);
     databaseUrl = scratch?.url;
     if (scratch) dropDatabase = scratch.drop;
