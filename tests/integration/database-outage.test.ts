@@ -28,7 +28,8 @@ afterAll(async () => {
   cluster?.destroy();
 });
 
-type Outcome = { kind: string; status: number | "network error"; at: number; marker?: string };
+/** One answer of the load: when its request was sent (`sent`) and when it was answered (`at`). */
+type Outcome = { kind: string; status: number | "network error"; sent: number; at: number; marker?: string };
 
 /** Signed Meta delivery with a marker to find it by in webhook_events. */
 async function postWebhook(marker: string) {
@@ -54,20 +55,21 @@ function startLoad() {
       while (running) {
         const kind = kinds[i % kinds.length]!;
         const marker = `m-${randomBytes(6).toString("hex")}-${n++}`;
+        const sent = Date.now();
         try {
           let response: Response;
           if (kind === "page") response = await fetch(`${server.base}/dashboard`, { headers: { cookie }, redirect: "manual" });
           else if (kind === "api") response = await fetch(`${server.base}/api/auth/me`, { headers: { cookie } });
           else response = await postWebhook(marker);
           const text = await response.text();
-          outcomes.push({ kind, status: response.status, at: Date.now(), marker: kind === "webhook" ? marker : undefined });
+          outcomes.push({ kind, status: response.status, sent, at: Date.now(), marker: kind === "webhook" ? marker : undefined });
           if (response.status === 503) {
             expect(response.headers.get("retry-after"), `${kind} 503 without Retry-After`).toMatch(/^\d+$/);
             if (kind === "api") expect(JSON.parse(text)).toEqual({ message: expect.stringMatching(/temporarily unavailable/i) });
             if (kind === "page") expect(text).toContain("Service temporarily unavailable");
           }
         } catch {
-          outcomes.push({ kind, status: "network error", at: Date.now() });
+          outcomes.push({ kind, status: "network error", sent, at: Date.now() });
         }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -81,6 +83,21 @@ function startLoad() {
     },
   };
 }
+
+/** Waits until the load has had `count` more answers (or, with `since`, `count` answers to requests sent after it). */
+async function answers(load: { outcomes: Outcome[] }, count: number, what: string, since?: number) {
+  const before = since === undefined ? load.outcomes.length : 0;
+  await until(
+    async () => (since === undefined ? load.outcomes.length - before : load.outcomes.filter((o) => o.sent > since).length) >= count,
+    what,
+  );
+}
+
+/** Backends of Jumbe's database (the server's pool and workers), each with when it started. */
+const appBackends = async () =>
+  (await cluster.query(
+    "select backend_start, state from pg_stat_activity where datname = 'jumbe' and backend_type = 'client backend' and pid <> pg_backend_pid()",
+  )) as { backend_start: Date; state: string }[];
 
 async function readyz() {
   try {
@@ -150,9 +167,11 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
   it("survives its idle connections being terminated, answers 200 again and is ready", async () => {
     // Idle pooled connections and the workers' polling: the backends go while nothing is asked.
     expect((await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await until(async () => (await appBackends()).some((b) => b.state === "idle"), "an idle pooled connection");
+    const terminated = new Date();
     await terminateBackends();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The workers poll on their own: once one has connected again, the server has met the loss.
+    await until(async () => (await appBackends()).some((b) => b.backend_start > terminated), "the server connected again by itself");
     expect(server.alive(), server.output()).toBe(true);
     await until(async () => (await readyz()).status === 200, "/readyz ready");
     await until(async () => (await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status === 200, "/api/auth/me 200");
@@ -162,12 +181,13 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
 
   it("survives backends terminated under load: never a 500 or a dropped connection, and recovers", async () => {
     const load = startLoad();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Load flowing before, between and after the terminations: answers counted, not milliseconds waited.
+    await answers(load, 18, "answers before the backends go");
     for (let i = 0; i < 3; i++) {
       await terminateBackends();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await answers(load, 6, "answers between the terminations");
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await answers(load, 18, "answers after the last termination");
     await load.stop();
     console.log("terminate under load:", summary(load.outcomes));
     expect(server.alive(), server.output()).toBe(true);
@@ -180,7 +200,7 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
 
   it("rides through a restart of PostgreSQL under load: 503 while it is down, everything resumes by itself", async () => {
     const load = startLoad();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await answers(load, 18, "answers before PostgreSQL stops");
     const logFrom = server.output().length;
     cluster.stop();
     const stoppedAt = Date.now();
@@ -188,7 +208,8 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
     await until(async () => (await readyz()).status === 503, "/readyz unavailable");
     expect((await readyz()).body).toEqual({ status: "unavailable" });
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Down until a dozen requests sent after the stop were answered (what `during` below reads), not for 3 s.
+    await answers(load, 12, "answers while PostgreSQL is down", stoppedAt);
     const outageEnd = Date.now();
     cluster.start();
     const startedAt = Date.now();
@@ -198,13 +219,17 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
       async () => (await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status === 200,
       "/api/auth/me 200 after the restart",
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await until(async () => load.outcomes.some((o) => o.at > readyAt + 500 && o.status === 200), "a 200 under load after the restart");
+    await answers(load, 6, "answers after the restart");
     await load.stop();
 
     expect(server.alive(), server.output()).toBe(true);
     const outcomes = load.outcomes;
     expect(outcomes.filter((o) => o.status !== 200 && o.status !== 503).map((o) => `${o.kind} ${o.status}`)).toEqual([]);
-    const during = outcomes.filter((o) => o.at > stoppedAt + 1000 && o.at < outageEnd);
+    // Sent once PostgreSQL had stopped and answered before it started again: no page, API call or
+    // delivery can have been served from the database. (Answers after the stop's first second, as
+    // this read before, also counted a request sent before the stop and answered late on a busy machine.)
+    const during = outcomes.filter((o) => o.sent > stoppedAt && o.at < outageEnd);
     expect(during.length).toBeGreaterThan(0);
     expect(during.filter((o) => o.status !== 503).map((o) => `${o.kind} ${o.status}`)).toEqual([]);
     const after = outcomes.filter((o) => o.at > readyAt + 500);

@@ -28,11 +28,13 @@ const forged = JSON.stringify({
 describe.skipIf(!buildExists())("the sandbox in production (built server)", () => {
   it("refuses to start with SANDBOX=1 unless DEMO_HOST=1 and SANDBOX_CONTROL_TOKEN say it is a demo host", async () => {
     const settings = demoHostEnv(TOKEN);
-    const withoutDemoHost = await builtServerRefusal({ ...settings, DEMO_HOST: "0" });
+    const [withoutDemoHost, withoutToken] = await Promise.all([
+      builtServerRefusal({ ...settings, DEMO_HOST: "0" }),
+      builtServerRefusal({ ...settings, SANDBOX_CONTROL_TOKEN: "" }),
+    ]);
     expect(withoutDemoHost.code).toBe(1);
     expect(withoutDemoHost.output).toContain("Invalid configuration:");
     expect(withoutDemoHost.output).toContain("SANDBOX: refusing to start in production with SANDBOX=1");
-    const withoutToken = await builtServerRefusal({ ...settings, SANDBOX_CONTROL_TOKEN: "" });
     expect(withoutToken.code).toBe(1);
     expect(withoutToken.output).toMatch(
       /SANDBOX_CONTROL_TOKEN: SANDBOX_CONTROL_TOKEN (is required on a demo host|must be at least 32 characters)/,

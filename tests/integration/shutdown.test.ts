@@ -40,7 +40,9 @@ async function openStream(path: string, cookie: string, { firstEvent = false } =
 }
 
 describe.skipIf(!buildExists())("shutting down (built server)", () => {
-  it("on SIGTERM ends the open live streams properly and exits cleanly", { timeout: 120_000 }, async () => {
+  // The server starts in the test: on the PostgreSQL pass the first built server of a run also seeds
+  // the run's demo for the others (decision 134), two starts in one.
+  it("on SIGTERM ends the open live streams properly and exits cleanly", { timeout: 240_000 }, async () => {
     server = await startBuiltServer();
     const cookie = await signInCookie(server, DEMO);
     const bell = await openStream("/notifications/events", cookie, { firstEvent: true });
@@ -60,7 +62,7 @@ describe.skipIf(!buildExists())("shutting down (built server)", () => {
 // Issue 38: a process whose database stopped answering (a hung host, a frozen embedded database)
 // still stops on SIGTERM, by its deadline, instead of waiting for ever until kill -9.
 describe.skipIf(!buildExists() || !postgresBinDir())("shutting down while the database does not answer (built server)", () => {
-  it("on SIGTERM ends by its deadline, saying why, though a request and the database never answer", { timeout: 120_000 }, async () => {
+  it("on SIGTERM ends by its deadline, saying why, though a request and the database never answer", { timeout: 240_000 }, async () => {
     cluster = await startPrivateCluster();
     const own = await startBuiltServer({ SHUTDOWN_GRACE_MS: "500" }, { databaseUrl: cluster.url });
     try {

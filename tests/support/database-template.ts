@@ -48,7 +48,11 @@ export default async function setup(project: TestProject) {
     }
     project.provide("postgresTemplate", name);
     return async () => {
-      await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      // And the demo the built servers start from, when one of them made it (built-server.ts).
+      for (const made of [`${name}_demo`, `${name}_demo_making`, name])
+        await admin.query(`drop database if exists ${made} with (force)`).catch(() => {});
+      rmSync(path.join(os.tmpdir(), `${name}_demo-media`), { recursive: true, force: true });
+      rmSync(path.join(os.tmpdir(), `${name}_demo.dump`), { force: true });
       await admin.end();
     };
   }

@@ -82,7 +82,15 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
       .stdout.split("\n")
       .filter(Boolean)
       .map(Number);
-    for (const pid of [postmaster, ...children]) process.kill(pid, signal);
+    process.kill(postmaster, signal);
+    for (const pid of children) {
+      try {
+        process.kill(pid, signal);
+      } catch (error) {
+        // A backend that ended between the listing and the signal (its client went): nothing to stop.
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+      }
+    }
   };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/jumbe`,
