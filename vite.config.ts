@@ -9,8 +9,8 @@ import { modulePreloadHelper } from "./scripts/module-preload";
 import { precompressAssets } from "./app/.server/infrastructure/http/precompress";
 import { routeMatchMemo } from "./app/.server/infrastructure/http/route-match-memo";
 import { browserWords } from "./app/.server/infrastructure/http/browser-words-build";
-import { paraglideVitePlugin } from "@inlang/paraglide-js";
 import { MESSAGES } from "./scripts/messages.mjs";
+import { compiledMessages } from "./scripts/messages-plugin";
 
 // The browser build uses React Router's production files (its development files differ only in
 // keeping dev warnings, which then cannot be dropped) and terser, whose output is about 5% smaller in
@@ -86,7 +86,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       wordsModule: path.resolve(import.meta.dirname, "app/lib/words.client.ts"),
     }),
     // One module a language (scripts/messages.mjs, decision 118); the browser's words are looked up by key (decision 072).
-    paraglideVitePlugin(MESSAGES),
+    // Compiled once a process, without the inlang SDK's database (decision 132).
+    compiledMessages(MESSAGES),
     tailwindcss(),
     reactRouter(),
     precompressAssets(),
