@@ -22,7 +22,7 @@ export function compiledMessages(options: CompilerOptions): Plugin {
     // One at a time: an edit during a compile compiles again after it.
     const done = previous
       .catch(() => undefined)
-      .then(() => compileMessages({ ...options, isServer: IS_SERVER }))
+      .then(() => compileMessages(options))
       .then(({ inputs }) => {
         entry.inputs = new Set(inputs);
       });
@@ -63,8 +63,3 @@ interface Compile {
   inputs: Set<string>;
 }
 
-/**
- * What Paraglide's Vite plugin gives the runtime as `isServer` (the compiler's own default is only
- * `typeof window === 'undefined'`), so that app/paraglide/runtime.js reads as it did.
- */
-const IS_SERVER = "import.meta.env?.SSR ?? typeof window === 'undefined'";
