@@ -62,4 +62,3 @@ interface Compile {
   /** The settings and words files the last compile read. */
   inputs: Set<string>;
 }
-

@@ -121,7 +121,9 @@ export async function importedBundles(project) {
     messageKeys.size === messages.length &&
     variantKeys.size === variants.length &&
     messages.every((/** @type {any} */ m) => m.id === undefined && bundleIds.has(m.bundleId)) &&
-    variants.every((/** @type {any} */ v) => v.id === undefined && v.messageId === undefined && messageKeys.has(key(v.messageBundleId, v.messageLocale)));
+    variants.every(
+      (/** @type {any} */ v) => v.id === undefined && v.messageId === undefined && messageKeys.has(key(v.messageBundleId, v.messageLocale)),
+    );
   if (!fresh) return { settings, inputs, rows: null };
   // Stored as JSON and read back: what the database returns has no undefined members.
   const json = (/** @type {unknown} */ value) => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
@@ -135,13 +137,32 @@ export async function importedBundles(project) {
   for (const bundle of [...bundles].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const bundleRow = { bundleId: bundle.id, bundleDeclarations: json(bundle.declarations ?? []) };
     const own = messagesOf.get(bundle.id) ?? [];
-    if (!own.length) rows.push({ ...bundleRow, messageId: null, messageLocale: null, messageSelectors: null, variantId: null, variantMatches: null, variantPattern: null });
+    if (!own.length)
+      rows.push({
+        ...bundleRow,
+        messageId: null,
+        messageLocale: null,
+        messageSelectors: null,
+        variantId: null,
+        variantMatches: null,
+        variantPattern: null,
+      });
     for (const message of own) {
-      const messageRow = { ...bundleRow, messageId: `m${message.index}`, messageLocale: message.locale, messageSelectors: json(message.selectors ?? []) };
+      const messageRow = {
+        ...bundleRow,
+        messageId: `m${message.index}`,
+        messageLocale: message.locale,
+        messageSelectors: json(message.selectors ?? []),
+      };
       const its = variantsOf.get(message.index) ?? [];
       if (!its.length) rows.push({ ...messageRow, variantId: null, variantMatches: null, variantPattern: null });
       its.forEach((/** @type {any} */ variant, /** @type {number} */ i) =>
-        rows.push({ ...messageRow, variantId: `v${i}`, variantMatches: json(variant.matches ?? []), variantPattern: json(variant.pattern ?? []) }),
+        rows.push({
+          ...messageRow,
+          variantId: `v${i}`,
+          variantMatches: json(variant.matches ?? []),
+          variantPattern: json(variant.pattern ?? []),
+        }),
       );
     }
   }
