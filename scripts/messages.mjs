@@ -39,18 +39,20 @@ export const MESSAGES = {
  * project the fast path cannot read as a fresh import would be (two files giving the same message,
  * more than one plugin) goes to Paraglide's `compile()`.
  *
- * Only files whose text changed are written, and files of an earlier compile no longer in the
- * output are removed: the development server reloads only what an edit changed.
+ * Only files whose text changed are written: the development server reloads only what an edit
+ * changed. With `clean` (the command), the folder's other files are removed first, as Paraglide's
+ * `cleanOutdir` did; the Vite plugin leaves them (the typecheck's declarations, decision 135).
  *
  * @param {import("@inlang/paraglide-js").CompilerOptions} options
+ * @param {{ clean?: boolean }} [how]
  * @returns {Promise<{ inputs: string[] }>} the files read (settings and message files, absolute), which an edit of recompiles
  */
-export async function compileMessages(options) {
+export async function compileMessages(options, { clean = false } = {}) {
   const paraglide = await import("@inlang/paraglide-js");
   const compilerOptions = { ...paraglide.defaultCompilerOptions, ...options, cleanOutdir: false };
   const imported = await importedBundles(options.project);
   if (!imported.rows) {
-    await paraglide.compile({ ...compilerOptions, cleanOutdir: true });
+    await paraglide.compile({ ...compilerOptions, cleanOutdir: clean });
     return { inputs: imported.inputs };
   }
   const output = await paraglide.compileProject({
@@ -60,17 +62,18 @@ export async function compileMessages(options) {
     project: /** @type {any} */ ({ settings: { get: async () => imported.settings }, db: joinedRows(imported.rows) }),
     projectPath: options.project,
   });
-  await writeChanged(path.resolve(process.cwd(), options.outdir), output);
+  await writeChanged(path.resolve(process.cwd(), options.outdir), output, clean);
   return { inputs: imported.inputs };
 }
 
 /**
- * Writes each file whose text differs from what is there, and removes the folder's other files.
+ * Writes each file whose text differs from what is there; with `clean`, removes the folder's other files.
  * @param {string} directory
  * @param {Record<string, string>} output
+ * @param {boolean} clean
  */
-async function writeChanged(directory, output) {
-  const existing = await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => []);
+async function writeChanged(directory, output, clean) {
+  const existing = clean ? await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => []) : [];
   const wanted = new Set(Object.keys(output).map((file) => path.resolve(directory, file)));
   for (const entry of existing) {
     const file = path.join(entry.parentPath ?? entry.path, entry.name);
@@ -203,7 +206,7 @@ function joinedRows(/** @type {object[]} */ rows) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await compileMessages(MESSAGES);
+  await compileMessages(MESSAGES, { clean: true });
   // Their types as declarations, for the typecheck (decision 135).
   const { writeMessageTypes } = await import("./message-types.mjs");
   writeMessageTypes(MESSAGES.outdir);
