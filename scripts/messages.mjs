@@ -162,7 +162,7 @@ export async function importedBundles(project) {
       its.forEach((/** @type {any} */ variant, /** @type {number} */ i) =>
         rows.push({
           ...messageRow,
-          variantId: `v${i}`,
+          variantId: `v${message.index}.${i}`,
           variantMatches: json(variant.matches ?? []),
           variantPattern: json(variant.pattern ?? []),
         }),
