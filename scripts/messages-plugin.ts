@@ -23,7 +23,7 @@ export function compiledMessages(options: CompilerOptions): Plugin {
     const done = previous
       .catch(() => undefined)
       .then(() => compileMessages(options))
-      .then(({ inputs }) => {
+      .then(({ inputs }: { inputs: string[] }) => {
         entry.inputs = new Set(inputs);
       });
     const entry: Compile = { done, inputs: state.get(outdir)?.inputs ?? new Set() };

@@ -47,7 +47,8 @@ export const MESSAGES = {
  * @param {{ clean?: boolean }} [how]
  * @returns {Promise<{ inputs: string[] }>} the files read (settings and message files, absolute), which an edit of recompiles
  */
-export async function compileMessages(options, { clean = false } = {}) {
+export async function compileMessages(options, how = {}) {
+  const clean = how.clean ?? false;
   const paraglide = await import("@inlang/paraglide-js");
   const compilerOptions = { ...paraglide.defaultCompilerOptions, ...options, cleanOutdir: false };
   const imported = await importedBundles(options.project);
