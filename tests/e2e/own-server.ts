@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { madeOnce } from "../support/made-once";
 
 /**
  * A built server of a spec's own (the shared one stays untouched), on a free port with a fresh
@@ -49,48 +50,29 @@ const exited = (child: ChildProcess) =>
 /**
  * One data directory per Playwright run (in the run's own temporary folder, server-env.ts), made by
  * the first built own server that needs it: a server started on it with no job workers, stopped once
- * it answers, so it holds the migrations and the demo's seed and nothing a job did. Workers are
- * processes of their own: a directory made with mkdir is the lock, a file says it is ready. What a
- * copy cannot be told from a fresh start by: the seeded Google Sheets links name the template
- * server's port (no spec on an own server opens them), and its stopped instance is in the System
- * tab's list. A spec that needs the seeding itself passes `{ fresh: true }`.
+ * it answers, so it holds the migrations and the demo's seed and nothing a job did; the first
+ * worker to ask makes it, the others wait (tests/support/made-once.ts). What a copy cannot be
+ * told from a fresh start by: the seeded Google Sheets links name the template server's port (no
+ * spec on an own server opens them), and its stopped instance is in the System tab's list. A spec that needs the seeding itself passes `{ fresh: true }`.
  */
 async function seededDataDir(): Promise<string> {
   const root = process.env.JUMBE_E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "jumbe-e2e-"));
   process.env.JUMBE_E2E_DATA_DIR = root;
   const template = path.join(root, "own-server-seeded");
-  const ready = path.join(root, "own-server-seeded.ready");
-  const lock = path.join(root, "own-server-seeded.lock");
-  const deadline = Date.now() + 2 * startupDeadlineMs("build/");
-  while (!existsSync(ready)) {
-    if (Date.now() > deadline) throw new Error(`no seeded data directory at ${template}: another worker's start failed`);
+  await madeOnce(template, 2 * startupDeadlineMs("build/"), async () => {
+    const maker = await ownServer("seeding", { fresh: true });
     try {
-      mkdirSync(lock);
-    } catch {
-      // Another worker is making it.
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      continue;
-    }
-    try {
-      if (existsSync(ready)) break;
-      rmSync(template, { recursive: true, force: true });
-      const maker = await ownServer("seeding", { fresh: true });
-      try {
-        await maker.start({ JOB_WORKERS: "0" });
-        await maker.stop();
-        // The database and the files it names; not the sandboxes' state (their addresses name the
-        // template server's port): a copy's sandboxes start as a fresh server's do.
-        for (const part of ["pglite", "media"])
-          if (existsSync(path.join(maker.dataDir, part)))
-            cpSync(path.join(maker.dataDir, part), path.join(template, part), { recursive: true });
-      } finally {
-        await maker.dispose();
-      }
-      writeFileSync(ready, "");
+      await maker.start({ JOB_WORKERS: "0" });
+      await maker.stop();
+      // The database and the files it names; not the sandboxes' state (their addresses name the
+      // template server's port): a copy's sandboxes start as a fresh server's do.
+      for (const part of ["pglite", "media"])
+        if (existsSync(path.join(maker.dataDir, part)))
+          cpSync(path.join(maker.dataDir, part), path.join(template, part), { recursive: true });
     } finally {
-      rmSync(lock, { recursive: true, force: true });
+      await maker.dispose();
     }
-  }
+  });
   return template;
 }
 

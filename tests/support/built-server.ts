@@ -1,11 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import net from "node:net";
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
 import { adminQuery } from "./database";
+import { madeOnce } from "./made-once";
 import { postgresBinDir } from "./private-postgres";
 
 /**
@@ -145,7 +146,7 @@ async function makeSeededDemo(): Promise<SeededDemo | undefined> {
     await admin.query(`create database ${making} template ${migrated}`);
     const url = new URL(adminUrl);
     url.pathname = `/${making}`;
-    const maker = await startBuiltServer({}, { databaseUrl: url.toString(), fresh: true });
+    const maker = await startBuiltServer({ JOB_WORKERS: "0" }, { databaseUrl: url.toString(), fresh: true });
     const madeMedia = path.join(maker.dataDir, "media");
     maker.child.kill("SIGTERM");
     await new Promise((resolve) =>
@@ -171,43 +172,27 @@ async function makeSeededDemo(): Promise<SeededDemo | undefined> {
 /**
  * On PGlite (a plain `vitest run` with a build; `npm test` runs the built servers on PostgreSQL): the
  * embedded database and media folders of a server that seeded and stopped, in the run's temporary
- * folder (the global setup's, removed after the run), made as the browser suite's own servers' copy
- * is (tests/e2e/own-server.ts): a directory made with mkdir is the lock, a file says it is ready.
+ * folder (the global setup's, removed after the run), made once by the first worker to ask
+ * (made-once.ts), as the browser suite's own servers' copy is (tests/e2e/own-server.ts). Its server
+ * runs no job workers: the copy holds the seed and nothing a job did.
  */
 async function makeSeededPglite(): Promise<SeededDemo | undefined> {
   const template = inject("pgliteTemplate");
   if (!template) return undefined;
   const root = path.join(path.dirname(template), "built-server-seeded");
-  const ready = `${root}.ready`;
-  const lock = `${root}.lock`;
   const seeded = { name: "", media: path.join(root, "media"), pglite: path.join(root, "pglite") };
-  // A hang detector: another worker's seeding server has its own 110 s deadline.
-  const deadline = Date.now() + 240_000;
-  while (!existsSync(ready)) {
-    if (Date.now() > deadline) throw new Error(`no seeded demo at ${root}: another worker's start failed`);
-    try {
-      mkdirSync(lock);
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      continue;
-    }
-    try {
-      if (existsSync(ready)) break;
-      rmSync(root, { recursive: true, force: true });
-      const maker = await startBuiltServer({}, { fresh: true });
-      maker.child.kill("SIGTERM");
-      await new Promise((resolve) =>
-        maker.child.exitCode !== null || maker.child.signalCode !== null ? resolve(null) : maker.child.once("exit", resolve),
-      );
-      cpSync(path.join(maker.dataDir, "pglite"), seeded.pglite, { recursive: true });
-      if (existsSync(path.join(maker.dataDir, "media"))) cpSync(path.join(maker.dataDir, "media"), seeded.media, { recursive: true });
-      else mkdirSync(seeded.media, { recursive: true });
-      await maker.stop();
-      writeFileSync(ready, "");
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
-  }
+  // Another worker's seeding server has its own 110 s deadline.
+  await madeOnce(root, 240_000, async () => {
+    const maker = await startBuiltServer({ JOB_WORKERS: "0" }, { fresh: true });
+    maker.child.kill("SIGTERM");
+    await new Promise((resolve) =>
+      maker.child.exitCode !== null || maker.child.signalCode !== null ? resolve(null) : maker.child.once("exit", resolve),
+    );
+    cpSync(path.join(maker.dataDir, "pglite"), seeded.pglite, { recursive: true });
+    if (existsSync(path.join(maker.dataDir, "media"))) cpSync(path.join(maker.dataDir, "media"), seeded.media, { recursive: true });
+    else mkdirSync(seeded.media, { recursive: true });
+    await maker.stop();
+  });
   return seeded;
 }
 
