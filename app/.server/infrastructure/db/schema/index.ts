@@ -28,3 +28,4 @@ export * from "./revenue-share";
 export * from "./google-sheets";
 export * from "./shopify";
 export * from "./hubspot";
+export * from "./payments";
