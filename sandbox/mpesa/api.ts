@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { MpesaContext } from "./context";
+import type { SandboxShortcode } from "./shortcodes";
 import { conversationId, darajaError, originatorConversationId } from "./daraja-format";
 import {
   checkB2c,
@@ -9,6 +10,7 @@ import {
   checkStkPush,
   checkStkQuery,
   checkTransactionStatus,
+  fitsProduct,
   TRANSACTION_DESC_DELIVERED_MAX,
   type Rejection,
 } from "./validation";
@@ -36,10 +38,11 @@ function generateToken(ctx: MpesaContext): RequestHandler {
     ctx.tokens.noteRequest();
     res.setHeader("Cache-Control", "no-store");
     const credentials = basicCredentials(req);
-    if (!credentials || !same(credentials[0], ctx.options.consumerKey) || !same(credentials[1], ctx.options.consumerSecret))
+    const app = credentials ? ctx.shortcodes.byConsumerKey(credentials[0]) : undefined;
+    if (!credentials || !app || !same(credentials[1], app.consumerSecret))
       return darajaError(res, 400, "400.008.01", "Invalid Authentication passed");
     if (req.query.grant_type !== "client_credentials") return darajaError(res, 400, "400.008.02", "Invalid grant type passed");
-    const { token, expiresIn } = ctx.tokens.issue();
+    const { token, expiresIn } = ctx.tokens.issue(app.consumerKey);
     res.json({ access_token: token, expires_in: String(expiresIn) });
   };
 }
@@ -48,7 +51,9 @@ function generateToken(ctx: MpesaContext): RequestHandler {
 function requireToken(ctx: MpesaContext): RequestHandler {
   return (req, res, next) => {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "")?.[1];
-    if (!token || !ctx.tokens.valid(token)) return darajaError(res, 404, "404.001.03", "Invalid Access Token");
+    const consumerKey = token ? ctx.tokens.appOf(token) : undefined;
+    if (!consumerKey) return darajaError(res, 404, "404.001.03", "Invalid Access Token");
+    res.locals.mpesaApp = ctx.shortcodes.byConsumerKey(consumerKey);
     next();
   };
 }
@@ -75,9 +80,13 @@ function bodyErrors(error: unknown, _req: Request, res: Response, next: NextFunc
   next(error);
 }
 
+/** The app (and its shortcode) the request's token was issued to. */
+const appOf = (res: Response) => res.locals.mpesaApp as SandboxShortcode | undefined;
+
 function stkPush(ctx: MpesaContext): RequestHandler {
   return (req, res) => {
-    const checked = checkStkPush(req.body as Record<string, unknown>, ctx.options);
+    const app = appOf(res);
+    const checked = checkStkPush(req.body as Record<string, unknown>, ctx.options, app);
     if (!checked.ok) return reject(res, checked.rejection);
     const request = checked.value;
     if (ctx.prompts.pendingOn(request.phone))
@@ -91,16 +100,25 @@ function stkPush(ctx: MpesaContext): RequestHandler {
       phone: request.phone,
       partyA: request.partyA,
       shortcode: request.partyB,
+      businessShortCode: request.shortcode,
+      payee: ctx.shortcodes.describe(request.shortcode),
       amount: request.amount,
       accountReference: request.accountReference,
       transactionDesc: request.transactionDesc,
       transactionType: request.transactionType,
       callbackUrl: request.callbackUrl,
     });
+    // A till called as a paybill (or the other way round, or another PartyB) is accepted, then ends as 2028 at once.
+    if (app && !fitsProduct(app, request.transactionType, request.partyB))
+      void ctx.prompts.answer(prompt.CheckoutRequestID, "not_permitted").catch(() => {});
     // Production accepts a TransactionDesc of any length, but a very long one never reaches the phone ("observed" only).
     const undeliverable = request.transactionDesc.length > TRANSACTION_DESC_DELIVERED_MAX;
     res.on("finish", () =>
-      undeliverable ? void ctx.prompts.answer(prompt.CheckoutRequestID, "push_failed").catch(() => {}) : ctx.prompts.answerIfMagic(prompt),
+      prompt.state !== "pending"
+        ? undefined
+        : undeliverable
+          ? void ctx.prompts.answer(prompt.CheckoutRequestID, "push_failed").catch(() => {})
+          : ctx.prompts.answerIfMagic(prompt),
     );
     res.json({
       MerchantRequestID: prompt.MerchantRequestID,
@@ -114,7 +132,7 @@ function stkPush(ctx: MpesaContext): RequestHandler {
 
 function stkQuery(ctx: MpesaContext): RequestHandler {
   return (req, res) => {
-    const checked = checkStkQuery(req.body as Record<string, unknown>, ctx.options);
+    const checked = checkStkQuery(req.body as Record<string, unknown>, appOf(res));
     if (!checked.ok) return reject(res, checked.rejection);
     const id = checked.value.checkoutRequestId;
     const prompt = ctx.prompts.get(id);

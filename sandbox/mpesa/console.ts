@@ -15,6 +15,7 @@ const OUTCOME_LABELS: Record<Outcome, string> = {
   wrong_pin: "Wrong PIN (2001)",
   insufficient_funds: "No funds (1)",
   push_failed: "Push not delivered (1025)",
+  not_permitted: "Not permitted for this shortcode (2028)",
 };
 
 const field = (body: Record<string, unknown>, key: string) => (typeof body[key] === "string" ? (body[key] as string).trim() : "");
@@ -151,7 +152,7 @@ export function consoleRouter(ctx: MpesaContext): Router {
 /** What the customer's phone shows after answering, like M-Pesa's SMS. */
 function phoneNotice(prompt: Prompt) {
   if (prompt.resultCode === 0)
-    return `${prompt.receipt} Confirmed. ${kes(prompt.amount)} sent to ${prompt.shortcode} for account ${prompt.accountReference}.`;
+    return `${prompt.receipt} Confirmed. ${kes(prompt.amount)} sent to ${prompt.shortcode} (${prompt.payee}) for account ${prompt.accountReference}.`;
   if (prompt.outcome === "cancel") return "You cancelled the payment.";
   if (prompt.outcome === "wrong_pin") return "Wrong PIN: the payment failed (2001).";
   if (prompt.outcome === "insufficient_funds") return "Failed: insufficient funds in your M-Pesa account (1).";
@@ -180,6 +181,7 @@ function renderPhone(ctx: MpesaContext, req: Request, res: Response, override: {
             (p) =>
               `<form method="post" action="${escapeHtml(`${base}/phone/${p.CheckoutRequestID}`)}">` +
               `<p class="sim">Do you want to pay ${escapeHtml(kes(p.amount))} to ${escapeHtml(p.shortcode)} for account ${escapeHtml(p.accountReference)}?</p>` +
+              `<p class="muted">For: ${escapeHtml(p.payee)}</p>` +
               `<label for="pin-${escapeHtml(p.CheckoutRequestID)}">Enter M-PESA PIN</label>` +
               `<input type="password" inputmode="numeric" autocomplete="off" pattern="[0-9]{4}" maxlength="4" id="pin-${escapeHtml(p.CheckoutRequestID)}" name="pin">` +
               `<div class="actions"><button type="submit" name="action" value="pay">Send</button>` +
@@ -226,7 +228,7 @@ function renderConsole(ctx: MpesaContext, req: Request, res: Response) {
     .map(
       (p) =>
         `<tr><td><code>${escapeHtml(p.CheckoutRequestID)}</code><br><small>${escapeHtml(nairobiTime(p.createdAt))}</small></td>` +
-        `<td>${escapeHtml(p.phone)}</td><td>${escapeHtml(kes(p.amount))}</td><td>${escapeHtml(p.accountReference)}</td><td>` +
+        `<td>${escapeHtml(p.phone)}</td><td>${escapeHtml(p.payee)}</td><td>${escapeHtml(kes(p.amount))}</td><td>${escapeHtml(p.accountReference)}</td><td>` +
         `<form method="post" action="${escapeHtml(`${base}/console/prompts/${p.CheckoutRequestID}`)}">` +
         `<label for="d-${escapeHtml(p.CheckoutRequestID)}">Callback</label><select id="d-${escapeHtml(p.CheckoutRequestID)}" name="delivery">${deliveryOptions(p.plan.delivery)}</select>` +
         `<div class="actions tight">${OUTCOMES.map((o) => `<button type="submit" name="outcome" value="${o}"${o === "accept" ? "" : ' class="secondary"'}>${OUTCOME_LABELS[o]}</button>`).join("")}</div></form></td></tr>`,
@@ -235,7 +237,7 @@ function renderConsole(ctx: MpesaContext, req: Request, res: Response) {
   const answeredRows = answered
     .map(
       (p) =>
-        `<tr><td><code>${escapeHtml(p.CheckoutRequestID)}</code></td><td>${escapeHtml(p.phone)}</td><td>${escapeHtml(kes(p.amount))}</td>` +
+        `<tr><td><code>${escapeHtml(p.CheckoutRequestID)}</code></td><td>${escapeHtml(p.phone)}</td><td>${escapeHtml(p.payee)}</td><td>${escapeHtml(kes(p.amount))}</td>` +
         `<td>${resultPill(p)} ${p.receipt ? `<code>${escapeHtml(p.receipt)}</code>` : ""}</td><td>${escapeHtml(p.plan.delivery)}</td></tr>`,
     )
     .join("");
@@ -263,6 +265,14 @@ function renderConsole(ctx: MpesaContext, req: Request, res: Response) {
   const magicAmountRows = Object.entries(MAGIC_AMOUNTS)
     .map(([amount, m]) => `<tr><td><code>${escapeHtml(kes(Number(amount)))}</code></td><td>${escapeHtml(m.label)}</td></tr>`)
     .join("");
+  const shortcodeRows = ctx.shortcodes
+    .all()
+    .map(
+      (s) =>
+        `<tr><td>${escapeHtml(s.label)}</td><td>${escapeHtml(s.kind)}</td><td><code>${escapeHtml(s.shortcode)}</code>${s.tillNumber ? ` · till <code>${escapeHtml(s.tillNumber)}</code>` : ""}</td>` +
+        `<td><code>…${escapeHtml(s.consumerKey.slice(-4))}</code></td></tr>`,
+    )
+    .join("");
   const magicRows = Object.entries(MAGIC_PHONES)
     .map(([phone, m]) => `<tr><td><code>${phone}</code></td><td>${escapeHtml(m.label)}</td></tr>`)
     .join("");
@@ -276,7 +286,7 @@ function renderConsole(ctx: MpesaContext, req: Request, res: Response) {
       `<a href="${escapeHtml(`${base}/phone`)}">Open the customer's phone</a>.</p>` +
       `<section class="card"><h2>Pending STK prompts (${pending.length})</h2>` +
       (pending.length
-        ? `<table><thead><tr><th>CheckoutRequestID</th><th>Phone</th><th>Amount</th><th>Account</th><th>Answer</th></tr></thead><tbody>${pendingRows}</tbody></table>`
+        ? `<table><thead><tr><th>CheckoutRequestID</th><th>Phone</th><th>To</th><th>Amount</th><th>Account</th><th>Answer</th></tr></thead><tbody>${pendingRows}</tbody></table>`
         : `<p class="muted">None. A push from Jumbe's billing page shows up here and on the phone page.</p>`) +
       `</section>` +
       `<section class="card"><h2>Callback chaos for new prompts</h2><form method="post" action="${escapeHtml(`${base}/console/chaos`)}"><div class="grid">` +
@@ -299,13 +309,15 @@ function renderConsole(ctx: MpesaContext, req: Request, res: Response) {
         : `<p class="muted">None yet.</p>`) +
       `</section>` +
       (answeredRows
-        ? `<section class="card"><h2>Answered prompts</h2><table><thead><tr><th>CheckoutRequestID</th><th>Phone</th><th>Amount</th><th>Result</th><th>Callback</th></tr></thead><tbody>${answeredRows}</tbody></table></section>`
+        ? `<section class="card"><h2>Answered prompts</h2><table><thead><tr><th>CheckoutRequestID</th><th>Phone</th><th>To</th><th>Amount</th><th>Result</th><th>Callback</th></tr></thead><tbody>${answeredRows}</tbody></table></section>`
         : "") +
       `<section class="card"><h2>Payouts (B2C)</h2>` +
       (payoutRows
         ? `<table><thead><tr><th>OriginatorConversationID</th><th>To</th><th>Amount</th><th>Result</th></tr></thead><tbody>${payoutRows}</tbody></table>`
         : `<p class="muted">None yet. A partner's settlement paid by M-Pesa shows up here.</p>`) +
       `<h3>Magic amounts</h3><table><tbody>${magicAmountRows}</tbody></table></section>` +
+      `<section class="card"><h2>Shortcodes (${ctx.shortcodes.all().length})</h2><p class="muted">Each with its own Daraja app; a token from one app may not use another's shortcode. Add one with <code>POST ${escapeHtml(base)}/control/shortcodes</code>.</p>` +
+      `<table><thead><tr><th>Label</th><th>Kind</th><th>Number</th><th>App key</th></tr></thead><tbody>${shortcodeRows}</tbody></table></section>` +
       `<section class="card"><h2>Magic phone numbers</h2><table><tbody>${magicRows}</tbody></table></section>` +
       `<form method="post" action="${escapeHtml(`${base}/console/reset`)}"><button type="submit" class="secondary">Reset the M-Pesa sandbox</button></form></main>`,
   });

@@ -2,6 +2,7 @@ import type { C2bDesk } from "./c2b";
 import type { CallbackPoster } from "./deliveries";
 import type { PayoutDesk } from "./payouts";
 import type { PromptDesk } from "./prompts";
+import type { ShortcodeBook } from "./shortcodes";
 import type { TokenDesk } from "./tokens";
 import type { MpesaSandbox, ResolvedOptions } from "./types";
 
@@ -9,6 +10,7 @@ import type { MpesaSandbox, ResolvedOptions } from "./types";
 export interface MpesaContext {
   options: ResolvedOptions;
   tokens: TokenDesk;
+  shortcodes: ShortcodeBook;
   prompts: PromptDesk;
   c2b: C2bDesk;
   payouts: PayoutDesk;

@@ -3,6 +3,7 @@ import { C2bInputError } from "./c2b";
 import type { MpesaContext } from "./context";
 import { MAGIC_AMOUNTS } from "./payouts";
 import { MAGIC_PHONES, PromptError } from "./prompts";
+import { ShortcodeInputError, type SandboxShortcode, type SandboxShortcodeInput } from "./shortcodes";
 import { DELIVERIES, OUTCOMES, type C2bInput, type DeliveryPlan, type Outcome, type Prompt } from "./types";
 
 class BadInput extends Error {}
@@ -53,6 +54,29 @@ export const promptView = (p: Prompt) => ({
   createdAt: p.createdAt,
 });
 
+/** A shortcode as the control API shows it: no secret, no passkey. */
+const shortcodeView = (s: SandboxShortcode) => ({
+  label: s.label,
+  kind: s.kind,
+  shortcode: s.shortcode,
+  tillNumber: s.tillNumber,
+  consumerKey: s.consumerKey,
+});
+
+/** A shortcode from a control body (ShortcodeBook checks the values). */
+function shortcodeInput(body: Body): SandboxShortcodeInput {
+  const str = (key: string) => (typeof body[key] === "string" || typeof body[key] === "number" ? String(body[key]) : "");
+  return {
+    label: str("label"),
+    kind: (str("kind") || "paybill") as SandboxShortcodeInput["kind"],
+    shortcode: str("shortcode"),
+    tillNumber: str("tillNumber"),
+    consumerKey: str("consumerKey"),
+    consumerSecret: str("consumerSecret"),
+    passkey: str("passkey"),
+  };
+}
+
 /** C2B input from a control body (the types; C2bDesk checks the values). */
 export function c2bInput(body: Body): C2bInput {
   const str = (key: string) => (body[key] === undefined || body[key] === null ? undefined : String(body[key] as string | number));
@@ -92,6 +116,8 @@ export function controlRouter(ctx: MpesaContext): Router {
     } catch (error) {
       if (error instanceof PromptError)
         return void res.status(error.kind === "unknown" ? 404 : error.kind === "answered" ? 409 : 400).json({ message: error.message });
+      if (error instanceof ShortcodeInputError)
+        return void res.status(error.message.includes("already") ? 409 : 400).json({ message: error.message });
       if (error instanceof BadInput || error instanceof C2bInputError) return void res.status(400).json({ message: error.message });
       next(error);
     }
@@ -134,6 +160,14 @@ export function controlRouter(ctx: MpesaContext): Router {
   router.post(
     "/c2b",
     route((req) => sandbox.simulateC2b(c2bInput(bodyOf(req)))),
+  );
+  router.get(
+    "/shortcodes",
+    route(() => sandbox.shortcodes().map(shortcodeView)),
+  );
+  router.post(
+    "/shortcodes",
+    route((req, res) => void res.status(201).json(shortcodeView(sandbox.addShortcode(shortcodeInput(bodyOf(req)))))),
   );
   router.post(
     "/chaos",

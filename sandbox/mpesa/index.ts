@@ -14,6 +14,7 @@ import {
   SANDBOX_INITIATOR_PASSWORD,
 } from "./credential-keys";
 import { PayoutDesk } from "./payouts";
+import { ShortcodeBook, shortcodeFrom, ShortcodeInputError } from "./shortcodes";
 import { TokenDesk } from "./tokens";
 import type { MpesaSandbox, MpesaSandboxOptions, ResolvedOptions } from "./types";
 
@@ -38,6 +39,21 @@ export { EMPTY_ACCOUNT_PIN, MAGIC_PHONES, RESULTS, WRONG_PIN } from "./prompts";
 export { B2C_RESULTS, MAGIC_AMOUNTS, SANDBOX_INITIATOR_NAME, SANDBOX_INITIATOR_PASSWORD, sandboxCredentialKeys } from "./payouts";
 export { SANDBOX_CREDENTIAL_PUBLIC_KEY } from "./credential-keys";
 export { eatStamp, stkPasswordOf } from "./daraja-format";
+export type { SandboxShortcode, SandboxShortcodeInput, SandboxShortcodeKind } from "./shortcodes";
+export { ShortcodeInputError } from "./shortcodes";
+
+/** The default shortcode (the options' own paybill) and the options' others, checked. */
+function initialShortcodes(options: MpesaSandboxOptions) {
+  const primary = { label: "Jumbe billing", consumerKey: options.consumerKey, consumerSecret: options.consumerSecret };
+  const book = new ShortcodeBook([shortcodeFrom({ ...primary, passkey: options.passkey, shortcode: options.shortcode, kind: "paybill" })]);
+  try {
+    for (const extra of options.shortcodes ?? []) book.add(extra);
+  } catch (error) {
+    if (error instanceof ShortcodeInputError) throw new Error(`createMpesaSandbox: shortcodes: ${error.message}`);
+    throw error;
+  }
+  return new ShortcodeBook(book.all());
+}
 
 function milliseconds(name: string, value: number | undefined, fallback: number) {
   const ms = value ?? fallback;
@@ -93,6 +109,7 @@ export function createMpesaSandbox(input: MpesaSandboxOptions): MpesaSandbox {
   const options = resolveOptions(input);
   const poster = new CallbackPoster({ fetch: options.fetch, timeoutMs: options.callbackTimeoutMs, now: options.now });
   const tokens = new TokenDesk({ ttlSeconds: options.tokenTtlSeconds, now: options.now });
+  const shortcodes = initialShortcodes(input);
   const prompts = new PromptDesk(options, poster);
   const c2b = new C2bDesk(options, poster);
   const payouts = new PayoutDesk(options, poster);
@@ -114,6 +131,8 @@ export function createMpesaSandbox(input: MpesaSandboxOptions): MpesaSandbox {
     payouts: () => payouts.all(),
     payout: (id) => payouts.get(id),
     credentialCertificate: options.publicKeyPem,
+    shortcodes: () => shortcodes.all(),
+    addShortcode: (shortcode) => shortcodes.add(shortcode),
     tokenRequests: () => tokens.requestCount,
     revokeTokens: () => tokens.revokeAll(),
     reset() {
@@ -122,6 +141,7 @@ export function createMpesaSandbox(input: MpesaSandboxOptions): MpesaSandbox {
       c2b.reset();
       payouts.reset();
       tokens.reset();
+      shortcodes.reset();
     },
     async close() {
       if (closed) return;
@@ -131,7 +151,7 @@ export function createMpesaSandbox(input: MpesaSandboxOptions): MpesaSandbox {
     },
   };
 
-  const ctx: MpesaContext = { options, tokens, prompts, c2b, payouts, poster, sandbox };
+  const ctx: MpesaContext = { options, tokens, shortcodes, prompts, c2b, payouts, poster, sandbox };
   // Daraja's own API is open (it has its OAuth); the phone, console and control API are gated (decision 012).
   const gate = sandboxGate({
     token: input.controlToken,

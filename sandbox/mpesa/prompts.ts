@@ -11,6 +11,7 @@ export const RESULTS: Record<Outcome, { code: number; desc: string }> = {
   timeout: { code: 1037, desc: "DS timeout user cannot be reached" },
   wrong_pin: { code: 2001, desc: "The initiator information is invalid." },
   push_failed: { code: 1025, desc: "An error occurred while sending push request" },
+  not_permitted: { code: 2028, desc: "The request is not permitted according to product assignment" },
 };
 
 /** The phone page's PINs: any 4 digits pay, except these. */
@@ -46,6 +47,8 @@ export interface NewPrompt {
   phone: string;
   partyA: string;
   shortcode: string;
+  businessShortCode: string;
+  payee: string;
   amount: number;
   accountReference: string;
   transactionDesc: string;

@@ -1,9 +1,14 @@
 import type { Router } from "express";
+import type { SandboxShortcode, SandboxShortcodeInput } from "./shortcodes";
 
 /** How the "customer" answers an STK prompt, and the ResultCode each gives. */
 export const OUTCOMES = ["accept", "cancel", "timeout", "wrong_pin", "insufficient_funds"] as const;
-/** The customer's answers, and `push_failed`: the prompt never reached the phone (1025; no customer picks it). */
-export type Outcome = (typeof OUTCOMES)[number] | "push_failed";
+/**
+ * The customer's answers, and two no customer picks: `push_failed`, the prompt never reached the
+ * phone (1025); `not_permitted`, the push did not fit the shortcode's product, a till called as a
+ * paybill or the other way round, or a PartyB not its own (2028).
+ */
+export type Outcome = (typeof OUTCOMES)[number] | "push_failed" | "not_permitted";
 
 /** What happens to the callback of an answered prompt. `delayed` is `normal` with an extra delay. */
 export const DELIVERIES = ["normal", "duplicate", "delayed", "lost"] as const;
@@ -20,9 +25,15 @@ export interface DeliveryPlan {
 export interface MpesaSandboxOptions {
   consumerKey: string;
   consumerSecret: string;
-  /** The Lipa na M-Pesa Online shortcode (paybill) whose passkey signs STK requests. */
+  /** The Lipa na M-Pesa Online shortcode (paybill) whose passkey signs STK requests: the default app's. */
   shortcode: string;
   passkey: string;
+  /**
+   * More shortcodes beside the default, each with its own Daraja app (consumer key and secret),
+   * passkey and kind (paybill, or till with its store number and till number). A token from one
+   * app may not use another's shortcode. The control API adds more at run time (POST /control/shortcodes).
+   */
+  shortcodes?: SandboxShortcodeInput[];
   /** Where the router is mounted (links in its pages). Default "/sandbox/mpesa". */
   publicPath?: string;
   /** SANDBOX_CONTROL_TOKEN: the console, phone page and control API ask for it when set. */
@@ -91,7 +102,12 @@ export interface Prompt {
   CheckoutRequestID: string;
   phone: string;
   partyA: string;
+  /** PartyB: who is paid (the paybill, or a till's till number). */
   shortcode: string;
+  /** BusinessShortCode: the paybill, or a till's store number. */
+  businessShortCode: string;
+  /** Who the prompt is for, in words: the shortcode's label and number. */
+  payee: string;
   amount: number;
   accountReference: string;
   transactionDesc: string;
@@ -210,6 +226,10 @@ export interface MpesaSandbox {
   payout(originatorConversationId: string): Payout | undefined;
   /** The PEM public key that plays Safaricom's certificate: encrypt the initiator password with it. */
   credentialCertificate: string;
+  /** The shortcodes the sandbox knows (the default first), with their apps' credentials. */
+  shortcodes(): SandboxShortcode[];
+  /** Adds a shortcode with its own app; throws ShortcodeInputError on bad or duplicate input. */
+  addShortcode(input: SandboxShortcodeInput): SandboxShortcode;
   /** Number of OAuth token requests answered (any result), for client tests. */
   tokenRequests(): number;
   /** Makes every issued token invalid (as if expired). */

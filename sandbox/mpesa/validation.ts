@@ -1,4 +1,5 @@
 import { isDarajaTimestamp, stkPasswordOf } from "./daraja-format";
+import type { SandboxShortcode } from "./shortcodes";
 import type { ResolvedOptions } from "./types";
 
 /** A rejection in Daraja's words: HTTP status, errorCode, errorMessage. */
@@ -83,10 +84,25 @@ function checkCredentials(body: Body): Checked<{ shortcode: string; timestamp: s
   return { ok: true, value: { shortcode, timestamp: body.Timestamp } };
 }
 
-function checkMerchant(body: Body, shortcode: string, timestamp: string, options: ResolvedOptions): Rejection | undefined {
-  if (shortcode !== options.shortcode) return noMerchant;
-  if (body.Password !== stkPasswordOf(shortcode, options.passkey, timestamp)) return wrongCredentials;
+/**
+ * The BusinessShortCode must be the one the token's app was made for (another app's shortcode, or
+ * one the sandbox does not know, is "Merchant does not exist" to this app), and the Password made
+ * with that shortcode's passkey ("Wrong credentials" otherwise), as Daraja answers (reference §1.3).
+ */
+function checkMerchant(body: Body, shortcode: string, timestamp: string, app: SandboxShortcode | undefined): Rejection | undefined {
+  if (!app || shortcode !== app.shortcode) return noMerchant;
+  if (body.Password !== stkPasswordOf(shortcode, app.passkey, timestamp)) return wrongCredentials;
   return undefined;
+}
+
+/**
+ * Whether the push fits the shortcode's product: a paybill takes CustomerPayBillOnline with PartyB
+ * the paybill; a till CustomerBuyGoodsOnline with PartyB its till number. Daraja accepts a push that
+ * does not and ends it with ResultCode 2028 ("not permitted according to product assignment").
+ */
+export function fitsProduct(app: SandboxShortcode, transactionType: string, partyB: string): boolean {
+  if (app.kind === "till") return transactionType === "CustomerBuyGoodsOnline" && partyB === app.tillNumber;
+  return transactionType === "CustomerPayBillOnline" && partyB === app.shortcode;
 }
 
 export interface StkPushRequest {
@@ -102,7 +118,7 @@ export interface StkPushRequest {
 }
 
 /** M-Pesa Express (STK push) request: the field rules, then the merchant and its password. */
-export function checkStkPush(body: Body, options: ResolvedOptions): Checked<StkPushRequest> {
+export function checkStkPush(body: Body, options: ResolvedOptions, app: SandboxShortcode | undefined): Checked<StkPushRequest> {
   const credentials = checkCredentials(body);
   if (!credentials.ok) return credentials;
   const fail = (field: string) => ({ ok: false as const, rejection: badRequest(field) });
@@ -127,7 +143,7 @@ export function checkStkPush(body: Body, options: ResolvedOptions): Checked<StkP
   );
   if (transactionDesc === undefined) return fail("TransactionDesc");
   const { shortcode, timestamp } = credentials.value;
-  const merchant = checkMerchant(body, shortcode, timestamp, options);
+  const merchant = checkMerchant(body, shortcode, timestamp, app);
   if (merchant) return { ok: false, rejection: merchant };
   return {
     ok: true,
@@ -136,12 +152,12 @@ export function checkStkPush(body: Body, options: ResolvedOptions): Checked<StkP
 }
 
 /** STK query request: credentials, then the CheckoutRequestID. */
-export function checkStkQuery(body: Body, options: ResolvedOptions): Checked<{ checkoutRequestId: string }> {
+export function checkStkQuery(body: Body, app: SandboxShortcode | undefined): Checked<{ checkoutRequestId: string }> {
   const credentials = checkCredentials(body);
   if (!credentials.ok) return credentials;
   const id = body.CheckoutRequestID;
   if (typeof id !== "string" || !/^ws_CO_\w{1,80}$/.test(id)) return { ok: false, rejection: badRequest("CheckoutRequestID") };
-  const merchant = checkMerchant(body, credentials.value.shortcode, credentials.value.timestamp, options);
+  const merchant = checkMerchant(body, credentials.value.shortcode, credentials.value.timestamp, app);
   if (merchant) return { ok: false, rejection: merchant };
   return { ok: true, value: { checkoutRequestId: id } };
 }

@@ -243,6 +243,70 @@ describe("STK push and query", () => {
   });
 });
 
+const TILL = {
+  label: "Duka till",
+  kind: "till" as const,
+  shortcode: "7100001",
+  tillNumber: "5100001",
+  consumerKey: "till-app-key",
+  consumerSecret: "till-app-secret",
+  passkey: "till-passkey-0001",
+};
+const tillClient = (harness: Harness, overrides: Record<string, unknown> = {}) =>
+  clientFor(harness, {
+    consumerKey: TILL.consumerKey,
+    consumerSecret: TILL.consumerSecret,
+    shortcode: TILL.shortcode,
+    passkey: TILL.passkey,
+    kind: "till",
+    tillNumber: TILL.tillNumber,
+    ...overrides,
+  });
+
+describe("tills (CustomerBuyGoodsOnline)", () => {
+  it("a till's push is BuyGoods, signed by the store number, PartyB the till", async () => {
+    h = await startHarness({ shortcodes: [TILL] });
+    const seen: Record<string, unknown>[] = [];
+    const spy: typeof fetch = async (input, init) => {
+      if (typeof init?.body === "string") seen.push(JSON.parse(init.body) as Record<string, unknown>);
+      return fetch(input, init);
+    };
+    const accepted = await tillClient(h, { fetch: spy }).stkPush(push("0712000011"));
+    expect(seen[0]).toMatchObject({
+      TransactionType: "CustomerBuyGoodsOnline",
+      BusinessShortCode: TILL.shortcode,
+      PartyB: Number(TILL.tillNumber),
+      Password: stkPassword(TILL.shortcode, TILL.passkey, seen[0]!.Timestamp as string),
+    });
+    expect(h.sandbox.prompt(accepted.checkoutRequestId)).toMatchObject({ state: "pending", shortcode: TILL.tillNumber });
+    expect(await tillClient(h).stkQuery(accepted.checkoutRequestId)).toEqual({ state: "pending" });
+  });
+
+  it("a paybill's push is unchanged: PayBill to the paybill", async () => {
+    h = await startHarness();
+    const seen: Record<string, unknown>[] = [];
+    const spy: typeof fetch = async (input, init) => {
+      if (typeof init?.body === "string") seen.push(JSON.parse(init.body) as Record<string, unknown>);
+      return fetch(input, init);
+    };
+    await clientFor(h, { fetch: spy, kind: "paybill" }).stkPush(push("0712000012"));
+    expect(seen[0]).toMatchObject({ TransactionType: "CustomerPayBillOnline", BusinessShortCode: SHORTCODE, PartyB: Number(SHORTCODE) });
+  });
+
+  it("a till without its till number is refused before anything is sent", async () => {
+    h = await startHarness({ shortcodes: [TILL] });
+    await expect(tillClient(h, { tillNumber: "" }).stkPush(push())).rejects.toThrow(/till number/);
+    expect(h.sandbox.prompts()).toHaveLength(0);
+  });
+
+  it("a till set up as a paybill ends as ResultCode 2028", async () => {
+    h = await startHarness({ shortcodes: [TILL] });
+    const client = tillClient(h, { kind: "paybill", tillNumber: "" });
+    const { checkoutRequestId } = await client.stkPush(push("0712000013"));
+    expect(await client.stkQuery(checkoutRequestId)).toMatchObject({ state: "done", resultCode: 2028 });
+  });
+});
+
 describe("C2B", () => {
   it("registers the v2 URLs, and simulate sends a confirmation that parses", async () => {
     h = await startHarness();

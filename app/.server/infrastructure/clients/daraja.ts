@@ -87,7 +87,15 @@ export interface DarajaConfig {
   baseUrl: string;
   consumerKey: string;
   consumerSecret: string;
+  /** BusinessShortCode: the paybill, or for a till the store (head office) number. */
   shortcode: string;
+  /**
+   * A paybill's STK push is CustomerPayBillOnline to the paybill; a till's is CustomerBuyGoodsOnline
+   * with PartyB the till number (reference commerce §4.2). Jumbe's own billing shortcode is a paybill.
+   */
+  kind: "paybill" | "till";
+  /** PartyB of a till's STK push; empty for a paybill. */
+  tillNumber: string;
   passkey: string;
   timeoutMs: number;
   /** B2C: the shortcode payouts leave from, and its initiator (null: payouts by M-Pesa are not set up). */
@@ -405,6 +413,8 @@ function configFromEnv(): DarajaConfig {
     consumerKey: config.MPESA_CONSUMER_KEY,
     consumerSecret: config.MPESA_CONSUMER_SECRET,
     shortcode: config.MPESA_SHORTCODE,
+    kind: "paybill",
+    tillNumber: "",
     passkey: config.MPESA_PASSKEY,
     timeoutMs: config.MPESA_TIMEOUT_MS,
     environment: config.MPESA_ENVIRONMENT,
@@ -600,6 +610,13 @@ function checkB2cInput(input: B2cPaymentInput) {
   return { phone, remarks };
 }
 
+/** Who receives an STK push: the paybill itself, or a till's till number (never its store number). */
+function partyB(c: DarajaConfig): string {
+  if (c.kind !== "till") return c.shortcode;
+  if (!/^\d{5,7}$/.test(c.tillNumber)) throw new RangeError("A till's STK push needs its till number (5 to 7 digits).");
+  return c.tillNumber;
+}
+
 /** M-Pesa Express: the prompt on the customer's phone (STK push) and its query. */
 function expressCalls(config: () => DarajaConfig): Pick<DarajaClient, "stkPush" | "stkQuery"> {
   const credentials = (c: DarajaConfig) => {
@@ -614,11 +631,11 @@ function expressCalls(config: () => DarajaConfig): Pick<DarajaClient, "stkPush" 
       const { phone, accountReference, description } = checkStkInput(input);
       const answer = await post(c, "/mpesa/stkpush/v1/processrequest", {
         ...credentials(c),
-        TransactionType: "CustomerPayBillOnline",
+        TransactionType: c.kind === "till" ? "CustomerBuyGoodsOnline" : "CustomerPayBillOnline",
         // Numbers, as Safaricom's own samples send them (reference §1.3).
         Amount: input.amountKes,
         PartyA: Number(phone),
-        PartyB: Number(c.shortcode),
+        PartyB: Number(partyB(c)),
         PhoneNumber: Number(phone),
         CallBackURL: input.callbackUrl,
         AccountReference: accountReference,
