@@ -441,6 +441,11 @@ export async function startServer(
     paystackSandbox?.setWebhookUrl(`http://127.0.0.1:${actualPort}${PAYSTACK_WEBHOOK_PATH}`);
     if (!process.env.GRAPH_API_BASE_URL) setEnv({ ...env(), GRAPH_API_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/meta/graph` });
     if (!process.env.MPESA_BASE_URL) setEnv({ ...env(), MPESA_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/mpesa` });
+    if (!env().MPESA_SHORTCODE_BASE_URLS?.sandbox)
+      setEnv({
+        ...env(),
+        mpesaShortcodeBaseUrls: { ...env().mpesaShortcodeBaseUrls, sandbox: `http://127.0.0.1:${actualPort}/sandbox/mpesa` },
+      });
     if (!process.env.PAYSTACK_BASE_URL) setEnv({ ...env(), PAYSTACK_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/paystack` });
     setEnv({ ...env(), ...integrationUrlsAt(actualPort) });
   }

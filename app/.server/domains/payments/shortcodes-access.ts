@@ -3,6 +3,7 @@ import { db } from "../../infrastructure/db/client";
 import { mpesaShortcodes } from "../../infrastructure/db/schema";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { darajaClient, type DarajaClient } from "../../infrastructure/clients/daraja";
+import { env } from "../../infrastructure/config/env";
 
 /**
  * How the rest of Jumbe reaches an organisation's own M-Pesa shortcode (issue 76): by the
@@ -27,13 +28,26 @@ export async function shortcodeByCallbackToken(token: string): Promise<MpesaShor
   return row ?? null;
 }
 
-/** The Daraja client for this shortcode: its app's key and secret, its passkey, its kind and codes. */
-export function darajaForShortcode(shortcode: MpesaShortcode, baseUrl: string): DarajaClient {
+/** Where a shortcode of this environment is reached (MPESA_SHORTCODE_BASE_URLS, docs/configuration.md). */
+export function shortcodeBaseUrl(environment: MpesaShortcode["environment"]): string {
+  return env().mpesaShortcodeBaseUrls[environment];
+}
+
+/**
+ * The Daraja client for this shortcode: its app's key and secret, its passkey, its kind and codes,
+ * at the base URL of its environment.
+ */
+export function darajaForShortcode(shortcode: MpesaShortcode): DarajaClient;
+/** @deprecated The base URL comes from the shortcode's environment: call `darajaForShortcode(shortcode)`. */
+export function darajaForShortcode(shortcode: MpesaShortcode, baseUrl: string): DarajaClient;
+export function darajaForShortcode(shortcode: MpesaShortcode, baseUrl?: string): DarajaClient {
   return darajaClient({
-    baseUrl,
+    baseUrl: baseUrl ?? shortcodeBaseUrl(shortcode.environment),
     consumerKey: decryptSecret(shortcode.consumerKeySealed),
     consumerSecret: decryptSecret(shortcode.consumerSecretSealed),
     shortcode: shortcode.businessShortCode,
+    kind: shortcode.kind,
+    tillNumber: shortcode.tillNumber,
     passkey: decryptSecret(shortcode.passkeySealed),
     environment: shortcode.environment,
     b2cInitiator: null,

@@ -201,6 +201,24 @@ describe("payments configuration", () => {
     ]);
   });
 
+  it("reaches the organisations' own shortcodes by their environment (MPESA_SHORTCODE_BASE_URLS)", () => {
+    expect(parseEnv({ PORT: "4100" }).mpesaShortcodeBaseUrls).toEqual({
+      sandbox: "http://127.0.0.1:4100/sandbox/mpesa",
+      production: "https://api.safaricom.co.ke",
+    });
+    const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META };
+    expect(parseEnv(production).mpesaShortcodeBaseUrls).toEqual({
+      sandbox: "https://sandbox.safaricom.co.ke",
+      production: "https://api.safaricom.co.ke",
+    });
+    expect(parseEnv({ MPESA_SHORTCODE_BASE_URLS: " sandbox = http://127.0.0.1:9/daraja/ " }).mpesaShortcodeBaseUrls).toEqual({
+      sandbox: "http://127.0.0.1:9/daraja",
+      production: "https://api.safaricom.co.ke",
+    });
+    expect(() => parseEnv({ MPESA_SHORTCODE_BASE_URLS: "live=https://api.safaricom.co.ke" })).toThrow(/sandbox=<url>,production=<url>/);
+    expect(() => parseEnv({ MPESA_SHORTCODE_BASE_URLS: "production=ftp://x" })).toThrow(/MPESA_SHORTCODE_BASE_URLS/);
+  });
+
   it("trusts Safaricom's published callback addresses with the live paybill, loopback with the sandbox, and what MPESA_TRUSTED_IPS says", () => {
     const production = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://m:25", ...META };
     expect(parseEnv(production).mpesaTrustedIps).toEqual(SAFARICOM_CALLBACK_IPS.split(","));

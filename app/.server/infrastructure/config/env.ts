@@ -264,6 +264,25 @@ export const EnvVariables = z.object({
     .describe(
       "Where the Daraja client sends its calls (OAuth, STK push and query, C2B URL registration). Unset: the sandbox (`/sandbox/mpesa`), or `https://api.safaricom.co.ke` in production.",
     ),
+  MPESA_SHORTCODE_BASE_URLS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === "") return undefined;
+      const urls: { sandbox?: string; production?: string } = {};
+      for (const part of value.split(",")) {
+        const [name, url] = part.split(/=(.*)/s).map((piece) => piece.trim());
+        if ((name !== "sandbox" && name !== "production") || !url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+          ctx.addIssue({ code: "custom", message: "MPESA_SHORTCODE_BASE_URLS must be sandbox=<url>,production=<url> (either or both)" });
+          return z.NEVER;
+        }
+        urls[name] = url.replace(/\/+$/, "");
+      }
+      return urls;
+    })
+    .describe(
+      "Where the organisations' own M-Pesa shortcodes (Settings → Payments, issue 76) are reached, by the shortcode's environment: `sandbox=<url>,production=<url>` (either or both). Unset: production shortcodes at `https://api.safaricom.co.ke`; sandbox shortcodes at the local sandbox (`/sandbox/mpesa`) in sandbox mode, else at Safaricom's `https://sandbox.safaricom.co.ke`.",
+    ),
   MPESA_ENVIRONMENT: z
     .enum(["sandbox", "production"])
     .optional()
@@ -529,6 +548,11 @@ const EnvSchema = EnvVariables.transform((env) => {
     SITE_URL: (env.SITE_URL ?? appUrl).replace(/\/$/, ""),
     MPESA_BASE_URL: (env.MPESA_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/mpesa` : "https://api.safaricom.co.ke")).replace(/\/$/, ""),
     MPESA_ENVIRONMENT: mpesaEnvironment,
+    /** Where a tenant's shortcode of each environment is reached (MPESA_SHORTCODE_BASE_URLS). */
+    mpesaShortcodeBaseUrls: {
+      production: env.MPESA_SHORTCODE_BASE_URLS?.production ?? "https://api.safaricom.co.ke",
+      sandbox: env.MPESA_SHORTCODE_BASE_URLS?.sandbox ?? (sandbox ? `${selfUrl}/sandbox/mpesa` : "https://sandbox.safaricom.co.ke"),
+    },
     MPESA_CALLBACK_BASE_URL: (env.MPESA_CALLBACK_BASE_URL ?? appUrl).replace(/\/$/, ""),
     // B2C payouts (issue 46): the sandbox's initiator and key unless set; off in production until both are.
     mpesaB2c:
