@@ -70,6 +70,11 @@ export const PERMISSIONS = [
   // changing them (owners and admins: they answer customers in the organisation's name).
   "automations:view",
   "automations:manage",
+  // Payments (issue 76, decision 136): the organisation's own M-Pesa shortcodes (Settings → Payments).
+  // Seeing them (which till a payment request uses, whether it works); adding, changing, testing,
+  // removing them and their Daraja credentials (owners and admins: it is where customers' money goes).
+  "payments:view",
+  "payments:manage",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -112,6 +117,8 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "inbox:quick-replies",
   "automations:view",
   "automations:manage",
+  "payments:view",
+  "payments:manage",
 ];
 
 // Spec section 6: /admin and admin/profile are for admins only, /dashboard for individuals only, and
@@ -179,6 +186,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "inbox:view",
     "inbox:reply",
     "automations:view",
+    // They ask customers for payment in the chat, so they see which till or paybill is used and whether it works.
+    "payments:view",
   ],
   viewer: [
     "account:manage",

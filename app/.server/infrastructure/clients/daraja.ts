@@ -185,6 +185,14 @@ const tokens = processState("daraja-tokens", () => ({
   inFlight: new Map<string, Promise<CachedToken>>(),
 }));
 
+/**
+ * Forgets the token cached for one app (a connection test must prove the key and secret as they
+ * are now, not reuse a token an earlier secret earned).
+ */
+export function forgetDarajaToken(baseUrl: string, consumerKey: string) {
+  tokens.cached.delete(`${baseUrl.replace(/\/+$/, "")}\n${consumerKey}`);
+}
+
 /** Forgets every cached OAuth token (tests). */
 export function clearDarajaTokens() {
   tokens.cached.clear();
