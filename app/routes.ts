@@ -71,6 +71,7 @@ export default [
     route("settings", "routes/app/settings/index.ts"),
     route("settings/organisation", "routes/app/settings/organisation.tsx"),
     route("settings/team", "routes/app/settings/team.tsx"),
+    route("settings/payments", "routes/app/settings/payments.tsx"),
     route("settings/notifications", "routes/app/settings/notifications.tsx"),
     route("settings/security", "routes/app/settings/security.tsx"),
     route("settings/account", "routes/app/settings/account.tsx"),

@@ -22,6 +22,13 @@ export const SETTINGS_SECTIONS: readonly { id: string; readonly label: string; t
     to: href("/settings/team"),
   },
   {
+    id: "payments",
+    get label() {
+      return m.settings_section_payments();
+    },
+    to: href("/settings/payments"),
+  },
+  {
     id: "notifications",
     get label() {
       return m.settings_section_notifications();
