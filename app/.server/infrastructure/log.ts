@@ -37,6 +37,9 @@ export function withoutCallbackSecrets(text: string): string {
   return text
     .replace(/(\/webhooks\/mpesa\/stk\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]")
     .replace(/(\/webhooks\/paybill\/)[^/?#\s"\\]+/gi, "$1[secret]")
+    // An organisation's own shortcode (issue 76): its callback token binds a callback to the tenant.
+    .replace(/(\/webhooks\/mpesa\/pay\/)[^/?#\s"\\]+/gi, "$1[secret]")
+    .replace(/(\/webhooks\/pay\/)[^/?#\s"\\]+/gi, "$1[secret]")
     .replace(/(\/webhooks\/mpesa\/b2c\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]");
 }
 
