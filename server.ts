@@ -39,6 +39,7 @@ import { sandboxSystemRouter } from "~/.server/adapters/sandbox-controls/missing
 import { createMetaSandbox, type MetaSandbox } from "@jumbe/sandbox/meta/index";
 import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
 import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
+import { demoTillShortcodes } from "@jumbe/sandbox/mpesa/demo-tills";
 import { createLlmSandbox, type LlmSandbox } from "@jumbe/sandbox/llm/index";
 import { createHubspotSandbox, type HubspotSandbox } from "@jumbe/sandbox/hubspot/index";
 import { createShopifySandbox, type ShopifySandbox } from "@jumbe/sandbox/shopify/index";
@@ -320,6 +321,8 @@ function startMpesaSandbox() {
     consumerSecret: config.MPESA_CONSUMER_SECRET,
     shortcode: config.MPESA_SHORTCODE,
     passkey: config.MPESA_PASSKEY,
+    // The demo tenants' own tills (issue 76), whose credentials the demo seed stores.
+    shortcodes: demoTillShortcodes(),
     controlToken: config.SANDBOX_CONTROL_TOKEN,
     secureCookie: sandboxCookieSecure(config),
   });

@@ -212,14 +212,14 @@ describe("Settings → Payments", () => {
     await post(other.cookie, tillForm());
     const [foreign] = await rows(other.organizationId);
     const id = String(foreign!.id);
-    for (const fields of [
+    const forms: Record<string, string>[] = [
       { intent: "test", shortcode: id },
       { intent: "default", shortcode: id },
       { intent: "remove", shortcode: id, confirm: "yes" },
       { intent: "edit", shortcode: id, label: "Mine now" },
       { intent: "test", shortcode: "not-a-uuid" },
-    ])
-      expect((await post(t.cookie, fields)).status).toBe(404);
+    ];
+    for (const fields of forms) expect((await post(t.cookie, fields)).status).toBe(404);
     expect(await rows(other.organizationId)).toMatchObject([{ label: "Duka till", status: "untested" }]);
     expect((await loaderData(t.cookie, `${PATH}?edit=${id}`)).data).toMatchObject({ editing: null, shortcodes: [] });
   });
@@ -234,13 +234,13 @@ describe("Settings → Payments", () => {
     expect(shown.html).toContain("Duka till");
     expect(shown.html).toContain("Only the owner and admins");
     expect(shown.html).not.toContain('value="test"');
-    for (const fields of [
+    const forms: Record<string, string>[] = [
       tillForm({ businessShortCode: "7100999", tillNumber: "5100999" }),
       { intent: "test", shortcode: String(row!.id) },
       { intent: "remove", shortcode: String(row!.id), confirm: "yes" },
       { intent: "edit", shortcode: String(row!.id), label: "Agent's" },
-    ])
-      expect((await post(agent.cookie, fields)).status).toBe(403);
+    ];
+    for (const fields of forms) expect((await post(agent.cookie, fields)).status).toBe(403);
     expect(await rows(t.organizationId)).toMatchObject([{ label: "Duka till", status: "untested" }]);
     const viewer = await member(t.organizationId, "viewer");
     const refused = await page(viewer.cookie);

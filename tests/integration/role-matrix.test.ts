@@ -363,6 +363,47 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     hold: { needs: "platform:console", form: () => ({ intent: "hold" }), proof: false, why: "shown in admin-templates.test.ts" },
     release: { needs: "platform:console", form: () => ({ intent: "release" }), proof: false, why: "nothing held" },
   },
+  // Settings → Payments (issue 76): owners and admins change the shortcodes (payments-settings.test.ts shows each change).
+  "/settings/payments": {
+    add: {
+      needs: "payments:manage",
+      form: () => ({
+        intent: "add",
+        label: "Matrix till",
+        kind: "till",
+        businessShortCode: "7199001",
+        tillNumber: "5199001",
+        consumerKey: "matrix-consumer-key-0001",
+        consumerSecret: "matrix-consumer-secret-0001",
+        passkey: "matrix-passkey-0000000001",
+        environment: "sandbox",
+      }),
+    },
+    edit: {
+      needs: "payments:manage",
+      form: () => ({ intent: "edit", shortcode: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", label: "Renamed" }),
+      proof: false,
+      why: "nobody's shortcode: 404",
+    },
+    test: {
+      needs: "payments:manage",
+      form: () => ({ intent: "test", shortcode: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "nobody's shortcode: 404",
+    },
+    default: {
+      needs: "payments:manage",
+      form: () => ({ intent: "default", shortcode: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "nobody's shortcode: 404",
+    },
+    remove: {
+      needs: "payments:manage",
+      form: () => ({ intent: "remove", shortcode: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", confirm: "yes" }),
+      proof: false,
+      why: "nobody's shortcode: 404",
+    },
+  },
   "/settings/team": {
     invite: { needs: "team:manage", form: () => ({ intent: "invite", email: "mercy.wambui@nyota-sacco.demo", role: "agent" }) },
     resend: { needs: "team:manage", form: (w) => ({ intent: "resend", invitation: w.invitation }) },

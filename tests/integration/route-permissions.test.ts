@@ -260,6 +260,8 @@ const ROWS: Record<string, Row> = {
   // The organisation's details (owners and admins) and closing it (the owner): not a platform administrator's.
   "/settings/organisation": { path: "/settings/organisation", anonymous: "login", owner: "ok", admin: "denied" },
   "/settings/team": { path: "/settings/team", anonymous: "login", owner: "ok", admin: "ok" },
+  // The organisation's own M-Pesa (issue 76): owners, admins and agents see it; a platform administrator has none.
+  "/settings/payments": { path: "/settings/payments", anonymous: "login", owner: "ok", admin: "denied" },
   "/settings/security": { path: "/settings/security", anonymous: "login", owner: "ok", admin: "ok" },
   // Who each event e-mails: owners and admins of an organisation; the platform administrator has none to set.
   "/settings/notifications": { path: "/settings/notifications", anonymous: "login", owner: "ok", admin: "denied" },
@@ -408,6 +410,13 @@ const POSTS: { path: string; form?: Record<string, string>; anonymous: Outcome; 
   { path: "/change-password", form: {}, anonymous: "login" },
   { path: "/preferences/sidebar", form: { collapsed: "1" }, anonymous: "login" },
   { path: "/settings/team", form: { intent: "invite", email: "someone@example.co.ke", role: "agent" }, anonymous: "login" },
+  // A shortcode the organisation does not have: not found.
+  {
+    path: "/settings/payments",
+    form: { intent: "test", shortcode: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" },
+    anonymous: "login",
+    owner: "404" as Outcome,
+  },
   { path: "/settings/security", form: { intent: "others" }, anonymous: "login" },
   { path: "/settings/security", form: { intent: "2fa-start" }, anonymous: "login" },
   { path: "/settings/notifications", form: { intent: "save" }, anonymous: "login" },

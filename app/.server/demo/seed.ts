@@ -36,6 +36,7 @@ import { seedAdminUsers } from "./seed-admin-users";
 import { seedRevenueShare } from "./seed-revenue-share";
 import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
 import { seedIntegrations } from "./seed-integrations";
+import { seedPaymentShortcodes } from "./seed-payments";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -107,6 +108,8 @@ export async function seedDemoData() {
   await seedAdminSystem(DEMO_ACCOUNTS.find((a) => a.usertype === "admin")!.email);
   // The partner programme: partners who brought the console's tenants, their ledger and settlements.
   await seedRevenueShare();
+  // The demo Sacco's and Mama Mboga's own tills, known to the M-Pesa sandbox (issue 76).
+  await seedPaymentShortcodes();
   return true;
 }
 
