@@ -59,6 +59,17 @@ const NOT_PERMITTED = 2028;
 
 /** What a Daraja refusal says about the shortcode's settings. */
 export function failureOf(error: unknown): ConnectionFailure {
+  const failure = classify(error);
+  // Daraja's code and words (never a credential) for whoever looks into an unexpected answer.
+  if (failure === "unexpected")
+    log().warn(
+      { err: error instanceof DarajaError ? { code: error.errorCode, status: error.httpStatus, message: error.errorMessage } : error },
+      "M-Pesa shortcode test: unexpected answer",
+    );
+  return failure;
+}
+
+function classify(error: unknown): ConnectionFailure {
   if (!(error instanceof DarajaError)) return "unexpected";
   if (error.httpStatus === 0) return "unreachable";
   const code = error.errorCode ?? "";
