@@ -335,6 +335,7 @@ const BUSINESS: Walk[] = [
   ["messaging/campaigns/:id", demo.campaign],
   ["settings/organisation", "/settings/organisation"],
   ["settings/team", "/settings/team"],
+  ["settings/payments", "/settings/payments"],
   ["settings/notifications", "/settings/notifications"],
   ["settings/security", "/settings/security"],
   ["settings/account", "/settings/account"],
