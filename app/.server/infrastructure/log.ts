@@ -34,13 +34,15 @@ export function captureLogs(destination: pino.DestinationStream | undefined, lev
  */
 export function withoutCallbackSecrets(text: string): string {
   if (!/\/webhooks\//i.test(text)) return text;
-  return text
-    .replace(/(\/webhooks\/mpesa\/stk\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]")
-    .replace(/(\/webhooks\/paybill\/)[^/?#\s"\\]+/gi, "$1[secret]")
-    // An organisation's own shortcode (issue 76): its callback token binds a callback to the tenant.
-    .replace(/(\/webhooks\/mpesa\/pay\/)[^/?#\s"\\]+/gi, "$1[secret]")
-    .replace(/(\/webhooks\/pay\/)[^/?#\s"\\]+/gi, "$1[secret]")
-    .replace(/(\/webhooks\/mpesa\/b2c\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]");
+  return (
+    text
+      .replace(/(\/webhooks\/mpesa\/stk\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]")
+      .replace(/(\/webhooks\/paybill\/)[^/?#\s"\\]+/gi, "$1[secret]")
+      // An organisation's own shortcode (issue 76): its callback token binds a callback to the tenant.
+      .replace(/(\/webhooks\/mpesa\/pay\/)[^/?#\s"\\]+/gi, "$1[secret]")
+      .replace(/(\/webhooks\/pay\/)[^/?#\s"\\]+/gi, "$1[secret]")
+      .replace(/(\/webhooks\/mpesa\/b2c\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]")
+  );
 }
 
 const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO ", 40: "WARN ", 50: "ERROR", 60: "FATAL" };
