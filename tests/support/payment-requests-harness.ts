@@ -31,6 +31,7 @@ export function paymentRequestsHarnessForFile() {
         MPESA_BASE_URL: `${pay.origin}/sandbox/mpesa`,
         MPESA_CALLBACK_BASE_URL: pay.origin,
         MPESA_TIMEOUT_MS: "120000",
+        WEBHOOK_ALLOW_LOOPBACK: "1",
       }),
     );
     clearDarajaTokens();
