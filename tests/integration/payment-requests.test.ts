@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createPaymentRequest, paymentRequestById } from "~/.server/domains/payments";
 import { isRefusal } from "~/.server/infrastructure/refusal";
+import { action as threadAction, loader as threadLoader } from "~/routes/app/chat/conversation";
+import { signedInCookie } from "../support/accounts";
+import { callRoute, formRequest, getRequest, refusalOf } from "../support/http";
 import { answersTo, attemptsOf, paymentRequestsHarnessForFile, requestRow, until } from "../support/payment-requests-harness";
 
 // Issue 76: a payment request in the conversation, paid by M-Pesa STK push exactly once.
@@ -116,5 +119,30 @@ describe("a payment request", () => {
       "unknown_shortcode",
       "shortcodeId",
     ]);
+  });
+
+  it("is asked for from the conversation's page, refused at its field, and shown as a card", async () => {
+    const t = await h.tenant("Mama Mboga Shop");
+    const from = "254711000000";
+    const conversationId = await h.customerWrites(t, from);
+    const cookie = await signedInCookie(t.user.email, t.user.password);
+    const post = (fields: Record<string, string>) =>
+      callRoute(threadAction, formRequest(`/chat/${conversationId}`, { intent: "payment", ...fields }, { cookie }), { id: conversationId });
+    const bad = await post({ amount: "12.5", description: "Order 42", expiresInMinutes: "1440" });
+    expect(bad.status).toBe(422);
+    expect(refusalOf(bad).errors.amount).toBe("Enter a whole number of shillings from 1 to 250,000.");
+    const badReference = await post({ amount: "1250", description: "Order 42", reference: "ORDER 42", expiresInMinutes: "1440" });
+    expect(refusalOf(badReference).errors.reference).toBe("Use 1 to 12 letters or digits, without spaces.");
+    const sent = await post({ amount: "1,250", description: "Order 42", reference: "Order42", expiresInMinutes: "1440", shortcodeId: t.shortcode.id });
+    expect(sent.status).toBe(302);
+    const page = await callRoute(threadLoader, getRequest(`/chat/${conversationId}`, { cookie }), { id: conversationId });
+    expect(page.data.shortcodes).toEqual([{ id: t.shortcode.id, label: "Main paybill", isDefault: true }]);
+    const [card] = page.data.paymentRequests;
+    expect(card).toMatchObject({ status: "open", amountKes: 1250, description: "Order 42", reference: "ORDER42" });
+    await h.tap(t, from, card.id, "pay");
+    await until(() => requestRow(card.id), (r) => r.status === "paid");
+    const after = await callRoute(threadLoader, getRequest(`/chat/${conversationId}`, { cookie }), { id: conversationId });
+    expect(after.data.paymentRequests[0]).toMatchObject({ status: "paid", paid: { amountKes: 1250 } });
+    expect(JSON.stringify(after.data)).not.toContain("harness-consumer");
   });
 });

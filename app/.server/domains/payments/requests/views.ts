@@ -105,3 +105,12 @@ export async function listPaymentRequests(
   );
   return rows.map(view);
 }
+
+/** The organisation's shortcodes a request may be paid to (labels only: never a credential). */
+export async function shortcodeChoices(organizationId: string) {
+  const rows = await rawQuery<{ id: string; label: string; is_default: boolean }>(
+    `select id, label, is_default from mpesa_shortcodes where organization_id = $1 order by is_default desc, label`,
+    [organizationId],
+  );
+  return rows.map((r) => ({ id: r.id, label: r.label, isDefault: r.is_default }));
+}
