@@ -137,7 +137,7 @@ describe("a payment request", () => {
     expect(sent.status).toBe(302);
     const page = await callRoute(threadLoader, getRequest(`/chat/${conversationId}`, { cookie }), { id: conversationId });
     expect(page.data.shortcodes).toEqual([{ id: t.shortcode.id, label: "Main paybill", isDefault: true }]);
-    const [card] = page.data.paymentRequests;
+    const card = page.data.paymentRequests[0]!;
     expect(card).toMatchObject({ status: "open", amountKes: 1250, description: "Order 42", reference: "ORDER42" });
     await h.tap(t, from, card.id, "pay");
     await until(() => requestRow(card.id), (r) => r.status === "paid");
