@@ -49,7 +49,10 @@ describe("/api/v1/payment-requests", () => {
     expect([foreignShortcode.status, foreignShortcode.body.code]).toEqual([422, "unknown_shortcode"]);
 
     await h.tap(t, from, first.body.id, "pay");
-    await until(() => requestRow(first.body.id), (r) => r.status === "paid");
+    await until(
+      () => requestRow(first.body.id),
+      (r) => r.status === "paid",
+    );
     const paid = await api.call(key, "GET", `/api/v1/payment-requests/${first.body.id}`);
     expect(paid.body).toMatchObject({ status: "paid", paid: { via: "stk", amountKes: 1250 }, amountMismatch: false });
     expect(paid.body.paid.receipt).toMatch(/^[A-Z0-9]{10}$/);

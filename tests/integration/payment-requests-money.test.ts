@@ -19,16 +19,21 @@ async function subscribe(t: Tenant) {
   ]);
 }
 const events = async (t: Tenant) =>
-  (await rawQuery<{ event_type: string }>(`select event_type from webhook_deliveries where organization_id = $1 order by created_at`, [t.organizationId])).map(
-    (r) => r.event_type,
-  );
+  (
+    await rawQuery<{ event_type: string }>(`select event_type from webhook_deliveries where organization_id = $1 order by created_at`, [
+      t.organizationId,
+    ])
+  ).map((r) => r.event_type);
 
 /** A request whose prompt rings and stays unanswered; answers it and its CheckoutRequestID. */
 async function ringing(t: Tenant, amount = 1250) {
   const conversationId = await h.customerWrites(t, NEVER_ANSWERS);
   const request = await createPaymentRequest(t.actor, conversationId, { amount, description: "Order 42" }, { source: "inbox" });
   await h.tap(t, NEVER_ANSWERS, request.id, "pay");
-  const [attempt] = await until(() => attemptsOf(request.id), (list) => !!list[0]?.checkout_request_id);
+  const [attempt] = await until(
+    () => attemptsOf(request.id),
+    (list) => !!list[0]?.checkout_request_id,
+  );
   return { request, checkoutRequestId: attempt!.checkout_request_id! };
 }
 
@@ -75,10 +80,16 @@ describe("a payment request's money", () => {
       checkPendingPrompts(later),
     ]);
     for (const answer of answers.slice(0, 4)) expect((answer as Response).status).toBe(200);
-    const paid = await until(() => requestRow(request.id), (r) => r.status === "paid" && r.paid_receipt === receipt);
+    const paid = await until(
+      () => requestRow(request.id),
+      (r) => r.status === "paid" && r.paid_receipt === receipt,
+    );
     expect(paid).toMatchObject({ paid_amount_kes: 1250, amount_mismatch: false });
     expect((await attemptsOf(request.id)).map((a) => a.state)).toEqual(["paid"]);
-    await until(() => answersTo(t.organizationId, `+${NEVER_ANSWERS}`), (list) => list.some((a) => a.body.startsWith("Payment received")));
+    await until(
+      () => answersTo(t.organizationId, `+${NEVER_ANSWERS}`),
+      (list) => list.some((a) => a.body.startsWith("Payment received")),
+    );
     expect((await answersTo(t.organizationId, `+${NEVER_ANSWERS}`)).filter((a) => a.body.startsWith("Payment received"))).toHaveLength(1);
     expect(await events(t)).toEqual(["payment_request.paid"]);
     // Once more, after all that: nothing changes.
@@ -91,7 +102,10 @@ describe("a payment request's money", () => {
     const { request, checkoutRequestId } = await ringing(t, 1250);
     const receipt = await approveSilently(checkoutRequestId);
     await post(`/webhooks/pay/${t.callbackToken}/stk`, callbackBody(checkoutRequestId, 1000, receipt));
-    const paid = await until(() => requestRow(request.id), (r) => r.status === "paid");
+    const paid = await until(
+      () => requestRow(request.id),
+      (r) => r.status === "paid",
+    );
     expect(paid).toMatchObject({ paid_amount_kes: 1000, amount_mismatch: true, paid_receipt: receipt });
     expect((await paymentRequestById(t.organizationId, request.id))!).toMatchObject({ amountMismatch: true, paid: { amountKes: 1000 } });
   });
@@ -99,7 +113,12 @@ describe("a payment request's money", () => {
   it("settles once from a C2B confirmation naming its reference", async () => {
     const t = await h.tenant("Soko Fresh");
     const conversationId = await h.customerWrites(t, "254722000123");
-    const request = await createPaymentRequest(t.actor, conversationId, { amount: 700, description: "Gas refill", reference: "Gas77" }, { source: "inbox" });
+    const request = await createPaymentRequest(
+      t.actor,
+      conversationId,
+      { amount: 700, description: "Gas refill", reference: "Gas77" },
+      { source: "inbox" },
+    );
     const confirmation = (transId: string) => ({
       TransactionType: "Pay Bill",
       TransID: transId,
@@ -126,7 +145,10 @@ describe("a payment request's money", () => {
     const paid = await requestRow(request.id);
     expect(paid).toMatchObject({ status: "paid", paid_via: "c2b", paid_amount_kes: 700, amount_mismatch: false });
     expect(["SKT1AB2CD3", "SKT1AB2CD4"]).toContain(paid.paid_receipt);
-    await until(() => answersTo(t.organizationId, "+254722000123"), (list) => list.some((a) => a.body.startsWith("Payment received")));
+    await until(
+      () => answersTo(t.organizationId, "+254722000123"),
+      (list) => list.some((a) => a.body.startsWith("Payment received")),
+    );
   });
 
   it("keeps each tenant's requests its own", async () => {
@@ -153,7 +175,9 @@ describe("a payment request's money", () => {
     });
     expect((await requestRow(request.id)).status).toBe("open");
     // A's another tenant's conversation is not found for B.
-    await expect(createPaymentRequest(b.actor, request.conversationId!, { amount: 10, description: "x" }, { source: "inbox" })).rejects.toMatchObject({
+    await expect(
+      createPaymentRequest(b.actor, request.conversationId!, { amount: 10, description: "x" }, { source: "inbox" }),
+    ).rejects.toMatchObject({
       status: 404,
     });
   });
@@ -163,13 +187,21 @@ describe("a payment request's money", () => {
     await subscribe(t);
     const from = "254711000000";
     const conversationId = await h.customerWrites(t, from);
-    const request = await createPaymentRequest(t.actor, conversationId, { amount: 50, description: "Tea", expiresInMinutes: 5 }, { source: "inbox" });
+    const request = await createPaymentRequest(
+      t.actor,
+      conversationId,
+      { amount: 50, description: "Tea", expiresInMinutes: 5 },
+      { source: "inbox" },
+    );
     await rawQuery(`update payment_requests set expires_at = now() - interval '1 second' where id = $1`, [request.id]);
     expect(await expireRequests()).toBe(1);
     expect((await requestRow(request.id)).status).toBe("expired");
     expect(await events(t)).toEqual(["payment_request.expired"]);
     await h.tap(t, from, request.id, "pay");
-    await until(() => answersTo(t.organizationId, `+${from}`), (list) => list.at(-1)!.body.startsWith("This payment request has closed"));
+    await until(
+      () => answersTo(t.organizationId, `+${from}`),
+      (list) => list.at(-1)!.body.startsWith("This payment request has closed"),
+    );
     expect(await attemptsOf(request.id)).toHaveLength(0);
   });
 });

@@ -25,10 +25,16 @@ describe("a payment request", () => {
     expect(asked.payload.interactive!.action!.buttons!.map((b) => b.reply.title)).toEqual(["Pay with M-Pesa", "Use another number"]);
 
     await h.tap(t, from, request.id, "pay");
-    const paid = await until(() => requestRow(request.id), (r) => r.status === "paid" && r.paid_receipt !== null);
+    const paid = await until(
+      () => requestRow(request.id),
+      (r) => r.status === "paid" && r.paid_receipt !== null,
+    );
     expect(paid).toMatchObject({ paid_amount_kes: 1250, amount_mismatch: false, paid_via: "stk" });
     // The sandbox sends its callback twice: still one attempt, one payment, one receipt message.
-    await until(() => answersTo(t.organizationId, `+${from}`), (list) => list.some((a) => a.body.includes(paid.paid_receipt!)));
+    await until(
+      () => answersTo(t.organizationId, `+${from}`),
+      (list) => list.some((a) => a.body.includes(paid.paid_receipt!)),
+    );
     const attempts = await attemptsOf(request.id);
     expect(attempts.map((a) => [a.phone, a.state])).toEqual([[from, "paid"]]);
     const receipts = (await answersTo(t.organizationId, `+${from}`)).filter((a) => a.body.startsWith("Payment received"));
@@ -37,7 +43,10 @@ describe("a payment request", () => {
 
     // A tap on a paid request answers with its receipt and pushes nothing.
     await h.tap(t, from, request.id, "pay");
-    await until(() => answersTo(t.organizationId, `+${from}`), (list) => list.at(-1)!.body.startsWith("This is paid already"));
+    await until(
+      () => answersTo(t.organizationId, `+${from}`),
+      (list) => list.at(-1)!.body.startsWith("This is paid already"),
+    );
     expect(await attemptsOf(request.id)).toHaveLength(1);
     expect((await paymentRequestById(t.organizationId, request.id))!.paid).toMatchObject({ receipt: paid.paid_receipt, amountKes: 1250 });
   });
@@ -70,12 +79,22 @@ describe("a payment request", () => {
       const conversationId = await h.customerWrites(t, from);
       const request = await createPaymentRequest(t.actor, conversationId, { amount: 500, description: "Sukuma" }, { source: "inbox" });
       await h.tap(t, from, request.id, "pay");
-      const [attempt] = await until(() => attemptsOf(request.id), (list) => list[0]?.state === "failed");
+      const [attempt] = await until(
+        () => attemptsOf(request.id),
+        (list) => list[0]?.state === "failed",
+      );
       expect(attempt!.result_code).toBe(code);
       expect((await requestRow(request.id)).status).toBe("open");
-      const last = (await until(() => answersTo(t.organizationId, `+${from}`), (list) => list.at(-1)!.body.startsWith(words.slice(0, 20)))).at(-1)!;
+      const last = (
+        await until(
+          () => answersTo(t.organizationId, `+${from}`),
+          (list) => list.at(-1)!.body.startsWith(words.slice(0, 20)),
+        )
+      ).at(-1)!;
       expect(last.body).toContain(words);
-      expect(last.payload.interactive!.action!.buttons!.map((b) => [b.reply.id, b.reply.title])).toEqual([[`payreq:${request.id}:retry`, "Try again"]]);
+      expect(last.payload.interactive!.action!.buttons!.map((b) => [b.reply.id, b.reply.title])).toEqual([
+        [`payreq:${request.id}:retry`, "Try again"],
+      ]);
       expect((await paymentRequestById(t.organizationId, request.id))!.lastAttempt).toMatchObject({ state: "failed", resultCode: code });
     }
   });
@@ -86,12 +105,21 @@ describe("a payment request", () => {
     const conversationId = await h.customerWrites(t, from);
     const request = await createPaymentRequest(t.actor, conversationId, { amount: 80, description: "Tea" }, { source: "inbox" });
     await h.tap(t, from, request.id, "other", "Use another number");
-    await until(() => requestRow(request.id), (r) => r.phone_asked_at !== null);
+    await until(
+      () => requestRow(request.id),
+      (r) => r.phone_asked_at !== null,
+    );
     await h.customerWrites(t, from, "my number is 12345");
-    await until(() => answersTo(t.organizationId, `+${from}`), (list) => list.at(-1)!.body.includes("is not a Kenyan M-Pesa number"));
+    await until(
+      () => answersTo(t.organizationId, `+${from}`),
+      (list) => list.at(-1)!.body.includes("is not a Kenyan M-Pesa number"),
+    );
     expect(await attemptsOf(request.id)).toHaveLength(0);
     await h.customerWrites(t, from, "0711 000 000");
-    const paid = await until(() => requestRow(request.id), (r) => r.status === "paid");
+    const paid = await until(
+      () => requestRow(request.id),
+      (r) => r.status === "paid",
+    );
     expect(paid.phone_asked_at).toBeNull();
     expect((await attemptsOf(request.id)).map((a) => a.phone)).toEqual(["254711000000"]);
   });
@@ -133,14 +161,23 @@ describe("a payment request", () => {
     expect(refusalOf(bad).errors.amount).toBe("Enter a whole number of shillings from 1 to 250,000.");
     const badReference = await post({ amount: "1250", description: "Order 42", reference: "ORDER 42", expiresInMinutes: "1440" });
     expect(refusalOf(badReference).errors.reference).toBe("Use 1 to 12 letters or digits, without spaces.");
-    const sent = await post({ amount: "1,250", description: "Order 42", reference: "Order42", expiresInMinutes: "1440", shortcodeId: t.shortcode.id });
+    const sent = await post({
+      amount: "1,250",
+      description: "Order 42",
+      reference: "Order42",
+      expiresInMinutes: "1440",
+      shortcodeId: t.shortcode.id,
+    });
     expect(sent.status).toBe(302);
     const page = await callRoute(threadLoader, getRequest(`/chat/${conversationId}`, { cookie }), { id: conversationId });
     expect(page.data.shortcodes).toEqual([{ id: t.shortcode.id, label: "Main paybill", isDefault: true }]);
     const card = page.data.paymentRequests[0]!;
     expect(card).toMatchObject({ status: "open", amountKes: 1250, description: "Order 42", reference: "ORDER42" });
     await h.tap(t, from, card.id, "pay");
-    await until(() => requestRow(card.id), (r) => r.status === "paid");
+    await until(
+      () => requestRow(card.id),
+      (r) => r.status === "paid",
+    );
     const after = await callRoute(threadLoader, getRequest(`/chat/${conversationId}`, { cookie }), { id: conversationId });
     expect(after.data.paymentRequests[0]).toMatchObject({ status: "paid", paid: { amountKes: 1250 } });
     expect(JSON.stringify(after.data)).not.toContain("harness-consumer");

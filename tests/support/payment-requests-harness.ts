@@ -138,7 +138,11 @@ export const attemptsOf = (id: string) =>
 
 /** What the customer was sent by the request (after its own message), oldest first. */
 export const answersTo = (organizationId: string, phone: string) =>
-  rawQuery<{ body: string; message_type: string; payload: { interactive?: { action?: { buttons?: { reply: { id: string; title: string } }[] } } } }>(
+  rawQuery<{
+    body: string;
+    message_type: string;
+    payload: { interactive?: { action?: { buttons?: { reply: { id: string; title: string } }[] } } };
+  }>(
     `select body, message_type, payload from messages where organization_id = $1 and direction = 'outbound' and recipient_phone = $2 order by seq`,
     [organizationId, phone],
   );

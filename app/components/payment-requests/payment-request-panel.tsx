@@ -3,6 +3,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
 import { PAYMENT_REQUEST_DEFAULT_EXPIRY_MINUTES, PAYMENT_REQUEST_EXPIRY_CHOICES } from "~/lib/schemas/payment-requests";
+import { formatNumber } from "~/lib/dates";
 import { m } from "~/paraglide/messages";
 
 /** A request as the thread's card shows it (the loader's view of payment_requests). */
@@ -25,7 +26,8 @@ const STATUS_WORDS = {
 } as const;
 const TONE = { open: "warning", paid: "success", expired: "neutral", cancelled: "neutral" } as const;
 
-const amount = (kes: number) => `KES ${new Intl.NumberFormat("en-KE").format(kes)}`;
+/** "KES 1,250" (whole shillings: a request has no cents). */
+const amount = (kes: number) => `KES ${formatNumber(kes)}`;
 
 /** "KES 1,250 · Order 42 · Paid · receipt NLJ7RT61SV", with what the team must look at. */
 export function PaymentRequestCards({ requests }: { requests: PaymentRequestCard[] }) {
@@ -38,12 +40,17 @@ export function PaymentRequestCards({ requests }: { requests: PaymentRequestCard
             <span className="font-medium text-slate-900">{amount(r.amountKes)}</span>
             <span className="text-slate-600">· {r.description} ·</span>
             <Badge tone={TONE[r.status]}>{STATUS_WORDS[r.status]()}</Badge>
-            {r.paid?.receipt ? <span className="font-mono text-xs text-slate-700">{m.payreq_card_receipt({ receipt: r.paid.receipt })}</span> : null}
+            {r.paid?.receipt ? (
+              <span className="font-mono text-xs text-slate-700">{m.payreq_card_receipt({ receipt: r.paid.receipt })}</span>
+            ) : null}
             <span className="font-mono text-xs text-slate-500">{r.reference}</span>
           </p>
           {r.amountMismatch && r.paid?.amountKes != null ? (
             <p className="mt-1 text-xs text-red-700">
-              {m.payreq_card_mismatch({ paid: new Intl.NumberFormat("en-KE").format(r.paid.amountKes), asked: new Intl.NumberFormat("en-KE").format(r.amountKes) })}
+              {m.payreq_card_mismatch({
+                paid: formatNumber(r.paid.amountKes),
+                asked: formatNumber(r.amountKes),
+              })}
             </p>
           ) : null}
           {r.status === "open" && r.lastAttempt?.state === "failed" && r.lastAttempt.resultDesc ? (
@@ -109,7 +116,10 @@ export function PaymentRequestForm({
             errors={err("expiresInMinutes")}
             options={PAYMENT_REQUEST_EXPIRY_CHOICES.map((minutes) => ({
               value: String(minutes),
-              label: minutes < 24 * 60 ? m.payreq_form_expiry_hours({ count: minutes / 60 }) : m.payreq_form_expiry_days({ count: minutes / (24 * 60) }),
+              label:
+                minutes < 24 * 60
+                  ? m.payreq_form_expiry_hours({ count: minutes / 60 })
+                  : m.payreq_form_expiry_days({ count: minutes / (24 * 60) }),
             }))}
           />
           {shortcodes.length > 1 ? (

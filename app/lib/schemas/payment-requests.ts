@@ -16,9 +16,10 @@ export const PAYMENT_REQUEST_REFERENCE = /^[A-Za-z0-9]{1,12}$/;
 export const isWholeKes = (value: string) => /^\d{1,6}$/.test(value) && Number(value) >= 1 && Number(value) <= PAYMENT_REQUEST_MAX_KES;
 
 export const PaymentRequestFormSchema = z.object({
-  amount: z
-    .string({ error: () => m.payreq_refusal_amount() })
-    .check(z.trim(), z.refine((value) => isWholeKes(value.replace(/,/g, "")), { error: () => m.payreq_refusal_amount() })),
+  amount: z.string({ error: () => m.payreq_refusal_amount() }).check(
+    z.trim(),
+    z.refine((value) => isWholeKes(value.replace(/,/g, "")), { error: () => m.payreq_refusal_amount() }),
+  ),
   description: z
     .string({ error: () => m.payreq_refusal_description() })
     .check(
@@ -27,14 +28,19 @@ export const PaymentRequestFormSchema = z.object({
       z.maxLength(100, { error: () => m.payreq_refusal_description() }),
     ),
   reference: z.optional(
-    z.string().check(z.trim(), z.refine((value) => value === "" || PAYMENT_REQUEST_REFERENCE.test(value), { error: () => m.payreq_refusal_reference() })),
+    z.string().check(
+      z.trim(),
+      z.refine((value) => value === "" || PAYMENT_REQUEST_REFERENCE.test(value), { error: () => m.payreq_refusal_reference() }),
+    ),
   ),
   expiresInMinutes: z.optional(
     z.string().check(
       z.trim(),
       z.refine(
         (value) =>
-          /^\d{1,6}$/.test(value) && Number(value) >= PAYMENT_REQUEST_MIN_EXPIRY_MINUTES && Number(value) <= PAYMENT_REQUEST_MAX_EXPIRY_MINUTES,
+          /^\d{1,6}$/.test(value) &&
+          Number(value) >= PAYMENT_REQUEST_MIN_EXPIRY_MINUTES &&
+          Number(value) <= PAYMENT_REQUEST_MAX_EXPIRY_MINUTES,
         { error: () => m.payreq_refusal_expiry() },
       ),
     ),

@@ -1221,7 +1221,8 @@ export const ENDPOINTS: Endpoint[] = [
     permission: "inbox:view",
     notFound: PAYMENT_REQUEST_NOT_FOUND,
     summary: "One payment request",
-    description: "A payment request with its state: open, paid (with the M-Pesa receipt, amount, phone and time; amountMismatch when M-Pesa took another amount), expired or cancelled, and its latest prompt.",
+    description:
+      "A payment request with its state: open, paid (with the M-Pesa receipt, amount, phone and time; amountMismatch when M-Pesa took another amount), expired or cancelled, and its latest prompt.",
     query: NoQuery,
     params: PaymentRequestIdParams,
     status: 200,

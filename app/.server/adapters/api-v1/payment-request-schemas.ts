@@ -17,7 +17,9 @@ export const PaymentRequestCreate = z
       .string()
       .regex(PAYMENT_REQUEST_REFERENCE)
       .optional()
-      .describe("The account reference on the M-Pesa prompt and for paying the paybill by hand: 1 to 12 letters or digits (upper-cased). Generated when left out."),
+      .describe(
+        "The account reference on the M-Pesa prompt and for paying the paybill by hand: 1 to 12 letters or digits (upper-cased). Generated when left out.",
+      ),
     expiresInMinutes: z
       .number()
       .int()

@@ -31,6 +31,10 @@ export async function getApiPaymentRequest(organizationId: string, id: string) {
 }
 
 export async function listApiPaymentRequests(organizationId: string, query: z.output<typeof PaymentRequestsQuery>) {
-  const data = await listPaymentRequests(organizationId, { conversationId: query.conversationId, status: query.status, limit: query.limit });
+  const data = await listPaymentRequests(organizationId, {
+    conversationId: query.conversationId,
+    status: query.status,
+    limit: query.limit,
+  });
   return { data, hasMore: false };
 }

@@ -451,10 +451,7 @@ export class ChangeWork {
       tx,
       inserted.map((m) => ({ ...m, payload: payloadOf.get(`${m.organization_id}|${m.wamid}`) ?? "{}" })),
     );
-    const arriving = await queueAutomationsArrival(
-      tx,
-      forPayments.size ? inserted.filter((m) => !forPayments.has(m.id)) : inserted,
-    );
+    const arriving = await queueAutomationsArrival(tx, forPayments.size ? inserted.filter((m) => !forPayments.has(m.id)) : inserted);
     noteAutomationsArrival(arriving, performance.now() - automationsStarted);
     // The inbox: each new message live in open lists and threads (in the order they were stored).
     await logFoundMessageEvents(

@@ -228,7 +228,8 @@ const requestPayment: InboxWork = async ({ actor, conversation, field }) => {
   try {
     await createPaymentRequest(actor, conversation.id, parsed.data, { source: "inbox" });
   } catch (error) {
-    if (isRefusal(error, "payment")) throw refuseInbox(error.status, error.message, error.field === "conversationId" ? "payment" : (error.field ?? "payment"));
+    if (isRefusal(error, "payment"))
+      throw refuseInbox(error.status, error.message, error.field === "conversationId" ? "payment" : (error.field ?? "payment"));
     throw error;
   }
   return { kind: "done", toast: m.payreq_form_sent() };

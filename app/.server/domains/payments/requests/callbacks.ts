@@ -32,7 +32,13 @@ export async function queryPrompt(shortcode: MpesaShortcode, checkoutRequestId: 
  * without one, only a callback from Safaricom's addresses is believed; any other waits for the query job.
  */
 export function outcomeOf(callback: StkCallback, query: Awaited<ReturnType<typeof queryPrompt>>, trusted: boolean): StkOutcome | null {
-  const paid: StkOutcome = { kind: "paid", receipt: callback.receipt, amountKes: callback.amountKes, phone: callback.phone, at: callback.transactionDate };
+  const paid: StkOutcome = {
+    kind: "paid",
+    receipt: callback.receipt,
+    amountKes: callback.amountKes,
+    phone: callback.phone,
+    at: callback.transactionDate,
+  };
   if (query?.state === "done") {
     if (query.resultCode !== 0) return { kind: "failed", code: String(query.resultCode), desc: query.resultDesc };
     return callback.resultCode === 0 ? paid : { kind: "paid", receipt: null, amountKes: null, phone: null, at: null };
@@ -63,9 +69,15 @@ export async function receivePaymentStk(token: string, body: unknown, ip: string
   const query = settledAlready ? null : await queryPrompt(shortcode, callback.checkoutRequestId);
   const outcome = settledAlready ? outcomeOf(callback, null, true) : outcomeOf(callback, query, fromSafaricom(ip));
   if (!outcome) {
-    log().warn({ checkoutRequestId: callback.checkoutRequestId, ip }, "payment request callback not confirmed: waiting for the status query");
-    await queryRows(db(), sql`update payment_attempts set next_check_at = least(coalesce(next_check_at, now()), now() + interval '15 seconds')
-                              where checkout_request_id = ${callback.checkoutRequestId} and state = 'pending' returning id`);
+    log().warn(
+      { checkoutRequestId: callback.checkoutRequestId, ip },
+      "payment request callback not confirmed: waiting for the status query",
+    );
+    await queryRows(
+      db(),
+      sql`update payment_attempts set next_check_at = least(coalesce(next_check_at, now()), now() + interval '15 seconds')
+                              where checkout_request_id = ${callback.checkoutRequestId} and state = 'pending' returning id`,
+    );
     return ACCEPTED;
   }
   await settleAttempt(callback.checkoutRequestId, outcome, shortcode.id);
@@ -102,7 +114,10 @@ export async function confirmPaymentC2b(token: string, body: unknown, ip: string
     return { status: 400, body: { ResultCode: 1, ResultDesc: (error as Error).message } };
   }
   if (!fromSafaricom(ip)) {
-    log().warn({ transId: paid.transId, ip, shortcode: shortcode.id }, "payment request C2B confirmation not from Safaricom's addresses: not settled");
+    log().warn(
+      { transId: paid.transId, ip, shortcode: shortcode.id },
+      "payment request C2B confirmation not from Safaricom's addresses: not settled",
+    );
     return ACCEPTED;
   }
   const reference = normaliseReference(paid.billRefNumber);
@@ -133,6 +148,10 @@ export async function confirmPaymentC2b(token: string, body: unknown, ip: string
 /** Registers the shortcode's C2B addresses with Daraja (when its settings are saved: decision 137); records when. */
 export async function registerPaymentC2bUrls(shortcode: MpesaShortcode) {
   const base = `${env().MPESA_CALLBACK_BASE_URL}/webhooks/pay/${shortcode.callbackToken}/c2b`;
-  await requestDaraja(shortcode).registerC2bUrls({ validationUrl: `${base}/validation`, confirmationUrl: `${base}/confirmation`, responseType: "Completed" });
+  await requestDaraja(shortcode).registerC2bUrls({
+    validationUrl: `${base}/validation`,
+    confirmationUrl: `${base}/confirmation`,
+    responseType: "Completed",
+  });
   await queryRows(db(), sql`update mpesa_shortcodes set c2b_registered_at = now() where id = ${shortcode.id} returning id`);
 }

@@ -22,7 +22,14 @@ export const PROMPT_GIVE_UP_MS = 10 * 60_000;
  * (in doubt, no CheckoutRequestID) is closed so the customer can try again.
  */
 export async function checkPendingPrompts(now = new Date(), limit = 20) {
-  const due = await rawQuery<{ id: string; organization_id: string; request_id: string; checkout_request_id: string; created_at: string; shortcode_id: string }>(
+  const due = await rawQuery<{
+    id: string;
+    organization_id: string;
+    request_id: string;
+    checkout_request_id: string;
+    created_at: string;
+    shortcode_id: string;
+  }>(
     `update payment_attempts a set next_check_at = $1::timestamptz + make_interval(secs => least(300, 15 * (checks + 1))), checks = checks + 1
      from payment_requests r
      where r.id = a.request_id and a.id in (select id from payment_attempts where state = 'pending' and checkout_request_id is not null
@@ -67,9 +74,13 @@ export async function expireRequests(limit = 100) {
     await db().transaction(async (tx) => {
       const request = await lockRequest(tx, id);
       if (!request || request.status !== "open" || !request.expired || (await unfinishedAttempt(tx, id))) return;
-      await tx.execute(sql`update payment_requests set status = 'expired', phone_asked_at = null, closed_at = now(), updated_at = now() where id = ${id}`);
+      await tx.execute(
+        sql`update payment_requests set status = 'expired', phone_asked_at = null, closed_at = now(), updated_at = now() where id = ${id}`,
+      );
       if (request.conversation_id)
-        await logConversationEvents(tx, [{ organizationId: request.organization_id, conversationId: request.conversation_id, kind: "conversation" }]);
+        await logConversationEvents(tx, [
+          { organizationId: request.organization_id, conversationId: request.conversation_id, kind: "conversation" },
+        ]);
       await emitWebhookEvent(tx, {
         organizationId: request.organization_id,
         type: "payment_request.expired",
@@ -86,7 +97,13 @@ export async function runPaymentNotify(jobs: readonly Job<NotifyJob>[]) {
     const customer = await customerOfRequest(payload.organizationId, payload.requestId);
     if (!customer) continue;
     const locale = customerLocale(customer.language);
-    const [request] = await queryRows<{ amount_kes: number; description: string; paid_receipt: string | null; paid_amount_kes: number | null; status: string }>(
+    const [request] = await queryRows<{
+      amount_kes: number;
+      description: string;
+      paid_receipt: string | null;
+      paid_amount_kes: number | null;
+      status: string;
+    }>(
       db(),
       sql`select amount_kes, description, paid_receipt, paid_amount_kes, status from payment_requests where id = ${payload.requestId}`,
     );
@@ -96,7 +113,11 @@ export async function runPaymentNotify(jobs: readonly Job<NotifyJob>[]) {
         customer,
         answer(
           m.payreq_paid_receipt(
-            { amount: kes(Number(request.paid_amount_kes ?? request.amount_kes), locale), description: request.description, receipt: request.paid_receipt ?? "—" },
+            {
+              amount: kes(Number(request.paid_amount_kes ?? request.amount_kes), locale),
+              description: request.description,
+              receipt: request.paid_receipt ?? "—",
+            },
             { locale },
           ),
           locale,
@@ -113,6 +134,9 @@ export async function runPaymentNotify(jobs: readonly Job<NotifyJob>[]) {
     );
     if (!attempt || attempt.newer) continue;
     const code = attempt.result_code !== null && /^\d+$/.test(attempt.result_code) ? Number(attempt.result_code) : null;
-    await tellCustomer(customer, answer(failureWords(code, attempt.result_desc ?? "", Number(request.amount_kes), locale), locale, payload.requestId));
+    await tellCustomer(
+      customer,
+      answer(failureWords(code, attempt.result_desc ?? "", Number(request.amount_kes), locale), locale, payload.requestId),
+    );
   }
 }

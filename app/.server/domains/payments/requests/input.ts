@@ -58,6 +58,7 @@ export function checkRequestInput(raw: {
     throw refusePaymentRequest(422, "invalid_expiry", m.payreq_refusal_expiry(), "expiresInMinutes");
   const shortcodeId = typeof raw.shortcodeId === "string" && raw.shortcodeId.trim() ? raw.shortcodeId.trim() : null;
   // Not one of ours: the same answer as another tenant's shortcode.
-  if (shortcodeId && !UUID.test(shortcodeId)) throw refusePaymentRequest(422, "unknown_shortcode", m.payreq_refusal_no_shortcode(), "shortcodeId");
+  if (shortcodeId && !UUID.test(shortcodeId))
+    throw refusePaymentRequest(422, "unknown_shortcode", m.payreq_refusal_no_shortcode(), "shortcodeId");
   return { amountKes: amount, description, reference: (given || newReference()).toUpperCase(), expiresInMinutes: expiry, shortcodeId };
 }

@@ -35,5 +35,9 @@ export function registerPaymentRequestJobs() {
       await expireRequests();
     },
   });
-  registerRecurringJob({ name: "payment-requests-check", queue: PAYMENT_REQUEST_CHECK_QUEUE, everySeconds: PAYMENT_REQUEST_CHECK_EVERY_SECONDS });
+  registerRecurringJob({
+    name: "payment-requests-check",
+    queue: PAYMENT_REQUEST_CHECK_QUEUE,
+    everySeconds: PAYMENT_REQUEST_CHECK_EVERY_SECONDS,
+  });
 }

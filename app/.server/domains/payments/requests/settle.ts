@@ -21,9 +21,16 @@ export type StkOutcome =
   | { kind: "failed"; code: string; desc: string };
 
 /** In the changing transaction: the thread's card redrawn live, and the webhook out. */
-async function announce(tx: Executor, request: LockedRequest, type: "payment_request.paid" | "payment_request.failed" | "payment_request.expired", data: Record<string, unknown>) {
+async function announce(
+  tx: Executor,
+  request: LockedRequest,
+  type: "payment_request.paid" | "payment_request.failed" | "payment_request.expired",
+  data: Record<string, unknown>,
+) {
   if (request.conversation_id)
-    await logConversationEvents(tx, [{ organizationId: request.organization_id, conversationId: request.conversation_id, kind: "conversation" }]);
+    await logConversationEvents(tx, [
+      { organizationId: request.organization_id, conversationId: request.conversation_id, kind: "conversation" },
+    ]);
   await emitWebhookEvent(tx, {
     organizationId: request.organization_id,
     type,
@@ -60,10 +67,15 @@ export async function markPaid(
     amountMismatch: mismatch,
     via: paid.via,
   });
-  await enqueueJob(PAYMENT_REQUEST_NOTIFY_QUEUE, { requestId: request.id, organizationId: request.organization_id, what: "paid" } satisfies NotifyJob, {
-    executor: tx,
-  });
-  if (mismatch) log().warn({ requestId: request.id, asked: request.amount_kes, paid: amount }, "payment request paid with another amount: flagged");
+  await enqueueJob(
+    PAYMENT_REQUEST_NOTIFY_QUEUE,
+    { requestId: request.id, organizationId: request.organization_id, what: "paid" } satisfies NotifyJob,
+    {
+      executor: tx,
+    },
+  );
+  if (mismatch)
+    log().warn({ requestId: request.id, asked: request.amount_kes, paid: amount }, "payment request paid with another amount: flagged");
   return true;
 }
 
@@ -98,7 +110,13 @@ export async function settleAttempt(checkoutRequestId: string, outcome: StkOutco
       await tx.execute(sql`
         update payment_attempts set state = 'paid', result_code = '0', result_desc = 'Paid', finished_at = now(), next_check_at = null
         where id = ${attempt!.id}`);
-      await markPaid(tx, request, { via: "stk", receipt: outcome.receipt, amountKes: outcome.amountKes, phone: outcome.phone ?? attempt!.phone, at: outcome.at });
+      await markPaid(tx, request, {
+        via: "stk",
+        receipt: outcome.receipt,
+        amountKes: outcome.amountKes,
+        phone: outcome.phone ?? attempt!.phone,
+        at: outcome.at,
+      });
       return "settled" as const;
     }
     await tx.execute(sql`

@@ -105,7 +105,10 @@ async function onTap(message: Inbound, tap: NonNullable<ReturnType<typeof parseB
   );
   const phone = (tap.action === "retry" && last?.phone) || normaliseMpesaPhone(customer.phone);
   if (!phone) {
-    await tellCustomer(customer, answer(m.payreq_ask_phone({}, { locale: customerLocale(customer.language) }), customerLocale(customer.language)));
+    await tellCustomer(
+      customer,
+      answer(m.payreq_ask_phone({}, { locale: customerLocale(customer.language) }), customerLocale(customer.language)),
+    );
     return;
   }
   await startAttempt(customer, message.contact_id, phone, false);
@@ -168,7 +171,12 @@ export async function startAttempt(customer: RequestCustomer, contactId: string,
   await push(customer, claim.attemptId, claim.request, phone);
 }
 
-async function push(customer: RequestCustomer, attemptId: string, request: NonNullable<Awaited<ReturnType<typeof lockRequest>>>, phone: string) {
+async function push(
+  customer: RequestCustomer,
+  attemptId: string,
+  request: NonNullable<Awaited<ReturnType<typeof lockRequest>>>,
+  phone: string,
+) {
   const locale = customerLocale(customer.language);
   const shortcode = await shortcodeForOrganization(request.organization_id, request.shortcode_id);
   if (!shortcode) return;
@@ -185,7 +193,10 @@ async function push(customer: RequestCustomer, attemptId: string, request: NonNu
       accepted.checkoutRequestId,
       accepted.merchantRequestId,
     ]);
-    await tellCustomer(customer, answer(m.payreq_prompt_sent({ phone: `+${phone}`, amount: kes(Number(request.amount_kes), locale) }, { locale }), locale));
+    await tellCustomer(
+      customer,
+      answer(m.payreq_prompt_sent({ phone: `+${phone}`, amount: kes(Number(request.amount_kes), locale) }, { locale }), locale),
+    );
   } catch (error) {
     // In doubt (no answer after sending): the prompt may still ring; the query job closes it.
     const inDoubt = error instanceof DarajaError && error.inDoubt;

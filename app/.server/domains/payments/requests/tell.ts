@@ -19,14 +19,26 @@ export interface RequestCustomer {
 }
 
 export async function customerOfRequest(organizationId: string, requestId: string): Promise<RequestCustomer | null> {
-  const [row] = await rawQuery<{ conversation_id: string | null; phone_number_id: string | null; phone: string | null; language: string | null }>(
+  const [row] = await rawQuery<{
+    conversation_id: string | null;
+    phone_number_id: string | null;
+    phone: string | null;
+    language: string | null;
+  }>(
     `select r.conversation_id, v.phone_number_id, c.phone, c.language
      from payment_requests r join contacts c on c.id = r.contact_id left join conversations v on v.id = r.conversation_id
      where r.organization_id = $1 and r.id = $2`,
     [organizationId, requestId],
   );
   if (!row?.phone || !row.phone_number_id) return null;
-  return { organizationId, requestId, conversationId: row.conversation_id, phoneNumberId: row.phone_number_id, phone: row.phone, language: row.language };
+  return {
+    organizationId,
+    requestId,
+    conversationId: row.conversation_id,
+    phoneNumberId: row.phone_number_id,
+    phone: row.phone,
+    language: row.language,
+  };
 }
 
 /** Text, or text with a "Try again" button for this request. */
@@ -34,7 +46,11 @@ export function answer(text: string, locale: Locale, retryOf?: string): Outbound
   return retryOf
     ? {
         kind: "interactive",
-        interactive: { type: "button", body: text, buttons: [{ id: buttonId(retryOf, "retry"), title: m.payreq_button_retry({}, { locale }) }] },
+        interactive: {
+          type: "button",
+          body: text,
+          buttons: [{ id: buttonId(retryOf, "retry"), title: m.payreq_button_retry({}, { locale }) }],
+        },
       }
     : { kind: "text", text };
 }
@@ -52,7 +68,9 @@ export async function tellCustomer(customer: RequestCustomer, content: OutboundC
       source: "system",
       onQueued: async (tx: Executor, messageId: string) => {
         if (customer.conversationId)
-          await tx.execute(sql`update conversations set last_message_at = greatest(last_message_at, now()) where id = ${customer.conversationId}`);
+          await tx.execute(
+            sql`update conversations set last_message_at = greatest(last_message_at, now()) where id = ${customer.conversationId}`,
+          );
         await logMessageEvents(tx, "message", [messageId]);
       },
     });

@@ -66,12 +66,18 @@ export const paymentRequests = pgTable(
   (t) => [
     index("payment_requests_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
     // The thread's open requests, and a customer's tap or typed number.
-    index("payment_requests_open_contact_idx").on(t.contactId).where(sql`status = 'open'`),
+    index("payment_requests_open_contact_idx")
+      .on(t.contactId)
+      .where(sql`status = 'open'`),
     index("payment_requests_conversation_idx").on(t.conversationId, t.createdAt.desc()),
     // The expiry job.
-    index("payment_requests_open_expiry_idx").on(t.expiresAt).where(sql`status = 'open'`),
+    index("payment_requests_open_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`status = 'open'`),
     // A C2B confirmation names the reference (upper-cased) on one shortcode.
-    index("payment_requests_open_reference_idx").on(t.shortcodeId, sql`upper(${t.reference})`).where(sql`status = 'open'`),
+    index("payment_requests_open_reference_idx")
+      .on(t.shortcodeId, sql`upper(${t.reference})`)
+      .where(sql`status = 'open'`),
     uniqueIndex("payment_requests_receipt_idx").on(t.paidReceipt),
     uniqueIndex("payment_requests_idempotency_idx").on(t.organizationId, t.idempotencyKey),
   ],
@@ -111,6 +117,8 @@ export const paymentAttempts = pgTable(
     uniqueIndex("payment_attempts_checkout_idx").on(t.checkoutRequestId),
     uniqueIndex("payment_attempts_merchant_idx").on(t.merchantRequestId),
     index("payment_attempts_request_idx").on(t.requestId, t.createdAt.desc()),
-    index("payment_attempts_due_idx").on(t.nextCheckAt).where(sql`state in ('pending', 'in_doubt')`),
+    index("payment_attempts_due_idx")
+      .on(t.nextCheckAt)
+      .where(sql`state in ('pending', 'in_doubt')`),
   ],
 );
