@@ -840,6 +840,9 @@ describe("webhook URL rules", () => {
         "conversation.handover",
         "flow.completed",
         "partner.settlement.paid",
+        "payment_request.paid",
+        "payment_request.failed",
+        "payment_request.expired",
       ],
       updatedAt: null,
     });
