@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createPaymentRequest, paymentRequestById } from "~/.server/domains/payments";
 import { isRefusal } from "~/.server/infrastructure/refusal";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 import { action as threadAction, loader as threadLoader } from "~/routes/app/chat/conversation";
 import { signedInCookie } from "../support/accounts";
 import { callRoute, formRequest, getRequest, refusalOf } from "../support/http";
@@ -147,6 +148,10 @@ describe("a payment request", () => {
       "unknown_shortcode",
       "shortcodeId",
     ]);
+    // The customer last wrote 25 hours ago: no buttons may be sent, and nothing is stored.
+    await rawQuery(`update conversations set last_inbound_at = now() - interval '25 hours' where id = $1`, [conversationId]);
+    expect(await refusal({ amount: 10, description: "x" })).toEqual([422, "outside_service_window", "conversationId"]);
+    expect(await rawQuery(`select 1 from payment_requests where organization_id = $1`, [t.organizationId])).toEqual([]);
   });
 
   it("is asked for from the conversation's page, refused at its field, and shown as a card", async () => {

@@ -52,6 +52,9 @@ describe("M-Pesa callback secrets", () => {
     expect(withoutCallbackSecrets("POST /Webhooks/Paybill/aBc-123_xyz/confirmation failed")).toBe(
       "POST /Webhooks/Paybill/[secret]/confirmation failed",
     );
+    expect(withoutCallbackSecrets("POST /webhooks/pay/tOk3n-of_a-shortcode/c2b/confirmation 200")).toBe(
+      "POST /webhooks/pay/[secret]/c2b/confirmation 200",
+    );
     expect(withoutCallbackSecrets("POST /webhooks/mpesa/b2c/6f1c0d2e/c2VjcmV0LWZvci1wYXlvdXQ/result 200")).toBe(
       "POST /webhooks/mpesa/b2c/6f1c0d2e/[secret]/result 200",
     );
