@@ -307,6 +307,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/automations/flows",
       "/api/v1/automations/flows/{id}",
       "/api/v1/automations/flows/{id}/publish",
+      "/api/v1/payment-requests",
+      "/api/v1/payment-requests/{id}",
       "/api/v1/hooks",
       "/api/v1/hooks/{id}",
     ]);
