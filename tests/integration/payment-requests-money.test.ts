@@ -110,6 +110,23 @@ describe("a payment request's money", () => {
     expect((await paymentRequestById(t.organizationId, request.id))!).toMatchObject({ amountMismatch: true, paid: { amountKes: 1000 } });
   });
 
+  it("takes from a callback not from Safaricom's addresses only what Jumbe's status query confirms", async () => {
+    const t = await h.tenant("Jiko Bora");
+    const { request, checkoutRequestId } = await ringing(t, 1250);
+    const receipt = await approveSilently(checkoutRequestId);
+    h.setHarnessEnv({ MPESA_TRUSTED_IPS: "196.201.214.200" });
+    // A forged amount on the secret address: the query says paid, but the amount and receipt are not believed.
+    await post(`/webhooks/pay/${t.callbackToken}/stk`, callbackBody(checkoutRequestId, 1, receipt));
+    const paid = await until(
+      () => requestRow(request.id),
+      (r) => r.status === "paid",
+    );
+    expect(paid).toMatchObject({ paid_amount_kes: 1250, amount_mismatch: false, paid_receipt: null });
+    // A second one after it was settled changes nothing either.
+    await post(`/webhooks/pay/${t.callbackToken}/stk`, callbackBody(checkoutRequestId, 1, receipt));
+    expect(await requestRow(request.id)).toMatchObject({ paid_amount_kes: 1250, amount_mismatch: false, paid_receipt: null });
+  });
+
   it("settles once from a C2B confirmation naming its reference", async () => {
     const t = await h.tenant("Soko Fresh");
     const conversationId = await h.customerWrites(t, "254722000123");

@@ -20,8 +20,8 @@ import { paymentsHarnessForFile } from "./payments-harness";
 export function paymentRequestsHarnessForFile() {
   const meta = metaSandboxForFile();
   const pay = paymentsHarnessForFile();
-  beforeEach(() => {
-    // Both harnesses' settings at once (each sets the whole environment).
+  /** Both harnesses' settings at once (each sets the whole environment), with `extra` over them. */
+  function setHarnessEnv(extra: Record<string, string> = {}) {
     setEnv(
       parseEnv({
         NODE_ENV: "test",
@@ -32,8 +32,12 @@ export function paymentRequestsHarnessForFile() {
         MPESA_CALLBACK_BASE_URL: pay.origin,
         MPESA_TIMEOUT_MS: "120000",
         WEBHOOK_ALLOW_LOOPBACK: "1",
+        ...extra,
       }),
     );
+  }
+  beforeEach(() => {
+    setHarnessEnv();
     clearDarajaTokens();
   });
 
@@ -100,7 +104,7 @@ export function paymentRequestsHarnessForFile() {
     });
   }
 
-  return { meta, pay, tenant, customerWrites, tap, sentWamid };
+  return { meta, pay, tenant, customerWrites, tap, sentWamid, setHarnessEnv };
 }
 
 /** Waits until the condition holds, running the job queue meanwhile. */
