@@ -122,6 +122,9 @@ export default [
   // validation and confirmation (Daraja refuses "mpesa" in those), Paystack's signed webhook.
   route("webhooks/mpesa/stk/:paymentId/:secret", "routes/webhooks/mpesa-stk.ts"),
   route("webhooks/paybill/:secret/:step", "routes/webhooks/paybill.ts"),
+  // Payment requests on the tenant's own shortcode (decision 137): STK results and its C2B calls.
+  route("webhooks/pay/:token/stk", "routes/webhooks/pay.ts", { id: "webhooks-pay-stk" }),
+  route("webhooks/pay/:token/c2b/:step", "routes/webhooks/pay.ts", { id: "webhooks-pay-c2b" }),
   // Payouts out: Daraja's B2C results for a partner's settlement (issue 46).
   route("webhooks/mpesa/b2c/:payoutId/:secret/:kind", "routes/webhooks/mpesa-b2c.ts"),
   route("webhooks/paystack", "routes/webhooks/paystack.ts"),

@@ -7,4 +7,7 @@ export const WEBHOOK_EVENTS = [
   "conversation.handover",
   "flow.completed",
   "partner.settlement.paid",
+  "payment_request.paid",
+  "payment_request.failed",
+  "payment_request.expired",
 ] as const;

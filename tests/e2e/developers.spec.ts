@@ -93,6 +93,9 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
     "conversation.handover",
     "flow.completed",
     "partner.settlement.paid",
+    "payment_request.paid",
+    "payment_request.failed",
+    "payment_request.expired",
   ])
     await expect(page.getByLabel(event)).toBeChecked();
   await page.getByLabel("Webhook URL").fill("http://127.0.0.1:8080/hooks");

@@ -248,6 +248,9 @@ const ROWS: Record<string, Row> = {
     admin: "405",
   },
   "/webhooks/paybill/:secret/:step": { path: "/webhooks/paybill/x/validation", anonymous: "405", owner: "405", admin: "405" },
+  // Payment requests' Daraja calls (decision 137): the shortcode's token in the path.
+  "/webhooks/pay/:token/stk": { path: "/webhooks/pay/x/stk", anonymous: "405", owner: "405", admin: "405" },
+  "/webhooks/pay/:token/c2b/:step": { path: "/webhooks/pay/x/c2b/confirmation", anonymous: "405", owner: "405", admin: "405" },
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": {
     path: "/webhooks/mpesa/b2c/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/x/result",
     anonymous: "405",

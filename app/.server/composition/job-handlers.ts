@@ -5,6 +5,7 @@ import { registerAnalyticsJobs } from "../domains/analytics/jobs";
 import { registerAuthJobs, registerCodeMailJob } from "../domains/auth/jobs";
 import { registerAutomationJobs } from "../domains/automations/jobs";
 import { registerBillingJobs } from "../domains/billing/jobs";
+import { registerPaymentRequestJobs } from "../domains/payments/requests/jobs";
 import { registerCampaignJobs } from "../domains/campaigns/jobs";
 import { registerContactJobs } from "../domains/contacts/jobs";
 import { registerInboxJobs } from "../domains/inbox/jobs";
@@ -49,6 +50,7 @@ export function registerJobHandlers() {
   registerHousekeepingJob();
   registerAdminJobs();
   registerBillingJobs();
+  registerPaymentRequestJobs();
   registerAnalyticsJobs();
   registerTemplateJobs();
 }

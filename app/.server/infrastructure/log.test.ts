@@ -52,12 +52,15 @@ describe("M-Pesa callback secrets", () => {
     expect(withoutCallbackSecrets("POST /Webhooks/Paybill/aBc-123_xyz/confirmation failed")).toBe(
       "POST /Webhooks/Paybill/[secret]/confirmation failed",
     );
+    expect(withoutCallbackSecrets("POST /webhooks/pay/tOk3n-of_a-shortcode/c2b/confirmation 200")).toBe(
+      "POST /webhooks/pay/[secret]/c2b/confirmation 200",
+    );
     expect(withoutCallbackSecrets("POST /webhooks/mpesa/b2c/6f1c0d2e/c2VjcmV0LWZvci1wYXlvdXQ/result 200")).toBe(
       "POST /webhooks/mpesa/b2c/6f1c0d2e/[secret]/result 200",
     );
     // An organisation's own shortcode (issue 76): the callback token in its STK and C2B addresses.
-    expect(withoutCallbackSecrets("POST /webhooks/mpesa/pay/Tok3n_-abc 200 and /webhooks/pay/Tok3n_-abc/confirmation")).toBe(
-      "POST /webhooks/mpesa/pay/[secret] 200 and /webhooks/pay/[secret]/confirmation",
+    expect(withoutCallbackSecrets("POST /webhooks/pay/Tok3n_-abc/stk 200 and /webhooks/pay/Tok3n_-abc/c2b/validation")).toBe(
+      "POST /webhooks/pay/[secret]/stk 200 and /webhooks/pay/[secret]/c2b/validation",
     );
     expect(withoutCallbackSecrets("https://jumbe.example/webhooks/mpesa/stk/p1/s3cr3t?x=1 and /webhooks/paystack")).toBe(
       "https://jumbe.example/webhooks/mpesa/stk/p1/[secret]?x=1 and /webhooks/paystack",

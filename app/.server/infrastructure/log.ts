@@ -29,7 +29,8 @@ export function captureLogs(destination: pino.DestinationStream | undefined, lev
 
 /**
  * The secret segments of the M-Pesa callback addresses, hidden: `/webhooks/mpesa/stk/<payment>/[secret]`,
- * `/webhooks/mpesa/b2c/<payout>/[secret]/result` and `/webhooks/paybill/[secret]/confirmation`. Anyone who reads a log must not be able to post a
+ * `/webhooks/mpesa/b2c/<payout>/[secret]/result`, `/webhooks/paybill/[secret]/confirmation` and a payment
+ * request's shortcode's `/webhooks/pay/[secret]/stk` (decision 137). Anyone who reads a log must not be able to post a
  * callback (decision 035); deploy/nginx/jumbe.conf keeps them out of nginx's access log too.
  */
 export function withoutCallbackSecrets(text: string): string {
@@ -39,7 +40,6 @@ export function withoutCallbackSecrets(text: string): string {
       .replace(/(\/webhooks\/mpesa\/stk\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]")
       .replace(/(\/webhooks\/paybill\/)[^/?#\s"\\]+/gi, "$1[secret]")
       // An organisation's own shortcode (issue 76): its callback token binds a callback to the tenant.
-      .replace(/(\/webhooks\/mpesa\/pay\/)[^/?#\s"\\]+/gi, "$1[secret]")
       .replace(/(\/webhooks\/pay\/)[^/?#\s"\\]+/gi, "$1[secret]")
       .replace(/(\/webhooks\/mpesa\/b2c\/[^/?#\s"\\]+\/)[^/?#\s"\\]+/gi, "$1[secret]")
   );

@@ -4,6 +4,15 @@ import type { Role } from "~/lib/permissions";
 import { ERROR_CATALOGUE, type ErrorCode } from "./errors";
 import { accountSummary, accountSummarySql, toAccountSummary, type AccountSummaryRow } from "./account";
 import { getApiPartner, NOT_A_PARTNER, PartnerQuery, PartnerView } from "./revenue-share";
+import {
+  PAYMENT_REQUEST_CREATE_EXAMPLE,
+  PaymentRequest,
+  PaymentRequestCreate,
+  PaymentRequestIdParams,
+  PaymentRequestList,
+  PaymentRequestsQuery,
+} from "./payment-request-schemas";
+import { createApiPaymentRequest, getApiPaymentRequest, listApiPaymentRequests, PAYMENT_REQUEST_NOT_FOUND } from "./payment-requests";
 import { Analytics, AnalyticsQuery, apiAnalytics } from "./analytics";
 import { listConnections } from "../../domains/whatsapp/connections";
 import {
@@ -1170,6 +1179,56 @@ export const ENDPOINTS: Endpoint[] = [
     response: Flow,
     errors: { 404: FLOW_NOT_FOUND, 422: "The draft has no steps (code invalid_automation)." },
     run: ({ organizationId, params }) => publishApiFlow(organizationId, params.id),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/payment-requests",
+    operationId: "createPaymentRequest",
+    permission: "inbox:reply",
+    codes: ["unknown_shortcode", "no_phone", "outside_service_window", "no_whatsapp_number", "organization_closing"],
+    summary: "Ask a customer to pay by M-Pesa",
+    description:
+      "Sends the conversation's customer a message asking them to pay the amount to your M-Pesa shortcode, with two buttons: Pay with M-Pesa (a prompt on their phone, where they enter their PIN) and Use another number; it also says your paybill or till and the reference, to pay by hand. Only inside the 24-hour window (the customer wrote in the last 24 hours). The payment is recorded once, however M-Pesa reports it; follow it with GET /api/v1/payment-requests/{id} or the payment_request.paid, payment_request.failed and payment_request.expired webhooks.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: PaymentRequestCreate, example: PAYMENT_REQUEST_CREATE_EXAMPLE },
+    idempotent: "replay",
+    status: 201,
+    response: PaymentRequest,
+    notFound: "No conversation of yours has this conversationId.",
+    errors: {
+      422: "Outside the customer's 24-hour window (code outside_service_window), no such shortcode of yours (code unknown_shortcode), or a customer with no number (code no_phone).",
+    },
+    run: ({ organizationId, apiKeyId, body, idempotencyKey }) => createApiPaymentRequest(organizationId, body, idempotencyKey, apiKeyId),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/payment-requests",
+    operationId: "listPaymentRequests",
+    permission: "inbox:view",
+    summary: "List payment requests",
+    description: "The organisation's payment requests, newest first (up to 100 with limit), a conversation's or of a status when asked.",
+    query: PaymentRequestsQuery,
+    params: NoParams,
+    status: 200,
+    response: listed(PaymentRequestList),
+    run: ({ organizationId, query }) => listApiPaymentRequests(organizationId, query),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/payment-requests/{id}",
+    operationId: "getPaymentRequest",
+    permission: "inbox:view",
+    notFound: PAYMENT_REQUEST_NOT_FOUND,
+    summary: "One payment request",
+    description:
+      "A payment request with its state: open, paid (with the M-Pesa receipt, amount, phone and time; amountMismatch when M-Pesa took another amount), expired or cancelled, and its latest prompt.",
+    query: NoQuery,
+    params: PaymentRequestIdParams,
+    status: 200,
+    response: PaymentRequest,
+    errors: { 404: PAYMENT_REQUEST_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiPaymentRequest(organizationId, params.id),
   }),
   define({
     method: "get",

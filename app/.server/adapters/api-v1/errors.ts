@@ -170,6 +170,16 @@ export const ERROR_CATALOGUE = {
     meaning: "The customer has not written in the last 24 hours, so only a template can be sent.",
     action: "Send an approved template instead.",
   },
+  unknown_shortcode: {
+    status: 422,
+    meaning: "The organisation has no such M-Pesa paybill or till (or none at all) to be paid to.",
+    action: "Connect a shortcode in Settings, or give the id of one of yours (or none, for your default).",
+  },
+  no_phone: {
+    status: 422,
+    meaning: "The conversation's customer is known only by their WhatsApp username, with no number to ask or push a prompt to.",
+    action: "Ask in the conversation for their M-Pesa number, or use a conversation with a number.",
+  },
   not_opted_in: {
     status: 422,
     meaning: "A marketing template to someone who has not opted in.",

@@ -18,6 +18,7 @@ import { noteAutomationsArrival, queueAutomationsArrival } from "../../domains/a
 import { stopSessionsOnOptOut } from "../../domains/automations/flows/session";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueContactsCreated } from "../../domains/webhooks-out/events";
+import { claimPaymentReplies } from "../../domains/payments";
 import type { Executor } from "../../infrastructure/db/client";
 import { englishOf, words } from "../../infrastructure/words/said";
 
@@ -444,7 +445,13 @@ export class ChangeWork {
     // messages they may answer, which decides each outside this transaction (not a consent keyword:
     // the ledger's answer below always wins). Before the inbox's change log is locked.
     const automationsStarted = performance.now();
-    const arriving = await queueAutomationsArrival(tx, inserted);
+    // A tap on a payment request's button (or the number it asked for) is the request's alone.
+    const payloadOf = new Map(list.map((m) => [`${m.organizationId}|${m.wamid}`, m.payload]));
+    const forPayments = await claimPaymentReplies(
+      tx,
+      inserted.map((m) => ({ ...m, payload: payloadOf.get(`${m.organization_id}|${m.wamid}`) ?? "{}" })),
+    );
+    const arriving = await queueAutomationsArrival(tx, forPayments.size ? inserted.filter((m) => !forPayments.has(m.id)) : inserted);
     noteAutomationsArrival(arriving, performance.now() - automationsStarted);
     // The inbox: each new message live in open lists and threads (in the order they were stored).
     await logFoundMessageEvents(

@@ -18,7 +18,7 @@ export { winAnsiText } from "./invoice-pdf";
 export { AMOUNT_DUE_SQL, invoiceDocument, issueInvoice } from "./invoices";
 export { changeWallet, walletState } from "./ledger";
 export { messagesUsedThisMonth, messagesUsedThisMonthAt, messagesUsedThisMonthSql } from "./month-usage";
-export { fromSafaricom } from "./mpesa";
+export { callbackSourceAllowed, fromSafaricom } from "./mpesa";
 export { createPayment } from "./payments";
 export { nairobiDate, nairobiMidnight, nairobiMonth, nairobiMonthBounds, periodAt, previousPeriod } from "./periods";
 export { lineFromGross } from "./vat";

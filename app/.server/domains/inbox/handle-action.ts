@@ -24,6 +24,8 @@ import { readReplyForm } from "./reply-form";
 import { COPY_CODE_MAX, headerMediaInput, LINK_MAX } from "../campaigns";
 import type { ReplyTemplate } from "~/lib/inbox";
 import { isRefusal } from "../../infrastructure/refusal";
+import { createPaymentRequest } from "../payments";
+import { PaymentRequestFormSchema } from "~/lib/schemas/payment-requests";
 import { m } from "~/paraglide/messages";
 
 /** What a template's media header takes, and how to give it, by its kind. */
@@ -212,6 +214,27 @@ const sendTemplate: InboxWork = async ({ actor, conversation, field, attachment 
   return { kind: "done", toast: m.inbox_action_template_sent({ name: chosen.name }) };
 };
 
+/**
+ * The composer's "Request payment" (issue 76): the form's fields checked by its schema, then the
+ * request made and sent (payments domain); a refusal comes back at its field.
+ */
+const requestPayment: InboxWork = async ({ actor, conversation, field }) => {
+  const names = ["amount", "description", "reference", "expiresInMinutes", "shortcodeId"] as const;
+  const parsed = PaymentRequestFormSchema.safeParse(Object.fromEntries(names.map((name) => [name, field(name)])));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw refuseInbox(422, issue.message, String(issue.path[0] ?? "payment"));
+  }
+  try {
+    await createPaymentRequest(actor, conversation.id, parsed.data, { source: "inbox" });
+  } catch (error) {
+    if (isRefusal(error, "payment"))
+      throw refuseInbox(error.status, error.message, error.field === "conversationId" ? "payment" : (error.field ?? "payment"));
+    throw error;
+  }
+  return { kind: "done", toast: m.payreq_form_sent() };
+};
+
 /** Resolve or reopen. */
 const setState: InboxWork = async ({ actor, conversation, intent }) => {
   await setConversationState(actor, conversation, intent === "resolve" ? "resolved" : "open");
@@ -260,6 +283,7 @@ const INTENTS: Record<string, InboxWork> = {
     await retryMessage(actor, conversation, field("message"));
     return { kind: "done", toast: m.inbox_action_retrying() };
   },
+  payment: requestPayment,
   read: async ({ actor, conversation }) => {
     await markConversationOpened(actor.organizationId, conversation);
     return { kind: "quiet" };

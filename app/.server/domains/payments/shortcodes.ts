@@ -40,15 +40,11 @@ export interface ShortcodeView {
 
 /**
  * Where Daraja calls for this shortcode: the STK callback, and C2B's validation and confirmation
- * (Daraja refuses "mpesa" in C2B addresses, so those live under /webhooks/pay/).
+ * (app/routes/webhooks/pay.ts). No "mpesa" in them: Daraja refuses it in C2B addresses (decision 137).
  */
 export function shortcodeCallbackUrls(callbackToken: string) {
-  const base = env().MPESA_CALLBACK_BASE_URL;
-  return {
-    stk: `${base}/webhooks/mpesa/pay/${callbackToken}`,
-    validation: `${base}/webhooks/pay/${callbackToken}/validation`,
-    confirmation: `${base}/webhooks/pay/${callbackToken}/confirmation`,
-  };
+  const base = `${env().MPESA_CALLBACK_BASE_URL}/webhooks/pay/${callbackToken}`;
+  return { stk: `${base}/stk`, validation: `${base}/c2b/validation`, confirmation: `${base}/c2b/confirmation` };
 }
 
 function viewOf(row: MpesaShortcode): ShortcodeView {

@@ -7,6 +7,8 @@ import { conversationData, inboxEventId, listPlace, placeSearch } from "~/.serve
 import { markConversationOpened } from "~/.server/domains/inbox/actions";
 import { presenceOf } from "~/.server/domains/inbox/live";
 import { inboxPost } from "~/.server/domains/inbox/handle-action";
+import { listPaymentRequests, shortcodeChoices } from "~/.server/domains/payments";
+import { PaymentRequestCards, PaymentRequestForm } from "~/components/payment-requests/payment-request-panel";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
 import { InboxScreen } from "~/components/inbox/inbox-screen";
@@ -51,10 +53,12 @@ export async function loader(args: Route.LoaderArgs) {
   if (marksRead) await markConversationOpened(organizationId, conversation);
   // The list beside the thread is not in this page: a phone shows one or the other, and a wide
   // screen's browser asks /chat for it once the thread is drawn (issue 42).
-  const [eventId, page, present] = await Promise.all([
+  const [eventId, page, present, paymentRequests, shortcodes] = await Promise.all([
     inboxEventId(organizationId),
     conversationData(organizationId, conversation, url.searchParams.get("before")),
     presenceOf(conversation.id),
+    listPaymentRequests(organizationId, { conversationId: conversation.id, limit: 5 }),
+    shortcodeChoices(organizationId),
   ]);
   const replyId = url.searchParams.get("reply");
   const quoted = replyId ? page.thread.items.find((i) => i.type === "message" && i.id === replyId && i.direction === "inbound") : undefined;
@@ -80,6 +84,8 @@ export async function loader(args: Route.LoaderArgs) {
     presence: present.filter((member) => member.id !== current.user.id),
     before: url.searchParams.get("before"),
     listSearch: placeSearch(place),
+    paymentRequests,
+    shortcodes,
   };
 }
 
@@ -225,6 +231,9 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null}
       </div>
+      <div id="inbox-payments" data-live-region="" className={loaderData.paymentRequests.length ? "px-3 pt-2" : undefined}>
+        <PaymentRequestCards requests={loaderData.paymentRequests} />
+      </div>
       <div className="min-h-0 flex-1 overflow-y-auto px-3 py-3" data-testid="thread-scroll" data-live-scroll="end">
         <div id="inbox-thread" data-live-region="">
           <ThreadView
@@ -251,6 +260,11 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
             />
           )}
         </div>
+        {canReply && conversation.window.open ? (
+          <div id="inbox-payment-request" data-live-region="">
+            <PaymentRequestForm shortcodes={loaderData.shortcodes} errors={failed?.errors} values={failed?.values} />
+          </div>
+        ) : null}
         {canReply ? (
           <div id="inbox-note" data-live-region="">
             <NoteForm failed={failed} />

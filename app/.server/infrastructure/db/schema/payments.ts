@@ -43,7 +43,7 @@ export const mpesaShortcodes = pgTable(
     consumerSecretSealed: text("consumer_secret_sealed").notNull(),
     passkeySealed: text("passkey_sealed").notNull(),
     /**
-     * The token in this shortcode's callback and C2B URLs (…/webhooks/mpesa/pay/<token>): what binds
+     * The token in this shortcode's callback and C2B URLs (…/webhooks/pay/<token>/…): what binds
      * an unsigned Daraja callback to this organisation and shortcode. Random, unique, never reused.
      */
     callbackToken: text("callback_token").notNull(),

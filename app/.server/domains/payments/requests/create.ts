@@ -1,0 +1,142 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { rawQuery, type Executor } from "../../../infrastructure/db/client";
+import { isRefusal } from "../../../infrastructure/refusal";
+import { logMessageEvents, queueMessage, type OutboundContent } from "../../messaging";
+import { shortcodeForOrganization, type MpesaShortcode } from "../shortcodes-access";
+import { checkRequestInput, refusePaymentRequest } from "./input";
+import { buttonId, customerLocale, howToPay, kes } from "./words";
+import { paymentRequestById, type PaymentRequestView } from "./views";
+import type { PaymentRequestSource } from "../../../infrastructure/db/schema";
+import { m } from "~/paraglide/messages";
+
+export interface RequestActor {
+  organizationId: string;
+  /** The member who asked (the inbox); null for the API and automations. */
+  userId: string | null;
+}
+
+export interface RequestOrigin {
+  source: PaymentRequestSource;
+  sourceId?: string | null;
+  /** The API's Idempotency-Key: the same key answers the first request again. */
+  idempotencyKey?: string | null;
+}
+
+interface Target {
+  conversation_id: string;
+  contact_id: string;
+  phone_number_id: string;
+  phone: string | null;
+  language: string | null;
+  business: string;
+}
+
+/** The conversation of this organisation (another's is not found), with its customer. */
+async function targetOf(organizationId: string, conversationId: string): Promise<Target> {
+  const [target] = await rawQuery<Target>(
+    `select v.id as conversation_id, v.contact_id, v.phone_number_id, c.phone, c.language, o.name as business
+     from conversations v join contacts c on c.id = v.contact_id join organizations o on o.id = v.organization_id
+     where v.organization_id = $1 and v.id = $2::uuid`,
+    [organizationId, conversationId],
+  );
+  if (!target) throw refusePaymentRequest(404, "not_found", m.payreq_refusal_no_conversation(), "conversationId");
+  return target;
+}
+
+/** The message that asks: what, how much, the buttons, and how to pay the shortcode by hand. */
+export function requestMessage(
+  request: { id: string; amountKes: number; description: string; reference: string },
+  shortcode: MpesaShortcode,
+  business: string,
+  language: string | null,
+): OutboundContent {
+  const locale = customerLocale(language);
+  return {
+    kind: "interactive",
+    interactive: {
+      type: "button",
+      body: m.payreq_ask_body(
+        {
+          business,
+          amount: kes(request.amountKes, locale),
+          description: request.description,
+          how: howToPay(shortcode, locale),
+          reference: request.reference,
+        },
+        { locale },
+      ),
+      buttons: [
+        { id: buttonId(request.id, "pay"), title: m.payreq_button_pay({}, { locale }) },
+        { id: buttonId(request.id, "other"), title: m.payreq_button_other({}, { locale }) },
+      ],
+    },
+  };
+}
+
+/**
+ * Asks the conversation's customer to pay: the request and its message in one transaction (the
+ * message's), inside the 24-hour window only (decision 137: no template; outside it, a clear refusal).
+ */
+export async function createPaymentRequest(
+  actor: RequestActor,
+  conversationId: string,
+  raw: Parameters<typeof checkRequestInput>[0],
+  origin: RequestOrigin,
+): Promise<PaymentRequestView> {
+  const input = checkRequestInput(raw);
+  if (origin.idempotencyKey) {
+    const earlier = await requestByIdempotencyKey(actor.organizationId, origin.idempotencyKey);
+    if (earlier) return earlier;
+  }
+  const target = await targetOf(actor.organizationId, conversationId);
+  const shortcode = await shortcodeForOrganization(actor.organizationId, input.shortcodeId);
+  if (!shortcode) throw refusePaymentRequest(422, "unknown_shortcode", m.payreq_refusal_no_shortcode(), "shortcodeId");
+  if (!target.phone) throw refusePaymentRequest(422, "no_phone", m.payreq_refusal_no_phone(), "conversationId");
+  const id = randomUUID();
+  const content = requestMessage({ id, ...input }, shortcode, target.business, target.language);
+  const insert = async (tx: Executor, messageId: string) => {
+    await tx.execute(sql`
+      insert into payment_requests (id, organization_id, shortcode_id, contact_id, conversation_id, amount_kes, description, reference,
+                                    expires_at, message_id, created_by, source, source_id, idempotency_key)
+      values (${id}, ${actor.organizationId}, ${shortcode.id}, ${target.contact_id}, ${target.conversation_id}, ${input.amountKes},
+              ${input.description}, ${input.reference}, now() + make_interval(mins => ${input.expiresInMinutes}), ${messageId},
+              ${actor.userId}, ${origin.source}, ${origin.sourceId ?? null}, ${origin.idempotencyKey ?? null})`);
+    await tx.execute(sql`update conversations set last_message_at = greatest(last_message_at, now()) where id = ${target.conversation_id}`);
+    await logMessageEvents(tx, "message", [messageId]);
+  };
+  try {
+    await queueMessage(actor.organizationId, {
+      to: target.phone,
+      from: target.phone_number_id,
+      content,
+      source: origin.source === "api" ? "api" : "inbox",
+      sentBy: actor.userId ?? undefined,
+      onQueued: insert,
+    });
+  } catch (error) {
+    if (isRefusal(error, "send") && error.code === "outside_service_window")
+      throw refusePaymentRequest(422, "outside_service_window", m.payreq_refusal_window(), "conversationId");
+    // Two API calls with one key at once: the first one's request is the answer.
+    if (origin.idempotencyKey && isUniqueViolation(error)) {
+      const earlier = await requestByIdempotencyKey(actor.organizationId, origin.idempotencyKey);
+      if (earlier) return earlier;
+    }
+    throw error;
+  }
+  return (await paymentRequestById(actor.organizationId, id))!;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === "23505") return true;
+  return false;
+}
+
+async function requestByIdempotencyKey(organizationId: string, key: string) {
+  const [row] = await rawQuery<{ id: string }>(`select id from payment_requests where organization_id = $1 and idempotency_key = $2`, [
+    organizationId,
+    key,
+  ]);
+  return row ? paymentRequestById(organizationId, row.id) : null;
+}

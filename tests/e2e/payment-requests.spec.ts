@@ -1,0 +1,153 @@
+import path from "node:path";
+import { createCipheriv, randomBytes } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import { test, expect } from "./fixtures";
+import { DEMO, signIn } from "./helpers";
+import { customerNumber } from "./inbox-helpers";
+import { ownServer, type OwnServer } from "./own-server";
+
+// Issue 76: a member sends a payment request from the inbox, the customer taps Pay (the Meta
+// sandbox's control API, as WhatsApp would post the tap), approves on the M-Pesa sandbox's phone
+// page, and the thread's card shows the receipt; with JavaScript on and off. A server of its own:
+// the demo organisation's paybill (the local M-Pesa sandbox's) is written before its first start,
+// until the shortcodes' settings page can add it.
+
+const DEMO_KEY = "0".repeat(64);
+/** encryptSecret's format (AES-256-GCM, "v1.iv.tag.body"), with the demo ENCRYPTION_KEY the server uses. */
+function seal(plain: string) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", Buffer.from(DEMO_KEY, "hex"), iv);
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+}
+
+let server: OwnServer;
+let phoneNumberId = "";
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  server = await ownServer("payment-requests");
+  await server.prepare();
+  const db = await PGlite.create(path.join(server.dataDir, "pglite"));
+  try {
+    const demo = await db.query<{ id: string; phone_number_id: string }>(
+      `select u.organization_id as id, n.phone_number_id from users u join whatsapp_phone_numbers n on n.organization_id = u.organization_id
+       where u.email = $1 limit 1`,
+      [DEMO.email],
+    );
+    phoneNumberId = demo.rows[0]!.phone_number_id;
+    await db.query(
+      `insert into mpesa_shortcodes (organization_id, label, kind, business_short_code, environment, consumer_key_sealed, consumer_key_hint,
+                                     consumer_secret_sealed, passkey_sealed, callback_token, is_default)
+       values ($1, 'Main paybill', 'paybill', '174379', 'sandbox', $2, '-key', $3, $4, $5, true)`,
+      [
+        demo.rows[0]!.id,
+        seal("jumbe-sandbox-daraja-consumer-key"),
+        seal("jumbe-sandbox-daraja-consumer-secret"),
+        seal("bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919"),
+        randomBytes(24).toString("base64url"),
+      ],
+    );
+  } finally {
+    await db.close();
+  }
+  await server.start();
+});
+
+test.afterAll(async () => {
+  await server?.dispose();
+});
+
+// The js and no-js projects run it with JavaScript on and off.
+test("a payment request is paid from the customer's phone and the thread shows the receipt", async ({ browser, javaScriptEnabled }) => {
+  test.slow();
+  const context = await browser.newContext({ baseURL: server.base, javaScriptEnabled });
+  const page = await context.newPage();
+  const request = context.request;
+  const from = customerNumber();
+  const name = `Achieng ${randomBytes(2).toString("hex")}`;
+  const wrote = await request.post(`${server.base}/sandbox/meta/control/inbound`, {
+    data: { phoneNumberId, from, name, text: "Nataka kulipa" },
+  });
+  expect(wrote.status(), await wrote.text()).toBe(200);
+  let conversationId = "";
+  await signIn(page, DEMO.email, DEMO.password, { base: server.base, to: `${server.base}/chat` });
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`${server.base}/chat?q=${encodeURIComponent(name)}`);
+        const href = await page
+          .locator("a[data-conversation]")
+          .filter({ hasText: name })
+          .first()
+          .getAttribute("href")
+          .catch(() => null);
+        conversationId = href?.match(/\/chat\/([0-9a-f-]{36})/)?.[1] ?? "";
+        return conversationId;
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe("");
+  await page.goto(`${server.base}/chat/${conversationId}`);
+  await page.getByText("Request payment").click();
+  await page.getByLabel("Amount (KES)").fill("1250");
+  await page.getByLabel("What it is for").fill("Order 42");
+  await page.getByLabel("Account reference (optional)").fill("ORDER42");
+  await page.getByRole("button", { name: "Send payment request" }).click();
+  await expect(page.getByTestId("payment-request-card").first()).toBeVisible({ timeout: 30_000 });
+  await page.goto(`${server.base}/chat/${conversationId}`);
+  const card = page.getByTestId("payment-request-card").first();
+  await expect(card).toContainText("KES 1,250");
+  await expect(card).toContainText("Waiting for payment");
+
+  // The request's message at Meta, its Pay button's id; the customer taps it.
+  let tap: { wamid: string; id: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const messages = (await (
+          await request.get(`${server.base}/sandbox/meta/control/messages?phoneNumberId=${phoneNumberId}`)
+        ).json()) as {
+          messages: { wamid: string; to: string; body: { interactive?: { action?: { buttons?: { reply: { id: string } }[] } } } }[];
+        };
+        const sent = messages.messages.find((m) => m.to.replace(/^\+/, "") === from && m.body.interactive?.action?.buttons);
+        tap = sent ? { wamid: sent.wamid, id: sent.body.interactive!.action!.buttons![0]!.reply.id } : undefined;
+        return !!tap;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  const tapped = await request.post(`${server.base}/sandbox/meta/control/inbound`, {
+    data: { phoneNumberId, from, name, type: "button_reply", contextId: tap!.wamid, replyId: tap!.id, title: "Pay with M-Pesa" },
+  });
+  expect(tapped.status(), await tapped.text()).toBe(200);
+
+  // The prompt on the customer's phone: the M-Pesa sandbox's phone page, the PIN entered.
+  const phone = await context.newPage();
+  await expect
+    .poll(
+      async () => {
+        await phone.goto(`${server.base}/sandbox/mpesa/phone?phone=${from}`);
+        return phone.getByLabel(/PIN/).count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(0);
+  await phone.getByLabel(/PIN/).first().fill("1234");
+  await phone
+    .getByRole("button", { name: /pay|send|ok/i })
+    .first()
+    .click();
+
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`${server.base}/chat/${conversationId}`);
+        return (await page.getByTestId("payment-request-card").first().textContent()) ?? "";
+      },
+      { timeout: 30_000 },
+    )
+    .toMatch(/Paid.*receipt [A-Z0-9]{10}/);
+  await expect(page.getByTestId("thread")).toContainText("Payment received: KES 1,250 for Order 42", { timeout: 30_000 });
+  await context.close();
+});
