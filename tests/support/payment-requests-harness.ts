@@ -13,9 +13,9 @@ import { paymentsHarnessForFile } from "./payments-harness";
 
 /**
  * Payment requests end to end (issue 76): the Meta sandbox (the customer's WhatsApp) and the M-Pesa
- * sandbox with Jumbe's routes on one origin (Daraja's callbacks reach /webhooks/pay/...). Until the
- * shortcodes' settings page lands, a tenant's paybill is the harness's sandbox paybill, its
- * credentials sealed as the page will seal them.
+ * sandbox with Jumbe's routes on one origin (Daraja's callbacks reach /webhooks/pay/...). A tenant's
+ * paybill is the harness's sandbox paybill (its default shortcode), its credentials sealed as
+ * Settings → Payments seals them.
  */
 export function paymentRequestsHarnessForFile() {
   const meta = metaSandboxForFile();
@@ -29,6 +29,7 @@ export function paymentRequestsHarnessForFile() {
         GRAPH_API_BASE_URL: meta.graph.graphBase,
         GRAPH_API_TIMEOUT_MS: "3000",
         MPESA_BASE_URL: `${pay.origin}/sandbox/mpesa`,
+        MPESA_SHORTCODE_BASE_URLS: `sandbox=${pay.origin}/sandbox/mpesa`,
         MPESA_CALLBACK_BASE_URL: pay.origin,
         MPESA_TIMEOUT_MS: "120000",
         WEBHOOK_ALLOW_LOOPBACK: "1",

@@ -147,7 +147,32 @@ export async function testShortcode(actor: PaymentsActor, id: string, meta?: Req
       tx,
     );
   });
+  if (!failure && !row.c2bRegisteredAt) await registerShortcodeC2bUrls(row);
   return { label: row.label, working: !failure, reason: failure ? (m[FAILURE_WORDS[failure]] as () => string)() : null };
+}
+
+/**
+ * Registers the shortcode's C2B addresses with Daraja after its first working test (decision 137), so a
+ * customer who pays the paybill or till by hand with a request's reference settles it; records when.
+ * Daraja registers a production shortcode's URLs once ("Urls are already registered" is taken as done);
+ * any other refusal is logged and tried again at the next test.
+ */
+export async function registerShortcodeC2bUrls(row: MpesaShortcode) {
+  const urls = shortcodeCallbackUrls(row.callbackToken);
+  try {
+    await darajaForShortcode(row).registerC2bUrls({
+      validationUrl: urls.validation,
+      confirmationUrl: urls.confirmation,
+      responseType: "Completed",
+    });
+  } catch (error) {
+    if (!(error instanceof DarajaError && /already registered/i.test(error.errorMessage))) {
+      log().warn({ shortcodeId: row.id, err: error }, "M-Pesa C2B addresses not registered");
+      return false;
+    }
+  }
+  await db().update(mpesaShortcodes).set({ c2bRegisteredAt: new Date() }).where(eq(mpesaShortcodes.id, row.id));
+  return true;
 }
 
 /**

@@ -15,16 +15,15 @@ export {
   updateShortcode,
 } from "./shortcodes";
 export type { PaymentsActor, ShortcodeView } from "./shortcodes";
-export { noteShortcodeResult, statusDetailInWords, testShortcode } from "./connection-test";
+export { noteShortcodeResult, registerShortcodeC2bUrls, statusDetailInWords, testShortcode } from "./connection-test";
 export type { ConnectionFailure, ConnectionResult } from "./connection-test";
 
-// ---- Payment requests (issue 76, helper B; decision 137) ----
+// Payment requests (decision 137)
 export { claimPaymentReplies, PAYMENT_REQUEST_TAPS_QUEUE } from "./requests/taps";
 export { createPaymentRequest } from "./requests/create";
 export { checkRequestInput } from "./requests/input";
 export type { RequestActor, RequestOrigin } from "./requests/create";
 export { paymentRequestById, listPaymentRequests, shortcodeChoices } from "./requests/views";
 export type { PaymentRequestView } from "./requests/views";
-export { receivePaymentStk, validatePaymentC2b, confirmPaymentC2b, registerPaymentC2bUrls } from "./requests/callbacks";
+export { receivePaymentStk, validatePaymentC2b, confirmPaymentC2b } from "./requests/callbacks";
 export { registerPaymentRequestJobs } from "./requests/jobs";
-// ---- end of payment requests ----

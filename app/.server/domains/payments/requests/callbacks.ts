@@ -5,7 +5,7 @@ import { log } from "../../../infrastructure/log";
 import { parseC2bPayload, parseStkCallback, type StkCallback } from "../../../infrastructure/clients/daraja";
 import { callbackSourceAllowed, fromSafaricom } from "../../billing";
 import { shortcodeByCallbackToken, type MpesaShortcode } from "../shortcodes-access";
-import { requestCallbackUrls, requestDaraja } from "./daraja";
+import { requestDaraja } from "./daraja";
 import { lockRequest } from "./lock";
 import { markPaid, settleAttempt, type StkOutcome } from "./settle";
 
@@ -156,15 +156,4 @@ export async function confirmPaymentC2b(token: string, body: unknown, ip: string
     });
   });
   return ACCEPTED;
-}
-
-/** Registers the shortcode's C2B addresses with Daraja (when its settings are saved: decision 137); records when. */
-export async function registerPaymentC2bUrls(shortcode: MpesaShortcode) {
-  const urls = requestCallbackUrls(shortcode);
-  await requestDaraja(shortcode).registerC2bUrls({
-    validationUrl: urls.validation,
-    confirmationUrl: urls.confirmation,
-    responseType: "Completed",
-  });
-  await queryRows(db(), sql`update mpesa_shortcodes set c2b_registered_at = now() where id = ${shortcode.id} returning id`);
 }

@@ -5,6 +5,7 @@ import { enqueueJob } from "../../../infrastructure/jobs/queue";
 import { log } from "../../../infrastructure/log";
 import { logConversationEvents } from "../../messaging";
 import { emitWebhookEvent } from "../../webhooks-out";
+import { noteShortcodeResult } from "../connection-test";
 import { lockRequest, type AttemptRow, type LockedRequest } from "./lock";
 
 /** The job that tells the customer what became of their payment (their receipt, or why it failed). */
@@ -85,6 +86,20 @@ export async function markPaid(
  * the first answer lacked is kept). Answers "settled", "repeat" or "unknown" (not one of ours).
  */
 export async function settleAttempt(checkoutRequestId: string, outcome: StkOutcome, shortcodeId?: string) {
+  const settled = await settleAttemptOnce(checkoutRequestId, outcome, shortcodeId);
+  // 2028: the shortcode is set up as the wrong kind (a till as a paybill): its settings page says so (decision 136).
+  if (settled === "settled" && outcome.kind === "failed" && outcome.code === "2028") {
+    const [shortcode] = await queryRows<{ id: string; kind: "paybill" | "till" }>(
+      db(),
+      sql`select s.id, s.kind from payment_attempts a join payment_requests r on r.id = a.request_id
+          join mpesa_shortcodes s on s.id = r.shortcode_id where a.checkout_request_id = ${checkoutRequestId}`,
+    );
+    if (shortcode) await noteShortcodeResult(shortcode, 2028);
+  }
+  return settled;
+}
+
+function settleAttemptOnce(checkoutRequestId: string, outcome: StkOutcome, shortcodeId?: string) {
   return db().transaction(async (tx) => {
     const found = await queryRows<{ request_id: string }>(
       tx,

@@ -64,6 +64,8 @@ export const mpesaShortcodes = pgTable(
     uniqueIndex("mpesa_shortcodes_callback_token_idx").on(t.callbackToken),
     // One organisation cannot connect the same till or paybill twice in one environment.
     uniqueIndex("mpesa_shortcodes_org_code_idx").on(t.organizationId, t.environment, t.businessShortCode, t.tillNumber),
-    uniqueIndex("mpesa_shortcodes_org_default_idx").on(t.organizationId).where(sql`is_default`),
+    uniqueIndex("mpesa_shortcodes_org_default_idx")
+      .on(t.organizationId)
+      .where(sql`is_default`),
   ],
 );
