@@ -29,3 +29,4 @@ export * from "./google-sheets";
 export * from "./shopify";
 export * from "./hubspot";
 export * from "./payments";
+export * from "./shop";
