@@ -70,6 +70,10 @@ export const PERMISSIONS = [
   // changing them (owners and admins: they answer customers in the organisation's name).
   "automations:view",
   "automations:manage",
+  // The shop (decision 138): its products and orders seen by every member; the products (and the
+  // Meta catalog they sync to) kept by owners and admins. Sending a product is answering (inbox:reply).
+  "shop:view",
+  "shop:manage",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -112,6 +116,8 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "inbox:quick-replies",
   "automations:view",
   "automations:manage",
+  "shop:view",
+  "shop:manage",
 ];
 
 // Spec section 6: /admin and admin/profile are for admins only, /dashboard for individuals only, and
@@ -140,6 +146,8 @@ const PLATFORM_STAFF: readonly Permission[] = [
   "inbox:quick-replies",
   "automations:view",
   "automations:manage",
+  "shop:view",
+  "shop:manage",
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
@@ -179,6 +187,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "inbox:view",
     "inbox:reply",
     "automations:view",
+    "shop:view",
   ],
   viewer: [
     "account:manage",
@@ -195,6 +204,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     // Viewers read the inbox and answer nobody.
     "inbox:view",
     "automations:view",
+    "shop:view",
   ],
 };
 

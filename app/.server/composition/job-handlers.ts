@@ -14,6 +14,7 @@ import { registerNotificationJobs } from "../domains/notifications/jobs";
 import { registerRevenueShareJobs } from "../domains/revenue-share/jobs";
 import { registerTeamJobs } from "../domains/team/jobs";
 import { registerTemplateJobs } from "../domains/templates/jobs";
+import { registerShopJobs } from "../domains/shop/jobs";
 import { registerWebhooksOutJobs } from "../domains/webhooks-out/jobs";
 import { registerHousekeepingJob } from "./housekeeping-job";
 
@@ -51,4 +52,5 @@ export function registerJobHandlers() {
   registerBillingJobs();
   registerAnalyticsJobs();
   registerTemplateJobs();
+  registerShopJobs();
 }

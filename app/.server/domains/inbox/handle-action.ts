@@ -11,6 +11,7 @@ import {
   refuseInbox,
   markConversationOpened,
   retryMessage,
+  sendProductsReply,
   sendReply,
   sendTemplateReply,
   setConversationState,
@@ -24,6 +25,7 @@ import { readReplyForm } from "./reply-form";
 import { COPY_CODE_MAX, headerMediaInput, LINK_MAX } from "../campaigns";
 import type { ReplyTemplate } from "~/lib/inbox";
 import { isRefusal } from "../../infrastructure/refusal";
+import { productMessage, sendableProducts } from "../shop";
 import { m } from "~/paraglide/messages";
 
 /** What a template's media header takes, and how to give it, by its kind. */
@@ -154,6 +156,8 @@ export async function inboxPost(args: GuardArgs & { params: { id?: string } }) {
 
 /** A refusal at its field with what was typed: the inbox's own, or the sending engine's at the field it is about. */
 function refusedOutcome(error: unknown, intent: string, values: Record<string, string>): InboxOutcome {
+  if (isRefusal(error, "shop"))
+    return { kind: "refused", status: error.status, errors: { [error.field ?? "products"]: error.message }, values };
   if (isRefusal(error, "inbox"))
     return { kind: "refused", status: error.status, errors: { [error.field ?? "body"]: error.message }, values };
   if (isRefusal(error, "send"))
@@ -212,6 +216,20 @@ const sendTemplate: InboxWork = async ({ actor, conversation, field, attachment 
   return { kind: "done", toast: m.inbox_action_template_sent({ name: chosen.name }) };
 };
 
+/** A product, a product list or the catalogue, from the composer's shop form (the products ticked by id). */
+const sendProducts: InboxWork = async ({ actor, conversation, field }) => {
+  if (!conversation.window.open) throw refuseInbox(409, m.inbox_reply_window_closed(), "template");
+  const offered = await sendableProducts(actor.organizationId);
+  const interactive = await productMessage(actor.organizationId, {
+    kind: field("productKind"),
+    productIds: offered.filter((p) => field(`product_${p.id}`) === "on").map((p) => p.id),
+    header: field("productHeader"),
+    body: field("productBody"),
+  });
+  await sendProductsReply(actor, conversation, interactive);
+  return { kind: "done", toast: m.shop_send_sent() };
+};
+
 /** Resolve or reopen. */
 const setState: InboxWork = async ({ actor, conversation, intent }) => {
   await setConversationState(actor, conversation, intent === "resolve" ? "resolved" : "open");
@@ -232,6 +250,7 @@ const INTENTS: Record<string, InboxWork> = {
     return { kind: "done" };
   },
   template: sendTemplate,
+  products: sendProducts,
   note: async ({ actor, conversation, field }) => {
     await addNote(actor, conversation, field("note"));
     return { kind: "done" };
