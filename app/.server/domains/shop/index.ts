@@ -30,3 +30,5 @@ export {
   updateProduct,
 } from "./products";
 export type { Product, ShopActor } from "./products";
+export { importProducts, PRODUCT_IMPORT_FIELD, PRODUCT_IMPORT_MAX_BYTES, PRODUCT_IMPORT_MAX_ROWS } from "./import";
+export type { ImportOutcome } from "./import";
