@@ -137,11 +137,11 @@ export async function importProducts(
       else outcome.updated++;
       await queueProductSync(tx, actor.organizationId, row!.id);
     }
-    const [{ count }] = await tx
+    const [counted] = await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(products)
       .where(and(eq(products.organizationId, actor.organizationId), sql`${products.removedAt} is null`));
-    if (count > PRODUCTS_MAX) throw refuseShop(409, m.shop_product_limit({ max: PRODUCTS_MAX }));
+    if ((counted?.count ?? 0) > PRODUCTS_MAX) throw refuseShop(409, m.shop_product_limit({ max: PRODUCTS_MAX }));
   });
   await recordActivity({
     organizationId: actor.organizationId,

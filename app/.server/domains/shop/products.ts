@@ -74,11 +74,11 @@ export async function createProduct(actor: ShopActor, input: ProductInput): Prom
       .where(and(eq(products.organizationId, actor.organizationId), eq(products.retailerId, input.retailerId)));
     if (existing && !existing.removedAt) throw skuTaken();
     if (existing) await tx.delete(products).where(eq(products.id, existing.id));
-    const [{ count }] = await tx
+    const [counted] = await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(products)
       .where(and(eq(products.organizationId, actor.organizationId), isNull(products.removedAt)));
-    if (count >= PRODUCTS_MAX) throw refuseShop(409, m.shop_product_limit({ max: PRODUCTS_MAX }));
+    if ((counted?.count ?? 0) >= PRODUCTS_MAX) throw refuseShop(409, m.shop_product_limit({ max: PRODUCTS_MAX }));
     const [row] = await tx
       .insert(products)
       .values({ organizationId: actor.organizationId, ...fieldsOf(input), syncState: "pending" })
