@@ -11,6 +11,14 @@ export interface PickerProduct {
   availability: string;
 }
 
+const SEND_KINDS = ["product_list", "product", "catalog_message"] as const;
+
+/** What each kind of product message is called. */
+function kindWords(kind: (typeof SEND_KINDS)[number]) {
+  if (kind === "product") return m.shop_send_kind_one();
+  return kind === "catalog_message" ? m.shop_send_kind_catalog() : m.shop_send_kind_list();
+}
+
 function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
   return (
@@ -44,15 +52,9 @@ export function ProductPicker({
         <fieldset>
           <legend className="text-xs font-medium text-slate-700">{m.shop_send_kind()}</legend>
           <div className="mt-1 flex flex-wrap gap-3">
-            {(
-              [
-                ["product_list", m.shop_send_kind_list()],
-                ["product", m.shop_send_kind_one()],
-                ["catalog_message", m.shop_send_kind_catalog()],
-              ] as const
-            ).map(([value, label]) => (
+            {SEND_KINDS.map((value) => (
               <label key={value} className="inline-flex items-center gap-1">
-                <input type="radio" name="productKind" value={value} defaultChecked={kind === value} /> {label}
+                <input type="radio" name="productKind" value={value} defaultChecked={kind === value} /> {kindWords(value)}
               </label>
             ))}
           </div>

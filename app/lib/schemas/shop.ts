@@ -13,7 +13,10 @@ export const PRODUCT_AVAILABILITY = ["in stock", "out of stock"] as const;
 
 /** "1,500", "1500.5", "KES 1 500.50" → cents; null when it is not an amount with at most two decimals. */
 export function priceToCents(text: string): number | null {
-  const plain = text.trim().replace(/^(KES|KSH|Ksh|ksh|kes)\.?\s*/, "").replace(/[,\s]/g, "");
+  const plain = text
+    .trim()
+    .replace(/^(KES|KSH|Ksh|ksh|kes)\.?\s*/, "")
+    .replace(/[,\s]/g, "");
   if (!/^\d{1,8}(\.\d{1,2})?$/.test(plain)) return null;
   const [shillings, cents = ""] = plain.split(".");
   return Number(shillings) * 100 + Number(cents.padEnd(2, "0"));
@@ -26,11 +29,17 @@ const text = (max: number, required: () => string, tooLong: () => string) =>
   z.string({ error: required }).check(z.trim(), z.minLength(1, { error: required, abort: true }), z.maxLength(max, { error: tooLong }));
 
 export const ProductSchema = z.object({
-  name: text(PRODUCT_NAME_MAX, () => m.shop_product_name_required(), () => m.shop_product_name_too_long({ max: PRODUCT_NAME_MAX })),
-  description: z.pipe(
-    z.optional(z.string()),
-    z.transform((value) => (value ?? "").trim()),
-  ).check(z.maxLength(PRODUCT_DESCRIPTION_MAX, { error: () => m.shop_product_description_too_long({ max: PRODUCT_DESCRIPTION_MAX }) })),
+  name: text(
+    PRODUCT_NAME_MAX,
+    () => m.shop_product_name_required(),
+    () => m.shop_product_name_too_long({ max: PRODUCT_NAME_MAX }),
+  ),
+  description: z
+    .pipe(
+      z.optional(z.string()),
+      z.transform((value) => (value ?? "").trim()),
+    )
+    .check(z.maxLength(PRODUCT_DESCRIPTION_MAX, { error: () => m.shop_product_description_too_long({ max: PRODUCT_DESCRIPTION_MAX }) })),
   price: z.pipe(
     z.string({ error: () => m.shop_product_price_required() }),
     z.transform((value, ctx) => {
@@ -42,11 +51,13 @@ export const ProductSchema = z.object({
       return cents;
     }),
   ),
-  retailerId: z.string({ error: () => m.shop_product_sku_required() }).check(
-    z.trim(),
-    z.minLength(1, { error: () => m.shop_product_sku_required(), abort: true }),
-    z.regex(PRODUCT_SKU, { error: () => m.shop_product_sku_format() }),
-  ),
+  retailerId: z
+    .string({ error: () => m.shop_product_sku_required() })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: () => m.shop_product_sku_required(), abort: true }),
+      z.regex(PRODUCT_SKU, { error: () => m.shop_product_sku_format() }),
+    ),
   imageUrl: z.string({ error: () => m.shop_product_image_required() }).check(
     z.trim(),
     z.minLength(1, { error: () => m.shop_product_image_required(), abort: true }),

@@ -91,7 +91,14 @@ interface ActivityRow {
 /** The batch's newly stored `order` messages, with their cart, contact and conversation. */
 function ordersOf(
   list: InboundRow[],
-  inserted: { id: string; organization_id: string; message_type: string; phone_number_id: string; contact_id: string | null; wamid: string }[],
+  inserted: {
+    id: string;
+    organization_id: string;
+    message_type: string;
+    phone_number_id: string;
+    contact_id: string | null;
+    wamid: string;
+  }[],
   conversationOf: Map<string, string>,
 ): InboundOrder[] {
   const byKey = new Map(list.map((m) => [`${m.organizationId}|${m.wamid}`, m]));

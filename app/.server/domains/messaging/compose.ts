@@ -1,5 +1,13 @@
 import { rawQuery } from "../../infrastructure/db/client";
-import type { InteractiveButtons, InteractiveList, InteractiveProducts, MediaKind, MediaRef, OutboundContent, TemplateContent } from "./content";
+import type {
+  InteractiveButtons,
+  InteractiveList,
+  InteractiveProducts,
+  MediaKind,
+  MediaRef,
+  OutboundContent,
+  TemplateContent,
+} from "./content";
 import { isUuid } from "./media-files";
 import { MEDIA_TYPES, mediaKindOf } from "./media-types";
 import { refuse } from "./refusals";

@@ -84,7 +84,10 @@ async function ensureCatalog(account: Account, client: GraphClient): Promise<str
     .from(whatsappPhoneNumbers)
     .where(eq(whatsappPhoneNumbers.accountId, account.id));
   for (const n of numbers) await client.enableCommerce(n.phoneNumberId, account.token);
-  await db().insert(shopCatalogs).values({ organizationId: account.organizationId, accountId: account.id, catalogId }).onConflictDoNothing();
+  await db()
+    .insert(shopCatalogs)
+    .values({ organizationId: account.organizationId, accountId: account.id, catalogId })
+    .onConflictDoNothing();
   await recordActivity({
     organizationId: account.organizationId,
     type: "settings",
@@ -153,8 +156,7 @@ async function reach(organizationId: string, client: GraphClient, productId?: st
     if (!account) throw new NotReady(m.shop_sync_no_account());
     return { account, catalogId: await ensureCatalog(account, client) };
   } catch (error) {
-    const reason =
-      error instanceof NotReady ? error.message : error instanceof GraphApiError && !error.retryable ? reasonOf(error) : null;
+    const reason = error instanceof NotReady ? error.message : error instanceof GraphApiError && !error.retryable ? reasonOf(error) : null;
     if (reason === null) throw error;
     const scope = productId ? eq(products.id, productId) : isNull(products.removedAt);
     await db()
@@ -191,8 +193,6 @@ export async function reconcileCatalog(organizationId: string, client: GraphClie
   const local = await db().select().from(products).where(eq(products.organizationId, organizationId));
   const live = new Set(local.filter((p) => !p.removedAt).map((p) => p.retailerId));
   for (const product of local) await pushProduct(product, catalogId, account, client, remote);
-  for (const [retailerId, id] of remote)
-    if (!live.has(retailerId)) await ignoreGone(() => client.deleteProduct(id, account.token));
+  for (const [retailerId, id] of remote) if (!live.has(retailerId)) await ignoreGone(() => client.deleteProduct(id, account.token));
   log().info({ organizationId, products: local.length }, "shop catalog reconciled");
 }
-

@@ -53,7 +53,9 @@ async function fileBytes(upload: { body: ReadableStream<Uint8Array> | null; boun
     }
   } catch (error) {
     if (error instanceof MultipartError)
-      throw error.tooLarge ? refuseShop(413, m.shop_import_too_large({ max: PRODUCT_IMPORT_MAX_BYTES / 1024 })) : refuseShop(400, error.message);
+      throw error.tooLarge
+        ? refuseShop(413, m.shop_import_too_large({ max: PRODUCT_IMPORT_MAX_BYTES / 1024 }))
+        : refuseShop(400, error.message);
     throw error;
   }
   if (!bytes?.length) throw refuseShop(400, m.shop_import_choose_file());
@@ -66,7 +68,11 @@ async function rowsOf(bytes: Buffer) {
   const rows: { line: number; values: Record<string, string> }[] = [];
   let columns: (string | undefined)[] | undefined;
   try {
-    for await (const record of csvRecords((async function* () { yield new Uint8Array(bytes); })())) {
+    for await (const record of csvRecords(
+      (async function* () {
+        yield new Uint8Array(bytes);
+      })(),
+    )) {
       if (!columns) {
         columns = record.fields.map((f) => COLUMNS[f.trim().toLowerCase().replace(/\s+/g, "_")]);
         if (!columns.includes("retailerId") || !columns.includes("name") || !columns.includes("price"))

@@ -64,9 +64,23 @@ export async function recordInboundOrders(tx: Executor, list: InboundOrder[]) {
     const cart = readCart(inbound.order);
     if (!cart) continue;
     const known = await tx
-      .select({ id: products.id, retailerId: products.retailerId, name: products.name, priceCents: products.priceCents, currency: products.currency })
+      .select({
+        id: products.id,
+        retailerId: products.retailerId,
+        name: products.name,
+        priceCents: products.priceCents,
+        currency: products.currency,
+      })
       .from(products)
-      .where(and(eq(products.organizationId, inbound.organizationId), inArray(products.retailerId, cart.lines.map((l) => l.retailerId))));
+      .where(
+        and(
+          eq(products.organizationId, inbound.organizationId),
+          inArray(
+            products.retailerId,
+            cart.lines.map((l) => l.retailerId),
+          ),
+        ),
+      );
     const bySku = new Map(known.map((p) => [p.retailerId, p]));
     const items = cart.lines.map((line, position) => {
       const product = bySku.get(line.retailerId);
@@ -148,7 +162,11 @@ const orderColumns = {
 async function withItems(rows: { [K in keyof typeof orderColumns]: unknown }[]): Promise<OrderView[]> {
   const ids = rows.map((r) => String(r.id));
   const items = ids.length
-    ? await db().select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.orderId), asc(orderItems.position))
+    ? await db()
+        .select()
+        .from(orderItems)
+        .where(inArray(orderItems.orderId, ids))
+        .orderBy(asc(orderItems.orderId), asc(orderItems.position))
     : [];
   return rows.map((r) => ({
     id: String(r.id),
@@ -158,7 +176,9 @@ async function withItems(rows: { [K in keyof typeof orderColumns]: unknown }[]):
     note: String(r.note),
     catalogId: String(r.catalogId),
     receivedAt: (r.receivedAt as Date).toISOString(),
-    contact: r.contactId ? { id: String(r.contactId), name: (r.contactName as string | null) ?? null, phone: (r.contactPhone as string | null) ?? null } : null,
+    contact: r.contactId
+      ? { id: String(r.contactId), name: (r.contactName as string | null) ?? null, phone: (r.contactPhone as string | null) ?? null }
+      : null,
     conversationId: (r.conversationId as string | null) ?? null,
     paymentRequestId: (r.paymentRequestId as string | null) ?? null,
     items: items
@@ -242,7 +262,10 @@ export async function cartsOfMessages(organizationId: string, messageIds: string
     .where(and(eq(orders.organizationId, organizationId), inArray(orders.messageId, messageIds)));
   const views = await withItems(rows);
   return new Map(
-    rows.map((r, i) => [String(r.messageId), { orderId: views[i]!.id, totalCents: views[i]!.totalCents, currency: views[i]!.currency, items: views[i]!.items }]),
+    rows.map((r, i) => [
+      String(r.messageId),
+      { orderId: views[i]!.id, totalCents: views[i]!.totalCents, currency: views[i]!.currency, items: views[i]!.items },
+    ]),
   );
 }
 

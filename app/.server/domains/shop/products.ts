@@ -106,7 +106,11 @@ export async function updateProduct(actor: ShopActor, id: string, input: Product
       .returning();
     // A new SKU is a new item at Meta: the old one is deleted there first (the job reads metaProductId).
     if (before.retailerId !== input.retailerId && before.metaProductId)
-      await enqueueJob(SHOP_SYNC_QUEUE, { organizationId: actor.organizationId, productId: id, deleteMetaId: before.metaProductId }, { executor: tx });
+      await enqueueJob(
+        SHOP_SYNC_QUEUE,
+        { organizationId: actor.organizationId, productId: id, deleteMetaId: before.metaProductId },
+        { executor: tx },
+      );
     await queueProductSync(tx, actor.organizationId, id);
     return row!;
   });

@@ -20,6 +20,9 @@ export const handle: PermissionHandle & PageHandle = { permission: "shop:manage"
 
 export const clientLoader = loadAsDocument;
 
+/** The header line the import reads (column names, the same in every language). */
+const IMPORT_COLUMNS = "sku,name,description,price,image_url,availability";
+
 export const meta: Route.MetaFunction = () => [{ title: m.shop_import_meta_title() }];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -51,7 +54,7 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
         <BackLink to={href("/shop/products")}>{m.shop_back_to_products()}</BackLink>
         <h1 className="mt-2 text-2xl font-bold tracking-tight">{m.shop_import_title()}</h1>
         <p className="text-slate-600">{m.shop_import_intro({ max: loaderData.maxRows, kb: loaderData.maxKb })}</p>
-        <p className="mt-1 font-mono text-xs break-words text-slate-600">sku,name,description,price,image_url,availability</p>
+        <p className="mt-1 font-mono text-xs break-words text-slate-600">{IMPORT_COLUMNS}</p>
       </div>
       {outcome ? (
         <Card>
@@ -69,7 +72,13 @@ export default function ImportProducts({ loaderData, actionData }: Route.Compone
       ) : null}
       <Card>
         <Form method="post" encType="multipart/form-data" className="grid gap-3">
-          <FileField label={m.shop_import_file()} name={PRODUCT_IMPORT_FIELD} accept=".csv,text/csv" markRequired errors={error ? [error] : undefined} />
+          <FileField
+            label={m.shop_import_file()}
+            name={PRODUCT_IMPORT_FIELD}
+            accept=".csv,text/csv"
+            markRequired
+            errors={error ? [error] : undefined}
+          />
           <div>
             <Button type="submit">{m.shop_import_submit()}</Button>
           </div>

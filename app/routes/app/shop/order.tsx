@@ -56,10 +56,18 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
             <caption className="px-4 pt-4 text-left font-semibold">{m.shop_order_items()}</caption>
             <thead>
               <tr className="text-left text-slate-600">
-                <th scope="col" className="px-4 py-2">{m.shop_product_name()}</th>
-                <th scope="col" className="px-4 py-2 text-right">{m.shop_order_quantity()}</th>
-                <th scope="col" className="px-4 py-2 text-right">{m.shop_order_unit_price()}</th>
-                <th scope="col" className="px-4 py-2 text-right">{m.shop_order_line_total()}</th>
+                <th scope="col" className="px-4 py-2">
+                  {m.shop_product_name()}
+                </th>
+                <th scope="col" className="px-4 py-2 text-right">
+                  {m.shop_order_quantity()}
+                </th>
+                <th scope="col" className="px-4 py-2 text-right">
+                  {m.shop_order_unit_price()}
+                </th>
+                <th scope="col" className="px-4 py-2 text-right">
+                  {m.shop_order_line_total()}
+                </th>
               </tr>
             </thead>
             <tbody>

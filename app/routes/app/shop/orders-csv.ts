@@ -16,7 +16,20 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredResource(args);
   const status = ORDER_STATUSES.find((s) => s === args.url.searchParams.get("status"));
   const orders = await listOrders(current.organization.id, { status, limit: CSV_MAX });
-  let body = csvRow(["order_id", "received_at", "status", "customer", "phone", "sku", "product", "quantity", "unit_price_kes", "line_total_kes", "order_total_kes", "note"]);
+  let body = csvRow([
+    "order_id",
+    "received_at",
+    "status",
+    "customer",
+    "phone",
+    "sku",
+    "product",
+    "quantity",
+    "unit_price_kes",
+    "line_total_kes",
+    "order_total_kes",
+    "note",
+  ]);
   for (const o of orders)
     for (const i of o.items)
       body += csvRow([

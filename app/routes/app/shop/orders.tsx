@@ -79,7 +79,12 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
         </ul>
       ),
     },
-    { key: "total", header: m.shop_order_total(), align: "right", cell: (o) => <span className="tabular-nums">{formatKes(o.totalCents)}</span> },
+    {
+      key: "total",
+      header: m.shop_order_total(),
+      align: "right",
+      cell: (o) => <span className="tabular-nums">{formatKes(o.totalCents)}</span>,
+    },
     { key: "status", header: m.shop_order_status(), cell: (o) => <Badge status={o.status}>{orderStatusWords(o.status)}</Badge> },
   ];
   return (
@@ -110,7 +115,11 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
         <Table caption={m.shop_orders_title()} columns={columns} rows={orders} rowKey={(o) => o.id} empty={m.shop_orders_empty()} />
         {next ? (
           <div className="px-4 pb-4">
-            <ButtonLink to={`?${new URLSearchParams({ ...(status ? { status } : {}), before: next }).toString()}`} variant="secondary" size="sm">
+            <ButtonLink
+              to={`?${new URLSearchParams({ ...(status ? { status } : {}), before: next }).toString()}`}
+              variant="secondary"
+              size="sm"
+            >
               {m.shop_orders_older()}
             </ButtonLink>
           </div>

@@ -98,7 +98,9 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       {actionData && "toast" in actionData && actionData.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
       <div>
         <BackLink to={href("/shop/products")}>{m.shop_back_to_products()}</BackLink>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight">{product ? m.shop_product_edit_title({ name: product.name }) : m.shop_product_new_title()}</h1>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">
+          {product ? m.shop_product_edit_title({ name: product.name }) : m.shop_product_new_title()}
+        </h1>
         <p className="text-slate-600">{m.shop_product_form_intro()}</p>
         {product?.syncState === "failed" && product.syncError ? (
           <p role="status" className="mt-2 rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800">
@@ -109,7 +111,14 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       <Card>
         <Form method="post" {...getFormProps(form)} className="grid gap-3">
           <FormError id={form.errorId} errors={form.errors} />
-          <Field label={m.shop_product_name()} markRequired maxLength={PRODUCT_NAME_MAX} errors={fields.name.errors} {...getInputProps(fields.name, TEXT)} key={fields.name.key} />
+          <Field
+            label={m.shop_product_name()}
+            markRequired
+            maxLength={PRODUCT_NAME_MAX}
+            errors={fields.name.errors}
+            {...getInputProps(fields.name, TEXT)}
+            key={fields.name.key}
+          />
           <TextareaField
             label={m.shop_product_description()}
             maxLength={PRODUCT_DESCRIPTION_MAX}

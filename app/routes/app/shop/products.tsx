@@ -77,7 +77,11 @@ export async function action(args: Route.ActionArgs) {
         return redirectWithToast(here, "success", m.shop_product_removed({ name: gone.name }));
       }),
       sync: intent(SyncSchema, async ({ user }) => {
-        await enqueueJob(SHOP_RECONCILE_QUEUE, { organizationId: user.organization.id }, { uniqueKey: `shop-reconcile:${user.organization.id}` });
+        await enqueueJob(
+          SHOP_RECONCILE_QUEUE,
+          { organizationId: user.organization.id },
+          { uniqueKey: `shop-reconcile:${user.organization.id}` },
+        );
         return redirectWithToast(here, "success", m.shop_sync_queued());
       }),
     },
@@ -105,7 +109,12 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
         </span>
       ),
     },
-    { key: "price", header: m.shop_product_price(), align: "right", cell: (p) => <span className="tabular-nums">{formatKes(p.priceCents)}</span> },
+    {
+      key: "price",
+      header: m.shop_product_price(),
+      align: "right",
+      cell: (p) => <span className="tabular-nums">{formatKes(p.priceCents)}</span>,
+    },
     {
       key: "availability",
       header: m.shop_product_availability(),
@@ -116,8 +125,12 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
       header: m.shop_product_sync(),
       cell: (p) => (
         <span className="block max-w-xs">
-          <Badge tone={p.syncState === "synced" ? "success" : p.syncState === "failed" ? "danger" : "warning"}>{syncWords(p.syncState)}</Badge>
-          {p.syncState === "failed" && p.syncError ? <span className="mt-1 block text-xs break-words text-red-700">{p.syncError}</span> : null}
+          <Badge tone={p.syncState === "synced" ? "success" : p.syncState === "failed" ? "danger" : "warning"}>
+            {syncWords(p.syncState)}
+          </Badge>
+          {p.syncState === "failed" && p.syncError ? (
+            <span className="mt-1 block text-xs break-words text-red-700">{p.syncError}</span>
+          ) : null}
         </span>
       ),
     },
@@ -129,10 +142,20 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
             align: "right" as const,
             cell: (p: Row) => (
               <span className="inline-flex flex-wrap justify-end gap-2">
-                <ButtonLink to={href("/shop/products/:id", { id: p.id })} variant="secondary" size="sm" aria-label={m.shop_product_edit_label({ name: p.name })}>
+                <ButtonLink
+                  to={href("/shop/products/:id", { id: p.id })}
+                  variant="secondary"
+                  size="sm"
+                  aria-label={m.shop_product_edit_label({ name: p.name })}
+                >
                   {m.shop_product_edit()}
                 </ButtonLink>
-                <ButtonLink to={`?confirm=remove&product=${p.id}`} variant="secondary" size="sm" aria-label={m.shop_product_remove_label({ name: p.name })}>
+                <ButtonLink
+                  to={`?confirm=remove&product=${p.id}`}
+                  variant="secondary"
+                  size="sm"
+                  aria-label={m.shop_product_remove_label({ name: p.name })}
+                >
                   {m.shop_product_remove()}
                 </ButtonLink>
               </span>
