@@ -6,7 +6,7 @@ import { ORDER_STATUSES } from "~/.server/infrastructure/db/schema";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import type { PermissionHandle } from "~/lib/permissions";
 
-export const handle: PermissionHandle = { permission: "shop:view" };
+export const handle: PermissionHandle = { permission: "shop:view", signInReturnsTo: "/shop/orders" };
 
 /** The most orders one download holds (newest first). */
 const CSV_MAX = 10_000;
