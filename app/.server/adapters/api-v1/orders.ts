@@ -48,15 +48,17 @@ function decodeCursor(cursor: string) {
   return at && id && /^[0-9a-f-]{36}$/i.test(id) && !Number.isNaN(Date.parse(at)) ? { receivedAt: at, id } : null;
 }
 
-export const OrdersQuery = z.object({
-  status: z.enum(ORDER_STATUSES).optional().describe("Only orders in this status."),
-  cursor: z
-    .string()
-    .refine((value) => decodeCursor(value) !== null, "not a cursor of this list: pass nextCursor from the previous page")
-    .optional()
-    .describe("nextCursor from the previous page."),
-  limit: z.coerce.number().int().min(1).max(100).default(50).describe("Orders a page, 1 to 100 (default 50)."),
-});
+export const OrdersQuery = z
+  .object({
+    status: z.enum(ORDER_STATUSES).optional().describe("Only orders in this status."),
+    cursor: z
+      .string()
+      .refine((value) => decodeCursor(value) !== null, "not a cursor of this list: pass nextCursor from the previous page")
+      .optional()
+      .describe("nextCursor from the previous page."),
+    limit: z.coerce.number().int().min(1).max(100).default(50).describe("Orders a page, 1 to 100 (default 50)."),
+  })
+  .strict();
 
 export const OrderIdParams = z.object({ id: z.string().describe("The order's id (a UUID).") });
 
