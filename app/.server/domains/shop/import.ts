@@ -6,6 +6,7 @@ import { recordActivity } from "../activity";
 import { CsvError, csvRecords } from "../contacts";
 import { PRODUCTS_MAX, queueProductSync, refuseShop, type ShopActor } from "./products";
 import { ProductSchema } from "~/lib/schemas/shop";
+import { PRODUCT_IMPORT_FIELD } from "~/lib/shop";
 import { m } from "~/paraglide/messages";
 
 /**
@@ -14,7 +15,7 @@ import { m } from "~/paraglide/messages";
  * are skipped and listed by line with the reason; the others are saved and queued for the catalog.
  */
 
-export const PRODUCT_IMPORT_FIELD = "file";
+export { PRODUCT_IMPORT_FIELD } from "~/lib/shop";
 export const PRODUCT_IMPORT_MAX_BYTES = 512 * 1024;
 export const PRODUCT_IMPORT_MAX_ROWS = 500;
 /** Rows refused that the page lists (the count says how many in all). */

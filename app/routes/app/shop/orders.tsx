@@ -2,7 +2,7 @@ import { Form, href, Link } from "react-router";
 import type { Route } from "./+types/orders";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { listOrders, orderCounts, ORDERS_PAGE, type OrderView } from "~/.server/domains/shop";
-import { ORDER_STATUSES, type OrderStatus } from "~/.server/infrastructure/db/schema";
+import { ORDER_STATUSES, type OrderStatus } from "~/lib/shop";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";

@@ -4,6 +4,7 @@ import { createdAt } from "./columns";
 import { organizations } from "./auth";
 import { contacts, conversations, messages } from "./messaging";
 import { whatsappAccounts } from "./whatsapp";
+import { ORDER_STATUSES } from "../../../../lib/shop";
 
 /**
  * The shop (issue 76): an organisation's products, mirrored into its Meta commerce catalog so
@@ -16,9 +17,7 @@ export type ProductAvailability = (typeof PRODUCT_AVAILABILITIES)[number];
 export const PRODUCT_SYNC_STATES = ["pending", "synced", "failed"] as const;
 export type ProductSyncState = (typeof PRODUCT_SYNC_STATES)[number];
 
-/** received (the cart arrived) → awaiting_payment (a payment request went out) → paid, or cancelled. */
-export const ORDER_STATUSES = ["received", "awaiting_payment", "paid", "cancelled"] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type OrderStatus } from "../../../../lib/shop";
 
 /** The organisation's Meta commerce catalog, connected to its WhatsApp Business Account. One per account. */
 export const shopCatalogs = pgTable(
