@@ -75,8 +75,11 @@ async function ensureCatalog(account: Account, client: GraphClient): Promise<str
   if (known) return known.catalogId;
   let catalogId = (await client.connectedCatalogs(account.wabaId, account.token))[0];
   if (!catalogId) {
-    if (!account.businessId) throw new NotReady(m.shop_sync_no_business());
-    catalogId = await client.createCatalog(account.businessId, "Jumbe shop", account.token);
+    // Embedded Signup may leave the business unknown: Meta names the WABA's owner.
+    const businessId = account.businessId ?? (await client.wabaOwnerBusiness(account.wabaId, account.token));
+    if (!businessId) throw new NotReady(m.shop_sync_no_business());
+    if (!account.businessId) await db().update(whatsappAccounts).set({ businessId }).where(eq(whatsappAccounts.id, account.id));
+    catalogId = await client.createCatalog(businessId, "Jumbe shop", account.token);
     await client.connectCatalog(account.wabaId, catalogId, account.token);
   }
   const numbers = await db()

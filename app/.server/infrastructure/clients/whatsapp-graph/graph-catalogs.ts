@@ -33,6 +33,19 @@ const productBody = (p: GraphProductFields, withRetailerId: boolean) => ({
 
 export function catalogCalls(graph: GraphCaller) {
   return {
+    /** The business that owns the WABA (its catalogs are made there), or null when Meta does not say. */
+    async wabaOwnerBusiness(wabaId: string, token: string): Promise<string | null> {
+      const answer = await graph.call<{ owner_business_info?: { id?: string } }>({
+        step: "waba",
+        method: "GET",
+        path: encodeURIComponent(wabaId),
+        query: { fields: "owner_business_info" },
+        token,
+        idempotent: true,
+      });
+      return answer.owner_business_info?.id ? String(answer.owner_business_info.id) : null;
+    },
+
     async createCatalog(businessId: string, name: string, token: string): Promise<string> {
       const answer = await graph.call<{ id: string }>({
         step: "catalog.create",
