@@ -88,6 +88,7 @@ function renderShop(ctx: SandboxContext, req: Request, res: Response) {
         `<p>${escapeHtml(bodyText)}</p><p class="muted">To +${escapeHtml(m.waId)} · ${escapeHtml(m.acceptedAt)}</p>` +
         `<form method="post" action="${base}/console/shop/order"><input type="hidden" name="wamid" value="${escapeHtml(m.wamid)}">` +
         `<table><thead><tr><th>Product</th><th>Price</th><th>In the cart</th></tr></thead><tbody>${rows}</tbody></table>` +
+        `<label class="field" for="w-${escapeHtml(m.wamid)}">Customer's WhatsApp name</label><input type="text" id="w-${escapeHtml(m.wamid)}" name="name" value="WhatsApp User">` +
         `<label class="field" for="n-${escapeHtml(m.wamid)}">Note to the business</label><input type="text" id="n-${escapeHtml(m.wamid)}" name="note">` +
         `<div class="actions"><button type="submit">Send order</button></div></form></section>`
       );

@@ -41,6 +41,7 @@ test("a product goes to the catalog, out in a list, and comes back as an order",
   await page.goto("/sandbox/meta/console/shop");
   const card = page.getByRole("region", { name: `Product message to +${from}` }).first();
   await card.getByLabel(`Quantity of ${product}`).fill("2");
+  await card.getByLabel("Customer's WhatsApp name").fill(name);
   await card.getByRole("button", { name: "Send order" }).click();
   await expect(page.getByRole("status")).toContainText("Sent the order");
 
