@@ -1080,17 +1080,15 @@ async function buildWorld(): Promise<World> {
     .insert(orders)
     .values({ organizationId, wamid: "wamid.matrix-order", catalogId: "1", totalCents: 240000 })
     .returning();
-  await db()
-    .insert(orderItems)
-    .values({
-      orderId: order!.id,
-      position: 0,
-      retailerId: "MATRIX-1",
-      productId: product!.id,
-      name: "Sacco umbrella",
-      quantity: 2,
-      unitPriceCents: 120000,
-    });
+  await db().insert(orderItems).values({
+    orderId: order!.id,
+    position: 0,
+    retailerId: "MATRIX-1",
+    productId: product!.id,
+    name: "Sacco umbrella",
+    quantity: 2,
+    unitPriceCents: 120000,
+  });
   return {
     organizationId,
     product: product!.id,

@@ -91,7 +91,12 @@ export function catalogCalls(graph: GraphCaller) {
         idempotent: true,
       });
     },
+  };
+}
 
+/** Product items: created on the catalog's /products edge, then changed and deleted by their own id. */
+export function productCalls(graph: GraphCaller) {
+  return {
     async createProduct(catalogId: string, product: GraphProductFields, token: string): Promise<string> {
       const answer = await graph.call<{ id: string }>({
         step: "catalog.product",

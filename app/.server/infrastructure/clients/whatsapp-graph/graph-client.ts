@@ -8,7 +8,7 @@ import { uploadCalls } from "./graph-uploads";
 import { templateCalls } from "./graph-templates";
 import { messageCalls } from "./graph-messages";
 import { mediaCalls } from "./graph-media";
-import { catalogCalls } from "./graph-catalogs";
+import { catalogCalls, productCalls } from "./graph-catalogs";
 
 export type { GraphClientOptions } from "./graph-call";
 export { describeGraphFailure, GraphApiError, GraphNetworkError, MediaTooLargeError } from "./graph-errors";
@@ -40,6 +40,7 @@ export function createGraphClient(options: GraphClientOptions) {
     ...messageCalls(graph),
     ...mediaCalls(graph),
     ...catalogCalls(graph),
+    ...productCalls(graph),
   };
 }
 
