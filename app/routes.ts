@@ -97,6 +97,13 @@ export default [
     route("automations/flows/new", "routes/app/automations/flow-new.tsx"),
     route("automations/flows/:id", "routes/app/automations/flow.tsx"),
     route("automations/:id", "routes/app/automations/rule.tsx", { id: "automation-edit" }),
+    // The shop (decision 138): products synced to Meta's catalog (the list, add, edit, CSV import), orders customers sent.
+    route("shop/products", "routes/app/shop/products.tsx"),
+    route("shop/products/new", "routes/app/shop/product.tsx", { id: "shop-product-new" }),
+    route("shop/products/import", "routes/app/shop/import.tsx"),
+    route("shop/products/:id", "routes/app/shop/product.tsx", { id: "shop-product-edit" }),
+    route("shop/orders", "routes/app/shop/orders.tsx"),
+    route("shop/orders/:id", "routes/app/shop/order.tsx"),
     // Billing: plan, wallet, usage, invoices and the top-up; a payment's wait; an invoice as a page.
     route("billing", "routes/app/billing/index.tsx"),
     route("billing/payments/:id", "routes/app/billing/payment.tsx"),
@@ -142,6 +149,8 @@ export default [
     route("integrations/shopify/requests/:id/data.json", "routes/app/integrations/shopify-data.ts"),
     // The Google Picker's OAuth token for the Google Sheets page's script (issue 73, decision 109).
     route("integrations/google-sheets/picker-token", "routes/app/integrations/google-sheets-picker.ts"),
+    // The shop's orders as CSV (the page's filter).
+    route("shop/orders.csv", "routes/app/shop/orders-csv.ts"),
     // Advanced Analytics' daily table as CSV (the page's query).
     route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
     // The partner programme's Transactions tab as CSV (platform administrators).

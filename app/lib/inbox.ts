@@ -129,7 +129,13 @@ export type MessageContent =
   /** The customer tapped a button or picked a list row. */
   | { kind: "choice"; title: string; description: string | null }
   | { kind: "reaction"; emoji: string }
-  | { kind: "order"; items: number; text: string | null }
+  | {
+      kind: "order";
+      items: number;
+      text: string | null;
+      /** The order Jumbe made of the cart (decision 138): its lines, total and page. */
+      cart?: { orderId: string; totalCents: number; lines: { name: string; quantity: number; unitPriceCents: number }[] };
+    }
   | { kind: "unsupported"; text: string };
 
 export interface ThreadMessage {

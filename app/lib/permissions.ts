@@ -75,6 +75,10 @@ export const PERMISSIONS = [
   // removing them and their Daraja credentials (owners and admins: it is where customers' money goes).
   "payments:view",
   "payments:manage",
+  // The shop (decision 138): its products and orders seen by every member; the products (and the
+  // Meta catalog they sync to) kept by owners and admins. Sending a product is answering (inbox:reply).
+  "shop:view",
+  "shop:manage",
   // Cross-tenant: the admin console and the job queue's health.
   "platform:console",
   "platform:queue",
@@ -119,6 +123,8 @@ const ORGANISATION_ADMIN: readonly Permission[] = [
   "automations:manage",
   "payments:view",
   "payments:manage",
+  "shop:view",
+  "shop:manage",
 ];
 
 // Spec section 6: /admin and admin/profile are for admins only, /dashboard for individuals only, and
@@ -147,6 +153,8 @@ const PLATFORM_STAFF: readonly Permission[] = [
   "inbox:quick-replies",
   "automations:view",
   "automations:manage",
+  "shop:view",
+  "shop:manage",
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
@@ -188,6 +196,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     "automations:view",
     // They ask customers for payment in the chat, so they see which till or paybill is used and whether it works.
     "payments:view",
+    "shop:view",
   ],
   viewer: [
     "account:manage",
@@ -204,6 +213,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     // Viewers read the inbox and answer nobody.
     "inbox:view",
     "automations:view",
+    "shop:view",
   ],
 };
 

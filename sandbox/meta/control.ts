@@ -5,6 +5,7 @@ import {
   REENGAGEMENT_MODES,
   type GraphFault,
   type ReengagementMode,
+  type InboundInput,
   type InboundType,
   type TemplateAtMetaInput,
   type TemplateEvent,
@@ -155,6 +156,8 @@ export function controlRouter(ctx: SandboxContext): Router {
         emoji: str(body, "emoji"),
         newWaId: str(body, "newWaId"),
         ageSeconds: num(body, "ageSeconds"),
+        // Checked field by field where the order is built (inbound.ts).
+        ...(body.order !== undefined ? { order: body.order as InboundInput["order"] } : {}),
       });
     }),
   );

@@ -8,6 +8,7 @@ import { newTraceId, parseHttpUrl, serializeLikeMeta } from "./util";
 import { fail, ok, param, parseFields, pick, selfUrl, unsupported, type GraphResult } from "./graph-common";
 import { createTemplate, deleteTemplates, editTemplate, listTemplates, templateNode } from "./graph-templates";
 import { MEDIA_BODY_LIMIT, type StoredMedia } from "./media";
+import { catalogProducts, commerceSettings, createCatalog, findProduct, productItem, wabaCatalogs } from "./catalogs";
 
 const VERSION = /^v\d+\.\d+$/;
 
@@ -235,6 +236,8 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
       },
     };
   }
+  const shop = shopRoute(ctx, req, method, id, edge);
+  if (shop) return shop;
   const waba = store.wabas.get(id);
   const phone = store.phoneNumbers.get(id);
   const template = ctx.templates.get(id);
@@ -291,6 +294,16 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
         step: phone && method === "POST" ? "media.upload" : undefined,
         run: guarded(!!phone && method === "POST", () => ctx.media.upload(req, phone!)),
       };
+    case "product_catalogs":
+      return {
+        step: waba ? "catalog.connect" : undefined,
+        run: guarded(!!waba && ["GET", "POST", "DELETE"].includes(method), () => wabaCatalogs(store, req, method, waba!)),
+      };
+    case "whatsapp_commerce_settings":
+      return {
+        step: phone ? "commerce_settings" : undefined,
+        run: guarded(!!phone && ["GET", "POST"].includes(method), () => commerceSettings(store, req, method, phone!)),
+      };
     case "message_templates": {
       const step = TEMPLATE_EDGE_STEPS[method];
       const answer = method === "GET" ? listTemplates : method === "POST" ? createTemplate : deleteTemplates;
@@ -306,6 +319,41 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
         },
       };
   }
+}
+
+/**
+ * The catalog endpoints addressed by a business, a catalog or a product item id: the token must be
+ * the owning business's. Undefined when `id` is none of them (or the edge is another's).
+ */
+function shopRoute(ctx: SandboxContext, req: Request, method: string, id: string, edge: string | undefined): Route | undefined {
+  const { store } = ctx;
+  const business = edge === "owned_product_catalogs" ? store.businesses.get(id) : undefined;
+  const catalog = store.catalogs.get(id);
+  const item = !edge ? findProduct(store, id) : undefined;
+  if (!business && !catalog && !item) return undefined;
+  const owner = business?.id ?? catalog?.businessId ?? item!.catalog.businessId;
+  const guarded = (allowed: boolean, body: () => GraphResult) => (): GraphResult => {
+    const auth = authenticate(ctx, req);
+    if ("status" in auth) return auth;
+    if (!allowed || auth.businessId !== owner) return unsupported(method, id);
+    return body();
+  };
+  if (business) return { step: "catalog.create", run: guarded(method === "POST", () => createCatalog(store, req, business.id)) };
+  if (item)
+    return {
+      step: "catalog.product",
+      run: guarded(["GET", "POST", "DELETE"].includes(method), () => productItem(store, req, method, item)),
+    };
+  if (edge === "products")
+    return { step: "catalog.product", run: guarded(["GET", "POST"].includes(method), () => catalogProducts(store, req, method, catalog!)) };
+  if (!edge)
+    return {
+      step: "catalog.get",
+      run: guarded(method === "GET", () =>
+        ok({ id: catalog!.id, name: catalog!.name, vertical: catalog!.vertical, product_count: catalog!.products.length }),
+      ),
+    };
+  return { run: guarded(false, () => unknownPath(`/${edge}`)) };
 }
 
 const TEMPLATE_EDGE_STEPS: Record<string, GraphStep | undefined> = {

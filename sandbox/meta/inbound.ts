@@ -138,6 +138,9 @@ export function buildInbound(input: InboundInput, phone: PhoneNumber, media: Med
         reaction: { message_id: text(input.messageId, "messageId", 256, true), emoji: input.emoji },
       };
       break;
+    case "order":
+      message = { ...base, ...(context ? { context } : {}), type, order: orderOf(input) };
+      break;
     case "unsupported":
       message = {
         ...base,
@@ -193,6 +196,33 @@ export function buildInbound(input: InboundInput, phone: PhoneNumber, media: Med
     sentAt,
     ...(mediaId ? { mediaId } : {}),
   };
+}
+
+/**
+ * A cart sent from a product message (reference commerce §1.6): the catalog, an optional note, and
+ * its items with the price in major units as Meta sends it.
+ */
+function orderOf(input: InboundInput): Obj {
+  const order = input.order;
+  if (!order || typeof order !== "object") throw new Error("order (catalogId and items) is required for an order.");
+  const catalogId = text(order.catalogId, "order.catalogId", 64, true);
+  if (!Array.isArray(order.items) || order.items.length === 0 || order.items.length > 100)
+    throw new Error("order.items must hold 1 to 100 items.");
+  const items = order.items.map((item) => {
+    if (!item || typeof item !== "object") throw new Error("order.items must be objects.");
+    const quantity = item.quantity;
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 999)
+      throw new Error("An item's quantity must be a whole number from 1 to 999.");
+    if (typeof item.itemPrice !== "number" || !Number.isFinite(item.itemPrice) || item.itemPrice < 0)
+      throw new Error("An item's itemPrice must be a number (major units).");
+    return {
+      product_retailer_id: text(item.retailerId, "retailerId", 100, true),
+      quantity,
+      item_price: item.itemPrice,
+      currency: text(item.currency, "currency", 3, true),
+    };
+  });
+  return { catalog_id: catalogId, text: text(order.text, "order.text", 1024) ?? "", product_items: items };
 }
 
 /** `context` of a reply: the business's message replied to. */

@@ -3,6 +3,7 @@ import { Router } from "express";
 import { sandboxGate } from "../access";
 import type { SandboxContext } from "./context";
 import { consoleRouter } from "./console";
+import { shopConsoleRouter } from "./shop-console";
 import { controlRouter } from "./control";
 import { dialogRouter } from "./dialog";
 import { WebhookEvents } from "./events";
@@ -290,6 +291,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   router.use(dialogRouter(ctx));
   router.post("/token", ...gate.login);
   router.use("/control", gate.json, controlRouter(ctx));
+  router.use(gate.page, shopConsoleRouter(ctx));
   router.use(gate.page, consoleRouter(ctx));
   return sandbox;
 }

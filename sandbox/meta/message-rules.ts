@@ -62,6 +62,9 @@ const LIMITS = {
   rowTitle: 24,
   rowDescription: 72,
   sectionTitle: 24,
+  /** product_list: products across all sections. */
+  productItems: 30,
+  productBody: 1024,
 };
 
 /** A send that passed the envelope and type checks. */
@@ -207,7 +210,8 @@ function checkLength(value: string | undefined, limit: number, where: string): G
 function checkInteractive(object: Obj, send: CheckedSend): GraphResult | undefined {
   const kind = object.type;
   if (typeof kind !== "string" || !kind) return missing("interactive['type']");
-  // Other documented types (cta_url, flow, product, …) pass with their body checked only.
+  if (kind === "product" || kind === "product_list" || kind === "catalog_message") return checkProductShape(object, kind);
+  // Other documented types (cta_url, flow, …) pass with their body checked only.
   if (kind !== "button" && kind !== "list") {
     if (object.body !== undefined && !textOf(object.body)) return missing("interactive['body']['text']");
     return undefined;
@@ -296,5 +300,59 @@ function checkList(action: Obj): GraphResult | undefined {
     }
   }
   if (rowCount > LIMITS.rows) return notValid(`Total row count exceed max allowed count: ${LIMITS.rows}`);
+  return undefined;
+}
+
+/** Product messages (reference commerce §1.5): their shape; whether the catalog holds the products is the message desk's. */
+function checkProductShape(object: Obj, kind: "product" | "product_list" | "catalog_message"): GraphResult | undefined {
+  const body = textOf(object.body);
+  if (object.body !== undefined && !body) return missing("interactive['body']['text']");
+  if (kind !== "product" && !body) return missing("interactive['body']['text']");
+  const footer = object.footer === undefined ? undefined : textOf(object.footer);
+  if (object.footer !== undefined && footer === undefined) return missing("interactive['footer']['text']");
+  const tooLong =
+    checkLength(body, LIMITS.productBody, "interactive['body']['text']") ??
+    checkLength(footer, LIMITS.footer, "interactive['footer']['text']");
+  if (tooLong) return tooLong;
+  if (kind === "product_list") {
+    if (!isObject(object.header) || object.header.type !== "text" || typeof object.header.text !== "string" || !object.header.text)
+      return missing("interactive['header']['text']");
+    const header = checkLength(object.header.text, LIMITS.header, "interactive['header']['text']");
+    if (header) return header;
+  } else if (object.header !== undefined) return notValid(`A ${kind} message cannot have a header.`);
+  const action = object.action;
+  if (!isObject(action)) return missing("interactive['action']");
+  if (kind === "catalog_message") {
+    if (action.name !== "catalog_message") return notValid("interactive['action']['name'] must be \"catalog_message\".");
+    return undefined;
+  }
+  if (typeof action.catalog_id !== "string" || !action.catalog_id) return missing("interactive['action']['catalog_id']");
+  if (kind === "product") {
+    if (typeof action.product_retailer_id !== "string" || !action.product_retailer_id)
+      return missing("interactive['action']['product_retailer_id']");
+    return undefined;
+  }
+  return checkProductSections(action);
+}
+
+function checkProductSections(action: Obj): GraphResult | undefined {
+  const sections = action.sections;
+  if (!Array.isArray(sections) || sections.length < 1 || sections.length > LIMITS.sections)
+    return notValid(`Invalid sections count. Min allowed sections: 1, Max allowed sections: ${LIMITS.sections}`);
+  let items = 0;
+  for (const section of sections) {
+    if (!isObject(section) || !Array.isArray(section.product_items) || section.product_items.length === 0)
+      return missing("interactive['action']['sections'][]['product_items']");
+    if (sections.length > 1 && (typeof section.title !== "string" || !section.title))
+      return missing("interactive['action']['sections'][]['title']");
+    const title = checkLength(section.title as string | undefined, LIMITS.sectionTitle, "Section title");
+    if (title) return title;
+    for (const item of section.product_items) {
+      items++;
+      if (!isObject(item) || typeof item.product_retailer_id !== "string" || !item.product_retailer_id)
+        return missing("interactive['action']['sections'][]['product_items'][]['product_retailer_id']");
+    }
+  }
+  if (items > LIMITS.productItems) return notValid(`Total product count exceed max allowed count: ${LIMITS.productItems}`);
   return undefined;
 }

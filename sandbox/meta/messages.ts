@@ -1,3 +1,4 @@
+import { checkProductMessage, isProductMessage } from "./catalogs";
 import type { WebhookEvents } from "./events";
 import { fail, ok, unsupported, type GraphResult } from "./graph-common";
 import { Later } from "./later";
@@ -206,6 +207,11 @@ export class MessageDesk {
     if (magic) return magic;
     if (checked.waId === digitsOnly(phone.displayPhoneNumber))
       return fail(400, 131021, "(#131021) Recipient cannot be sender", whatsappDetails("Sender and recipient phone number is the same."));
+    const interactive = checked.type === "interactive" && isObject(body.interactive) ? body.interactive : undefined;
+    if (interactive && isProductMessage(interactive.type)) {
+      const problem = checkProductMessage(this.store, phone, interactive);
+      if (problem) return problem;
+    }
     if (checked.media) {
       const problem = this.media.checkSend(phone, checked.media);
       if (problem) return problem;

@@ -153,6 +153,42 @@ interface PersistedState {
   deletedTemplateNames?: DeletedTemplateName[];
   /** Absent in state files from before uploads: none. */
   uploads?: Upload[];
+  /** Absent in state files from before catalogs: none. */
+  catalogs?: Catalog[];
+  commerceSettings?: CommerceSettings[];
+}
+
+/** A product item of a commerce catalog, with the /products edge's fields. */
+export interface CatalogProduct {
+  id: string;
+  retailerId: string;
+  name: string;
+  description: string;
+  /** Minor units (cents). */
+  price: number;
+  currency: string;
+  imageUrl: string;
+  availability: string;
+  url?: string;
+}
+
+/** A commerce catalog owned by a business, connected to some of its WABAs. */
+export interface Catalog {
+  id: string;
+  businessId: string;
+  name: string;
+  vertical: string;
+  wabaIds: string[];
+  products: CatalogProduct[];
+  createdAt: number;
+}
+
+/** A phone number's whatsapp_commerce_settings (Meta's defaults: cart on, catalog icon hidden). */
+export interface CommerceSettings {
+  phoneNumberId: string;
+  id: string;
+  isCartEnabled: boolean;
+  isCatalogVisible: boolean;
 }
 
 export const DEMO = {
@@ -175,6 +211,8 @@ export class SandboxStore {
   readonly codes = new Map<string, CodeRecord>();
   readonly templates = new Map<string, Template>();
   readonly uploads = new Map<string, Upload>();
+  readonly catalogs = new Map<string, Catalog>();
+  readonly commerceSettings = new Map<string, CommerceSettings>();
   private deletedNames: DeletedTemplateName[] = [];
   private templateSeq = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -217,6 +255,8 @@ export class SandboxStore {
     for (const t of parsed.tokens ?? []) if (!t.expiresAt || t.expiresAt > this.now) this.tokens.set(t.token, t);
     for (const t of parsed.templates ?? []) this.templates.set(t.id, t);
     for (const u of parsed.uploads ?? []) this.uploads.set(u.key, u);
+    for (const c of parsed.catalogs ?? []) this.catalogs.set(c.id, c);
+    for (const c of parsed.commerceSettings ?? []) this.commerceSettings.set(c.phoneNumberId, c);
     this.templateSeq = Math.max(0, ...[...this.templates.values()].map((t) => t.seq));
     this.deletedNames = parsed.deletedTemplateNames ?? [];
     if (![...this.businesses.values()].some((b) => b.demo)) this.seedDemo();
@@ -238,6 +278,8 @@ export class SandboxStore {
       templates: [...this.templates.values()],
       deletedTemplateNames: this.heldNames(),
       uploads: [...this.uploads.values()],
+      catalogs: [...this.catalogs.values()],
+      commerceSettings: [...this.commerceSettings.values()],
     };
   }
 
@@ -291,6 +333,8 @@ export class SandboxStore {
     this.codes.clear();
     this.templates.clear();
     this.uploads.clear();
+    this.catalogs.clear();
+    this.commerceSettings.clear();
     this.deletedNames = [];
     this.seedDemo();
   }
@@ -418,6 +462,11 @@ export class SandboxStore {
     };
   }
 
+  /** A new id for a catalog or a product item: free among every object the sandbox holds. */
+  newObjectId(): string {
+    return this.freshId();
+  }
+
   private freshId(): string {
     for (;;) {
       const id = randomNumericId();
@@ -431,6 +480,8 @@ export class SandboxStore {
       !this.wabas.has(id) &&
       !this.phoneNumbers.has(id) &&
       !this.templates.has(id) &&
+      !this.catalogs.has(id) &&
+      ![...this.catalogs.values()].some((c) => c.products.some((p) => p.id === id)) &&
       id !== this.partnerBusinessId
     );
   }

@@ -22,7 +22,12 @@ export type GraphStep =
   | "media.upload"
   | "media.get"
   | "media.download"
-  | "media.delete";
+  | "media.delete"
+  | "catalog.create"
+  | "catalog.connect"
+  | "catalog.get"
+  | "catalog.product"
+  | "commerce_settings";
 
 export const GRAPH_STEPS: readonly GraphStep[] = [
   "oauth",
@@ -46,6 +51,11 @@ export const GRAPH_STEPS: readonly GraphStep[] = [
   "media.get",
   "media.download",
   "media.delete",
+  "catalog.create",
+  "catalog.connect",
+  "catalog.get",
+  "catalog.product",
+  "commerce_settings",
 ];
 
 export type TemplateCategory = "MARKETING" | "UTILITY" | "AUTHENTICATION";
@@ -310,6 +320,12 @@ export interface InboundInput {
   /** reaction: the wamid reacted to and the emoji ("" removes it). */
   messageId?: string;
   emoji?: string;
+  /** order: the cart the customer sends from a product message (prices in major units, as Meta sends them). */
+  order?: {
+    catalogId: string;
+    text?: string;
+    items: { retailerId: string; quantity: number; itemPrice: number; currency: string }[];
+  };
   /** system user_changed_number: the customer's new number. */
   newWaId?: string;
   /**
@@ -332,6 +348,7 @@ export const INBOUND_TYPES = [
   "button_reply",
   "list_reply",
   "reaction",
+  "order",
   "unsupported",
   "user_changed_number",
 ] as const;

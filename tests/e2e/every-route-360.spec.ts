@@ -55,6 +55,7 @@ const SKIPPED: Record<string, string> = {
   "messaging/events": "a live stream (server-sent events): the Campaigns tab's figures",
   "chat/events": "a live stream (server-sent events)",
   "chat/media/:id": "a message's media file",
+  "shop/orders.csv": "a CSV download",
   "billing/invoices/:id/pdf": "a PDF download",
   "revenue-share/settlements/:id/statement": "a PDF download",
   "billing/card-return": "where the card checkout returns: verifies, then redirects",
@@ -304,6 +305,8 @@ const demo = {
   templateId: ({ find }: Found) => find(/[?&]template=([0-9a-f-]{36})/),
   conversation: ({ find }: Found) => find(/^\/chat\/[0-9a-f-]{36}$/),
   invoice: ({ find }: Found) => find(/^\/billing\/invoices\/[0-9a-f-]{36}$/),
+  product: ({ find }: Found) => find(/^\/shop\/products\/[0-9a-f-]{36}$/),
+  order: ({ find }: Found) => find(/^\/shop\/orders\/[0-9a-f-]{36}$/),
 };
 
 const BUSINESS: Walk[] = [
@@ -345,6 +348,13 @@ const BUSINESS: Walk[] = [
   ["chat/new", "/chat/new"],
   ["chat/new", "/chat/new?q=a"],
   ["chat/:id", demo.conversation],
+  // The shop (decision 138): the demo's products and its past order.
+  ["shop/products", "/shop/products"],
+  ["shop/products/:id", demo.product],
+  ["shop/products/new", "/shop/products/new"],
+  ["shop/products/import", "/shop/products/import"],
+  ["shop/orders", "/shop/orders"],
+  ["shop/orders/:id", demo.order],
   ["automations", "/automations"],
   ["automations/new", "/automations/new"],
   ["automations/hours", "/automations/hours"],

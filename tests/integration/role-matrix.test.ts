@@ -11,7 +11,10 @@ import {
   contacts,
   invitations,
   messageTemplates,
+  orderItems,
+  orders,
   organizations,
+  products,
   quickReplies,
   segments,
   users,
@@ -134,6 +137,8 @@ const SAMPLE: Record<string, (w: World) => string> = {
   // Nobody's notification: each member's own open only to them (tests/integration/notifications.test.ts).
   "/notifications/:id": () => "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
   "/chat/:id": (w) => `/chat/${w.conversation}`,
+  "/shop/products/:id": (w) => `/shop/products/${w.product}`,
+  "/shop/orders/:id": (w) => `/shop/orders/${w.order}`,
   "/automations/:id": (w) => `/automations/${w.rules[0]}`,
   "/automations/flows/:id": (w) => `/automations/flows/${w.flows[0]}`,
   "/billing/payments/:id": (w) => `/billing/payments/${w.payment}`,
@@ -718,6 +723,45 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     template: { needs: "inbox:reply", form: () => ({ intent: "template", template: "x" }), proof: false, why: "a template of Meta's" },
     read: { needs: "inbox:reply", form: () => ({ intent: "read" }), proof: false, why: "opening the page read it" },
     typing: { needs: "inbox:reply", form: () => ({ intent: "typing" }) },
+    products: {
+      needs: "inbox:reply",
+      form: () => ({ intent: "products", productKind: "catalog_message", productBody: "Angalia bidhaa zetu" }),
+      proof: false,
+      why: "the world's products are in no catalog at Meta (tests/integration/shop.test.ts sends them)",
+    },
+  },
+  // The shop (decision 138): products kept by owners and admins. A product's form before the list's
+  // removal of it (the proofs run in this order).
+  "/shop/products/:id": {
+    "": {
+      needs: "shop:manage",
+      form: () => ({
+        name: "Sacco umbrella (large)",
+        price: "1,300",
+        retailerId: "MATRIX-1",
+        imageUrl: "https://nyota-sacco.example.co.ke/umbrella.jpg",
+        availability: "in stock",
+      }),
+    },
+  },
+  "/shop/products/new": {
+    "": {
+      needs: "shop:manage",
+      form: () => ({
+        name: "Sacco T-shirt",
+        price: "800",
+        retailerId: "TSHIRT-1",
+        imageUrl: "https://nyota-sacco.example.co.ke/tshirt.jpg",
+        availability: "in stock",
+      }),
+    },
+  },
+  "/shop/products/import": {
+    "": { needs: "shop:manage", form: () => ({}), proof: false, why: "a multipart upload" },
+  },
+  "/shop/products": {
+    sync: { needs: "shop:manage", form: () => ({ intent: "sync" }) },
+    remove: { needs: "shop:manage", form: (w) => ({ intent: "remove", id: w.product, confirm: "yes" }) },
   },
   // Writing to one customer first: a typed number becomes a contact and a conversation.
   "/chat/new": {
@@ -939,6 +983,9 @@ interface World {
   /** A bank transfer of the Sacco's (pending), and two pending invoices of such transfers. */
   payment: string;
   invoices: string[];
+  /** A product of the Sacco's shop (SKU MATRIX-1) and an order of one of its customers. */
+  product: string;
+  order: string;
 }
 
 async function buildWorld(): Promise<World> {
@@ -1060,8 +1107,33 @@ async function buildWorld(): Promise<World> {
     articles.push((await addArticle({ organizationId, userId: owner.id }, { title: title!, body: body! })).id);
   const transfers = [];
   for (let i = 0; i < 2; i++) transfers.push(await startBankTransfer({ organizationId, userId: owner.id }, { amount: 2500 }));
+  const [product] = await db()
+    .insert(products)
+    .values({
+      organizationId,
+      retailerId: "MATRIX-1",
+      name: "Sacco umbrella",
+      priceCents: 120000,
+      imageUrl: "https://nyota-sacco.example.co.ke/umbrella.jpg",
+    })
+    .returning();
+  const [order] = await db()
+    .insert(orders)
+    .values({ organizationId, wamid: "wamid.matrix-order", catalogId: "1", totalCents: 240000 })
+    .returning();
+  await db().insert(orderItems).values({
+    orderId: order!.id,
+    position: 0,
+    retailerId: "MATRIX-1",
+    productId: product!.id,
+    name: "Sacco umbrella",
+    quantity: 2,
+    unitPriceCents: 120000,
+  });
   return {
     organizationId,
+    product: product!.id,
+    order: order!.id,
     payment: transfers[0]!.payment.id,
     invoices: transfers.map((t) => t.invoiceId!),
     users: ids,

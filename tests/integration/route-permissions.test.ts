@@ -192,6 +192,14 @@ const ROWS: Record<string, Row> = {
   "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
   // Writing to one customer first: those who answer customers.
   "/chat/new": { path: "/chat/new", anonymous: "login", owner: "ok", admin: "ok" },
+  // The shop (decision 138): every member sees products and orders; nobody's product or order is not found.
+  "/shop/products": { path: "/shop/products", anonymous: "login", owner: "ok", admin: "ok" },
+  "/shop/products/new": { path: "/shop/products/new", anonymous: "login", owner: "ok", admin: "ok" },
+  "/shop/products/import": { path: "/shop/products/import", anonymous: "login", owner: "ok", admin: "ok" },
+  "/shop/products/:id": { path: "/shop/products/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
+  "/shop/orders": { path: "/shop/orders", anonymous: "login", owner: "ok", admin: "ok" },
+  "/shop/orders/:id": { path: "/shop/orders/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
+  "/shop/orders.csv": { path: "/shop/orders.csv", anonymous: "→/login?from=%2Fshop%2Forders", owner: "ok", admin: "ok" },
   // Automations (issue 44): every member reads the rules and the welcome and away messages; a rule's
   // form is for owners and admins (a platform administrator in their own organisation); nobody's rule is not found.
   "/automations": { path: "/automations", anonymous: "login", owner: "ok", admin: "ok" },

@@ -15,6 +15,7 @@ import { registerNotificationJobs } from "../domains/notifications/jobs";
 import { registerRevenueShareJobs } from "../domains/revenue-share/jobs";
 import { registerTeamJobs } from "../domains/team/jobs";
 import { registerTemplateJobs } from "../domains/templates/jobs";
+import { registerShopJobs } from "../domains/shop/jobs";
 import { registerWebhooksOutJobs } from "../domains/webhooks-out/jobs";
 import { registerHousekeepingJob } from "./housekeeping-job";
 
@@ -53,4 +54,5 @@ export function registerJobHandlers() {
   registerPaymentRequestJobs();
   registerAnalyticsJobs();
   registerTemplateJobs();
+  registerShopJobs();
 }

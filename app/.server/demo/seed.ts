@@ -22,6 +22,7 @@ import { DEMO as SANDBOX_DEMO } from "@jumbe/sandbox/meta/state";
 import { stableNumericId } from "@jumbe/sandbox/meta/util";
 import { seedInbox } from "./seed-inbox";
 import { seedAssistant, seedAutomations } from "./seed-automations";
+import { seedShop } from "./seed-shop";
 import { inEnglish, type NoticeWords } from "../domains/notifications/words";
 import { words } from "../infrastructure/words/said";
 import { BillingHistory, seedBilling } from "./seed-billing";
@@ -265,6 +266,7 @@ async function seedBusinessHistory(organizationId: string, userId: string, busin
   });
   await seedBroadcastApproval(organizationId, now);
   await seedAutomations(organizationId, userId);
+  await seedShop(organizationId, now);
   await seedAssistant(organizationId, userId, demoSender());
   await seedNotifications(organizationId, userId, now);
   // Last: it charges the template messages the seeds above stored.

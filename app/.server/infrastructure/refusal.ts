@@ -46,6 +46,7 @@ export type RefusalDomain =
   | "payment"
   | "quick_reply"
   | "send"
+  | "shop"
   | "staff"
   | "start"
   | "team"

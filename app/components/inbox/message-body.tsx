@@ -15,6 +15,7 @@ import {
 import type { ReactNode } from "react";
 import { mediaLabel, orderWords, type MediaKind, type MessageContent } from "~/lib/inbox";
 import { intlLocale } from "~/lib/intl";
+import { formatKes } from "~/lib/invoice";
 import { m } from "~/paraglide/messages";
 
 /**
@@ -96,12 +97,38 @@ export function MessageBody({ content }: { content: MessageContent }) {
       return (
         <div className="text-sm">
           <p className="font-medium">{orderWords(content.items)}</p>
+          {content.cart ? <CartLines cart={content.cart} /> : null}
           {content.text ? <Text text={content.text} /> : null}
         </div>
       );
     case "unsupported":
       return <Notice>{content.text}</Notice>;
   }
+}
+
+/** The order Jumbe made of a cart: each line, the total and a link to the order's page. */
+function CartLines({ cart }: { cart: NonNullable<Extract<MessageContent, { kind: "order" }>["cart"]> }) {
+  return (
+    <div className="mt-1 space-y-1" data-cart="">
+      <ul className="divide-y divide-slate-200">
+        {cart.lines.map((line, i) => (
+          <li key={i} className="flex justify-between gap-3 py-0.5">
+            <span className="break-words">
+              {line.quantity} × {line.name}
+            </span>
+            <span className="whitespace-nowrap tabular-nums">{formatKes(line.quantity * line.unitPriceCents)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="flex justify-between gap-3 border-t border-slate-300 pt-1 font-semibold">
+        <span>{m.shop_cart_total()}</span>
+        <span className="tabular-nums">{formatKes(cart.totalCents)}</span>
+      </p>
+      <a href={`/shop/orders/${cart.orderId}`} className="font-medium text-brand-700 underline hover:text-brand-900">
+        {m.shop_cart_open_order()}
+      </a>
+    </div>
+  );
 }
 
 function Text({ text }: { text: string }) {

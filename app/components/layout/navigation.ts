@@ -13,6 +13,7 @@ import {
   MessageSquare,
   Rocket,
   Settings,
+  ShoppingBag,
   Users,
   Wallet,
   Zap,
@@ -75,6 +76,7 @@ export const NAV_GROUPS: readonly NavGroup[] = [
       // The Message Center's campaigns and broadcasts tabs.
       entry(href("/messaging"), m.app_nav_campaigns, Megaphone),
       entry(href("/templates"), m.app_nav_templates, FileText, { also: [href("/preview")] }),
+      entry(href("/shop/products"), m.app_nav_shop, ShoppingBag, { also: [href("/shop/orders")] }),
       entry(href("/analytics"), m.app_nav_analytics, BarChart3),
     ],
   },

@@ -101,6 +101,7 @@ export const Search = icon("search");
 export const Send = icon("send");
 export const SendHorizontal = icon("send-horizontal");
 export const Settings = icon("settings");
+export const ShoppingBag = icon("shopping-bag");
 export const ShieldAlert = icon("shield-alert");
 export const ShieldCheck = icon("shield-check");
 export const Smartphone = icon("smartphone");

@@ -33,6 +33,7 @@ import { createApiTemplate, createApiTemplateSample, deleteApiTemplate, getApiTe
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
 import { Message, MessageIdParams, MessageList, MessagesQuery, SEND_MESSAGE_EXAMPLE, SendMessage } from "./message-schemas";
 import { getApiMessage, listApiMessages, sendApiMessage } from "./messages";
+import { getApiOrder, listApiOrders, Order, ORDER_NOT_FOUND, OrderIdParams, OrderList, OrdersQuery } from "./orders";
 import { MEDIA_SAMPLES, SAMPLE_TYPES } from "../../../lib/templates";
 import { deleteApiMedia, FILE_FIELD, getApiMedia, MediaFile, MediaIdParams, uploadApiMedia } from "./media";
 import { formatLimit, MEDIA_TYPES, STATIC_STICKER_MAX_BYTES } from "../../domains/messaging/media-types";
@@ -1279,6 +1280,35 @@ export const ENDPOINTS: Endpoint[] = [
     response: NoContent,
     errors: { 404: HOOK_NOT_FOUND },
     run: ({ organizationId, params }) => unsubscribeApiHook(organizationId, params.id),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/orders",
+    operationId: "listOrders",
+    permission: "shop:view",
+    summary: "Orders from WhatsApp carts",
+    description:
+      "The carts customers sent from a product message, as orders with their items, newest first, a page at a time: pass nextCursor as cursor for the next page. Filter by status. Totals are in cents, from your own product prices.",
+    query: OrdersQuery,
+    params: NoParams,
+    status: 200,
+    response: listed(OrderList),
+    run: ({ organizationId, query }) => listApiOrders(organizationId, query),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/orders/{id}",
+    operationId: "getOrder",
+    permission: "shop:view",
+    notFound: ORDER_NOT_FOUND,
+    summary: "One order",
+    description: "An order of the organisation: its customer, items, total and status.",
+    query: NoQuery,
+    params: OrderIdParams,
+    status: 200,
+    response: Order,
+    errors: { 404: ORDER_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiOrder(organizationId, params.id),
   }),
 ];
 

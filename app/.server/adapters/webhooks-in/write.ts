@@ -14,6 +14,7 @@ import { releaseMessagingLimitHolds } from "../../domains/messaging/messaging-li
 import { notifyQualityDrop } from "../../domains/notifications/emitters";
 import { logFoundMessageEvents } from "../../domains/messaging/conversation-events";
 import { upsertConversations } from "../../domains/inbox/inbound";
+import { recordInboundOrders, type InboundOrder } from "../../domains/shop";
 import { noteAutomationsArrival, queueAutomationsArrival } from "../../domains/automations/run";
 import { stopSessionsOnOptOut } from "../../domains/automations/flows/session";
 import { queryRows } from "../../infrastructure/db/query";
@@ -86,6 +87,38 @@ interface ActivityRow {
   status: "success" | "warning" | "error";
   action: string;
   details: string;
+}
+
+/** The batch's newly stored `order` messages, with their cart, contact and conversation. */
+function ordersOf(
+  list: InboundRow[],
+  inserted: {
+    id: string;
+    organization_id: string;
+    message_type: string;
+    phone_number_id: string;
+    contact_id: string | null;
+    wamid: string;
+  }[],
+  conversationOf: Map<string, string>,
+): InboundOrder[] {
+  const byKey = new Map(list.map((m) => [`${m.organizationId}|${m.wamid}`, m]));
+  return inserted.flatMap((m) => {
+    const row = byKey.get(`${m.organization_id}|${m.wamid}`);
+    if (m.message_type !== "order" || !row) return [];
+    const payload: unknown = JSON.parse(row.payload);
+    return [
+      {
+        organizationId: m.organization_id,
+        contactId: m.contact_id,
+        conversationId: (m.contact_id && conversationOf.get(`${m.organization_id}|${m.phone_number_id}|${m.contact_id}`)) || null,
+        messageId: m.id,
+        wamid: m.wamid,
+        order: isObject(payload) ? payload.order : null,
+        receivedAt: row.sentAt,
+      },
+    ];
+  });
 }
 
 /** The advisory lock space of a person's webhook writes (the change log's is 16016). */
@@ -430,6 +463,8 @@ export class ChangeWork {
         windows.set(key, { organizationId: m.organizationId, phoneNumberId: m.phoneNumberId, contactId: contact, at: m.sentAt });
     }
     const conversationOf = await upsertConversations(tx, [...windows.values()], inserted);
+    // A customer's cart (an `order` message): an order with its items, once (decision 138).
+    await recordInboundOrders(tx, ordersOf(list, inserted, conversationOf));
     // A campaign's recipient writing back within 72 hours of its delivery: a reply in its figures.
     await markCampaignReplies(
       tx,

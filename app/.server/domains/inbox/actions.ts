@@ -6,6 +6,7 @@ import { queryRows } from "../../infrastructure/db/query";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
 import {
   type MediaRef,
+  type InteractiveProducts,
   type OutboundContent,
   queueMessage,
   logConversationEvents,
@@ -89,6 +90,19 @@ export async function sendReply(
     from: conversation.phoneNumberId,
     content,
     replyTo: reply.replyTo || undefined,
+    source: "inbox",
+    sentBy: actor.userId,
+    onQueued: touchConversation(conversation),
+  });
+}
+
+/** Sends a product, a product list or the catalogue (the shop's message, already checked): inside the window only. */
+export async function sendProductsReply(actor: InboxActor, conversation: ConversationRow, interactive: InteractiveProducts) {
+  if (!conversation.window.open) throw refuseInbox(409, m.inbox_reply_window_closed(), "template");
+  return queueMessage(actor.organizationId, {
+    to: recipientOf(conversation),
+    from: conversation.phoneNumberId,
+    content: { kind: "interactive", interactive },
     source: "inbox",
     sentBy: actor.userId,
     onQueued: touchConversation(conversation),

@@ -11,6 +11,7 @@ import {
   refuseInbox,
   markConversationOpened,
   retryMessage,
+  sendProductsReply,
   sendReply,
   sendTemplateReply,
   setConversationState,
@@ -26,6 +27,7 @@ import type { ReplyTemplate } from "~/lib/inbox";
 import { isRefusal } from "../../infrastructure/refusal";
 import { createPaymentRequest } from "../payments";
 import { PaymentRequestFormSchema } from "~/lib/schemas/payment-requests";
+import { productMessage, sendableProducts } from "../shop";
 import { m } from "~/paraglide/messages";
 
 /** What a template's media header takes, and how to give it, by its kind. */
@@ -156,6 +158,8 @@ export async function inboxPost(args: GuardArgs & { params: { id?: string } }) {
 
 /** A refusal at its field with what was typed: the inbox's own, or the sending engine's at the field it is about. */
 function refusedOutcome(error: unknown, intent: string, values: Record<string, string>): InboxOutcome {
+  if (isRefusal(error, "shop"))
+    return { kind: "refused", status: error.status, errors: { [error.field ?? "products"]: error.message }, values };
   if (isRefusal(error, "inbox"))
     return { kind: "refused", status: error.status, errors: { [error.field ?? "body"]: error.message }, values };
   if (isRefusal(error, "send"))
@@ -235,6 +239,20 @@ const requestPayment: InboxWork = async ({ actor, conversation, field }) => {
   return { kind: "done", toast: m.payreq_form_sent() };
 };
 
+/** A product, a product list or the catalogue, from the composer's shop form (the products ticked by id). */
+const sendProducts: InboxWork = async ({ actor, conversation, field }) => {
+  if (!conversation.window.open) throw refuseInbox(409, m.inbox_reply_window_closed(), "template");
+  const offered = await sendableProducts(actor.organizationId);
+  const interactive = await productMessage(actor.organizationId, {
+    kind: field("productKind"),
+    productIds: offered.filter((p) => field(`product_${p.id}`) === "on").map((p) => p.id),
+    header: field("productHeader"),
+    body: field("productBody"),
+  });
+  await sendProductsReply(actor, conversation, interactive);
+  return { kind: "done", toast: m.shop_send_sent() };
+};
+
 /** Resolve or reopen. */
 const setState: InboxWork = async ({ actor, conversation, intent }) => {
   await setConversationState(actor, conversation, intent === "resolve" ? "resolved" : "open");
@@ -255,6 +273,7 @@ const INTENTS: Record<string, InboxWork> = {
     return { kind: "done" };
   },
   template: sendTemplate,
+  products: sendProducts,
   note: async ({ actor, conversation, field }) => {
     await addNote(actor, conversation, field("note"));
     return { kind: "done" };

@@ -220,7 +220,7 @@ function outboundContent(source: ContentSource, graph: Obj, type: string): Messa
     case "template":
       return templateOf(source, objOf(part));
     case "interactive":
-      return interactiveOf(objOf(part));
+      return interactiveOf(objOf(part), source.body);
     case "reaction":
       return reactionOf(part);
     case "location":
@@ -250,7 +250,26 @@ function outboundMedia(source: ContentSource, media: MediaKind, value: unknown):
   };
 }
 
-function interactiveOf(interactive: Obj): MessageContent | null {
+const PRODUCT_BUTTONS: Record<string, () => string> = {
+  product: () => m.shop_thread_view_product(),
+  product_list: () => m.shop_thread_view_items(),
+  catalog_message: () => m.shop_thread_view_catalog(),
+};
+
+/** A product message as sent: its words, the products' names Jumbe kept (`summary`) and WhatsApp's button. */
+function productsOf(interactive: Obj, type: string, summary: string): MessageContent {
+  return {
+    kind: "interactive",
+    header: str(objOf(interactive.header).text),
+    body: [str(objOf(interactive.body).text), str(summary)].filter(Boolean).join("\n\n"),
+    footer: str(objOf(interactive.footer).text),
+    buttons: [PRODUCT_BUTTONS[type]!()],
+  };
+}
+
+function interactiveOf(interactive: Obj, summary: string): MessageContent | null {
+  const kind = str(interactive.type);
+  if (kind && kind in PRODUCT_BUTTONS) return productsOf(interactive, kind, summary);
   const body = str(objOf(interactive.body).text);
   if (!body) return null;
   const header = objOf(interactive.header);

@@ -1,3 +1,4 @@
+import { sendableProducts } from "../shop";
 import { INBOX_FILTERS, type InboxFilter } from "~/lib/inbox";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { latestEventId, valueButtons } from "../messaging";
@@ -117,7 +118,7 @@ export async function assignableMembers(organizationId: string) {
 
 /** A conversation's page beside the list: the thread, and what the composer and the header need. */
 export async function conversationData(organizationId: string, conversation: ConversationRow, before: string | null) {
-  const [thread, quickReplies, members, templates] = await Promise.all([
+  const [thread, quickReplies, members, templates, shopProducts] = await Promise.all([
     threadOf(
       { organizationId, conversationId: conversation.id, contactId: conversation.contactId, phoneNumberId: conversation.phoneNumberId },
       before,
@@ -125,6 +126,7 @@ export async function conversationData(organizationId: string, conversation: Con
     listQuickReplies(organizationId),
     assignableMembers(organizationId),
     conversation.window.open ? Promise.resolve([]) : replyTemplates(organizationId, conversation.phoneNumberId),
+    conversation.window.open ? sendableProducts(organizationId) : Promise.resolve([]),
   ]);
-  return { thread, quickReplies, members, templates };
+  return { thread, quickReplies, members, templates, shopProducts };
 }

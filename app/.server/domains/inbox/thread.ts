@@ -1,4 +1,5 @@
-import type { ThreadEntry, ThreadItem, ThreadMessage } from "~/lib/inbox";
+import type { MessageContent, ThreadEntry, ThreadItem, ThreadMessage } from "~/lib/inbox";
+import { cartsOfMessages, type OrderLine } from "../shop";
 import { rawQuery } from "../../infrastructure/db/client";
 import { isTimestamp, isUuid } from "../../infrastructure/db/keyset";
 import { failureInWords } from "../campaigns";
@@ -175,6 +176,10 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
       [organizationId, missing],
     ))
       byWamid.set(String(r.wamid), r);
+  const carts = await cartsOfMessages(
+    organizationId,
+    rows.filter((r) => r.message_type === "order").map((r) => String(r.id)),
+  );
   return rows.map((row) => {
     const context = contextOf(row);
     const quoted = context ? byWamid.get(context) : undefined;
@@ -185,7 +190,7 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
       direction: row.direction === "inbound" ? "inbound" : "outbound",
       at: iso(row.direction === "inbound" && row.sent_at ? row.sent_at : row.created_at),
       status,
-      content: contentOfRow(row),
+      content: withCart(contentOfRow(row), carts.get(String(row.id))),
       replyTo: context
         ? quoted
           ? {
@@ -211,6 +216,19 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
         : null,
     };
   });
+}
+
+/** An order message's card with the order Jumbe made of it: its lines, total and page. */
+function withCart(content: MessageContent, cart: { orderId: string; totalCents: number; items: OrderLine[] } | undefined): MessageContent {
+  if (content.kind !== "order" || !cart) return content;
+  return {
+    ...content,
+    cart: {
+      orderId: cart.orderId,
+      totalCents: cart.totalCents,
+      lines: cart.items.map((i) => ({ name: i.name, quantity: i.quantity, unitPriceCents: i.unitPriceCents })),
+    },
+  };
 }
 
 function contentOfRow(row: Row) {

@@ -1,5 +1,13 @@
 import { rawQuery } from "../../infrastructure/db/client";
-import type { InteractiveButtons, InteractiveList, MediaKind, MediaRef, OutboundContent, TemplateContent } from "./content";
+import type {
+  InteractiveButtons,
+  InteractiveList,
+  InteractiveProducts,
+  MediaKind,
+  MediaRef,
+  OutboundContent,
+  TemplateContent,
+} from "./content";
 import { isUuid } from "./media-files";
 import { MEDIA_TYPES, mediaKindOf } from "./media-types";
 import { refuse } from "./refusals";
@@ -161,7 +169,8 @@ export function mediaObject(kind: string, media: MediaRef): Record<string, unkno
   return object;
 }
 
-function interactiveObject(interactive: InteractiveButtons | InteractiveList): Record<string, unknown> {
+function interactiveObject(interactive: InteractiveButtons | InteractiveList | InteractiveProducts): Record<string, unknown> {
+  if ("summary" in interactive) return productsObject(interactive);
   const object: Record<string, unknown> = { type: interactive.type, body: { text: interactive.body } };
   if (interactive.header) object.header = { type: "text", text: interactive.header };
   if (interactive.footer) object.footer = { text: interactive.footer };
@@ -172,6 +181,34 @@ function interactiveObject(interactive: InteractiveButtons | InteractiveList): R
           button: interactive.button,
           sections: interactive.sections.map((s) => ({ ...(s.title ? { title: s.title } : {}), rows: s.rows })),
         };
+  return object;
+}
+
+/** A product, product_list or catalog_message as Meta takes it (a single product's body may be left out). */
+function productsObject(interactive: InteractiveProducts): Record<string, unknown> {
+  const object: Record<string, unknown> = { type: interactive.type };
+  if (interactive.type === "product_list") object.header = { type: "text", text: interactive.header };
+  if (interactive.body) object.body = { text: interactive.body };
+  if (interactive.footer) object.footer = { text: interactive.footer };
+  switch (interactive.type) {
+    case "product":
+      object.action = { catalog_id: interactive.catalogId, product_retailer_id: interactive.retailerId };
+      break;
+    case "product_list":
+      object.action = {
+        catalog_id: interactive.catalogId,
+        sections: interactive.sections.map((s) => ({
+          title: s.title,
+          product_items: s.retailerIds.map((id) => ({ product_retailer_id: id })),
+        })),
+      };
+      break;
+    default:
+      object.action = {
+        name: "catalog_message",
+        ...(interactive.thumbnailRetailerId ? { parameters: { thumbnail_product_retailer_id: interactive.thumbnailRetailerId } } : {}),
+      };
+  }
   return object;
 }
 

@@ -44,11 +44,22 @@ export interface InteractiveList {
   sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[];
 }
 
+/**
+ * The shop's messages (reference commerce §1.5): one product, a list of up to 30 in sections, or the
+ * catalogue's "View catalog" button. `summary` is the line Jumbe keeps (the products' names); Meta
+ * never sees it.
+ */
+export type InteractiveProducts = { summary: string; body: string; footer?: string } & (
+  | { type: "product"; catalogId: string; retailerId: string }
+  | { type: "product_list"; catalogId: string; header: string; sections: { title: string; retailerIds: string[] }[] }
+  | { type: "catalog_message"; thumbnailRetailerId?: string }
+);
+
 export type OutboundContent =
   | { kind: "text"; text: string; previewUrl?: boolean }
   | { kind: "template"; template: TemplateContent }
   | { kind: MediaKind; media: MediaRef }
-  | { kind: "interactive"; interactive: InteractiveButtons | InteractiveList }
+  | { kind: "interactive"; interactive: InteractiveButtons | InteractiveList | InteractiveProducts }
   | { kind: "reaction"; messageId: string; emoji: string };
 
 /** Everything but a template is free-form: Meta takes it only inside the customer's service window. */
@@ -62,7 +73,7 @@ export function summaryOf(content: OutboundContent): string {
     case "template":
       return `Template ${content.template.name}${content.template.parameters.length ? `: ${content.template.parameters.join(", ")}` : ""}`;
     case "interactive":
-      return content.interactive.body;
+      return "summary" in content.interactive ? content.interactive.summary : content.interactive.body;
     case "reaction":
       return content.emoji ? `Reacted ${content.emoji}` : "Removed a reaction";
     default:

@@ -4,7 +4,7 @@ import { m } from "~/paraglide/messages";
 /** Why a change to the organisation's M-Pesa shortcodes is refused. Nothing has changed when one is thrown. */
 export const refusePayments = (
   status: 400 | 403 | 404 | 409,
-  code: "forbidden" | "not_found" | "duplicate" | "confirm_first",
+  code: "forbidden" | "not_found" | "duplicate" | "confirm_first" | "in_use",
   message: string,
   field?: "businessShortCode",
 ) => new Refusal({ domain: "payment", status, code, message, field });
@@ -19,6 +19,9 @@ export const PAYMENTS_REFUSALS = {
   },
   get duplicate() {
     return m.settings_payments_refusal_duplicate();
+  },
+  get inUse() {
+    return m.settings_payments_refusal_in_use();
   },
   get confirmFirst() {
     return m.settings_payments_refusal_confirm();

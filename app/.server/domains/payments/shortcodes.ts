@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
-import { mpesaShortcodes } from "../../infrastructure/db/schema";
+import { mpesaShortcodes, paymentRequests } from "../../infrastructure/db/schema";
 import { isUniqueViolation } from "../../infrastructure/db/errors";
 import { env } from "../../infrastructure/config/env";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
@@ -204,6 +204,9 @@ export async function removeShortcode(actor: PaymentsActor, id: string, meta?: R
   requireManager(actor);
   const row = await ownShortcode(actor.organization.id, id);
   await db().transaction(async (tx) => {
+    // Its payment requests are the business's records (paid, with receipts): they keep their shortcode.
+    const [used] = await tx.select({ id: paymentRequests.id }).from(paymentRequests).where(eq(paymentRequests.shortcodeId, row.id)).limit(1);
+    if (used) throw refusePayments(409, "in_use", PAYMENTS_REFUSALS.inUse);
     await tx.delete(mpesaShortcodes).where(eq(mpesaShortcodes.id, row.id));
     if (row.isDefault) {
       const [next] = await tx

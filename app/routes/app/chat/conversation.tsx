@@ -15,6 +15,7 @@ import { InboxScreen } from "~/components/inbox/inbox-screen";
 import { placeHref } from "~/components/inbox/conversation-list";
 import { ThreadView } from "~/components/inbox/thread-view";
 import { NoteForm, ReplyComposer, TemplatePicker, type InboxActionData } from "~/components/inbox/composer";
+import { ProductPicker } from "~/components/shop/product-picker";
 import { windowWords } from "~/components/inbox/window-words";
 import { useCan } from "~/components/layout/shell-role";
 import { ArrowLeft } from "~/components/ui/icons";
@@ -70,6 +71,7 @@ export async function loader(args: Route.LoaderArgs) {
     conversation: { ...conversation, unread: 0 },
     thread: page.thread,
     quickReplies: page.quickReplies,
+    shopProducts: page.shopProducts,
     members: page.members,
     templates: page.templates,
     chosenTemplate: page.templates.find((t) => t.id === templateId) ?? null,
@@ -107,6 +109,7 @@ const NO_NUMBERS: { id: string; label: string }[] = [];
 export default function Conversation({ loaderData }: Route.ComponentProps) {
   const { place, now, eventId, conversation, presence, thread, quickReplies, members, templates, chosenTemplate, replyTo, listSearch } =
     loaderData;
+  const { shopProducts } = loaderData;
   const failed = useActionData<typeof action>() as InboxActionData | undefined;
   const canReply = useCan("inbox:reply");
   const canAssign = useCan("inbox:assign");
@@ -263,6 +266,9 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
         {canReply && conversation.window.open ? (
           <div id="inbox-payment-request" data-live-region="">
             <PaymentRequestForm shortcodes={loaderData.shortcodes} errors={failed?.errors} values={failed?.values} />
+          </div>
+          <div id="inbox-shop" data-live-region="">
+            <ProductPicker products={shopProducts} failed={failed} />
           </div>
         ) : null}
         {canReply ? (

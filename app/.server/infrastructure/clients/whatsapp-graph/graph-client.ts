@@ -8,6 +8,7 @@ import { uploadCalls } from "./graph-uploads";
 import { templateCalls } from "./graph-templates";
 import { messageCalls } from "./graph-messages";
 import { mediaCalls } from "./graph-media";
+import { catalogCalls, productCalls } from "./graph-catalogs";
 
 export type { GraphClientOptions } from "./graph-call";
 export { describeGraphFailure, GraphApiError, GraphNetworkError, MediaTooLargeError } from "./graph-errors";
@@ -17,6 +18,7 @@ export type { GraphPhoneNumber } from "./graph-phone-numbers";
 export type { GraphTemplate, GraphTemplateRequest } from "./graph-templates";
 export type { SentMessage } from "./graph-messages";
 export type { GraphMedia } from "./graph-media";
+export type { GraphCatalogProduct, GraphProductFields } from "./graph-catalogs";
 
 /**
  * Meta's Graph API for WhatsApp Business onboarding and sending: one client object, its calls
@@ -37,6 +39,8 @@ export function createGraphClient(options: GraphClientOptions) {
     ...templateCalls(graph),
     ...messageCalls(graph),
     ...mediaCalls(graph),
+    ...catalogCalls(graph),
+    ...productCalls(graph),
   };
 }
 

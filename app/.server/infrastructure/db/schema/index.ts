@@ -30,3 +30,4 @@ export * from "./shopify";
 export * from "./hubspot";
 export * from "./payments";
 export * from "./payment-requests";
+export * from "./shop";

@@ -27,9 +27,10 @@ export const paymentRequests = pgTable(
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
+    /** No cascade: a shortcode with requests on record is not removed (Settings → Payments says so). */
     shortcodeId: uuid("shortcode_id")
       .notNull()
-      .references(() => mpesaShortcodes.id, { onDelete: "cascade" }),
+      .references(() => mpesaShortcodes.id),
     contactId: uuid("contact_id")
       .notNull()
       .references(() => contacts.id, { onDelete: "cascade" }),

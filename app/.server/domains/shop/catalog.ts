@@ -1,0 +1,201 @@
+import { and, eq, isNull, desc } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { products, shopCatalogs, whatsappAccounts, whatsappPhoneNumbers } from "../../infrastructure/db/schema";
+import {
+  GraphApiError,
+  graphClient,
+  type GraphClient,
+  type GraphProductFields,
+} from "../../infrastructure/clients/whatsapp-graph/graph-client";
+import type { Job } from "../../infrastructure/jobs/queue";
+import { log } from "../../infrastructure/log";
+import { decryptSecret } from "../../infrastructure/security/crypto";
+import { recordActivity } from "../activity";
+import { type Product } from "./products";
+import { m } from "~/paraglide/messages";
+
+/**
+ * The organisation's Meta commerce catalog (decision 138): made and connected to its WhatsApp
+ * Business Account the first time a product is pushed (a catalog Meta already connected is
+ * adopted), with the cart on and the shop icon shown on its numbers. Products are pushed one by
+ * one by the /products edge; "sync now" pushes every one and deletes what Meta holds that Jumbe
+ * does not.
+ */
+
+export const SHOP_RECONCILE_QUEUE = "shop.reconcile";
+
+interface Account {
+  id: string;
+  organizationId: string;
+  wabaId: string;
+  businessId: string | null;
+  token: string;
+}
+
+/** Why the shop cannot reach Meta now, in words for the product's row; the job does not retry it. */
+class NotReady extends Error {}
+
+/** The organisation's connected WhatsApp account whose token Meta still takes, or null. */
+async function connectedAccount(organizationId: string): Promise<Account | null> {
+  const [row] = await db()
+    .select({
+      id: whatsappAccounts.id,
+      wabaId: whatsappAccounts.wabaId,
+      businessId: whatsappAccounts.businessId,
+      token: whatsappAccounts.accessTokenEncrypted,
+    })
+    .from(whatsappAccounts)
+    .where(
+      and(
+        eq(whatsappAccounts.organizationId, organizationId),
+        eq(whatsappAccounts.status, "connected"),
+        isNull(whatsappAccounts.tokenRefusedAt),
+      ),
+    )
+    .orderBy(desc(whatsappAccounts.connectedAt))
+    .limit(1);
+  return row ? { ...row, organizationId, token: decryptSecret(row.token) } : null;
+}
+
+/** The organisation's catalog id at Meta, or null before the first product was pushed. */
+export async function catalogIdOf(organizationId: string): Promise<string | null> {
+  const [row] = await db()
+    .select({ catalogId: shopCatalogs.catalogId })
+    .from(shopCatalogs)
+    .innerJoin(whatsappAccounts, eq(whatsappAccounts.id, shopCatalogs.accountId))
+    .where(and(eq(shopCatalogs.organizationId, organizationId), eq(whatsappAccounts.status, "connected")))
+    .orderBy(desc(shopCatalogs.createdAt))
+    .limit(1);
+  return row?.catalogId ?? null;
+}
+
+/** The account's catalog: the one Jumbe made, else the one Meta has connected, else a new one. */
+async function ensureCatalog(account: Account, client: GraphClient): Promise<string> {
+  const [known] = await db().select().from(shopCatalogs).where(eq(shopCatalogs.accountId, account.id));
+  if (known) return known.catalogId;
+  let catalogId = (await client.connectedCatalogs(account.wabaId, account.token))[0];
+  if (!catalogId) {
+    // Embedded Signup may leave the business unknown: Meta names the WABA's owner.
+    const businessId = account.businessId ?? (await client.wabaOwnerBusiness(account.wabaId, account.token));
+    if (!businessId) throw new NotReady(m.shop_sync_no_business());
+    if (!account.businessId) await db().update(whatsappAccounts).set({ businessId }).where(eq(whatsappAccounts.id, account.id));
+    catalogId = await client.createCatalog(businessId, "Jumbe shop", account.token);
+    await client.connectCatalog(account.wabaId, catalogId, account.token);
+  }
+  const numbers = await db()
+    .select({ phoneNumberId: whatsappPhoneNumbers.phoneNumberId })
+    .from(whatsappPhoneNumbers)
+    .where(eq(whatsappPhoneNumbers.accountId, account.id));
+  for (const n of numbers) await client.enableCommerce(n.phoneNumberId, account.token);
+  await db()
+    .insert(shopCatalogs)
+    .values({ organizationId: account.organizationId, accountId: account.id, catalogId })
+    .onConflictDoNothing();
+  await recordActivity({
+    organizationId: account.organizationId,
+    type: "settings",
+    status: "success",
+    action: "Shop catalog connected",
+    details: `Meta catalog ${catalogId}, WhatsApp Business Account ${account.wabaId}`,
+  });
+  return catalogId;
+}
+
+const fieldsFor = (p: Product): GraphProductFields => ({
+  retailerId: p.retailerId,
+  name: p.name,
+  description: p.description,
+  priceCents: p.priceCents,
+  currency: p.currency,
+  imageUrl: p.imageUrl,
+  availability: p.availability,
+});
+
+/** Meta's reason, in the words it gives people when it gives them. */
+const reasonOf = (error: GraphApiError) => (error.userMessage ?? error.details ?? error.message).slice(0, 500);
+
+/** Pushes one product as it stands now: created, updated, or (removed) deleted at Meta and here. */
+async function pushProduct(product: Product, catalogId: string, account: Account, client: GraphClient, remote?: Map<string, string>) {
+  // Reconciling, Meta's list is the truth of what it holds; otherwise the id Jumbe kept.
+  const metaId = remote ? (remote.get(product.retailerId) ?? null) : product.metaProductId;
+  if (product.removedAt) {
+    if (metaId) await ignoreGone(() => client.deleteProduct(metaId, account.token));
+    await db().delete(products).where(eq(products.id, product.id));
+    return;
+  }
+  let id = metaId;
+  try {
+    if (id) await client.updateProduct(id, fieldsFor(product), account.token);
+    else id = await client.createProduct(catalogId, fieldsFor(product), account.token);
+  } catch (error) {
+    if (!(error instanceof GraphApiError) || error.retryable) throw error;
+    await db()
+      .update(products)
+      .set({ syncState: "failed", syncError: reasonOf(error) })
+      .where(and(eq(products.id, product.id), eq(products.updatedAt, product.updatedAt)));
+    return;
+  }
+  // Changed again meanwhile: the next job pushes that version and marks it.
+  await db()
+    .update(products)
+    .set({ metaProductId: id, syncState: "synced", syncError: null, syncedAt: new Date() })
+    .where(and(eq(products.id, product.id), eq(products.updatedAt, product.updatedAt)));
+}
+
+/** A delete of what Meta no longer holds (100/33) is done. */
+async function ignoreGone(work: () => Promise<void>) {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof GraphApiError && error.code === 100) return;
+    throw error;
+  }
+}
+
+/** The organisation's account and catalog, or the product marked failed with why not. */
+async function reach(organizationId: string, client: GraphClient, productId?: string) {
+  try {
+    const account = await connectedAccount(organizationId);
+    if (!account) throw new NotReady(m.shop_sync_no_account());
+    return { account, catalogId: await ensureCatalog(account, client) };
+  } catch (error) {
+    const reason = error instanceof NotReady ? error.message : error instanceof GraphApiError && !error.retryable ? reasonOf(error) : null;
+    if (reason === null) throw error;
+    const scope = productId ? eq(products.id, productId) : isNull(products.removedAt);
+    await db()
+      .update(products)
+      .set({ syncState: "failed", syncError: reason })
+      .where(and(eq(products.organizationId, organizationId), scope));
+    return null;
+  }
+}
+
+/** The sync job: one product (and, after a change of SKU, the old item at Meta). */
+export async function runProductSync(
+  jobs: Job<{ organizationId: string; productId: string; deleteMetaId?: string }>[],
+  client: GraphClient = graphClient(),
+) {
+  for (const { payload } of jobs) {
+    const [product] = await db()
+      .select()
+      .from(products)
+      .where(and(eq(products.id, payload.productId), eq(products.organizationId, payload.organizationId)));
+    const reached = await reach(payload.organizationId, client, product?.id);
+    if (!reached) continue;
+    if (payload.deleteMetaId) await ignoreGone(() => client.deleteProduct(payload.deleteMetaId!, reached.account.token));
+    if (product) await pushProduct(product, reached.catalogId, reached.account, client);
+  }
+}
+
+/** "Sync now": every product pushed again, and what the catalog holds that Jumbe does not, deleted there. */
+export async function reconcileCatalog(organizationId: string, client: GraphClient = graphClient()) {
+  const reached = await reach(organizationId, client);
+  if (!reached) return;
+  const { account, catalogId } = reached;
+  const remote = new Map((await client.listProducts(catalogId, account.token)).map((p) => [p.retailerId, p.id]));
+  const local = await db().select().from(products).where(eq(products.organizationId, organizationId));
+  const live = new Set(local.filter((p) => !p.removedAt).map((p) => p.retailerId));
+  for (const product of local) await pushProduct(product, catalogId, account, client, remote);
+  for (const [retailerId, id] of remote) if (!live.has(retailerId)) await ignoreGone(() => client.deleteProduct(id, account.token));
+  log().info({ organizationId, products: local.length }, "shop catalog reconciled");
+}

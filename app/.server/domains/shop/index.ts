@@ -1,0 +1,34 @@
+/**
+ * The shop domain's public entry (decision 138): products mirrored into Meta's catalog, the product
+ * messages agents send, and the orders customers send back.
+ */
+export { catalogIdOf, reconcileCatalog, runProductSync, SHOP_RECONCILE_QUEUE } from "./catalog";
+export {
+  cartsOfMessages,
+  getOrder,
+  listOrders,
+  orderCounts,
+  orderTotal,
+  ORDERS_PAGE,
+  readCart,
+  recordInboundOrders,
+  setOrderStatus,
+} from "./orders";
+export type { InboundOrder, OrderFilter, OrderLine, OrderView } from "./orders";
+export { PRODUCT_LIST_MAX, PRODUCT_MESSAGE_KINDS, productMessage, sendableProducts } from "./product-messages";
+export type { ProductMessageKind, ProductMessageRequest } from "./product-messages";
+export {
+  createProduct,
+  getProduct,
+  listProducts,
+  PRODUCTS_MAX,
+  queueProductSync,
+  refuseShop,
+  removeProduct,
+  requireProduct,
+  SHOP_SYNC_QUEUE,
+  updateProduct,
+} from "./products";
+export type { Product, ShopActor } from "./products";
+export { importProducts, PRODUCT_IMPORT_FIELD, PRODUCT_IMPORT_MAX_BYTES, PRODUCT_IMPORT_MAX_ROWS } from "./import";
+export type { ImportOutcome } from "./import";

@@ -1,0 +1,72 @@
+import type { InteractiveProducts } from "../messaging";
+import { catalogIdOf } from "./catalog";
+import { listProducts, refuseShop } from "./products";
+import { m } from "~/paraglide/messages";
+
+/**
+ * The product messages an agent sends from the inbox (reference commerce §1.5): one product, a list
+ * of up to 30, or the catalogue's button. Only products Meta's catalog holds (synced) can be named:
+ * Meta refuses a message naming any other.
+ */
+
+export const PRODUCT_MESSAGE_KINDS = ["product", "product_list", "catalog_message"] as const;
+export type ProductMessageKind = (typeof PRODUCT_MESSAGE_KINDS)[number];
+export const PRODUCT_LIST_MAX = 30;
+const HEADER_MAX = 60;
+const BODY_MAX = 1024;
+
+export interface ProductMessageRequest {
+  kind: string;
+  productIds: string[];
+  header: string;
+  body: string;
+}
+
+/** The products the composer offers: those the catalog holds now. */
+export async function sendableProducts(organizationId: string) {
+  const all = await listProducts(organizationId);
+  return all
+    .filter((p) => p.syncState === "synced" && p.metaProductId)
+    .map((p) => ({ id: p.id, name: p.name, retailerId: p.retailerId, priceCents: p.priceCents, availability: p.availability }));
+}
+
+/** The message for the request, checked: refusals name the composer's field. */
+export async function productMessage(organizationId: string, request: ProductMessageRequest): Promise<InteractiveProducts> {
+  const kind = PRODUCT_MESSAGE_KINDS.find((k) => k === request.kind);
+  if (!kind) throw refuseShop(400, m.shop_send_choose_kind(), "productKind");
+  const catalogId = await catalogIdOf(organizationId);
+  if (!catalogId) throw refuseShop(409, m.shop_send_no_catalog(), "productKind");
+  const offered = await sendableProducts(organizationId);
+  const chosen = offered.filter((p) => request.productIds.includes(p.id));
+  const body = request.body.trim();
+  const header = request.header.trim();
+  if (body.length > BODY_MAX) throw refuseShop(400, m.shop_send_body_too_long({ max: BODY_MAX }), "productBody");
+  const summary = (names: string[]) => m.shop_send_summary({ names: names.join(", ") }).slice(0, 4096);
+  switch (kind) {
+    case "product": {
+      if (chosen.length !== 1) throw refuseShop(400, m.shop_send_choose_one(), "products");
+      const [one] = chosen;
+      return { type: "product", catalogId, retailerId: one!.retailerId, body, summary: summary([one!.name]) };
+    }
+    case "product_list": {
+      if (!chosen.length) throw refuseShop(400, m.shop_send_choose_some(), "products");
+      if (chosen.length > PRODUCT_LIST_MAX) throw refuseShop(400, m.shop_send_too_many({ max: PRODUCT_LIST_MAX }), "products");
+      if (!header) throw refuseShop(400, m.shop_send_header_required(), "productHeader");
+      if (header.length > HEADER_MAX) throw refuseShop(400, m.shop_send_header_too_long({ max: HEADER_MAX }), "productHeader");
+      if (!body) throw refuseShop(400, m.shop_send_body_required(), "productBody");
+      return {
+        type: "product_list",
+        catalogId,
+        header,
+        body,
+        sections: [{ title: m.shop_send_section_title().slice(0, 24), retailerIds: chosen.map((p) => p.retailerId) }],
+        summary: summary(chosen.map((p) => p.name)),
+      };
+    }
+    default: {
+      if (!body) throw refuseShop(400, m.shop_send_body_required(), "productBody");
+      const thumbnail = chosen[0] ?? offered[0];
+      return { type: "catalog_message", body, thumbnailRetailerId: thumbnail?.retailerId, summary: m.shop_send_catalog_summary() };
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { organizations } from "./auth";
+import { contacts, conversations, messages } from "./messaging";
+import { whatsappAccounts } from "./whatsapp";
+import { paymentRequests } from "./payment-requests";
+import { ORDER_STATUSES } from "../../../../lib/shop";
+
+/**
+ * The shop (issue 76): an organisation's products, mirrored into its Meta commerce catalog so
+ * agents can send them in a chat, and the orders customers send back from their WhatsApp cart.
+ */
+
+export const PRODUCT_AVAILABILITIES = ["in stock", "out of stock"] as const;
+export type ProductAvailability = (typeof PRODUCT_AVAILABILITIES)[number];
+/** pending: a change waits for the sync job; synced: Meta holds this version; failed: Meta refused it (sync_error says why). */
+export const PRODUCT_SYNC_STATES = ["pending", "synced", "failed"] as const;
+export type ProductSyncState = (typeof PRODUCT_SYNC_STATES)[number];
+
+export { ORDER_STATUSES, type OrderStatus } from "../../../../lib/shop";
+
+/** The organisation's Meta commerce catalog, connected to its WhatsApp Business Account. One per account. */
+export const shopCatalogs = pgTable(
+  "shop_catalogs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => whatsappAccounts.id, { onDelete: "cascade" }),
+    /** Meta's catalog id. */
+    catalogId: text("catalog_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("shop_catalogs_account_idx").on(t.accountId), index("shop_catalogs_org_idx").on(t.organizationId)],
+);
+
+export const products = pgTable(
+  "products",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The SKU: Meta's retailer_id, the product_retailer_id of messages and orders. */
+    retailerId: text("retailer_id").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    /** KES cents (Meta's minor units). */
+    priceCents: bigint("price_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull().default("KES"),
+    imageUrl: text("image_url"),
+    availability: text("availability", { enum: PRODUCT_AVAILABILITIES }).notNull().default("in stock"),
+    /** Meta's product item id, once the catalog holds it. */
+    metaProductId: text("meta_product_id"),
+    syncState: text("sync_state", { enum: PRODUCT_SYNC_STATES }).notNull().default("pending"),
+    syncError: text("sync_error"),
+    syncedAt: timestamp("synced_at", { withTimezone: true }),
+    /** Removed by the team: kept until the catalog no longer holds it, then deleted. */
+    removedAt: timestamp("removed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("products_org_retailer_idx").on(t.organizationId, t.retailerId),
+    index("products_org_name_idx").on(t.organizationId, t.name),
+  ],
+);
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    /** The inbound message that carried the cart (null once that message is deleted). */
+    messageId: uuid("message_id").references(() => messages.id, { onDelete: "set null" }),
+    /** The cart message's wamid: an order delivered twice is one order. */
+    wamid: text("wamid").notNull(),
+    catalogId: text("catalog_id").notNull(),
+    note: text("note").notNull().default(""),
+    totalCents: bigint("total_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull().default("KES"),
+    status: text("status", { enum: ORDER_STATUSES }).notNull().default("received"),
+    /** The payment request asking for this order's total; its payment marks the order paid. */
+    paymentRequestId: uuid("payment_request_id").references(() => paymentRequests.id, { onDelete: "set null" }),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("orders_org_wamid_idx").on(t.organizationId, t.wamid),
+    index("orders_org_received_idx").on(t.organizationId, t.receivedAt.desc()),
+    index("orders_conversation_idx")
+      .on(t.conversationId)
+      .where(sql`conversation_id is not null`),
+  ],
+);
+
+export const orderItems = pgTable(
+  "order_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** The cart's line order. */
+    position: integer("position").notNull(),
+    retailerId: text("retailer_id").notNull(),
+    productId: uuid("product_id").references(() => products.id, { onDelete: "set null" }),
+    /** The product's name when the order came (the retailer id when the product is unknown). */
+    name: text("name").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: bigint("unit_price_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull().default("KES"),
+  },
+  (t) => [uniqueIndex("order_items_order_position_idx").on(t.orderId, t.position)],
+);
