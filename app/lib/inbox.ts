@@ -134,7 +134,13 @@ export type MessageContent =
       items: number;
       text: string | null;
       /** The order Jumbe made of the cart (decision 138): its lines, total and page. */
-      cart?: { orderId: string; totalCents: number; lines: { name: string; quantity: number; unitPriceCents: number }[] };
+      cart?: {
+        orderId: string;
+        totalCents: number;
+        /** received (the team may ask for payment), awaiting_payment, paid or cancelled. */
+        status: "received" | "awaiting_payment" | "paid" | "cancelled";
+        lines: { name: string; quantity: number; unitPriceCents: number }[];
+      };
     }
   | { kind: "unsupported"; text: string };
 

@@ -2,6 +2,8 @@ import { onWalletCredited } from "../domains/billing/wallet-credited";
 import { resumeWalletPausedCampaigns } from "../domains/campaigns/wallet-resume";
 import { onContactErasing } from "../domains/contacts/rights";
 import { queueCopiesErasure } from "../domains/integrations/erasure";
+import { onPaymentRequestClosed } from "../domains/payments";
+import { settleOrderOfRequest } from "../domains/shop";
 
 /**
  * The reactions a lower domain announces and a higher one performs, wired once per process by the
@@ -10,4 +12,5 @@ import { queueCopiesErasure } from "../domains/integrations/erasure";
 export function wireDomainEvents() {
   onWalletCredited("campaigns.resume-wallet-paused", resumeWalletPausedCampaigns);
   onContactErasing("integrations.erase-copies", queueCopiesErasure);
+  onPaymentRequestClosed("shop.settle-order", settleOrderOfRequest);
 }

@@ -13,6 +13,7 @@ import {
   User,
 } from "~/components/ui/icons";
 import type { ReactNode } from "react";
+import { Button } from "~/components/ui/button";
 import { mediaLabel, orderWords, type MediaKind, type MessageContent } from "~/lib/inbox";
 import { intlLocale } from "~/lib/intl";
 import { formatKes } from "~/lib/invoice";
@@ -106,7 +107,13 @@ export function MessageBody({ content }: { content: MessageContent }) {
   }
 }
 
-/** The order Jumbe made of a cart: each line, the total and a link to the order's page. */
+const CART_STATUS_WORDS = {
+  awaiting_payment: m.shop_order_status_awaiting_payment,
+  paid: m.shop_order_status_paid,
+  cancelled: m.shop_order_status_cancelled,
+} as const;
+
+/** The order Jumbe made of a cart: each line, the total, a link to the order's page and its payment. */
 function CartLines({ cart }: { cart: NonNullable<Extract<MessageContent, { kind: "order" }>["cart"]> }) {
   return (
     <div className="mt-1 space-y-1" data-cart="">
@@ -127,6 +134,19 @@ function CartLines({ cart }: { cart: NonNullable<Extract<MessageContent, { kind:
       <a href={`/shop/orders/${cart.orderId}`} className="font-medium text-brand-700 underline hover:text-brand-900">
         {m.shop_cart_open_order()}
       </a>
+      {cart.status === "received" ? (
+        // The conversation's own action (the inbox's "order-payment" intent): the total asked by M-Pesa.
+        <form method="post" className="pt-1">
+          <input type="hidden" name="orderId" value={cart.orderId} />
+          <Button type="submit" name="intent" value="order-payment" size="sm" variant="secondary">
+            {m.shop_order_pay_button({ amount: formatKes(Math.ceil(cart.totalCents / 100) * 100) })}
+          </Button>
+        </form>
+      ) : (
+        <p className="text-xs font-medium text-slate-600" data-cart-status={cart.status}>
+          {CART_STATUS_WORDS[cart.status]()}
+        </p>
+      )}
     </div>
   );
 }

@@ -27,7 +27,7 @@ import type { ReplyTemplate } from "~/lib/inbox";
 import { isRefusal } from "../../infrastructure/refusal";
 import { createPaymentRequest } from "../payments";
 import { PaymentRequestFormSchema } from "~/lib/schemas/payment-requests";
-import { productMessage, sendableProducts } from "../shop";
+import { productMessage, requestOrderPayment, sendableProducts } from "../shop";
 import { m } from "~/paraglide/messages";
 
 /** What a template's media header takes, and how to give it, by its kind. */
@@ -239,6 +239,17 @@ const requestPayment: InboxWork = async ({ actor, conversation, field }) => {
   return { kind: "done", toast: m.payreq_form_sent() };
 };
 
+/** A cart's "Ask for payment": the order's total asked of its customer (the shop, then payments). */
+const requestOrderPay: InboxWork = async ({ actor, conversation, field }) => {
+  try {
+    await requestOrderPayment(actor, field("orderId"), conversation.id);
+  } catch (error) {
+    if (isRefusal(error, "payment")) throw refuseInbox(error.status, error.message, "form");
+    throw error;
+  }
+  return { kind: "done", toast: m.shop_order_pay_sent() };
+};
+
 /** A product, a product list or the catalogue, from the composer's shop form (the products ticked by id). */
 const sendProducts: InboxWork = async ({ actor, conversation, field }) => {
   if (!conversation.window.open) throw refuseInbox(409, m.inbox_reply_window_closed(), "template");
@@ -274,6 +285,7 @@ const INTENTS: Record<string, InboxWork> = {
   },
   template: sendTemplate,
   products: sendProducts,
+  "order-payment": requestOrderPay,
   note: async ({ actor, conversation, field }) => {
     await addNote(actor, conversation, field("note"));
     return { kind: "done" };

@@ -1,5 +1,6 @@
 import type { MessageContent, ThreadEntry, ThreadItem, ThreadMessage } from "~/lib/inbox";
 import { cartsOfMessages, type OrderLine } from "../shop";
+import type { OrderStatus } from "../../infrastructure/db/schema";
 import { rawQuery } from "../../infrastructure/db/client";
 import { isTimestamp, isUuid } from "../../infrastructure/db/keyset";
 import { failureInWords } from "../campaigns";
@@ -219,13 +220,17 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
 }
 
 /** An order message's card with the order Jumbe made of it: its lines, total and page. */
-function withCart(content: MessageContent, cart: { orderId: string; totalCents: number; items: OrderLine[] } | undefined): MessageContent {
+function withCart(
+  content: MessageContent,
+  cart: { orderId: string; totalCents: number; status: OrderStatus; items: OrderLine[] } | undefined,
+): MessageContent {
   if (content.kind !== "order" || !cart) return content;
   return {
     ...content,
     cart: {
       orderId: cart.orderId,
       totalCents: cart.totalCents,
+      status: cart.status,
       lines: cart.items.map((i) => ({ name: i.name, quantity: i.quantity, unitPriceCents: i.unitPriceCents })),
     },
   };

@@ -205,7 +205,11 @@ export async function removeShortcode(actor: PaymentsActor, id: string, meta?: R
   const row = await ownShortcode(actor.organization.id, id);
   await db().transaction(async (tx) => {
     // Its payment requests are the business's records (paid, with receipts): they keep their shortcode.
-    const [used] = await tx.select({ id: paymentRequests.id }).from(paymentRequests).where(eq(paymentRequests.shortcodeId, row.id)).limit(1);
+    const [used] = await tx
+      .select({ id: paymentRequests.id })
+      .from(paymentRequests)
+      .where(eq(paymentRequests.shortcodeId, row.id))
+      .limit(1);
     if (used) throw refusePayments(409, "in_use", PAYMENTS_REFUSALS.inUse);
     await tx.delete(mpesaShortcodes).where(eq(mpesaShortcodes.id, row.id));
     if (row.isDefault) {

@@ -32,3 +32,4 @@ export {
 export type { Product, ShopActor } from "./products";
 export { importProducts, PRODUCT_IMPORT_FIELD, PRODUCT_IMPORT_MAX_BYTES, PRODUCT_IMPORT_MAX_ROWS } from "./import";
 export type { ImportOutcome } from "./import";
+export { requestOrderPayment, settleOrderOfRequest } from "./order-payment";

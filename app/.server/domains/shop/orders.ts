@@ -254,7 +254,8 @@ export async function setOrderStatus(organizationId: string, orderId: string, st
 
 /** The carts of the given inbound messages, for the inbox thread's cards. */
 export async function cartsOfMessages(organizationId: string, messageIds: string[]) {
-  if (!messageIds.length) return new Map<string, { orderId: string; totalCents: number; currency: string; items: OrderLine[] }>();
+  if (!messageIds.length)
+    return new Map<string, { orderId: string; totalCents: number; currency: string; status: OrderStatus; items: OrderLine[] }>();
   const rows = await db()
     .select({ ...orderColumns, messageId: orders.messageId })
     .from(orders)
@@ -264,7 +265,13 @@ export async function cartsOfMessages(organizationId: string, messageIds: string
   return new Map(
     rows.map((r, i) => [
       String(r.messageId),
-      { orderId: views[i]!.id, totalCents: views[i]!.totalCents, currency: views[i]!.currency, items: views[i]!.items },
+      {
+        orderId: views[i]!.id,
+        totalCents: views[i]!.totalCents,
+        currency: views[i]!.currency,
+        status: views[i]!.status,
+        items: views[i]!.items,
+      },
     ]),
   );
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { announceRequestClosed } from "./closed";
 import { db, rawQuery } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { Job } from "../../../infrastructure/jobs/queue";
@@ -77,6 +78,7 @@ export async function expireRequests(limit = 100) {
       await tx.execute(
         sql`update payment_requests set status = 'expired', phone_asked_at = null, closed_at = now(), updated_at = now() where id = ${id}`,
       );
+      await announceRequestClosed(tx, { organizationId: request.organization_id, requestId: id, outcome: "expired" });
       if (request.conversation_id)
         await logConversationEvents(tx, [
           { organizationId: request.organization_id, conversationId: request.conversation_id, kind: "conversation" },

@@ -21,6 +21,11 @@ export interface RequestOrigin {
   sourceId?: string | null;
   /** The API's Idempotency-Key: the same key answers the first request again. */
   idempotencyKey?: string | null;
+  /**
+   * Run in the transaction that stores the request and its message (an order taking the request:
+   * under the order's lock); a refusal thrown here stores and sends nothing.
+   */
+  withRequest?: (tx: Executor, requestId: string) => Promise<void>;
 }
 
 interface Target {
@@ -104,6 +109,7 @@ export async function createPaymentRequest(
               ${actor.userId}, ${origin.source}, ${origin.sourceId ?? null}, ${origin.idempotencyKey ?? null})`);
     await tx.execute(sql`update conversations set last_message_at = greatest(last_message_at, now()) where id = ${target.conversation_id}`);
     await logMessageEvents(tx, "message", [messageId]);
+    if (origin.withRequest) await origin.withRequest(tx, id);
   };
   try {
     await queueMessage(actor.organizationId, {

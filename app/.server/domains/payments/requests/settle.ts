@@ -6,6 +6,7 @@ import { log } from "../../../infrastructure/log";
 import { logConversationEvents } from "../../messaging";
 import { emitWebhookEvent } from "../../webhooks-out";
 import { noteShortcodeResult } from "../connection-test";
+import { announceRequestClosed } from "./closed";
 import { lockRequest, type AttemptRow, type LockedRequest } from "./lock";
 
 /** The job that tells the customer what became of their payment (their receipt, or why it failed). */
@@ -62,6 +63,7 @@ export async function markPaid(
         paid_phone = ${paid.phone}, paid_at = ${(paid.at ?? new Date()).toISOString()}::timestamptz, amount_mismatch = ${mismatch},
         phone_asked_at = null, closed_at = now(), updated_at = now()
     where id = ${request.id}`);
+  await announceRequestClosed(tx, { organizationId: request.organization_id, requestId: request.id, outcome: "paid" });
   await announce(tx, request, "payment_request.paid", {
     receipt: paid.receipt,
     paidAmountKes: amount,

@@ -15,7 +15,7 @@ import { mpesaShortcodes } from "./payments";
 export const PAYMENT_REQUEST_STATUSES = ["open", "paid", "expired", "cancelled"] as const;
 export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
 /** Who or what asked for the money. */
-export const PAYMENT_REQUEST_SOURCES = ["inbox", "contact", "flow", "automation", "shopify", "api"] as const;
+export const PAYMENT_REQUEST_SOURCES = ["inbox", "contact", "flow", "automation", "shopify", "api", "order"] as const;
 export type PaymentRequestSource = (typeof PAYMENT_REQUEST_SOURCES)[number];
 /** How a request was paid: the prompt (STK push) or the paybill/till by hand (C2B). */
 export const PAYMENT_REQUEST_PAID_VIA = ["stk", "c2b"] as const;
