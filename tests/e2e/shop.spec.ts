@@ -1,10 +1,13 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { test, expect } from "./fixtures";
+import { field } from "./helpers";
 import { connectedBusiness, customerNumber, customerWrites, expectSoon, openConversation, sentMessage, thread } from "./inbox-helpers";
 
 // The shop (issue 76, decision 138), with JavaScript on and off: a product added and synced to the
 // Meta sandbox's catalog, sent in a product list from the inbox, ordered from the sandbox's cart
-// page as the customer, shown in the thread as a cart with its total and listed on /shop/orders.
+// page as the customer, shown in the thread as a cart with its total and listed on /shop/orders;
+// then the agent asks for the cart's total by M-Pesa on the business's own till, the customer pays
+// on the M-Pesa sandbox's phone, and the cart and the order say paid.
 
 test("a product goes to the catalog, out in a list, and comes back as an order", async ({ page, request, javaScriptEnabled }) => {
   const { phoneNumberId } = await connectedBusiness(page, request);
@@ -57,4 +60,79 @@ test("a product goes to the catalog, out in a list, and comes back as an order",
   await expect(orderRow).toContainText(`2 × ${product}`);
   await expect(orderRow).toContainText("KES 3,000.00");
   await expect(orderRow).toContainText("Received");
+
+  // The business's own till, known to the M-Pesa sandbox with its own Daraja app.
+  const suffix = String(randomInt(10_000, 99_999));
+  const till = {
+    label: "Duka till",
+    kind: "till",
+    shortcode: `73${suffix}`,
+    tillNumber: `53${suffix}`,
+    consumerKey: `e2e-shop-key-${suffix}`,
+    consumerSecret: `e2e-shop-secret-${suffix}`,
+    passkey: `e2e-shop-passkey-${suffix}-0000000000`,
+  };
+  expect((await request.post("/sandbox/mpesa/control/shortcodes", { data: till })).status()).toBe(201);
+  await page.goto("/settings/payments");
+  await field(page, "Name").fill(till.label);
+  await field(page, "Type").selectOption("till");
+  await field(page, "Paybill or store number").fill(till.shortcode);
+  await field(page, "Till number").fill(till.tillNumber);
+  await field(page, "Environment").selectOption("sandbox");
+  await field(page, "Consumer key").fill(till.consumerKey);
+  await field(page, "Consumer secret").fill(till.consumerSecret);
+  await field(page, "Passkey").fill(till.passkey);
+  await page.getByRole("button", { name: "Connect" }).click();
+  await expect(page.getByText("Duka till is connected.", { exact: false })).toBeVisible();
+
+  // The agent turns the cart into a payment request for its total.
+  await page.goto(`/chat/${conversationId}`);
+  await thread(page).locator("[data-cart]").getByRole("button", { name: "Ask for KES 3,000.00 by M-Pesa" }).click();
+  await expect(thread(page).locator('[data-cart-status="awaiting_payment"]')).toBeVisible({ timeout: 30_000 });
+
+  // The customer taps Pay on the request's message (as WhatsApp posts a tap) and approves the prompt.
+  let tap: { wamid: string; id: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const sent = (await (await request.get(`/sandbox/meta/control/messages?phoneNumberId=${phoneNumberId}`)).json()) as {
+          messages: { wamid: string; to: string; body: { interactive?: { action?: { buttons?: { reply: { id: string } }[] } } } }[];
+        };
+        const asked = sent.messages.find((m) => m.to.replace(/^\+/, "") === from && m.body.interactive?.action?.buttons);
+        tap = asked ? { wamid: asked.wamid, id: asked.body.interactive!.action!.buttons![0]!.reply.id } : undefined;
+        return !!tap;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  const tapped = await request.post("/sandbox/meta/control/inbound", {
+    data: { phoneNumberId, from, name, type: "button_reply", contextId: tap!.wamid, replyId: tap!.id, title: "Pay with M-Pesa" },
+  });
+  expect(tapped.status(), await tapped.text()).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`/sandbox/mpesa/phone?phone=${from}`);
+        return page.getByLabel(/PIN/).count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(0);
+  await page.getByLabel(/PIN/).first().fill("1234");
+  await page
+    .getByRole("button", { name: /pay|send|ok/i })
+    .first()
+    .click();
+
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`/chat/${conversationId}`);
+        return thread(page).locator('[data-cart-status="paid"]').count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
+  await page.goto("/shop/orders");
+  await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Paid");
 });
