@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { env } from "~/.server/infrastructure/config/env";
+import { encryptSecret } from "~/.server/infrastructure/security/crypto";
 import { ENDPOINTS, type Endpoint } from "~/.server/adapters/api-v1/endpoints";
 import { ERROR_CODES } from "~/.server/adapters/api-v1/errors";
 import { openApiDocument } from "~/.server/adapters/api-v1/openapi";
@@ -133,6 +134,27 @@ const POSTS: Record<string, PostCase> = {
       };
     },
     made: count("media_files"),
+  },
+  "POST /api/v1/payment-requests": {
+    prepare: async (t) => {
+      await rawQuery(
+        `insert into mpesa_shortcodes (organization_id, label, kind, business_short_code, environment, consumer_key_sealed,
+                                       consumer_key_hint, consumer_secret_sealed, passkey_sealed, callback_token, is_default)
+         values ($1, 'Main paybill', 'paybill', '174379', 'sandbox', $2, '-key', $2, $2, $3, true)`,
+        [t.organizationId, encryptSecret("not-used-here"), randomBytes(24).toString("base64url")],
+      );
+      const from = recipient(6).replace(/^\+/, "");
+      await meta.customerWrites(t.phoneNumberId, from, { text: "Nataka kulipa" });
+      const [conversation] = await rawQuery<{ id: string }>(
+        `select v.id from conversations v join contacts c on c.id = v.contact_id where v.organization_id = $1 and c.phone = $2`,
+        [t.organizationId, `+${from}`],
+      );
+      return {
+        path: "/api/v1/payment-requests",
+        request: (o) => ({ body: { conversationId: conversation!.id, amount: o ? 200 : 100, description: "Order 42" } }),
+      };
+    },
+    made: count("payment_requests"),
   },
   "POST /api/v1/contacts": {
     prepare: json("/api/v1/contacts", (o) => ({ ...CONTACT_CREATE_EXAMPLE, phone: recipient(o ? 4 : 3) })),

@@ -311,6 +311,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/payment-requests/{id}",
       "/api/v1/hooks",
       "/api/v1/hooks/{id}",
+      "/api/v1/orders",
+      "/api/v1/orders/{id}",
     ]);
     expect(Object.keys(doc.paths["/api/v1/contacts/{id}"])).toEqual(["get", "patch", "delete"]);
     expect(Object.keys(doc.paths["/api/v1/automations/rules/{id}"])).toEqual(["get", "patch", "delete"]);
@@ -472,6 +474,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       "GET /api/v1/hooks",
       "POST /api/v1/hooks",
       "DELETE /api/v1/hooks/{id}",
+      "GET /api/v1/orders",
+      "GET /api/v1/orders/{id}",
     ]);
     // The contact's consent example runs before its DELETE example (the page lists DELETE first), and a
     // flow is published before its DELETE example deletes it.
@@ -507,6 +511,12 @@ describe("OpenAPI and the Developers page's examples", () => {
     // Each language in turn runs every endpoint in the page's order: the POST creates the example
     // template, the GET and DELETE after it use its id (TEMPLATE_ID). Meta holds a deleted name for
     // a while, so each language submits to a WhatsApp account of its own.
+    // An order as a customer's cart leaves it (ORDER_ID), for the orders' examples to read.
+    const [order] = await rawQuery<{ id: string }>(
+      `insert into orders (organization_id, wamid, catalog_id, total_cents) values ($1, 'wamid.examples-order', 'catalog-1', 150000)
+       returning id`,
+      [t.organization.id],
+    );
     const outputs: Record<string, string[]> = {};
     const messageOutputs: Record<string, string[]> = {};
     const campaignOutputs: Record<string, string[]> = {};
@@ -531,6 +541,7 @@ describe("OpenAPI and the Developers page's examples", () => {
           KNOWLEDGE_ID: knowledgeId,
           FLOW_ID: flowId,
           HOOK_ID: hookId,
+          ORDER_ID: order!.id,
         });
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/templates") templateId = JSON.parse(stdout).id;
         if (endpoint.method === "POST" && endpoint.path === "/api/v1/media") mediaId = JSON.parse(stdout).id;

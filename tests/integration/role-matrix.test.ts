@@ -100,6 +100,9 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   "/webhooks/paybill/:secret/:step": { need: "public", why: "the paybill's validation and confirmation, on a secret address" },
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": { need: "public", why: "M-Pesa's B2C results for a payout, on a secret address" },
   "/webhooks/paystack": { need: "public", why: "Paystack's webhook, signed" },
+  // An organisation's own shortcode (decision 137): Daraja posts to its callback token's address.
+  "/webhooks/pay/:token/stk": { need: "public", why: "an own shortcode's STK callback, on its token's address" },
+  "/webhooks/pay/:token/c2b/:step": { need: "public", why: "an own shortcode's C2B validation and confirmation, on its token's address" },
   "/api/whatsapp/accounts/:id/:change": { need: "whatsapp:manage", why: "POST only; tested with the actions", api: true },
   "/api/admin/queue": { need: "platform:queue", why: "the job queue's health", api: true },
   "/api/activity-logs": { need: "activity:view", why: "the activity log", api: true },
@@ -148,6 +151,8 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/api/billing/topups/:id": (w) => `/api/billing/topups/${w.payment}`,
   "/webhooks/mpesa/stk/:paymentId/:secret": (w) => `/webhooks/mpesa/stk/${w.payment}/not-the-secret`,
   "/webhooks/paybill/:secret/:step": () => "/webhooks/paybill/not-the-secret/validation",
+  "/webhooks/pay/:token/stk": () => "/webhooks/pay/not-a-token-of-anyones/stk",
+  "/webhooks/pay/:token/c2b/:step": () => "/webhooks/pay/not-a-token-of-anyones/c2b/validation",
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": () => "/webhooks/mpesa/b2c/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/not-the-secret/result",
   "/chat/media/:id": (w) => `/chat/media/${w.conversationMessage}`,
   "/invitations/:token": () => "/invitations/no-such-token",
@@ -190,6 +195,8 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/webhooks/paybill/:secret/:step": { status: 405, why: "POST only" },
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": { status: 405, why: "POST only" },
   "/webhooks/paystack": { status: 405, why: "POST only" },
+  "/webhooks/pay/:token/stk": { status: 405, why: "POST only" },
+  "/webhooks/pay/:token/c2b/:step": { status: 405, why: "POST only" },
   "/integrations/google-sheets/picker-token": { status: 405, why: "POST only (the Picker's token: integrations-google-sheets.test.ts)" },
 };
 
@@ -723,6 +730,18 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     template: { needs: "inbox:reply", form: () => ({ intent: "template", template: "x" }), proof: false, why: "a template of Meta's" },
     read: { needs: "inbox:reply", form: () => ({ intent: "read" }), proof: false, why: "opening the page read it" },
     typing: { needs: "inbox:reply", form: () => ({ intent: "typing" }) },
+    payment: {
+      needs: "inbox:reply",
+      form: () => ({ intent: "payment", amount: "100", description: "Matrix", expiresInMinutes: "1440" }),
+      proof: false,
+      why: "a request asks the customer on a shortcode (tests/integration/payment-requests.test.ts asks from the page)",
+    },
+    "order-payment": {
+      needs: "inbox:reply",
+      form: () => ({ intent: "order-payment", orderId: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "nobody's order (tests/integration/shop-order-payment.test.ts asks for one)",
+    },
     products: {
       needs: "inbox:reply",
       form: () => ({ intent: "products", productKind: "catalog_message", productBody: "Angalia bidhaa zetu" }),
@@ -936,6 +955,8 @@ const PUBLIC_ACTIONS = new Set([
   "/webhooks/paybill/:secret/:step",
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind",
   "/webhooks/paystack",
+  "/webhooks/pay/:token/stk",
+  "/webhooks/pay/:token/c2b/:step",
 ]);
 
 const DEMO_PASSWORD = "JumbeDemo#2026";

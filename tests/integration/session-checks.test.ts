@@ -62,6 +62,8 @@ const OPEN: [patterns: string[], why: string][] = [
       "/webhooks/paybill/:secret/:step",
       "/webhooks/mpesa/b2c/:payoutId/:secret/:kind",
       "/webhooks/paystack",
+      "/webhooks/pay/:token/stk",
+      "/webhooks/pay/:token/c2b/:step",
     ],
     "payment providers' callbacks: a secret address or a signature, never a session",
   ],
@@ -131,6 +133,8 @@ async function buildWorld(): Promise<World> {
     notification: await firstId(`select id from notifications where user_id = $1 limit 1`, [owner!.id]),
     payment: await own("payments"),
     invoice: await own("invoices"),
+    product: await own("products"),
+    order: await own("orders"),
     dispute: await firstId(`select id from invoice_disputes limit 1`, []).catch(() => NOBODY),
     rule: await firstId(
       `insert into automation_rules (organization_id, name, match_type, keywords, actions, position)
@@ -171,6 +175,10 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/revenue-share/settlements/:id/statement": () => "/revenue-share/settlements/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/statement",
   "/webhooks/mpesa/stk/:paymentId/:secret": (w) => `/webhooks/mpesa/stk/${w.ids.payment}/not-the-secret`,
   "/webhooks/paybill/:secret/:step": () => "/webhooks/paybill/not-the-secret/validation",
+  "/webhooks/pay/:token/stk": () => "/webhooks/pay/not-a-token-of-anyones/stk",
+  "/webhooks/pay/:token/c2b/:step": () => "/webhooks/pay/not-a-token-of-anyones/c2b/validation",
+  "/shop/products/:id": (w) => `/shop/products/${w.ids.product}`,
+  "/shop/orders/:id": (w) => `/shop/orders/${w.ids.order}`,
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": () => "/webhooks/mpesa/b2c/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/not-the-secret/result",
   "/admin/users/:id": (w) => `/admin/users/${w.organizationId}`,
   "/admin/billing/invoices/:id": (w) => `/admin/billing/invoices/${w.ids.invoice}`,

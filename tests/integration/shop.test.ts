@@ -450,6 +450,7 @@ describe("inbound orders", () => {
       cart: {
         orderId: orders[0]!.id,
         totalCents: 332050,
+        status: "received",
         lines: [
           { name: "Kikoi ya pwani", quantity: 2, unitPriceCents: 150000 },
           { name: "Sandals", quantity: 1, unitPriceCents: 32050 },

@@ -95,6 +95,7 @@ describe("the navigation", () => {
     ["Contacts", "/messaging/contacts"],
     ["Campaigns", "/messaging"],
     ["Templates", "/templates"],
+    ["Shop", "/shop/products"],
     ["Analytics", "/analytics"],
     ["Billing", "/billing"],
     // Issue 74: Revenue Share was found only by search; a business owner looks for it by Billing.

@@ -642,8 +642,12 @@ describe("the OpenAPI document", () => {
       "/api/v1/automations/flows",
       "/api/v1/automations/flows/{id}",
       "/api/v1/automations/flows/{id}/publish",
+      "/api/v1/payment-requests",
+      "/api/v1/payment-requests/{id}",
       "/api/v1/hooks",
       "/api/v1/hooks/{id}",
+      "/api/v1/orders",
+      "/api/v1/orders/{id}",
     ]);
     expect(Object.keys(doc.paths["/api/v1/templates"])).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/templates/{id}"])).toEqual(["get", "delete"]);

@@ -100,6 +100,11 @@ const SUMMARIES: Record<string, () => string> = {
   getPartner: m.developers_ref_get_partner_summary,
   subscribeHook: m.developers_ref_subscribe_hook_summary,
   unsubscribeHook: m.developers_ref_unsubscribe_hook_summary,
+  createPaymentRequest: m.developers_ref_create_payment_request_summary,
+  listPaymentRequests: m.developers_ref_list_payment_requests_summary,
+  getPaymentRequest: m.developers_ref_get_payment_request_summary,
+  listOrders: m.developers_ref_list_orders_summary,
+  getOrder: m.developers_ref_get_order_summary,
 };
 const DESCRIPTIONS: Record<string, () => string> = {
   getAccount: m.developers_ref_get_account_description,
@@ -160,6 +165,11 @@ const DESCRIPTIONS: Record<string, () => string> = {
   getPartner: m.developers_ref_get_partner_description,
   subscribeHook: m.developers_ref_subscribe_hook_description,
   unsubscribeHook: m.developers_ref_unsubscribe_hook_description,
+  createPaymentRequest: () => m.developers_ref_create_payment_request_description({ path: "GET /api/v1/payment-requests/{id}" }),
+  listPaymentRequests: m.developers_ref_list_payment_requests_description,
+  getPaymentRequest: m.developers_ref_get_payment_request_description,
+  listOrders: m.developers_ref_list_orders_description,
+  getOrder: m.developers_ref_get_order_description,
 };
 const MEANINGS: Record<string, () => string> = {
   invalid_request: m.developers_error_invalid_request_meaning,
@@ -204,6 +214,8 @@ const MEANINGS: Record<string, () => string> = {
   rate_limited: m.developers_error_rate_limited_meaning,
   internal_error: m.developers_error_internal_error_meaning,
   meta_error: m.developers_error_meta_error_meaning,
+  no_phone: m.developers_error_no_phone_meaning,
+  unknown_shortcode: m.developers_error_unknown_shortcode_meaning,
   rule_limit: m.developers_error_rule_limit_meaning,
   knowledge_limit: m.developers_error_knowledge_limit_meaning,
   flow_limit: m.developers_error_flow_limit_meaning,
@@ -255,6 +267,8 @@ const ACTIONS: Record<string, () => string> = {
   rate_limited: m.developers_error_rate_limited_action,
   internal_error: m.developers_error_internal_error_action,
   meta_error: m.developers_error_meta_error_action,
+  no_phone: m.developers_error_no_phone_action,
+  unknown_shortcode: m.developers_error_unknown_shortcode_action,
   rule_limit: m.developers_error_rule_limit_action,
   knowledge_limit: m.developers_error_knowledge_limit_action,
   flow_limit: m.developers_error_flow_limit_action,

@@ -12,6 +12,7 @@ import { log } from "../../infrastructure/log";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { recordActivity } from "../activity";
 import { type Product } from "./products";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { m } from "~/paraglide/messages";
 
 /**
@@ -96,7 +97,7 @@ async function ensureCatalog(account: Account, client: GraphClient): Promise<str
     type: "settings",
     status: "success",
     action: "Shop catalog connected",
-    details: `Meta catalog ${catalogId}, WhatsApp Business Account ${account.wabaId}`,
+    details: englishOf(words("app_activity_detail_shop_catalog_connected", { catalog: catalogId, waba: account.wabaId })),
   });
   return catalogId;
 }

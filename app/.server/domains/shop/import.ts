@@ -7,6 +7,7 @@ import { CsvError, csvRecords } from "../contacts";
 import { PRODUCTS_MAX, queueProductSync, refuseShop, type ShopActor } from "./products";
 import { ProductSchema } from "~/lib/schemas/shop";
 import { PRODUCT_IMPORT_FIELD } from "~/lib/shop";
+import { englishOf, words } from "../../infrastructure/words/said";
 import { m } from "~/paraglide/messages";
 
 /**
@@ -156,7 +157,9 @@ export async function importProducts(
     type: "settings",
     status: outcome.refused ? "warning" : "success",
     action: "Products imported",
-    details: `${outcome.created} added, ${outcome.updated} updated, ${outcome.refused} refused`,
+    details: englishOf(
+      words("app_activity_detail_products_imported", { created: outcome.created, updated: outcome.updated, refused: outcome.refused }),
+    ),
     meta: actor.meta,
   });
   return outcome;
