@@ -1,4 +1,4 @@
-import { and, eq, isNull, desc } from "drizzle-orm";
+import { and, eq, isNull, desc, sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { products, shopCatalogs, whatsappAccounts, whatsappPhoneNumbers } from "../../infrastructure/db/schema";
 import {
@@ -133,15 +133,22 @@ async function pushProduct(product: Product, catalogId: string, account: Account
     await db()
       .update(products)
       .set({ syncState: "failed", syncError: reasonOf(error) })
-      .where(and(eq(products.id, product.id), eq(products.updatedAt, product.updatedAt)));
+      .where(and(eq(products.id, product.id), sameVersion(product)));
     return;
   }
   // Changed again meanwhile: the next job pushes that version and marks it.
   await db()
     .update(products)
     .set({ metaProductId: id, syncState: "synced", syncError: null, syncedAt: new Date() })
-    .where(and(eq(products.id, product.id), eq(products.updatedAt, product.updatedAt)));
+    .where(and(eq(products.id, product.id), sameVersion(product)));
 }
+
+/**
+ * The product as it was read (not changed since): its updated_at to the millisecond, as JavaScript
+ * read it (PostgreSQL keeps microseconds, so comparing the Date itself would never match there).
+ */
+const sameVersion = (product: Product) =>
+  sql`date_trunc('milliseconds', ${products.updatedAt}) = ${product.updatedAt.toISOString()}::timestamptz`;
 
 /** A delete of what Meta no longer holds (100/33) is done. */
 async function ignoreGone(work: () => Promise<void>) {
