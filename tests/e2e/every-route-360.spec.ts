@@ -63,6 +63,8 @@ const SKIPPED: Record<string, string> = {
   "webhooks/mpesa/b2c/:payoutId/:secret/:kind": "a payment provider's callback",
   "webhooks/paybill/:secret/:step": "a payment provider's callback",
   "webhooks/paystack": "a payment provider's callback",
+  "webhooks/pay/:token/stk": "an organisation's own shortcode's M-Pesa callback",
+  "webhooks/pay/:token/c2b/:step": "an organisation's own shortcode's M-Pesa callback",
   "notifications/events": "a live stream (server-sent events)",
   "admin/export.csv": "a CSV download",
   "admin/users/export.csv": "a CSV download",
