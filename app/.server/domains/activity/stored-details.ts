@@ -226,6 +226,9 @@ const MONEY_AND_SENDING: StoredSentence[] = [
   ["app_activity_detail_campaign_failed_later", { name: "data", count: "count", reasons: FAILED_BY, outcome: CAMPAIGN_OUTCOMES }],
   ["app_activity_detail_campaign_suspended", { name: "data" }],
   ["app_activity_detail_campaign_reason", { name: "data", reason: CAMPAIGN_REASONS }],
+  // The shop (decision 138): the catalog connected to the WhatsApp account, a CSV import's counts.
+  ["app_activity_detail_shop_catalog_connected", { catalog: "data", waba: "data" }],
+  ["app_activity_detail_products_imported", { created: "count", updated: "count", refused: "count" }],
 ];
 
 export const STORED_DETAILS = storedSentences([...PEOPLE_AND_SETTINGS, ...MONEY_AND_SENDING]);
