@@ -16,6 +16,7 @@ const NAV = [
   ["Contacts", "/messaging/contacts"],
   ["Campaigns", "/messaging"],
   ["Templates", "/templates"],
+  ["Shop", "/shop/products"],
   ["Analytics", "/analytics"],
   ["Billing", "/billing"],
   ["Revenue Share", "/revenue-share"],

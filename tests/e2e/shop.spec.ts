@@ -36,7 +36,7 @@ test("a product goes to the catalog, out in a list, and comes back as an order",
   const form = page.getByRole("form", { name: "Send products" });
   await form.getByRole("checkbox", { name: new RegExp(product) }).check();
   await form.getByLabel("Heading (product list)").fill("Mpya wiki hii");
-  await form.getByLabel("Message").fill("Chagua unachopenda");
+  await form.getByLabel("Text with the products").fill("Chagua unachopenda");
   await form.getByRole("button", { name: "Send", exact: true }).click();
   await sentMessage(request, phoneNumberId, "product_list");
 
