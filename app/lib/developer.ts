@@ -10,4 +10,5 @@ export const WEBHOOK_EVENTS = [
   "payment_request.paid",
   "payment_request.failed",
   "payment_request.expired",
+  "payment_request.cancelled",
 ] as const;

@@ -66,6 +66,23 @@ export function consoleRouter(ctx: SandboxContext): Router {
       return `Queued inbound message ${wamid}.`;
     }),
   );
+  // The customer taps one of a message's reply buttons, as WhatsApp posts it: an interactive button_reply in reply to that message.
+  router.post(
+    "/console/tap",
+    form,
+    action(async (b) => {
+      const { wamid } = await ctx.sandbox.sendInbound({
+        phoneNumberId: field(b, "phoneNumberId"),
+        from: field(b, "from"),
+        name: field(b, "name") || DEFAULTS.name,
+        type: "button_reply",
+        contextId: field(b, "contextId"),
+        replyId: field(b, "replyId"),
+        title: field(b, "title"),
+      });
+      return `Tapped "${field(b, "title")}" (${wamid}).`;
+    }),
+  );
   router.post(
     "/console/status",
     form,
@@ -325,10 +342,12 @@ function messagesTable(ctx: SandboxContext) {
         ? `template <code>${escapeHtml(m.template.name)}</code> (${escapeHtml(m.template.language)})`
         : escapeHtml(m.type);
       const text =
-        typeof (m.body.text as { body?: unknown } | undefined)?.body === "string" ? String((m.body.text as { body: string }).body) : "";
+        typeof (m.body.text as { body?: unknown } | undefined)?.body === "string"
+          ? String((m.body.text as { body: string }).body)
+          : interactiveText(m.body);
       return (
         `<tr><td>${escapeHtml(time(m.acceptedAt))}</td><td>+${escapeHtml(m.waId)}<br><small><code>${escapeHtml(m.phoneNumberId)}</code></small></td>` +
-        `<td>${what}${text ? `<br><small>${escapeHtml(text.slice(0, 120))}</small>` : ""}</td>` +
+        `<td>${what}${text ? `<br><small>${escapeHtml(text.slice(0, 120))}</small>` : ""}${tapForms(ctx, m)}</td>` +
         `<td>${m.statuses.map(pill).join(" ") || pill("pending")}<br><small>${escapeHtml(m.outcome)}</small></td>` +
         `<td>${m.pricing ? `${escapeHtml(m.pricing.type)}<br><small>${escapeHtml(m.pricing.category)}</small>` : "—"}</td>` +
         `<td><small><code>${escapeHtml(m.wamid.slice(0, 28))}…</code></small></td></tr>`
@@ -339,6 +358,34 @@ function messagesTable(ctx: SandboxContext) {
     `<div role="region" aria-label="Messages table" tabindex="0"><table><thead><tr><th>Time</th><th>To</th><th>Message</th>` +
     `<th>Statuses</th><th>Pricing</th><th>wamid</th></tr></thead><tbody>${rows}</tbody></table></div>`
   );
+}
+
+/** An interactive message's body text. */
+function interactiveText(body: Record<string, unknown>): string {
+  const text = (body.interactive as { body?: { text?: unknown } } | undefined)?.body?.text;
+  return typeof text === "string" ? text : "";
+}
+
+/** A reply-button message's buttons, each a form that taps it as the customer would (JavaScript not needed). */
+function tapForms(ctx: SandboxContext, m: ReturnType<SandboxContext["sandbox"]["messages"]>[number]) {
+  const interactive = m.body.interactive as
+    { type?: string; action?: { buttons?: { reply?: { id?: unknown; title?: unknown } }[] } } | undefined;
+  if (interactive?.type !== "button") return "";
+  const buttons = (interactive.action?.buttons ?? []).flatMap((b) =>
+    typeof b.reply?.id === "string" && typeof b.reply.title === "string" ? [{ id: b.reply.id, title: b.reply.title }] : [],
+  );
+  return buttons
+    .map(
+      (b) =>
+        `<form method="post" action="${escapeHtml(ctx.options.publicPath)}/console/tap" class="inline">` +
+        `<input type="hidden" name="phoneNumberId" value="${escapeHtml(m.phoneNumberId)}">` +
+        `<input type="hidden" name="from" value="${escapeHtml(m.waId)}">` +
+        `<input type="hidden" name="contextId" value="${escapeHtml(m.wamid)}">` +
+        `<input type="hidden" name="replyId" value="${escapeHtml(b.id)}">` +
+        `<input type="hidden" name="title" value="${escapeHtml(b.title)}">` +
+        `<button type="submit">Tap “${escapeHtml(b.title)}”</button></form>`,
+    )
+    .join(" ");
 }
 
 /** The last uploads: what arrived and the handle issued. */

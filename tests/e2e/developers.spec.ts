@@ -96,6 +96,7 @@ test("the Developers page shows, copies and regenerates the key with confirmatio
     "payment_request.paid",
     "payment_request.failed",
     "payment_request.expired",
+    "payment_request.cancelled",
   ])
     await expect(page.getByLabel(event)).toBeChecked();
   await page.getByLabel("Webhook URL").fill("http://127.0.0.1:8080/hooks");

@@ -6,8 +6,8 @@ import { DEMO, signIn } from "./helpers";
 import { customerNumber } from "./inbox-helpers";
 import { ownServer, type OwnServer } from "./own-server";
 
-// Issue 76: a member sends a payment request from the inbox, the customer taps Pay (the Meta
-// sandbox's control API, as WhatsApp would post the tap), approves on the M-Pesa sandbox's phone
+// Issue 76: a member sends a payment request from the inbox, the customer taps Pay (in the Meta
+// sandbox's console, which posts the tap as WhatsApp would), approves on the M-Pesa sandbox's phone
 // page, and the thread's card shows the receipt; with JavaScript on and off. The request goes to the
 // demo Sacco's own till (seeded, and known to the sandbox: sandbox/mpesa/demo-tills.ts), a
 // CustomerBuyGoodsOnline push. A server of its own, so the sandbox's phone shows only its prompts.
@@ -79,27 +79,23 @@ test("a payment request is paid from the customer's phone and the thread shows t
   await expect(card).toContainText("KES 1,250");
   await expect(card).toContainText("Waiting for payment");
 
-  // The request's message at Meta, its Pay button's id; the customer taps it.
-  let tap: { wamid: string; id: string } | undefined;
+  // The customer taps Pay on the request's message, in the Meta sandbox's console (a plain form, as WhatsApp posts the tap).
+  const metaConsole = await context.newPage();
+  const tapPay = metaConsole
+    .locator("tr", { hasText: `+${from}` })
+    .filter({ hasText: "asks you to pay" })
+    .getByRole("button", { name: "Tap “Pay with M-Pesa”" });
   await expect
     .poll(
       async () => {
-        const messages = (await (
-          await request.get(`${server.base}/sandbox/meta/control/messages?phoneNumberId=${phoneNumberId}`)
-        ).json()) as {
-          messages: { wamid: string; to: string; body: { interactive?: { action?: { buttons?: { reply: { id: string } }[] } } } }[];
-        };
-        const sent = messages.messages.find((m) => m.to.replace(/^\+/, "") === from && m.body.interactive?.action?.buttons);
-        tap = sent ? { wamid: sent.wamid, id: sent.body.interactive!.action!.buttons![0]!.reply.id } : undefined;
-        return !!tap;
+        await metaConsole.goto(`${server.base}/sandbox/meta`);
+        return tapPay.count();
       },
       { timeout: 30_000 },
     )
-    .toBe(true);
-  const tapped = await request.post(`${server.base}/sandbox/meta/control/inbound`, {
-    data: { phoneNumberId, from, name, type: "button_reply", contextId: tap!.wamid, replyId: tap!.id, title: "Pay with M-Pesa" },
-  });
-  expect(tapped.status(), await tapped.text()).toBe(200);
+    .toBe(1);
+  await tapPay.click();
+  await expect(metaConsole.getByText(/Tapped "Pay with M-Pesa"/)).toBeVisible();
 
   // The prompt on the customer's phone: the M-Pesa sandbox's phone page, the PIN entered.
   const phone = await context.newPage();
@@ -128,5 +124,51 @@ test("a payment request is paid from the customer's phone and the thread shows t
     )
     .toMatch(/Paid.*receipt [A-Z0-9]{10}/);
   await expect(page.getByTestId("thread")).toContainText("Payment received: KES 1,250 for Order 42", { timeout: 30_000 });
+  await context.close();
+});
+
+test("a member cancels an open request from its card, and the customer is told not to pay", async ({ browser, javaScriptEnabled }) => {
+  test.slow();
+  const context = await browser.newContext({ baseURL: server.base, javaScriptEnabled });
+  const page = await context.newPage();
+  const from = customerNumber();
+  const name = `Wanjiru ${randomBytes(2).toString("hex")}`;
+  const wrote = await context.request.post(`${server.base}/sandbox/meta/control/inbound`, {
+    data: { phoneNumberId, from, name, text: "Bei ya viatu?" },
+  });
+  expect(wrote.status(), await wrote.text()).toBe(200);
+  await signIn(page, DEMO.email, DEMO.password, { base: server.base, to: `${server.base}/chat` });
+  let conversationId = "";
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`${server.base}/chat?q=${encodeURIComponent(name)}`);
+        const href = await page
+          .locator("a[data-conversation]")
+          .filter({ hasText: name })
+          .first()
+          .getAttribute("href")
+          .catch(() => null);
+        conversationId = href?.match(/\/chat\/([0-9a-f-]{36})/)?.[1] ?? "";
+        return conversationId;
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe("");
+  await page.goto(`${server.base}/chat/${conversationId}`);
+  await page.getByText("Request payment").click();
+  await page.getByLabel("Amount (KES)").fill("800");
+  await page.getByLabel("What it is for").fill("School shoes");
+  await page.getByRole("button", { name: "Send payment request" }).click();
+  const card = page.getByTestId("payment-request-card").first();
+  await expect(card).toContainText("Waiting for payment", { timeout: 30_000 });
+  await card.getByRole("button", { name: "Cancel request" }).click();
+  await expect(page.getByText("Payment request cancelled.").first()).toBeVisible({ timeout: 30_000 });
+  await page.goto(`${server.base}/chat/${conversationId}`);
+  await expect(page.getByTestId("payment-request-card").first()).toContainText("Cancelled");
+  await expect(page.getByTestId("payment-request-card").first().getByRole("button", { name: "Cancel request" })).toHaveCount(0);
+  await expect(page.getByTestId("thread")).toContainText("The request to pay KES 800 for School shoes has been cancelled.", {
+    timeout: 30_000,
+  });
   await context.close();
 });

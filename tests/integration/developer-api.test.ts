@@ -862,6 +862,7 @@ describe("webhook URL rules", () => {
         "payment_request.paid",
         "payment_request.failed",
         "payment_request.expired",
+        "payment_request.cancelled",
       ],
       updatedAt: null,
     });

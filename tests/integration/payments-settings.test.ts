@@ -11,6 +11,8 @@ import { createVerifiedUser, META, signedInCookie, uniqueEmail } from "../suppor
 import { formRequest, getRequest, run } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 import { paymentsHarnessForFile } from "../support/payments-harness";
+import { detailsInWords } from "~/.server/domains/activity/words";
+import { inLocale } from "~/.server/infrastructure/http/display-zone";
 
 // Issue 76, Settings → Payments (decision 136): an organisation's own M-Pesa shortcodes, their
 // credentials sealed and never shown again, and "Test connection" against the Daraja sandbox.
@@ -204,6 +206,14 @@ describe("Settings → Payments", () => {
     const log = await activity(t.organizationId);
     for (const action of ["changed", "made default", "removed"]) expect(log).toContain(`M-Pesa shortcode ${action}`);
     expect(log).not.toContain("new-secret-value");
+    // Each line's details are said again in its reader's language.
+    expect(log).toContain("M-Pesa shortcode changed Main till (till 5100101, store 7100101, sandbox): consumer secret changed");
+    expect(inLocale("sw", () => detailsInWords("Main till (till 5100101, store 7100101, sandbox): consumer secret changed"))).toBe(
+      "Main till (till 5100101, duka 7100101, sandbox): consumer secret imebadilishwa",
+    );
+    expect(inLocale("fr", () => detailsInWords("Main till (till 5100101, store 7100101, sandbox): working"))).toBe(
+      "Main till (till 5100101, magasin 7100101, sandbox) : fonctionne",
+    );
   });
 
   it("another organisation's shortcode is not found (404) and stays as it was", async () => {

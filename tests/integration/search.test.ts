@@ -151,6 +151,9 @@ describe("search", () => {
     expect((await pages("campaigns"))[0]).toBe("Message Center");
     expect(await pages("broadcasts")).toContain("Broadcasts");
     expect((await pages("settings"))[0]).toBe("Account Settings");
+    expect((await pages("paybill"))[0]).toBe("Payments");
+    expect((await pages("products"))[0]).toBe("Shop");
+    expect(await pages("orders")).toContain("Orders");
     // Every page found is one the product has, and each appears once.
     const everything = await pages("account settings");
     expect(new Set(everything).size).toBe(everything.length);

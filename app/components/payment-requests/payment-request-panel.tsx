@@ -30,7 +30,17 @@ const TONE = { open: "warning", paid: "success", expired: "neutral", cancelled: 
 const amount = (kes: number) => `KES ${formatNumber(kes)}`;
 
 /** "KES 1,250 · Order 42 · Paid · receipt NLJ7RT61SV", with what the team must look at. */
-export function PaymentRequestCards({ requests }: { requests: PaymentRequestCard[] }) {
+export function PaymentRequestCards({
+  requests,
+  mayCancel,
+  error,
+}: {
+  requests: PaymentRequestCard[];
+  /** The member may answer the conversation (inbox:reply): an open request's card offers "Cancel request". */
+  mayCancel: boolean;
+  /** A refused cancel, said under the cards. */
+  error?: string;
+}) {
   if (!requests.length) return null;
   return (
     <ul className="space-y-1" aria-label={m.payreq_card_title()}>
@@ -56,8 +66,21 @@ export function PaymentRequestCards({ requests }: { requests: PaymentRequestCard
           {r.status === "open" && r.lastAttempt?.state === "failed" && r.lastAttempt.resultDesc ? (
             <p className="mt-1 text-xs text-slate-600">{m.payreq_card_last_try({ words: r.lastAttempt.resultDesc })}</p>
           ) : null}
+          {mayCancel && r.status === "open" ? (
+            <Form method="post" className="mt-1">
+              <input type="hidden" name="requestId" value={r.id} />
+              <Button type="submit" name="intent" value="payment-cancel" size="sm" variant="ghost">
+                {m.payreq_card_cancel()}
+              </Button>
+            </Form>
+          ) : null}
         </li>
       ))}
+      {error ? (
+        <li role="alert" className="text-xs text-red-700">
+          {error}
+        </li>
+      ) : null}
     </ul>
   );
 }

@@ -7,6 +7,7 @@ import {
   FAILED_BY,
   PAYMENT_METHODS,
   SHOPIFY_REASONS,
+  SHORTCODE_FAILURES,
   TEMPLATE_CATEGORIES,
 } from "./stored-inputs";
 
@@ -190,6 +191,23 @@ const PEOPLE_AND_SETTINGS: StoredSentence[] = [
   ["shopify_privacy_activity_shop_kept", { shop: "data" }],
 ];
 
+/** An M-Pesa shortcode as the activity log names it: "Main till (till 5300451, store 174379, sandbox)". */
+const SHORTCODE = storedSentences([
+  ["app_activity_detail_shortcode_till", { label: "data", till: "data", store: "data", environment: "data" }],
+  ["app_activity_detail_shortcode_paybill", { label: "data", number: "data", environment: "data" }],
+]);
+/** What a shortcode's edit changed: its name and which credentials. */
+const SHORTCODE_FIELDS = listOf(
+  [
+    "app_activity_detail_field_name",
+    "app_activity_detail_field_consumer_key",
+    "app_activity_detail_field_consumer_secret",
+    "app_activity_detail_field_passkey",
+  ],
+  4,
+  true,
+);
+
 // Billing, campaigns, templates, the console's actions, sending.
 const MONEY_AND_SENDING: StoredSentence[] = [
   // Billing: plans (the plan's name is data, its billing type Jumbe's word), the wallet's alerts, payments, invoices.
@@ -229,6 +247,11 @@ const MONEY_AND_SENDING: StoredSentence[] = [
   // The shop (decision 138): the catalog connected to the WhatsApp account, a CSV import's counts.
   ["app_activity_detail_shop_catalog_connected", { catalog: "data", waba: "data" }],
   ["app_activity_detail_products_imported", { created: "count", updated: "count", refused: "count" }],
+  // Settings → Payments (decision 136): a shortcode named by its label and numbers (data), never a credential.
+  ["app_activity_detail_shortcode_working", { shortcode: SHORTCODE }],
+  ["app_activity_detail_shortcode_failing", { shortcode: SHORTCODE, reason: SHORTCODE_FAILURES }],
+  ["app_activity_detail_shortcode_changed", { shortcode: SHORTCODE, fields: SHORTCODE_FIELDS }],
+  ...SHORTCODE.list,
 ];
 
 export const STORED_DETAILS = storedSentences([...PEOPLE_AND_SETTINGS, ...MONEY_AND_SENDING]);

@@ -192,3 +192,15 @@ export const CAMPAIGN_OUTCOMES: StoredSentences = storedSentences([
   ["app_activity_detail_outcome_left_out", { sent: "count", left: "count" }],
   ["app_activity_detail_outcome_sent", { sent: "count" }],
 ]);
+
+/** Why an M-Pesa shortcode's test failed (payments/connection-test.ts), as Settings → Payments says it. */
+export const SHORTCODE_FAILURES = [
+  "settings_payments_reason_wrong_keys",
+  "settings_payments_reason_wrong_passkey",
+  "settings_payments_reason_wrong_shortcode",
+  "settings_payments_reason_no_product",
+  "settings_payments_reason_not_a_till",
+  "settings_payments_reason_not_a_paybill",
+  "settings_payments_reason_unreachable",
+  "settings_payments_reason_unexpected",
+] as const satisfies readonly MessageKey[];

@@ -25,7 +25,7 @@ import { readReplyForm } from "./reply-form";
 import { COPY_CODE_MAX, headerMediaInput, LINK_MAX } from "../campaigns";
 import type { ReplyTemplate } from "~/lib/inbox";
 import { isRefusal } from "../../infrastructure/refusal";
-import { createPaymentRequest } from "../payments";
+import { cancelPaymentRequest, createPaymentRequest } from "../payments";
 import { PaymentRequestFormSchema } from "~/lib/schemas/payment-requests";
 import { productMessage, requestOrderPayment, sendableProducts } from "../shop";
 import { m } from "~/paraglide/messages";
@@ -239,6 +239,17 @@ const requestPayment: InboxWork = async ({ actor, conversation, field }) => {
   return { kind: "done", toast: m.payreq_form_sent() };
 };
 
+/** A request's card's "Cancel request": refused at the card while a prompt rings or once it closed. */
+const cancelPayment: InboxWork = async ({ actor, field }) => {
+  try {
+    await cancelPaymentRequest(actor, field("requestId"));
+  } catch (error) {
+    if (isRefusal(error, "payment")) throw refuseInbox(error.status, error.message, "payment-card");
+    throw error;
+  }
+  return { kind: "done", toast: m.payreq_card_cancelled() };
+};
+
 /** A cart's "Ask for payment": the order's total asked of its customer (the shop, then payments). */
 const requestOrderPay: InboxWork = async ({ actor, conversation, field }) => {
   try {
@@ -315,6 +326,7 @@ const INTENTS: Record<string, InboxWork> = {
     return { kind: "done", toast: m.inbox_action_retrying() };
   },
   payment: requestPayment,
+  "payment-cancel": cancelPayment,
   read: async ({ actor, conversation }) => {
     await markConversationOpened(actor.organizationId, conversation);
     return { kind: "quiet" };

@@ -141,7 +141,11 @@ export async function testShortcode(actor: PaymentsActor, id: string, meta?: Req
         type: "settings",
         status: failure ? "warning" : "success",
         action: "M-Pesa shortcode tested",
-        details: `${shortcodeInLog(row)}: ${detail ?? "working"}`,
+        details: englishOf(
+          failure
+            ? words("app_activity_detail_shortcode_failing", { shortcode: shortcodeInLog(row), reason: words(FAILURE_WORDS[failure]) })
+            : words("app_activity_detail_shortcode_working", { shortcode: shortcodeInLog(row) }),
+        ),
         meta,
       },
       tx,

@@ -10,6 +10,7 @@ import { can, type Role } from "../auth";
 import { PAYMENTS_REFUSALS, refusePayments } from "./refusals";
 import type { MpesaShortcode } from "./shortcodes-access";
 import type { AddShortcodeInput, EditShortcodeInput } from "~/lib/schemas/payments";
+import { englishOf, words, type Said } from "../../infrastructure/words/said";
 
 /**
  * The organisation's own M-Pesa shortcodes (issue 76, decision 136): added, changed, made the
@@ -64,10 +65,23 @@ function viewOf(row: MpesaShortcode): ShortcodeView {
   };
 }
 
-/** How the activity log names a shortcode: its name and number, never a credential. */
-export function shortcodeInLog(row: Pick<MpesaShortcode, "label" | "kind" | "businessShortCode" | "tillNumber" | "environment">) {
-  const number = row.kind === "till" ? `till ${row.tillNumber}, store ${row.businessShortCode}` : `paybill ${row.businessShortCode}`;
-  return `${row.label} (${number}, ${row.environment})`;
+/** How the activity log names a shortcode: its name and number, never a credential (activity/stored-details.ts reads it back). */
+export function shortcodeInLog(row: Pick<MpesaShortcode, "label" | "kind" | "businessShortCode" | "tillNumber" | "environment">): Said {
+  return row.kind === "till"
+    ? words("app_activity_detail_shortcode_till", {
+        label: row.label,
+        till: row.tillNumber ?? "",
+        store: row.businessShortCode,
+        environment: row.environment,
+      })
+    : words("app_activity_detail_shortcode_paybill", { label: row.label, number: row.businessShortCode, environment: row.environment });
+}
+
+/** "a, b and c": the last two joined by the language's "and". */
+function fieldList([first, ...rest]: Said[]): Said {
+  if (!rest.length) return first!;
+  if (rest.length === 1) return words("app_activity_detail_list_and", { first: first!, last: rest[0]! });
+  return words("app_activity_detail_list_more", { first: first!, rest: fieldList(rest) });
 }
 
 const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
@@ -137,7 +151,7 @@ export async function addShortcode(actor: PaymentsActor, input: AddShortcodeInpu
           createdBy: actor.user.id,
         })
         .returning();
-      await recordActivity(logEntry(actor, "M-Pesa shortcode added", shortcodeInLog(inserted!), meta), tx);
+      await recordActivity(logEntry(actor, "M-Pesa shortcode added", englishOf(shortcodeInLog(inserted!)), meta), tx);
       return inserted!;
     });
     return viewOf(row);
@@ -162,10 +176,14 @@ export async function updateShortcode(actor: PaymentsActor, input: EditShortcode
   const renamed = input.label !== row.label;
   const newCredentials = Object.keys(credentials).length > 0;
   if (!renamed && !newCredentials) return false;
-  const changed = [renamed ? "name" : null, input.consumerKey ? "consumer key" : null, input.consumerSecret ? "consumer secret" : null]
-    .concat(input.passkey ? "passkey" : null)
-    .filter(Boolean)
-    .join(", ");
+  const changed = fieldList(
+    [
+      renamed ? words("app_activity_detail_field_name") : null,
+      input.consumerKey ? words("app_activity_detail_field_consumer_key") : null,
+      input.consumerSecret ? words("app_activity_detail_field_consumer_secret") : null,
+      input.passkey ? words("app_activity_detail_field_passkey") : null,
+    ].filter((field) => field !== null),
+  );
   await db().transaction(async (tx) => {
     await tx
       .update(mpesaShortcodes)
@@ -176,7 +194,9 @@ export async function updateShortcode(actor: PaymentsActor, input: EditShortcode
         updatedAt: new Date(),
       })
       .where(eq(mpesaShortcodes.id, row.id));
-    const details = `${shortcodeInLog({ ...row, label: input.label })}: ${changed} changed`;
+    const details = englishOf(
+      words("app_activity_detail_shortcode_changed", { shortcode: shortcodeInLog({ ...row, label: input.label }), fields: changed }),
+    );
     await recordActivity(logEntry(actor, "M-Pesa shortcode changed", details, meta), tx);
   });
   return true;
@@ -194,7 +214,7 @@ export async function makeDefaultShortcode(actor: PaymentsActor, id: string, met
       .set({ isDefault: false, updatedAt: new Date() })
       .where(and(eq(mpesaShortcodes.organizationId, actor.organization.id), eq(mpesaShortcodes.isDefault, true)));
     await tx.update(mpesaShortcodes).set({ isDefault: true, updatedAt: new Date() }).where(eq(mpesaShortcodes.id, row.id));
-    await recordActivity(logEntry(actor, "M-Pesa shortcode made default", shortcodeInLog(row), meta), tx);
+    await recordActivity(logEntry(actor, "M-Pesa shortcode made default", englishOf(shortcodeInLog(row)), meta), tx);
   });
   return viewOf({ ...row, isDefault: true });
 }
@@ -221,7 +241,7 @@ export async function removeShortcode(actor: PaymentsActor, id: string, meta?: R
         .limit(1);
       if (next) await tx.update(mpesaShortcodes).set({ isDefault: true, updatedAt: new Date() }).where(eq(mpesaShortcodes.id, next.id));
     }
-    await recordActivity(logEntry(actor, "M-Pesa shortcode removed", shortcodeInLog(row), meta), tx);
+    await recordActivity(logEntry(actor, "M-Pesa shortcode removed", englishOf(shortcodeInLog(row)), meta), tx);
   });
   return viewOf(row);
 }

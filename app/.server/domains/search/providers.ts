@@ -94,6 +94,22 @@ const PAGES: { to: string; title: (inputs?: Record<string, never>, options?: { l
     words: "Team account settings team members invite invitation roles owner admin agent viewer broadcast approval maker checker",
   },
   {
+    to: "/settings/payments",
+    title: m.settings_section_payments,
+    words:
+      "Payments account settings m-pesa mpesa paybill till buy goods shortcode daraja consumer key secret passkey test connection collect money",
+  },
+  {
+    to: "/shop/products",
+    title: m.app_nav_shop,
+    words: "Shop products catalogue catalog items prices sku stock meta commerce sell csv import sync",
+  },
+  {
+    to: "/shop/orders",
+    title: m.shop_orders_title,
+    words: "Orders shop carts cart order items paid awaiting payment csv export sales",
+  },
+  {
     to: "/chat/quick-replies",
     title: m.app_search_page_saved_answers,
     words: "Saved answers chat inbox saved answers quick replies canned responses shortcuts slash reply text",

@@ -235,7 +235,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
       <div id="inbox-payments" data-live-region="" className={loaderData.paymentRequests.length ? "px-3 pt-2" : undefined}>
-        <PaymentRequestCards requests={loaderData.paymentRequests} />
+        <PaymentRequestCards requests={loaderData.paymentRequests} mayCancel={canReply} error={failed?.errors?.["payment-card"]} />
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto px-3 py-3" data-testid="thread-scroll" data-live-scroll="end">
         <div id="inbox-thread" data-live-region="">

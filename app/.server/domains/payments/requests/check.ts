@@ -127,6 +127,17 @@ export async function runPaymentNotify(jobs: readonly Job<NotifyJob>[]) {
       );
       continue;
     }
+    if (payload.what === "cancelled") {
+      if (request.status === "cancelled")
+        await tellCustomer(
+          customer,
+          answer(
+            m.payreq_cancelled_told({ amount: kes(Number(request.amount_kes), locale), description: request.description }, { locale }),
+            locale,
+          ),
+        );
+      continue;
+    }
     // A failure told only while nothing else has happened since (paid meanwhile, or a newer prompt).
     if (request.status !== "open") continue;
     const [attempt] = await queryRows<{ result_code: string | null; result_desc: string | null; newer: boolean }>(

@@ -14,7 +14,7 @@ export const PAYMENT_REQUEST_NOTIFY_QUEUE = "payments.request-notify";
 export interface NotifyJob {
   requestId: string;
   organizationId: string;
-  what: "paid" | "failed";
+  what: "paid" | "failed" | "cancelled";
   attemptId?: string;
 }
 

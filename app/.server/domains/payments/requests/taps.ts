@@ -5,7 +5,8 @@ import { enqueueJob, type Job } from "../../../infrastructure/jobs/queue";
 import { log } from "../../../infrastructure/log";
 import { DarajaError, normaliseMpesaPhone } from "../../../infrastructure/clients/daraja";
 import { shortcodeForOrganization } from "../shortcodes-access";
-import { requestCallbackUrls, requestDaraja } from "./daraja";
+import { requestDaraja } from "./daraja";
+import { shortcodeCallbackUrls } from "../shortcodes";
 import { lockRequest, unfinishedAttempt } from "./lock";
 import { answer, customerOfRequest, tellCustomer, type RequestCustomer } from "./tell";
 import { customerLocale, kes, parseButtonId } from "./words";
@@ -186,7 +187,7 @@ async function push(
       amountKes: Number(request.amount_kes),
       accountReference: request.reference,
       description: "Payment",
-      callbackUrl: requestCallbackUrls(shortcode).stk,
+      callbackUrl: shortcodeCallbackUrls(shortcode.callbackToken).stk,
     });
     await rawQuery(`update payment_attempts set checkout_request_id = $2, merchant_request_id = $3 where id = $1`, [
       attemptId,

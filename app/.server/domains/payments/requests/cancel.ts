@@ -1,0 +1,51 @@
+import { sql } from "drizzle-orm";
+import { db } from "../../../infrastructure/db/client";
+import { enqueueJob } from "../../../infrastructure/jobs/queue";
+import { logConversationEvents } from "../../messaging";
+import { emitWebhookEvent } from "../../webhooks-out";
+import { announceRequestClosed } from "./closed";
+import { refusePaymentRequest } from "./input";
+import { lockRequest, unfinishedAttempt } from "./lock";
+import { PAYMENT_REQUEST_NOTIFY_QUEUE, type NotifyJob } from "./settle";
+import { paymentRequestById, type PaymentRequestView } from "./views";
+import type { RequestActor } from "./create";
+import { m } from "~/paraglide/messages";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A member takes back an open request, under its lock: closed as cancelled, its order (if any)
+ * freed, the thread's card redrawn, `payment_request.cancelled` sent out, and the customer told not
+ * to pay. Refused while a prompt is on the customer's phone (their PIN could be going in: the answer
+ * decides), and once it is paid or closed. Money that still arrives (a paybill payment by hand with
+ * the reference) is recorded: a payment is never thrown away.
+ */
+export async function cancelPaymentRequest(actor: RequestActor, requestId: string): Promise<PaymentRequestView> {
+  if (!UUID.test(requestId)) throw refusePaymentRequest(404, "not_found", m.payreq_refusal_not_found(), "requestId");
+  await db().transaction(async (tx) => {
+    const request = await lockRequest(tx, requestId, actor.organizationId);
+    if (!request) throw refusePaymentRequest(404, "not_found", m.payreq_refusal_not_found(), "requestId");
+    if (request.status !== "open") throw refusePaymentRequest(409, "not_open", m.payreq_refusal_not_open(), "requestId");
+    if (await unfinishedAttempt(tx, request.id))
+      throw refusePaymentRequest(409, "prompt_on_phone", m.payreq_refusal_prompt_on_phone(), "requestId");
+    await tx.execute(sql`
+      update payment_requests set status = 'cancelled', phone_asked_at = null, closed_at = now(), updated_at = now()
+      where id = ${request.id}`);
+    await announceRequestClosed(tx, { organizationId: request.organization_id, requestId: request.id, outcome: "cancelled" });
+    if (request.conversation_id)
+      await logConversationEvents(tx, [
+        { organizationId: request.organization_id, conversationId: request.conversation_id, kind: "conversation" },
+      ]);
+    await emitWebhookEvent(tx, {
+      organizationId: request.organization_id,
+      type: "payment_request.cancelled",
+      data: { id: request.id, amountKes: Number(request.amount_kes), reference: request.reference },
+    });
+    await enqueueJob(
+      PAYMENT_REQUEST_NOTIFY_QUEUE,
+      { requestId: request.id, organizationId: request.organization_id, what: "cancelled" } satisfies NotifyJob,
+      { executor: tx },
+    );
+  });
+  return (await paymentRequestById(actor.organizationId, requestId))!;
+}
