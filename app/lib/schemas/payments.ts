@@ -77,3 +77,9 @@ export const ShortcodeButtonSchema = z.object({ shortcode: z.catch(z.string(), "
 
 /** Remove, once confirmed. */
 export const RemoveShortcodeSchema = z.object({ shortcode: z.catch(z.string(), ""), confirm: z.catch(z.string(), "") });
+
+/** Settings → Payments' "Match": a payment received without a request, and the reference of the request it was for. */
+export const MatchReceiptSchema = z.object({
+  receipt: z.catch(z.string(), ""),
+  reference: z.catch(z.string().check(z.trim(), z.maxLength(40)), ""),
+});

@@ -252,6 +252,7 @@ const MONEY_AND_SENDING: StoredSentence[] = [
   ["app_activity_detail_shortcode_failing", { shortcode: SHORTCODE, reason: SHORTCODE_FAILURES }],
   ["app_activity_detail_shortcode_changed", { shortcode: SHORTCODE, fields: SHORTCODE_FIELDS }],
   ...SHORTCODE.list,
+  ["app_activity_detail_c2b_matched", { receipt: "data", amount: "kes", reference: "data" }],
 ];
 
 export const STORED_DETAILS = storedSentences([...PEOPLE_AND_SETTINGS, ...MONEY_AND_SENDING]);

@@ -22,6 +22,8 @@ export type { ConnectionFailure, ConnectionResult } from "./connection-test";
 export { claimPaymentReplies, PAYMENT_REQUEST_TAPS_QUEUE } from "./requests/taps";
 export { createPaymentRequest } from "./requests/create";
 export { cancelPaymentRequest } from "./requests/cancel";
+export { matchReceipt, unmatchedReceipts, UNMATCHED_SHOWN } from "./requests/receipts";
+export type { UnmatchedReceipt } from "./requests/receipts";
 export { onPaymentRequestClosed } from "./requests/closed";
 export type { ClosedRequest } from "./requests/closed";
 export { checkRequestInput } from "./requests/input";

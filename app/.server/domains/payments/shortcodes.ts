@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
-import { mpesaShortcodes, paymentRequests } from "../../infrastructure/db/schema";
+import { mpesaShortcodes, paymentC2bReceipts, paymentRequests } from "../../infrastructure/db/schema";
 import { isUniqueViolation } from "../../infrastructure/db/errors";
 import { env } from "../../infrastructure/config/env";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
@@ -230,7 +230,11 @@ export async function removeShortcode(actor: PaymentsActor, id: string, meta?: R
       .from(paymentRequests)
       .where(eq(paymentRequests.shortcodeId, row.id))
       .limit(1);
-    if (used) throw refusePayments(409, "in_use", PAYMENTS_REFUSALS.inUse);
+    // So are the payments it received (payment_c2b_receipts).
+    const [received] = used
+      ? [used]
+      : await tx.select({ id: paymentC2bReceipts.id }).from(paymentC2bReceipts).where(eq(paymentC2bReceipts.shortcodeId, row.id)).limit(1);
+    if (used || received) throw refusePayments(409, "in_use", PAYMENTS_REFUSALS.inUse);
     await tx.delete(mpesaShortcodes).where(eq(mpesaShortcodes.id, row.id));
     if (row.isDefault) {
       const [next] = await tx

@@ -11,12 +11,20 @@ import {
   addShortcode,
   listShortcodes,
   makeDefaultShortcode,
+  matchReceipt,
   removeShortcode,
+  unmatchedReceipts,
   statusDetailInWords,
   testShortcode,
   updateShortcode,
 } from "~/.server/domains/payments";
-import { AddShortcodeSchema, EditShortcodeSchema, RemoveShortcodeSchema, ShortcodeButtonSchema } from "~/lib/schemas/payments";
+import {
+  AddShortcodeSchema,
+  EditShortcodeSchema,
+  MatchReceiptSchema,
+  RemoveShortcodeSchema,
+  ShortcodeButtonSchema,
+} from "~/lib/schemas/payments";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card, CardHeader } from "~/components/ui/card";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
@@ -24,6 +32,7 @@ import { Toast } from "~/components/ui/toast";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { ShortcodeList } from "~/components/settings/payments/shortcode-list";
 import { AddShortcodeCard, EditShortcodeCard } from "~/components/settings/payments/shortcode-forms";
+import { UnmatchedReceipts } from "~/components/settings/payments/unmatched-receipts";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
@@ -50,6 +59,7 @@ export async function loader(args: Route.LoaderArgs) {
   const chosen = (id: string | null) => (canManage && id ? (shortcodes.find((s) => s.id === id) ?? null) : null);
   return {
     shortcodes,
+    receipts: await unmatchedReceipts(current.organization.id),
     canManage,
     editing: chosen(params.get("edit")),
     removing: params.get("confirm") === "remove" ? chosen(params.get("shortcode")) : null,
@@ -107,6 +117,18 @@ export async function action(args: Route.ActionArgs) {
         const made = await makeDefaultShortcode(user, value.shortcode, meta);
         return redirectWithToast(here, "success", m.settings_payments_default_toast({ label: made.label }));
       }),
+      // A payment received without a request, matched to it by the request's reference; a refusal said under that payment.
+      match: intent(MatchReceiptSchema, async ({ value, user }) => {
+        try {
+          const matched = await matchReceipt(user, value.receipt, value.reference, meta);
+          return redirectWithToast(here, "success", m.payreq_receipts_matched_toast(matched));
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (refusal.status === 404) throw refusal;
+          const matchFailed = { receiptId: value.receipt, reference: value.reference, error: refusal.message };
+          return data({ matchFailed }, { status: refusal.status });
+        }
+      }),
       remove: intent(RemoveShortcodeSchema, async ({ value, user, intent: posted }) => {
         if (value.confirm !== "yes") return formFailure(null, 400, m.settings_payments_refusal_confirm(), { intent: posted });
         const removed = await removeShortcode(user, value.shortcode, meta);
@@ -124,7 +146,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function PaymentsSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { shortcodes, canManage, editing, removing, defaultEnvironment } = loaderData;
+  const { shortcodes, receipts, canManage, editing, removing, defaultEnvironment } = loaderData;
   const here = href("/settings/payments");
   const resultOf = (name: string) => (actionData?.intent === name ? actionData.result : undefined);
   return (
@@ -147,6 +169,11 @@ export default function PaymentsSettings({ loaderData, actionData }: Route.Compo
           </ConfirmPanel>
         ) : null}
       </Card>
+      <UnmatchedReceipts
+        receipts={receipts}
+        canManage={canManage}
+        failed={actionData && "matchFailed" in actionData ? actionData.matchFailed : undefined}
+      />
       {editing ? <EditShortcodeCard key={editing.id} shortcode={editing} result={resultOf("edit")} /> : null}
       {canManage && !editing ? <AddShortcodeCard result={resultOf("add")} defaultEnvironment={defaultEnvironment} /> : null}
     </div>

@@ -6,6 +6,8 @@ import { parseC2bPayload, parseStkCallback, type StkCallback } from "../../../in
 import { callbackSourceAllowed, fromSafaricom } from "../../billing";
 import { shortcodeByCallbackToken, type MpesaShortcode } from "../shortcodes-access";
 import { requestDaraja } from "./daraja";
+import { keepC2bReceipt } from "./receipts";
+import type { C2bUnmatchedReason } from "../../../infrastructure/db/schema";
 import { lockRequest } from "./lock";
 import { markPaid, settleAttempt, type StkOutcome } from "./settle";
 
@@ -114,7 +116,9 @@ export async function validatePaymentC2b(token: string, ip: string | undefined):
  * Daraja's C2B confirmation: money is in the tenant's paybill. From Safaricom's addresses, a
  * BillRefNumber naming one open request of this shortcode (trimmed, any case) settles it, under its
  * lock, once (its TransID is the receipt; a receipt already recorded settles nothing). From any other
- * address nothing is settled (Daraja offers no synchronous check of a C2B payment): logged for the team.
+ * address nothing is settled (Daraja offers no synchronous check of a C2B payment). Every confirmation
+ * is kept once (payment_c2b_receipts); one that settled nothing waits in Settings → Payments for a
+ * manager to match it to its request.
  */
 export async function confirmPaymentC2b(token: string, body: unknown, ip: string | undefined): Promise<PayCallbackAnswer> {
   if (!callbackSourceAllowed(ip)) return FORBIDDEN;
@@ -126,11 +130,21 @@ export async function confirmPaymentC2b(token: string, body: unknown, ip: string
   } catch (error) {
     return { status: 400, body: { ResultCode: 1, ResultDesc: (error as Error).message } };
   }
+  const kept = {
+    transId: paid.transId,
+    amountCents: paid.amountCents,
+    msisdn: paid.msisdn,
+    firstName: paid.firstName,
+    billRefNumber: paid.billRefNumber,
+    transTime: paid.transTime,
+  };
+  const unmatched = (reason: C2bUnmatchedReason) => db().transaction((tx) => keepC2bReceipt(tx, shortcode, kept, { reason }));
   if (!fromSafaricom(ip)) {
     log().warn(
       { transId: paid.transId, ip, shortcode: shortcode.id },
-      "payment request C2B confirmation not from Safaricom's addresses: not settled",
+      "payment request C2B confirmation not from Safaricom's addresses: not settled, kept for the team to match",
     );
+    await unmatched("untrusted_source");
     return ACCEPTED;
   }
   const reference = normaliseReference(paid.billRefNumber);
@@ -140,13 +154,26 @@ export async function confirmPaymentC2b(token: string, body: unknown, ip: string
   );
   if (open.length !== 1) {
     if (open.length > 1) log().warn({ transId: paid.transId, reference }, "C2B reference names several open requests: not settled");
+    const closed =
+      open.length === 0 &&
+      reference !== "" &&
+      (
+        await queryRows<unknown>(
+          db(),
+          sql`select 1 from payment_requests where shortcode_id = ${shortcode.id} and upper(reference) = ${reference} limit 1`,
+        )
+      ).length > 0;
+    await unmatched(open.length > 1 ? "several_requests" : closed ? "request_closed" : "no_request");
     return ACCEPTED;
   }
   await db().transaction(async (tx) => {
     const request = await lockRequest(tx, open[0]!.id);
-    if (!request || request.status !== "open") return;
+    if (!request) return;
     const known = await queryRows<unknown>(tx, sql`select 1 from payment_requests where paid_receipt = ${paid.transId} limit 1`);
     if (known.length) return;
+    // Closed meanwhile (paid by its prompt, expired): kept for the team, not recorded over the first payment.
+    if (request.status !== "open") return void (await keepC2bReceipt(tx, shortcode, kept, { reason: "request_closed" }));
+    if (!(await keepC2bReceipt(tx, shortcode, kept, { requestId: request.id }))) return;
     await markPaid(tx, request, {
       via: "c2b",
       receipt: paid.transId,

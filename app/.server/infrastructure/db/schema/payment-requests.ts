@@ -123,3 +123,49 @@ export const paymentAttempts = pgTable(
       .where(sql`state in ('pending', 'in_doubt')`),
   ],
 );
+
+/** Why a C2B payment to a tenant's shortcode settled no request by itself (null: it did). */
+export const C2B_UNMATCHED_REASONS = ["no_request", "several_requests", "request_closed", "untrusted_source"] as const;
+export type C2bUnmatchedReason = (typeof C2B_UNMATCHED_REASONS)[number];
+
+/**
+ * Every C2B confirmation Daraja sent for a tenant's shortcode (issue 76): money that is in the
+ * business's paybill or till. One that named no open request (a typo in the account number, a
+ * request already closed, a source outside Safaricom's addresses) waits in Settings → Payments'
+ * "Received without a request" until a manager matches it to a request, which settles that request
+ * under its lock, once. Recorded once per M-Pesa transaction (TransID) per shortcode.
+ */
+export const paymentC2bReceipts = pgTable(
+  "payment_c2b_receipts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** No cascade: a shortcode with receipts on record is not removed. */
+    shortcodeId: uuid("shortcode_id")
+      .notNull()
+      .references(() => mpesaShortcodes.id),
+    /** M-Pesa's TransID: the receipt. */
+    transId: text("trans_id").notNull(),
+    amountKes: integer("amount_kes").notNull(),
+    /** As Daraja sends it (masked since 2021: "2547 ***** 123"). */
+    msisdn: text("msisdn").notNull().default(""),
+    payerName: text("payer_name").notNull().default(""),
+    /** The account number the payer typed. */
+    billRef: text("bill_ref").notNull().default(""),
+    paidAt: timestamp("paid_at", { withTimezone: true }).notNull(),
+    /** The request it settled (by itself, or matched by a manager). */
+    requestId: uuid("request_id").references(() => paymentRequests.id, { onDelete: "set null" }),
+    unmatchedReason: text("unmatched_reason", { enum: C2B_UNMATCHED_REASONS }),
+    matchedBy: uuid("matched_by").references(() => users.id, { onDelete: "set null" }),
+    matchedAt: timestamp("matched_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("payment_c2b_receipts_trans_idx").on(t.shortcodeId, t.transId),
+    index("payment_c2b_receipts_unmatched_idx")
+      .on(t.organizationId, t.createdAt)
+      .where(sql`request_id is null`),
+  ],
+);
