@@ -16,7 +16,8 @@
 //               under its lock, the thread's event, the webhook out and the receipt's job queued)
 //   4. receipt  the notify job (drainJobs): the receipt message queued to the customer
 // Jumbe's time is each step's own time; the tap's includes the sandbox's answer to the push over
-// loopback (measured apart: "sandbox"). Beside them, in the same run, the baseline: the least a paid
+// loopback, the callback's the sandbox's answer to Jumbe's STK query (it believes a callback only
+// after asking, as for top-ups), each measured apart. Beside them, in the same run, the baseline: the least a paid
 // callback can write, a loopback POST whose handler does one guarded update of the attempt by its
 // CheckoutRequestID (as billing's top-up callback's idempotent "where status = 'pending'" does).
 // Sending the queued messages to Meta is the dispatcher's, measured by bench/sending.mjs.
@@ -125,6 +126,7 @@ async function main() {
     promptTimeoutMs: 600_000,
   });
   const sandboxMs: number[] = [];
+  const sandboxQueryMs: number[] = [];
   const callbackMs: number[] = [];
   const baselineMs: number[] = [];
   const settled = new Map<string, () => void>();
@@ -133,6 +135,7 @@ async function main() {
     const t = performance.now();
     res.on("finish", () => {
       if (req.path.endsWith("/stkpush/v1/processrequest")) sandboxMs.push(performance.now() - t);
+      if (req.path.endsWith("/stkpushquery/v1/query")) sandboxQueryMs.push(performance.now() - t);
     });
     next();
   });
@@ -230,7 +233,7 @@ async function main() {
 
   // Warm up: the modules, the pool, the sandbox's token (not counted).
   for (const c of tenant.customers.slice(COUNT)) await one(c).catch((error: unknown) => console.error("warm-up:", error));
-  for (const list of [...Object.values(steps), sandboxMs, callbackMs, baselineMs]) list.length = 0;
+  for (const list of [...Object.values(steps), sandboxMs, sandboxQueryMs, callbackMs, baselineMs]) list.length = 0;
 
   console.log(
     `payment requests end to end: ${COUNT} in ${SECONDS} s (${RATE}/min) for one organisation, ${databaseUrl ? "PostgreSQL" : "PGlite"}, ` +
@@ -260,7 +263,8 @@ async function main() {
   console.log(`  1. create                 ${stats(steps.create)}`);
   console.log(`  2. tap -> STK push        ${stats(steps.tap)}   (includes the sandbox's answer below)`);
   console.log(`     the sandbox's answer   ${stats(sandboxMs)}`);
-  console.log(`  3. callback (paid)        ${stats(callbackMs)}`);
+  console.log(`  3. callback (paid)        ${stats(callbackMs)}   (includes Jumbe's status query to the sandbox below)`);
+  console.log(`     the sandbox's query    ${stats(sandboxQueryMs)}`);
   console.log(`  4. receipt queued         ${stats(steps.receipt)}`);
   console.log(`  baseline: guarded update  ${stats(baselineMs)}`);
   console.log(`  end to end (with the customer's approval) ${stats(steps.endToEnd)}`);

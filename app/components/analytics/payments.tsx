@@ -52,7 +52,7 @@ export function PaymentsSection({ figures, filters }: { figures: PaymentFigures;
           download
           className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
         >
-          <Download className="size-4" aria-hidden /> {m.app_analytics_download_csv()}
+          <Download className="size-4" aria-hidden /> {m.app_analytics_payments_download_csv()}
         </a>
       </div>
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
