@@ -153,6 +153,7 @@ export default [
     route("shop/orders.csv", "routes/app/shop/orders-csv.ts"),
     // Advanced Analytics' daily table as CSV (the page's query).
     route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
+    route("analytics/payments.csv", "routes/app/analytics-payments-csv.ts"),
     // The partner programme's Transactions tab as CSV (platform administrators).
     route("revenue-share/transactions.csv", "routes/app/revenue-share/transactions-csv.ts"),
     // A campaign's per-recipient results as CSV, and its live figures (server-sent events).

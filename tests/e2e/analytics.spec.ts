@@ -41,6 +41,20 @@ test("the demo's figures, the period form, a refused range, the chart's series a
   await expect(figure(page, "Messages sent").locator("xpath=..")).toContainText(/vs previous 7 days|No data for the previous period/);
   await expect(page.getByRole("table", { name: "Top templates" })).toContainText("loan_repayment_reminder");
   await expect(page.getByRole("table", { name: "Messages and cost by Meta pricing category" })).toContainText("Authentication");
+  // Issue 76: the period's M-Pesa payment requests, with its own CSV.
+  const payments = page.getByRole("region", { name: "Payments" });
+  await expect(payments.getByRole("heading", { name: "Payments", level: 2 })).toBeVisible();
+  await expect(figure(page, "Requests made")).toHaveText(/^\d[\d,]*$/);
+  await expect(figure(page, "KES collected")).toHaveText(/^KES \d[\d,]*$/);
+  for (const name of ["By agent", "By flow", "By campaign"]) await expect(payments.getByRole("table", { name })).toBeVisible();
+  const [paymentsCsv] = await Promise.all([
+    page.waitForEvent("download"),
+    payments.getByRole("link", { name: "Download the payments CSV" }).click(),
+  ]);
+  expect(paymentsCsv.suggestedFilename()).toMatch(/^jumbe-payments-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv$/);
+  expect((await readFile((await paymentsCsv.path())!, "utf8")).split("\r\n")[0]).toBe(
+    `"Grouped by","Name","Requested","Paid","Conversion","Collected","Amount differs"`,
+  );
 
   // The chart: Sent first; Read chosen by its link.
   await expect(page.locator("figure figcaption").first()).toHaveText(`${HOUR_OF_DAY}: Sent`);
@@ -111,6 +125,11 @@ test("a business with no messages yet is told so plainly and pointed to the Mess
   await expect(page.getByRole("heading", { name: "No messages in this period." })).toBeVisible();
   await expect(figure(page, "Messages sent")).toHaveText("0");
   await expect(figure(page, "Spend")).toHaveText("KES 0.00");
+  // No payment requests yet: the Payments section's figures are zeros, its tables say so.
+  await expect(figure(page, "Requests made")).toHaveText("0");
+  await expect(figure(page, "Conversion rate")).toHaveText("None");
+  await expect(figure(page, "KES collected")).toHaveText("KES 0");
+  await expect(page.getByText("No team member asked for a payment in this period.")).toBeVisible();
   // A new organisation is postpaid: its usage goes on the monthly invoice.
   await expect(page.getByText("Your plan is postpaid: usage is billed on your monthly invoice.")).toBeVisible();
   await expect(page.getByRole("group", { name: "Series shown" })).toHaveCount(0);

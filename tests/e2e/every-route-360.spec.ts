@@ -49,6 +49,7 @@ const SKIPPED: Record<string, string> = {
   "integrations/google-sheets/picker-token": "the Google Picker's token: JSON, POST only",
   "search/suggest": "the search boxes' suggestions as one types: JSON (walked in search-words.spec.ts)",
   "analytics/daily.csv": "a CSV download",
+  "analytics/payments.csv": "a CSV download",
   "revenue-share/transactions.csv": "a CSV download",
   "messaging/campaigns/:id/results.csv": "a CSV download",
   "messaging/campaigns/:id/events": "a live stream (server-sent events)",

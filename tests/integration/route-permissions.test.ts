@@ -220,6 +220,8 @@ const ROWS: Record<string, Row> = {
   // Advanced Analytics and its daily CSV (issue 18).
   "/analytics": { path: "/analytics", anonymous: "login", owner: "ok", admin: "ok" },
   "/analytics/daily.csv": { path: "/analytics/daily.csv", anonymous: "login", owner: "ok", admin: "ok" },
+  // The Payments section's CSV (issue 76).
+  "/analytics/payments.csv": { path: "/analytics/payments.csv", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
   // A payment's page, an invoice and its PDF: nobody's id is not found. Paystack's return without a reference neither.
   "/billing/payments/:id": {

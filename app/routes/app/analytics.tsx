@@ -9,6 +9,7 @@ import { PageTitle } from "~/components/ui/page-title";
 import { AnalyticsFilterForm } from "~/components/analytics/filter-form";
 import { AutomationCards, FigureCards } from "~/components/analytics/figure-cards";
 import { AnalyticsReportView } from "~/components/analytics/report";
+import { PaymentsSection } from "~/components/analytics/payments";
 import { periodWords } from "~/components/analytics/words";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
@@ -67,6 +68,8 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       <AutomationCards figures={loaderData.automations} />
 
       <AnalyticsReportView report={report} filters={filters} chart={chart} empty={empty} pageHref={pageHref} />
+
+      <PaymentsSection figures={loaderData.payments} filters={filters} />
     </div>
   );
 }

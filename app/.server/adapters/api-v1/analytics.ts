@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { ApiProblem } from "./problem";
-import { analyticsNumbers, analyticsReport } from "../../domains/analytics/report";
+import { analyticsNumbers, analyticsRange, analyticsReport } from "../../domains/analytics/report";
+import { paymentFigures } from "../../domains/analytics/payments";
 import { ANALYTICS_PERIODS, parseAnalyticsFilters } from "~/lib/analytics";
+import { m } from "~/paraglide/messages";
 
 /** GET /api/v1/analytics: the Analytics page's cards and daily rows (decision 036), for scripts and dashboards. */
 
@@ -24,6 +26,20 @@ const Compared = (description: string) =>
       value: z.number().nullable().describe("This period."),
       previous: z.number().nullable().describe("The period of the same length just before."),
     })
+    .describe(description);
+
+const PaymentRows = (description: string) =>
+  z
+    .array(
+      z.object({
+        id: z.string().describe("The member's, flow's or campaign's id."),
+        name: z.string(),
+        requested: z.number().int(),
+        paid: z.number().int(),
+        conversion: z.number().nullable(),
+        kesCollected: z.number().int(),
+      }),
+    )
     .describe(description);
 
 export const Analytics = z
@@ -63,6 +79,20 @@ export const Analytics = z
         }),
       )
       .describe("One row per day of the period (per hour for 24h), oldest first."),
+    payments: z
+      .object({
+        requested: z.number().int().describe("M-Pesa payment requests made in the period."),
+        paid: z.number().int().describe("How many of them were paid (whenever they were)."),
+        conversion: z.number().nullable().describe("Paid ÷ requested, percent; null when none was made."),
+        kesCollected: z.number().int().describe("Whole Kenya shillings M-Pesa took for them (a different amount counts as paid)."),
+        amountMismatches: z.number().int().describe("Paid requests whose paid amount differs from the one asked."),
+        byAgent: PaymentRows("By the team member who made them, the ten that collected most."),
+        byFlow: PaymentRows("By the chatbot flow that sent them, the ten that collected most."),
+        byCampaign: PaymentRows(
+          "By the last campaign the customer replied to in the 72 hours before the request, the ten that collected most.",
+        ),
+      })
+      .describe("The period's payment requests (made in the period), as the Analytics page's Payments section shows them."),
   })
   .meta({ id: "Analytics" });
 
@@ -74,7 +104,11 @@ export async function apiAnalytics(organizationId: string, query: z.output<typeo
   const { filters } = parsed;
   if (filters.number && !(await analyticsNumbers(organizationId)).some((n) => n.id === filters.number))
     throw new ApiProblem(400, "invalid_request", "number: That business number is not one of yours.");
-  const report = await analyticsReport(organizationId, filters);
+  const range = analyticsRange(filters);
+  const [report, payments] = await Promise.all([
+    analyticsReport(organizationId, filters),
+    paymentFigures(organizationId, { start: range.start, end: range.end, number: filters.number, goneName: m.app_analytics_payments_gone }),
+  ]);
   return {
     period: filters.period,
     from: filters.from,
@@ -83,5 +117,6 @@ export async function apiAnalytics(organizationId: string, query: z.output<typeo
     range: { start: report.range.start, end: report.range.end, previousStart: report.range.previousStart },
     cards: report.cards,
     daily: report.daily,
+    payments,
   };
 }

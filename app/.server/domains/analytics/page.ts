@@ -1,5 +1,6 @@
 import { analyticsNumbers, analyticsRange, analyticsReport } from "./report";
 import { automationFigures, type AutomationFigures } from "../automations";
+import { paymentFigures, type PaymentFigures } from "./payments";
 import { m } from "~/paraglide/messages";
 import { ANALYTICS_PERIODS, parseAnalyticsFilters, type AnalyticsFilters, type AnalyticsReport, type ParsedFilters } from "~/lib/analytics";
 
@@ -31,6 +32,8 @@ export interface AnalyticsPage {
   report: AnalyticsReport;
   /** The period's conversations answered by automations alone, handed over, resolved by people. */
   automations: AutomationFigures;
+  /** The period's M-Pesa payment requests: made, paid, collected, by agent, flow and campaign. */
+  payments: PaymentFigures;
   /** Why the query was refused (the page then shows the default filters' report, with status 400). */
   error: string | null;
   form: AnalyticsForm;
@@ -45,13 +48,20 @@ export async function analyticsPage(
 ): Promise<AnalyticsPage> {
   resolved ??= await tenantAnalyticsFilters(organizationId, params, now);
   const range = analyticsRange(resolved.filters, now);
-  const [report, automations] = await Promise.all([
+  const [report, automations, payments] = await Promise.all([
     analyticsReport(organizationId, resolved.filters, now),
     automationFigures(organizationId, { start: range.start, end: range.end, phoneNumberId: resolved.filters.number }),
+    paymentFigures(organizationId, {
+      start: range.start,
+      end: range.end,
+      number: resolved.filters.number,
+      goneName: m.app_analytics_payments_gone,
+    }),
   ]);
   return {
     report,
     automations,
+    payments,
     error: resolved.ok ? null : resolved.error,
     form: resolved.ok ? formOf(resolved.filters) : askedFor(params, resolved.filters),
   };
