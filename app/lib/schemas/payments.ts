@@ -77,3 +77,6 @@ export const ShortcodeButtonSchema = z.object({ shortcode: z.catch(z.string(), "
 
 /** Remove, once confirmed. */
 export const RemoveShortcodeSchema = z.object({ shortcode: z.catch(z.string(), ""), confirm: z.catch(z.string(), "") });
+
+/** "Create the payment template" (Settings → Payments, decision 140): a button with no field. */
+export const PaymentTemplateSchema = z.object({});

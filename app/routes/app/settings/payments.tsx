@@ -11,12 +11,20 @@ import {
   addShortcode,
   listShortcodes,
   makeDefaultShortcode,
+  paymentTemplateStates,
   removeShortcode,
+  submitPaymentTemplate,
   statusDetailInWords,
   testShortcode,
   updateShortcode,
 } from "~/.server/domains/payments";
-import { AddShortcodeSchema, EditShortcodeSchema, RemoveShortcodeSchema, ShortcodeButtonSchema } from "~/lib/schemas/payments";
+import {
+  AddShortcodeSchema,
+  EditShortcodeSchema,
+  PaymentTemplateSchema,
+  RemoveShortcodeSchema,
+  ShortcodeButtonSchema,
+} from "~/lib/schemas/payments";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card, CardHeader } from "~/components/ui/card";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
@@ -24,6 +32,7 @@ import { Toast } from "~/components/ui/toast";
 import { SettingsHeader } from "~/components/settings/settings-header";
 import { ShortcodeList } from "~/components/settings/payments/shortcode-list";
 import { AddShortcodeCard, EditShortcodeCard } from "~/components/settings/payments/shortcode-forms";
+import { PaymentTemplateCard } from "~/components/settings/payments/payment-template";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
@@ -53,6 +62,8 @@ export async function loader(args: Route.LoaderArgs) {
     canManage,
     editing: chosen(params.get("edit")),
     removing: params.get("confirm") === "remove" ? chosen(params.get("shortcode")) : null,
+    // Outside the 24-hour window a request goes as this template (decision 140).
+    paymentTemplate: await paymentTemplateStates(current.organization.id),
     // A local or demo server's sandbox is where a new shortcode is tried first.
     defaultEnvironment: env().sandbox ? ("sandbox" as const) : ("production" as const),
   };
@@ -107,6 +118,12 @@ export async function action(args: Route.ActionArgs) {
         const made = await makeDefaultShortcode(user, value.shortcode, meta);
         return redirectWithToast(here, "success", m.settings_payments_default_toast({ label: made.label }));
       }),
+      template: intent(PaymentTemplateSchema, async ({ user }) => {
+        const problem = await submitPaymentTemplate(user, meta);
+        return problem
+          ? redirectWithToast(here, "error", m.settings_payments_template_failed_toast({ reason: problem }))
+          : redirectWithToast(here, "success", m.settings_payments_template_sent_toast());
+      }),
       remove: intent(RemoveShortcodeSchema, async ({ value, user, intent: posted }) => {
         if (value.confirm !== "yes") return formFailure(null, 400, m.settings_payments_refusal_confirm(), { intent: posted });
         const removed = await removeShortcode(user, value.shortcode, meta);
@@ -124,7 +141,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function PaymentsSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { shortcodes, canManage, editing, removing, defaultEnvironment } = loaderData;
+  const { shortcodes, canManage, editing, removing, defaultEnvironment, paymentTemplate } = loaderData;
   const here = href("/settings/payments");
   const resultOf = (name: string) => (actionData?.intent === name ? actionData.result : undefined);
   return (
@@ -147,6 +164,7 @@ export default function PaymentsSettings({ loaderData, actionData }: Route.Compo
           </ConfirmPanel>
         ) : null}
       </Card>
+      <PaymentTemplateCard states={paymentTemplate} canManage={canManage} />
       {editing ? <EditShortcodeCard key={editing.id} shortcode={editing} result={resultOf("edit")} /> : null}
       {canManage && !editing ? <AddShortcodeCard result={resultOf("add")} defaultEnvironment={defaultEnvironment} /> : null}
     </div>
