@@ -339,7 +339,12 @@ function templateComponents(wanted: TemplateContent, template: TemplateRow): Rec
     const type = String(buttons[given.index]?.type).toUpperCase();
     // A quick reply's payload is what the tap sends back (a payment request's button id).
     if (type === "QUICK_REPLY") {
-      components.push({ type: "button", sub_type: "quick_reply", index: String(given.index), parameters: [{ type: "payload", payload: given.value }] });
+      components.push({
+        type: "button",
+        sub_type: "quick_reply",
+        index: String(given.index),
+        parameters: [{ type: "payload", payload: given.value }],
+      });
       continue;
     }
     const copy = type === "COPY_CODE";

@@ -62,7 +62,8 @@ export async function claimPaymentReplies(tx: Executor, arrived: readonly Arrive
  * The request button a message taps: a reply button's id, or a template quick reply's payload (the
  * payment template outside the window, decision 140: Meta sends those as type "button").
  */
-const tapOf = (payload: Inbound["payload"]) => parseButtonId(payload.interactive?.button_reply?.id) ?? parseButtonId(payload.button?.payload);
+const tapOf = (payload: Inbound["payload"]) =>
+  parseButtonId(payload.interactive?.button_reply?.id) ?? parseButtonId(payload.button?.payload);
 
 interface Inbound {
   id: string;
