@@ -136,6 +136,11 @@ describe("a payment request outside the 24-hour window", () => {
     await h.sentWamid(t, request.id);
     const sent = (await answersTo(t.organizationId, `+${from}`)).at(-1)!;
     expect((sent.payload as { template?: { language: { code: string } } }).template!.language.code).toBe("sw");
+    // A prepaid wallet that cannot pay for the template: a clear 402, nothing stored.
+    await rawQuery(`update organizations set billing_type = 'prepaid', plan_type = 'Growth' where id = $1`, [t.organizationId]);
+    expect(await refusalOf(t, conversationId)).toMatchObject({ status: 402, code: "insufficient_balance" });
+    expect((await refusalOf(t, conversationId))!.message).toContain("Top up on the Billing page");
+    expect(await rawQuery(`select 1 from payment_requests where organization_id = $1`, [t.organizationId])).toHaveLength(1);
     // Another organisation cannot see this one's request.
     const other = await h.tenant("Duka Jingine");
     expect(await paymentRequestById(other.organizationId, request.id)).toBeNull();
