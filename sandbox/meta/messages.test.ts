@@ -265,6 +265,28 @@ describe("templates", () => {
     expect((await h.send(named("jina"))).json.error.code).toBe(132000);
   });
 
+  it("takes a quick reply's payload at its index, and refuses a payload without a quick reply there or without a string", async () => {
+    h = await startSending();
+    h.sandbox.createTemplateAtMeta(h.business.wabaId, {
+      name: "pay_request",
+      language: "en",
+      category: "UTILITY",
+      components: [
+        { type: "BODY", text: "Pay KES {{1}} please.", example: { body_text: [["100"]] } },
+        { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Pay" }] },
+      ],
+    });
+    const withButton = (button: Record<string, unknown>) => template("pay_request", "en", ["100"], [{ type: "button", ...button }]);
+    const quickReply = (index: string, parameters: unknown[]) => withButton({ sub_type: "quick_reply", index, parameters });
+    expect((await h.send(quickReply("0", [{ type: "payload", payload: "payreq:x:pay" }]))).status).toBe(200);
+    expect((await h.send(quickReply("1", [{ type: "payload", payload: "x" }]))).json.error.code).toBe(131009);
+    expect((await h.send(withButton({ sub_type: "url", index: "0", parameters: [{ type: "text", text: "x" }] }))).json.error.code).toBe(
+      131009,
+    );
+    expect((await h.send(quickReply("0", [{ type: "text", text: "x" }]))).json.error.code).toBe(131008);
+    expect((await h.send(quickReply("0", [{ type: "payload", payload: 7 }]))).json.error.code).toBe(131009);
+  });
+
   it("answers 132012 when a media header gets no media, 132015 when paused and 132016 when disabled", async () => {
     h = await startSending();
     const wabaId = h.business.wabaId;

@@ -332,7 +332,29 @@ export class MessageDesk {
           ),
         );
     }
-    return this.checkUrlButtons(template, components);
+    return this.checkUrlButtons(template, components) ?? this.checkButtonParameters(template, components);
+  }
+
+  /**
+   * A button component names a button of the template by index and its kind by sub_type: a quick
+   * reply's parameter is its payload (what the tap sends back), a string; anything else is refused.
+   */
+  private checkButtonParameters(template: Template, components: Obj[]): GraphResult | undefined {
+    const stored = template.components.find((c) => c.type === "BUTTONS")?.buttons;
+    const buttons = Array.isArray(stored) ? stored : [];
+    for (const given of components) {
+      if (typeof given.type !== "string" || given.type.toLowerCase() !== "button") continue;
+      const index = Number(given.index);
+      const button = Number.isInteger(index) ? buttons[index] : undefined;
+      const subType = String(given.sub_type ?? "").toLowerCase();
+      if (!isObject(button) || String(button.type).toLowerCase() !== subType)
+        return notValid(`button at index ${String(given.index).slice(0, 10)}: the template has no ${subType.slice(0, 20)} button there`);
+      if (subType !== "quick_reply") continue;
+      const [param] = Array.isArray(given.parameters) ? (given.parameters as unknown[]) : [];
+      if (!isObject(param) || param.type !== "payload") return missing(`components[button].parameters[0].payload`);
+      if (typeof param.payload !== "string" || !param.payload) return notValid("a quick reply's payload must be a non-empty string");
+    }
+    return undefined;
   }
 
   /** A URL button whose url ends in {{1}} needs its suffix as a button parameter at its index. */

@@ -377,6 +377,12 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   },
   // Settings → Payments (issue 76): owners and admins change the shortcodes (payments-settings.test.ts shows each change).
   "/settings/payments": {
+    template: {
+      needs: "payments:manage",
+      form: () => ({ intent: "template" }),
+      proof: false,
+      why: "the matrix's organisation has no WhatsApp account: nothing is submitted, a toast says so",
+    },
     add: {
       needs: "payments:manage",
       form: () => ({

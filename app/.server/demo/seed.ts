@@ -38,6 +38,7 @@ import { seedRevenueShare } from "./seed-revenue-share";
 import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
 import { seedIntegrations } from "./seed-integrations";
 import { seedPaymentShortcodes } from "./seed-payments";
+import { paymentTemplateInput } from "../domains/payments";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -166,6 +167,8 @@ export const DEMO_TEMPLATES: TemplateInput[] = [
     footer: "Nyota Duka",
     buttons: [],
   },
+  // The payment template (decision 140): a payment request outside the 24-hour window, in each language.
+  ...(["en", "sw", "fr"] as const).map(paymentTemplateInput),
 ];
 
 const DEMO_CONTACTS = [

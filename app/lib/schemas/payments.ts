@@ -83,3 +83,6 @@ export const MatchReceiptSchema = z.object({
   receipt: z.catch(z.string(), ""),
   reference: z.catch(z.string().check(z.trim(), z.maxLength(40)), ""),
 });
+
+/** "Create the payment template" (Settings → Payments, decision 140): a button with no field. */
+export const PaymentTemplateSchema = z.object({});

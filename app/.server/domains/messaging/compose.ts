@@ -309,7 +309,7 @@ function checkParameters(wanted: TemplateContent, template: TemplateRow) {
   for (const given of wanted.buttons ?? []) {
     const button = buttons[given.index];
     const type = String(button?.type ?? "").toUpperCase();
-    if (!button || (type !== "URL" && type !== "COPY_CODE"))
+    if (!button || (type !== "URL" && type !== "COPY_CODE" && type !== "QUICK_REPLY"))
       throw refuse(422, "parameter_mismatch", m.validation_send_button_takes_no_value({ name: wanted.name, number: given.index + 1 }));
   }
 }
@@ -336,7 +336,18 @@ function templateComponents(wanted: TemplateContent, template: TemplateRow): Rec
     });
   const buttons = (componentOf(template, "BUTTONS")?.buttons as Record<string, unknown>[] | undefined) ?? [];
   for (const given of [...(wanted.buttons ?? [])].sort((a, b) => a.index - b.index)) {
-    const copy = String(buttons[given.index]?.type).toUpperCase() === "COPY_CODE";
+    const type = String(buttons[given.index]?.type).toUpperCase();
+    // A quick reply's payload is what the tap sends back (a payment request's button id).
+    if (type === "QUICK_REPLY") {
+      components.push({
+        type: "button",
+        sub_type: "quick_reply",
+        index: String(given.index),
+        parameters: [{ type: "payload", payload: given.value }],
+      });
+      continue;
+    }
+    const copy = type === "COPY_CODE";
     components.push({
       type: "button",
       sub_type: copy ? "copy_code" : "url",

@@ -23,7 +23,7 @@ export interface TemplateContent {
   parameters: string[];
   /** A TEXT header's placeholder, or a media header's file. */
   header?: { text?: string } & MediaRef;
-  /** Dynamic URL buttons' suffixes and copy-code buttons' codes, by the button's position. */
+  /** Dynamic URL buttons' suffixes, copy-code buttons' codes and quick replies' payloads, by the button's position. */
   buttons?: { index: number; value: string }[];
 }
 

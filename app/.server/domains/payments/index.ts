@@ -32,3 +32,5 @@ export { paymentRequestById, listPaymentRequests, shortcodeChoices } from "./req
 export type { PaymentRequestView } from "./requests/views";
 export { receivePaymentStk, validatePaymentC2b, confirmPaymentC2b } from "./requests/callbacks";
 export { registerPaymentRequestJobs } from "./requests/jobs";
+export { PAYMENT_TEMPLATE_NAME, paymentTemplateInput, paymentTemplateStates, submitPaymentTemplate } from "./requests/template";
+export type { PaymentTemplateState } from "./requests/template";

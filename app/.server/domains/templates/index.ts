@@ -3,6 +3,7 @@
  * through its index.ts (tests/architecture/layers.test.ts); routes and adapters may reach further.
  */
 export { recordTemplateEvent } from "./events";
-export { TEMPLATE_MESSAGES, sendHeldTemplate } from "./manage";
+export { TEMPLATE_MESSAGES, createTemplate, sendHeldTemplate } from "./manage";
+export type { Actor as TemplateActor } from "./manage";
 export { deleteUnattachedSamples } from "./media";
 export { findTemplate } from "./queries";

@@ -263,15 +263,16 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
             />
           )}
         </div>
+        {canReply ? (
+          // Outside the window the request goes as the approved payment template (decision 140).
+          <div id="inbox-payment-request" data-live-region="">
+            <PaymentRequestForm shortcodes={loaderData.shortcodes} errors={failed?.errors} values={failed?.values} />
+          </div>
+        ) : null}
         {canReply && conversation.window.open ? (
-          <>
-            <div id="inbox-payment-request" data-live-region="">
-              <PaymentRequestForm shortcodes={loaderData.shortcodes} errors={failed?.errors} values={failed?.values} />
-            </div>
-            <div id="inbox-shop" data-live-region="">
-              <ProductPicker products={shopProducts} failed={failed} />
-            </div>
-          </>
+          <div id="inbox-shop" data-live-region="">
+            <ProductPicker products={shopProducts} failed={failed} />
+          </div>
         ) : null}
         {canReply ? (
           <div id="inbox-note" data-live-region="">

@@ -12,7 +12,9 @@ import {
   listShortcodes,
   makeDefaultShortcode,
   matchReceipt,
+  paymentTemplateStates,
   removeShortcode,
+  submitPaymentTemplate,
   unmatchedReceipts,
   statusDetailInWords,
   testShortcode,
@@ -22,6 +24,7 @@ import {
   AddShortcodeSchema,
   EditShortcodeSchema,
   MatchReceiptSchema,
+  PaymentTemplateSchema,
   RemoveShortcodeSchema,
   ShortcodeButtonSchema,
 } from "~/lib/schemas/payments";
@@ -33,6 +36,7 @@ import { SettingsHeader } from "~/components/settings/settings-header";
 import { ShortcodeList } from "~/components/settings/payments/shortcode-list";
 import { AddShortcodeCard, EditShortcodeCard } from "~/components/settings/payments/shortcode-forms";
 import { UnmatchedReceipts } from "~/components/settings/payments/unmatched-receipts";
+import { PaymentTemplateCard } from "~/components/settings/payments/payment-template";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
@@ -63,6 +67,8 @@ export async function loader(args: Route.LoaderArgs) {
     canManage,
     editing: chosen(params.get("edit")),
     removing: params.get("confirm") === "remove" ? chosen(params.get("shortcode")) : null,
+    // Outside the 24-hour window a request goes as this template (decision 140).
+    paymentTemplate: await paymentTemplateStates(current.organization.id),
     // A local or demo server's sandbox is where a new shortcode is tried first.
     defaultEnvironment: env().sandbox ? ("sandbox" as const) : ("production" as const),
   };
@@ -129,6 +135,12 @@ export async function action(args: Route.ActionArgs) {
           return data({ matchFailed }, { status: refusal.status });
         }
       }),
+      template: intent(PaymentTemplateSchema, async ({ user }) => {
+        const problem = await submitPaymentTemplate(user, meta);
+        return problem
+          ? redirectWithToast(here, "error", m.settings_payments_template_failed_toast({ reason: problem }))
+          : redirectWithToast(here, "success", m.settings_payments_template_sent_toast());
+      }),
       remove: intent(RemoveShortcodeSchema, async ({ value, user, intent: posted }) => {
         if (value.confirm !== "yes") return formFailure(null, 400, m.settings_payments_refusal_confirm(), { intent: posted });
         const removed = await removeShortcode(user, value.shortcode, meta);
@@ -146,7 +158,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function PaymentsSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { shortcodes, receipts, canManage, editing, removing, defaultEnvironment } = loaderData;
+  const { shortcodes, receipts, canManage, editing, removing, defaultEnvironment, paymentTemplate } = loaderData;
   const here = href("/settings/payments");
   const resultOf = (name: string) => (actionData?.intent === name ? actionData.result : undefined);
   return (
@@ -174,6 +186,7 @@ export default function PaymentsSettings({ loaderData, actionData }: Route.Compo
         canManage={canManage}
         failed={actionData && "matchFailed" in actionData ? actionData.matchFailed : undefined}
       />
+      <PaymentTemplateCard states={paymentTemplate} canManage={canManage} />
       {editing ? <EditShortcodeCard key={editing.id} shortcode={editing} result={resultOf("edit")} /> : null}
       {canManage && !editing ? <AddShortcodeCard result={resultOf("add")} defaultEnvironment={defaultEnvironment} /> : null}
     </div>

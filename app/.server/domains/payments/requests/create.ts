@@ -7,6 +7,7 @@ import { shortcodeForOrganization, type MpesaShortcode } from "../shortcodes-acc
 import { checkRequestInput, refusePaymentRequest } from "./input";
 import { buttonId, customerLocale, howToPay, kes } from "./words";
 import { paymentRequestById, type PaymentRequestView } from "./views";
+import { chooseTemplateLanguage, paymentTemplateStates, requestTemplateMessage, templateRefusalText } from "./template";
 import type { PaymentRequestSource } from "../../../infrastructure/db/schema";
 import { m } from "~/paraglide/messages";
 
@@ -81,7 +82,8 @@ export function requestMessage(
 
 /**
  * Asks the conversation's customer to pay: the request and its message in one transaction (the
- * message's), inside the 24-hour window only (decision 137: no template; outside it, a clear refusal).
+ * message's): reply buttons inside the 24-hour window (decision 137), the approved payment template
+ * outside it (decision 140), refused with a clear sentence while there is none or the wallet cannot pay.
  */
 export async function createPaymentRequest(
   actor: RequestActor,
@@ -99,7 +101,6 @@ export async function createPaymentRequest(
   if (!shortcode) throw refusePaymentRequest(422, "unknown_shortcode", m.payreq_refusal_no_shortcode(), "shortcodeId");
   if (!target.phone) throw refusePaymentRequest(422, "no_phone", m.payreq_refusal_no_phone(), "conversationId");
   const id = randomUUID();
-  const content = requestMessage({ id, ...input }, shortcode, target.business, target.language);
   const insert = async (tx: Executor, messageId: string) => {
     await tx.execute(sql`
       insert into payment_requests (id, organization_id, shortcode_id, contact_id, conversation_id, amount_kes, description, reference,
@@ -111,26 +112,54 @@ export async function createPaymentRequest(
     await logMessageEvents(tx, "message", [messageId]);
     if (origin.withRequest) await origin.withRequest(tx, id);
   };
-  try {
-    await queueMessage(actor.organizationId, {
-      to: target.phone,
+  const send = (content: OutboundContent) =>
+    queueMessage(actor.organizationId, {
+      to: target.phone!,
       from: target.phone_number_id,
       content,
       source: origin.source === "api" ? "api" : "inbox",
       sentBy: actor.userId ?? undefined,
       onQueued: insert,
     });
+  try {
+    try {
+      await send(requestMessage({ id, ...input }, shortcode, target.business, target.language));
+    } catch (error) {
+      if (!(isRefusal(error, "send") && error.code === "outside_service_window")) throw error;
+      // Outside the window: the payment template, once approved (decision 140).
+      await send(await outsideWindowMessage(actor.organizationId, { id, ...input }, shortcode, target));
+    }
   } catch (error) {
-    if (isRefusal(error, "send") && error.code === "outside_service_window")
-      throw refusePaymentRequest(422, "outside_service_window", m.payreq_refusal_window(), "conversationId");
     // Two API calls with one key at once: the first one's request is the answer.
     if (origin.idempotencyKey && isUniqueViolation(error)) {
       const earlier = await requestByIdempotencyKey(actor.organizationId, origin.idempotencyKey);
       if (earlier) return earlier;
     }
-    throw error;
+    throw asRequestRefusal(error);
   }
   return (await paymentRequestById(actor.organizationId, id))!;
+}
+
+/** The payment template for this customer, or the refusal that says why it cannot go yet. */
+async function outsideWindowMessage(
+  organizationId: string,
+  request: Parameters<typeof requestTemplateMessage>[0],
+  shortcode: MpesaShortcode,
+  target: Target,
+): Promise<OutboundContent> {
+  const states = await paymentTemplateStates(organizationId);
+  const language = chooseTemplateLanguage(states, target.language);
+  if (!language) throw refusePaymentRequest(422, "outside_service_window", templateRefusalText(states), "conversationId");
+  return requestTemplateMessage(request, shortcode, target.business, language);
+}
+
+/** A template send's refusals (not approved for this number, no money in the wallet) in the request's words. */
+function asRequestRefusal(error: unknown): unknown {
+  if (!isRefusal(error, "send")) return error;
+  if (error.code === "insufficient_balance") return refusePaymentRequest(402, "insufficient_balance", m.payreq_refusal_no_balance());
+  if (error.code === "template_not_found" || error.code === "template_not_approved")
+    return refusePaymentRequest(422, "outside_service_window", m.payreq_refusal_template_waiting(), "conversationId");
+  return error;
 }
 
 function isUniqueViolation(error: unknown): boolean {

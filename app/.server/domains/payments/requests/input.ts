@@ -19,7 +19,7 @@ export interface PaymentRequestInput {
   shortcodeId: string | null;
 }
 
-export const refusePaymentRequest = (status: 404 | 409 | 422 | 502, code: string, message: string, field?: string) =>
+export const refusePaymentRequest = (status: 402 | 404 | 409 | 422 | 502, code: string, message: string, field?: string) =>
   new Refusal({ domain: "payment", status, code, message, field });
 
 const REFERENCE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";

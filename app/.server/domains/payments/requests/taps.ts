@@ -36,9 +36,8 @@ interface Arrived {
 export async function claimPaymentReplies(tx: Executor, arrived: readonly Arrived[]): Promise<Set<string>> {
   const claimed = new Set<string>();
   for (const message of arrived) {
-    if (message.message_type !== "interactive" || !message.contact_id) continue;
-    const parsed = JSON.parse(message.payload) as { interactive?: { button_reply?: { id?: unknown } } };
-    if (parseButtonId(parsed.interactive?.button_reply?.id)) claimed.add(message.id);
+    if ((message.message_type !== "interactive" && message.message_type !== "button") || !message.contact_id) continue;
+    if (tapOf(JSON.parse(message.payload) as Inbound["payload"])) claimed.add(message.id);
   }
   const texts = arrived.filter((message) => message.message_type === "text" && message.contact_id);
   if (texts.length) {
@@ -60,12 +59,19 @@ export async function claimPaymentReplies(tx: Executor, arrived: readonly Arrive
   return claimed;
 }
 
+/**
+ * The request button a message taps: a reply button's id, or a template quick reply's payload (the
+ * payment template outside the window, decision 140: Meta sends those as type "button").
+ */
+const tapOf = (payload: Inbound["payload"]) =>
+  parseButtonId(payload.interactive?.button_reply?.id) ?? parseButtonId(payload.button?.payload);
+
 interface Inbound {
   id: string;
   organization_id: string;
   contact_id: string;
   message_type: string;
-  payload: { interactive?: { button_reply?: { id?: unknown } }; text?: { body?: string } };
+  payload: { interactive?: { button_reply?: { id?: unknown } }; button?: { payload?: unknown }; text?: { body?: string } };
   body: string | null;
 }
 
@@ -77,7 +83,7 @@ export async function runPaymentTaps(jobs: readonly Job<{ organizationId: string
       [job.payload.organizationId, job.payload.messageId],
     );
     if (!message) continue;
-    const tap = parseButtonId(message.payload.interactive?.button_reply?.id);
+    const tap = tapOf(message.payload);
     if (tap) await onTap(message, tap);
     else await onTypedNumber(message);
   }
