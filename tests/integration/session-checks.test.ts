@@ -68,6 +68,7 @@ const OPEN: [patterns: string[], why: string][] = [
     "payment providers' callbacks: a secret address or a signature, never a session",
   ],
   [["/api/v1/*", "/metrics"], "an API key or a bearer token, never the session cookie"],
+  [["/catalog-images/:file"], "a product's picture, public for Meta's catalog at an unguessable name; reads no session (decision 141)"],
   [["/*"], "any other address goes home, whoever asks"],
 ];
 const OPEN_ROUTES = new Map(OPEN.flatMap(([patterns, why]) => patterns.map((pattern) => [pattern, why] as const)));
