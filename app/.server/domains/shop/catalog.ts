@@ -8,7 +8,6 @@ import {
   type GraphProductFields,
 } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import type { Job } from "../../infrastructure/jobs/queue";
-import { log } from "../../infrastructure/log";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { recordActivity } from "../activity";
 import { type Product } from "./products";
@@ -19,9 +18,8 @@ import { m } from "~/paraglide/messages";
 /**
  * The organisation's Meta commerce catalog (decision 138): made and connected to its WhatsApp
  * Business Account the first time a product is pushed (a catalog Meta already connected is
- * adopted), with the cart on and the shop icon shown on its numbers. Products are pushed one by
- * one by the /products edge; "sync now" pushes every one and deletes what Meta holds that Jumbe
- * does not.
+ * adopted), with the cart on and the shop icon shown on its numbers. A product changed by hand is
+ * pushed by itself by the /products edge; many at once go as one batch (catalog-batch.ts).
  */
 
 export const SHOP_RECONCILE_QUEUE = "shop.reconcile";
@@ -117,9 +115,8 @@ export const fieldsFor = (p: Product): GraphProductFields => ({
 export const reasonOf = (error: GraphApiError) => (error.userMessage ?? error.details ?? error.message).slice(0, 500);
 
 /** Pushes one product as it stands now: created, updated, or (removed) deleted at Meta and here. */
-async function pushProduct(product: Product, catalogId: string, account: Account, client: GraphClient, remote?: Map<string, string>) {
-  // Reconciling, Meta's list is the truth of what it holds; otherwise the id Jumbe kept.
-  const metaId = remote ? (remote.get(product.retailerId) ?? null) : product.metaProductId;
+async function pushProduct(product: Product, catalogId: string, account: Account, client: GraphClient) {
+  const metaId = product.metaProductId;
   if (product.removedAt) {
     if (metaId) await ignoreGone(() => client.deleteProduct(metaId, account.token));
     await db().delete(products).where(eq(products.id, product.id));
