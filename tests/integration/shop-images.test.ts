@@ -146,6 +146,11 @@ describe("a product's uploaded picture", () => {
     expect(await rowsOf(t.organizationId)).toEqual([]);
     // An address still does.
     expect((await post(t, "/shop/products/new", { ...FIELDS, imageUrl: "https://duka.example.co.ke/k.jpg" })).status).toBe(302);
+    // A product that had an address takes an upload in its place.
+    const [withAddress] = await rowsOf(t.organizationId);
+    expect(withAddress).toMatchObject({ image_url: "https://duka.example.co.ke/k.jpg", image_key: null });
+    expect((await post(t, `/shop/products/${withAddress!.id}`, FIELDS, { bytes: PNG, name: "k.png", type: "image/png" })).status).toBe(302);
+    expect((await rowsOf(t.organizationId))[0]).toMatchObject({ image_url: null, image_type: "image/png" });
   });
 
   it("keeps another organisation's product pages out of reach: its edit page is 404", async () => {

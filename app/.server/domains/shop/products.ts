@@ -122,8 +122,9 @@ export async function createProduct(actor: ShopActor, input: ProductChange): Pro
 /** Changes a product; its SKU may change while no other product holds it. */
 export async function updateProduct(actor: ShopActor, id: string, input: ProductChange): Promise<Product> {
   const before = await requireProduct(actor.organizationId, id);
-  const image = imageFields(input, null, Boolean(before.imageKey));
   const upload = await storedUpload(input);
+  // Throws only without an upload: nothing stored to discard.
+  const image = imageFields(input, upload, Boolean(before.imageKey));
   const saved = await withUpload(upload, () =>
     db().transaction(async (tx) => {
       const [clash] = await tx
@@ -135,7 +136,7 @@ export async function updateProduct(actor: ShopActor, id: string, input: Product
         .update(products)
         .set({
           ...fieldsOf(input),
-          ...(upload ? imageFields(input, upload, true) : image),
+          ...image,
           syncState: "pending",
           syncError: null,
           updatedAt: new Date(),
