@@ -170,6 +170,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/automations/flows/:id": (w) => `/automations/flows/${w.ids.flow}`,
   "/integrations/:provider/callback": () => "/integrations/hubspot/callback",
   "/chat/media/:id": (w) => `/chat/media/${w.ids.message}`,
+  "/catalog-images/:file": () => `/catalog-images/${"A".repeat(43)}.jpg`,
   "/billing/payments/:id": (w) => `/billing/payments/${w.ids.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.ids.invoice}`,
   "/billing/invoices/:id/pdf": (w) => `/billing/invoices/${w.ids.invoice}/pdf`,

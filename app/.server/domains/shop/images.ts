@@ -5,7 +5,7 @@ import { db } from "../../infrastructure/db/client";
 import { products } from "../../infrastructure/db/schema";
 import { fileStorage, StorageLimitError, StorageNotFoundError } from "../../infrastructure/storage";
 import { log } from "../../infrastructure/log";
-import { refuseShop, type Product } from "./products";
+import { Refusal } from "../../infrastructure/refusal";
 import { PRODUCT_IMAGE_MAX_BYTES } from "~/lib/schemas/shop";
 import { m } from "~/paraglide/messages";
 
@@ -22,6 +22,10 @@ export interface StoredImage {
   token: string;
   type: "image/jpeg" | "image/png";
 }
+
+// The shop's refusals (as products.ts makes them), without importing it: products.ts uses this module.
+const refuseImage = (status: 413 | 415, message: string) => new Refusal({ domain: "shop", status, message, field: "image" });
+type Product = typeof products.$inferSelect;
 
 const extensionOf = (type: string) => (type === "image/png" ? "png" : "jpg");
 /** The public file name: 43 characters of a random 256-bit token, then the type's extension. */
@@ -40,7 +44,7 @@ export async function storeProductImage(file: File): Promise<StoredImage> {
   if (file.size > PRODUCT_IMAGE_MAX_BYTES) throw tooLarge();
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = imageTypeOf(bytes.subarray(0, 8));
-  if (!type) throw refuseShop(415, m.shop_product_image_file_type(), "image");
+  if (!type) throw refuseImage(415, m.shop_product_image_file_type());
   try {
     const stored = await fileStorage().write([bytes], { maxBytes: PRODUCT_IMAGE_MAX_BYTES });
     return { key: stored.key, token: randomBytes(32).toString("base64url"), type };
@@ -50,7 +54,7 @@ export async function storeProductImage(file: File): Promise<StoredImage> {
   }
 }
 
-const tooLarge = () => refuseShop(413, m.shop_product_image_too_large({ max: PRODUCT_IMAGE_MAX_BYTES / 1024 / 1024 }), "image");
+const tooLarge = () => refuseImage(413, m.shop_product_image_too_large({ max: PRODUCT_IMAGE_MAX_BYTES / 1024 / 1024 }));
 
 /** Deletes a stored image's file (after its product let go of it); a failure is logged, never thrown. */
 export async function discardProductImage(key: string | null | undefined) {
