@@ -51,9 +51,10 @@ describe("the catalog batch", () => {
     const handle = (sent.json.handles as string[])[0]!;
     const status = await h!.graph(`${id}/check_batch_request_status?handle=${encodeURIComponent(handle)}`, { token: h!.token });
     expect(status.json.data[0]).toMatchObject({ status: "finished", errors_total_count: 2 });
-    expect(status.json.data[0].errors.map((e: { id: string }) => e.id)).toEqual(["B", "NONE"]);
+    const errors = status.json.data[0]!.errors as { id: string }[];
+    expect(errors.map((e) => e.id)).toEqual(["B", "NONE"]);
     const listed = await h!.graph(`${id}/products`, { token: h!.token });
-    expect(listed.json.data.map((p: { retailer_id: string; price: string }) => [p.retailer_id, p.price])).toEqual([["A", "1500.00 KES"]]);
+    expect(listed.json.data.map((p) => [p.retailer_id, p.price])).toEqual([["A", "1500.00 KES"]]);
     await h!.graph(`${id}/items_batch`, {
       ...json({ item_type: "PRODUCT_ITEM", requests: [{ method: "DELETE", data: { id: "A" } }] }),
       token: h!.token,
