@@ -206,6 +206,8 @@ export default [
     route("admin/profile", "routes/app/profile.tsx", { id: "admin-profile" }),
     route("admin/*", "routes/admin/not-found.tsx"),
   ]),
+  // A product's uploaded image, public for Meta's catalog to fetch (decision 141): an unguessable name, nothing else.
+  route("catalog-images/:file", "routes/catalog-image.ts"),
   // Prometheus's scrape of this instance, with a bearer token (METRICS_TOKEN).
   route("metrics", "routes/metrics.ts"),
 

@@ -9,6 +9,7 @@ import { fail, ok, param, parseFields, pick, selfUrl, unsupported, type GraphRes
 import { createTemplate, deleteTemplates, editTemplate, listTemplates, templateNode } from "./graph-templates";
 import { MEDIA_BODY_LIMIT, type StoredMedia } from "./media";
 import { catalogProducts, commerceSettings, createCatalog, findProduct, productItem, wabaCatalogs } from "./catalogs";
+import { batchStatus, itemsBatch } from "./catalog-batch";
 
 const VERSION = /^v\d+\.\d+$/;
 
@@ -346,6 +347,9 @@ function shopRoute(ctx: SandboxContext, req: Request, method: string, id: string
     };
   if (edge === "products")
     return { step: "catalog.product", run: guarded(["GET", "POST"].includes(method), () => catalogProducts(store, req, method, catalog!)) };
+  if (edge === "items_batch") return { step: "catalog.batch", run: guarded(method === "POST", () => itemsBatch(store, req, catalog!)) };
+  if (edge === "check_batch_request_status")
+    return { step: "catalog.batch", run: guarded(method === "GET", () => batchStatus(req, catalog!)) };
   if (!edge)
     return {
       step: "catalog.get",

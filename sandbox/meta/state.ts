@@ -181,6 +181,16 @@ export interface Catalog {
   wabaIds: string[];
   products: CatalogProduct[];
   createdAt: number;
+  /** items_batch calls, newest last (the last 50), for check_batch_request_status. Absent before batches. */
+  batches?: CatalogBatch[];
+}
+
+/** One items_batch call: its handle and the requests it refused, by their index in `requests`. */
+export interface CatalogBatch {
+  handle: string;
+  createdAt: number;
+  requests: number;
+  errors: { line: number; id: string; message: string }[];
 }
 
 /** A phone number's whatsapp_commerce_settings (Meta's defaults: cart on, catalog icon hidden). */

@@ -27,6 +27,7 @@ export type GraphStep =
   | "catalog.connect"
   | "catalog.get"
   | "catalog.product"
+  | "catalog.batch"
   | "commerce_settings";
 
 export const GRAPH_STEPS: readonly GraphStep[] = [
@@ -55,6 +56,7 @@ export const GRAPH_STEPS: readonly GraphStep[] = [
   "catalog.connect",
   "catalog.get",
   "catalog.product",
+  "catalog.batch",
   "commerce_settings",
 ];
 

@@ -60,6 +60,10 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   "/terms-of-service": { need: "public", why: "legal" },
   "/terms": { need: "public", why: "legal" },
   "/robots.txt": { need: "public", why: "for crawlers" },
+  "/catalog-images/:file": {
+    need: "public",
+    why: "a product's uploaded picture, fetched by Meta's catalog at an unguessable name (decision 141)",
+  },
   "/sitemap.xml": { need: "public", why: "for crawlers" },
   "/manifest.webmanifest": { need: "public", why: "the web app manifest" },
   "/dev/ui": { need: "public", why: "development only (404 in production)" },
@@ -155,6 +159,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/webhooks/pay/:token/c2b/:step": () => "/webhooks/pay/not-a-token-of-anyones/c2b/validation",
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": () => "/webhooks/mpesa/b2c/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/not-the-secret/result",
   "/chat/media/:id": (w) => `/chat/media/${w.conversationMessage}`,
+  "/catalog-images/:file": () => `/catalog-images/${"A".repeat(43)}.jpg`,
   "/invitations/:token": () => "/invitations/no-such-token",
   "/api/whatsapp/accounts/:id/:change": (w) => `/api/whatsapp/accounts/${w.account}/disconnect`,
   "/api/v1/*": () => "/api/v1/account",
@@ -195,6 +200,7 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/webhooks/paybill/:secret/:step": { status: 405, why: "POST only" },
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": { status: 405, why: "POST only" },
   "/webhooks/paystack": { status: 405, why: "POST only" },
+  "/catalog-images/:file": { status: 404, why: "no product's picture has that name (a picture served: shop-images.test.ts)" },
   "/webhooks/pay/:token/stk": { status: 405, why: "POST only" },
   "/webhooks/pay/:token/c2b/:step": { status: 405, why: "POST only" },
   "/integrations/google-sheets/picker-token": { status: 405, why: "POST only (the Picker's token: integrations-google-sheets.test.ts)" },
@@ -963,6 +969,7 @@ const PUBLIC_ACTIONS = new Set([
   "/webhooks/paystack",
   "/webhooks/pay/:token/stk",
   "/webhooks/pay/:token/c2b/:step",
+  "/catalog-images/:file",
 ]);
 
 const DEMO_PASSWORD = "JumbeDemo#2026";

@@ -53,6 +53,8 @@ const ROWS: Record<string, Row> = {
   "/terms-of-service": { path: "/terms-of-service", anonymous: "ok", owner: "ok", admin: "ok" },
   "/terms": { path: "/terms", anonymous: "ok", owner: "ok", admin: "ok" },
   "/robots.txt": { path: "/robots.txt", anonymous: "ok", owner: "ok", admin: "ok" },
+  // A product's uploaded picture, public for Meta's catalog (decision 141): an unknown name is 404 to everyone.
+  "/catalog-images/:file": { path: `/catalog-images/${"A".repeat(43)}.jpg`, anonymous: "404", owner: "404", admin: "404" },
   "/sitemap.xml": { path: "/sitemap.xml", anonymous: "ok", owner: "ok", admin: "ok" },
   "/manifest.webmanifest": { path: "/manifest.webmanifest", anonymous: "ok", owner: "ok", admin: "ok" },
   // The UI kit's gallery exists in development only; the built server is a production build.

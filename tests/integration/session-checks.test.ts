@@ -68,6 +68,7 @@ const OPEN: [patterns: string[], why: string][] = [
     "payment providers' callbacks: a secret address or a signature, never a session",
   ],
   [["/api/v1/*", "/metrics"], "an API key or a bearer token, never the session cookie"],
+  [["/catalog-images/:file"], "a product's picture, public for Meta's catalog at an unguessable name; reads no session (decision 141)"],
   [["/*"], "any other address goes home, whoever asks"],
 ];
 const OPEN_ROUTES = new Map(OPEN.flatMap(([patterns, why]) => patterns.map((pattern) => [pattern, why] as const)));
@@ -169,6 +170,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/automations/flows/:id": (w) => `/automations/flows/${w.ids.flow}`,
   "/integrations/:provider/callback": () => "/integrations/hubspot/callback",
   "/chat/media/:id": (w) => `/chat/media/${w.ids.message}`,
+  "/catalog-images/:file": () => `/catalog-images/${"A".repeat(43)}.jpg`,
   "/billing/payments/:id": (w) => `/billing/payments/${w.ids.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.ids.invoice}`,
   "/billing/invoices/:id/pdf": (w) => `/billing/invoices/${w.ids.invoice}/pdf`,

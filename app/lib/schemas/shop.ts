@@ -10,6 +10,9 @@ export const PRODUCT_PRICE_MAX_CENTS = 1_000_000_000;
 /** Letters, digits, dot, dash and underscore: the SKU Meta keys the product by (retailer_id). */
 export const PRODUCT_SKU = /^[A-Za-z0-9._-]{1,100}$/;
 export const PRODUCT_AVAILABILITY = ["in stock", "out of stock"] as const;
+/** An uploaded product image: WhatsApp's own limit for an image (decision 141). */
+export const PRODUCT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+const HTTPS_ADDRESS = /^https:\/\/[^\s/?#]+\.[^\s/?#]+(\/\S*)?$/i;
 
 /** "1,500", "1500.5", "KES 1 500.50" → cents; null when it is not an amount with at most two decimals. */
 export function priceToCents(text: string): number | null {
@@ -62,8 +65,27 @@ export const ProductSchema = z.object({
     z.trim(),
     z.minLength(1, { error: () => m.shop_product_image_required(), abort: true }),
     z.maxLength(2000, { error: () => m.shop_product_image_invalid(), abort: true }),
-    z.refine((value) => /^https:\/\/[^\s/?#]+\.[^\s/?#]+(\/\S*)?$/i.test(value), { error: () => m.shop_product_image_invalid() }),
+    z.refine((value) => HTTPS_ADDRESS.test(value), { error: () => m.shop_product_image_invalid() }),
   ),
   availability: z.enum(PRODUCT_AVAILABILITY, { error: () => m.shop_product_availability_invalid() }),
 });
 export type ProductInput = z.output<typeof ProductSchema>;
+
+/**
+ * The product's page: the image is an upload (`image`, checked by its bytes on the server) or an
+ * https address; on a saved product with a stored image, neither keeps that image. The server says
+ * when a product has no image at all.
+ */
+export const ProductFormSchema = z.extend(ProductSchema, {
+  imageUrl: z
+    .pipe(
+      z.optional(z.string()),
+      z.transform((value) => (value ?? "").trim()),
+    )
+    .check(
+      z.maxLength(2000, { error: () => m.shop_product_image_invalid(), abort: true }),
+      z.refine((value) => value === "" || HTTPS_ADDRESS.test(value), { error: () => m.shop_product_image_invalid() }),
+    ),
+  image: z.optional(z.file()),
+});
+export type ProductFormInput = z.output<typeof ProductFormSchema>;

@@ -34,7 +34,8 @@ export async function eraseDueOrganisations(now = new Date(), limit = ERASE_PER_
           sql`
           select storage_key as key from media_files where organization_id = ${due.id}
           union all select storage_key from contact_imports where organization_id = ${due.id}
-          union all select rejected_key from contact_imports where organization_id = ${due.id} and rejected_key is not null`,
+          union all select rejected_key from contact_imports where organization_id = ${due.id} and rejected_key is not null
+          union all select image_key from products where organization_id = ${due.id} and image_key is not null`,
         )
       ).map((row) => row.key);
       // The same conditions again in the statement that deletes: a reopening that got in first wins.

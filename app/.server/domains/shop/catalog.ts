@@ -8,24 +8,23 @@ import {
   type GraphProductFields,
 } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import type { Job } from "../../infrastructure/jobs/queue";
-import { log } from "../../infrastructure/log";
 import { decryptSecret } from "../../infrastructure/security/crypto";
 import { recordActivity } from "../activity";
 import { type Product } from "./products";
+import { productImageUrl } from "./images";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { m } from "~/paraglide/messages";
 
 /**
  * The organisation's Meta commerce catalog (decision 138): made and connected to its WhatsApp
  * Business Account the first time a product is pushed (a catalog Meta already connected is
- * adopted), with the cart on and the shop icon shown on its numbers. Products are pushed one by
- * one by the /products edge; "sync now" pushes every one and deletes what Meta holds that Jumbe
- * does not.
+ * adopted), with the cart on and the shop icon shown on its numbers. A product changed by hand is
+ * pushed by itself by the /products edge; many at once go as one batch (catalog-batch.ts).
  */
 
 export const SHOP_RECONCILE_QUEUE = "shop.reconcile";
 
-interface Account {
+export interface Account {
   id: string;
   organizationId: string;
   wabaId: string;
@@ -102,23 +101,22 @@ async function ensureCatalog(account: Account, client: GraphClient): Promise<str
   return catalogId;
 }
 
-const fieldsFor = (p: Product): GraphProductFields => ({
+export const fieldsFor = (p: Product): GraphProductFields => ({
   retailerId: p.retailerId,
   name: p.name,
   description: p.description,
   priceCents: p.priceCents,
   currency: p.currency,
-  imageUrl: p.imageUrl,
+  imageUrl: productImageUrl(p),
   availability: p.availability,
 });
 
 /** Meta's reason, in the words it gives people when it gives them. */
-const reasonOf = (error: GraphApiError) => (error.userMessage ?? error.details ?? error.message).slice(0, 500);
+export const reasonOf = (error: GraphApiError) => (error.userMessage ?? error.details ?? error.message).slice(0, 500);
 
 /** Pushes one product as it stands now: created, updated, or (removed) deleted at Meta and here. */
-async function pushProduct(product: Product, catalogId: string, account: Account, client: GraphClient, remote?: Map<string, string>) {
-  // Reconciling, Meta's list is the truth of what it holds; otherwise the id Jumbe kept.
-  const metaId = remote ? (remote.get(product.retailerId) ?? null) : product.metaProductId;
+async function pushProduct(product: Product, catalogId: string, account: Account, client: GraphClient) {
+  const metaId = product.metaProductId;
   if (product.removedAt) {
     if (metaId) await ignoreGone(() => client.deleteProduct(metaId, account.token));
     await db().delete(products).where(eq(products.id, product.id));
@@ -147,8 +145,10 @@ async function pushProduct(product: Product, catalogId: string, account: Account
  * The product as it was read (not changed since): its updated_at to the millisecond, as JavaScript
  * read it (PostgreSQL keeps microseconds, so comparing the Date itself would never match there).
  */
-const sameVersion = (product: Product) =>
-  sql`date_trunc('milliseconds', ${products.updatedAt}) = ${product.updatedAt.toISOString()}::timestamptz`;
+const sameVersion = (product: Product) => sameVersionAt(product.updatedAt.toISOString());
+
+/** The same, for a version kept as its ISO text (a batch's products). */
+export const sameVersionAt = (version: string) => sql`date_trunc('milliseconds', ${products.updatedAt}) = ${version}::timestamptz`;
 
 /** A delete of what Meta no longer holds (100/33) is done. */
 async function ignoreGone(work: () => Promise<void>) {
@@ -161,7 +161,7 @@ async function ignoreGone(work: () => Promise<void>) {
 }
 
 /** The organisation's account and catalog, or the product marked failed with why not. */
-async function reach(organizationId: string, client: GraphClient, productId?: string) {
+export async function reach(organizationId: string, client: GraphClient, productId?: string) {
   try {
     const account = await connectedAccount(organizationId);
     if (!account) throw new NotReady(m.shop_sync_no_account());
@@ -193,17 +193,4 @@ export async function runProductSync(
     if (payload.deleteMetaId) await ignoreGone(() => client.deleteProduct(payload.deleteMetaId!, reached.account.token));
     if (product) await pushProduct(product, reached.catalogId, reached.account, client);
   }
-}
-
-/** "Sync now": every product pushed again, and what the catalog holds that Jumbe does not, deleted there. */
-export async function reconcileCatalog(organizationId: string, client: GraphClient = graphClient()) {
-  const reached = await reach(organizationId, client);
-  if (!reached) return;
-  const { account, catalogId } = reached;
-  const remote = new Map((await client.listProducts(catalogId, account.token)).map((p) => [p.retailerId, p.id]));
-  const local = await db().select().from(products).where(eq(products.organizationId, organizationId));
-  const live = new Set(local.filter((p) => !p.removedAt).map((p) => p.retailerId));
-  for (const product of local) await pushProduct(product, catalogId, account, client, remote);
-  for (const [retailerId, id] of remote) if (!live.has(retailerId)) await ignoreGone(() => client.deleteProduct(id, account.token));
-  log().info({ organizationId, products: local.length }, "shop catalog reconciled");
 }

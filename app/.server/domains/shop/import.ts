@@ -1,10 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { products } from "../../infrastructure/db/schema";
 import { MultipartError, MultipartReader } from "../../infrastructure/http/multipart";
 import { recordActivity } from "../activity";
+import { discardProductImage } from "./images";
 import { CsvError, csvRecords } from "../contacts";
-import { PRODUCTS_MAX, queueProductSync, refuseShop, type ShopActor } from "./products";
+import { PRODUCTS_MAX, refuseShop, type ShopActor } from "./products";
+import { queueBatchSync } from "./catalog-batch";
 import { ProductSchema } from "~/lib/schemas/shop";
 import { PRODUCT_IMPORT_FIELD } from "~/lib/shop";
 import { englishOf, words } from "../../infrastructure/words/said";
@@ -112,6 +114,10 @@ export async function importProducts(
     if (outcome.errors.length < ERRORS_SHOWN) outcome.errors.push({ line, message: parsed.error.issues.map((i) => i.message).join(" ") });
     return [];
   });
+  const replaced = await storedImagesOf(
+    actor.organizationId,
+    good.map((p) => p.retailerId),
+  );
   await db().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`shop-products:${actor.organizationId}`}))`);
     for (const p of good) {
@@ -133,6 +139,10 @@ export async function importProducts(
             description: p.description,
             priceCents: p.price,
             imageUrl: p.imageUrl,
+            // The file's address replaces an uploaded image (its file is deleted after the import).
+            imageKey: null,
+            imageToken: null,
+            imageType: null,
             availability: p.availability,
             removedAt: null,
             syncState: "pending",
@@ -143,14 +153,16 @@ export async function importProducts(
         .returning({ id: products.id, inserted: sql<boolean>`(xmax = 0)` });
       if (row!.inserted) outcome.created++;
       else outcome.updated++;
-      await queueProductSync(tx, actor.organizationId, row!.id);
     }
+    // The whole file in one items_batch, not one Graph call per product (decision 141).
+    if (good.length) await queueBatchSync(tx, actor.organizationId);
     const [counted] = await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(products)
       .where(and(eq(products.organizationId, actor.organizationId), sql`${products.removedAt} is null`));
     if ((counted?.count ?? 0) > PRODUCTS_MAX) throw refuseShop(409, m.shop_product_limit({ max: PRODUCTS_MAX }));
   });
+  for (const key of replaced) await discardProductImage(key);
   await recordActivity({
     organizationId: actor.organizationId,
     userId: actor.userId,
@@ -163,4 +175,14 @@ export async function importProducts(
     meta: actor.meta,
   });
   return outcome;
+}
+
+/** The stored images of the products an import changes (their rows take the file's address instead). */
+async function storedImagesOf(organizationId: string, retailerIds: string[]): Promise<string[]> {
+  if (!retailerIds.length) return [];
+  const rows = await db()
+    .select({ key: products.imageKey })
+    .from(products)
+    .where(and(eq(products.organizationId, organizationId), inArray(products.retailerId, retailerIds), isNotNull(products.imageKey)));
+  return rows.flatMap((r) => (r.key ? [r.key] : []));
 }

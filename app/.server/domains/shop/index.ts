@@ -2,7 +2,15 @@
  * The shop domain's public entry (decision 138): products mirrored into Meta's catalog, the product
  * messages agents send, and the orders customers send back.
  */
-export { catalogIdOf, reconcileCatalog, runProductSync, SHOP_RECONCILE_QUEUE } from "./catalog";
+export { catalogIdOf, runProductSync, SHOP_RECONCILE_QUEUE } from "./catalog";
+export {
+  queueBatchSync,
+  readBatchOutcome,
+  reconcileCatalog,
+  sendProductBatch,
+  SHOP_BATCH_QUEUE,
+  SHOP_BATCH_STATUS_QUEUE,
+} from "./catalog-batch";
 export {
   cartsOfMessages,
   getOrder,
@@ -29,7 +37,8 @@ export {
   SHOP_SYNC_QUEUE,
   updateProduct,
 } from "./products";
-export type { Product, ShopActor } from "./products";
+export type { Product, ProductChange, ShopActor } from "./products";
+export { productImageUrl, publicProductImage, readProductImage } from "./images";
 export { importProducts, PRODUCT_IMPORT_FIELD, PRODUCT_IMPORT_MAX_BYTES, PRODUCT_IMPORT_MAX_ROWS } from "./import";
 export type { ImportOutcome } from "./import";
 export { requestOrderPayment, settleOrderOfRequest } from "./order-payment";

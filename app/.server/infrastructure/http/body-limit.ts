@@ -46,6 +46,11 @@ export const BODY_LIMITS = {
    * PDF_MAX_BYTES in app/.server/domains/automations/assistant/pdf-text.ts) and the form's framing.
    */
   knowledgeUpload: 5 * MB + 64 * KB,
+  /**
+   * The shop's product pages (/shop/products/new, /shop/products/<id>) with an uploaded image (5 MB,
+   * PRODUCT_IMAGE_MAX_BYTES in app/lib/schemas/shop.ts, decision 141), and its CSV import (512 KB).
+   */
+  productForm: 5 * MB + 64 * KB,
   /** The Meta sandbox's upload sessions, which receive the samples Jumbe uploads. */
   sandboxUpload: 17 * MB,
   /** Meta's webhook deliveries, up to 3 MB: the receiver's own limit (app/.server/adapters/webhooks-in/receiver.ts), ahead of Express. */
@@ -62,6 +67,8 @@ const TEMPLATE_FORM_PAGE = /^\/templates\/(new|[^/]+\/edit)$/;
 // /chat/<conversation id>; /chat/quick-replies and the live stream /chat/events are other routes.
 const CHAT_THREAD = /^\/chat\/[^/]+$/;
 const CHAT_OTHERS = new Set(["/chat/quick-replies", "/chat/events"]);
+// /shop/products/new, /shop/products/<id> and /shop/products/import.
+const SHOP_PRODUCT_PAGE = /^\/shop\/products\/[^/]+$/;
 const SANDBOX_UPLOAD = /^\/sandbox\/meta\/graph\/[^/]+\/upload:[^/]*$/;
 
 /** A request's path lower-cased (`path`), and as a page (`page`): without React Router's `.data` and trailing slashes. */
@@ -113,6 +120,12 @@ export const LARGE_BODY_ROUTES: readonly LargeBodyRoute[] = [
     limit: BODY_LIMITS.knowledgeUpload,
     matches: ({ page }) => page === "/automations/knowledge",
     examples: ["/automations/knowledge", "/automations/knowledge.data", "/Automations/Knowledge/"],
+  },
+  {
+    name: "the shop's product pages (an uploaded image) and its CSV import",
+    limit: BODY_LIMITS.productForm,
+    matches: ({ page }) => SHOP_PRODUCT_PAGE.test(page),
+    examples: ["/shop/products/new", "/shop/products/new.data", "/shop/products/1f7c2e9a", "/Shop/Products/Import/"],
   },
   {
     name: "POST /api/v1/template-samples",

@@ -5,13 +5,13 @@ import { formAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { createProduct, getProduct, updateProduct } from "~/.server/domains/shop";
-import { ProductSchema, centsToPrice, PRODUCT_DESCRIPTION_MAX, PRODUCT_NAME_MAX } from "~/lib/schemas/shop";
+import { createProduct, getProduct, productImageUrl, updateProduct } from "~/.server/domains/shop";
+import { ProductFormSchema, centsToPrice, PRODUCT_DESCRIPTION_MAX, PRODUCT_IMAGE_MAX_BYTES, PRODUCT_NAME_MAX } from "~/lib/schemas/shop";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { BackLink } from "~/components/ui/back-link";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Field, FormError, SelectField, TextareaField } from "~/components/ui/field";
+import { Field, FileField, FormError, SelectField, TextareaField } from "~/components/ui/field";
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "~/components/ui/form-state";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { Toast } from "~/components/ui/toast";
@@ -43,6 +43,8 @@ export async function loader(args: Route.LoaderArgs) {
       price: centsToPrice(product.priceCents),
       retailerId: product.retailerId,
       imageUrl: product.imageUrl ?? "",
+      // The picture Jumbe keeps (its public address, as Meta gets it).
+      storedImage: product.imageKey ? productImageUrl(product) : null,
       availability: product.availability,
       syncState: product.syncState,
       syncError: product.syncError,
@@ -54,7 +56,7 @@ export async function action(args: Route.ActionArgs) {
   const id = args.params.id;
   return formAction(args, {
     permission: "shop:manage",
-    schema: ProductSchema,
+    schema: ProductFormSchema,
     handle: async ({ value, submission, user }) => {
       const actor = { organizationId: user.organization.id, userId: user.user.id, meta: requestMeta(args.request, args.context) };
       try {
@@ -79,6 +81,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
     price: string;
     retailerId: string;
     imageUrl: string;
+    image: File;
     availability: string;
   }>(actionData && "result" in actionData ? actionData.result : undefined, {
     id: product ? `product-${product.id}` : "product-new",
@@ -109,7 +112,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         ) : null}
       </div>
       <Card>
-        <Form method="post" {...getFormProps(form)} className="grid gap-3">
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="grid gap-3">
           <FormError id={form.errorId} errors={form.errors} />
           <Field
             label={m.shop_product_name()}
@@ -145,9 +148,22 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             {...getInputProps(fields.retailerId, TEXT)}
             key={fields.retailerId.key}
           />
+          {product?.storedImage ? (
+            <img
+              src={product.storedImage}
+              alt={m.shop_product_image_current()}
+              className="h-24 w-24 rounded-md border border-slate-200 object-cover"
+            />
+          ) : null}
+          <FileField
+            label={m.shop_product_image_file()}
+            name={fields.image.name}
+            accept="image/jpeg,image/png"
+            hint={m.shop_product_image_file_hint({ max: PRODUCT_IMAGE_MAX_BYTES / 1024 / 1024 })}
+            errors={fields.image.errors}
+          />
           <Field
             label={m.shop_product_image()}
-            markRequired
             hint={m.shop_product_image_hint()}
             errors={fields.imageUrl.errors}
             {...getInputProps(fields.imageUrl, { type: "url" })}

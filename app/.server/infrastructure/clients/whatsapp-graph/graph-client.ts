@@ -9,6 +9,7 @@ import { templateCalls } from "./graph-templates";
 import { messageCalls } from "./graph-messages";
 import { mediaCalls } from "./graph-media";
 import { catalogCalls, productCalls } from "./graph-catalogs";
+import { catalogBatchCalls } from "./graph-catalog-batch";
 
 export type { GraphClientOptions } from "./graph-call";
 export { describeGraphFailure, GraphApiError, GraphNetworkError, MediaTooLargeError } from "./graph-errors";
@@ -41,6 +42,7 @@ export function createGraphClient(options: GraphClientOptions) {
     ...mediaCalls(graph),
     ...catalogCalls(graph),
     ...productCalls(graph),
+    ...catalogBatchCalls(graph),
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations } from "./auth";
 import { contacts, conversations, messages } from "./messaging";
@@ -52,7 +52,14 @@ export const products = pgTable(
     /** KES cents (Meta's minor units). */
     priceCents: bigint("price_cents", { mode: "number" }).notNull(),
     currency: text("currency").notNull().default("KES"),
+    /** An image address the team gave (https); null when Jumbe keeps the image (image_key). */
     imageUrl: text("image_url"),
+    /** The uploaded image in Jumbe's file storage (decision 141), served publicly for Meta at /catalog-images/<image_token>. */
+    imageKey: text("image_key"),
+    /** The unguessable name of the image's public address; a new one for every upload. */
+    imageToken: text("image_token"),
+    /** image/jpeg or image/png, as its first bytes say. */
+    imageType: text("image_type"),
     availability: text("availability", { enum: PRODUCT_AVAILABILITIES }).notNull().default("in stock"),
     /** Meta's product item id, once the catalog holds it. */
     metaProductId: text("meta_product_id"),
@@ -66,6 +73,7 @@ export const products = pgTable(
   },
   (t) => [
     uniqueIndex("products_org_retailer_idx").on(t.organizationId, t.retailerId),
+    uniqueIndex("products_image_token_idx").on(t.imageToken),
     index("products_org_name_idx").on(t.organizationId, t.name),
   ],
 );
@@ -121,4 +129,36 @@ export const orderItems = pgTable(
     currency: text("currency").notNull().default("KES"),
   },
   (t) => [uniqueIndex("order_items_order_position_idx").on(t.orderId, t.position)],
+);
+
+/** What one product of a batch was when it was sent: its id and updated_at to the millisecond (ISO). */
+export interface BatchedProduct {
+  id: string;
+  version: string;
+}
+
+/**
+ * A Catalog API batch (`POST /{catalog-id}/items_batch`, decision 141): many products sent in one call
+ * (a CSV import, "sync now"), whose outcome Meta gives later for its handle
+ * (`check_batch_request_status`). The products it carried wait here until the answer marks them.
+ */
+export const shopCatalogBatches = pgTable(
+  "shop_catalog_batches",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    catalogId: text("catalog_id").notNull(),
+    /** Meta's handle of the batch. */
+    handle: text("handle").notNull(),
+    products: jsonb("products").$type<BatchedProduct[]>().notNull(),
+    /** in_progress until Meta says the batch is finished. */
+    status: text("status", { enum: ["in_progress", "finished"] })
+      .notNull()
+      .default("in_progress"),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [index("shop_catalog_batches_org_idx").on(t.organizationId, t.createdAt)],
 );
