@@ -5,3 +5,4 @@
 export { automationFigures } from "./analytics";
 export type { AutomationFigures } from "./analytics";
 export { readHandoverBody } from "./handover";
+export { flowPaymentClosed } from "./flows/payment";

@@ -21,6 +21,7 @@ export type { ConnectionFailure, ConnectionResult } from "./connection-test";
 // Payment requests (decision 137)
 export { claimPaymentReplies, PAYMENT_REQUEST_TAPS_QUEUE } from "./requests/taps";
 export { createPaymentRequest } from "./requests/create";
+export { requestPaymentFromContact } from "./requests/contact";
 export { onPaymentRequestClosed } from "./requests/closed";
 export type { ClosedRequest } from "./requests/closed";
 export { checkRequestInput } from "./requests/input";
