@@ -5,6 +5,7 @@ import { m } from "~/paraglide/messages";
 
 // What the hints show as examples of a variable: written as members write them, never translated.
 const EXAMPLE_TOTAL = "{{total}}";
+const EXAMPLE_ORDER = "{{order}}";
 
 type Errors = Record<string, string[] | undefined>;
 type Option = { value: string; label: string };
@@ -46,7 +47,7 @@ export function PaymentStepFields({
       <Field
         name="description"
         label={m.payreq_form_description()}
-        hint={m.automations_flows_field_payment_description_hint({ example: "{{order}}" })}
+        hint={m.automations_flows_field_payment_description_hint({ example: EXAMPLE_ORDER })}
         defaultValue={value("description")}
         errors={errors.description}
       />

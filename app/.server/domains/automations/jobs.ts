@@ -12,6 +12,7 @@ import {
 import { AUTOMATION_WEBHOOK_QUEUE, callRuleWebhooks, type RuleWebhookJob } from "./call-webhook";
 import { CONTACT_CHANGES_QUEUE, runContactChangesJob } from "./batch-effects";
 import { FLOW_IDLE_EVERY_SECONDS, FLOW_IDLE_QUEUE, runWakeJobs, timeOutIdleSessions } from "./flows/jobs";
+import { ORDER_PAYMENT_QUEUE, runOrderPaymentJobs, type OrderPaymentJob } from "./order-payment";
 import { FLOW_PAYMENT_QUEUE, FLOW_WAKE_QUEUE, type FlowPaymentJob } from "./flows/session";
 import { FLOW_PAYMENT_CLOSED_QUEUE, runFlowPaymentClosedJobs, runFlowPaymentJobs, type FlowPaymentClosedJob } from "./flows/payment";
 
@@ -94,6 +95,14 @@ export function registerAutomationJobs() {
     maxAttempts: 5,
     transactional: false,
     run: (jobs) => runFlowPaymentClosedJobs(jobs),
+  });
+  // "When a cart arrives, ask for its total" (order-payment.ts): one job an order, queued with it.
+  registerJobHandler<OrderPaymentJob>({
+    queue: ORDER_PAYMENT_QUEUE,
+    batchSize: 10,
+    maxAttempts: 5,
+    transactional: false,
+    run: (jobs) => runOrderPaymentJobs(jobs),
   });
   registerJobHandler({
     queue: FLOW_IDLE_QUEUE,
