@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/infrastructure/db/client";
+import { sql } from "drizzle-orm";
+import { db, rawQuery } from "~/.server/infrastructure/db/client";
+import { lockConversations } from "~/.server/domains/messaging";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { action as automationsAction, loader as automationsLoader } from "~/routes/app/automations/index";
 import { signedInCookie } from "../support/accounts";
@@ -78,7 +80,11 @@ describe("the order payment automation", () => {
     const t = await h.tenant("Duka la Mtu");
     const from = "254722900002";
     const conversationId = await h.customerWrites(t, from);
-    await rawQuery(`update conversations set person_held_at = now() where id = $1`, [conversationId]);
+    // A person holds it (as an agent's reply makes it), under the conversation's lock as the house requires.
+    await db().transaction(async (tx) => {
+      await lockConversations(tx, [conversationId]);
+      await tx.execute(sql`update conversations set person_held_at = now() where id = ${conversationId}`);
+    });
     await turn(t, "on");
     await orderArrives(t, from, [["KIKOI-1", 1, 900]]);
     await until(
