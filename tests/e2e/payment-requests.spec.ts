@@ -172,3 +172,79 @@ test("a member cancels an open request from its card, and the customer is told n
   });
   await context.close();
 });
+
+// Issue 76 (decision 139): "Request payment" on a contact's page, and the Automations page's "When a
+// cart arrives" switch asking for an order's total by itself; with JavaScript on and off.
+test("a contact's page asks for payment, and a cart's total is asked for by the automation", async ({ browser, javaScriptEnabled }) => {
+  test.slow();
+  const context = await browser.newContext({ baseURL: server.base, javaScriptEnabled });
+  const page = await context.newPage();
+  const request = context.request;
+  const from = customerNumber();
+  const name = `Wanjiru ${randomBytes(2).toString("hex")}`;
+  const wrote = await request.post(`${server.base}/sandbox/meta/control/inbound`, {
+    data: { phoneNumberId, from, name, text: "Habari, nitalipa" },
+  });
+  expect(wrote.status(), await wrote.text()).toBe(200);
+  await signIn(page, DEMO.email, DEMO.password, { base: server.base, to: `${server.base}/messaging/contacts` });
+  let contactHref = "";
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`${server.base}/messaging/contacts?q=${encodeURIComponent(name)}`);
+        contactHref =
+          (await page
+            .locator('a[href^="/messaging/contacts/"]')
+            .filter({ hasText: name })
+            .first()
+            .getAttribute("href")
+            .catch(() => null)) ?? "";
+        return contactHref;
+      },
+      { timeout: 30_000 },
+    )
+    .toMatch(/\/messaging\/contacts\/[0-9a-f-]{36}/);
+
+  // The contact's page: a wrong amount is refused at its field, then the request goes.
+  await page.goto(`${server.base}${contactHref}`);
+  const card = page.locator("#contact-payment");
+  await card.locator("summary").click();
+  await card.getByLabel("Amount (KES)").fill("0");
+  await card.getByLabel("What it is for").fill("Ada ya mwaka");
+  await card.getByRole("button", { name: "Send payment request" }).click();
+  await expect(page.locator("#contact-payment")).toContainText("shillings");
+  await page.locator("#contact-payment").getByLabel("Amount (KES)").fill("750");
+  await page.locator("#contact-payment").getByRole("button", { name: "Send payment request" }).click();
+  await expect(page.getByRole("status")).toContainText(/sent/i, { timeout: 30_000 });
+
+  // The automation on (each project finds it as the other left it).
+  await page.goto(`${server.base}/automations`);
+  const automation = page.locator("#order-payment");
+  if (await automation.getByRole("button", { name: "Turn on" }).count()) await automation.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.locator("#order-payment")).toContainText("On: each new order's total is asked for by M-Pesa.");
+
+  // The customer sends a cart: its total is asked for in the thread without anyone clicking.
+  const ordered = await request.post(`${server.base}/sandbox/meta/control/inbound`, {
+    data: {
+      phoneNumberId,
+      from,
+      name,
+      type: "order",
+      order: { catalogId: "demo-catalog", text: "", items: [{ retailerId: "UNKNOWN-1", quantity: 2, itemPrice: 450, currency: "KES" }] },
+    },
+  });
+  expect(ordered.status(), await ordered.text()).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`${server.base}/chat?q=${encodeURIComponent(name)}`);
+        const href = await page.locator("a[data-conversation]").filter({ hasText: name }).first().getAttribute("href");
+        await page.goto(`${server.base}${href}`);
+        return page.getByTestId("payment-request-card").allTextContents();
+      },
+      { timeout: 60_000 },
+    )
+    .toEqual(expect.arrayContaining([expect.stringContaining("KES 900")]));
+  await expect(page.getByTestId("payment-request-card").filter({ hasText: "KES 750" })).toHaveCount(1);
+  await context.close();
+});

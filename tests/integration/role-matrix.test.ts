@@ -648,6 +648,12 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   "/messaging/contacts/:id": {
     save: { needs: "contacts:manage", form: () => ({ intent: "save", name: "Amina H." }), proof: false, why: "a full form" },
     consent: { needs: "contacts:manage", form: () => ({ intent: "consent", optIn: "opted_in" }), proof: false, why: "a full form" },
+    payment: {
+      needs: "contacts:manage",
+      form: () => ({ intent: "payment", amount: "100", description: "AGM fee" }),
+      proof: false,
+      why: "no shortcode (tests/integration/payment-requests-contact.test.ts asks)",
+    },
     merge: { needs: "contacts:manage", form: (w) => ({ intent: "merge", other: w.contacts[3]!, confirm: "yes" }), proof: false },
     erase: { needs: "contacts:manage", form: () => ({ intent: "erase", confirm: "yes" }), proof: false, why: "after delete" },
     delete: { needs: "contacts:manage", form: () => ({ intent: "delete", confirm: "yes" }) },
@@ -818,6 +824,7 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     disable: { needs: "automations:manage", form: (w) => ({ intent: "disable", id: w.rules[0]! }) },
     enable: { needs: "automations:manage", form: (w) => ({ intent: "enable", id: w.rules[0]! }) },
     delete: { needs: "automations:manage", form: (w) => ({ intent: "delete", id: w.rules[1]!, confirm: "yes" }) },
+    "order-payment": { needs: "automations:manage", form: () => ({ intent: "order-payment", enabled: "on" }) },
   },
   "/automations/new": {
     save: {

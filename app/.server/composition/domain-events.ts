@@ -1,5 +1,6 @@
 import { onWalletCredited } from "../domains/billing/wallet-credited";
 import { resumeWalletPausedCampaigns } from "../domains/campaigns/wallet-resume";
+import { flowPaymentClosed } from "../domains/automations";
 import { onContactErasing } from "../domains/contacts/rights";
 import { queueCopiesErasure } from "../domains/integrations/erasure";
 import { onPaymentRequestClosed } from "../domains/payments";
@@ -13,4 +14,5 @@ export function wireDomainEvents() {
   onWalletCredited("campaigns.resume-wallet-paused", resumeWalletPausedCampaigns);
   onContactErasing("integrations.erase-copies", queueCopiesErasure);
   onPaymentRequestClosed("shop.settle-order", settleOrderOfRequest);
+  onPaymentRequestClosed("automations.flow-payment", flowPaymentClosed);
 }

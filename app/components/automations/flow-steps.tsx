@@ -26,6 +26,7 @@ import {
 } from "~/lib/schemas/flows";
 import type { StepValues } from "~/lib/schemas/flow-form";
 import { formatNumber } from "~/lib/dates";
+import { PaymentStepFields } from "./flow-payment-step";
 import { m } from "~/paraglide/messages";
 
 /** Where a step leads, in words: "the next step", "the end", "step 3". */
@@ -73,6 +74,12 @@ export function stepSummary(step: FlowStep, steps: readonly FlowStep[]): string[
       return [m.automations_flows_summary_wait({ minutes: formatNumber(step.minutes) })];
     case "handover":
       return [step.userId ? m.automations_flows_summary_handover_member() : m.automations_flows_summary_handover_any()];
+    case "payment":
+      return [
+        m.automations_flows_summary_payment({ amount: step.amount, description: step.description }),
+        m.automations_flows_summary_paid({ target: targetWords(step.paid, steps) }),
+        m.automations_flows_summary_unpaid({ target: targetWords(step.else, steps) }),
+      ];
     case "end":
       return [m.automations_flows_summary_end()];
   }
@@ -324,6 +331,7 @@ export function StepForm({
   errors,
   steps,
   members,
+  shortcodes = [],
   cancelTo,
   fresh = false,
 }: {
@@ -333,6 +341,7 @@ export function StepForm({
   errors: Errors;
   steps: readonly FlowStep[];
   members: { id: string; name: string }[];
+  shortcodes?: { id: string; label: string }[];
   cancelTo: string;
   /** A step just added for another's target (an end until this form is saved). */
   fresh?: boolean;
@@ -479,6 +488,7 @@ export function StepForm({
           ]}
         />
       ) : null}
+      {type === "payment" ? <PaymentStepFields values={values} errors={errors} targets={targets} shortcodes={shortcodes} /> : null}
       {type === "end" ? <p className="text-sm text-slate-700">{m.automations_flows_summary_end()}</p> : null}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" name="intent" value="save-step">

@@ -1,6 +1,7 @@
 // A flow step's form fields (the builder's, without JavaScript): a step as the form's values, and the
 // posted values as the step the server checks (app/.server/domains/automations/flows/steps.ts).
 import { END, FLOW_STEP_TYPES, NEXT, type FlowStepType } from "./flows";
+import { PAYMENT_REQUEST_DEFAULT_EXPIRY_MINUTES } from "./payment-requests";
 
 export type StepValues = Record<string, string>;
 
@@ -13,6 +14,7 @@ export const STEP_FIELDS: Record<FlowStepType, readonly string[]> = {
   http: ["method", "url", "body", "saveAs"],
   wait: ["minutes"],
   handover: ["userId"],
+  payment: ["amount", "description", "reference", "expiresInMinutes", "shortcodeId", "paid", "else"],
   end: [],
 };
 
@@ -39,6 +41,8 @@ export function newStepValues(type: FlowStepType): StepValues {
       return { minutes: "60" };
     case "message":
       return { mediaKind: "image" };
+    case "payment":
+      return { expiresInMinutes: String(PAYMENT_REQUEST_DEFAULT_EXPIRY_MINUTES), paid: NEXT, else: END };
     default:
       return {};
   }
@@ -60,7 +64,8 @@ export function stepInputOf(type: FlowStepType, values: StepValues): Record<stri
   for (const field of STEP_FIELDS[type]) {
     const value = values[field] ?? "";
     if (field === "buttons" || field === "rows" || field === "choices") input[field] = lines(value);
-    else if (field === "maxTries" || field === "minutes") input[field] = /^\d+$/.test(value.trim()) ? Number(value) : value;
+    else if (field === "maxTries" || field === "minutes" || field === "expiresInMinutes")
+      input[field] = /^\d+$/.test(value.trim()) ? Number(value) : value;
     else input[field] = value;
   }
   return input;

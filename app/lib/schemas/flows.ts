@@ -1,6 +1,7 @@
 // Chatbot flows' limits, step kinds and words, without zod: pages import them from here; the server
 // checks a step's shape with its zod schema (app/.server/domains/automations/flows/steps.ts).
 import { formatNumber } from "~/lib/dates";
+import { PAYMENT_REQUEST_MAX_KES } from "~/lib/schemas/payment-requests";
 import { m } from "~/paraglide/messages";
 
 export const FLOWS_MAX = 50;
@@ -19,7 +20,7 @@ export const FLOW_ROW_TITLE_MAX = 24;
 export const FLOW_TRIES_MAX = 5;
 export const FLOW_VARIABLE_PATTERN = /^[a-z][a-z0-9_]{0,29}$/;
 
-export const FLOW_STEP_TYPES = ["message", "question", "branch", "set", "http", "wait", "handover", "end"] as const;
+export const FLOW_STEP_TYPES = ["message", "question", "branch", "set", "http", "wait", "handover", "payment", "end"] as const;
 export type FlowStepType = (typeof FLOW_STEP_TYPES)[number];
 export const FLOW_QUESTION_INPUTS = ["text", "buttons", "list"] as const;
 export const FLOW_VALIDATIONS = ["any", "phone", "number", "email", "date", "choice"] as const;
@@ -38,7 +39,7 @@ export const END = "end";
  */
 export const NEW_TARGET = "new:";
 /** The kinds a new target may be (an end is the target "the end" already). */
-export const NEW_TARGET_TYPES = ["message", "question", "branch", "set", "http", "wait", "handover"] as const;
+export const NEW_TARGET_TYPES = ["message", "question", "branch", "set", "http", "wait", "handover", "payment"] as const;
 
 /** Each step kind's name, in the request's language. */
 export function stepTypeWords(type: FlowStepType): string {
@@ -57,6 +58,8 @@ export function stepTypeWords(type: FlowStepType): string {
       return m.automations_flows_step_wait();
     case "handover":
       return m.automations_flows_step_handover();
+    case "payment":
+      return m.automations_flows_step_payment();
     case "end":
       return m.automations_flows_step_end();
   }
@@ -128,6 +131,21 @@ export const FLOW_MESSAGES = {
   },
   get wait() {
     return m.automations_flows_error_wait({ max: formatNumber(FLOW_WAIT_MAX) });
+  },
+  get amount() {
+    return m.automations_flows_error_amount({ max: formatNumber(PAYMENT_REQUEST_MAX_KES), example: "{{total}}" });
+  },
+  get paymentText() {
+    return m.automations_flows_error_payment_text();
+  },
+  get reference() {
+    return m.automations_flows_error_reference();
+  },
+  get expiry() {
+    return m.automations_flows_error_expiry();
+  },
+  get shortcode() {
+    return m.automations_flows_error_shortcode();
   },
   get member() {
     return m.automations_flows_error_member();

@@ -17,6 +17,7 @@ import { upsertConversations } from "../../domains/inbox/inbound";
 import { recordInboundOrders, type InboundOrder } from "../../domains/shop";
 import { noteAutomationsArrival, queueAutomationsArrival } from "../../domains/automations/run";
 import { stopSessionsOnOptOut } from "../../domains/automations/flows/session";
+import { queueOrderPayments } from "../../domains/automations";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueContactsCreated } from "../../domains/webhooks-out/events";
 import { claimPaymentReplies } from "../../domains/payments";
@@ -464,7 +465,8 @@ export class ChangeWork {
     }
     const conversationOf = await upsertConversations(tx, [...windows.values()], inserted);
     // A customer's cart (an `order` message): an order with its items, once (decision 138).
-    await recordInboundOrders(tx, ordersOf(list, inserted, conversationOf));
+    // …and, when the organisation's automation says so, its total asked for by M-Pesa (a job an order).
+    await queueOrderPayments(tx, await recordInboundOrders(tx, ordersOf(list, inserted, conversationOf)));
     // A campaign's recipient writing back within 72 hours of its delivery: a reply in its figures.
     await markCampaignReplies(
       tx,

@@ -169,6 +169,8 @@ const ACTION_KEYS = {
   "Flow turned off": "app_activity_action_flow_off",
   "Flow deleted": "app_activity_action_flow_deleted",
   "Welcome and away messages saved": "app_activity_action_automation_settings_saved",
+  "Order payment automation turned on": "app_activity_action_order_payment_on",
+  "Order payment automation turned off": "app_activity_action_order_payment_off",
   "Assistant settings saved": "app_activity_action_assistant_settings_saved",
   "Knowledge article added": "app_activity_action_knowledge_article_added",
   "Knowledge article changed": "app_activity_action_knowledge_article_changed",

@@ -5,3 +5,5 @@
 export { automationFigures } from "./analytics";
 export type { AutomationFigures } from "./analytics";
 export { readHandoverBody } from "./handover";
+export { flowPaymentClosed } from "./flows/payment";
+export { orderPaymentEnabled, queueOrderPayments, saveOrderPayment } from "./order-payment";

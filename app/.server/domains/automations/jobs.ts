@@ -12,7 +12,9 @@ import {
 import { AUTOMATION_WEBHOOK_QUEUE, callRuleWebhooks, type RuleWebhookJob } from "./call-webhook";
 import { CONTACT_CHANGES_QUEUE, runContactChangesJob } from "./batch-effects";
 import { FLOW_IDLE_EVERY_SECONDS, FLOW_IDLE_QUEUE, runWakeJobs, timeOutIdleSessions } from "./flows/jobs";
-import { FLOW_WAKE_QUEUE } from "./flows/session";
+import { ORDER_PAYMENT_QUEUE, runOrderPaymentJobs, type OrderPaymentJob } from "./order-payment";
+import { FLOW_PAYMENT_QUEUE, FLOW_WAKE_QUEUE, type FlowPaymentJob } from "./flows/session";
+import { FLOW_PAYMENT_CLOSED_QUEUE, runFlowPaymentClosedJobs, runFlowPaymentJobs, type FlowPaymentClosedJob } from "./flows/payment";
 
 /** Automations' job queues: customers' messages answered, rule webhooks called, flows woken and timed out. */
 export function registerAutomationJobs() {
@@ -77,6 +79,30 @@ export function registerAutomationJobs() {
     maxAttempts: 5,
     transactional: false,
     run: (jobs) => runWakeJobs(jobs),
+  });
+  // A payment step's request made (after the turn that reached it), and the flow taken on when the
+  // request closes (queued in the closing transaction). Each sends, so outside a transaction.
+  registerJobHandler<FlowPaymentJob>({
+    queue: FLOW_PAYMENT_QUEUE,
+    batchSize: 10,
+    maxAttempts: 5,
+    transactional: false,
+    run: (jobs) => runFlowPaymentJobs(jobs),
+  });
+  registerJobHandler<FlowPaymentClosedJob>({
+    queue: FLOW_PAYMENT_CLOSED_QUEUE,
+    batchSize: 10,
+    maxAttempts: 5,
+    transactional: false,
+    run: (jobs) => runFlowPaymentClosedJobs(jobs),
+  });
+  // "When a cart arrives, ask for its total" (order-payment.ts): one job an order, queued with it.
+  registerJobHandler<OrderPaymentJob>({
+    queue: ORDER_PAYMENT_QUEUE,
+    batchSize: 10,
+    maxAttempts: 5,
+    transactional: false,
+    run: (jobs) => runOrderPaymentJobs(jobs),
   });
   registerJobHandler({
     queue: FLOW_IDLE_QUEUE,

@@ -24,6 +24,7 @@ export { createPaymentRequest } from "./requests/create";
 export { cancelPaymentRequest } from "./requests/cancel";
 export { matchReceipt, unmatchedReceipts, UNMATCHED_SHOWN } from "./requests/receipts";
 export type { UnmatchedReceipt } from "./requests/receipts";
+export { requestPaymentFromContact } from "./requests/contact";
 export { onPaymentRequestClosed } from "./requests/closed";
 export type { ClosedRequest } from "./requests/closed";
 export { checkRequestInput } from "./requests/input";

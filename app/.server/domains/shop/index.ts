@@ -22,7 +22,7 @@ export {
   recordInboundOrders,
   setOrderStatus,
 } from "./orders";
-export type { InboundOrder, OrderFilter, OrderLine, OrderView } from "./orders";
+export type { InboundOrder, NewOrder, OrderFilter, OrderLine, OrderView } from "./orders";
 export { PRODUCT_LIST_MAX, PRODUCT_MESSAGE_KINDS, productMessage, sendableProducts } from "./product-messages";
 export type { ProductMessageKind, ProductMessageRequest } from "./product-messages";
 export {

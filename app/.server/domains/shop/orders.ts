@@ -58,8 +58,16 @@ export function readCart(order: unknown): { catalogId: string; note: string; lin
   return { catalogId: order.catalog_id.slice(0, 64), note: typeof order.text === "string" ? order.text.slice(0, 1024) : "", lines };
 }
 
-/** Stores the batch's carts as orders, each once; in the webhook's transaction. */
-export async function recordInboundOrders(tx: Executor, list: InboundOrder[]) {
+/** An order stored for the first time (a repeated webhook stores none). */
+export interface NewOrder {
+  id: string;
+  organizationId: string;
+  conversationId: string | null;
+}
+
+/** Stores the batch's carts as orders, each once; in the webhook's transaction. Answers the orders new to it. */
+export async function recordInboundOrders(tx: Executor, list: InboundOrder[]): Promise<NewOrder[]> {
+  const stored: NewOrder[] = [];
   for (const inbound of list) {
     const cart = readCart(inbound.order);
     if (!cart) continue;
@@ -110,8 +118,11 @@ export async function recordInboundOrders(tx: Executor, list: InboundOrder[]) {
       })
       .onConflictDoNothing({ target: [orders.organizationId, orders.wamid] })
       .returning({ id: orders.id });
-    if (order) await tx.insert(orderItems).values(items.map((i) => ({ ...i, orderId: order.id })));
+    if (!order) continue;
+    await tx.insert(orderItems).values(items.map((i) => ({ ...i, orderId: order.id })));
+    stored.push({ id: order.id, organizationId: inbound.organizationId, conversationId: inbound.conversationId });
   }
+  return stored;
 }
 
 export interface OrderLine {

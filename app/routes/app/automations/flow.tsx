@@ -11,6 +11,7 @@ import { flowSwitch } from "~/.server/domains/automations/flows/switch";
 import { deleteStep, moveStep, saveStep } from "~/.server/domains/automations/flows/builder";
 import type { StepInput } from "~/.server/domains/automations/flows/steps";
 import { answeringMembers } from "~/.server/domains/automations/page";
+import { shortcodeChoices } from "~/.server/domains/payments";
 import { FLOW_MESSAGES, FLOW_STEP_TYPES, FLOW_STEPS_MAX, flowStatusWords, stepTypeWords, type FlowStepType } from "~/lib/schemas/flows";
 import { isStepType, newStepValues, STEP_FIELDS, stepInputOf, stepValues, type StepValues } from "~/lib/schemas/flow-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -56,7 +57,11 @@ export async function loader(args: Route.LoaderArgs) {
   const id = args.params.id;
   const current = await requireDeclaredUser(args);
   const canManage = can(current.role, "automations:manage");
-  const [flow, members] = await Promise.all([found(getFlow(current.organization.id, id)), answeringMembers(current.organization.id)]);
+  const [flow, members, shortcodes] = await Promise.all([
+    found(getFlow(current.organization.id, id)),
+    answeringMembers(current.organization.id),
+    canManage ? shortcodeChoices(current.organization.id) : [],
+  ]);
   const params = args.url.searchParams;
   let editing: { type: FlowStepType; stepId: string | null; values: StepValues } | null = null;
   const add = params.get("add") ?? "";
@@ -72,7 +77,7 @@ export async function loader(args: Route.LoaderArgs) {
         ? { type: kind, stepId: step.id, values: newStepValues(kind) }
         : { type: step.type, stepId: step.id, values: stepValues(step) };
   }
-  return { flow, canManage, members, editing };
+  return { flow, canManage, members, shortcodes, editing };
 }
 
 type Actor = ReturnType<typeof actorOf>;
@@ -170,7 +175,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function FlowBuilder({ loaderData, actionData }: Route.ComponentProps) {
-  const { flow, canManage, members, editing: loaded } = loaderData;
+  const { flow, canManage, members, shortcodes, editing: loaded } = loaderData;
   const back = href("/automations/flows");
   const failed = actionData && "errors" in actionData ? actionData : null;
   const stepFailed = actionData && "stepForm" in actionData ? actionData.stepForm : null;
@@ -267,6 +272,7 @@ export default function FlowBuilder({ loaderData, actionData }: Route.ComponentP
               errors={stepFailed?.errors ?? {}}
               steps={flow.steps}
               members={members}
+              shortcodes={shortcodes}
               cancelTo={`${here}#steps`}
             />
           </div>

@@ -13,6 +13,8 @@ import { readAutomationSettings, WELCOME_AGAIN_AFTER_DAYS } from "~/.server/doma
 import { readAssistantSettings } from "~/.server/domains/automations/assistant/settings";
 import { listFlows } from "~/.server/domains/automations/flows/store";
 import { answeringMembers, automationNumbers } from "~/.server/domains/automations/page";
+import { orderPaymentEnabled, saveOrderPayment } from "~/.server/domains/automations/order-payment";
+import { OrderPaymentCard } from "~/components/automations/order-payment-card";
 import { AUTOMATION_MESSAGES, RULES_MAX } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { ruleColumns, type RuleRow } from "~/components/automations/rule-columns";
@@ -45,7 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
-  const [rules, settings, numbers, members, fields, assistant, flows] = await Promise.all([
+  const [rules, settings, numbers, members, fields, assistant, flows, orderPayment] = await Promise.all([
     listRules(organizationId),
     readAutomationSettings(organizationId),
     automationNumbers(organizationId),
@@ -53,6 +55,7 @@ export async function loader(args: Route.LoaderArgs) {
     attributeDefinitions(organizationId),
     readAssistantSettings(organizationId),
     listFlows(organizationId),
+    orderPaymentEnabled(organizationId),
   ]);
   const rows: RuleRow[] = rules.map((rule, index) => {
     const assign = rule.actions.find((action) => action.type === "assign");
@@ -82,6 +85,7 @@ export async function loader(args: Route.LoaderArgs) {
     welcomeEnabled: settings.welcomeEnabled,
     awayEnabled: settings.awayEnabled,
     assistantEnabled: assistant.enabled,
+    orderPayment,
     flowCount: flows.length,
     liveFlows: flows.filter((flow) => flow.status === "live").length,
     // What answers first, each step on or off (decision 113).
@@ -98,6 +102,7 @@ export async function loader(args: Route.LoaderArgs) {
 const RuleId = z.object({ id: postedText });
 const MoveRule = z.object({ id: postedText, direction: z.enum(["up", "down"]) });
 const DeleteRule = z.object({ id: postedText, confirm: postedText });
+const OrderPayment = z.object({ enabled: z.enum(["on", "off"]) });
 
 /** Moving, turning on or off and deleting a rule: owners and admins (the guard sends anyone else to the refusal page). */
 export async function action(args: Route.ActionArgs) {
@@ -124,6 +129,18 @@ export async function action(args: Route.ActionArgs) {
       ),
       enable: turn,
       disable: turn,
+      "order-payment": intent(
+        OrderPayment,
+        async ({ value, user }) => {
+          await saveOrderPayment(actorOf(args, user), value.enabled === "on");
+          return redirectWithToast(
+            `${here}#order-payment`,
+            "success",
+            value.enabled === "on" ? m.automations_order_payment_on() : m.automations_order_payment_off(),
+          );
+        },
+        { invalid: unknownAction },
+      ),
       delete: intent(DeleteRule, async ({ value, user, intent: posted }) => {
         if (value.confirm !== "yes") return formFailure(null, 400, AUTOMATION_MESSAGES.confirmFirst, { intent: posted });
         const rule = await getRule(user.organization.id, value.id);
@@ -229,6 +246,7 @@ export default function Automations({ loaderData, actionData }: Route.ComponentP
           </TextLink>
         </p>
       </Card>
+      <OrderPaymentCard enabled={loaderData.orderPayment} canManage={canManage} />
       <Card>
         <CardHeader title={m.automations_flows_card_title()} description={m.automations_flows_card_description()} />
         <p className="mt-3 text-sm text-slate-700">

@@ -15,6 +15,10 @@ import { mergeContacts } from "~/.server/domains/contacts/merge";
 import { eraseContact, type ErasedCopy } from "~/.server/domains/contacts/rights";
 import { copiesToErase } from "~/.server/domains/integrations/erasure";
 import { contactTimeline } from "~/.server/domains/contacts/timeline";
+import { requestPaymentFromContact, shortcodeChoices } from "~/.server/domains/payments";
+import { PaymentRequestFormSchema } from "~/lib/schemas/payment-requests";
+import { PaymentRequestForm } from "~/components/payment-requests/payment-request-panel";
+import { Card, CardHeader } from "~/components/ui/card";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { ConsentSchema, EditContactSchema } from "~/lib/schemas/contacts";
 import { splitTags } from "~/lib/schemas/contacts-rules";
@@ -55,11 +59,13 @@ export async function loader(args: Route.LoaderArgs) {
   });
   const mergeQuery = params.get("merge")?.trim().slice(0, 200) ?? "";
   const otherId = params.get("other");
-  const [definitions, timeline, candidates, other] = await Promise.all([
+  const asksPayment = canAskPayment(current);
+  const [definitions, timeline, candidates, other, shortcodes] = await Promise.all([
     attributeDefinitions(organizationId),
     contactTimeline(organizationId, contact.id, params.get("older")),
     mergeQuery ? listContacts(organizationId, { search: mergeQuery }, { limit: 11 }) : null,
     otherId ? getContact(organizationId, otherId).catch(() => null) : null,
+    asksPayment ? shortcodeChoices(organizationId) : null,
   ]);
   const confirm = params.get("confirm");
   return {
@@ -72,7 +78,16 @@ export async function loader(args: Route.LoaderArgs) {
     confirm: confirm === "delete" || confirm === "erase" || confirm === "merge" ? confirm : null,
     copies: confirm === "erase" ? await copiesToErase(current.organization.id, contact.id) : null,
     canManage: can(current.role, "contacts:manage"),
+    shortcodes,
   };
+}
+
+/** "Request payment" is for those who write to customers and see the organisation's shortcodes (as in the inbox). */
+const canAskPayment = (current: CurrentUser) => can(current.role, "inbox:reply") && can(current.role, "payments:view");
+
+/** A payment request refused: the form again as sent, the words at its field. */
+function paymentFailure(errors: Record<string, string>, values: Record<string, string>, status: number) {
+  return data({ form: "payment" as const, toast: null, paymentErrors: errors, paymentValues: values }, { status });
 }
 
 // Deleting, erasing and merging ask for a confirmation first; merging names the other contact.
@@ -117,6 +132,29 @@ export async function action(args: Route.ActionArgs) {
           return redirectWithToast(here, "success", m.messaging_consent_recorded_toast({ status: optInLabels()[contact.optIn] }));
         },
         { invalid: (submission) => formFailure(submission.reply(), 400, undefined, { form: "consent" }) },
+      ),
+      payment: intent(
+        PaymentRequestFormSchema,
+        async ({ value, user, submission }) => {
+          if (!canAskPayment(user)) throw data(m.messaging_contact_payment_not_allowed(), { status: 403 });
+          try {
+            await requestPaymentFromContact({ organizationId: user.organization.id, userId: user.user.id }, id, value);
+          } catch (error) {
+            const refusal = refusalOf(error);
+            if (refusal.status === 404) throwIfNotFound(refusal, m.messaging_contact_not_found());
+            const values = submission.payload as Record<string, string>;
+            return paymentFailure({ [refusal.field ?? "payment"]: refusal.message }, values, refusal.status);
+          }
+          return redirectWithToast(here, "success", m.payreq_form_sent());
+        },
+        {
+          invalid: (submission) =>
+            paymentFailure(
+              Object.fromEntries(Object.entries(submission.reply().error ?? {}).map(([k, v]) => [k, v?.[0] ?? ""])),
+              submission.payload as Record<string, string>,
+              422,
+            ),
+        },
       ),
       delete: confirmed,
       erase: confirmed,
@@ -195,6 +233,16 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
         <div className="space-y-6">
           {canManage ? (
             <ConsentCard lastResult={actionData && "form" in actionData && actionData.form === "consent" ? actionData.result : undefined} />
+          ) : null}
+          {loaderData.shortcodes && canMessage ? (
+            <Card id="contact-payment">
+              <CardHeader title={m.messaging_contact_payment_title()} description={m.messaging_contact_payment_help()} />
+              <PaymentRequestForm
+                shortcodes={loaderData.shortcodes}
+                errors={actionData && "paymentErrors" in actionData ? actionData.paymentErrors : undefined}
+                values={actionData && "paymentValues" in actionData ? actionData.paymentValues : undefined}
+              />
+            </Card>
           ) : null}
           <ContactTimeline entries={timeline.entries} olderHref={olderHref} />
         </div>

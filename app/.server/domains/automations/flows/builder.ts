@@ -9,7 +9,7 @@ import { newStepId, refuseFlow, targetsOf, type StepInput } from "./steps";
  */
 
 /** The fields a step leads on by. */
-const TARGET_FIELDS = ["then", "else", "giveUpTo"] as const;
+const TARGET_FIELDS = ["then", "else", "giveUpTo", "paid"] as const;
 
 /** A step added for a target that asked for a new one: its id and the kind it is to become. */
 export interface AddedStep {
@@ -20,6 +20,7 @@ export interface AddedStep {
 /** Whether the flow goes on past this step, to the one after it (a step added last would change what it does). */
 function goesOn(step: { type?: unknown; then?: unknown; else?: unknown }) {
   if (step.type === "end" || step.type === "handover") return false;
+  if (step.type === "payment") return (step as { paid?: unknown }).paid === NEXT || step.else === NEXT;
   return step.type !== "branch" || step.then === NEXT || step.else === NEXT;
 }
 

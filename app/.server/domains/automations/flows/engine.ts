@@ -31,6 +31,17 @@ export interface Turn {
   wakeAt: Date | null;
   /** A hand-over step: to this member, or (null) the least-busy one. */
   handover: { userId: string | null } | null;
+  /** A payment step: what to ask for (its variables filled in); the session waits for the request to close. */
+  payment: PaymentAsk | null;
+}
+
+/** A payment step's request, as the payment request's input (checked when it is made). */
+export interface PaymentAsk {
+  amount: string;
+  description: string;
+  reference: string;
+  expiresInMinutes: number;
+  shortcodeId: string;
 }
 
 export type HttpCall = (
@@ -67,7 +78,7 @@ export function contentOf(step: FlowStep, vars: FlowVars, contact: FlowContact):
   return { kind: "text", text: body };
 }
 
-const indexOf = (steps: readonly FlowStep[], from: number, to: string) =>
+export const indexOf = (steps: readonly FlowStep[], from: number, to: string) =>
   to === NEXT ? from + 1 : to === END ? steps.length : steps.findIndex((s) => s.id === to);
 
 function branchHolds(step: Extract<FlowStep, { type: "branch" }>, vars: FlowVars, contact: FlowContact) {
@@ -143,6 +154,20 @@ export async function runFrom(
           stepId: step.id,
           wakeAt: new Date(now.getTime() + step.minutes * 60_000),
         };
+      case "payment":
+        return {
+          ...turn,
+          status: "active",
+          state: { stepIndex: at, vars, retries: 0 },
+          stepId: step.id,
+          payment: {
+            amount: substitute(step.amount, vars, here).trim(),
+            description: substitute(step.description, vars, here).trim(),
+            reference: substitute(step.reference, vars, here).trim(),
+            expiresInMinutes: step.expiresInMinutes,
+            shortcodeId: step.shortcodeId,
+          },
+        };
       case "handover":
         return {
           ...turn,
@@ -165,6 +190,7 @@ export const emptyTurn = (state: SessionState): Turn => ({
   stepId: "",
   wakeAt: null,
   handover: null,
+  payment: null,
 });
 
 /**

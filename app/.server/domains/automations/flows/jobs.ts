@@ -21,7 +21,7 @@ export const FLOW_IDLE_EVERY_SECONDS = 60;
 /** Sessions timed out a run; the rest wait for the next minute. */
 const IDLE_BATCH = 200;
 
-interface Reach {
+export interface Reach {
   phone: string;
   phoneNumberId: string;
   conversationId: string;
@@ -29,7 +29,7 @@ interface Reach {
 }
 
 /** Where to write to the customer; null when a person holds the conversation (automations stay silent) or there is no number. */
-async function reachOf(conversationId: string): Promise<Reach | null> {
+export async function reachOf(conversationId: string): Promise<Reach | null> {
   const row = await queryRow<{ phone: string | null; phone_number_id: string; contact_id: string; held: boolean }>(
     db(),
     sql`select c.phone, v.phone_number_id, v.contact_id, v.person_held_at is not null as held
@@ -46,7 +46,7 @@ async function reachOf(conversationId: string): Promise<Reach | null> {
  * opt-out, the window, the caps: reply-gate.ts); without replies `write` runs alone. False when the
  * gate keeps them back or the number cannot send: nothing was written.
  */
-async function deliver(organizationId: string, reach: Reach, replies: OutboundContent[], write: (tx: Executor) => Promise<void>) {
+export async function deliver(organizationId: string, reach: Reach, replies: OutboundContent[], write: (tx: Executor) => Promise<void>) {
   const [first, ...rest] = replies;
   if (!first) {
     await db().transaction(write);

@@ -4,7 +4,7 @@ import { countAffected, queryRow } from "../../../infrastructure/db/query";
 import { enqueueJob } from "../../../infrastructure/jobs/queue";
 import { emitWebhookEvent } from "../../webhooks-out";
 import { handOver } from "../handover";
-import type { Turn } from "./engine";
+import type { PaymentAsk, Turn } from "./engine";
 import type { FlowStep } from "./steps";
 import type { FlowContact, FlowVars } from "./values";
 
@@ -14,6 +14,13 @@ import type { FlowContact, FlowVars } from "./values";
  */
 
 export const FLOW_WAKE_QUEUE = "flows.wake";
+/** A payment step's request, made after the turn that reached it is written (flows/payment.ts). */
+export const FLOW_PAYMENT_QUEUE = "flows.payment";
+export interface FlowPaymentJob {
+  sessionId: string;
+  stepId: string;
+  ask: PaymentAsk;
+}
 
 export interface ActiveSession {
   id: string;
@@ -163,6 +170,11 @@ export async function writeTurn(
       { sessionId, stepId: turn.stepId },
       { executor: tx, runAt: turn.wakeAt, uniqueKey: `flow-wake:${sessionId}:${turn.stepId}` },
     );
+  if (turn.payment)
+    await enqueueJob(FLOW_PAYMENT_QUEUE, { sessionId, stepId: turn.stepId, ask: turn.payment } satisfies FlowPaymentJob, {
+      executor: tx,
+      uniqueKey: `flow-payment:${sessionId}:${turn.stepId}`,
+    });
   const organizationId = "start" in where ? where.start.organizationId : where.session.organizationId;
   const conversationId = "start" in where ? where.start.conversationId : where.session.conversationId;
   if (turn.handover)

@@ -28,6 +28,13 @@ import {
   FLOW_WAIT_MAX,
   NEXT,
 } from "~/lib/schemas/flows";
+import {
+  isWholeKes,
+  PAYMENT_REQUEST_DEFAULT_EXPIRY_MINUTES,
+  PAYMENT_REQUEST_MAX_EXPIRY_MINUTES,
+  PAYMENT_REQUEST_MIN_EXPIRY_MINUTES,
+  PAYMENT_REQUEST_REFERENCE,
+} from "~/lib/schemas/payment-requests";
 
 /**
  * A flow's steps (issue 44): a discriminated union on `type`, each with a stable id that other steps
@@ -108,6 +115,29 @@ const HandoverStep = z.object({
   userId: z.string().trim().max(40).default(""),
 });
 
+/**
+ * Asks the customer to pay (issue 76, decision 139): a payment request in the conversation, and the
+ * session waits for it; on to `paid` when it is paid, to `else` when it expires or is refused.
+ * Amount, description and reference may hold variables, checked again when the step runs.
+ */
+const PaymentStep = z.object({
+  id,
+  type: z.literal("payment"),
+  /** Whole shillings, or a `{{variable}}` the flow collected. */
+  amount: z.string().trim().min(1).max(60),
+  description: z.string().trim().min(1).max(FLOW_TEXT_MAX),
+  reference: z.string().trim().max(60).default(""),
+  expiresInMinutes: z
+    .int()
+    .min(PAYMENT_REQUEST_MIN_EXPIRY_MINUTES)
+    .max(PAYMENT_REQUEST_MAX_EXPIRY_MINUTES)
+    .default(PAYMENT_REQUEST_DEFAULT_EXPIRY_MINUTES),
+  /** One of the organisation's shortcodes, or empty: its default. */
+  shortcodeId: z.string().trim().max(40).default(""),
+  paid: target.default(NEXT),
+  else: target.default(END),
+});
+
 const EndStep = z.object({ id, type: z.literal("end") });
 
 export const FlowStepSchema = z.discriminatedUnion("type", [
@@ -118,10 +148,12 @@ export const FlowStepSchema = z.discriminatedUnion("type", [
   HttpStep,
   WaitStep,
   HandoverStep,
+  PaymentStep,
   EndStep,
 ]);
 export type FlowStep = z.infer<typeof FlowStepSchema>;
 export type QuestionStep = z.infer<typeof QuestionStep>;
+export type PaymentStep = z.infer<typeof PaymentStep>;
 export type StepInput = z.input<typeof FlowStepSchema>;
 
 export const refuseFlow = (status: 400 | 404 | 409 | 422, message: string, field?: string) =>
@@ -148,9 +180,20 @@ function issueWords(path: readonly PropertyKey[]): { field: string; message: str
       return { field, message: FLOW_MESSAGES.variable };
     case "maxTries":
       return { field, message: FLOW_MESSAGES.tries };
+    case "amount":
+      return { field, message: FLOW_MESSAGES.amount };
+    case "description":
+      return { field, message: FLOW_MESSAGES.paymentText };
+    case "reference":
+      return { field, message: FLOW_MESSAGES.reference };
+    case "expiresInMinutes":
+      return { field, message: FLOW_MESSAGES.expiry };
+    case "shortcodeId":
+      return { field, message: FLOW_MESSAGES.shortcode };
     case "giveUpTo":
     case "then":
     case "else":
+    case "paid":
       return { field, message: FLOW_MESSAGES.target };
     case "url":
     case "method":
@@ -243,7 +286,20 @@ export function checkStep(input: unknown, production: boolean): FlowStep {
   if (step.type === "set" && step.action === "field" && !/^[a-z][a-z0-9_]{0,59}$/i.test(step.key))
     throw refuseFlow(400, FLOW_MESSAGES.key, "key");
   if (step.type === "http") checkFlowUrl(step.url, production);
+  if (step.type === "payment") checkPaymentStep(step);
   return step;
+}
+
+const hasVariable = (value: string) => /\{\{[^{}]+\}\}/.test(value);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a payment step's fields can be told to be before it runs: without variables, as the composer checks them. */
+function checkPaymentStep(step: PaymentStep) {
+  if (!hasVariable(step.amount) && !isWholeKes(step.amount.replace(/,/g, ""))) throw refuseFlow(400, FLOW_MESSAGES.amount, "amount");
+  if (!hasVariable(step.description) && step.description.length > 100) throw refuseFlow(400, FLOW_MESSAGES.paymentText, "description");
+  if (step.reference && !hasVariable(step.reference) && !PAYMENT_REQUEST_REFERENCE.test(step.reference))
+    throw refuseFlow(400, FLOW_MESSAGES.reference, "reference");
+  if (step.shortcodeId && !UUID.test(step.shortcodeId)) throw refuseFlow(400, FLOW_MESSAGES.shortcode, "shortcodeId");
 }
 
 /** The steps a step leads to, by field. */
@@ -252,6 +308,11 @@ export function targetsOf(step: FlowStep): { field: string; to: string }[] {
   if (step.type === "branch")
     return [
       { field: "then", to: step.then },
+      { field: "else", to: step.else },
+    ];
+  if (step.type === "payment")
+    return [
+      { field: "paid", to: step.paid },
       { field: "else", to: step.else },
     ];
   return [];

@@ -64,6 +64,8 @@ export const automationSettings = pgTable("automation_settings", {
     .notNull()
     .default(sql`'{}'::text[]`),
   holidayMode: boolean("holiday_mode").notNull().default(false),
+  /** When a customer's cart (an `order` message) arrives, its total is asked for by M-Pesa (issue 76, decision 139). */
+  orderPaymentEnabled: boolean("order_payment_enabled").notNull().default(false),
   version: integer("version").notNull().default(0),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
