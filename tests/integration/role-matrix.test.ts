@@ -415,6 +415,12 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       proof: false,
       why: "nobody's shortcode: 404",
     },
+    match: {
+      needs: "payments:manage",
+      form: () => ({ intent: "match", receipt: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", reference: "JR123456" }),
+      proof: false,
+      why: "nobody's payment: 404 (tests/integration/payment-c2b-receipts.test.ts matches one)",
+    },
     default: {
       needs: "payments:manage",
       form: () => ({ intent: "default", shortcode: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
@@ -759,6 +765,12 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       form: () => ({ intent: "order-payment", orderId: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
       proof: false,
       why: "nobody's order (tests/integration/shop-order-payment.test.ts asks for one)",
+    },
+    "payment-cancel": {
+      needs: "inbox:reply",
+      form: () => ({ intent: "payment-cancel", requestId: "6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f" }),
+      proof: false,
+      why: "nobody's request (tests/integration/payment-requests-cancel.test.ts cancels one)",
     },
     products: {
       needs: "inbox:reply",

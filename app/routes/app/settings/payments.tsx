@@ -130,7 +130,7 @@ export async function action(args: Route.ActionArgs) {
           return redirectWithToast(here, "success", m.payreq_receipts_matched_toast(matched));
         } catch (error) {
           const refusal = refusalOf(error);
-          if (refusal.status === 404) throw refusal;
+          if (refusal.status === 404 || refusal.status === 403) throw refusal;
           const matchFailed = { receiptId: value.receipt, reference: value.reference, error: refusal.message };
           return data({ matchFailed }, { status: refusal.status });
         }

@@ -32,7 +32,7 @@ export interface FlowPaymentClosedJob {
   outcome: ClosedRequest["outcome"];
 }
 
-type Outcome = "paid" | "expired" | "refused";
+type Outcome = "paid" | "expired" | "cancelled" | "refused";
 
 /** In the request's transaction: the session still stands at the step and has asked nothing yet, else nothing is stored or sent. */
 async function linkRequest(tx: Executor, session: ActiveSession, requestId: string) {

@@ -9,6 +9,7 @@ import { can } from "../../auth";
 import type { PaymentsActor } from "../shortcodes";
 import type { MpesaShortcode } from "../shortcodes-access";
 import { refusePaymentRequest } from "./input";
+import { PAYMENTS_REFUSALS, refusePayments } from "../refusals";
 import { lockRequest } from "./lock";
 import { markPaid } from "./settle";
 import { m } from "~/paraglide/messages";
@@ -104,7 +105,7 @@ export async function unmatchedReceipts(organizationId: string): Promise<Unmatch
  * that arrived is never thrown away.
  */
 export async function matchReceipt(actor: PaymentsActor, receiptId: string, reference: string, meta?: RequestMeta) {
-  if (!can(actor.role, "payments:manage")) throw refusePaymentRequest(404, "not_found", m.payreq_receipt_not_found());
+  if (!can(actor.role, "payments:manage")) throw refusePayments(403, "forbidden", PAYMENTS_REFUSALS.forbidden);
   if (!UUID.test(receiptId)) throw refusePaymentRequest(404, "not_found", m.payreq_receipt_not_found());
   const wanted = reference.trim().toUpperCase();
   return db().transaction(async (tx) => {
