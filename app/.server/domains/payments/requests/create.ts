@@ -117,7 +117,8 @@ export async function createPaymentRequest(
       to: target.phone!,
       from: target.phone_number_id,
       content,
-      source: origin.source === "api" ? "api" : "inbox",
+      // Who sent it, as the thread labels it: a member, the API, or an automation (a flow, the order rule, a Shopify order).
+      source: messageSourceOf(origin.source, actor.userId),
       sentBy: actor.userId ?? undefined,
       onQueued: insert,
     });
@@ -174,4 +175,11 @@ async function requestByIdempotencyKey(organizationId: string, key: string) {
     key,
   ]);
   return row ? paymentRequestById(organizationId, row.id) : null;
+}
+
+/** The message's sender as the thread labels it, from what asked for the money. */
+function messageSourceOf(source: PaymentRequestSource, userId: string | null): "api" | "inbox" | "automation" {
+  if (source === "api") return "api";
+  // A cart's request is a member's click, or the order automation's (no member).
+  return source === "flow" || source === "automation" || source === "shopify" || !userId ? "automation" : "inbox";
 }
