@@ -85,6 +85,7 @@ const ACTION_KEYS = {
   "M-Pesa shortcode made default": "app_activity_action_mpesa_shortcode_made_default",
   "M-Pesa shortcode removed": "app_activity_action_mpesa_shortcode_removed",
   "M-Pesa shortcode tested": "app_activity_action_mpesa_shortcode_tested",
+  "M-Pesa payment matched": "app_activity_action_mpesa_payment_matched",
   "Organisation closing": "app_activity_action_organisation_closing",
   "Organisation reopened": "app_activity_action_organisation_reopened",
   "Templates synced from Meta": "app_activity_action_templates_synced",
