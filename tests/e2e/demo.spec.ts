@@ -23,8 +23,9 @@ test("the demo business is connected, its templates approved, and an open conver
   await expect(page.getByText("Not connected")).toHaveCount(0);
 
   await page.goto("/templates");
-  await expect(page.getByText("4 templates: 4 approved, 0 pending, 0 rejected, 0 drafts.")).toBeVisible();
+  await expect(page.getByText("7 templates: 7 approved, 0 pending, 0 rejected, 0 drafts.")).toBeVisible();
 
+  // The four message templates and the payment template in three languages (decision 140).
   // Omondi Otieno wrote ten minutes before the demo started: his window is open.
   await page.goto("/chat");
   const omondi = page.getByRole("region", { name: "Conversations" }).locator("a[data-conversation]").filter({ hasText: "Omondi Otieno" });
