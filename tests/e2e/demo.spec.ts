@@ -22,10 +22,10 @@ test("the demo business is connected, its templates approved, and an open conver
   await expect(accounts).toContainText("+254711000001");
   await expect(page.getByText("Not connected")).toHaveCount(0);
 
+  // The four message templates and the payment template in three languages (decision 140).
   await page.goto("/templates");
   await expect(page.getByText("7 templates: 7 approved, 0 pending, 0 rejected, 0 drafts.")).toBeVisible();
 
-  // The four message templates and the payment template in three languages (decision 140).
   // Omondi Otieno wrote ten minutes before the demo started: his window is open.
   await page.goto("/chat");
   const omondi = page.getByRole("region", { name: "Conversations" }).locator("a[data-conversation]").filter({ hasText: "Omondi Otieno" });
