@@ -17,9 +17,10 @@ const USER_BUDGETS: Record<string, number> = {
   // session, shell notifications; side by side from the rollups (decision 036): the figures by period,
   // template and category (one statement, grouping sets), the hourly chart, unique contacts, the
   // numbers, the billing type; then the top templates' names; beside them the conversations answered
-  // by automations, handed over and resolved by people (one statement, issue 44)
-  "/analytics": 9,
-  "/analytics?period=24h": 9,
+  // by automations, handed over and resolved by people (one statement, issue 44); the payment
+  // requests' figures by agent, flow and campaign (one statement, issue 76)
+  "/analytics": 10,
+  "/analytics?period=24h": 10,
   "/change-password": 2,
   "/profile": 4,
   "/whatsapp": 4,
@@ -54,8 +55,9 @@ const USER_BUDGETS: Record<string, number> = {
   "/chat/quick-replies": 3,
   // session, shell notifications; side by side: the rules, the welcome and away messages' settings, the
   // numbers, the members, the flows, the contact fields and the assistant's settings (the list names a
-  // rule's number, assignee, flow and field; the cards say whether the assistant is on)
-  "/automations": 9,
+  // rule's number, assignee, flow and field; the cards say whether the assistant is on), and whether
+  // the order automation is on (issue 76: its own read of the settings row, to fold into the first)
+  "/automations": 10,
   // session, shell notifications; the numbers, the members, the flows, the contact fields and the
   // approved templates a rule's form offers
   "/automations/new": 7,
