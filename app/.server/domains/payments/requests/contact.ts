@@ -4,6 +4,8 @@ import { refusePaymentRequest } from "./input";
 import type { PaymentRequestView } from "./views";
 import { m } from "~/paraglide/messages";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * "Request payment" on a contact's page (issue 76): the same request as the composer's, in the
  * contact's latest conversation (source `contact`). Another organisation's contact, or no contact,
@@ -14,10 +16,11 @@ export async function requestPaymentFromContact(
   contactId: string,
   input: Parameters<typeof createPaymentRequest>[2],
 ): Promise<PaymentRequestView> {
+  if (!UUID.test(contactId)) throw refusePaymentRequest(404, "contact_not_found", m.messaging_contact_not_found());
   const [contact] = await rawQuery<{ conversation_id: string | null }>(
     `select (select v.id from conversations v where v.organization_id = c.organization_id and v.contact_id = c.id
              order by v.last_message_at desc nulls last limit 1) as conversation_id
-     from contacts c where c.organization_id = $1 and c.id::text = $2`,
+     from contacts c where c.organization_id = $1 and c.id = $2::uuid`,
     [actor.organizationId, contactId],
   );
   if (!contact) throw refusePaymentRequest(404, "contact_not_found", m.messaging_contact_not_found());
