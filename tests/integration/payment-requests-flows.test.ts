@@ -5,6 +5,8 @@ import { moveStep, saveStep } from "~/.server/domains/automations/flows/builder"
 import { expireRequests } from "~/.server/domains/payments/requests/check";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import { rawQuery } from "~/.server/infrastructure/db/client";
+import { askFlowPayment } from "~/.server/domains/automations/flows/payment";
+import { personTakesOverDuring } from "../support/person-takes-over";
 import { answersTo, paymentRequestsHarnessForFile, requestRow, until } from "../support/payment-requests-harness";
 
 // Issue 76 (decision 139): a chatbot flow's payment step asks for the money in the chat, waits, and
@@ -154,5 +156,37 @@ describe("a flow's payment step", () => {
     expect(await refusal({ amount: "100", shortcodeId: "mine" })).toBe("steps[0].shortcodeId");
     expect(await refusal({ amount: "100", description: "x".repeat(101) })).toBe("steps[0].description");
     expect(await refusal({ amount: "{{total}}", reference: "{{order}}" })).toBeNull();
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("a flow's payment step and a person taking over at the same moment", () => {
+  it("waits on the conversation's lock in the request's transaction, reads the hold, asks nothing and stops the flow", async () => {
+    const t = await h.tenant("Duka la Zamu");
+    const from = "254722700003";
+    await payingFlow(t, "500");
+    const conversationId = await h.customerWrites(t, from, "lipa");
+    const asking = await sessionOf(t.organizationId);
+    expect(asking.status).toBe("active");
+    // The answer's turn has brought the session to the payment step (its job not run yet): as writeTurn leaves it.
+    const flow = await getFlow(
+      t.organizationId,
+      (await rawQuery<{ id: string }>(`select id from flows where organization_id = $1`, [t.organizationId]))[0]!.id,
+    );
+    const payment = flow.steps.find((step) => step.type === "payment")!;
+    const [session] = await rawQuery<{ id: string }>(
+      `update flow_sessions set step_id = $2, step_index = $3 where organization_id = $1 and status = 'active' returning id`,
+      [t.organizationId, payment.id, flow.steps.indexOf(payment)],
+    );
+    // Its first read sees nobody holding the conversation (the person has not committed): only the
+    // gate in the request's own transaction, after the lock, can see the hold.
+    await personTakesOverDuring(conversationId, () =>
+      askFlowPayment({
+        sessionId: session!.id,
+        stepId: payment.id,
+        ask: { amount: "500", description: "Order", reference: "", expiresInMinutes: 60, shortcodeId: "" },
+      }),
+    );
+    expect(await flowRequests(t.organizationId)).toEqual([]);
+    expect((await sessionOf(t.organizationId)).status).toBe("stopped");
   });
 });

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { lockConversations } from "~/.server/domains/messaging";
+import { askOrderPayment } from "~/.server/domains/automations/order-payment";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { action as automationsAction, loader as automationsLoader } from "~/routes/app/automations/index";
 import { signedInCookie } from "../support/accounts";
+import { personTakesOverDuring } from "../support/person-takes-over";
 import { callRoute, formRequest, getRequest } from "../support/http";
 import { paymentRequestsHarnessForFile, until } from "../support/payment-requests-harness";
 
@@ -94,5 +96,32 @@ describe("the order payment automation", () => {
     await drainJobs();
     expect((await ordersOf(t.organizationId))[0]!.status).toBe("received");
     expect(await requestsOf(t.organizationId)).toEqual([]);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("the order automation and a person taking over at the same moment", () => {
+  it("waits on the conversation's lock in the request's transaction, reads the hold, and asks nothing", async () => {
+    const t = await h.tenant("Duka la Mkono");
+    const from = "254722900003";
+    const conversationId = await h.customerWrites(t, from);
+    // The cart arrives while the automation is off (no job of its own), then it is turned on and its job runs now.
+    await orderArrives(t, from, [["KIKOI-1", 1, 700]]);
+    const [order] = await until(
+      () => ordersOf(t.organizationId),
+      (rows) => rows.length === 1,
+    );
+    await turn(t, "on");
+    // The job's first read sees nobody holding the conversation (the person has not committed): only
+    // the gate in the request's own transaction, after the lock, can see the hold.
+    await personTakesOverDuring(conversationId, () =>
+      askOrderPayment({ organizationId: t.organizationId, orderId: order!.id, conversationId }),
+    );
+    expect(await requestsOf(t.organizationId)).toEqual([]);
+    expect((await ordersOf(t.organizationId))[0]).toMatchObject({ status: "received", payment_request_id: null });
+    const [sent] = await rawQuery<{ n: number }>(
+      `select count(*)::int as n from messages where organization_id = $1 and recipient_phone = $2 and direction = 'outbound'`,
+      [t.organizationId, `+${from}`],
+    );
+    expect(sent!.n).toBe(0);
   });
 });

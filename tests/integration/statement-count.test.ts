@@ -55,9 +55,9 @@ const USER_BUDGETS: Record<string, number> = {
   "/chat/quick-replies": 3,
   // session, shell notifications; side by side: the rules, the welcome and away messages' settings, the
   // numbers, the members, the flows, the contact fields and the assistant's settings (the list names a
-  // rule's number, assignee, flow and field; the cards say whether the assistant is on), and whether
-  // the order automation is on (issue 76: its own read of the settings row, to fold into the first)
-  "/automations": 10,
+  // rule's number, assignee, flow and field; the cards say whether the assistant is on; the settings'
+  // row also says whether the order automation is on, issue 76)
+  "/automations": 9,
   // session, shell notifications; the numbers, the members, the flows, the contact fields and the
   // approved templates a rule's form offers
   "/automations/new": 7,

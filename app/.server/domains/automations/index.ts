@@ -6,4 +6,4 @@ export { automationFigures } from "./analytics";
 export type { AutomationFigures } from "./analytics";
 export { readHandoverBody } from "./handover";
 export { flowPaymentClosed } from "./flows/payment";
-export { orderPaymentEnabled, queueOrderPayments, saveOrderPayment } from "./order-payment";
+export { queueOrderPayments, saveOrderPayment } from "./order-payment";

@@ -6,6 +6,7 @@ import { log } from "../../infrastructure/log";
 import { isRefusal } from "../../infrastructure/refusal";
 import { recordActivity } from "../activity";
 import { requestOrderPayment, type NewOrder } from "../shop";
+import { admitAutomatedReply, KeptBack } from "./reply-gate";
 import { touchAutomations, type RuleActor } from "./rules";
 
 /**
@@ -23,14 +24,6 @@ export interface OrderPaymentJob {
   organizationId: string;
   orderId: string;
   conversationId: string;
-}
-
-export async function orderPaymentEnabled(organizationId: string): Promise<boolean> {
-  const row = await queryRow<{ enabled: boolean }>(
-    db(),
-    sql`select order_payment_enabled as enabled from automation_settings where organization_id = ${organizationId}`,
-  );
-  return row?.enabled ?? false;
 }
 
 /** Turns the automation on or off (owners and admins, as every automation), in the activity log. */
@@ -71,18 +64,37 @@ export async function queueOrderPayments(tx: Executor, orders: readonly NewOrder
 
 /**
  * The order's total asked of its customer, unless a person holds the conversation (automations stay
- * silent: the agent asks from the cart) or the automation was turned off meanwhile. A refusal (asked
- * already, no shortcode, the window closed) is logged, not retried: the cart's button is still there.
+ * silent: the agent asks from the cart) or the automation was turned off meanwhile. The early read
+ * only saves work: the request passes the reply gate (reply-gate.ts) in its own transaction, under the
+ * conversation's lock a person takes to hold it, so a member who answers or is assigned the
+ * conversation while the job runs silences it. A refusal (asked already, no shortcode, the window
+ * closed) or a reply kept back is logged, not retried: the cart's button is still there.
  */
 export async function askOrderPayment(job: OrderPaymentJob) {
-  const held = await queryRow<{ held: boolean }>(
+  const order = await queryRow<{ held: boolean; phone_number_id: string; message_id: string | null; enabled: boolean }>(
     db(),
-    sql`select person_held_at is not null as held from conversations where organization_id = ${job.organizationId} and id = ${job.conversationId}`,
+    sql`select v.person_held_at is not null as held, v.phone_number_id, o.message_id,
+               coalesce((select s.order_payment_enabled from automation_settings s where s.organization_id = o.organization_id), false) as enabled
+        from orders o join conversations v on v.id = o.conversation_id and v.organization_id = o.organization_id
+        where o.organization_id = ${job.organizationId} and o.id = ${job.orderId} and o.conversation_id = ${job.conversationId}`,
   );
-  if (!held || held.held || !(await orderPaymentEnabled(job.organizationId))) return;
+  if (!order || order.held || !order.enabled) return;
+  const gate = (tx: Executor) =>
+    admitAutomatedReply(tx, {
+      conversationId: job.conversationId,
+      phoneNumberId: order.phone_number_id,
+      sends: true,
+      // Outside the window the request goes as its template (payments/requests/create.ts): either is allowed here.
+      freeForm: false,
+      answering: order.message_id,
+    });
   try {
-    await requestOrderPayment({ organizationId: job.organizationId, userId: null }, job.orderId, job.conversationId);
+    await requestOrderPayment({ organizationId: job.organizationId, userId: null }, job.orderId, job.conversationId, gate);
   } catch (error) {
+    if (error instanceof KeptBack) {
+      log().info({ organizationId: job.organizationId, orderId: job.orderId, keptBack: error.why }, "order payment kept back");
+      return;
+    }
     if (!isRefusal(error)) throw error;
     log().info(
       { organizationId: job.organizationId, orderId: job.orderId, refusal: error.code ?? error.status },

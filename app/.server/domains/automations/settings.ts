@@ -28,7 +28,12 @@ export interface AutomationSettings {
   holidayMode: boolean;
 }
 
-export async function readAutomationSettings(organizationId: string): Promise<AutomationSettings> {
+/** The settings as stored, with the order payment automation's switch (order-payment.ts), read in the same statement. */
+export interface StoredAutomationSettings extends AutomationSettings {
+  orderPaymentEnabled: boolean;
+}
+
+export async function readAutomationSettings(organizationId: string): Promise<StoredAutomationSettings> {
   const row = await queryRow<{
     welcome_enabled: boolean;
     welcome_text: string;
@@ -37,9 +42,10 @@ export async function readAutomationSettings(organizationId: string): Promise<Au
     hours: unknown;
     holidays: string[];
     holiday_mode: boolean;
+    order_payment_enabled: boolean;
   }>(
     db(),
-    sql`select welcome_enabled, welcome_text, away_enabled, away_text, hours, holidays, holiday_mode
+    sql`select welcome_enabled, welcome_text, away_enabled, away_text, hours, holidays, holiday_mode, order_payment_enabled
         from automation_settings where organization_id = ${organizationId}`,
   );
   if (!row)
@@ -51,6 +57,7 @@ export async function readAutomationSettings(organizationId: string): Promise<Au
       days: daysOf({}),
       holidays: [],
       holidayMode: false,
+      orderPaymentEnabled: false,
     };
   return {
     welcomeEnabled: row.welcome_enabled,
@@ -60,6 +67,7 @@ export async function readAutomationSettings(organizationId: string): Promise<Au
     days: daysOf(row.hours),
     holidays: row.holidays,
     holidayMode: row.holiday_mode,
+    orderPaymentEnabled: row.order_payment_enabled,
   };
 }
 

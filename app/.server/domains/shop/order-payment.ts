@@ -13,7 +13,16 @@ import { m } from "~/paraglide/messages";
  * paid: the check and the link are made under the order's row lock, in the transaction that stores
  * the request and its message, so two clicks at once send one request.
  */
-export async function requestOrderPayment(actor: ShopActor, orderId: string, conversationId: string) {
+export async function requestOrderPayment(
+  actor: ShopActor,
+  orderId: string,
+  conversationId: string,
+  /**
+   * Run first in the request's transaction (createPaymentRequest's `gate`): the order automation's
+   * reply gate (a person holding the conversation keeps the bot quiet); a throw stores and sends nothing.
+   */
+  gate?: (tx: Executor) => Promise<void>,
+) {
   const order = await orderTotal(actor.organizationId, orderId);
   if (!order || order.conversationId !== conversationId) throw refuseShop(404, m.shop_order_not_found(), "form");
   if (order.status !== "received") throw refuseShop(409, m.shop_order_pay_already(), "form");
@@ -22,7 +31,12 @@ export async function requestOrderPayment(actor: ShopActor, orderId: string, con
     { organizationId: actor.organizationId, userId: actor.userId },
     conversationId,
     { amount: Math.ceil(order.totalCents / 100), description: m.shop_order_pay_description({ reference }), reference },
-    { source: "order", sourceId: orderId, withRequest: (tx, requestId) => takeRequest(tx, actor.organizationId, orderId, requestId) },
+    {
+      source: "order",
+      sourceId: orderId,
+      gate,
+      withRequest: (tx, requestId) => takeRequest(tx, actor.organizationId, orderId, requestId),
+    },
   );
 }
 

@@ -13,7 +13,7 @@ import { readAutomationSettings, WELCOME_AGAIN_AFTER_DAYS } from "~/.server/doma
 import { readAssistantSettings } from "~/.server/domains/automations/assistant/settings";
 import { listFlows } from "~/.server/domains/automations/flows/store";
 import { answeringMembers, automationNumbers } from "~/.server/domains/automations/page";
-import { orderPaymentEnabled, saveOrderPayment } from "~/.server/domains/automations/order-payment";
+import { saveOrderPayment } from "~/.server/domains/automations/order-payment";
 import { OrderPaymentCard } from "~/components/automations/order-payment-card";
 import { AUTOMATION_MESSAGES, RULES_MAX } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -47,7 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const canManage = can(current.role, "automations:manage");
-  const [rules, settings, numbers, members, fields, assistant, flows, orderPayment] = await Promise.all([
+  const [rules, settings, numbers, members, fields, assistant, flows] = await Promise.all([
     listRules(organizationId),
     readAutomationSettings(organizationId),
     automationNumbers(organizationId),
@@ -55,7 +55,6 @@ export async function loader(args: Route.LoaderArgs) {
     attributeDefinitions(organizationId),
     readAssistantSettings(organizationId),
     listFlows(organizationId),
-    orderPaymentEnabled(organizationId),
   ]);
   const rows: RuleRow[] = rules.map((rule, index) => {
     const assign = rule.actions.find((action) => action.type === "assign");
@@ -85,7 +84,7 @@ export async function loader(args: Route.LoaderArgs) {
     welcomeEnabled: settings.welcomeEnabled,
     awayEnabled: settings.awayEnabled,
     assistantEnabled: assistant.enabled,
-    orderPayment,
+    orderPayment: settings.orderPaymentEnabled,
     flowCount: flows.length,
     liveFlows: flows.filter((flow) => flow.status === "live").length,
     // What answers first, each step on or off (decision 113).

@@ -5,6 +5,7 @@ import { enqueueJob, type Job } from "../../../infrastructure/jobs/queue";
 import { log } from "../../../infrastructure/log";
 import { isRefusal } from "../../../infrastructure/refusal";
 import { createPaymentRequest, paymentRequestById, type ClosedRequest } from "../../payments";
+import { admitAutomatedReply, KeptBack } from "../reply-gate";
 import { indexOf, runFrom } from "./engine";
 import { flowHttp } from "./http";
 import { deliver, reachOf } from "./jobs";
@@ -51,19 +52,41 @@ export async function askFlowPayment(payload: FlowPaymentJob, now = new Date()) 
   const session = await sessionById(payload.sessionId);
   if (!session || session.status !== "active" || session.stepId !== payload.stepId || session.vars[PAYMENT_WAITING]) return;
   if (session.steps[session.stepIndex]?.type !== "payment") return;
-  if (!(await reachOf(session.conversationId))) {
+  const reach = await reachOf(session.conversationId);
+  if (!reach) {
     await db().transaction((tx) => endSession(tx, session.id, "stopped"));
     return;
   }
+  // The reply gate, in the request's transaction under the conversation's lock: a person who took the
+  // conversation since reachOf read it silences the request as every flow message (jobs.ts deliver).
+  const gate = (tx: Executor) =>
+    admitAutomatedReply(tx, {
+      conversationId: reach.conversationId,
+      phoneNumberId: reach.phoneNumberId,
+      sends: true,
+      // Outside the window the request goes as its template (payments/requests/create.ts).
+      freeForm: false,
+      answering: null,
+    });
   try {
     await createPaymentRequest(
       { organizationId: session.organizationId, userId: null },
       session.conversationId,
       { ...payload.ask, shortcodeId: payload.ask.shortcodeId || null },
-      { source: "flow", sourceId: session.flowId, withRequest: (tx, requestId) => linkRequest(tx, session, requestId) },
+      {
+        source: "flow",
+        sourceId: session.flowId,
+        gate,
+        withRequest: (tx, requestId) => linkRequest(tx, session, requestId),
+      },
     );
   } catch (error) {
     if (error instanceof SessionMoved) return;
+    if (error instanceof KeptBack) {
+      log().info({ organizationId: session.organizationId, keptBack: error.why }, "flow payment request kept back: the session ends");
+      await db().transaction((tx) => endSession(tx, session.id, "stopped"));
+      return;
+    }
     if (!isRefusal(error)) throw error;
     log().info({ organizationId: session.organizationId, refusal: error.code }, "flow payment step refused: the flow goes on to else");
     await resumeSession(session, "refused", { payment_error: error.message }, now);

@@ -27,6 +27,12 @@ export interface RequestOrigin {
    * under the order's lock); a refusal thrown here stores and sends nothing.
    */
   withRequest?: (tx: Executor, requestId: string) => Promise<void>;
+  /**
+   * Run first in the message's transaction, before the request or anything of the conversation is
+   * written: an automation's reply gate (automations/reply-gate.ts), which takes the conversation's
+   * lock before its row, as a person holding it does. A throw stores and sends nothing.
+   */
+  gate?: (tx: Executor) => Promise<void>;
 }
 
 interface Target {
@@ -102,6 +108,7 @@ export async function createPaymentRequest(
   if (!target.phone) throw refusePaymentRequest(422, "no_phone", m.payreq_refusal_no_phone(), "conversationId");
   const id = randomUUID();
   const insert = async (tx: Executor, messageId: string) => {
+    if (origin.gate) await origin.gate(tx);
     await tx.execute(sql`
       insert into payment_requests (id, organization_id, shortcode_id, contact_id, conversation_id, amount_kes, description, reference,
                                     expires_at, message_id, created_by, source, source_id, idempotency_key)
