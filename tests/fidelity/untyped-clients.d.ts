@@ -104,3 +104,37 @@ declare module "paystack-api" {
   function createPaystack(key: string): Paystack;
   export default createPaystack;
 }
+
+// africastalking 0.8.3 ships no types: the calls the fidelity suite makes, written from its lib/.
+declare module "africastalking" {
+  interface SmsRecipient {
+    statusCode: number;
+    number: string;
+    status: string;
+    cost: string;
+    messageId: string;
+  }
+  interface SendAnswer {
+    SMSMessageData: { Message: string; Recipients: SmsRecipient[] };
+  }
+  interface FetchAnswer {
+    SMSMessageData: { Messages: { linkId: string; text: string; to: string; id: number; date: string; from: string }[] };
+  }
+  interface Sms {
+    /** Validates every number with libphonenumber first; joins an array with commas; POSTs form fields to `SMS_URL`. */
+    send(params: { to: string | string[]; message: string; from?: string; enqueue?: boolean }): Promise<SendAnswer>;
+    fetchMessages(params: { lastReceivedId?: number; keyword?: string; shortCode?: string }): Promise<FetchAnswer>;
+  }
+  interface AfricasTalking {
+    SMS: Sms;
+  }
+  /** The module's export: a function (called with or without `new`) answering the service objects. */
+  function createAfricastalking(options: { username: string; apiKey: string; format?: "json" | "xml" }): AfricasTalking;
+  export default createAfricastalking;
+}
+
+declare module "africastalking/lib/common.js" {
+  /** Module-level URLs every SMS call reads at call time (`enableSandbox()` rewrites them for the whole process). */
+  const common: { SMS_URL: string; USER_URL: string; BASE_URL: string; CONTENT_URL: string; enableSandbox(): void };
+  export default common;
+}
