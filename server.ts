@@ -39,6 +39,8 @@ import { sandboxSystemRouter } from "~/.server/adapters/sandbox-controls/missing
 import { createMetaSandbox, type MetaSandbox } from "@jumbe/sandbox/meta/index";
 import { createPaystackSandbox, type PaystackSandbox } from "@jumbe/sandbox/paystack/index";
 import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
+import { createAfricastalkingSandbox, type AfricastalkingSandbox } from "@jumbe/sandbox/africastalking/index";
+import { demoSmsAccount } from "@jumbe/sandbox/africastalking/demo-account";
 import { demoTillShortcodes } from "@jumbe/sandbox/mpesa/demo-tills";
 import { createLlmSandbox, type LlmSandbox } from "@jumbe/sandbox/llm/index";
 import { createHubspotSandbox, type HubspotSandbox } from "@jumbe/sandbox/hubspot/index";
@@ -69,6 +71,7 @@ export interface AppOptions {
   metaSandbox?: MetaSandbox;
   paystackSandbox?: PaystackSandbox;
   mpesaSandbox?: MpesaSandbox;
+  africastalkingSandbox?: AfricastalkingSandbox;
   /** The OpenAI-compatible model stand-in (the assistant's answers, issue 44). */
   llmSandbox?: LlmSandbox;
   /** The integrations' stand-ins (issue 45): HubSpot's CRM, a Shopify store, Google Sheets. */
@@ -153,6 +156,7 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
     if (options.metaSandbox) app.use("/sandbox/meta", options.metaSandbox.router);
     if (options.paystackSandbox) app.use("/sandbox/paystack", options.paystackSandbox.router);
     if (options.mpesaSandbox) app.use("/sandbox/mpesa", options.mpesaSandbox.router);
+    if (options.africastalkingSandbox) app.use("/sandbox/africastalking", options.africastalkingSandbox.router);
     if (options.llmSandbox) app.use("/sandbox/llm", options.llmSandbox.router);
     if (options.hubspotSandbox) app.use("/sandbox/hubspot", options.hubspotSandbox.router);
     if (options.shopifySandbox) app.use("/sandbox/shopify", options.shopifySandbox.router);
@@ -328,6 +332,20 @@ function startMpesaSandbox() {
   });
 }
 
+/**
+ * Africa's Talking's SMS stand-in of sandbox mode (state in memory), with the demo application (demo-account.ts). Its
+ * callback URLs are unset until Jumbe has SMS receivers (a later brick of issue 77 sets them with
+ * `setAccount`); until then its delivery reports are recorded as failed with "No ... URL is set".
+ */
+function startAfricastalkingSandbox() {
+  const config = env();
+  return createAfricastalkingSandbox({
+    accounts: [demoSmsAccount()],
+    controlToken: config.SANDBOX_CONTROL_TOKEN,
+    secureCookie: sandboxCookieSecure(config),
+  });
+}
+
 /** The OpenAI-compatible model stand-in of sandbox mode: deterministic answers from the prompt's knowledge, in memory. */
 function startLlmSandbox() {
   const config = env();
@@ -420,9 +438,18 @@ export async function startServer(
   const metaSandbox = config.sandbox ? startMetaSandbox(port, await demoConnectionForSandbox(DEMO_TEMPLATES)) : undefined;
   const paystackSandbox = config.sandbox ? startPaystackSandbox(port) : undefined;
   const mpesaSandbox = config.sandbox ? startMpesaSandbox() : undefined;
+  const africastalkingSandbox = config.sandbox ? startAfricastalkingSandbox() : undefined;
   const llmSandbox = config.sandbox ? startLlmSandbox() : undefined;
   const integrations: Partial<ReturnType<typeof startIntegrationSandboxes>> = config.sandbox ? startIntegrationSandboxes() : {};
-  const app = createApp(build, { metaSandbox, paystackSandbox, mpesaSandbox, llmSandbox, ...integrations, vite: overrides.vite });
+  const app = createApp(build, {
+    metaSandbox,
+    paystackSandbox,
+    mpesaSandbox,
+    africastalkingSandbox,
+    llmSandbox,
+    ...integrations,
+    vite: overrides.vite,
+  });
   const server: Server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(port, config.HOST, () => resolve()));
   const address = server.address();
@@ -450,6 +477,8 @@ export async function startServer(
         mpesaShortcodeBaseUrls: { ...env().mpesaShortcodeBaseUrls, sandbox: `http://127.0.0.1:${actualPort}/sandbox/mpesa` },
       });
     if (!process.env.PAYSTACK_BASE_URL) setEnv({ ...env(), PAYSTACK_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/paystack` });
+    if (!process.env.AFRICASTALKING_BASE_URL)
+      setEnv({ ...env(), AFRICASTALKING_BASE_URL: `http://127.0.0.1:${actualPort}/sandbox/africastalking` });
     setEnv({ ...env(), ...integrationUrlsAt(actualPort) });
   }
   announce(actualPort);
@@ -475,6 +504,7 @@ export async function startServer(
     await metaSandbox?.close();
     await paystackSandbox?.close();
     await mpesaSandbox?.close();
+    await africastalkingSandbox?.close();
     await llmSandbox?.close();
     await integrations.hubspotSandbox?.close();
     await integrations.shopifySandbox?.close();

@@ -186,6 +186,7 @@ describe("payments configuration", () => {
       MPESA_SHORTCODE: "174379",
       MPESA_CALLBACK_BASE_URL: "http://localhost:4100",
       PAYSTACK_BASE_URL: "http://127.0.0.1:4100/sandbox/paystack",
+      AFRICASTALKING_BASE_URL: "http://127.0.0.1:4100/sandbox/africastalking",
       mpesaAllowedIps: [],
       bankTransfer: { bank: "NCBA Bank Kenya", accountNumber: "1002345678" },
     });
@@ -194,6 +195,7 @@ describe("payments configuration", () => {
       MPESA_BASE_URL: "https://api.safaricom.co.ke",
       MPESA_ENVIRONMENT: "production",
       PAYSTACK_BASE_URL: "https://api.paystack.co",
+      AFRICASTALKING_BASE_URL: "https://api.africastalking.com",
     });
     expect(parseEnv({ MPESA_ALLOWED_IPS: " 196.201.214.200, 196.201.214.206 " }).mpesaAllowedIps).toEqual([
       "196.201.214.200",

@@ -403,6 +403,20 @@ export const EnvVariables = z.object({
       "Paystack's secret key (`sk_test_...`, `sk_live_...`): calls and the webhook's HMAC-SHA512 signature. Production refuses test keys.",
     ),
   PAYSTACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000).describe("How long a Paystack call may take."),
+  // SMS through Africa's Talking (issue 77): each organisation's own username and API key, per call.
+  AFRICASTALKING_BASE_URL: z
+    .url()
+    .optional()
+    .describe(
+      "Where the Africa's Talking client sends its SMS calls (`/version1/messaging`, `/version1/user`). Unset: the sandbox (`/sandbox/africastalking`), or `https://api.africastalking.com` in production.",
+    ),
+  AFRICASTALKING_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(15_000)
+    .describe("How long an Africa's Talking call may take."),
   // The integrations (issue 45): HubSpot, Shopify, Google Sheets. Without the URLs: the sandboxes, or the real services in production.
   HUBSPOT_CLIENT_ID: z
     .string()
@@ -569,6 +583,9 @@ const EnvSchema = EnvVariables.transform((env) => {
       .map((ip) => ip.trim())
       .filter(Boolean),
     PAYSTACK_BASE_URL: (env.PAYSTACK_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/paystack` : "https://api.paystack.co")).replace(/\/$/, ""),
+    AFRICASTALKING_BASE_URL: (
+      env.AFRICASTALKING_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/africastalking` : "https://api.africastalking.com")
+    ).replace(/\/$/, ""),
     ...integrationSettings(env, { sandbox, selfUrl, appUrl }),
     bankTransfer: (([bank, branch, accountName, accountNumber]) => ({ bank, branch, accountName, accountNumber }))(
       env.BANK_TRANSFER_DETAILS.split("|").map((part) => part.trim()) as [string, string, string, string],
