@@ -48,7 +48,7 @@ function bodies() {
 export function apiRouter(ctx: AfricastalkingContext): Router {
   const router = Router({ caseSensitive: true });
 
-  router.post("/version1/messaging", ...bodies(), (req, res) => {
+  router.post("/version1/messaging", ...bodies(), (req: Request, res: Response) => {
     const form = (req.body ?? {}) as Record<string, unknown>;
     const account = authenticate(ctx, req, res, field(form, "username"));
     if (!account) return;
