@@ -61,7 +61,6 @@ const KEEP_RECORDS = 2000;
  */
 export class CallbackSender {
   private records: { record: CallbackRecord; settled: Promise<void> }[] = [];
-  private groups: Promise<void>[] = [];
   private nextIndex = 0;
   private abort = new AbortController();
   private hurry = new AbortController();
@@ -82,15 +81,11 @@ export class CallbackSender {
       for (let i = 0; i < this.chaos.duplicate; i++) made.push({ ...this.makeRecord(input), copyOf: original.index });
     }
     const stop = this.abort.signal;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const chain = made.reduce<Promise<void>>((previous, record) => {
+    made.reduce<Promise<void>>((previous, record) => {
       const settled = previous.then(() => this.deliver(record, stop));
       this.records.push({ record, settled });
       return settled;
-    }, gate);
-    release();
-    this.groups.push(chain);
+    }, Promise.resolve());
     if (this.records.length > KEEP_RECORDS) this.records.splice(0, this.records.length - KEEP_RECORDS);
     return made.map((r) => structuredClone(r));
   }
@@ -122,7 +117,6 @@ export class CallbackSender {
     this.abort.abort();
     this.abort = new AbortController();
     this.records = [];
-    this.groups = [];
     this.chaos = { duplicate: 0, reorder: false };
   }
 
