@@ -5,6 +5,7 @@ import { isUuid } from "../../infrastructure/db/keyset";
 import { isRefusal, Refusal } from "../../infrastructure/refusal";
 import { attributeDefinitions, attributeValue } from "../contacts";
 import { checkWebhookUrl } from "../webhooks-out";
+import { checkProductChoice } from "../shop";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { recordActivity } from "../activity";
 import {
@@ -69,6 +70,8 @@ export interface RuleInput {
   then?: string | null;
   /** A chatbot flow the rule starts (its id); its reply, if any, is then not sent. */
   flowId?: string | null;
+  /** Products sent after the reply (decision 143): what kind of message, which products (ids), a list's heading, the text. */
+  products?: { kind: string; productIds: string[]; header: string; body: string } | null;
 }
 
 export interface RuleView {
@@ -105,6 +108,10 @@ type Field =
   | "webhookUrl"
   | "then"
   | "flowId"
+  | "productKind"
+  | "productIds"
+  | "productHeader"
+  | "productBody"
   | "welcomeText"
   | "awayText"
   | "hours"
@@ -204,6 +211,7 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
     if (!(await answersChats(organizationId, input.assignTo))) throw refuseAutomation(400, AUTOMATION_MESSAGES.assignee, "assignTo");
     actions.push({ type: "assign", userId: input.assignTo });
   }
+  if (input.products?.kind) actions.push(await productsAction(organizationId, input.products));
   if (input.setField?.key) actions.push(await fieldAction(organizationId, input.setField.key, input.setField.value));
   if (input.webhookUrl?.trim()) actions.push(await webhookAction(organizationId, input.webhookUrl));
   if (input.then === THEN_ASSISTANT) actions.push({ type: "assistant" });
@@ -267,6 +275,32 @@ async function templateAction(organizationId: string, choice: string, parameters
   if (values.length !== template.variables || values.some((v) => [...v].length > RULE_TEMPLATE_PARAMETER_MAX))
     throw refuseAutomation(400, AUTOMATION_MESSAGES.templateParameters(template.variables), "templateParameters");
   return { type: "template", name: template.name, language: template.language, parameters: values };
+}
+
+/** The shop's field, as the rule form's. */
+const PRODUCT_FIELDS: Record<string, Field> = {
+  products: "productIds",
+  productKind: "productKind",
+  productHeader: "productHeader",
+  productBody: "productBody",
+};
+
+/** A "send products" action: products the catalog holds now (another organisation's, unknown or unsynced: refused at the field). */
+async function productsAction(organizationId: string, products: NonNullable<RuleInput["products"]>): Promise<RuleAction> {
+  const action = {
+    type: "products" as const,
+    kind: products.kind,
+    productIds: [...new Set(products.productIds)],
+    header: products.header.trim(),
+    body: products.body.replace(/\r\n/g, "\n").trim(),
+  };
+  try {
+    await checkProductChoice(organizationId, action);
+  } catch (error) {
+    if (isRefusal(error, "shop")) throw refuseAutomation(400, error.message, PRODUCT_FIELDS[error.field ?? ""] ?? "productIds");
+    throw error;
+  }
+  return action;
 }
 
 /** A "set a contact field" action: one of the organisation's fields, and a value in its type. */
