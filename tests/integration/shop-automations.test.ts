@@ -5,7 +5,7 @@ import { lockConversations } from "~/.server/domains/messaging";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { createProduct, removeProduct } from "~/.server/domains/shop";
-import { createRule, getRule } from "~/.server/domains/automations/rules";
+import { createRule, getRule, updateRule } from "~/.server/domains/automations/rules";
 import { createFlow, getFlow, publishFlow, updateFlow } from "~/.server/domains/automations/flows/store";
 import { saveStep } from "~/.server/domains/automations/flows/builder";
 import { wakeSession } from "~/.server/domains/automations/flows/jobs";
@@ -342,5 +342,31 @@ describe("a keyword rule's Send products", () => {
     expect((await getRule(t.organizationId, row!.id)).actions).toEqual([
       { type: "products", kind: "product_list", productIds: [kikoi.id], header: "Mpya", body: "Chagua" },
     ]);
+  });
+});
+
+describe("a rule whose product left the catalog", () => {
+  it("keeps its products through another change, and answers without them", async () => {
+    const { t, kikoi, sandal } = await shop("Lamu Kept Crafts");
+    const input = {
+      name: "List",
+      matchType: "exact",
+      keywords: ["orodha"],
+      reply: "Hizi hapa:",
+      products: { kind: "product_list", productIds: [kikoi.id, sandal.id], header: "Bidhaa", body: "Chagua" },
+    };
+    const rule = await createRule(t.actor, input);
+    await removeProduct(t.actor, kikoi.id);
+    await removeProduct(t.actor, sandal.id);
+    await drainJobs();
+    // Its name changed: the products it had are kept, not checked again.
+    await updateRule(t.actor, rule.id, { ...input, name: "List 2" });
+    // A change to the products is checked: the kikoi is gone.
+    expect(await refusedAt(updateRule(t.actor, rule.id, { ...input, products: { ...input.products, productIds: [kikoi.id] } }))).toEqual({
+      status: 400,
+      field: "productIds",
+    });
+    await h.customerWrites(t, "254722500012", "orodha");
+    expect((await stored(t.organizationId)).map((s) => s.body)).toEqual(["Hizi hapa:"]);
   });
 });

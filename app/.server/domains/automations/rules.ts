@@ -161,7 +161,7 @@ interface CheckedRule {
 }
 
 /** The rule as it will be stored, or the first thing wrong with it. */
-async function checkedRule(organizationId: string, input: RuleInput): Promise<CheckedRule> {
+async function checkedRule(organizationId: string, input: RuleInput, stored: readonly RuleAction[] = []): Promise<CheckedRule> {
   const name = input.name.trim();
   if (!name) throw refuseAutomation(400, AUTOMATION_MESSAGES.nameRequired, "name");
   if ([...name].length > RULE_NAME_MAX) throw refuseAutomation(400, AUTOMATION_MESSAGES.nameTooLong, "name");
@@ -211,7 +211,7 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
     if (!(await answersChats(organizationId, input.assignTo))) throw refuseAutomation(400, AUTOMATION_MESSAGES.assignee, "assignTo");
     actions.push({ type: "assign", userId: input.assignTo });
   }
-  if (input.products?.kind) actions.push(await productsAction(organizationId, input.products));
+  if (input.products?.kind) actions.push(await productsAction(organizationId, input.products, stored));
   if (input.setField?.key) actions.push(await fieldAction(organizationId, input.setField.key, input.setField.value));
   if (input.webhookUrl?.trim()) actions.push(await webhookAction(organizationId, input.webhookUrl));
   if (input.then === THEN_ASSISTANT) actions.push({ type: "assistant" });
@@ -285,8 +285,16 @@ const PRODUCT_FIELDS: Record<string, Field> = {
   productBody: "productBody",
 };
 
-/** A "send products" action: products the catalog holds now (another organisation's, unknown or unsynced: refused at the field). */
-async function productsAction(organizationId: string, products: NonNullable<RuleInput["products"]>): Promise<RuleAction> {
+/**
+ * A "send products" action: products the catalog holds now (another organisation's, unknown or
+ * unsynced: refused at the field). The rule's stored action, unchanged, is not checked again: a
+ * product unsynced since is left out when the rule runs, and does not stop the rule's other changes.
+ */
+async function productsAction(
+  organizationId: string,
+  products: NonNullable<RuleInput["products"]>,
+  stored: readonly RuleAction[],
+): Promise<RuleAction> {
   const action = {
     type: "products" as const,
     kind: products.kind,
@@ -294,6 +302,15 @@ async function productsAction(organizationId: string, products: NonNullable<Rule
     header: products.header.trim(),
     body: products.body.replace(/\r\n/g, "\n").trim(),
   };
+  const kept = stored.find((a) => a.type === "products");
+  if (
+    kept?.type === "products" &&
+    kept.kind === action.kind &&
+    kept.header === action.header &&
+    kept.body === action.body &&
+    kept.productIds.join() === action.productIds.join()
+  )
+    return action;
   try {
     await checkProductChoice(organizationId, action);
   } catch (error) {
@@ -461,8 +478,8 @@ export async function createRule(actor: RuleActor, input: RuleInput): Promise<Ru
 
 /** Changes a rule (its place in the order and its figures stay). */
 export async function updateRule(actor: RuleActor, id: string, input: RuleInput): Promise<RuleView> {
-  await getRule(actor.organizationId, id);
-  const rule = await checkedRule(actor.organizationId, input);
+  const existing = await getRule(actor.organizationId, id);
+  const rule = await checkedRule(actor.organizationId, input, existing.actions);
   const row = await db().transaction(async (tx) => {
     const saved = await queryRow<RuleRow>(
       tx,

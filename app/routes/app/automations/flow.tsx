@@ -3,7 +3,7 @@ import type { Route } from "./+types/flow";
 import * as z from "zod/mini";
 import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
-import { postedAll, postedText } from "~/.server/infrastructure/http/posted-fields";
+import { postedLines, postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { getFlow, publishFlow, updateFlow } from "~/.server/domains/automations/flows/store";
@@ -13,15 +13,7 @@ import type { StepInput } from "~/.server/domains/automations/flows/steps";
 import { answeringMembers } from "~/.server/domains/automations/page";
 import { shortcodeChoices } from "~/.server/domains/payments";
 import { sendableProducts } from "~/.server/domains/shop";
-import {
-  FLOW_MESSAGES,
-  FLOW_PRODUCTS_MAX,
-  FLOW_STEP_TYPES,
-  FLOW_STEPS_MAX,
-  flowStatusWords,
-  stepTypeWords,
-  type FlowStepType,
-} from "~/lib/schemas/flows";
+import { FLOW_MESSAGES, FLOW_STEP_TYPES, FLOW_STEPS_MAX, flowStatusWords, stepTypeWords, type FlowStepType } from "~/lib/schemas/flows";
 import { isStepType, newStepValues, STEP_FIELDS, stepInputOf, stepValues, type StepValues } from "~/lib/schemas/flow-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { StepForm, StepItem } from "~/components/automations/flow-steps";
@@ -98,11 +90,8 @@ const StepFields = z.object({
   type: postedText,
   stepId: postedText,
   ...Object.fromEntries([...new Set(Object.values(STEP_FIELDS).flat())].map((field) => [field, postedText])),
-  // A products step's ticked boxes, one a product: one a line, as the step's form values hold them.
-  productIds: z.pipe(
-    postedAll(FLOW_PRODUCTS_MAX + 1),
-    z.transform((ids: string[]) => ids.join("\n")),
-  ),
+  // A products step's ticked boxes, one a line (more than a step may name: its check refuses past 30).
+  productIds: postedLines(100),
 });
 const StepId = z.object({ stepId: postedText });
 const MoveStep = z.object({ stepId: postedText, direction: z.enum(["up", "down"]) });
