@@ -299,6 +299,8 @@ const OWN_BUSINESS: Walk[] = [
   // A chatbot flow's builder, with a step kind's form open (a page state of its own), and its deletion's question.
   ["automations/flows/:id", ({ ids }) => ids.flow!],
   ["automations/flows/:id", ({ ids }) => `${ids.flow!}?add=question`],
+  // The products step's form (decision 143), with no product in the catalog yet: what it says then.
+  ["automations/flows/:id", ({ ids }) => `${ids.flow!}?add=products`],
   ["automations/flows", ({ ids }) => `/automations/flows?confirm=delete&flow=${ids.flow!.split("/").pop()}`],
 ];
 

@@ -1,7 +1,19 @@
+import type { Page } from "@playwright/test";
 import { randomBytes, randomInt } from "node:crypto";
 import { test, expect } from "./fixtures";
 import { field } from "./helpers";
-import { connectedBusiness, customerNumber, customerWrites, expectSoon, openConversation, sentMessage, thread } from "./inbox-helpers";
+import { BASE_URL } from "./helpers";
+import {
+  connectedBusiness,
+  customerNumber,
+  customerWrites,
+  expectSoon,
+  openConversation,
+  sandboxMessages,
+  sentMessage,
+  textOf,
+  thread,
+} from "./inbox-helpers";
 
 // The shop (issue 76, decision 138), with JavaScript on and off: a product added and synced to the
 // Meta sandbox's catalog, sent in a product list from the inbox, ordered from the sandbox's cart
@@ -135,4 +147,96 @@ test("a product goes to the catalog, out in a list, and comes back as an order",
     .toBe(1);
   await page.goto("/shop/orders");
   await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Paid");
+});
+
+/** The signed-in member's language, chosen as the user menu's switcher chooses it (kept on the account). */
+async function speak(page: Page, locale: "en" | "sw" | "fr") {
+  const chosen = await page.request.post("/language", {
+    form: { locale, redirectTo: "/" },
+    headers: { Origin: BASE_URL },
+    maxRedirects: 0,
+  });
+  expect(chosen.status()).toBe(302);
+}
+
+/** The page at 360 px does not scroll sideways. */
+async function fits360(page: Page, what: string) {
+  expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), what).toBeLessThanOrEqual(360);
+}
+
+// Decision 143: a flow's products step built in French and a keyword rule's "Send products" in
+// Swahili, on a 360 px screen (with JavaScript on and off: the forms are plain posts), and what each
+// sends when the customer writes its keyword.
+test("a flow's products step and a rule's Send products, built at 360 px in French and Swahili, send the products", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const { phoneNumberId } = await connectedBusiness(page, request);
+  const product = `Kanga ${randomBytes(2).toString("hex")}`;
+  await page.goto("/shop/products/new");
+  await page.getByLabel("Name").fill(product);
+  await page.getByLabel("Price (KES)").fill("800");
+  await page.getByLabel("SKU", { exact: false }).fill("KANGA-1");
+  await page.getByLabel("Image address").fill("https://duka.example.co.ke/kanga.jpg");
+  await page.getByRole("button", { name: "Save the product" }).click();
+  const productRow = page.getByRole("row").filter({ hasText: product });
+  await expect(async () => {
+    await page.reload();
+    await expect(productRow).toContainText("In the catalog", { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+
+  await page.setViewportSize({ width: 360, height: 800 });
+  await speak(page, "fr");
+  await page.goto("/automations/flows/new");
+  await page.locator('input[name="name"]').fill("Duka la Kanga");
+  await page.locator('button[name="intent"][value="create"]').click();
+  await page.locator('select[name="add"]').selectOption("products");
+  await page.locator('form:has(select[name="add"]) button[type="submit"]').click();
+  const step = page.locator("#step-form");
+  await expect(step.getByText("Quoi envoyer")).toBeVisible();
+  await fits360(page, "the products step's form in French");
+  await step.getByRole("checkbox", { name: new RegExp(product) }).check();
+  await step.locator('input[name="header"]').fill("Mpya wiki hii");
+  await step.locator('textarea[name="text"]').fill("Chagua, {{contact.name}}");
+  await step.locator('button[name="intent"][value="save-step"]').click();
+  await expect(page.getByRole("status").filter({ hasText: "Étape enregistrée." })).toBeVisible();
+  await expect(page.locator("#steps").locator("..")).toContainText("produits cochés : 1");
+  await fits360(page, "the builder in French");
+  await page.locator('button[name="intent"][value="publish"]').click();
+  await expect(page.locator('button[name="intent"][value="disable"]')).toBeVisible();
+  const flowUrl = page.url();
+
+  await speak(page, "sw");
+  await page.goto("/automations/new");
+  await expect(page.getByText("Tuma bidhaa").first()).toBeVisible();
+  await page.locator('input[name="name"]').fill("Bei ya kanga");
+  await page.locator('input[name="matchType"][value="exact"]').check();
+  await page.locator('textarea[name="keywords"]').fill("kanga");
+  await page.locator('input[name="productKind"][value="product"]').check();
+  await page.getByRole("checkbox", { name: new RegExp(product) }).check();
+  await page.locator('textarea[name="productBody"]').fill("Hii hapa");
+  await fits360(page, "the rule's form in Swahili");
+  await page.locator('button[name="intent"][value="save"]').click();
+  await expect(page.getByRole("status").filter({ hasText: "Kanuni “Bei ya kanga” imeongezwa." })).toBeVisible();
+  await expect(page.getByText("Inatuma bidhaa (1)")).toBeVisible();
+
+  await page.goto("/automations/new");
+  await page.locator('input[name="name"]').fill("Duka");
+  await page.locator('input[name="matchType"][value="exact"]').check();
+  await page.locator('textarea[name="keywords"]').fill("duka");
+  await page.locator('select[name="flowId"]').selectOption({ label: "Duka la Kanga" });
+  await page.locator('button[name="intent"][value="save"]').click();
+  await expect(page.getByRole("status").filter({ hasText: "Kanuni “Duka” imeongezwa." })).toBeVisible();
+  expect(flowUrl).toMatch(/\/automations\/flows\//);
+
+  const from = customerNumber();
+  await customerWrites(request, { phoneNumberId, from, name: "Zawadi Achieng", text: "kanga" });
+  const one = await sentMessage(request, phoneNumberId, '"type":"product"');
+  expect(textOf(one)).toContain("KANGA-1");
+  await customerWrites(request, { phoneNumberId, from, name: "Zawadi Achieng", text: "duka" });
+  const list = await sentMessage(request, phoneNumberId, '"type":"product_list"');
+  expect(textOf(list)).toContain("Mpya wiki hii");
+  expect(textOf(list)).toContain("Chagua, Zawadi Achieng");
+  expect((await sandboxMessages(request, phoneNumberId)).filter((m) => textOf(m).includes("KANGA-1"))).toHaveLength(2);
 });

@@ -27,6 +27,7 @@ import {
 import type { StepValues } from "~/lib/schemas/flow-form";
 import { formatNumber } from "~/lib/dates";
 import { PaymentStepFields } from "./flow-payment-step";
+import { ProductsFields, productKindWords, type OfferedProduct } from "./flow-products-step";
 import { m } from "~/paraglide/messages";
 
 /** Where a step leads, in words: "the next step", "the end", "step 3". */
@@ -79,6 +80,13 @@ export function stepSummary(step: FlowStep, steps: readonly FlowStep[]): string[
         m.automations_flows_summary_payment({ amount: step.amount, description: step.description }),
         m.automations_flows_summary_paid({ target: targetWords(step.paid, steps) }),
         m.automations_flows_summary_unpaid({ target: targetWords(step.else, steps) }),
+      ];
+    case "products":
+      return [
+        step.kind === "catalog_message"
+          ? productKindWords(step.kind)
+          : m.automations_flows_summary_products({ kind: productKindWords(step.kind), count: step.productIds.length }),
+        ...(step.text ? [step.text] : []),
       ];
     case "end":
       return [m.automations_flows_summary_end()];
@@ -332,6 +340,7 @@ export function StepForm({
   steps,
   members,
   shortcodes = [],
+  products = [],
   cancelTo,
   fresh = false,
 }: {
@@ -342,6 +351,8 @@ export function StepForm({
   steps: readonly FlowStep[];
   members: { id: string; name: string }[];
   shortcodes?: { id: string; label: string }[];
+  /** The products the catalog holds now (a products step's choices). */
+  products?: readonly OfferedProduct[];
   cancelTo: string;
   /** A step just added for another's target (an end until this form is saved). */
   fresh?: boolean;
@@ -489,6 +500,7 @@ export function StepForm({
         />
       ) : null}
       {type === "payment" ? <PaymentStepFields values={values} errors={errors} targets={targets} shortcodes={shortcodes} /> : null}
+      {type === "products" ? <ProductsFields values={values} errors={errors} products={products} /> : null}
       {type === "end" ? <p className="text-sm text-slate-700">{m.automations_flows_summary_end()}</p> : null}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" name="intent" value="save-step">

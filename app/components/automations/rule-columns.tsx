@@ -62,6 +62,14 @@ function RuleDoes({ rule }: { rule: RuleRow }) {
             </li>
           );
         if (action.type === "flow") return <li key="flow">{m.automations_does_flow({ name: rule.flowName ?? "" })}</li>;
+        if (action.type === "products")
+          return (
+            <li key="products">
+              {action.kind === "catalog_message"
+                ? m.automations_does_catalog()
+                : m.automations_does_products({ count: action.productIds.length })}
+            </li>
+          );
         return <li key="assign">{m.automations_does_assign({ name: rule.assigneeName ?? m.automations_former_member() })}</li>;
       })}
     </ul>

@@ -24,6 +24,7 @@ import { Field, FormError, RadioGroupField, SelectField, TextareaField } from "~
 import { Notice } from "~/components/ui/notice";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { formatNumber } from "~/lib/dates";
+import { ProductsFields, type OfferedProduct } from "./flow-products-step";
 import { m } from "~/paraglide/messages";
 
 // Loaded when a form is first used (decision 061).
@@ -60,6 +61,20 @@ export interface RuleChoices {
   flows: { id: string; name: string }[];
   /** Approved templates a rule may send instead of a text ("" is none): `name|language`. */
   templates: { value: string; name: string; language: string }[];
+  /** The products the catalog holds now, a "Send products" action's choices. */
+  products: OfferedProduct[];
+}
+
+const PRODUCT_FIELDS = ["productKind", "productIds", "productHeader", "productBody"] as const;
+
+/** The "Send products" fields' values as sent last (or saved), and their errors. */
+function productsState(fields: Record<(typeof PRODUCT_FIELDS)[number], { initialValue?: unknown; errors?: string[] }>) {
+  const names = PRODUCT_FIELDS;
+  const text = (value: unknown) => (Array.isArray(value) ? value.join("\n") : typeof value === "string" ? value : "");
+  return {
+    values: Object.fromEntries(names.map((name) => [name, text(fields[name]?.initialValue)])),
+    errors: Object.fromEntries(names.map((name) => [name, fields[name]?.errors])),
+  };
 }
 
 /**
@@ -293,6 +308,15 @@ export function RuleForm({
               />
             </div>
           ) : null}
+          <fieldset className="grid gap-4 rounded-lg border border-slate-200 p-3">
+            <legend className="px-1 text-sm font-medium text-slate-900">{m.automations_products_legend()}</legend>
+            <ProductsFields
+              {...productsState(fields)}
+              products={choices.products}
+              names={{ kind: "productKind", productIds: "productIds", header: "productHeader", text: "productBody" }}
+              withNone
+            />
+          </fieldset>
           <SelectField
             label={m.automations_field_flow()}
             hint={m.automations_field_flow_hint()}

@@ -106,6 +106,11 @@ export const RuleFormSchema = z
     webhookUrl: z.optional(z.string().check(z.maxLength(2048, { error: () => AUTOMATION_MESSAGES.webhookUrl }))),
     then: z.optional(z.string()),
     flowId: z.optional(z.string()),
+    productKind: z.optional(z.string()),
+    // The ticked products: one a box, so one or several values.
+    productIds: z.optional(z.union([z.string(), z.array(z.string())])),
+    productHeader: z.optional(z.string()),
+    productBody: z.optional(z.string()),
   })
   .check(
     z.superRefine((value, ctx) => {
@@ -148,7 +153,8 @@ export const RuleFormSchema = z
         !value.fieldKey &&
         !value.webhookUrl?.trim() &&
         !value.then &&
-        !value.flowId
+        !value.flowId &&
+        !value.productKind
       )
         ctx.addIssue({ code: "custom", path: ["reply"], message: AUTOMATION_MESSAGES.noAction });
     }),
@@ -177,6 +183,14 @@ export function ruleInputOf(value: RuleFormValue) {
     webhookUrl: value.webhookUrl?.trim() || null,
     then: value.then || null,
     flowId: value.flowId || null,
+    products: value.productKind
+      ? {
+          kind: value.productKind,
+          productIds: [value.productIds ?? []].flat().filter(Boolean),
+          header: value.productHeader ?? "",
+          body: value.productBody ?? "",
+        }
+      : null,
   };
 }
 
@@ -307,6 +321,7 @@ interface SavedRule {
     | { type: "webhook"; url: string }
     | { type: "assistant" }
     | { type: "flow"; flowId: string }
+    | { type: "products"; kind: string; productIds: readonly string[]; header: string; body: string }
   )[];
 }
 
@@ -332,6 +347,10 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   webhookUrl: "",
   then: "",
   flowId: "",
+  productKind: "",
+  productIds: "",
+  productHeader: "",
+  productBody: "",
 };
 
 /** A saved rule's fields as its form shows them. */
@@ -343,6 +362,7 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
   const webhook = rule.actions.find((action) => action.type === "webhook");
   const flow = rule.actions.find((action) => action.type === "flow");
   const template = rule.actions.find((action) => action.type === "template");
+  const products = rule.actions.find((action) => action.type === "products");
   return {
     name: rule.name,
     matchType: rule.matchType,
@@ -364,5 +384,9 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     webhookUrl: webhook?.type === "webhook" ? webhook.url : "",
     then: rule.actions.some((action) => action.type === "assistant") ? THEN_ASSISTANT : "",
     flowId: flow?.type === "flow" ? flow.flowId : "",
+    productKind: products?.type === "products" ? products.kind : "",
+    productIds: products?.type === "products" ? products.productIds.join("\n") : "",
+    productHeader: products?.type === "products" ? products.header : "",
+    productBody: products?.type === "products" ? products.body : "",
   };
 }

@@ -15,6 +15,7 @@ export const STEP_FIELDS: Record<FlowStepType, readonly string[]> = {
   wait: ["minutes"],
   handover: ["userId"],
   payment: ["amount", "description", "reference", "expiresInMinutes", "shortcodeId", "paid", "else"],
+  products: ["kind", "productIds", "header", "text"],
   end: [],
 };
 
@@ -41,6 +42,8 @@ export function newStepValues(type: FlowStepType): StepValues {
       return { minutes: "60" };
     case "message":
       return { mediaKind: "image" };
+    case "products":
+      return { kind: "product_list" };
     case "payment":
       return { expiresInMinutes: String(PAYMENT_REQUEST_DEFAULT_EXPIRY_MINUTES), paid: NEXT, else: END };
     default:
@@ -63,7 +66,7 @@ export function stepInputOf(type: FlowStepType, values: StepValues): Record<stri
   const input: Record<string, unknown> = { type };
   for (const field of STEP_FIELDS[type]) {
     const value = values[field] ?? "";
-    if (field === "buttons" || field === "rows" || field === "choices") input[field] = lines(value);
+    if (field === "buttons" || field === "rows" || field === "choices" || field === "productIds") input[field] = lines(value);
     else if (field === "maxTries" || field === "minutes" || field === "expiresInMinutes")
       input[field] = /^\d+$/.test(value.trim()) ? Number(value) : value;
     else input[field] = value;

@@ -20,7 +20,7 @@ export const FLOW_ROW_TITLE_MAX = 24;
 export const FLOW_TRIES_MAX = 5;
 export const FLOW_VARIABLE_PATTERN = /^[a-z][a-z0-9_]{0,29}$/;
 
-export const FLOW_STEP_TYPES = ["message", "question", "branch", "set", "http", "wait", "handover", "payment", "end"] as const;
+export const FLOW_STEP_TYPES = ["message", "question", "branch", "set", "http", "wait", "handover", "payment", "products", "end"] as const;
 export type FlowStepType = (typeof FLOW_STEP_TYPES)[number];
 export const FLOW_QUESTION_INPUTS = ["text", "buttons", "list"] as const;
 export const FLOW_VALIDATIONS = ["any", "phone", "number", "email", "date", "choice"] as const;
@@ -28,6 +28,11 @@ export const FLOW_BRANCH_SOURCES = ["answer", "variable", "field", "tag"] as con
 export const FLOW_BRANCH_OPERATORS = ["equals", "contains", "one_of", "empty"] as const;
 export const FLOW_SET_ACTIONS = ["field", "add_tag", "remove_tag"] as const;
 export const FLOW_MEDIA_KINDS = ["image", "document", "video"] as const;
+/** A products step's message (decision 143): a list, one product, or the catalogue's button. */
+export const FLOW_PRODUCT_KINDS = ["product_list", "product", "catalog_message"] as const;
+/** Meta's limits: the products a list names, a list's heading. */
+export const FLOW_PRODUCTS_MAX = 30;
+export const FLOW_PRODUCT_HEADER_MAX = 60;
 export type FlowStatus = "draft" | "live" | "off";
 
 /** Where a step leads: the next step in the order, the end, or a step by its id. */
@@ -39,7 +44,7 @@ export const END = "end";
  */
 export const NEW_TARGET = "new:";
 /** The kinds a new target may be (an end is the target "the end" already). */
-export const NEW_TARGET_TYPES = ["message", "question", "branch", "set", "http", "wait", "handover", "payment"] as const;
+export const NEW_TARGET_TYPES = ["message", "question", "branch", "set", "http", "wait", "handover", "payment", "products"] as const;
 
 /** Each step kind's name, in the request's language. */
 export function stepTypeWords(type: FlowStepType): string {
@@ -60,6 +65,8 @@ export function stepTypeWords(type: FlowStepType): string {
       return m.automations_flows_step_handover();
     case "payment":
       return m.automations_flows_step_payment();
+    case "products":
+      return m.automations_flows_step_products();
     case "end":
       return m.automations_flows_step_end();
   }
@@ -146,6 +153,9 @@ export const FLOW_MESSAGES = {
   },
   get shortcode() {
     return m.automations_flows_error_shortcode();
+  },
+  get products() {
+    return m.automations_flows_error_products({ max: FLOW_PRODUCTS_MAX });
   },
   get member() {
     return m.automations_flows_error_member();

@@ -227,6 +227,12 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
   };
 }
 
+/** The rule's "Send products" as stored, to keep through a change the API makes. */
+function storedProducts(rule: RuleView): RuleInput["products"] {
+  const products = rule.actions.find((action) => action.type === "products");
+  return products?.type === "products" ? products : null;
+}
+
 export async function createApiRule(organizationId: string, body: z.output<typeof AutomationRuleCreate>) {
   const input = inputOf(body);
   const rule = await answer(createRule(actorOf(organizationId), input), ruleField(input));
@@ -262,6 +268,8 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       webhookUrl: mine.webhookUrl ?? null,
       then: mine.then ?? null,
       flowId: mine.startFlow ?? null,
+      // Products the page set (decision 143) are not in the API's shape yet: a change through the API keeps them.
+      products: storedProducts(current),
       setField:
         mine.setField === null || mine.setField === undefined ? null : { key: mine.setField.key, value: String(mine.setField.value) },
     };

@@ -20,7 +20,12 @@ export type RuleAction =
   /** Hands the conversation to a person: the least busy member who answers chats (handover.ts). */
   | { type: "handover" }
   /** Starts a chatbot flow on its live version (flows/answer.ts); the rule's reply, if any, is not sent. */
-  | { type: "flow"; flowId: string };
+  | { type: "flow"; flowId: string }
+  /**
+   * Sends products from the shop after its reply (decision 143): a list, one product or the
+   * catalogue's button, read from the catalog when it runs (those it no longer holds left out).
+   */
+  | { type: "products"; kind: string; productIds: string[]; header: string; body: string };
 
 export interface LoadedRule extends CompiledRule {
   id: string;

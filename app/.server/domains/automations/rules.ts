@@ -5,6 +5,7 @@ import { isUuid } from "../../infrastructure/db/keyset";
 import { isRefusal, Refusal } from "../../infrastructure/refusal";
 import { attributeDefinitions, attributeValue } from "../contacts";
 import { checkWebhookUrl } from "../webhooks-out";
+import { checkProductChoice } from "../shop";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { recordActivity } from "../activity";
 import {
@@ -69,6 +70,8 @@ export interface RuleInput {
   then?: string | null;
   /** A chatbot flow the rule starts (its id); its reply, if any, is then not sent. */
   flowId?: string | null;
+  /** Products sent after the reply (decision 143): what kind of message, which products (ids), a list's heading, the text. */
+  products?: { kind: string; productIds: string[]; header: string; body: string } | null;
 }
 
 export interface RuleView {
@@ -105,6 +108,10 @@ type Field =
   | "webhookUrl"
   | "then"
   | "flowId"
+  | "productKind"
+  | "productIds"
+  | "productHeader"
+  | "productBody"
   | "welcomeText"
   | "awayText"
   | "hours"
@@ -154,7 +161,7 @@ interface CheckedRule {
 }
 
 /** The rule as it will be stored, or the first thing wrong with it. */
-async function checkedRule(organizationId: string, input: RuleInput): Promise<CheckedRule> {
+async function checkedRule(organizationId: string, input: RuleInput, stored: readonly RuleAction[] = []): Promise<CheckedRule> {
   const name = input.name.trim();
   if (!name) throw refuseAutomation(400, AUTOMATION_MESSAGES.nameRequired, "name");
   if ([...name].length > RULE_NAME_MAX) throw refuseAutomation(400, AUTOMATION_MESSAGES.nameTooLong, "name");
@@ -204,6 +211,7 @@ async function checkedRule(organizationId: string, input: RuleInput): Promise<Ch
     if (!(await answersChats(organizationId, input.assignTo))) throw refuseAutomation(400, AUTOMATION_MESSAGES.assignee, "assignTo");
     actions.push({ type: "assign", userId: input.assignTo });
   }
+  if (input.products?.kind) actions.push(await productsAction(organizationId, input.products, stored));
   if (input.setField?.key) actions.push(await fieldAction(organizationId, input.setField.key, input.setField.value));
   if (input.webhookUrl?.trim()) actions.push(await webhookAction(organizationId, input.webhookUrl));
   if (input.then === THEN_ASSISTANT) actions.push({ type: "assistant" });
@@ -267,6 +275,49 @@ async function templateAction(organizationId: string, choice: string, parameters
   if (values.length !== template.variables || values.some((v) => [...v].length > RULE_TEMPLATE_PARAMETER_MAX))
     throw refuseAutomation(400, AUTOMATION_MESSAGES.templateParameters(template.variables), "templateParameters");
   return { type: "template", name: template.name, language: template.language, parameters: values };
+}
+
+/** The shop's field, as the rule form's. */
+const PRODUCT_FIELDS: Record<string, Field> = {
+  products: "productIds",
+  productKind: "productKind",
+  productHeader: "productHeader",
+  productBody: "productBody",
+};
+
+/**
+ * A "send products" action: products the catalog holds now (another organisation's, unknown or
+ * unsynced: refused at the field). The rule's stored action, unchanged, is not checked again: a
+ * product unsynced since is left out when the rule runs, and does not stop the rule's other changes.
+ */
+async function productsAction(
+  organizationId: string,
+  products: NonNullable<RuleInput["products"]>,
+  stored: readonly RuleAction[],
+): Promise<RuleAction> {
+  const action = {
+    type: "products" as const,
+    kind: products.kind,
+    productIds: [...new Set(products.productIds)],
+    header: products.header.trim(),
+    body: products.body.replace(/\r\n/g, "\n").trim(),
+  };
+  const kept = stored.find((a) => a.type === "products");
+  if (
+    kept?.type === "products" &&
+    kept.kind === action.kind &&
+    kept.header === action.header &&
+    kept.body === action.body &&
+    kept.productIds.join() === action.productIds.join()
+  )
+    return action;
+  try {
+    await checkProductChoice(organizationId, action);
+  } catch (error) {
+    if (isRefusal(error, "shop")) throw refuseAutomation(400, error.message, PRODUCT_FIELDS[error.field ?? ""] ?? "productIds");
+    throw error;
+  }
+  return action;
 }
 
 /** A "set a contact field" action: one of the organisation's fields, and a value in its type. */
@@ -427,8 +478,8 @@ export async function createRule(actor: RuleActor, input: RuleInput): Promise<Ru
 
 /** Changes a rule (its place in the order and its figures stay). */
 export async function updateRule(actor: RuleActor, id: string, input: RuleInput): Promise<RuleView> {
-  await getRule(actor.organizationId, id);
-  const rule = await checkedRule(actor.organizationId, input);
+  const existing = await getRule(actor.organizationId, id);
+  const rule = await checkedRule(actor.organizationId, input, existing.actions);
   const row = await db().transaction(async (tx) => {
     const saved = await queryRow<RuleRow>(
       tx,

@@ -5,6 +5,7 @@ import type { Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { stepHistogram } from "../../infrastructure/metrics/instance";
 import { consentOfMessage } from "../contacts";
+import { productMessageIfSendable } from "../shop";
 import { isRefusal } from "../../infrastructure/refusal";
 import {
   queueMessage,
@@ -394,14 +395,30 @@ function replyContent(ruleId: string, reply: Extract<RuleAction, { type: "reply"
   };
 }
 
-/** A rule's replies: its text (with buttons or a list), or its approved template. */
-function ruleReplies(rule: LoadedRule): OutboundContent[] {
-  return rule.actions.flatMap((action): OutboundContent[] => {
-    if (action.type === "reply") return [replyContent(rule.id, action)];
-    if (action.type === "template")
-      return [{ kind: "template", template: { name: action.name, language: action.language, parameters: action.parameters } }];
-    return [];
-  });
+/** A rule's replies: its text (with buttons or a list), or its approved template; then its products, read from the catalog now. */
+function ruleReplies(rule: LoadedRule, products: OutboundContent[]): OutboundContent[] {
+  return [
+    ...rule.actions.flatMap((action): OutboundContent[] => {
+      if (action.type === "reply") return [replyContent(rule.id, action)];
+      if (action.type === "template")
+        return [{ kind: "template", template: { name: action.name, language: action.language, parameters: action.parameters } }];
+      return [];
+    }),
+    ...products,
+  ];
+}
+
+/**
+ * A rule's "Send products" (decision 143): the message made from the products the catalog holds
+ * now; none when nothing of it is left (its product removed, the catalog gone), the rest of the rule
+ * going on.
+ */
+async function ruleProducts(organizationId: string, rule: LoadedRule): Promise<OutboundContent[]> {
+  const action = rule.actions.find((a) => a.type === "products");
+  if (action?.type !== "products") return [];
+  const interactive = await productMessageIfSendable(organizationId, action);
+  if (!interactive) log().info({ organizationId, ruleId: rule.id }, "rule's products: none is in the catalog now, sent without them");
+  return interactive ? [{ kind: "interactive", interactive }] : [];
 }
 
 /** A rule's answer followed by another automation's (the assistant's, a flow's): both replies, both effects. */
@@ -423,12 +440,12 @@ const handoverBy = (answer: Answer): HandoverBy =>
   answer.handover?.by ?? (answer.kind === "assistant" ? "assistant" : answer.kind === "flow" ? "flow" : "rule");
 
 /** A keyword rule's answer: its reply and its other actions. */
-function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule): Answer {
+function ruleAnswer(inbound: AutomationInbound, rule: LoadedRule, products: OutboundContent[] = []): Answer {
   const handsOver = rule.actions.some((a) => a.type === "handover");
   return {
     kind: "rule",
     ruleId: rule.id,
-    replies: ruleReplies(rule),
+    replies: ruleReplies(rule, products),
     handover: handsOver ? { reason: "rule", detail: rule.name } : undefined,
     effects: async (tx, runId) => {
       for (const action of rule.actions) if (action.type === "assign") await assign(tx, inbound, action.userId);
@@ -464,7 +481,7 @@ async function decide(inbound: Inbound, tally: BatchTally, now: Date, options: {
       (tally.fired(match.rule.id, inbound.contactId) || (await coolingDown(match.rule, inbound.contactId, now)))
     )
       return { kind: "none", why: "cooldown" };
-    const answer = ruleAnswer(inbound, match.rule);
+    const answer = ruleAnswer(inbound, match.rule, await ruleProducts(inbound.organizationId, match.rule));
     // A rule that starts a flow: the flow's first messages instead of the rule's reply, the rule's other actions too.
     const flow = match.rule.actions.find((a) => a.type === "flow");
     const started = flow?.type === "flow" ? await startFlowAnswer(inbound, flow.flowId, now) : null;

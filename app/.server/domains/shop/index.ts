@@ -23,7 +23,14 @@ export {
   setOrderStatus,
 } from "./orders";
 export type { InboundOrder, NewOrder, OrderFilter, OrderLine, OrderView } from "./orders";
-export { PRODUCT_LIST_MAX, PRODUCT_MESSAGE_KINDS, productMessage, sendableProducts } from "./product-messages";
+export {
+  checkProductChoice,
+  PRODUCT_LIST_MAX,
+  PRODUCT_MESSAGE_KINDS,
+  productMessage,
+  productMessageIfSendable,
+  sendableProducts,
+} from "./product-messages";
 export type { ProductMessageKind, ProductMessageRequest } from "./product-messages";
 export {
   createProduct,

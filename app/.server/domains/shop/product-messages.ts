@@ -1,3 +1,4 @@
+import { isRefusal } from "../../infrastructure/refusal";
 import type { InteractiveProducts } from "../messaging";
 import { catalogIdOf } from "./catalog";
 import { listProducts, refuseShop } from "./products";
@@ -68,5 +69,34 @@ export async function productMessage(organizationId: string, request: ProductMes
       const thumbnail = chosen[0] ?? offered[0];
       return { type: "catalog_message", body, thumbnailRetailerId: thumbnail?.retailerId, summary: m.shop_send_catalog_summary() };
     }
+  }
+}
+
+/**
+ * A product message an automation will send later (a flow's `products` step, a rule's "Send
+ * products", decision 143), checked when it is saved: every product named must be one the catalog
+ * holds now (another organisation's, an unknown or an unsynced one is refused at `products`), and
+ * the message must be one `productMessage` would send.
+ */
+export async function checkProductChoice(organizationId: string, request: ProductMessageRequest): Promise<void> {
+  const offered = new Set((await sendableProducts(organizationId)).map((p) => p.id));
+  if (request.productIds.some((id) => !offered.has(id))) throw refuseShop(400, m.shop_send_not_sendable(), "products");
+  await productMessage(organizationId, request);
+}
+
+/**
+ * The message an automation sends when it runs (decision 143): the products the catalog no longer
+ * holds are left out; null when nothing is left to send (its one product gone, every listed one gone,
+ * no catalog any more), and the automation goes on without it.
+ */
+export async function productMessageIfSendable(
+  organizationId: string,
+  request: ProductMessageRequest,
+): Promise<InteractiveProducts | null> {
+  try {
+    return await productMessage(organizationId, request);
+  } catch (error) {
+    if (isRefusal(error, "shop")) return null;
+    throw error;
   }
 }

@@ -50,3 +50,10 @@ export const postedAll = (most: number) =>
       .slice(0, most)
       .map((one) => (typeof one === "string" ? one : "")),
   );
+
+/** The field's first `most` values (ticked boxes) one a line, as a form's values keep a list. */
+export const postedLines = (most: number) =>
+  z.pipe(
+    postedAll(most),
+    z.transform((values: string[]) => values.join("\n")),
+  );

@@ -3,7 +3,7 @@ import type { Route } from "./+types/flow";
 import * as z from "zod/mini";
 import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction, actorOf } from "~/.server/domains/auth/form-actions";
-import { postedText } from "~/.server/infrastructure/http/posted-fields";
+import { postedLines, postedText } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
 import { getFlow, publishFlow, updateFlow } from "~/.server/domains/automations/flows/store";
@@ -12,6 +12,7 @@ import { deleteStep, moveStep, saveStep } from "~/.server/domains/automations/fl
 import type { StepInput } from "~/.server/domains/automations/flows/steps";
 import { answeringMembers } from "~/.server/domains/automations/page";
 import { shortcodeChoices } from "~/.server/domains/payments";
+import { sendableProducts } from "~/.server/domains/shop";
 import { FLOW_MESSAGES, FLOW_STEP_TYPES, FLOW_STEPS_MAX, flowStatusWords, stepTypeWords, type FlowStepType } from "~/lib/schemas/flows";
 import { isStepType, newStepValues, STEP_FIELDS, stepInputOf, stepValues, type StepValues } from "~/lib/schemas/flow-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -57,10 +58,11 @@ export async function loader(args: Route.LoaderArgs) {
   const id = args.params.id;
   const current = await requireDeclaredUser(args);
   const canManage = can(current.role, "automations:manage");
-  const [flow, members, shortcodes] = await Promise.all([
+  const [flow, members, shortcodes, products] = await Promise.all([
     found(getFlow(current.organization.id, id)),
     answeringMembers(current.organization.id),
     canManage ? shortcodeChoices(current.organization.id) : [],
+    canManage ? sendableProducts(current.organization.id) : [],
   ]);
   const params = args.url.searchParams;
   let editing: { type: FlowStepType; stepId: string | null; values: StepValues } | null = null;
@@ -77,7 +79,7 @@ export async function loader(args: Route.LoaderArgs) {
         ? { type: kind, stepId: step.id, values: newStepValues(kind) }
         : { type: step.type, stepId: step.id, values: stepValues(step) };
   }
-  return { flow, canManage, members, shortcodes, editing };
+  return { flow, canManage, members, shortcodes, products, editing };
 }
 
 type Actor = ReturnType<typeof actorOf>;
@@ -88,6 +90,8 @@ const StepFields = z.object({
   type: postedText,
   stepId: postedText,
   ...Object.fromEntries([...new Set(Object.values(STEP_FIELDS).flat())].map((field) => [field, postedText])),
+  // A products step's ticked boxes, one a line (more than a step may name: its check refuses past 30).
+  productIds: postedLines(100),
 });
 const StepId = z.object({ stepId: postedText });
 const MoveStep = z.object({ stepId: postedText, direction: z.enum(["up", "down"]) });
@@ -175,7 +179,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function FlowBuilder({ loaderData, actionData }: Route.ComponentProps) {
-  const { flow, canManage, members, shortcodes, editing: loaded } = loaderData;
+  const { flow, canManage, members, shortcodes, products, editing: loaded } = loaderData;
   const back = href("/automations/flows");
   const failed = actionData && "errors" in actionData ? actionData : null;
   const stepFailed = actionData && "stepForm" in actionData ? actionData.stepForm : null;
@@ -273,6 +277,7 @@ export default function FlowBuilder({ loaderData, actionData }: Route.ComponentP
               steps={flow.steps}
               members={members}
               shortcodes={shortcodes}
+              products={products}
               cancelTo={`${here}#steps`}
             />
           </div>

@@ -9,6 +9,7 @@ import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.serve
 import { createRule, getRule, ruleTemplates, updateRule } from "~/.server/domains/automations/rules";
 import { answeringMembers, automationNumbers, tryRule } from "~/.server/domains/automations/page";
 import { listFlows } from "~/.server/domains/automations/flows/store";
+import { sendableProducts } from "~/.server/domains/shop";
 import { NEW_RULE_VALUES, RuleFormSchema, ruleFormValues, ruleInputOf, TryRuleSchema } from "~/lib/schemas/automations";
 import { AUTOMATION_MESSAGES } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -54,13 +55,14 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const id = args.params.id;
-  const [rule, numbers, members, fields, flows, templates] = await Promise.all([
+  const [rule, numbers, members, fields, flows, templates, products] = await Promise.all([
     id ? found(getRule(organizationId, id)) : null,
     automationNumbers(organizationId),
     answeringMembers(organizationId),
     attributeDefinitions(organizationId),
     listFlows(organizationId),
     ruleTemplates(organizationId),
+    sendableProducts(organizationId),
   ]);
   return {
     rule: rule ? { id: rule.id, name: rule.name, enabled: rule.enabled } : null,
@@ -71,6 +73,7 @@ export async function loader(args: Route.LoaderArgs) {
       fields: [...fields.values()].map((f) => ({ key: f.key, label: f.label })),
       flows: flows.map((flow) => ({ id: flow.id, name: flow.name })),
       templates: templates.map(({ value, name, language }) => ({ value, name, language })),
+      products: products.map(({ id, name, priceCents, availability }) => ({ id, name, priceCents, availability })),
     },
   };
 }

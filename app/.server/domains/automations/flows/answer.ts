@@ -4,6 +4,7 @@ import { queryRow } from "../../../infrastructure/db/query";
 import { tappedId, type Answer, type AutomationInbound } from "../answer";
 import { answerQuestion, runFrom, type Turn } from "./engine";
 import { flowHttp } from "./http";
+import { flowReplies } from "./products";
 import { activeSession, flowContact, writeTurn, type ActiveSession, type FlowOf, type SessionStart } from "./session";
 import type { FlowStep } from "./steps";
 
@@ -14,9 +15,18 @@ import type { FlowStep } from "./steps";
  * transaction, so a retry after a crash sends nothing twice.
  */
 
-/** A turn as the runner's Answer: its replies, and its writes (the session, the contact, a hand-over) as effects. */
-function answerOf(turn: Turn, where: { start: SessionStart } | { session: ActiveSession }, flow: FlowOf): Answer {
-  return { kind: "flow", replies: turn.replies, effects: async (tx) => void (await writeTurn(tx, where, turn, flow)) };
+/**
+ * A turn as the runner's Answer: its replies (products read from the catalog now), and its writes
+ * (the session, the contact, a hand-over) as effects.
+ */
+async function answerOf(
+  organizationId: string,
+  turn: Turn,
+  where: { start: SessionStart } | { session: ActiveSession },
+  flow: FlowOf,
+): Promise<Answer> {
+  const replies = await flowReplies(organizationId, turn.replies);
+  return { kind: "flow", replies, effects: async (tx) => void (await writeTurn(tx, where, turn, flow)) };
 }
 
 /**
@@ -39,7 +49,12 @@ export async function flowAnswer(inbound: AutomationInbound, now = new Date()): 
     flowHttp,
     now,
   );
-  return answerOf(turn, { session }, { flowId: session.flowId, flowName: session.flowName, version: session.version });
+  return answerOf(
+    inbound.organizationId,
+    turn,
+    { session },
+    { flowId: session.flowId, flowName: session.flowName, version: session.version },
+  );
 }
 
 /**
@@ -63,5 +78,5 @@ export async function startFlowAnswer(inbound: AutomationInbound, flowId: string
     contactId: inbound.contactId,
     versionId: live.version_id,
   };
-  return answerOf(turn, { start }, { flowId, flowName: live.name, version: live.version });
+  return answerOf(inbound.organizationId, turn, { start }, { flowId, flowName: live.name, version: live.version });
 }

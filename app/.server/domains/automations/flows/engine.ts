@@ -20,8 +20,20 @@ export interface SessionState {
 /** A change to the contact: a field (name or a custom field) or a tag. */
 export type ContactWrite = { type: "field"; key: string; value: string } | { type: "add_tag" | "remove_tag"; tag: string };
 
+/**
+ * A products step's message as the step gives it (its variables filled in): made into WhatsApp's
+ * product message when it is sent (flows/products.ts), the catalog read then (decision 143).
+ */
+export interface ProductsReply {
+  kind: "products";
+  request: { kind: string; productIds: string[]; header: string; body: string };
+}
+
+/** What a turn sends: messages, and products still to be read from the catalog. */
+export type FlowReply = OutboundContent | ProductsReply;
+
 export interface Turn {
-  replies: OutboundContent[];
+  replies: FlowReply[];
   writes: ContactWrite[];
   status: SessionStatus;
   state: SessionState;
@@ -116,6 +128,18 @@ export async function runFrom(
     switch (step.type) {
       case "message":
         turn.replies.push(contentOf(step, vars, here)!);
+        at += 1;
+        break;
+      case "products":
+        turn.replies.push({
+          kind: "products",
+          request: {
+            kind: step.kind,
+            productIds: step.productIds,
+            header: substitute(step.header, vars, here).trim(),
+            body: substitute(step.text, vars, here).trim(),
+          },
+        });
         at += 1;
         break;
       case "question":

@@ -6,8 +6,9 @@ import { log } from "../../../infrastructure/log";
 import { isRefusal } from "../../../infrastructure/refusal";
 import { type OutboundContent, queueMessage, isFreeForm } from "../../messaging";
 import { admitAutomatedReply, KeptBack } from "../reply-gate";
-import { runFrom, type Turn } from "./engine";
+import { runFrom, type FlowReply, type Turn } from "./engine";
 import { flowHttp } from "./http";
+import { flowReplies } from "./products";
 import { endSession, flowContact, sessionById, SessionMoved, writeTurn, type ActiveSession } from "./session";
 
 /**
@@ -43,10 +44,12 @@ export async function reachOf(conversationId: string): Promise<Reach | null> {
 /**
  * Queues a job's replies in one transaction with `write` (the session moves on exactly when they are
  * queued), through the reply gate (a person holding the conversation since reachOf read it, an
- * opt-out, the window, the caps: reply-gate.ts); without replies `write` runs alone. False when the
- * gate keeps them back or the number cannot send: nothing was written.
+ * opt-out, the window, the caps: reply-gate.ts); without replies `write` runs alone. A products
+ * step's message is read from the catalog first (flows/products.ts). False when the gate keeps them
+ * back or the number cannot send: nothing was written.
  */
-export async function deliver(organizationId: string, reach: Reach, replies: OutboundContent[], write: (tx: Executor) => Promise<void>) {
+export async function deliver(organizationId: string, reach: Reach, given: readonly FlowReply[], write: (tx: Executor) => Promise<void>) {
+  const replies: OutboundContent[] = await flowReplies(organizationId, given);
   const [first, ...rest] = replies;
   if (!first) {
     await db().transaction(write);

@@ -231,4 +231,43 @@ describe("the engine", () => {
     const turn = await runFrom(loop, 0, { stepIndex: 0, vars: {}, retries: 0 }, contact, noHttp, now);
     expect(turn).toMatchObject({ status: "stopped", replies: [] });
   });
+
+  it("checks a products step's shape, and gives its message to be read from the catalog when sent, variables filled in", async () => {
+    const kikoi = "0b6c4f2e-1d3a-4b5c-8e7f-9a0b1c2d3e4f";
+    expect(checkStep({ id: "p", type: "products", kind: "product_list", productIds: [kikoi] }, false)).toMatchObject({
+      header: "",
+      text: "",
+    });
+    expect(refusedAt(() => checkStep({ id: "p", type: "products", kind: "carousel", productIds: [kikoi] }, false))).toEqual({
+      status: 400,
+      field: "kind",
+    });
+    expect(refusedAt(() => checkStep({ id: "p", type: "products", kind: "product", productIds: ["KIKOI-1"] }, false))).toEqual({
+      status: 400,
+      field: "productIds",
+    });
+    expect(
+      refusedAt(() => checkStep({ id: "p", type: "products", kind: "product_list", productIds: Array(31).fill(kikoi) }, false)),
+    ).toEqual({ status: 400, field: "productIds" });
+    const steps = checkSteps(
+      [
+        {
+          id: "p",
+          type: "products",
+          kind: "product_list",
+          productIds: [kikoi],
+          header: "Kwa {{contact.town}}",
+          text: "Chagua, {{contact.name}}",
+        },
+        { id: "m", type: "message", text: "Asante." },
+      ],
+      false,
+    );
+    const turn = await runFrom(steps, 0, { stepIndex: 0, vars: {}, retries: 0 }, contact, noHttp, now);
+    expect(turn).toMatchObject({ status: "completed" });
+    expect(turn.replies).toEqual([
+      { kind: "products", request: { kind: "product_list", productIds: [kikoi], header: "Kwa Nakuru", body: "Chagua, Wanjiku Kamau" } },
+      { kind: "text", text: "Asante." },
+    ]);
+  });
 });

@@ -16,6 +16,9 @@ import {
   FLOW_BUTTONS_MAX,
   FLOW_MEDIA_KINDS,
   FLOW_MESSAGES,
+  FLOW_PRODUCT_HEADER_MAX,
+  FLOW_PRODUCT_KINDS,
+  FLOW_PRODUCTS_MAX,
   FLOW_QUESTION_INPUTS,
   FLOW_ROW_TITLE_MAX,
   FLOW_ROWS_MAX,
@@ -138,6 +141,24 @@ const PaymentStep = z.object({
   else: target.default(END),
 });
 
+/**
+ * Sends products from the shop (issue 76, decision 143): a list, one product or the catalogue's
+ * button, with a heading (lists) and a text that may hold variables. The products are checked when
+ * the step is saved (flows/products.ts) and read from the catalog again when it runs: those it no
+ * longer holds are left out, and a message with nothing left is not sent (the flow goes on).
+ */
+const ProductsStep = z.object({
+  id,
+  type: z.literal("products"),
+  kind: z.enum(FLOW_PRODUCT_KINDS),
+  productIds: z
+    .array(z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i))
+    .max(FLOW_PRODUCTS_MAX)
+    .default([]),
+  header: z.string().trim().max(FLOW_PRODUCT_HEADER_MAX).default(""),
+  text: optionalText,
+});
+
 const EndStep = z.object({ id, type: z.literal("end") });
 
 export const FlowStepSchema = z.discriminatedUnion("type", [
@@ -149,11 +170,13 @@ export const FlowStepSchema = z.discriminatedUnion("type", [
   WaitStep,
   HandoverStep,
   PaymentStep,
+  ProductsStep,
   EndStep,
 ]);
 export type FlowStep = z.infer<typeof FlowStepSchema>;
 export type QuestionStep = z.infer<typeof QuestionStep>;
 export type PaymentStep = z.infer<typeof PaymentStep>;
+export type ProductsStep = z.infer<typeof ProductsStep>;
 export type StepInput = z.input<typeof FlowStepSchema>;
 
 export const refuseFlow = (status: 400 | 404 | 409 | 422, message: string, field?: string) =>
@@ -190,6 +213,10 @@ function issueWords(path: readonly PropertyKey[]): { field: string; message: str
       return { field, message: FLOW_MESSAGES.expiry };
     case "shortcodeId":
       return { field, message: FLOW_MESSAGES.shortcode };
+    case "kind":
+    case "productIds":
+    case "header":
+      return { field, message: FLOW_MESSAGES.products };
     case "giveUpTo":
     case "then":
     case "else":

@@ -15,6 +15,7 @@ import {
   type FlowStatus,
 } from "~/lib/schemas/flows";
 import type { RuleActor } from "../rules";
+import { checkStepProducts } from "./products";
 import { checkStepAddresses, checkSteps, refuseFlow, type FlowStep } from "./steps";
 
 /**
@@ -144,6 +145,7 @@ export async function createFlow(actor: RuleActor, input: FlowInput): Promise<Fl
   const { idleMinutes, idleText } = checkedIdle(input.idleMinutes, input.idleText);
   const steps = checkSteps(input.steps ?? [], env().production);
   await checkStepAddresses(steps);
+  await checkStepProducts(actor.organizationId, steps);
   const id = await db().transaction(async (tx) => {
     await lockFlows(tx, actor.organizationId);
     const count = await queryRow<{ n: number }>(
@@ -169,7 +171,10 @@ export async function updateFlow(actor: RuleActor, id: string, input: FlowInput)
   const name = input.name === undefined ? flow.name : checkedName(input.name);
   const { idleMinutes, idleText } = checkedIdle(input.idleMinutes ?? flow.idleMinutes, input.idleText ?? flow.idleText);
   const steps = input.steps === undefined ? flow.steps : checkSteps(input.steps, env().production);
-  if (input.steps !== undefined) await checkStepAddresses(steps);
+  if (input.steps !== undefined) {
+    await checkStepAddresses(steps);
+    await checkStepProducts(actor.organizationId, steps, flow.steps);
+  }
   await db().execute(sql`
     update flows set name = ${name}, idle_minutes = ${idleMinutes}, idle_text = ${idleText}, steps = ${JSON.stringify(steps)}::jsonb,
            updated_at = now()
