@@ -8,7 +8,7 @@ import { decryptSecret } from "~/.server/infrastructure/security/crypto";
 import { listShortcodes, testShortcode, unmatchedReceipts } from "~/.server/domains/payments";
 import { paymentFigures } from "~/.server/domains/analytics/payments";
 import { DEMO_ACCOUNTS } from "~/.server/demo/seed";
-import { DEMO_UNMATCHED_RECEIPT } from "~/.server/demo/seed-payment-requests";
+import { DEMO_PAYMENT_REQUESTS, DEMO_UNMATCHED_RECEIPT } from "~/.server/demo/seed-payment-requests";
 import { createMpesaSandbox, type MpesaSandbox } from "@jumbe/sandbox/mpesa/index";
 import { DEMO_TILLS, demoTillShortcodes } from "@jumbe/sandbox/mpesa/demo-tills";
 import { keepIdleConnections } from "@jumbe/sandbox/test-server";
@@ -133,6 +133,7 @@ describe("the demo's payment requests", () => {
        from payment_requests r where r.organization_id = $1`,
       [organizationId],
     );
+    expect(rows).toHaveLength(DEMO_PAYMENT_REQUESTS.length);
     const by = (status: string) => rows.filter((r) => r.status === status);
     expect(by("paid").length).toBeGreaterThanOrEqual(5);
     expect(by("expired").length).toBeGreaterThanOrEqual(2);
