@@ -328,7 +328,7 @@ test("an owner matches a payment received without a request, without JavaScript,
             conversationId = href?.match(/\/chat\/([0-9a-f-]{36})/)?.[1] ?? "";
             return conversationId;
           },
-          { timeout: 30_000 },
+          { timeout: 60_000 },
         )
         .not.toBe("");
       await page.goto(`${server.base}/chat/${conversationId}`);
@@ -337,7 +337,7 @@ test("an owner matches a payment received without a request, without JavaScript,
       await page.getByLabel("What it is for").fill("Maize flour");
       await page.getByLabel("Account reference (optional)").fill(reference);
       await page.getByRole("button", { name: "Send payment request" }).click();
-      await expect(page.getByTestId("payment-request-card").first()).toContainText("Waiting for payment", { timeout: 30_000 });
+      await expect(page.getByTestId("payment-request-card").first()).toContainText("Waiting for payment", { timeout: 60_000 });
 
       // They pay the till by hand, but type the account number wrong: Daraja's C2B confirmation settles nothing.
       const transId = `UKU${randomBytes(4).toString("hex").toUpperCase().slice(0, 7)}`;
