@@ -360,22 +360,34 @@ function kes(amount: number, locale: "en" | "sw" | "fr") {
   return new Intl.NumberFormat(locale === "fr" ? "fr-FR" : "en-KE", { maximumFractionDigits: 0 }).format(amount);
 }
 
+type Line = { body: string; at: Date; source: string; sentBy: string | null; buttons?: { id: string; title: string }[] };
+
+/** One request being written: its row's id and what its messages say, in its customer's language. */
+interface Made {
+  id: string;
+  index: number;
+  createdAt: Date;
+  expiresAt: Date;
+  locale: "en" | "sw" | "fr";
+  amountKes: number;
+  description: string;
+  reference: string;
+  /** The customer's number as Daraja writes it (2547…). */
+  phone: string;
+  thread: Line[];
+}
+
 async function seedOne(place: Place, request: DemoRequest, index: number) {
   const customer = await customerOf(place.organizationId, request.customer);
   if (!customer?.phone) return;
   const createdAt = new Date(place.now - request.madeHoursAgo * 3600_000);
   const expiresAt = new Date(createdAt.getTime() + request.expiresAfterHours * 3600_000);
   const locale = customer.language === "sw" || customer.language === "fr" ? customer.language : "en";
-  const order = request.order
-    ? await seedOrder(place, request.order, { ...customer, conversationId: customer.conversationId }, createdAt)
-    : null;
+  const order = request.order ? await seedOrder(place, request.order, customer, createdAt) : null;
   const reference = order ? `ORD${order.id.replace(/-/g, "").slice(0, 8).toUpperCase()}` : request.reference;
   const description = order ? m.shop_order_pay_description({ reference }, { locale: "en" }) : request.description;
   const amountKes = order ? Math.ceil(order.totalCents / 100) : request.amountKes;
   const createdBy = request.by === "owner" ? place.members.owner : request.by === "agent" ? place.members.agent : null;
-  const sourceId = request.source === "flow" ? place.flowId : order ? order.id : null;
-
-  const thread: { body: string; at: Date; source: string; sentBy: string | null; buttons?: { id: string; title: string }[] }[] = [];
   const [saved] = await db()
     .insert(paymentRequests)
     .values({
@@ -389,7 +401,7 @@ async function seedOne(place: Place, request: DemoRequest, index: number) {
       expiresAt,
       createdBy,
       source: request.source,
-      sourceId,
+      sourceId: request.source === "flow" ? place.flowId : order ? order.id : null,
       createdAt,
       updatedAt: createdAt,
     })
@@ -399,21 +411,46 @@ async function seedOne(place: Place, request: DemoRequest, index: number) {
     place.shortcode.kind === "till"
       ? m.payreq_how_till({ number: place.shortcode.tillNumber || place.shortcode.businessShortCode }, { locale })
       : m.payreq_how_paybill({ number: place.shortcode.businessShortCode }, { locale });
-  thread.push({
-    body: m.payreq_ask_body({ business: place.business, amount: kes(amountKes, locale), description, how, reference }, { locale }),
-    at: createdAt,
-    source: request.source === "api" ? "api" : createdBy ? "inbox" : "automation",
-    sentBy: createdBy,
-    buttons: [
-      { id: `payreq:${id}:pay`, title: m.payreq_button_pay({}, { locale }) },
-      { id: `payreq:${id}:other`, title: m.payreq_button_other({}, { locale }) },
+  const made: Made = {
+    id,
+    index,
+    createdAt,
+    expiresAt,
+    locale,
+    amountKes,
+    description,
+    reference,
+    phone: customer.phone.slice(1),
+    thread: [
+      {
+        body: m.payreq_ask_body({ business: place.business, amount: kes(amountKes, locale), description, how, reference }, { locale }),
+        at: createdAt,
+        source: request.source === "api" ? "api" : createdBy ? "inbox" : "automation",
+        sentBy: createdBy,
+        buttons: [
+          { id: `payreq:${id}:pay`, title: m.payreq_button_pay({}, { locale }) },
+          { id: `payreq:${id}:other`, title: m.payreq_button_other({}, { locale }) },
+        ],
+      },
     ],
-  });
+  };
+  await seedPrompts(place, request, made);
+  await seedOutcome(place, request, made);
+  // The order follows its request, as the shop's reaction to a closed request leaves it.
+  if (order)
+    await db()
+      .update(orders)
+      .set({ status: request.outcome.kind === "paid" ? "paid" : "awaiting_payment", paymentRequestId: id })
+      .where(eq(orders.id, order.id));
+  const messageIds = await storeThread(place, customer, made.thread, index);
+  await db().update(paymentRequests).set({ messageId: messageIds[0]! }).where(eq(paymentRequests.id, id));
+}
 
-  const phone = customer.phone.slice(1);
+/** Each prompt with Daraja's answer; a failed one told to the customer with "Try again". */
+async function seedPrompts(place: Place, request: DemoRequest, made: Made) {
+  const { id, index, phone, locale } = made;
   for (const [n, prompt] of request.prompts.entries()) {
-    const started = minutes(createdAt, prompt.afterMinutes - 0.5);
-    const finished = minutes(createdAt, prompt.afterMinutes);
+    const finished = minutes(made.createdAt, prompt.afterMinutes);
     await db()
       .insert(paymentAttempts)
       .values({
@@ -426,24 +463,29 @@ async function seedOne(place: Place, request: DemoRequest, index: number) {
         resultCode: String(prompt.code),
         resultDesc: DARAJA_DESC[prompt.code]!,
         checks: 0,
-        createdAt: started,
+        createdAt: minutes(made.createdAt, prompt.afterMinutes - 0.5),
         finishedAt: finished,
       });
     if (prompt.code !== 0)
-      thread.push({
-        body: failureText(prompt.code, amountKes, locale),
+      made.thread.push({
+        body: failureText(prompt.code, made.amountKes, locale),
         at: minutes(finished, 0.1),
         source: "system",
         sentBy: null,
         buttons: [{ id: `payreq:${id}:retry`, title: m.payreq_button_retry({}, { locale }) }],
       });
   }
+}
 
+/** How it closed (paid with its one receipt, expired, cancelled) or that it is still open, and what the customer was told. */
+async function seedOutcome(place: Place, request: DemoRequest, made: Made) {
+  const { id, phone, locale, amountKes, description } = made;
   const outcome = request.outcome;
   if (outcome.kind === "paid") {
-    const paidAt = minutes(createdAt, outcome.afterMinutes);
+    const paidAt = minutes(made.createdAt, outcome.afterMinutes);
     const paidKes = outcome.paidKes ?? amountKes;
     const receipt = receiptOn(paidAt, outcome.receipt);
+    const masked = `${phone.slice(0, 4)} ***** ${phone.slice(-3)}`;
     await db()
       .update(paymentRequests)
       .set({
@@ -451,7 +493,7 @@ async function seedOne(place: Place, request: DemoRequest, index: number) {
         paidVia: outcome.via,
         paidReceipt: receipt,
         paidAmountKes: paidKes,
-        paidPhone: outcome.via === "stk" ? phone : `${phone.slice(0, 4)} ***** ${phone.slice(-3)}`,
+        paidPhone: outcome.via === "stk" ? phone : masked,
         paidAt,
         amountMismatch: paidKes !== amountKes,
         closedAt: minutes(paidAt, 0.05),
@@ -466,14 +508,14 @@ async function seedOne(place: Place, request: DemoRequest, index: number) {
           shortcodeId: place.shortcode.id,
           transId: receipt,
           amountKes: paidKes,
-          msisdn: `${phone.slice(0, 4)} ***** ${phone.slice(-3)}`,
+          msisdn: masked,
           payerName: request.customer.split(" ")[0]!.toUpperCase(),
-          billRef: reference,
+          billRef: made.reference,
           paidAt,
           requestId: id,
           createdAt: minutes(paidAt, 0.05),
         });
-    thread.push({
+    made.thread.push({
       body: m.payreq_paid_receipt({ amount: kes(paidKes, locale), description, receipt }, { locale }),
       at: minutes(paidAt, 0.1),
       source: "system",
@@ -482,27 +524,18 @@ async function seedOne(place: Place, request: DemoRequest, index: number) {
   } else if (outcome.kind === "expired") {
     await db()
       .update(paymentRequests)
-      .set({ status: "expired", closedAt: expiresAt, updatedAt: expiresAt })
+      .set({ status: "expired", closedAt: made.expiresAt, updatedAt: made.expiresAt })
       .where(eq(paymentRequests.id, id));
   } else if (outcome.kind === "cancelled") {
-    const at = minutes(createdAt, outcome.afterMinutes);
+    const at = minutes(made.createdAt, outcome.afterMinutes);
     await db().update(paymentRequests).set({ status: "cancelled", closedAt: at, updatedAt: at }).where(eq(paymentRequests.id, id));
-    thread.push({
+    made.thread.push({
       body: m.payreq_cancelled_told({ amount: kes(amountKes, locale), description }, { locale }),
       at: minutes(at, 0.1),
       source: "system",
       sentBy: null,
     });
   }
-  // The order follows its request, as the shop's reaction to a closed request leaves it.
-  if (order)
-    await db()
-      .update(orders)
-      .set({ status: outcome.kind === "paid" ? "paid" : "awaiting_payment", paymentRequestId: id })
-      .where(eq(orders.id, order.id));
-
-  const messageIds = await storeThread(place, customer, thread, index);
-  await db().update(paymentRequests).set({ messageId: messageIds[0]! }).where(eq(paymentRequests.id, id));
 }
 
 function failureText(code: number, amount: number, locale: "en" | "sw" | "fr") {
@@ -516,7 +549,7 @@ function failureText(code: number, amount: number, locale: "en" | "sw" | "fr") {
 async function storeThread(
   place: Place,
   customer: { contactId: string; conversationId: string; phoneNumberId: string; phone: string | null },
-  thread: { body: string; at: Date; source: string; sentBy: string | null; buttons?: { id: string; title: string }[] }[],
+  thread: Line[],
   index: number,
 ) {
   const to = customer.phone!;
