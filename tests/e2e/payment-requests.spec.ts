@@ -328,7 +328,8 @@ test("an owner matches a payment received without a request, without JavaScript,
             conversationId = href?.match(/\/chat\/([0-9a-f-]{36})/)?.[1] ?? "";
             return conversationId;
           },
-          { timeout: 60_000 },
+          // A busy machine's first inbound webhook after the server starts has taken over a minute.
+          { timeout: 120_000, message: `${name}'s conversation in the inbox` },
         )
         .not.toBe("");
       await page.goto(`${server.base}/chat/${conversationId}`);
