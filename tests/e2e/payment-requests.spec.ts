@@ -14,6 +14,8 @@ import { ownServer, type OwnServer } from "./own-server";
 
 let server: OwnServer;
 let phoneNumberId = "";
+/** The demo till's callback path (Daraja's C2B confirmation comes to it) and its store number. */
+let till = { token: "", businessShortCode: "" };
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
@@ -27,6 +29,12 @@ test.beforeAll(async () => {
       [DEMO.email],
     );
     phoneNumberId = demo.rows[0]!.phone_number_id;
+    const shortcode = await db.query<{ callback_token: string; business_short_code: string }>(
+      `select s.callback_token, s.business_short_code from users u join mpesa_shortcodes s on s.organization_id = u.organization_id
+       where u.email = $1 and s.is_default`,
+      [DEMO.email],
+    );
+    till = { token: shortcode.rows[0]!.callback_token, businessShortCode: shortcode.rows[0]!.business_short_code };
   } finally {
     await db.close();
   }
@@ -256,4 +264,131 @@ test("a contact's page asks for payment, and a cart's total is asked for by the 
     )
     .toEqual([expect.stringContaining("KES 900")]);
   await context.close();
+});
+
+// Issue 76: a payment to the till whose account number named no request waits on Settings → Payments
+// ("Received without a request"); the owner matches it by the request's reference with a plain form
+// (JavaScript off), at 360 px in Swahili and French, and the request shows paid by that receipt.
+test("an owner matches a payment received without a request, without JavaScript, at 360 px in Swahili and French", async ({
+  browser,
+  javaScriptEnabled,
+}) => {
+  test.skip(javaScriptEnabled, "a plain form: the no-js project runs it");
+  test.slow();
+  const context = await browser.newContext({ baseURL: server.base, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const language = async (locale: "en" | "sw" | "fr") => {
+    const chosen = await context.request.post(`${server.base}/language`, {
+      form: { locale, redirectTo: "/settings/payments" },
+      headers: { Origin: server.base },
+      maxRedirects: 0,
+    });
+    expect(chosen.status(), locale).toBe(302);
+  };
+  const words = {
+    sw: {
+      title: "Yaliyopokelewa bila ombi",
+      reference: "Kumbukumbu ya ombi",
+      match: "Unganisha",
+      matched: "yameunganishwa na ombi",
+      paid: "Imelipwa",
+    },
+    fr: {
+      title: "Reçus sans demande",
+      reference: "Référence de la demande",
+      match: "Rapprocher",
+      matched: "rapproché de la demande",
+      paid: "Payé",
+    },
+  } as const;
+  await signIn(page, DEMO.email, DEMO.password, { base: server.base, to: `${server.base}/chat` });
+  try {
+    for (const [locale, text] of Object.entries(words) as [keyof typeof words, (typeof words)[keyof typeof words]][]) {
+      // A customer writes, and a member asks them to pay (in English, the account's language).
+      await language("en");
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const from = customerNumber();
+      const name = `Mutiso ${randomBytes(2).toString("hex")}`;
+      const reference = `${locale.toUpperCase()}${randomBytes(3).toString("hex").toUpperCase()}`;
+      const wrote = await context.request.post(`${server.base}/sandbox/meta/control/inbound`, {
+        data: { phoneNumberId, from, name, text: "Nitalipa kwa till" },
+      });
+      const wroteText = await wrote.text();
+      expect(wrote.status(), wroteText).toBe(200);
+      let conversationId = "";
+      await expect
+        .poll(
+          async () => {
+            await page.goto(`${server.base}/chat?q=${encodeURIComponent(name)}`);
+            const href = await page
+              .locator("a[data-conversation]")
+              .filter({ hasText: name })
+              .first()
+              .getAttribute("href")
+              .catch(() => null);
+            conversationId = href?.match(/\/chat\/([0-9a-f-]{36})/)?.[1] ?? "";
+            return conversationId;
+          },
+          // A busy machine's first inbound webhook after the server starts has taken over a minute.
+          { timeout: 120_000, message: `${name}'s conversation in the inbox` },
+        )
+        .not.toBe("");
+      await page.goto(`${server.base}/chat/${conversationId}`);
+      await page.getByText("Request payment").click();
+      await page.getByLabel("Amount (KES)").fill("640");
+      await page.getByLabel("What it is for").fill("Maize flour");
+      await page.getByLabel("Account reference (optional)").fill(reference);
+      await page.getByRole("button", { name: "Send payment request" }).click();
+      await expect(page.getByTestId("payment-request-card").first()).toContainText("Waiting for payment", { timeout: 60_000 });
+
+      // They pay the till by hand, but type the account number wrong: Daraja's C2B confirmation settles nothing.
+      const transId = `UKU${randomBytes(4).toString("hex").toUpperCase().slice(0, 7)}`;
+      const confirmed = await context.request.post(`${server.base}/webhooks/pay/${till.token}/c2b/confirmation`, {
+        data: {
+          TransactionType: "Buy Goods",
+          TransID: transId,
+          // Daraja's time: now, in Nairobi (EAT), as YYYYMMDDHHmmss.
+          TransTime: new Date(Date.now() + 3 * 3600_000).toISOString().replace(/\D/g, "").slice(0, 14),
+          TransAmount: "640.00",
+          BusinessShortCode: till.businessShortCode,
+          BillRefNumber: reference.slice(0, -1),
+          InvoiceNumber: "",
+          OrgAccountBalance: "",
+          ThirdPartyTransID: "",
+          MSISDN: "2547 ***** 318",
+          FirstName: "MUTISO",
+          MiddleName: "",
+          LastName: "",
+        },
+      });
+      expect(confirmed.status(), await confirmed.text()).toBe(200);
+
+      // The owner, in the language, on a phone's width: the payment listed, matched by the reference.
+      await language(locale);
+      await page.setViewportSize({ width: 360, height: 780 });
+      await page.goto(`${server.base}/settings/payments`);
+      const listed = page.getByRole("list", { name: text.title }).getByTestId("unmatched-receipt").filter({ hasText: transId });
+      await expect(listed).toHaveCount(1);
+      expect(
+        await page.evaluate(() => document.scrollingElement!.scrollWidth),
+        `${locale}: Settings → Payments at 360 px`,
+      ).toBeLessThanOrEqual(360);
+      await listed.getByLabel(text.reference).fill(reference.toLowerCase());
+      await listed.getByRole("button", { name: text.match }).click();
+      await expect(page.getByText(`${transId} ${text.matched} ${reference}`)).toBeVisible();
+      await expect(page.getByTestId("unmatched-receipt").filter({ hasText: transId })).toHaveCount(0);
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), `${locale}: after matching at 360 px`).toBeLessThanOrEqual(
+        360,
+      );
+
+      // The request is paid by that receipt, on its card in the thread.
+      await page.goto(`${server.base}/chat/${conversationId}`);
+      const card = page.getByTestId("payment-request-card").first();
+      await expect(card).toContainText(text.paid);
+      await expect(card).toContainText(transId);
+    }
+  } finally {
+    await language("en");
+    await context.close();
+  }
 });

@@ -45,6 +45,23 @@ async function tenant(name: string) {
 }
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 
+/** A conversation whose customer wrote just now, of an organisation with a default paybill: a request can be asked in it. */
+async function payableConversation(t: Tenant) {
+  await rawQuery(
+    `insert into mpesa_shortcodes (organization_id, label, kind, business_short_code, environment, consumer_key_sealed,
+           consumer_key_hint, consumer_secret_sealed, passkey_sealed, callback_token, is_default)
+     values ($1, 'Main paybill', 'paybill', '174379', 'sandbox', $2, '-key', $2, $2, $3, true)`,
+    [t.organizationId, encryptSecret("not-used-here"), randomBytes(24).toString("base64url")],
+  );
+  const from = recipient(6).replace(/^\+/, "");
+  await meta.customerWrites(t.phoneNumberId, from, { text: "Nataka kulipa" });
+  const [conversation] = await rawQuery<{ id: string }>(
+    `select v.id from conversations v join contacts c on c.id = v.contact_id where v.organization_id = $1 and c.phone = $2`,
+    [t.organizationId, `+${from}`],
+  );
+  return conversation!.id;
+}
+
 async function call(t: Tenant, method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit | object } = {}) {
   const raw = init.body instanceof FormData || init.body instanceof Uint8Array || typeof init.body === "string";
   const response = await fetch(`${apiServer.base}${path}`, {
@@ -137,24 +154,23 @@ const POSTS: Record<string, PostCase> = {
   },
   "POST /api/v1/payment-requests": {
     prepare: async (t) => {
-      await rawQuery(
-        `insert into mpesa_shortcodes (organization_id, label, kind, business_short_code, environment, consumer_key_sealed,
-                                       consumer_key_hint, consumer_secret_sealed, passkey_sealed, callback_token, is_default)
-         values ($1, 'Main paybill', 'paybill', '174379', 'sandbox', $2, '-key', $2, $2, $3, true)`,
-        [t.organizationId, encryptSecret("not-used-here"), randomBytes(24).toString("base64url")],
-      );
-      const from = recipient(6).replace(/^\+/, "");
-      await meta.customerWrites(t.phoneNumberId, from, { text: "Nataka kulipa" });
-      const [conversation] = await rawQuery<{ id: string }>(
-        `select v.id from conversations v join contacts c on c.id = v.contact_id where v.organization_id = $1 and c.phone = $2`,
-        [t.organizationId, `+${from}`],
-      );
+      const conversationId = await payableConversation(t);
       return {
         path: "/api/v1/payment-requests",
-        request: (o) => ({ body: { conversationId: conversation!.id, amount: o ? 200 : 100, description: "Order 42" } }),
+        request: (o) => ({ body: { conversationId, amount: o ? 200 : 100, description: "Order 42" } }),
       };
     },
     made: count("payment_requests"),
+  },
+  // Cancelled once: a second cancel without the key is refused (payment_request_closed), a replay answers the first.
+  "POST /api/v1/payment-requests/{id}/cancel": {
+    prepare: async (t) => {
+      const conversationId = await payableConversation(t);
+      const asked = await call(t, "POST", "/api/v1/payment-requests", { body: { conversationId, amount: 300, description: "Order 43" } });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+      return { path: `/api/v1/payment-requests/${asked.body!.id as string}/cancel`, request: () => ({}) };
+    },
+    made: count("payment_requests", "status = 'cancelled'"),
   },
   "POST /api/v1/contacts": {
     prepare: json("/api/v1/contacts", (o) => ({ ...CONTACT_CREATE_EXAMPLE, phone: recipient(o ? 4 : 3) })),

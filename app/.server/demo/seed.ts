@@ -38,6 +38,7 @@ import { seedRevenueShare } from "./seed-revenue-share";
 import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
 import { seedIntegrations } from "./seed-integrations";
 import { seedPaymentShortcodes } from "./seed-payments";
+import { seedPaymentRequests } from "./seed-payment-requests";
 import { paymentTemplateInput } from "../domains/payments";
 
 export const DEMO_ACCOUNTS = [
@@ -112,6 +113,8 @@ export async function seedDemoData() {
   await seedRevenueShare();
   // The demo Sacco's and Mama Mboga's own tills, known to the M-Pesa sandbox (issue 76).
   await seedPaymentShortcodes();
+  // The Sacco's payment requests on its till: paid, failed, expired, cancelled and open (decision 144).
+  if (business) await seedPaymentRequests(business.organizationId, business.name);
   return true;
 }
 

@@ -12,7 +12,13 @@ import {
   PaymentRequestList,
   PaymentRequestsQuery,
 } from "./payment-request-schemas";
-import { createApiPaymentRequest, getApiPaymentRequest, listApiPaymentRequests, PAYMENT_REQUEST_NOT_FOUND } from "./payment-requests";
+import {
+  cancelApiPaymentRequest,
+  createApiPaymentRequest,
+  getApiPaymentRequest,
+  listApiPaymentRequests,
+  PAYMENT_REQUEST_NOT_FOUND,
+} from "./payment-requests";
 import { Analytics, AnalyticsQuery, apiAnalytics } from "./analytics";
 import { listConnections } from "../../domains/whatsapp/connections";
 import {
@@ -1196,7 +1202,7 @@ export const ENDPOINTS: Endpoint[] = [
     ],
     summary: "Ask a customer to pay by M-Pesa",
     description:
-      "Sends the conversation's customer a message asking them to pay the amount to your M-Pesa shortcode, with two buttons: Pay with M-Pesa (a prompt on their phone, where they enter their PIN) and Use another number; it also says your paybill or till and the reference, to pay by hand. Inside the 24-hour window (the customer wrote in the last 24 hours) the buttons are a message of their own; outside it the request goes as your approved payment template (Settings → Payments), charged as a template message. The payment is recorded once, however M-Pesa reports it; follow it with GET /api/v1/payment-requests/{id} or the payment_request.paid, payment_request.failed and payment_request.expired webhooks.",
+      "Sends the conversation's customer a message asking them to pay the amount to your M-Pesa shortcode, with two buttons: Pay with M-Pesa (a prompt on their phone, where they enter their PIN) and Use another number; it also says your paybill or till and the reference, to pay by hand. Inside the 24-hour window (the customer wrote in the last 24 hours) the buttons are a message of their own; outside it the request goes as your approved payment template (Settings → Payments), charged as a template message. The payment is recorded once, however M-Pesa reports it; follow it with GET /api/v1/payment-requests/{id} or the payment_request.paid, payment_request.failed, payment_request.expired and payment_request.cancelled webhooks; take it back with POST /api/v1/payment-requests/{id}/cancel.",
     query: NoQuery,
     params: NoParams,
     body: { schema: PaymentRequestCreate, example: PAYMENT_REQUEST_CREATE_EXAMPLE },
@@ -1238,6 +1244,26 @@ export const ENDPOINTS: Endpoint[] = [
     response: PaymentRequest,
     errors: { 404: PAYMENT_REQUEST_NOT_FOUND },
     run: ({ organizationId, params }) => getApiPaymentRequest(organizationId, params.id),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/payment-requests/{id}/cancel",
+    operationId: "cancelPaymentRequest",
+    permission: "inbox:reply",
+    codes: ["payment_request_closed", "prompt_on_phone"],
+    notFound: PAYMENT_REQUEST_NOT_FOUND,
+    summary: "Cancel a payment request",
+    description:
+      "Takes back an open request, as Cancel request in the inbox does: it closes as cancelled, the customer is told in their language not to pay it, a cart's order may be asked again, and the payment_request.cancelled webhook goes out once. A tap on the old message then says it has closed; money paid by hand with its reference afterwards is still kept (Settings → Payments, Received without a request). Answers the request, cancelled. A second cancel is refused with 409 payment_request_closed (a repeat with the same Idempotency-Key answers the first result instead).",
+    query: NoQuery,
+    params: PaymentRequestIdParams,
+    status: 200,
+    response: PaymentRequest,
+    errors: {
+      404: PAYMENT_REQUEST_NOT_FOUND,
+      409: "The request is no longer open: paid, expired or already cancelled (code payment_request_closed), or an M-Pesa prompt is on the customer's phone and their PIN may be going in (code prompt_on_phone): wait for M-Pesa's answer.",
+    },
+    run: ({ organizationId, params }) => cancelApiPaymentRequest(organizationId, params.id),
   }),
   define({
     method: "get",

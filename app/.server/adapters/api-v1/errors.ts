@@ -95,6 +95,17 @@ export const ERROR_CATALOGUE = {
     meaning: "The campaign is not in a state that allows this change (for example pausing one that has ended).",
     action: "Read the campaign's status first.",
   },
+  payment_request_closed: {
+    status: 409,
+    meaning: "The payment request is no longer open: it was paid, it expired or it was cancelled (cancelling it twice answers this too).",
+    action: "Read the request's status first; a paid one's money is settled with the customer outside Jumbe.",
+  },
+  prompt_on_phone: {
+    status: 409,
+    meaning: "An M-Pesa prompt of this request is on the customer's phone, and their PIN may be going in: M-Pesa's answer decides.",
+    action:
+      "Wait for the prompt's answer (a minute or two, or the payment_request.paid or .failed webhook), then cancel if it is still open.",
+  },
   rule_limit: {
     status: 409,
     meaning: "The organisation has as many keyword rules as it may.",

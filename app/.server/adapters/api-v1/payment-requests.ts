@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { createPaymentRequest, listPaymentRequests, paymentRequestById } from "../../domains/payments";
+import { cancelPaymentRequest, createPaymentRequest, listPaymentRequests, paymentRequestById } from "../../domains/payments";
+import { isRefusal } from "../../infrastructure/refusal";
 import { ApiProblem, refusalProblem } from "./problem";
 import type { PaymentRequestCreate, PaymentRequestsQuery } from "./payment-request-schemas";
 
@@ -37,4 +38,22 @@ export async function listApiPaymentRequests(organizationId: string, query: z.ou
     limit: query.limit,
   });
   return { data, hasMore: false };
+}
+
+/** The cancel refusals' codes as the API's catalogue names them (the domain's are the inbox's). */
+const CANCEL_CODES: Record<string, string> = { not_open: "payment_request_closed", prompt_on_phone: "prompt_on_phone" };
+
+/**
+ * POST /api/v1/payment-requests/{id}/cancel: closed as the inbox's Cancel request does (decision
+ * 144): the webhook once, the customer told not to pay. A second cancel is 409
+ * payment_request_closed, as a campaign's is (the same Idempotency-Key replays the first answer).
+ */
+export async function cancelApiPaymentRequest(organizationId: string, id: string) {
+  try {
+    return await cancelPaymentRequest({ organizationId, userId: null }, id);
+  } catch (error) {
+    if (isRefusal(error, "payment") && error.status === 404) throw new ApiProblem(404, "not_found", PAYMENT_REQUEST_NOT_FOUND);
+    if (isRefusal(error, "payment") && CANCEL_CODES[error.code]) throw new ApiProblem(409, CANCEL_CODES[error.code]!, error.message);
+    throw error;
+  }
 }
