@@ -92,10 +92,18 @@ function newOrder(ctx: ShopifyContext, shop: Shop, input: Json, number: number):
     createdAt: at,
     updatedAt: at,
     fulfillments: [],
+    financialStatus: financialStatusInput(input.financial_status),
   };
 }
 
-/** An order as a customer's purchase makes it: `orders/create` and `orders/paid`. */
+/** A manual payment method (cash on delivery) leaves the order `pending`; any other is paid at checkout. */
+function financialStatusInput(value: unknown): "pending" | "paid" {
+  if (value === undefined || value === null || value === "" || value === "paid") return "paid";
+  if (value === "pending") return "pending";
+  throw new ControlError(400, "financial_status must be pending or paid.");
+}
+
+/** An order as a customer's purchase makes it: `orders/create`, and `orders/paid` unless it waits for a manual payment. */
 export function createOrder(ctx: ShopifyContext, domain: string, input: Json) {
   const shop = shopOr404(ctx, domain);
   const delivery = deliveryOf(input.delivery);
@@ -103,7 +111,8 @@ export function createOrder(ctx: ShopifyContext, domain: string, input: Json) {
   ctx.state.orders.set(order.id, order);
   ctx.state.changed();
   const payload = orderPayload(shop, order);
-  const webhooks = [...emit(ctx, shop, "orders/create", payload, delivery), ...emit(ctx, shop, "orders/paid", payload, delivery)];
+  const paid = order.financialStatus === "paid" ? emit(ctx, shop, "orders/paid", payload, delivery) : [];
+  const webhooks = [...emit(ctx, shop, "orders/create", payload, delivery), ...paid];
   return { order: payload, webhooks };
 }
 

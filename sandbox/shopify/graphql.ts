@@ -1,7 +1,8 @@
 import type { Request, Response } from "express";
 import type { AccessRecord } from "../oauth-grants";
 import type { ShopifyContext } from "./context";
-import type { Shop, Subscription } from "./state";
+import { financialStatusOf, type Shop, type Subscription } from "./state";
+import { emit, orderPayload } from "./events";
 import { addSubscription, checkSubscription, ownSubscriptions, removeSubscription } from "./subscriptions";
 import { GraphqlSyntaxError, parseGraphql, skipped, valueOf, variableNamesIn, type Document, type Selection } from "./graphql-parse";
 
@@ -15,6 +16,7 @@ export const GRAPHQL_FIELDS = [
   "shop",
   "nodes",
   "orders",
+  "orderMarkAsPaid",
 ] as const;
 
 /** Shopify's cost-based throttle: a bucket of 2000 points restoring 100 a second; each call here costs 10. */
@@ -163,7 +165,9 @@ function nodesOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, variables
         : kind === "Fulfillment"
           ? ctx.state.findFulfillment(number)?.order.shop === shop.domain
           : [...ctx.state.checkouts.values()].some((c) => c.id === number && c.shop === shop.domain);
-    return own ? { __typename: kind, id } : null;
+    if (!own) return null;
+    const order = kind === "Order" ? ctx.state.orders.get(number) : undefined;
+    return order ? { __typename: kind, id, displayFinancialStatus: financialStatusOf(order).toUpperCase() } : { __typename: kind, id };
   });
   return { data: { nodes } };
 }
@@ -225,6 +229,50 @@ function ordersOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Js
 
 type Answer = { data?: Json; errors?: Json[] };
 
+const markPaidRefused = (field: string[], message: string): Answer => ({
+  data: {
+    orderMarkAsPaid: { __typename: "OrderMarkAsPaidPayload", order: null, userErrors: [{ __typename: "UserError", field, message }] },
+  },
+});
+
+/**
+ * `orderMarkAsPaid(input: { id })` as Shopify does it: write_orders needed (ACCESS_DENIED without); an
+ * id that is not one of the shop's orders, or an order already paid, refused with userErrors; else a
+ * sale for the outstanding amount is recorded, the order is PAID and `orders/paid` goes to the apps
+ * subscribed to it.
+ */
+function markOrderPaid(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Json): Answer {
+  if (!grant.scopes.includes("write_orders"))
+    return {
+      errors: [graphqlError("Access denied for orderMarkAsPaid field. Required access: `write_orders` access scope.", "ACCESS_DENIED")],
+    };
+  const input = (args.input ?? {}) as Json;
+  const match = typeof input.id === "string" ? /^gid:\/\/shopify\/Order\/(\d{1,20})$/.exec(input.id) : null;
+  if (typeof input.id !== "string" || !/^gid:\/\/shopify\/\w+\/\d+$/.test(input.id))
+    return { errors: [graphqlError(`Invalid global id '${String(input.id)}'`, "argumentLiteralsIncompatible")] };
+  const order = match ? ctx.state.orders.get(Number(match[1])) : undefined;
+  if (!order || order.shop !== shop.domain) return markPaidRefused(["input", "id"], "Order does not exist");
+  if (financialStatusOf(order) === "paid") return markPaidRefused(["input", "id"], "Order cannot be marked as paid.");
+  const at = ctx.options.now();
+  const amount = order.lineItems.reduce((sum, item) => sum + Number(item.price) * item.quantity, 0).toFixed(2);
+  order.financialStatus = "paid";
+  order.transactions = [...(order.transactions ?? []), { kind: "sale", gateway: "manual", amount, createdAt: at }];
+  order.updatedAt = at;
+  ctx.state.changed();
+  const payload = orderPayload(shop, order);
+  emit(ctx, shop, "orders/paid", payload);
+  emit(ctx, shop, "orders/updated", payload);
+  return {
+    data: {
+      orderMarkAsPaid: {
+        __typename: "OrderMarkAsPaidPayload",
+        order: { __typename: "Order", id: input.id, name: `#${order.number}`, displayFinancialStatus: "PAID" },
+        userErrors: [],
+      },
+    },
+  };
+}
+
 const ROOTS: Record<
   "query" | "mutation",
   Record<string, (ctx: ShopifyContext, grant: AccessRecord, shop: Shop, version: string, args: Json) => Answer>
@@ -238,6 +286,7 @@ const ROOTS: Record<
   mutation: {
     webhookSubscriptionCreate: (ctx, grant, shop, version, args) => createSubscription(ctx, grant, shop, version, args),
     webhookSubscriptionDelete: (ctx, grant, shop, _version, args) => deleteSubscription(ctx, grant, shop, args),
+    orderMarkAsPaid: (ctx, grant, shop, _version, args) => markOrderPaid(ctx, grant, shop, args),
   },
 };
 const ROOT_TYPE = { query: "QueryRoot", mutation: "Mutation" } as const;

@@ -19,7 +19,7 @@ import {
   updateFulfillment,
 } from "./control";
 import { oauthRouter } from "./oauth";
-import { ShopifyState } from "./state";
+import { ShopifyState, type Order } from "./state";
 import { WebhookSender, type WebhookRecord } from "./webhooks";
 
 export { installHmac, KNOWN_SCOPES } from "./oauth";
@@ -65,6 +65,8 @@ export interface ShopifySandbox {
   router: Router;
   close(): Promise<void>;
   createOrder(shop: string, input?: Json): { order: Json; webhooks: WebhookRecord[] };
+  /** An order as the shop keeps it (its financial status, its sale transactions), for tests. */
+  order(id: number): Order | undefined;
   createFulfillment(orderId: number, input?: Json): { fulfillment: Json; webhooks: WebhookRecord[] };
   updateFulfillment(fulfillmentId: number, input?: Json): { fulfillment: Json; webhooks: WebhookRecord[] };
   createCheckout(shop: string, input?: Json): { checkout: Json; webhooks: WebhookRecord[] };
@@ -174,6 +176,7 @@ export function createShopifySandbox(input: ShopifySandboxOptions): ShopifySandb
       ctx.state.close();
     },
     createOrder: (shop, spec = {}) => createOrder(ctx, shop, spec),
+    order: (id) => ctx.state.orders.get(id),
     createFulfillment: (orderId, spec = {}) => createFulfillment(ctx, orderId, spec),
     updateFulfillment: (id, spec = {}) => updateFulfillment(ctx, id, spec),
     createCheckout: (shop, spec = {}) => createCheckout(ctx, shop, spec),

@@ -55,7 +55,17 @@ export interface Order {
   createdAt: number;
   updatedAt: number;
   fulfillments: Fulfillment[];
+  /**
+   * pending: a manual payment (cash on delivery, a bank deposit) not yet received; paid. Absent in
+   * states saved before it: paid, as every order was then.
+   */
+  financialStatus?: "pending" | "paid";
+  /** The sale transactions recorded on it (orderMarkAsPaid records one for the outstanding amount). */
+  transactions?: { kind: "sale"; gateway: "manual"; amount: string; createdAt: number }[];
 }
+
+/** An order's financial status (paid unless it was made pending). */
+export const financialStatusOf = (order: Order) => order.financialStatus ?? "paid";
 
 export interface Fulfillment {
   id: number;

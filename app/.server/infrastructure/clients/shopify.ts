@@ -20,8 +20,11 @@ export { isShopDomain, kenyanPhone, shopifyCustomerPhone } from "./shopify-check
  * the sandbox in sandbox mode).
  */
 
-/** What Jumbe reads: orders (with fulfilments and checkouts) and customers' phones. */
-export const SHOPIFY_SCOPES = ["read_orders", "read_customers"] as const;
+/**
+ * What Jumbe reads: orders (with fulfilments and checkouts) and customers' phones; and writes: an order
+ * paid by M-Pesa marked paid (`orderMarkAsPaid` needs write_orders, decision 142).
+ */
+export const SHOPIFY_SCOPES = ["read_orders", "read_customers", "write_orders"] as const;
 /** The topics Jumbe listens to. */
 export const SHOPIFY_TOPICS = [
   "orders/create",
@@ -158,8 +161,15 @@ const SHOP = `query jumbeShop { shop { myshopifyDomain } }`;
 /** Shopify's `nodes` takes at most 250 ids a call. */
 const NODES_PER_CALL = 250;
 const UNSUBSCRIBE = `mutation jumbeUnsubscribe($id: ID!) { webhookSubscriptionDelete(id: $id) { deletedWebhookSubscriptionId userErrors { field message } } }`;
+const MARK_PAID = `mutation jumbeMarkPaid($input: OrderMarkAsPaidInput!) {
+  orderMarkAsPaid(input: $input) { order { id displayFinancialStatus } userErrors { field message } }
+}`;
+const ORDER_STATUS = `query jumbeOrderStatus($ids: [ID!]!) { nodes(ids: $ids) { id ... on Order { displayFinancialStatus } } }`;
 /** Every GraphQL operation Jumbe sends, as sent (the fidelity suite sends these same texts with Shopify's own library). */
-export const SHOPIFY_OPERATIONS = { SUBSCRIBE, LIST, NODES, SHOP, UNSUBSCRIBE } as const;
+export const SHOPIFY_OPERATIONS = { SUBSCRIBE, LIST, NODES, SHOP, UNSUBSCRIBE, MARK_PAID, ORDER_STATUS } as const;
+
+/** What `orderMarkAsPaid` answered: marked (now PAID), or the shop's userErrors in words. */
+export type MarkPaidOutcome = { marked: true; financialStatus: string } | { marked: false; message: string };
 
 /** GraphQL's `errors`: THROTTLED waits as its cost extension says; ACCESS_DENIED is a missing scope. */
 function graphqlFailure(json: Record<string, unknown>, what: string) {
@@ -286,6 +296,33 @@ export function shopifyClient(given: Partial<ShopifyConfig> = {}) {
     async shopDomain(shop: string, accessToken: string): Promise<string> {
       const data = await this.graphql(shop, accessToken, "shop", SHOP, {});
       return isObject(data.shop) ? stringOr(data.shop.myshopifyDomain, "") : "";
+    },
+
+    /**
+     * Marks an order paid (GraphQL `orderMarkAsPaid`, write_orders): Shopify records a sale for the
+     * outstanding amount. An order already paid, or not the shop's, is refused with userErrors.
+     */
+    async markOrderPaid(shop: string, accessToken: string, orderGid: string): Promise<MarkPaidOutcome> {
+      const data = await this.graphql(shop, accessToken, "mark as paid", MARK_PAID, { input: { id: orderGid } });
+      const result = isObject(data.orderMarkAsPaid) ? data.orderMarkAsPaid : {};
+      const userErrors = Array.isArray(result.userErrors) ? result.userErrors.filter(isObject) : [];
+      if (userErrors.length)
+        return {
+          marked: false,
+          message: userErrors
+            .map((e) => stringOr(e.message, ""))
+            .join("; ")
+            .slice(0, 300),
+        };
+      const order = isObject(result.order) ? result.order : {};
+      return { marked: true, financialStatus: stringOr(order.displayFinancialStatus, "PAID") };
+    },
+
+    /** An order's financial status (PENDING, PAID…) as the shop says it; null when the shop does not know the order. */
+    async orderFinancialStatus(shop: string, accessToken: string, orderGid: string): Promise<string | null> {
+      const data = await this.graphql(shop, accessToken, "order status", ORDER_STATUS, { ids: [orderGid] });
+      const node = Array.isArray(data.nodes) ? data.nodes[0] : null;
+      return isObject(node) ? stringOr(node.displayFinancialStatus, "") || null : null;
     },
 
     /** Every topic Jumbe needs at `address`; subscriptions already there are kept. */
