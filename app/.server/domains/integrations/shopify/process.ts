@@ -10,6 +10,7 @@ import { templateBlock, templateVariables } from "./templates";
 import { SHOPIFY_EVENT_QUEUE } from "./intake";
 import { confirmAtShops, uninstallConfirmed } from "./confirm";
 import { handlePrivacyEvent, isPrivacyTopic } from "./privacy";
+import { askForOrderPayments, noteOrdersToAsk } from "./order-payments";
 import { m } from "~/paraglide/messages";
 import { SHOPIFY_REASONS } from "../../activity";
 import { englishOf, words, type Said } from "../../../infrastructure/words/said";
@@ -119,6 +120,8 @@ async function processPass(ids: string[]) {
     else ignored.push(row.id);
   }
   await flush();
+  // After the order's template (its conversation may be new); a retried job finds the orders it noted still asking.
+  await askForOrderPayments(ids);
 }
 
 /**
@@ -244,7 +247,10 @@ async function writeSkips(skips: Skip[], from: ("received" | "waiting")[]) {
 
 /** A run of orders and fulfilments: the checkouts its orders cancel, then their templates (or why none went). */
 async function ordersAndFulfilments(rows: EventRow[]) {
-  await cancelCheckoutsOf(rows.filter((row) => row.event_type === "order_created"));
+  const orders = rows.filter((row) => row.event_type === "order_created");
+  // Pending orders of businesses that ask for payment by M-Pesa: noted first, asked after the templates (order-payments.ts).
+  await noteOrdersToAsk(orders);
+  await cancelCheckoutsOf(orders);
   await sendForAll(
     rows.map((row) => ({ row, eventType: row.event_type!, payload: row.payload })),
     ["received"],

@@ -1,0 +1,34 @@
+import { Form } from "react-router";
+import { Card } from "~/components/ui/card";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { CheckboxField } from "~/components/ui/field";
+import { m } from "~/paraglide/messages";
+
+/**
+ * The switch that makes a pending Shopify order ask its customer to pay by M-Pesa (decision 142): one
+ * plain form (`intent=ask-payment`), for owners and admins; read only for the others.
+ */
+export function AskPaymentForm({ on, canManage }: { on: boolean; canManage: boolean }) {
+  return (
+    <Card as="section" aria-labelledby="shopify-pay" data-ask-payment={on ? "on" : "off"}>
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 id="shopify-pay" className="font-semibold">
+          {m.shopify_pay_title()}
+        </h2>
+        <Badge tone={on ? "success" : "neutral"}>{on ? m.shopify_on() : m.shopify_off()}</Badge>
+      </div>
+      <p className="mt-1 text-sm text-slate-600">{m.shopify_pay_help()}</p>
+      <Form method="post" className="mt-4 space-y-4">
+        <fieldset disabled={!canManage} className="space-y-4">
+          <CheckboxField label={m.shopify_pay_enabled()} name="askPayment" defaultChecked={on} />
+          {canManage ? (
+            <Button type="submit" size="sm" name="intent" value="ask-payment" aria-label={m.shopify_pay_save_label()}>
+              {m.shopify_save()}
+            </Button>
+          ) : null}
+        </fieldset>
+      </Form>
+    </Card>
+  );
+}
