@@ -5,6 +5,7 @@ import type { ShopifyContext } from "./context";
 import { checkoutPayload, emit, emitPrivacy, fulfillmentPayload, orderPayload, PRIVACY_TOPICS, shopPayload } from "./events";
 import type { Address, Checkout, LineItem, Order, Person, Shop } from "./state";
 import { DELIVERIES, type Delivery, type WebhookRecord } from "./webhooks";
+import { addProducts, changeProduct, deleteProduct, ProductSpecError } from "./products";
 
 type Json = Record<string, unknown>;
 
@@ -286,6 +287,7 @@ export function shopView(ctx: ShopifyContext, shop: Shop) {
       .subscriptionsOf(shop.domain)
       .map((s) => ({ id: s.id, topic: s.topic, address: s.address, apiVersion: s.apiVersion })),
     orders: ctx.state.ordersOf(shop.domain).length,
+    products: ctx.state.productsOf(shop.domain).length,
   };
 }
 
@@ -324,6 +326,38 @@ export function controlRouter(ctx: ShopifyContext): Router {
   router.post(
     "/shops/:shop/orders",
     act((req) => createOrder(ctx, String(req.params.shop), body(req))),
+  );
+  // The shop's catalogue (decision 142): seeded products (products/create), a change, a deletion.
+  const products = (fn: () => { webhooks: WebhookRecord[] } & Json) => {
+    try {
+      return fn();
+    } catch (error) {
+      if (error instanceof ProductSpecError) throw new ControlError(400, error.message);
+      throw error;
+    }
+  };
+  const productOr404 = (id: number) => {
+    const product = ctx.state.products.get(id);
+    if (!product) throw new ControlError(404, `No product ${id}.`);
+    return product;
+  };
+  router.post(
+    "/shops/:shop/products",
+    act((req) => products(() => addProducts(ctx, shopOr404(ctx, String(req.params.shop)), body(req).products))),
+  );
+  router.post(
+    "/products/:id",
+    act((req) => {
+      const product = productOr404(Number(req.params.id));
+      return products(() => changeProduct(ctx, shopOr404(ctx, product.shop), product, body(req)));
+    }, 200),
+  );
+  router.delete(
+    "/products/:id",
+    act((req) => {
+      const product = productOr404(Number(req.params.id));
+      return deleteProduct(ctx, shopOr404(ctx, product.shop), product);
+    }, 200),
   );
   router.post(
     "/shops/:shop/orders/import",

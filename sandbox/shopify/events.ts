@@ -22,6 +22,9 @@ export const TOPICS: Readonly<Record<string, string[]>> = {
   "fulfillments/update": ["read_orders", "read_fulfillments"],
   "checkouts/create": ["read_orders"],
   "checkouts/update": ["read_orders"],
+  "products/create": ["read_products"],
+  "products/update": ["read_products"],
+  "products/delete": ["read_products"],
   "app/uninstalled": [],
 };
 

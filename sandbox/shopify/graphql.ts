@@ -3,6 +3,7 @@ import type { AccessRecord } from "../oauth-grants";
 import type { ShopifyContext } from "./context";
 import { financialStatusOf, type Shop, type Subscription } from "./state";
 import { emit, orderPayload } from "./events";
+import { productNode } from "./products";
 import { addSubscription, checkSubscription, ownSubscriptions, removeSubscription } from "./subscriptions";
 import { GraphqlSyntaxError, parseGraphql, skipped, valueOf, variableNamesIn, type Document, type Selection } from "./graphql-parse";
 
@@ -17,6 +18,7 @@ export const GRAPHQL_FIELDS = [
   "nodes",
   "orders",
   "orderMarkAsPaid",
+  "products",
 ] as const;
 
 /** Shopify's cost-based throttle: a bucket of 2000 points restoring 100 a second; each call here costs 10. */
@@ -140,7 +142,7 @@ function listSubscriptions(ctx: ShopifyContext, grant: AccessRecord, shop: Shop,
   return { data: { webhookSubscriptions: connection("WebhookSubscription", nodes) } };
 }
 
-const NODE_ID = /^gid:\/\/shopify\/(Order|Fulfillment|AbandonedCheckout)\/(\d{1,20})$/;
+const NODE_ID = /^gid:\/\/shopify\/(Order|Fulfillment|AbandonedCheckout|Product)\/(\d{1,20})$/;
 
 /**
  * `nodes(ids:)`: each id the shop's own order, fulfilment or abandoned checkout answered as its node,
@@ -152,13 +154,22 @@ function nodesOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, variables
   if (ids.length > 250) return { errors: [graphqlError("The ids argument may hold at most 250 ids.", "MAX_INPUT_SIZE_EXCEEDED")] };
   const bad = ids.find((id) => typeof id !== "string" || !/^gid:\/\/shopify\/\w+\/\d+$/.test(id));
   if (bad !== undefined) return { errors: [graphqlError(`Invalid global id '${String(bad)}'`, "argumentLiteralsIncompatible")] };
-  if (!grant.scopes.includes("read_orders"))
-    return { errors: [graphqlError("Access denied for nodes field. Required access: `read_orders` access scope.", "ACCESS_DENIED")] };
+  // Products need read_products; orders and what hangs on them (and any other id) read_orders.
+  const kinds = (ids as string[]).map((id) => NODE_ID.exec(id)?.[1]);
+  const needs = new Set(kinds.map((k) => (k === "Product" ? "read_products" : "read_orders")));
+  if (!needs.size) needs.add("read_orders");
+  const needed = [...needs].find((scope) => !grant.scopes.includes(scope));
+  if (needed)
+    return { errors: [graphqlError(`Access denied for nodes field. Required access: \`${needed}\` access scope.`, "ACCESS_DENIED")] };
   const nodes = (ids as string[]).map((id) => {
     const match = NODE_ID.exec(id);
     if (!match) return null;
     const kind = match[1]!;
     const number = Number(match[2]);
+    if (kind === "Product") {
+      const product = ctx.state.products.get(number);
+      return product?.shop === shop.domain ? productNode(product) : null;
+    }
     const own =
       kind === "Order"
         ? ctx.state.orders.get(number)?.shop === shop.domain
@@ -189,14 +200,14 @@ function connection(kind: string, nodes: Json[]) {
   };
 }
 
-function shopNode(shop: Shop) {
+function shopNode(shop: Shop & { currency?: string }) {
   return {
     __typename: "Shop",
     id: gid("Shop", shop.id),
     name: shop.name,
     email: shop.email,
     myshopifyDomain: shop.domain,
-    currencyCode: "KES",
+    currencyCode: shop.currency ?? "KES",
     ianaTimezone: "Africa/Nairobi",
   };
 }
@@ -228,6 +239,48 @@ function ordersOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Js
 }
 
 type Answer = { data?: Json; errors?: Json[] };
+
+const cursorOf = (id: number) => Buffer.from(`product:${id}`).toString("base64");
+const idOfCursor = (cursor: string) => {
+  const match = /^product:(\d{1,20})$/.exec(Buffer.from(cursor, "base64").toString("utf8"));
+  return match ? Number(match[1]) : null;
+};
+
+/**
+ * `products(first:, after:)`: the shop's products in id order, at most 250 a page, `pageInfo` with
+ * `hasNextPage` and `endCursor` to ask for the next; `read_products` required; a cursor that is not
+ * one this API gave is an error, as Shopify's is.
+ */
+function productsOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Json): Answer {
+  if (!grant.scopes.includes("read_products"))
+    return { errors: [graphqlError("Access denied for products field. Required access: `read_products` access scope.", "ACCESS_DENIED")] };
+  const first = args.first;
+  if (typeof first !== "number" || !Number.isInteger(first) || first < 0 || first > 250)
+    return { errors: [graphqlError("The first argument must be an integer from 0 to 250.", "argumentLiteralsIncompatible")] };
+  const after = args.after === undefined || args.after === null ? null : idOfCursor(String(args.after));
+  if (args.after !== undefined && args.after !== null && after === null)
+    return { errors: [graphqlError(`Invalid cursor for current pagination sort.`, "argumentLiteralsIncompatible")] };
+  const all = ctx.state.productsOf(shop.domain).filter((p) => after === null || p.id > after);
+  const page = all.slice(0, first);
+  const nodes = page.map(productNode);
+  const edges = page.map((p, i) => ({ __typename: "ProductEdge", node: nodes[i], cursor: cursorOf(p.id) }));
+  return {
+    data: {
+      products: {
+        __typename: "ProductConnection",
+        nodes,
+        edges,
+        pageInfo: {
+          __typename: "PageInfo",
+          hasNextPage: all.length > page.length,
+          hasPreviousPage: after !== null,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges.at(-1)?.cursor ?? null,
+        },
+      },
+    },
+  };
+}
 
 const markPaidRefused = (field: string[], message: string): Answer => ({
   data: {
@@ -282,6 +335,7 @@ const ROOTS: Record<
     webhookSubscriptions: (ctx, grant, shop, _version, args) => listSubscriptions(ctx, grant, shop, args),
     nodes: (ctx, grant, shop, _version, args) => nodesOf(ctx, grant, shop, args),
     orders: (ctx, grant, shop, _version, args) => ordersOf(ctx, grant, shop, args),
+    products: (ctx, grant, shop, _version, args) => productsOf(ctx, grant, shop, args),
   },
   mutation: {
     webhookSubscriptionCreate: (ctx, grant, shop, version, args) => createSubscription(ctx, grant, shop, version, args),

@@ -20,6 +20,7 @@ import {
 } from "./control";
 import { oauthRouter } from "./oauth";
 import { ShopifyState, type Order } from "./state";
+import { addProducts, changeProduct, deleteProduct } from "./products";
 import { WebhookSender, type WebhookRecord } from "./webhooks";
 
 export { installHmac, KNOWN_SCOPES } from "./oauth";
@@ -67,6 +68,14 @@ export interface ShopifySandbox {
   createOrder(shop: string, input?: Json): { order: Json; webhooks: WebhookRecord[] };
   /** An order as the shop keeps it (its financial status, its sale transactions), for tests. */
   order(id: number): Order | undefined;
+  /** Products added to a shop's catalogue (products/create each). */
+  addProducts(shop: string, specs: Json[]): { products: Json[]; webhooks: WebhookRecord[] };
+  /** A product changed (products/update). */
+  changeProduct(id: number, spec: Json): { product: Json; webhooks: WebhookRecord[] };
+  /** A product deleted (products/delete). */
+  deleteProduct(id: number): { webhooks: WebhookRecord[] };
+  /** The shop's currency (KES unless set). */
+  setShopCurrency(shop: string, currency: string): void;
   createFulfillment(orderId: number, input?: Json): { fulfillment: Json; webhooks: WebhookRecord[] };
   updateFulfillment(fulfillmentId: number, input?: Json): { fulfillment: Json; webhooks: WebhookRecord[] };
   createCheckout(shop: string, input?: Json): { checkout: Json; webhooks: WebhookRecord[] };
@@ -140,6 +149,18 @@ const DEMO_SHOPIFY_TOPICS = [
   "app/uninstalled",
 ];
 
+function shopOf(ctx: ShopifyContext, domain: string) {
+  const shop = ctx.state.shop(domain);
+  if (!shop) throw new Error(`No test shop ${domain}`);
+  return shop;
+}
+
+function productOf(ctx: ShopifyContext, id: number) {
+  const product = ctx.state.products.get(id);
+  if (!product) throw new Error(`No product ${id}`);
+  return product;
+}
+
 export function createShopifySandbox(input: ShopifySandboxOptions): ShopifySandbox {
   const options = resolveOptions(input);
   const grants = new OAuthGrants({ prefixes: { code: "", access: "shpat_", refresh: "shprt_" }, accessTtlMs: null, now: options.now });
@@ -177,6 +198,13 @@ export function createShopifySandbox(input: ShopifySandboxOptions): ShopifySandb
     },
     createOrder: (shop, spec = {}) => createOrder(ctx, shop, spec),
     order: (id) => ctx.state.orders.get(id),
+    addProducts: (shop, specs) => addProducts(ctx, shopOf(ctx, shop), specs),
+    changeProduct: (id, spec) => changeProduct(ctx, shopOf(ctx, productOf(ctx, id).shop), productOf(ctx, id), spec),
+    deleteProduct: (id) => deleteProduct(ctx, shopOf(ctx, productOf(ctx, id).shop), productOf(ctx, id)),
+    setShopCurrency: (shop, currency) => {
+      shopOf(ctx, shop).currency = currency;
+      ctx.state.changed();
+    },
     createFulfillment: (orderId, spec = {}) => createFulfillment(ctx, orderId, spec),
     updateFulfillment: (id, spec = {}) => updateFulfillment(ctx, id, spec),
     createCheckout: (shop, spec = {}) => createCheckout(ctx, shop, spec),

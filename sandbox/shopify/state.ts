@@ -7,6 +7,8 @@ export interface Shop {
   domain: string;
   name: string;
   email: string;
+  /** The shop's currency (GraphQL `shop.currencyCode`); KES unless a test sets another. */
+  currency?: string;
 }
 
 export interface Subscription {
@@ -79,6 +81,29 @@ export interface Fulfillment {
   updatedAt: number;
 }
 
+export interface Variant {
+  id: number;
+  title: string;
+  sku: string | null;
+  /** Shopify's money: a decimal string in the shop's currency. */
+  price: string;
+  inventoryQuantity: number;
+  imageUrl: string | null;
+}
+
+/** A product of the shop's catalogue, with its variants (GraphQL `products`, webhooks products/*). */
+export interface Product {
+  id: number;
+  shop: string;
+  title: string;
+  description: string;
+  status: "active" | "draft" | "archived";
+  imageUrl: string | null;
+  variants: Variant[];
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface Checkout {
   id: number;
   token: string;
@@ -101,6 +126,7 @@ interface Saved {
   subscriptions: Subscription[];
   orders: Order[];
   checkouts: Checkout[];
+  products?: Product[];
   grants: GrantsSnapshot;
 }
 
@@ -122,6 +148,7 @@ export class ShopifyState {
   subscriptions = new Map<number, Subscription>();
   orders = new Map<number, Order>();
   checkouts = new Map<string, Checkout>();
+  products = new Map<number, Product>();
   private nextId = 5_100_000_001;
   private readonly file: StateFile<Saved>;
 
@@ -168,6 +195,11 @@ export class ShopifyState {
     return [...this.subscriptions.values()].filter((s) => s.shop === shop && (clientId === undefined || s.clientId === clientId));
   }
 
+  /** The shop's products in id order (the order `products` pages them in). */
+  productsOf(shop: string) {
+    return [...this.products.values()].filter((p) => p.shop === shop).sort((a, b) => a.id - b.id);
+  }
+
   ordersOf(shop: string) {
     return [...this.orders.values()].filter((o) => o.shop === shop);
   }
@@ -189,6 +221,7 @@ export class ShopifyState {
     this.subscriptions.clear();
     this.orders.clear();
     this.checkouts.clear();
+    this.products.clear();
     this.grants.reset();
     this.seed();
   }
@@ -206,6 +239,7 @@ export class ShopifyState {
       subscriptions: [...this.subscriptions.values()],
       orders: [...this.orders.values()],
       checkouts: [...this.checkouts.values()],
+      products: [...this.products.values()],
       grants: this.grants.snapshot(),
     };
   }
@@ -216,6 +250,7 @@ export class ShopifyState {
     for (const s of saved.subscriptions ?? []) this.subscriptions.set(s.id, s);
     for (const o of saved.orders ?? []) this.orders.set(o.id, o);
     for (const c of saved.checkouts ?? []) this.checkouts.set(c.token, c);
+    for (const p of saved.products ?? []) this.products.set(p.id, p);
     this.grants.restore(saved.grants);
   }
 }
