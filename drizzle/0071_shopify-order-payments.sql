@@ -17,6 +17,7 @@ CREATE TABLE "shopify_order_payments" (
 CREATE TABLE "shopify_settings" (
 	"organization_id" uuid PRIMARY KEY NOT NULL,
 	"ask_payment" boolean DEFAULT false NOT NULL,
+	"products_imported_at" timestamp with time zone,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

@@ -3,6 +3,7 @@ import { Card } from "~/components/ui/card";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { CheckboxField } from "~/components/ui/field";
+import { formatWhen } from "~/lib/dates";
 import { m } from "~/paraglide/messages";
 
 /**
@@ -29,6 +30,28 @@ export function AskPaymentForm({ on, canManage }: { on: boolean; canManage: bool
           ) : null}
         </fieldset>
       </Form>
+    </Card>
+  );
+}
+
+/** The shop's products into Jumbe's catalogue (decision 142): one button (`intent=import-products`), for those who manage the shop. */
+export function ImportProductsForm({ importedAt, canImport }: { importedAt: string | null; canImport: boolean }) {
+  return (
+    <Card as="section" aria-labelledby="shopify-products">
+      <h2 id="shopify-products" className="font-semibold">
+        {m.shopify_products_title()}
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">{m.shopify_products_help()}</p>
+      {importedAt ? (
+        <p className="mt-2 text-sm text-slate-700">{m.shopify_products_imported_at({ when: formatWhen(importedAt) })}</p>
+      ) : null}
+      {canImport ? (
+        <Form method="post" className="mt-4">
+          <Button type="submit" size="sm" name="intent" value="import-products" variant="secondary">
+            {m.shopify_products_import()}
+          </Button>
+        </Form>
+      ) : null}
     </Card>
   );
 }

@@ -21,10 +21,10 @@ export { isShopDomain, kenyanPhone, shopifyCustomerPhone } from "./shopify-check
  */
 
 /**
- * What Jumbe reads: orders (with fulfilments and checkouts) and customers' phones; and writes: an order
- * paid by M-Pesa marked paid (`orderMarkAsPaid` needs write_orders, decision 142).
+ * What Jumbe reads: orders (with fulfilments and checkouts), customers' phones and the catalogue's
+ * products; and writes: an order paid by M-Pesa marked paid (`orderMarkAsPaid` needs write_orders, decision 142).
  */
-export const SHOPIFY_SCOPES = ["read_orders", "read_customers", "write_orders"] as const;
+export const SHOPIFY_SCOPES = ["read_orders", "read_customers", "write_orders", "read_products"] as const;
 /** The topics Jumbe listens to. */
 export const SHOPIFY_TOPICS = [
   "orders/create",
@@ -32,6 +32,9 @@ export const SHOPIFY_TOPICS = [
   "fulfillments/update",
   "checkouts/create",
   "checkouts/update",
+  "products/create",
+  "products/update",
+  "products/delete",
   "app/uninstalled",
 ] as const;
 /** Shopify's REST bucket leaks 2 calls a second: a 429 without Retry-After waits this long. */
@@ -164,9 +167,59 @@ const UNSUBSCRIBE = `mutation jumbeUnsubscribe($id: ID!) { webhookSubscriptionDe
 const MARK_PAID = `mutation jumbeMarkPaid($input: OrderMarkAsPaidInput!) {
   orderMarkAsPaid(input: $input) { order { id displayFinancialStatus } userErrors { field message } }
 }`;
+const PRODUCT_FIELDS = `id title description status featuredImage { url }
+  variants(first: 100) { nodes { id title sku price availableForSale image { url } } }`;
+const PRODUCTS = `query jumbeProducts($first: Int!, $after: String) {
+  shop { currencyCode }
+  products(first: $first, after: $after) { pageInfo { hasNextPage endCursor } nodes { ${PRODUCT_FIELDS} } }
+}`;
+const PRODUCT_NODES = `query jumbeProductNodes($ids: [ID!]!) { shop { currencyCode } nodes(ids: $ids) { id ... on Product { ${PRODUCT_FIELDS} } } }`;
 const ORDER_STATUS = `query jumbeOrderStatus($ids: [ID!]!) { nodes(ids: $ids) { id ... on Order { displayFinancialStatus } } }`;
 /** Every GraphQL operation Jumbe sends, as sent (the fidelity suite sends these same texts with Shopify's own library). */
-export const SHOPIFY_OPERATIONS = { SUBSCRIBE, LIST, NODES, SHOP, UNSUBSCRIBE, MARK_PAID, ORDER_STATUS } as const;
+export const SHOPIFY_OPERATIONS = { SUBSCRIBE, LIST, NODES, SHOP, UNSUBSCRIBE, MARK_PAID, ORDER_STATUS, PRODUCTS, PRODUCT_NODES } as const;
+
+/** A product variant as Jumbe reads it from the GraphQL Admin API. */
+export interface ShopifyVariant {
+  id: string;
+  title: string;
+  sku: string;
+  price: string;
+  availableForSale: boolean;
+  imageUrl: string | null;
+}
+
+/** A product as Jumbe reads it: its status (ACTIVE, DRAFT, ARCHIVED), its featured image, its variants (the first 100). */
+export interface ShopifyProduct {
+  id: string;
+  title: string;
+  description: string;
+  status: string;
+  imageUrl: string | null;
+  variants: ShopifyVariant[];
+}
+
+const urlOf = (value: unknown) => (isObject(value) && typeof value.url === "string" ? value.url : null);
+const nodesOf = (value: unknown) => (isObject(value) && Array.isArray(value.nodes) ? value.nodes.filter(isObject) : []);
+
+function productFrom(node: Record<string, unknown>): ShopifyProduct {
+  return {
+    id: stringOr(node.id, ""),
+    title: stringOr(node.title, ""),
+    description: stringOr(node.description, ""),
+    status: stringOr(node.status, ""),
+    imageUrl: urlOf(node.featuredImage),
+    variants: nodesOf(node.variants).map((v) => ({
+      id: stringOr(v.id, ""),
+      title: stringOr(v.title, ""),
+      sku: stringOr(v.sku, ""),
+      price: stringOr(v.price, ""),
+      availableForSale: v.availableForSale === true,
+      imageUrl: urlOf(v.image),
+    })),
+  };
+}
+
+const currencyOf = (data: Record<string, unknown>) => (isObject(data.shop) ? stringOr(data.shop.currencyCode, "") : "");
 
 /** What `orderMarkAsPaid` answered: marked (now PAID), or the shop's userErrors in words. */
 export type MarkPaidOutcome = { marked: true; financialStatus: string } | { marked: false; message: string };
@@ -323,6 +376,25 @@ export function shopifyClient(given: Partial<ShopifyConfig> = {}) {
       const data = await this.graphql(shop, accessToken, "order status", ORDER_STATUS, { ids: [orderGid] });
       const node = Array.isArray(data.nodes) ? data.nodes[0] : null;
       return isObject(node) ? stringOr(node.displayFinancialStatus, "") || null : null;
+    },
+
+    /** One page of the shop's products (cursor paging: `after` is the previous page's endCursor), with the shop's currency. */
+    async productsPage(shop: string, accessToken: string, first: number, after: string | null) {
+      const data = await this.graphql(shop, accessToken, "products", PRODUCTS, { first, after });
+      const page = isObject(data.products) ? data.products : {};
+      const info = isObject(page.pageInfo) ? page.pageInfo : {};
+      return {
+        currency: currencyOf(data),
+        products: nodesOf(page).map(productFrom),
+        next: info.hasNextPage === true && typeof info.endCursor === "string" ? info.endCursor : null,
+      };
+    },
+
+    /** These products as the shop has them now (null for one it no longer has, or never had), with the shop's currency. */
+    async productsById(shop: string, accessToken: string, gids: string[]) {
+      const data = await this.graphql(shop, accessToken, "products", PRODUCT_NODES, { ids: gids });
+      const nodes = Array.isArray(data.nodes) ? data.nodes : [];
+      return { currency: currencyOf(data), products: gids.map((_, i) => (isObject(nodes[i]) ? productFrom(nodes[i]) : null)) };
     },
 
     /** Every topic Jumbe needs at `address`; subscriptions already there are kept. */

@@ -17,7 +17,8 @@ import {
 } from "~/.server/domains/integrations/shopify/mappings";
 import { reasonWords } from "~/.server/domains/integrations/shopify/process";
 import { orderPaymentWords } from "~/.server/domains/integrations/shopify/order-payments";
-import { asksForPayment, saveAskPayment } from "~/.server/domains/integrations/shopify/payment-setting";
+import { saveAskPayment, shopifySettingsOf } from "~/.server/domains/integrations/shopify/payment-setting";
+import { importShopifyProducts } from "~/.server/domains/integrations/shopify/products";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { DELAY_MINUTES, SHOPIFY_FIELDS, templateBlockWords } from "~/lib/shopify";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -27,7 +28,7 @@ import { Toast } from "~/components/ui/toast";
 import { Card } from "~/components/ui/card";
 import { Badge } from "~/components/ui/badge";
 import { RecentEvents } from "~/components/integrations/shopify-events";
-import { AskPaymentForm } from "~/components/integrations/shopify-payment";
+import { AskPaymentForm, ImportProductsForm } from "~/components/integrations/shopify-payment";
 import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/notice";
 import { CheckboxField, Field, SelectField } from "~/components/ui/field";
@@ -56,11 +57,11 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     throw data(refusalOf(error).message, { status: 404 });
   }
-  const [mappings, templates, events, askPayment] = await Promise.all([
+  const [mappings, templates, events, settings] = await Promise.all([
     listMappings(organizationId),
     approvedTemplates(organizationId),
     recentEvents(organizationId),
-    asksForPayment(organizationId),
+    shopifySettingsOf(organizationId),
   ]);
   const reasons = Object.fromEntries(events.map((e) => [e.id, e.reason ? reasonWords(e.reason) : null]));
   const payments = Object.fromEntries(
@@ -73,8 +74,10 @@ export async function loader(args: Route.LoaderArgs) {
     events,
     reasons,
     payments,
-    askPayment,
+    askPayment: settings.askPayment,
+    productsImportedAt: settings.productsImportedAt,
     canManage: can(current.role, "developer:manage"),
+    canImport: can(current.role, "shop:manage"),
     canManagePayment: can(current.role, "payments:manage"),
   };
 }
@@ -123,14 +126,37 @@ export async function action(args: Route.ActionArgs) {
         },
         { permission: "payments:manage" },
       ),
+      // The shop's products into Jumbe's catalogue (decision 142): for those who manage the shop.
+      "import-products": intent(
+        z.object({}),
+        async ({ user }) => {
+          try {
+            const actor = { organizationId: user.organization.id, userId: user.user.id, meta: requestMeta(args.request, args.context) };
+            return redirectWithToast(href("/integrations/shopify"), "success", importedWords(await importShopifyProducts(actor)));
+          } catch (error) {
+            return refusalToast(refusalOf(error), {});
+          }
+        },
+        { permission: "shop:manage" },
+      ),
     },
     // The mapping forms post no intent (their one button).
     unknown: "mapping",
   });
 }
 
+/** What an import did, in one sentence (the SKUs kept as made in Jumbe named). */
+function importedWords(done: Awaited<ReturnType<typeof importShopifyProducts>>) {
+  const counts = { created: done.created, updated: done.updated, removed: done.removed };
+  const said = done.kept.length
+    ? m.shopify_products_done_kept({ ...counts, skus: done.kept.slice(0, 10).join(", ") })
+    : m.shopify_products_done(counts);
+  return done.refused ? `${said} ${m.shopify_products_done_refused({ count: done.refused })}` : said;
+}
+
 export default function ShopifySettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { shop, mappings, templates, events, reasons, payments, askPayment, canManage, canManagePayment } = loaderData;
+  const { shop, mappings, templates, events, reasons, payments, askPayment, productsImportedAt, canManage, canManagePayment, canImport } =
+    loaderData;
   return (
     <div className="max-w-3xl space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -152,6 +178,7 @@ export default function ShopifySettings({ loaderData, actionData }: Route.Compon
         <MappingForm key={mapping.eventType} mapping={mapping} templates={templates} canManage={canManage} />
       ))}
       <AskPaymentForm on={askPayment} canManage={canManagePayment} />
+      <ImportProductsForm importedAt={productsImportedAt} canImport={canImport} />
       <RecentEvents events={events} reasons={reasons} payments={payments} />
     </div>
   );

@@ -6,13 +6,19 @@ import { recordActivity } from "../../activity";
 import { englishOf, words } from "../../../infrastructure/words/said";
 import { connectedShop } from "./mappings";
 
-/** Whether the organisation's pending Shopify orders ask their customers to pay by M-Pesa (decision 142). */
-export async function asksForPayment(organizationId: string): Promise<boolean> {
-  const [row] = await queryRows<{ ask_payment: boolean }>(
+/**
+ * The organisation's Shopify choices (decision 142): whether pending orders ask their customers to pay
+ * by M-Pesa, and when the shop's products were first imported (null: never).
+ */
+export async function shopifySettingsOf(organizationId: string): Promise<{ askPayment: boolean; productsImportedAt: string | null }> {
+  const [row] = await queryRows<{ ask_payment: boolean; products_imported_at: Date | string | null }>(
     db(),
-    sql`select ask_payment from shopify_settings where organization_id = ${organizationId}`,
+    sql`select ask_payment, products_imported_at from shopify_settings where organization_id = ${organizationId}`,
   );
-  return row?.ask_payment ?? false;
+  return {
+    askPayment: row?.ask_payment ?? false,
+    productsImportedAt: row?.products_imported_at ? new Date(row.products_imported_at).toISOString() : null,
+  };
 }
 
 /** Turns asking on or off (owners and admins, the route checks), in the activity log; only while a shop is connected (404). */

@@ -11,6 +11,7 @@ import { SHOPIFY_EVENT_QUEUE } from "./intake";
 import { confirmAtShops, uninstallConfirmed } from "./confirm";
 import { handlePrivacyEvent, isPrivacyTopic } from "./privacy";
 import { askForOrderPayments, noteOrdersToAsk } from "./order-payments";
+import { syncProductEvents } from "./products";
 import { m } from "~/paraglide/messages";
 import { SHOPIFY_REASONS } from "../../activity";
 import { englishOf, words, type Said } from "../../../infrastructure/words/said";
@@ -101,6 +102,8 @@ async function processPass(ids: string[]) {
   // have cancelled what they cancel; the ones after it may cancel it).
   const run: EventRow[] = [];
   const ignored: string[] = [];
+  // products/*: read again from the shop and saved together after the rest (products.ts).
+  const productEvents: EventRow[] = [];
   const flush = async () => {
     if (ignored.length) await finishAll(ignored.splice(0), "ignored", "topic_not_used");
     if (run.length) await ordersAndFulfilments(run.splice(0));
@@ -117,9 +120,11 @@ async function processPass(ids: string[]) {
       await flush();
       await checkoutSeen(row);
     } else if (row.event_type === "order_created" || row.event_type === "order_fulfilled") run.push(row);
+    else if (row.topic.startsWith("products/")) productEvents.push(row);
     else ignored.push(row.id);
   }
   await flush();
+  await syncProductEvents(productEvents);
   // After the order's template (its conversation may be new); a retried job finds the orders it noted still asking.
   await askForOrderPayments(ids);
 }

@@ -117,6 +117,8 @@ export const shopifySettings = pgTable("shopify_settings", {
     .primaryKey()
     .references(() => organizations.id, { onDelete: "cascade" }),
   askPayment: boolean("ask_payment").notNull().default(false),
+  /** When the shop's products were first imported: from then on products/* webhooks keep them in step. */
+  productsImportedAt: timestamp("products_imported_at", { withTimezone: true }),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
