@@ -171,7 +171,15 @@ async function syncGroup(group: ProductEvent[]) {
     );
   });
   const outcome = await saveSourcedProducts(organizationId, shop, items, { productIds: gone, variantsKept });
-  await finishProductEvents(ids, "done", outcome.kept.length ? "product_sku_kept" : "products_synced");
+  // Each event says whether its product had a SKU kept as made in Jumbe.
+  const kept = new Set(outcome.kept);
+  const keptProducts = new Set(items.filter((item) => kept.has(item.retailerId)).map((item) => item.shopifyProductId));
+  await finishProductEvents(
+    group.filter((e) => keptProducts.has(productIdOf(e.payload) ?? "")).map((e) => e.id),
+    "done",
+    "product_sku_kept",
+  );
+  await finishProductEvents(ids, "done", "products_synced");
 }
 
 async function finishProductEvents(ids: string[], status: "done" | "ignored" | "skipped", reason: string) {
