@@ -4,7 +4,7 @@ import type { ShopifyContext } from "./context";
 import { financialStatusOf, type Shop, type Subscription } from "./state";
 import { emit, orderPayload } from "./events";
 import { productNode } from "./products";
-import { addSubscription, checkSubscription, ownSubscriptions, removeSubscription } from "./subscriptions";
+import { addSubscription, checkSubscription, hasScope, ownSubscriptions, removeSubscription } from "./subscriptions";
 import { GraphqlSyntaxError, parseGraphql, skipped, valueOf, variableNamesIn, type Document, type Selection } from "./graphql-parse";
 
 type Json = Record<string, unknown>;
@@ -158,7 +158,7 @@ function nodesOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, variables
   const kinds = (ids as string[]).map((id) => NODE_ID.exec(id)?.[1]);
   const needs = new Set(kinds.map((k) => (k === "Product" ? "read_products" : "read_orders")));
   if (!needs.size) needs.add("read_orders");
-  const needed = [...needs].find((scope) => !grant.scopes.includes(scope));
+  const needed = [...needs].find((scope) => !hasScope(grant, scope));
   if (needed)
     return { errors: [graphqlError(`Access denied for nodes field. Required access: \`${needed}\` access scope.`, "ACCESS_DENIED")] };
   const nodes = (ids as string[]).map((id) => {
@@ -214,7 +214,7 @@ function shopNode(shop: Shop & { currency?: string }) {
 
 /** `orders(first:)`: the shop's latest orders (newest first), `read_orders` required. */
 function ordersOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Json) {
-  if (!grant.scopes.includes("read_orders"))
+  if (!hasScope(grant, "read_orders"))
     return { errors: [graphqlError("Access denied for orders field. Required access: `read_orders` access scope.", "ACCESS_DENIED")] };
   const first = args.first;
   if (first === undefined || first === null)
@@ -252,7 +252,7 @@ const idOfCursor = (cursor: string) => {
  * one this API gave is an error, as Shopify's is.
  */
 function productsOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Json): Answer {
-  if (!grant.scopes.includes("read_products"))
+  if (!hasScope(grant, "read_products"))
     return { errors: [graphqlError("Access denied for products field. Required access: `read_products` access scope.", "ACCESS_DENIED")] };
   const first = args.first;
   if (typeof first !== "number" || !Number.isInteger(first) || first < 0 || first > 250)
@@ -295,7 +295,7 @@ const markPaidRefused = (field: string[], message: string): Answer => ({
  * subscribed to it.
  */
 function markOrderPaid(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Json): Answer {
-  if (!grant.scopes.includes("write_orders"))
+  if (!hasScope(grant, "write_orders"))
     return {
       errors: [graphqlError("Access denied for orderMarkAsPaid field. Required access: `write_orders` access scope.", "ACCESS_DENIED")],
     };

@@ -460,6 +460,18 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       proof: false,
       why: "no shop connected in the demo: 404",
     },
+    "ask-payment": {
+      needs: "payments:manage",
+      form: () => ({ intent: "ask-payment", askPayment: "on" }),
+      proof: false,
+      why: "no shop connected in the demo: 404 (shopify-order-payments.test.ts)",
+    },
+    "import-products": {
+      needs: "shop:manage",
+      form: () => ({ intent: "import-products" }),
+      proof: false,
+      why: "no shop connected in the demo: 404 (shopify-products.test.ts)",
+    },
   },
   "/integrations": {
     connect: {
