@@ -127,7 +127,12 @@ function adoptDemo(ctx: ShopifyContext, webhookAddress: string) {
   const domain = DEMO_SHOPIFY_SHOP.domain;
   const known = ctx.state.shops.has(domain);
   const shop = known ? ctx.state.shops.get(domain)! : { id: ctx.state.newId(), ...DEMO_SHOPIFY_SHOP };
-  const grant = { account: domain, clientId: ctx.options.clientId, scopes: ["read_orders", "read_customers"] };
+  // As Jumbe asks (clients/shopify.ts SHOPIFY_SCOPES): orders marked paid and products read too (decision 142).
+  const grant = {
+    account: domain,
+    clientId: ctx.options.clientId,
+    scopes: ["read_orders", "read_customers", "write_orders", "read_products"],
+  };
   const accessToken = demoShopifyToken(ctx.options.clientId);
   ctx.state.grants.adopt(grant, { accessToken, accessExpiresAt: null });
   if (!known) {
@@ -146,6 +151,9 @@ const DEMO_SHOPIFY_TOPICS = [
   "fulfillments/update",
   "checkouts/create",
   "checkouts/update",
+  "products/create",
+  "products/update",
+  "products/delete",
   "app/uninstalled",
 ];
 

@@ -454,9 +454,10 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     },
   },
   "/integrations/shopify": {
-    "": {
+    // The mapping forms post no intent: the page reads such a post as "mapping".
+    mapping: {
       needs: "developer:manage",
-      form: () => ({ eventType: "order_created", templateId: "" }),
+      form: () => ({ intent: "mapping", eventType: "order_created", templateId: "" }),
       proof: false,
       why: "no shop connected in the demo: 404",
     },
