@@ -265,6 +265,28 @@ export const verifyWebhook = (rawBody: string | Buffer, header: string | undefin
 
 /** Shopify's API with Jumbe's app; configuration from env() unless given. */
 export function shopifyClient(given: Partial<ShopifyConfig> = {}) {
+  const core = shopifyCore(given);
+  return { ...core, ...ordersAndProducts((...args) => core.graphql(...args)) };
+}
+
+/** Orders marked paid and products read (decision 142), over the core client's GraphQL call. */
+function ordersAndProducts(graphql: GraphqlCall) {
+  return {
+    /** Marks an order paid (GraphQL `orderMarkAsPaid`, write_orders). */
+    markOrderPaid: (shop: string, accessToken: string, orderGid: string) => markOrderPaid(graphql, shop, accessToken, orderGid),
+    /** An order's financial status (PENDING, PAID…) as the shop says it; null when the shop does not know the order. */
+    orderFinancialStatus: (shop: string, accessToken: string, orderGid: string) =>
+      orderFinancialStatus(graphql, shop, accessToken, orderGid),
+    /** One page of the shop's products (cursor paging: `after` is the previous page's endCursor), with the shop's currency. */
+    productsPage: (shop: string, accessToken: string, first: number, after: string | null) =>
+      productsPage(graphql, shop, accessToken, first, after),
+    /** These products as the shop has them now (null for one it no longer has, or never had), with the shop's currency. */
+    productsById: (shop: string, accessToken: string, gids: string[]) => productsById(graphql, shop, accessToken, gids),
+  };
+}
+
+/** The install, the webhook subscriptions and the confirmations (issue 45). */
+function shopifyCore(given: Partial<ShopifyConfig>) {
   const admin = (config: ShopifyConfig) => `/admin/api/${config.apiVersion}`;
   return {
     /** The install's code for the shop's offline access token and the scopes granted. */
@@ -351,52 +373,6 @@ export function shopifyClient(given: Partial<ShopifyConfig> = {}) {
       return isObject(data.shop) ? stringOr(data.shop.myshopifyDomain, "") : "";
     },
 
-    /**
-     * Marks an order paid (GraphQL `orderMarkAsPaid`, write_orders): Shopify records a sale for the
-     * outstanding amount. An order already paid, or not the shop's, is refused with userErrors.
-     */
-    async markOrderPaid(shop: string, accessToken: string, orderGid: string): Promise<MarkPaidOutcome> {
-      const data = await this.graphql(shop, accessToken, "mark as paid", MARK_PAID, { input: { id: orderGid } });
-      const result = isObject(data.orderMarkAsPaid) ? data.orderMarkAsPaid : {};
-      const userErrors = Array.isArray(result.userErrors) ? result.userErrors.filter(isObject) : [];
-      if (userErrors.length)
-        return {
-          marked: false,
-          message: userErrors
-            .map((e) => stringOr(e.message, ""))
-            .join("; ")
-            .slice(0, 300),
-        };
-      const order = isObject(result.order) ? result.order : {};
-      return { marked: true, financialStatus: stringOr(order.displayFinancialStatus, "PAID") };
-    },
-
-    /** An order's financial status (PENDING, PAID…) as the shop says it; null when the shop does not know the order. */
-    async orderFinancialStatus(shop: string, accessToken: string, orderGid: string): Promise<string | null> {
-      const data = await this.graphql(shop, accessToken, "order status", ORDER_STATUS, { ids: [orderGid] });
-      const node = Array.isArray(data.nodes) ? data.nodes[0] : null;
-      return isObject(node) ? stringOr(node.displayFinancialStatus, "") || null : null;
-    },
-
-    /** One page of the shop's products (cursor paging: `after` is the previous page's endCursor), with the shop's currency. */
-    async productsPage(shop: string, accessToken: string, first: number, after: string | null) {
-      const data = await this.graphql(shop, accessToken, "products", PRODUCTS, { first, after });
-      const page = isObject(data.products) ? data.products : {};
-      const info = isObject(page.pageInfo) ? page.pageInfo : {};
-      return {
-        currency: currencyOf(data),
-        products: nodesOf(page).map(productFrom),
-        next: info.hasNextPage === true && typeof info.endCursor === "string" ? info.endCursor : null,
-      };
-    },
-
-    /** These products as the shop has them now (null for one it no longer has, or never had), with the shop's currency. */
-    async productsById(shop: string, accessToken: string, gids: string[]) {
-      const data = await this.graphql(shop, accessToken, "products", PRODUCT_NODES, { ids: gids });
-      const nodes = Array.isArray(data.nodes) ? data.nodes : [];
-      return { currency: currencyOf(data), products: gids.map((_, i) => (isObject(nodes[i]) ? productFrom(nodes[i]) : null)) };
-    },
-
     /** Every topic Jumbe needs at `address`; subscriptions already there are kept. */
     async subscribeAll(shop: string, accessToken: string, address: string) {
       const existing = await this.listWebhooks(shop, accessToken);
@@ -410,3 +386,54 @@ export function shopifyClient(given: Partial<ShopifyConfig> = {}) {
 }
 
 export type ShopifyClient = ReturnType<typeof shopifyClient>;
+
+type GraphqlCall = (
+  shop: string,
+  accessToken: string,
+  what: string,
+  query: string,
+  variables: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * `orderMarkAsPaid`: Shopify records a sale for the outstanding amount. An order already paid, or not
+ * the shop's, is refused with userErrors (answered as `marked: false` and their words).
+ */
+async function markOrderPaid(graphql: GraphqlCall, shop: string, accessToken: string, orderGid: string): Promise<MarkPaidOutcome> {
+  const data = await graphql(shop, accessToken, "mark as paid", MARK_PAID, { input: { id: orderGid } });
+  const result = isObject(data.orderMarkAsPaid) ? data.orderMarkAsPaid : {};
+  const userErrors = Array.isArray(result.userErrors) ? result.userErrors.filter(isObject) : [];
+  if (userErrors.length)
+    return {
+      marked: false,
+      message: userErrors
+        .map((e) => stringOr(e.message, ""))
+        .join("; ")
+        .slice(0, 300),
+    };
+  const order = isObject(result.order) ? result.order : {};
+  return { marked: true, financialStatus: stringOr(order.displayFinancialStatus, "PAID") };
+}
+
+async function orderFinancialStatus(graphql: GraphqlCall, shop: string, accessToken: string, orderGid: string): Promise<string | null> {
+  const data = await graphql(shop, accessToken, "order status", ORDER_STATUS, { ids: [orderGid] });
+  const node = Array.isArray(data.nodes) ? data.nodes[0] : null;
+  return isObject(node) ? stringOr(node.displayFinancialStatus, "") || null : null;
+}
+
+async function productsPage(graphql: GraphqlCall, shop: string, accessToken: string, first: number, after: string | null) {
+  const data = await graphql(shop, accessToken, "products", PRODUCTS, { first, after });
+  const page = isObject(data.products) ? data.products : {};
+  const info = isObject(page.pageInfo) ? page.pageInfo : {};
+  return {
+    currency: currencyOf(data),
+    products: nodesOf(page).map(productFrom),
+    next: info.hasNextPage === true && typeof info.endCursor === "string" ? info.endCursor : null,
+  };
+}
+
+async function productsById(graphql: GraphqlCall, shop: string, accessToken: string, gids: string[]) {
+  const data = await graphql(shop, accessToken, "products", PRODUCT_NODES, { ids: gids });
+  const nodes = Array.isArray(data.nodes) ? data.nodes : [];
+  return { currency: currencyOf(data), products: gids.map((_, i) => (isObject(nodes[i]) ? productFrom(nodes[i]) : null)) };
+}
