@@ -14,6 +14,7 @@ import {
 } from "./control";
 import { backWithNotice, escapeHtml, noticeOf, page, when } from "./html";
 import { DELIVERIES } from "./webhooks";
+import { financialStatusOf, type Order } from "./state";
 
 const PHONE_PLACES = ["order", "customer", "shipping_address", "billing_address"] as const;
 
@@ -31,6 +32,7 @@ function customerInput(form: Record<string, unknown>) {
   };
   return {
     delivery: form.delivery,
+    ...(form.financial_status ? { financial_status: form.financial_status } : {}),
     ...(place === "order" ? { phone } : {}),
     customer: { ...person, ...(place === "customer" ? { phone } : {}) },
     shipping_address: { ...person, ...(place === "shipping_address" ? { phone } : {}) },
@@ -77,7 +79,8 @@ function actionsCard(ctx: ShopifyContext) {
     .map((c) => `<option value="${escapeHtml(c.token)}">${escapeHtml(c.token.slice(0, 8))} · ${escapeHtml(c.shop)}</option>`)
     .join("");
   return (
-    `<section class="card"><h2>A customer orders</h2><form method="post" action="${escapeHtml(`${base}/console/orders`)}"><label>Shop <select name="shop">${shops}</select></label>${person}<div class="actions"><button type="submit">Create order</button></div></form></section>` +
+    `<section class="card"><h2>A customer orders</h2><form method="post" action="${escapeHtml(`${base}/console/orders`)}"><label>Shop <select name="shop">${shops}</select></label>${person}<label>Payment <select name="financial_status"><option value="paid">Paid at checkout</option><option value="pending">Cash on delivery (pending)</option></select></label><div class="actions"><button type="submit">Create order</button></div></form></section>` +
+    ordersTable(orders) +
     `<section class="card"><h2>Fulfil an order</h2>${orderOptions ? `<form method="post" action="${escapeHtml(`${base}/console/fulfillments`)}"><label>Order <select name="order">${orderOptions}</select></label><label>Tracking number <input type="text" name="tracking_number"></label><label>Delivery <select name="delivery">${deliveries}</select></label><div class="actions"><button type="submit">Fulfil with tracking</button></div></form>` : "<p>No orders yet.</p>"}` +
     (fulfillments
       ? `<form method="post" action="${escapeHtml(`${base}/console/fulfillments/update`)}"><label>Fulfilment <select name="fulfillment">${fulfillments}</select></label><label>Shipment status <select name="shipment_status">${options(["in_transit", "out_for_delivery", "delivered", "failure"])}</select></label><div class="actions"><button type="submit">Update</button></div></form>`
@@ -89,6 +92,19 @@ function actionsCard(ctx: ShopifyContext) {
       : "") +
     `</section>`
   );
+}
+
+/** The latest orders with their financial status (an app's orderMarkAsPaid turns pending into paid). */
+function ordersTable(orders: Order[]) {
+  if (!orders.length) return "";
+  const rows = orders
+    .slice(0, 20)
+    .map(
+      (o) =>
+        `<tr><td>#${o.number}<br><small>${escapeHtml(o.shop)}</small></td><td><span class="pill">${escapeHtml(financialStatusOf(o))}</span></td><td>${(o.transactions ?? []).length}</td></tr>`,
+    )
+    .join("");
+  return `<section class="card"><h2>Orders</h2><table><thead><tr><th scope="col">Order</th><th scope="col">Financial status</th><th scope="col">Sales recorded</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function webhooksCard(ctx: ShopifyContext) {

@@ -5,6 +5,7 @@ import type { ShopifyContext } from "./context";
 import { checkoutPayload, emit, emitPrivacy, fulfillmentPayload, orderPayload, PRIVACY_TOPICS, shopPayload } from "./events";
 import type { Address, Checkout, LineItem, Order, Person, Shop } from "./state";
 import { DELIVERIES, type Delivery, type WebhookRecord } from "./webhooks";
+import { addProducts, changeProduct, deleteProduct, ProductSpecError } from "./products";
 
 type Json = Record<string, unknown>;
 
@@ -92,10 +93,18 @@ function newOrder(ctx: ShopifyContext, shop: Shop, input: Json, number: number):
     createdAt: at,
     updatedAt: at,
     fulfillments: [],
+    financialStatus: financialStatusInput(input.financial_status),
   };
 }
 
-/** An order as a customer's purchase makes it: `orders/create` and `orders/paid`. */
+/** A manual payment method (cash on delivery) leaves the order `pending`; any other is paid at checkout. */
+function financialStatusInput(value: unknown): "pending" | "paid" {
+  if (value === undefined || value === null || value === "" || value === "paid") return "paid";
+  if (value === "pending") return "pending";
+  throw new ControlError(400, "financial_status must be pending or paid.");
+}
+
+/** An order as a customer's purchase makes it: `orders/create`, and `orders/paid` unless it waits for a manual payment. */
 export function createOrder(ctx: ShopifyContext, domain: string, input: Json) {
   const shop = shopOr404(ctx, domain);
   const delivery = deliveryOf(input.delivery);
@@ -103,7 +112,8 @@ export function createOrder(ctx: ShopifyContext, domain: string, input: Json) {
   ctx.state.orders.set(order.id, order);
   ctx.state.changed();
   const payload = orderPayload(shop, order);
-  const webhooks = [...emit(ctx, shop, "orders/create", payload, delivery), ...emit(ctx, shop, "orders/paid", payload, delivery)];
+  const paid = order.financialStatus === "paid" ? emit(ctx, shop, "orders/paid", payload, delivery) : [];
+  const webhooks = [...emit(ctx, shop, "orders/create", payload, delivery), ...paid];
   return { order: payload, webhooks };
 }
 
@@ -277,6 +287,7 @@ export function shopView(ctx: ShopifyContext, shop: Shop) {
       .subscriptionsOf(shop.domain)
       .map((s) => ({ id: s.id, topic: s.topic, address: s.address, apiVersion: s.apiVersion })),
     orders: ctx.state.ordersOf(shop.domain).length,
+    products: ctx.state.productsOf(shop.domain).length,
   };
 }
 
@@ -315,6 +326,38 @@ export function controlRouter(ctx: ShopifyContext): Router {
   router.post(
     "/shops/:shop/orders",
     act((req) => createOrder(ctx, String(req.params.shop), body(req))),
+  );
+  // The shop's catalogue (decision 142): seeded products (products/create), a change, a deletion.
+  const products = (fn: () => { webhooks: WebhookRecord[] } & Json) => {
+    try {
+      return fn();
+    } catch (error) {
+      if (error instanceof ProductSpecError) throw new ControlError(400, error.message);
+      throw error;
+    }
+  };
+  const productOr404 = (id: number) => {
+    const product = ctx.state.products.get(id);
+    if (!product) throw new ControlError(404, `No product ${id}.`);
+    return product;
+  };
+  router.post(
+    "/shops/:shop/products",
+    act((req) => products(() => addProducts(ctx, shopOr404(ctx, String(req.params.shop)), body(req).products))),
+  );
+  router.post(
+    "/products/:id",
+    act((req) => {
+      const product = productOr404(Number(req.params.id));
+      return products(() => changeProduct(ctx, shopOr404(ctx, product.shop), product, body(req)));
+    }, 200),
+  );
+  router.delete(
+    "/products/:id",
+    act((req) => {
+      const product = productOr404(Number(req.params.id));
+      return deleteProduct(ctx, shopOr404(ctx, product.shop), product);
+    }, 200),
   );
   router.post(
     "/shops/:shop/orders/import",

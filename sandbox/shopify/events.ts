@@ -1,17 +1,30 @@
 import { randomBytes } from "node:crypto";
 import type { ShopifyContext } from "./context";
-import type { Address, Checkout, Fulfillment, LineItem, Order, Person, Shop } from "./state";
+import {
+  financialStatusOf,
+  type Address,
+  type Checkout,
+  type Fulfillment,
+  type LineItem,
+  type Order,
+  type Person,
+  type Shop,
+} from "./state";
 import type { Delivery, WebhookRecord } from "./webhooks";
 
 /** The webhook topics the sandbox sends, and the scope each needs (none: app/uninstalled). */
 export const TOPICS: Readonly<Record<string, string[]>> = {
   "orders/create": ["read_orders"],
   "orders/paid": ["read_orders"],
+  "orders/updated": ["read_orders"],
   "orders/fulfilled": ["read_orders"],
   "fulfillments/create": ["read_orders", "read_fulfillments"],
   "fulfillments/update": ["read_orders", "read_fulfillments"],
   "checkouts/create": ["read_orders"],
   "checkouts/update": ["read_orders"],
+  "products/create": ["read_products"],
+  "products/update": ["read_products"],
+  "products/delete": ["read_products"],
   "app/uninstalled": [],
 };
 
@@ -80,7 +93,7 @@ export function orderPayload(shop: Shop, order: Order) {
     subtotal_price: money(total),
     total_price: money(total),
     total_tax: "0.00",
-    financial_status: "paid",
+    financial_status: financialStatusOf(order),
     fulfillment_status: fulfilled ? "fulfilled" : null,
     customer: customerView(order.customer),
     shipping_address: addressView(order.shippingAddress),

@@ -80,9 +80,9 @@ describe("the GraphQL Admin API as Shopify answers it", () => {
       message: "Field 'colour' doesn't exist on type 'Shop'",
       extensions: { code: "undefinedField", typeName: "Shop", fieldName: "colour" },
     });
-    const root = await gql("{ products(first: 1) { nodes { id } } }");
+    const root = await gql("{ customers(first: 1) { nodes { id } } }");
     expect(root.json.errors[0]).toMatchObject({
-      message: "Field 'products' doesn't exist on type 'QueryRoot'",
+      message: "Field 'customers' doesn't exist on type 'QueryRoot'",
       extensions: { code: "undefinedField" },
     });
     expect(root.json.data).toBeUndefined();

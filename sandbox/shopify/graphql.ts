@@ -1,8 +1,10 @@
 import type { Request, Response } from "express";
 import type { AccessRecord } from "../oauth-grants";
 import type { ShopifyContext } from "./context";
-import type { Shop, Subscription } from "./state";
-import { addSubscription, checkSubscription, ownSubscriptions, removeSubscription } from "./subscriptions";
+import { financialStatusOf, type Shop, type Subscription } from "./state";
+import { emit, orderPayload } from "./events";
+import { productNode } from "./products";
+import { addSubscription, checkSubscription, hasScope, ownSubscriptions, removeSubscription } from "./subscriptions";
 import { GraphqlSyntaxError, parseGraphql, skipped, valueOf, variableNamesIn, type Document, type Selection } from "./graphql-parse";
 
 type Json = Record<string, unknown>;
@@ -15,6 +17,8 @@ export const GRAPHQL_FIELDS = [
   "shop",
   "nodes",
   "orders",
+  "orderMarkAsPaid",
+  "products",
 ] as const;
 
 /** Shopify's cost-based throttle: a bucket of 2000 points restoring 100 a second; each call here costs 10. */
@@ -138,7 +142,7 @@ function listSubscriptions(ctx: ShopifyContext, grant: AccessRecord, shop: Shop,
   return { data: { webhookSubscriptions: connection("WebhookSubscription", nodes) } };
 }
 
-const NODE_ID = /^gid:\/\/shopify\/(Order|Fulfillment|AbandonedCheckout)\/(\d{1,20})$/;
+const NODE_ID = /^gid:\/\/shopify\/(Order|Fulfillment|AbandonedCheckout|Product)\/(\d{1,20})$/;
 
 /**
  * `nodes(ids:)`: each id the shop's own order, fulfilment or abandoned checkout answered as its node,
@@ -150,20 +154,31 @@ function nodesOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, variables
   if (ids.length > 250) return { errors: [graphqlError("The ids argument may hold at most 250 ids.", "MAX_INPUT_SIZE_EXCEEDED")] };
   const bad = ids.find((id) => typeof id !== "string" || !/^gid:\/\/shopify\/\w+\/\d+$/.test(id));
   if (bad !== undefined) return { errors: [graphqlError(`Invalid global id '${String(bad)}'`, "argumentLiteralsIncompatible")] };
-  if (!grant.scopes.includes("read_orders"))
-    return { errors: [graphqlError("Access denied for nodes field. Required access: `read_orders` access scope.", "ACCESS_DENIED")] };
+  // Products need read_products; orders and what hangs on them (and any other id) read_orders.
+  const kinds = (ids as string[]).map((id) => NODE_ID.exec(id)?.[1]);
+  const needs = new Set(kinds.map((k) => (k === "Product" ? "read_products" : "read_orders")));
+  if (!needs.size) needs.add("read_orders");
+  const needed = [...needs].find((scope) => !hasScope(grant, scope));
+  if (needed)
+    return { errors: [graphqlError(`Access denied for nodes field. Required access: \`${needed}\` access scope.`, "ACCESS_DENIED")] };
   const nodes = (ids as string[]).map((id) => {
     const match = NODE_ID.exec(id);
     if (!match) return null;
     const kind = match[1]!;
     const number = Number(match[2]);
+    if (kind === "Product") {
+      const product = ctx.state.products.get(number);
+      return product?.shop === shop.domain ? productNode(product) : null;
+    }
     const own =
       kind === "Order"
         ? ctx.state.orders.get(number)?.shop === shop.domain
         : kind === "Fulfillment"
           ? ctx.state.findFulfillment(number)?.order.shop === shop.domain
           : [...ctx.state.checkouts.values()].some((c) => c.id === number && c.shop === shop.domain);
-    return own ? { __typename: kind, id } : null;
+    if (!own) return null;
+    const order = kind === "Order" ? ctx.state.orders.get(number) : undefined;
+    return order ? { __typename: kind, id, displayFinancialStatus: financialStatusOf(order).toUpperCase() } : { __typename: kind, id };
   });
   return { data: { nodes } };
 }
@@ -185,21 +200,21 @@ function connection(kind: string, nodes: Json[]) {
   };
 }
 
-function shopNode(shop: Shop) {
+function shopNode(shop: Shop & { currency?: string }) {
   return {
     __typename: "Shop",
     id: gid("Shop", shop.id),
     name: shop.name,
     email: shop.email,
     myshopifyDomain: shop.domain,
-    currencyCode: "KES",
+    currencyCode: shop.currency ?? "KES",
     ianaTimezone: "Africa/Nairobi",
   };
 }
 
 /** `orders(first:)`: the shop's latest orders (newest first), `read_orders` required. */
 function ordersOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Json) {
-  if (!grant.scopes.includes("read_orders"))
+  if (!hasScope(grant, "read_orders"))
     return { errors: [graphqlError("Access denied for orders field. Required access: `read_orders` access scope.", "ACCESS_DENIED")] };
   const first = args.first;
   if (first === undefined || first === null)
@@ -225,6 +240,92 @@ function ordersOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Js
 
 type Answer = { data?: Json; errors?: Json[] };
 
+const cursorOf = (id: number) => Buffer.from(`product:${id}`).toString("base64");
+const idOfCursor = (cursor: string) => {
+  const match = /^product:(\d{1,20})$/.exec(Buffer.from(cursor, "base64").toString("utf8"));
+  return match ? Number(match[1]) : null;
+};
+
+/**
+ * `products(first:, after:)`: the shop's products in id order, at most 250 a page, `pageInfo` with
+ * `hasNextPage` and `endCursor` to ask for the next; `read_products` required; a cursor that is not
+ * one this API gave is an error, as Shopify's is.
+ */
+function productsOf(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Json): Answer {
+  if (!hasScope(grant, "read_products"))
+    return { errors: [graphqlError("Access denied for products field. Required access: `read_products` access scope.", "ACCESS_DENIED")] };
+  const first = args.first;
+  if (typeof first !== "number" || !Number.isInteger(first) || first < 0 || first > 250)
+    return { errors: [graphqlError("The first argument must be an integer from 0 to 250.", "argumentLiteralsIncompatible")] };
+  const after = args.after === undefined || args.after === null ? null : idOfCursor(String(args.after));
+  if (args.after !== undefined && args.after !== null && after === null)
+    return { errors: [graphqlError(`Invalid cursor for current pagination sort.`, "argumentLiteralsIncompatible")] };
+  const all = ctx.state.productsOf(shop.domain).filter((p) => after === null || p.id > after);
+  const page = all.slice(0, first);
+  const nodes = page.map(productNode);
+  const edges = page.map((p, i) => ({ __typename: "ProductEdge", node: nodes[i], cursor: cursorOf(p.id) }));
+  return {
+    data: {
+      products: {
+        __typename: "ProductConnection",
+        nodes,
+        edges,
+        pageInfo: {
+          __typename: "PageInfo",
+          hasNextPage: all.length > page.length,
+          hasPreviousPage: after !== null,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges.at(-1)?.cursor ?? null,
+        },
+      },
+    },
+  };
+}
+
+const markPaidRefused = (field: string[], message: string): Answer => ({
+  data: {
+    orderMarkAsPaid: { __typename: "OrderMarkAsPaidPayload", order: null, userErrors: [{ __typename: "UserError", field, message }] },
+  },
+});
+
+/**
+ * `orderMarkAsPaid(input: { id })` as Shopify does it: write_orders needed (ACCESS_DENIED without); an
+ * id that is not one of the shop's orders, or an order already paid, refused with userErrors; else a
+ * sale for the outstanding amount is recorded, the order is PAID and `orders/paid` goes to the apps
+ * subscribed to it.
+ */
+function markOrderPaid(ctx: ShopifyContext, grant: AccessRecord, shop: Shop, args: Json): Answer {
+  if (!hasScope(grant, "write_orders"))
+    return {
+      errors: [graphqlError("Access denied for orderMarkAsPaid field. Required access: `write_orders` access scope.", "ACCESS_DENIED")],
+    };
+  const input = (args.input ?? {}) as Json;
+  const match = typeof input.id === "string" ? /^gid:\/\/shopify\/Order\/(\d{1,20})$/.exec(input.id) : null;
+  if (typeof input.id !== "string" || !/^gid:\/\/shopify\/\w+\/\d+$/.test(input.id))
+    return { errors: [graphqlError(`Invalid global id '${String(input.id)}'`, "argumentLiteralsIncompatible")] };
+  const order = match ? ctx.state.orders.get(Number(match[1])) : undefined;
+  if (!order || order.shop !== shop.domain) return markPaidRefused(["input", "id"], "Order does not exist");
+  if (financialStatusOf(order) === "paid") return markPaidRefused(["input", "id"], "Order cannot be marked as paid.");
+  const at = ctx.options.now();
+  const amount = order.lineItems.reduce((sum, item) => sum + Number(item.price) * item.quantity, 0).toFixed(2);
+  order.financialStatus = "paid";
+  order.transactions = [...(order.transactions ?? []), { kind: "sale", gateway: "manual", amount, createdAt: at }];
+  order.updatedAt = at;
+  ctx.state.changed();
+  const payload = orderPayload(shop, order);
+  emit(ctx, shop, "orders/paid", payload);
+  emit(ctx, shop, "orders/updated", payload);
+  return {
+    data: {
+      orderMarkAsPaid: {
+        __typename: "OrderMarkAsPaidPayload",
+        order: { __typename: "Order", id: input.id, name: `#${order.number}`, displayFinancialStatus: "PAID" },
+        userErrors: [],
+      },
+    },
+  };
+}
+
 const ROOTS: Record<
   "query" | "mutation",
   Record<string, (ctx: ShopifyContext, grant: AccessRecord, shop: Shop, version: string, args: Json) => Answer>
@@ -234,10 +335,12 @@ const ROOTS: Record<
     webhookSubscriptions: (ctx, grant, shop, _version, args) => listSubscriptions(ctx, grant, shop, args),
     nodes: (ctx, grant, shop, _version, args) => nodesOf(ctx, grant, shop, args),
     orders: (ctx, grant, shop, _version, args) => ordersOf(ctx, grant, shop, args),
+    products: (ctx, grant, shop, _version, args) => productsOf(ctx, grant, shop, args),
   },
   mutation: {
     webhookSubscriptionCreate: (ctx, grant, shop, version, args) => createSubscription(ctx, grant, shop, version, args),
     webhookSubscriptionDelete: (ctx, grant, shop, _version, args) => deleteSubscription(ctx, grant, shop, args),
+    orderMarkAsPaid: (ctx, grant, shop, _version, args) => markOrderPaid(ctx, grant, shop, args),
   },
 };
 const ROOT_TYPE = { query: "QueryRoot", mutation: "Mutation" } as const;

@@ -19,7 +19,8 @@ import {
   updateFulfillment,
 } from "./control";
 import { oauthRouter } from "./oauth";
-import { ShopifyState } from "./state";
+import { ShopifyState, type Order } from "./state";
+import { addProducts, changeProduct, deleteProduct } from "./products";
 import { WebhookSender, type WebhookRecord } from "./webhooks";
 
 export { installHmac, KNOWN_SCOPES } from "./oauth";
@@ -65,6 +66,16 @@ export interface ShopifySandbox {
   router: Router;
   close(): Promise<void>;
   createOrder(shop: string, input?: Json): { order: Json; webhooks: WebhookRecord[] };
+  /** An order as the shop keeps it (its financial status, its sale transactions), for tests. */
+  order(id: number): Order | undefined;
+  /** Products added to a shop's catalogue (products/create each). */
+  addProducts(shop: string, specs: Json[]): { products: Json[]; webhooks: WebhookRecord[] };
+  /** A product changed (products/update). */
+  changeProduct(id: number, spec: Json): { product: Json; webhooks: WebhookRecord[] };
+  /** A product deleted (products/delete). */
+  deleteProduct(id: number): { webhooks: WebhookRecord[] };
+  /** The shop's currency (KES unless set). */
+  setShopCurrency(shop: string, currency: string): void;
   createFulfillment(orderId: number, input?: Json): { fulfillment: Json; webhooks: WebhookRecord[] };
   updateFulfillment(fulfillmentId: number, input?: Json): { fulfillment: Json; webhooks: WebhookRecord[] };
   createCheckout(shop: string, input?: Json): { checkout: Json; webhooks: WebhookRecord[] };
@@ -116,7 +127,12 @@ function adoptDemo(ctx: ShopifyContext, webhookAddress: string) {
   const domain = DEMO_SHOPIFY_SHOP.domain;
   const known = ctx.state.shops.has(domain);
   const shop = known ? ctx.state.shops.get(domain)! : { id: ctx.state.newId(), ...DEMO_SHOPIFY_SHOP };
-  const grant = { account: domain, clientId: ctx.options.clientId, scopes: ["read_orders", "read_customers"] };
+  // As Jumbe asks (clients/shopify.ts SHOPIFY_SCOPES): orders marked paid and products read too (decision 142).
+  const grant = {
+    account: domain,
+    clientId: ctx.options.clientId,
+    scopes: ["read_orders", "read_customers", "write_orders", "read_products"],
+  };
   const accessToken = demoShopifyToken(ctx.options.clientId);
   ctx.state.grants.adopt(grant, { accessToken, accessExpiresAt: null });
   if (!known) {
@@ -135,8 +151,23 @@ const DEMO_SHOPIFY_TOPICS = [
   "fulfillments/update",
   "checkouts/create",
   "checkouts/update",
+  "products/create",
+  "products/update",
+  "products/delete",
   "app/uninstalled",
 ];
+
+function shopOf(ctx: ShopifyContext, domain: string) {
+  const shop = ctx.state.shop(domain);
+  if (!shop) throw new Error(`No test shop ${domain}`);
+  return shop;
+}
+
+function productOf(ctx: ShopifyContext, id: number) {
+  const product = ctx.state.products.get(id);
+  if (!product) throw new Error(`No product ${id}`);
+  return product;
+}
 
 export function createShopifySandbox(input: ShopifySandboxOptions): ShopifySandbox {
   const options = resolveOptions(input);
@@ -174,6 +205,14 @@ export function createShopifySandbox(input: ShopifySandboxOptions): ShopifySandb
       ctx.state.close();
     },
     createOrder: (shop, spec = {}) => createOrder(ctx, shop, spec),
+    order: (id) => ctx.state.orders.get(id),
+    addProducts: (shop, specs) => addProducts(ctx, shopOf(ctx, shop), specs),
+    changeProduct: (id, spec) => changeProduct(ctx, shopOf(ctx, productOf(ctx, id).shop), productOf(ctx, id), spec),
+    deleteProduct: (id) => deleteProduct(ctx, shopOf(ctx, productOf(ctx, id).shop), productOf(ctx, id)),
+    setShopCurrency: (shop, currency) => {
+      shopOf(ctx, shop).currency = currency;
+      ctx.state.changed();
+    },
     createFulfillment: (orderId, spec = {}) => createFulfillment(ctx, orderId, spec),
     updateFulfillment: (id, spec = {}) => updateFulfillment(ctx, id, spec),
     createCheckout: (shop, spec = {}) => createCheckout(ctx, shop, spec),

@@ -7,6 +7,8 @@ export interface Shop {
   domain: string;
   name: string;
   email: string;
+  /** The shop's currency (GraphQL `shop.currencyCode`); KES unless a test sets another. */
+  currency?: string;
 }
 
 export interface Subscription {
@@ -55,7 +57,17 @@ export interface Order {
   createdAt: number;
   updatedAt: number;
   fulfillments: Fulfillment[];
+  /**
+   * pending: a manual payment (cash on delivery, a bank deposit) not yet received; paid. Absent in
+   * states saved before it: paid, as every order was then.
+   */
+  financialStatus?: "pending" | "paid";
+  /** The sale transactions recorded on it (orderMarkAsPaid records one for the outstanding amount). */
+  transactions?: { kind: "sale"; gateway: "manual"; amount: string; createdAt: number }[];
 }
+
+/** An order's financial status (paid unless it was made pending). */
+export const financialStatusOf = (order: Order) => order.financialStatus ?? "paid";
 
 export interface Fulfillment {
   id: number;
@@ -65,6 +77,29 @@ export interface Fulfillment {
   trackingNumber: string | null;
   trackingUrl: string | null;
   shipmentStatus: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Variant {
+  id: number;
+  title: string;
+  sku: string | null;
+  /** Shopify's money: a decimal string in the shop's currency. */
+  price: string;
+  inventoryQuantity: number;
+  imageUrl: string | null;
+}
+
+/** A product of the shop's catalogue, with its variants (GraphQL `products`, webhooks products/*). */
+export interface Product {
+  id: number;
+  shop: string;
+  title: string;
+  description: string;
+  status: "active" | "draft" | "archived";
+  imageUrl: string | null;
+  variants: Variant[];
   createdAt: number;
   updatedAt: number;
 }
@@ -91,6 +126,7 @@ interface Saved {
   subscriptions: Subscription[];
   orders: Order[];
   checkouts: Checkout[];
+  products?: Product[];
   grants: GrantsSnapshot;
 }
 
@@ -112,6 +148,7 @@ export class ShopifyState {
   subscriptions = new Map<number, Subscription>();
   orders = new Map<number, Order>();
   checkouts = new Map<string, Checkout>();
+  products = new Map<number, Product>();
   private nextId = 5_100_000_001;
   private readonly file: StateFile<Saved>;
 
@@ -158,6 +195,11 @@ export class ShopifyState {
     return [...this.subscriptions.values()].filter((s) => s.shop === shop && (clientId === undefined || s.clientId === clientId));
   }
 
+  /** The shop's products in id order (the order `products` pages them in). */
+  productsOf(shop: string) {
+    return [...this.products.values()].filter((p) => p.shop === shop).sort((a, b) => a.id - b.id);
+  }
+
   ordersOf(shop: string) {
     return [...this.orders.values()].filter((o) => o.shop === shop);
   }
@@ -179,6 +221,7 @@ export class ShopifyState {
     this.subscriptions.clear();
     this.orders.clear();
     this.checkouts.clear();
+    this.products.clear();
     this.grants.reset();
     this.seed();
   }
@@ -196,6 +239,7 @@ export class ShopifyState {
       subscriptions: [...this.subscriptions.values()],
       orders: [...this.orders.values()],
       checkouts: [...this.checkouts.values()],
+      products: [...this.products.values()],
       grants: this.grants.snapshot(),
     };
   }
@@ -206,6 +250,7 @@ export class ShopifyState {
     for (const s of saved.subscriptions ?? []) this.subscriptions.set(s.id, s);
     for (const o of saved.orders ?? []) this.orders.set(o.id, o);
     for (const c of saved.checkouts ?? []) this.checkouts.set(c.token, c);
+    for (const p of saved.products ?? []) this.products.set(p.id, p);
     this.grants.restore(saved.grants);
   }
 }

@@ -9,6 +9,11 @@ export type SubscriptionCheck =
   | { ok: false; field: "topic" | "address"; message: string }
   | { ok: false; field: "scope"; message: string; scope: string };
 
+/** Whether the grant holds a scope: a `write_` scope includes its `read_` one, as Shopify's do. */
+export function hasScope(grant: AccessRecord, scope: string) {
+  return grant.scopes.includes(scope) || (scope.startsWith("read_") && grant.scopes.includes(`write_${scope.slice(5)}`));
+}
+
 /** Shopify takes https addresses; the sandbox also takes http on loopback, where Jumbe listens in development. */
 function addressProblem(address: unknown) {
   if (typeof address !== "string" || !URL.canParse(address)) return "is not a valid URL";
@@ -38,7 +43,7 @@ export function checkSubscription(
   if (problem) return { ok: false, field: "address", message: problem };
   if (ctx.state.subscriptionsOf(shop.domain, grant.clientId).some((s) => s.topic === topic && s.address === address))
     return { ok: false, field: "address", message: "for this topic has already been taken" };
-  if (needed.length && !needed.some((scope) => grant.scopes.includes(scope)))
+  if (needed.length && !needed.some((scope) => hasScope(grant, scope)))
     return { ok: false, field: "scope", message: `requires the ${needed[0]} scope`, scope: needed[0]! };
   return { ok: true };
 }

@@ -57,11 +57,11 @@ export async function startShopify(overrides: Partial<ShopifySandboxOptions> = {
     });
 
   /** The grant page's form for a shop: answers the redirect's URL (code, hmac, host, shop, state, timestamp). */
-  async function install(shop = SHOP, state = "nonce-1") {
+  async function install(shop = SHOP, state = "nonce-1", scope = SCOPES) {
     const response = await postForm(`/shops/${shop}/admin/oauth/authorize`, {
       client_id: CLIENT_ID,
       redirect_uri: REDIRECT_URI,
-      scope: SCOPES,
+      scope,
       state,
       decision: "install",
     });
@@ -79,8 +79,8 @@ export async function startShopify(overrides: Partial<ShopifySandboxOptions> = {
     );
   }
 
-  async function connect(shop = SHOP) {
-    const code = (await install(shop)).searchParams.get("code")!;
+  async function connect(shop = SHOP, scope = SCOPES) {
+    const code = (await install(shop, "nonce-1", scope)).searchParams.get("code")!;
     const answered = await accessToken(shop, { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code });
     if (answered.status !== 200) throw new Error(`access_token failed: ${JSON.stringify(answered.json)}`);
     return answered.json.access_token;

@@ -41,7 +41,7 @@ const shopify = () =>
   });
 
 // Jumbe's own operations, the texts its client sends (app/.server/infrastructure/clients/shopify.ts).
-const { SUBSCRIBE, LIST, NODES, SHOP: SHOP_QUERY, UNSUBSCRIBE } = SHOPIFY_OPERATIONS;
+const { SUBSCRIBE, LIST, NODES, SHOP: SHOP_QUERY, UNSUBSCRIBE, MARK_PAID, ORDER_STATUS, PRODUCTS, PRODUCT_NODES } = SHOPIFY_OPERATIONS;
 
 /** The install as the library runs it: begin (a redirect and a signed state cookie), the merchant's consent, callback. */
 async function install(api: ReturnType<typeof shopify>): Promise<Session> {
@@ -78,7 +78,8 @@ describe("Shopify through @shopify/shopify-api", () => {
     expect(session.shop).toBe(SHOP);
     expect(session.isOnline).toBe(false);
     expect(session.accessToken).toMatch(/^shpat_/);
-    expect(session.scope).toBe("read_orders,read_customers");
+    // The library asks for the fewest scopes: write_orders includes read_orders, as Shopify's scopes do.
+    expect(session.scope).toBe("read_customers,write_orders,read_products");
   });
 
   it("answers every GraphQL operation Jumbe sends, with the version header, and Shopify's errors as the library surfaces them", async () => {
@@ -122,6 +123,34 @@ describe("Shopify through @shopify/shopify-api", () => {
     const id = listed.data?.webhookSubscriptions.nodes[0].id;
     const deleted = await client.request(UNSUBSCRIBE, { variables: { id } });
     expect(deleted.data?.webhookSubscriptionDelete).toEqual({ deletedWebhookSubscriptionId: id, userErrors: [] });
+  });
+
+  it("answers Jumbe's order payment and product operations (decision 142) as the library reads them", async () => {
+    const api = shopify();
+    const client = new api.clients.Graphql({ session: await install(api) });
+    const { order } = h.sandbox.createOrder(SHOP, { phone: "0712 345 671", financial_status: "pending" });
+    const gid = `gid://shopify/Order/${order.id}`;
+    expect((await client.request(ORDER_STATUS, { variables: { ids: [gid] } })).data?.nodes).toEqual([
+      { id: gid, displayFinancialStatus: "PENDING" },
+    ]);
+    const marked = await client.request(MARK_PAID, { variables: { input: { id: gid } } });
+    expect(marked.data?.orderMarkAsPaid).toEqual({ order: { id: gid, displayFinancialStatus: "PAID" }, userErrors: [] });
+    const again = await client.request(MARK_PAID, { variables: { input: { id: gid } } });
+    expect(again.data?.orderMarkAsPaid.userErrors).toEqual([{ field: ["input", "id"], message: "Order cannot be marked as paid." }]);
+
+    const [product] = h.sandbox.addProducts(SHOP, [{ title: "Kiondo", sku: "KIO-1", price: 1200 }, { title: "Mkeka" }]).products;
+    const first = await client.request(PRODUCTS, { variables: { first: 1, after: null } });
+    expect(first.data?.shop).toEqual({ currencyCode: "KES" });
+    expect(first.data?.products.pageInfo.hasNextPage).toBe(true);
+    expect(first.data?.products.nodes[0]).toMatchObject({
+      title: "Kiondo",
+      status: "ACTIVE",
+      variants: { nodes: [{ sku: "KIO-1", price: "1200.00" }] },
+    });
+    const next = await client.request(PRODUCTS, { variables: { first: 1, after: first.data?.products.pageInfo.endCursor } });
+    expect(next.data?.products.nodes.map((n: { title: string }) => n.title)).toEqual(["Mkeka"]);
+    const byId = await client.request(PRODUCT_NODES, { variables: { ids: [String(product!.admin_graphql_api_id)] } });
+    expect(byId.data?.nodes[0]).toMatchObject({ id: product!.admin_graphql_api_id, title: "Kiondo" });
   });
 
   it("validates the webhooks the sandbox sends, the privacy topics included", async () => {

@@ -168,7 +168,17 @@ describe("installing Shopify on a shop", () => {
     const listed = await shopify.control<{ shops: { domain: string; subscriptions: { topic: string; address: string }[] }[] }>("/shops");
     const subscribed = listed.json.shops.find((s) => s.domain === shop)!.subscriptions;
     expect(subscribed.map((s) => s.topic).sort()).toEqual(
-      ["app/uninstalled", "checkouts/create", "checkouts/update", "fulfillments/create", "fulfillments/update", "orders/create"].sort(),
+      [
+        "app/uninstalled",
+        "checkouts/create",
+        "checkouts/update",
+        "fulfillments/create",
+        "fulfillments/update",
+        "orders/create",
+        "products/create",
+        "products/update",
+        "products/delete",
+      ].sort(),
     );
     expect(new Set(subscribed.map((s) => s.address))).toEqual(new Set([`${appOrigin}/webhooks/shopify`]));
   });

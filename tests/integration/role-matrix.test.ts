@@ -454,11 +454,24 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     },
   },
   "/integrations/shopify": {
-    "": {
+    // The mapping forms post no intent: the page reads such a post as "mapping".
+    mapping: {
       needs: "developer:manage",
-      form: () => ({ eventType: "order_created", templateId: "" }),
+      form: () => ({ intent: "mapping", eventType: "order_created", templateId: "" }),
       proof: false,
       why: "no shop connected in the demo: 404",
+    },
+    "ask-payment": {
+      needs: "payments:manage",
+      form: () => ({ intent: "ask-payment", askPayment: "on" }),
+      proof: false,
+      why: "no shop connected in the demo: 404 (shopify-order-payments.test.ts)",
+    },
+    "import-products": {
+      needs: "shop:manage",
+      form: () => ({ intent: "import-products" }),
+      proof: false,
+      why: "no shop connected in the demo: 404 (shopify-products.test.ts)",
     },
   },
   "/integrations": {

@@ -5,6 +5,7 @@ import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env, parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import {
+  SHOPIFY_SCOPES,
   SHOPIFY_TOPICS,
   shopifyClient,
   shopifyCustomerPhone,
@@ -82,7 +83,7 @@ describe("Jumbe's Shopify client against the mounted sandbox", () => {
 
     const client = shopifyClient();
     const { accessToken, scopes } = await client.exchangeCode(SHOP, query.get("code")!);
-    expect(scopes).toEqual(["read_orders", "read_customers"]);
+    expect(scopes).toEqual([...SHOPIFY_SCOPES]);
     const hooks = await client.subscribeAll(SHOP, accessToken, receiver.url);
     expect(hooks.map((h) => h.topic).sort()).toEqual([...SHOPIFY_TOPICS].sort());
     expect((await client.subscribeAll(SHOP, accessToken, receiver.url)).length).toBe(SHOPIFY_TOPICS.length);

@@ -5,6 +5,7 @@ import { onContactErasing } from "../domains/contacts/rights";
 import { queueCopiesErasure } from "../domains/integrations/erasure";
 import { onPaymentRequestClosed } from "../domains/payments";
 import { settleOrderOfRequest } from "../domains/shop";
+import { shopifyOrderPaymentClosed } from "../domains/integrations/shopify/order-payments";
 
 /**
  * The reactions a lower domain announces and a higher one performs, wired once per process by the
@@ -15,4 +16,5 @@ export function wireDomainEvents() {
   onContactErasing("integrations.erase-copies", queueCopiesErasure);
   onPaymentRequestClosed("shop.settle-order", settleOrderOfRequest);
   onPaymentRequestClosed("automations.flow-payment", flowPaymentClosed);
+  onPaymentRequestClosed("integrations.shopify-order-paid", shopifyOrderPaymentClosed);
 }

@@ -9,6 +9,8 @@ import {
   SHOPIFY_SWEEP_QUEUE,
   sweepAbandonedCheckouts,
 } from "../domains/integrations/shopify/process";
+import { markShopifyOrdersPaid } from "../domains/integrations/shopify/mark-paid";
+import { SHOPIFY_MARK_PAID_QUEUE } from "../domains/integrations/shopify/order-payments";
 import { registerJobHandler } from "../infrastructure/jobs/worker";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 
@@ -41,6 +43,14 @@ export function registerShopifyConnector() {
     maxAttempts: 3,
     transactional: false,
     run: () => sweepAbandonedCheckouts(),
+  });
+  // An order paid by M-Pesa marked paid in its shop (decision 142): retried while Shopify is throttled or down.
+  registerJobHandler<{ id: string }>({
+    queue: SHOPIFY_MARK_PAID_QUEUE,
+    batchSize: 10,
+    maxAttempts: 10,
+    transactional: false,
+    run: (jobs) => markShopifyOrdersPaid(jobs),
   });
   registerRecurringJob({ name: SHOPIFY_SWEEP_QUEUE, queue: SHOPIFY_SWEEP_QUEUE, everySeconds: SHOPIFY_SWEEP_EVERY_SECONDS });
 }

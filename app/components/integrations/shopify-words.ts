@@ -77,6 +77,13 @@ export function privacyTopicWords(topic: string) {
       return m.shopify_topic_customers_redact();
     case "shop/redact":
       return m.shopify_topic_shop_redact();
+    // The catalogue's events (decision 142).
+    case "products/create":
+      return m.shopify_topic_products_create();
+    case "products/update":
+      return m.shopify_topic_products_update();
+    case "products/delete":
+      return m.shopify_topic_products_delete();
     default:
       return null;
   }

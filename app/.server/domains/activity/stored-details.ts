@@ -184,6 +184,11 @@ const PEOPLE_AND_SETTINGS: StoredSentence[] = [
   ["app_activity_detail_sheets_exported", { rows: "count", spreadsheet: "data" }],
   ["shopify_activity_sent", { reference: "data", phone: "data" }],
   ["shopify_activity_skipped", { reference: "data", reason: SHOPIFY_REASONS }],
+  // A Shopify order paid by M-Pesa (decision 142): marked paid in the shop, or not; the switch that asks.
+  ["shopify_activity_order_marked_paid", { reference: "data", shop: "data" }],
+  ["shopify_activity_order_not_marked", { reference: "data", shop: "data" }],
+  ["shopify_activity_ask_payment_on", { shop: "data" }],
+  ["shopify_activity_ask_payment_off", { shop: "data" }],
   // Shopify's privacy webhooks (decision 108): what was done for a customer's or a shop's request.
   ["shopify_privacy_activity_data_request", { shop: "data", reference: "data", contacts: "count", events: "count" }],
   ["shopify_privacy_activity_customer_redact", { shop: "data", reference: "data", contacts: "count", events: "count" }],

@@ -43,6 +43,10 @@ export const SHOPIFY_REASONS = [
   "shopify_reason_privacy_customer_erased",
   "shopify_reason_privacy_shop_erased",
   "shopify_reason_privacy_shop_connected_again",
+  "shopify_reason_products_synced",
+  "shopify_reason_product_sku_kept",
+  "shopify_reason_products_not_imported",
+  "shopify_reason_currency_not_kes",
 ] as const satisfies readonly MessageKey[];
 
 /** "prepaid", "postpaid" inside a sentence, as /billing says them (app/lib/billing-words.ts's billingTypeInline). */

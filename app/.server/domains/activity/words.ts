@@ -64,6 +64,7 @@ const ACTION_KEYS = {
   "Integration disconnected": "app_activity_action_integration_disconnected",
   "Integration disconnected without revoking its access": "app_activity_action_integration_disconnected_unrevoked",
   "Integration synced": "app_activity_action_integration_synced",
+  "Shopify payment setting changed": "app_activity_action_shopify_payment_setting_changed",
   "Integration sync failed": "app_activity_action_integration_sync_failed",
   "Integration token refresh failed": "app_activity_action_integration_token_refresh_failed",
   "Google Sheets export paused": "app_activity_action_sheets_export_paused",

@@ -49,3 +49,5 @@ export { productImageUrl, publicProductImage, readProductImage } from "./images"
 export { importProducts, PRODUCT_IMPORT_FIELD, PRODUCT_IMPORT_MAX_BYTES, PRODUCT_IMPORT_MAX_ROWS } from "./import";
 export type { ImportOutcome } from "./import";
 export { requestOrderPayment, settleOrderOfRequest } from "./order-payment";
+export { saveSourcedProducts } from "./sourced";
+export type { SourcedOutcome, SourcedProduct } from "./sourced";

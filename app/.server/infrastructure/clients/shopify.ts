@@ -20,8 +20,11 @@ export { isShopDomain, kenyanPhone, shopifyCustomerPhone } from "./shopify-check
  * the sandbox in sandbox mode).
  */
 
-/** What Jumbe reads: orders (with fulfilments and checkouts) and customers' phones. */
-export const SHOPIFY_SCOPES = ["read_orders", "read_customers"] as const;
+/**
+ * What Jumbe reads: orders (with fulfilments and checkouts), customers' phones and the catalogue's
+ * products; and writes: an order paid by M-Pesa marked paid (`orderMarkAsPaid` needs write_orders, decision 142).
+ */
+export const SHOPIFY_SCOPES = ["read_orders", "read_customers", "write_orders", "read_products"] as const;
 /** The topics Jumbe listens to. */
 export const SHOPIFY_TOPICS = [
   "orders/create",
@@ -29,6 +32,9 @@ export const SHOPIFY_TOPICS = [
   "fulfillments/update",
   "checkouts/create",
   "checkouts/update",
+  "products/create",
+  "products/update",
+  "products/delete",
   "app/uninstalled",
 ] as const;
 /** Shopify's REST bucket leaks 2 calls a second: a 429 without Retry-After waits this long. */
@@ -158,8 +164,65 @@ const SHOP = `query jumbeShop { shop { myshopifyDomain } }`;
 /** Shopify's `nodes` takes at most 250 ids a call. */
 const NODES_PER_CALL = 250;
 const UNSUBSCRIBE = `mutation jumbeUnsubscribe($id: ID!) { webhookSubscriptionDelete(id: $id) { deletedWebhookSubscriptionId userErrors { field message } } }`;
+const MARK_PAID = `mutation jumbeMarkPaid($input: OrderMarkAsPaidInput!) {
+  orderMarkAsPaid(input: $input) { order { id displayFinancialStatus } userErrors { field message } }
+}`;
+const PRODUCT_FIELDS = `id title description status featuredImage { url }
+  variants(first: 100) { nodes { id title sku price availableForSale image { url } } }`;
+const PRODUCTS = `query jumbeProducts($first: Int!, $after: String) {
+  shop { currencyCode }
+  products(first: $first, after: $after) { pageInfo { hasNextPage endCursor } nodes { ${PRODUCT_FIELDS} } }
+}`;
+const PRODUCT_NODES = `query jumbeProductNodes($ids: [ID!]!) { shop { currencyCode } nodes(ids: $ids) { id ... on Product { ${PRODUCT_FIELDS} } } }`;
+const ORDER_STATUS = `query jumbeOrderStatus($ids: [ID!]!) { nodes(ids: $ids) { id ... on Order { displayFinancialStatus } } }`;
 /** Every GraphQL operation Jumbe sends, as sent (the fidelity suite sends these same texts with Shopify's own library). */
-export const SHOPIFY_OPERATIONS = { SUBSCRIBE, LIST, NODES, SHOP, UNSUBSCRIBE } as const;
+export const SHOPIFY_OPERATIONS = { SUBSCRIBE, LIST, NODES, SHOP, UNSUBSCRIBE, MARK_PAID, ORDER_STATUS, PRODUCTS, PRODUCT_NODES } as const;
+
+/** A product variant as Jumbe reads it from the GraphQL Admin API. */
+export interface ShopifyVariant {
+  id: string;
+  title: string;
+  sku: string;
+  price: string;
+  availableForSale: boolean;
+  imageUrl: string | null;
+}
+
+/** A product as Jumbe reads it: its status (ACTIVE, DRAFT, ARCHIVED), its featured image, its variants (the first 100). */
+export interface ShopifyProduct {
+  id: string;
+  title: string;
+  description: string;
+  status: string;
+  imageUrl: string | null;
+  variants: ShopifyVariant[];
+}
+
+const urlOf = (value: unknown) => (isObject(value) && typeof value.url === "string" ? value.url : null);
+const nodesOf = (value: unknown) => (isObject(value) && Array.isArray(value.nodes) ? value.nodes.filter(isObject) : []);
+
+function productFrom(node: Record<string, unknown>): ShopifyProduct {
+  return {
+    id: stringOr(node.id, ""),
+    title: stringOr(node.title, ""),
+    description: stringOr(node.description, ""),
+    status: stringOr(node.status, ""),
+    imageUrl: urlOf(node.featuredImage),
+    variants: nodesOf(node.variants).map((v) => ({
+      id: stringOr(v.id, ""),
+      title: stringOr(v.title, ""),
+      sku: stringOr(v.sku, ""),
+      price: stringOr(v.price, ""),
+      availableForSale: v.availableForSale === true,
+      imageUrl: urlOf(v.image),
+    })),
+  };
+}
+
+const currencyOf = (data: Record<string, unknown>) => (isObject(data.shop) ? stringOr(data.shop.currencyCode, "") : "");
+
+/** What `orderMarkAsPaid` answered: marked (now PAID), or the shop's userErrors in words. */
+export type MarkPaidOutcome = { marked: true; financialStatus: string } | { marked: false; message: string };
 
 /** GraphQL's `errors`: THROTTLED waits as its cost extension says; ACCESS_DENIED is a missing scope. */
 function graphqlFailure(json: Record<string, unknown>, what: string) {
@@ -202,6 +265,28 @@ export const verifyWebhook = (rawBody: string | Buffer, header: string | undefin
 
 /** Shopify's API with Jumbe's app; configuration from env() unless given. */
 export function shopifyClient(given: Partial<ShopifyConfig> = {}) {
+  const core = shopifyCore(given);
+  return { ...core, ...ordersAndProducts((...args) => core.graphql(...args)) };
+}
+
+/** Orders marked paid and products read (decision 142), over the core client's GraphQL call. */
+function ordersAndProducts(graphql: GraphqlCall) {
+  return {
+    /** Marks an order paid (GraphQL `orderMarkAsPaid`, write_orders). */
+    markOrderPaid: (shop: string, accessToken: string, orderGid: string) => markOrderPaid(graphql, shop, accessToken, orderGid),
+    /** An order's financial status (PENDING, PAID…) as the shop says it; null when the shop does not know the order. */
+    orderFinancialStatus: (shop: string, accessToken: string, orderGid: string) =>
+      orderFinancialStatus(graphql, shop, accessToken, orderGid),
+    /** One page of the shop's products (cursor paging: `after` is the previous page's endCursor), with the shop's currency. */
+    productsPage: (shop: string, accessToken: string, first: number, after: string | null) =>
+      productsPage(graphql, shop, accessToken, first, after),
+    /** These products as the shop has them now (null for one it no longer has, or never had), with the shop's currency. */
+    productsById: (shop: string, accessToken: string, gids: string[]) => productsById(graphql, shop, accessToken, gids),
+  };
+}
+
+/** The install, the webhook subscriptions and the confirmations (issue 45). */
+function shopifyCore(given: Partial<ShopifyConfig>) {
   const admin = (config: ShopifyConfig) => `/admin/api/${config.apiVersion}`;
   return {
     /** The install's code for the shop's offline access token and the scopes granted. */
@@ -301,3 +386,54 @@ export function shopifyClient(given: Partial<ShopifyConfig> = {}) {
 }
 
 export type ShopifyClient = ReturnType<typeof shopifyClient>;
+
+type GraphqlCall = (
+  shop: string,
+  accessToken: string,
+  what: string,
+  query: string,
+  variables: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * `orderMarkAsPaid`: Shopify records a sale for the outstanding amount. An order already paid, or not
+ * the shop's, is refused with userErrors (answered as `marked: false` and their words).
+ */
+async function markOrderPaid(graphql: GraphqlCall, shop: string, accessToken: string, orderGid: string): Promise<MarkPaidOutcome> {
+  const data = await graphql(shop, accessToken, "mark as paid", MARK_PAID, { input: { id: orderGid } });
+  const result = isObject(data.orderMarkAsPaid) ? data.orderMarkAsPaid : {};
+  const userErrors = Array.isArray(result.userErrors) ? result.userErrors.filter(isObject) : [];
+  if (userErrors.length)
+    return {
+      marked: false,
+      message: userErrors
+        .map((e) => stringOr(e.message, ""))
+        .join("; ")
+        .slice(0, 300),
+    };
+  const order = isObject(result.order) ? result.order : {};
+  return { marked: true, financialStatus: stringOr(order.displayFinancialStatus, "PAID") };
+}
+
+async function orderFinancialStatus(graphql: GraphqlCall, shop: string, accessToken: string, orderGid: string): Promise<string | null> {
+  const data = await graphql(shop, accessToken, "order status", ORDER_STATUS, { ids: [orderGid] });
+  const node = Array.isArray(data.nodes) ? data.nodes[0] : null;
+  return isObject(node) ? stringOr(node.displayFinancialStatus, "") || null : null;
+}
+
+async function productsPage(graphql: GraphqlCall, shop: string, accessToken: string, first: number, after: string | null) {
+  const data = await graphql(shop, accessToken, "products", PRODUCTS, { first, after });
+  const page = isObject(data.products) ? data.products : {};
+  const info = isObject(page.pageInfo) ? page.pageInfo : {};
+  return {
+    currency: currencyOf(data),
+    products: nodesOf(page).map(productFrom),
+    next: info.hasNextPage === true && typeof info.endCursor === "string" ? info.endCursor : null,
+  };
+}
+
+async function productsById(graphql: GraphqlCall, shop: string, accessToken: string, gids: string[]) {
+  const data = await graphql(shop, accessToken, "products", PRODUCT_NODES, { ids: gids });
+  const nodes = Array.isArray(data.nodes) ? data.nodes : [];
+  return { currency: currencyOf(data), products: gids.map((_, i) => (isObject(nodes[i]) ? productFrom(nodes[i]) : null)) };
+}

@@ -2,7 +2,7 @@ import { data, Form, href } from "react-router";
 import type { Route } from "./+types/shopify";
 import * as z from "zod/mini";
 import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
-import { formAction } from "~/.server/domains/auth/form-actions";
+import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { postedAll, postedFirst } from "~/.server/infrastructure/http/posted-fields";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
@@ -12,11 +12,14 @@ import {
   listMappings,
   recentEvents,
   saveMapping,
-  type EventView,
   type MappingView,
   type TemplateChoice,
 } from "~/.server/domains/integrations/shopify/mappings";
 import { reasonWords } from "~/.server/domains/integrations/shopify/process";
+import { orderPaymentWords } from "~/.server/domains/integrations/shopify/order-payments";
+import { saveAskPayment, shopifySettingsOf } from "~/.server/domains/integrations/shopify/payment-setting";
+import { importShopifyProducts } from "~/.server/domains/integrations/shopify/products";
+import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { DELAY_MINUTES, SHOPIFY_FIELDS, templateBlockWords } from "~/lib/shopify";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { PageTitle } from "~/components/ui/page-title";
@@ -24,15 +27,16 @@ import { BackLink } from "~/components/ui/back-link";
 import { Toast } from "~/components/ui/toast";
 import { Card } from "~/components/ui/card";
 import { Badge } from "~/components/ui/badge";
+import { RecentEvents } from "~/components/integrations/shopify-events";
+import { AskPaymentForm, ImportProductsForm } from "~/components/integrations/shopify-payment";
 import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/notice";
 import { CheckboxField, Field, SelectField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
-import { formatWhen } from "~/lib/dates";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
-import { eventHelp, eventWords, fieldWords, privacyTopicWords, STATUS_TONE, statusWords } from "~/components/integrations/shopify-words";
+import { eventHelp, eventWords, fieldWords } from "~/components/integrations/shopify-words";
 import { m } from "~/paraglide/messages";
 
 // The Shopify connector's settings (issue 45, decision 084): which approved template answers each
@@ -53,13 +57,29 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     throw data(refusalOf(error).message, { status: 404 });
   }
-  const [mappings, templates, events] = await Promise.all([
+  const [mappings, templates, events, settings] = await Promise.all([
     listMappings(organizationId),
     approvedTemplates(organizationId),
     recentEvents(organizationId),
+    shopifySettingsOf(organizationId),
   ]);
   const reasons = Object.fromEntries(events.map((e) => [e.id, e.reason ? reasonWords(e.reason) : null]));
-  return { shop, mappings, templates, events, reasons, canManage: can(current.role, "developer:manage") };
+  const payments = Object.fromEntries(
+    events.map((e) => [e.id, e.payment ? orderPaymentWords(e.payment.status, e.payment.reason, e.payment.amountKes) : null]),
+  );
+  return {
+    shop,
+    mappings,
+    templates,
+    events,
+    reasons,
+    payments,
+    askPayment: settings.askPayment,
+    productsImportedAt: settings.productsImportedAt,
+    canManage: can(current.role, "developer:manage"),
+    canImport: can(current.role, "shop:manage"),
+    canManagePayment: can(current.role, "payments:manage"),
+  };
 }
 
 // Read as the browser posts it: the first value of each field, the variables in their order.
@@ -71,30 +91,72 @@ const MappingFields = z.object({
   delayMinutes: postedFirst(200),
 });
 
+const AskPaymentFields = z.object({ askPayment: postedFirst(20) });
+
 export async function action(args: Route.ActionArgs) {
-  return formAction(args, {
+  return intentAction(args, {
     permission: "developer:manage",
-    schema: MappingFields,
-    handle: async ({ value, user }) => {
-      const { eventType } = value;
-      try {
-        const saved = await saveMapping(user.organization.id, {
-          eventType,
-          enabled: value.enabled === "on",
-          templateId: value.templateId,
-          variables: value.variable,
-          delayMinutes: value.delayMinutes,
-        });
-        return redirectWithToast(href("/integrations/shopify"), "success", m.shopify_saved({ event: eventWords(saved.eventType) }));
-      } catch (error) {
-        return refusalToast(refusalOf(error), { eventType });
-      }
+    intents: {
+      mapping: intent(MappingFields, async ({ value, user }) => {
+        const { eventType } = value;
+        try {
+          const saved = await saveMapping(user.organization.id, {
+            eventType,
+            enabled: value.enabled === "on",
+            templateId: value.templateId,
+            variables: value.variable,
+            delayMinutes: value.delayMinutes,
+          });
+          return redirectWithToast(href("/integrations/shopify"), "success", m.shopify_saved({ event: eventWords(saved.eventType) }));
+        } catch (error) {
+          return refusalToast(refusalOf(error), { eventType });
+        }
+      }),
+      // Pending orders ask for payment by M-Pesa, or no longer: money, so owners and admins (decision 142).
+      "ask-payment": intent(
+        AskPaymentFields,
+        async ({ value, user }) => {
+          try {
+            const actor = { organizationId: user.organization.id, userId: user.user.id, meta: requestMeta(args.request, args.context) };
+            const on = await saveAskPayment(actor, value.askPayment === "on");
+            return redirectWithToast(href("/integrations/shopify"), "success", on ? m.shopify_pay_saved_on() : m.shopify_pay_saved_off());
+          } catch (error) {
+            return refusalToast(refusalOf(error), {});
+          }
+        },
+        { permission: "payments:manage" },
+      ),
+      // The shop's products into Jumbe's catalogue (decision 142): for those who manage the shop.
+      "import-products": intent(
+        z.object({}),
+        async ({ user }) => {
+          try {
+            const actor = { organizationId: user.organization.id, userId: user.user.id, meta: requestMeta(args.request, args.context) };
+            return redirectWithToast(href("/integrations/shopify"), "success", importedWords(await importShopifyProducts(actor)));
+          } catch (error) {
+            return refusalToast(refusalOf(error), {});
+          }
+        },
+        { permission: "shop:manage" },
+      ),
     },
+    // The mapping forms post no intent (their one button).
+    unknown: "mapping",
   });
 }
 
+/** What an import did, in one sentence (the SKUs kept as made in Jumbe named). */
+function importedWords(done: Awaited<ReturnType<typeof importShopifyProducts>>) {
+  const counts = { created: done.created, updated: done.updated, removed: done.removed };
+  const said = done.kept.length
+    ? m.shopify_products_done_kept({ ...counts, skus: done.kept.slice(0, 10).join(", ") })
+    : m.shopify_products_done(counts);
+  return done.refused ? `${said} ${m.shopify_products_done_refused({ count: done.refused })}` : said;
+}
+
 export default function ShopifySettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { shop, mappings, templates, events, reasons, canManage } = loaderData;
+  const { shop, mappings, templates, events, reasons, payments, askPayment, productsImportedAt, canManage, canManagePayment, canImport } =
+    loaderData;
   return (
     <div className="max-w-3xl space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -115,7 +177,9 @@ export default function ShopifySettings({ loaderData, actionData }: Route.Compon
       {mappings.map((mapping) => (
         <MappingForm key={mapping.eventType} mapping={mapping} templates={templates} canManage={canManage} />
       ))}
-      <RecentEvents events={events} reasons={reasons} />
+      <AskPaymentForm on={askPayment} canManage={canManagePayment} />
+      <ImportProductsForm importedAt={productsImportedAt} canImport={canImport} />
+      <RecentEvents events={events} reasons={reasons} payments={payments} />
     </div>
   );
 }
@@ -191,50 +255,6 @@ function MappingForm({ mapping, templates, canManage }: { mapping: MappingView; 
           ) : null}
         </fieldset>
       </Form>
-    </Card>
-  );
-}
-
-function RecentEvents({ events, reasons }: { events: EventView[]; reasons: Record<string, string | null> }) {
-  return (
-    <Card as="section" aria-labelledby="shopify-recent">
-      <h2 id="shopify-recent" className="font-semibold">
-        {m.shopify_recent_title()}
-      </h2>
-      {events.length ? (
-        <ul className="mt-3 divide-y divide-slate-100" aria-labelledby="shopify-recent">
-          {events.map((event) => (
-            <li key={event.id} className="py-2 text-sm" data-status={event.status}>
-              <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                <span className="font-medium">
-                  {event.eventType ? eventWords(event.eventType) : (privacyTopicWords(event.topic) ?? event.topic)}
-                </span>
-                {event.reference ? <span className="text-slate-600">{event.reference}</span> : null}
-                <Badge tone={STATUS_TONE[event.status as keyof typeof STATUS_TONE] ?? "neutral"}>{statusWords(event.status)}</Badge>
-              </div>
-              <p className="text-xs break-words text-slate-500">
-                {formatWhen(event.receivedAt)}
-                {event.phone ? ` · ${event.phone}` : ""}
-                {reasons[event.id] ? ` · ${reasons[event.id]}` : ""}
-              </p>
-              {event.topic === "customers/data_request" && event.reason === "privacy_export_ready" ? (
-                <p className="text-xs">
-                  <a
-                    href={href("/integrations/shopify/requests/:id/data.json", { id: event.id })}
-                    download
-                    className="link"
-                    aria-label={m.shopify_privacy_download_label({ reference: event.reference ?? "" })}
-                  >
-                    {m.shopify_privacy_download()}
-                  </a>
-                </p>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="mt-2 text-sm text-slate-600">{m.shopify_recent_empty()}</p>
-      )}
     </Card>
   );
 }

@@ -29,7 +29,7 @@ let client: ShopifyClient | null = null;
 const shopify = () => (client ??= shopifyClient());
 
 /** The shop's token from the organisation's live connection to that very shop; null when there is none. */
-async function tokenOf(organizationId: string, shop: string) {
+export async function shopTokenOf(organizationId: string, shop: string) {
   const [row] = await queryRows<{ sealed: string | null }>(
     db(),
     sql`select access_token_sealed as sealed from integration_connections
@@ -59,7 +59,7 @@ export async function confirmAtShops(events: Claimed[]): Promise<Map<string, Con
     for (const e of group) if (!gids.get(e.id)) outcome.set(e.id, "unknown");
     const asked = group.filter((e) => gids.get(e.id));
     if (!asked.length) continue;
-    const token = await tokenOf(organizationId, shop);
+    const token = await shopTokenOf(organizationId, shop);
     if (!token) {
       for (const e of asked) outcome.set(e.id, "unconfirmed");
       continue;
@@ -81,7 +81,7 @@ export async function confirmAtShops(events: Claimed[]): Promise<Map<string, Con
  */
 export async function uninstallConfirmed(event: Claimed): Promise<boolean> {
   if (bodyShopOf(event.payload) !== event.shop) return false;
-  const token = await tokenOf(event.organization_id, event.shop);
+  const token = await shopTokenOf(event.organization_id, event.shop);
   if (!token) return true;
   try {
     await withRetry(() => shopify().shopDomain(event.shop, token));

@@ -40,6 +40,8 @@ export interface EventView {
   reference: string | null;
   phone: string | null;
   receivedAt: string;
+  /** An order's payment asked by M-Pesa (decision 142): its state and reason. */
+  payment: { status: string; reason: string | null; amountKes: number | null } | null;
 }
 
 const refuse = (status: 400 | 404 | 422, code: string, message: string, field?: string) =>
@@ -111,10 +113,16 @@ export async function recentEvents(organizationId: string, limit = RECENT_EVENTS
     reference: string | null;
     phone: string | null;
     created_at: Date | string;
+    pay_status: string | null;
+    pay_reason: string | null;
+    pay_amount: number | null;
   }>(
     db(),
-    sql`select id, topic, event_type, status, reason, reference, phone, created_at from shopify_events
-        where organization_id = ${organizationId} order by created_at desc, id desc limit ${limit}`,
+    sql`select e.id, e.topic, e.event_type, e.status, e.reason, e.reference, e.phone, e.created_at,
+               p.status as pay_status, p.reason as pay_reason, p.amount_kes as pay_amount
+        from shopify_events e
+        left join shopify_order_payments p on p.event_row_id = e.id and p.organization_id = e.organization_id
+        where e.organization_id = ${organizationId} order by e.created_at desc, e.id desc limit ${limit}`,
   );
   return rows.map((r) => ({
     id: r.id,
@@ -125,6 +133,7 @@ export async function recentEvents(organizationId: string, limit = RECENT_EVENTS
     reference: r.reference,
     phone: r.phone,
     receivedAt: new Date(r.created_at).toISOString(),
+    payment: r.pay_status ? { status: r.pay_status, reason: r.pay_reason, amountKes: r.pay_amount } : null,
   }));
 }
 

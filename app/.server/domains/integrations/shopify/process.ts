@@ -10,6 +10,8 @@ import { templateBlock, templateVariables } from "./templates";
 import { SHOPIFY_EVENT_QUEUE } from "./intake";
 import { confirmAtShops, uninstallConfirmed } from "./confirm";
 import { handlePrivacyEvent, isPrivacyTopic } from "./privacy";
+import { askForOrderPayments, noteOrdersToAsk } from "./order-payments";
+import { syncProductEvents } from "./products";
 import { m } from "~/paraglide/messages";
 import { SHOPIFY_REASONS } from "../../activity";
 import { englishOf, words, type Said } from "../../../infrastructure/words/said";
@@ -100,6 +102,8 @@ async function processPass(ids: string[]) {
   // have cancelled what they cancel; the ones after it may cancel it).
   const run: EventRow[] = [];
   const ignored: string[] = [];
+  // products/*: read again from the shop and saved together after the rest (products.ts).
+  const productEvents: EventRow[] = [];
   const flush = async () => {
     if (ignored.length) await finishAll(ignored.splice(0), "ignored", "topic_not_used");
     if (run.length) await ordersAndFulfilments(run.splice(0));
@@ -116,9 +120,13 @@ async function processPass(ids: string[]) {
       await flush();
       await checkoutSeen(row);
     } else if (row.event_type === "order_created" || row.event_type === "order_fulfilled") run.push(row);
+    else if (row.topic.startsWith("products/")) productEvents.push(row);
     else ignored.push(row.id);
   }
   await flush();
+  await syncProductEvents(productEvents);
+  // After the order's template (its conversation may be new); a retried job finds the orders it noted still asking.
+  await askForOrderPayments(ids);
 }
 
 /**
@@ -244,7 +252,10 @@ async function writeSkips(skips: Skip[], from: ("received" | "waiting")[]) {
 
 /** A run of orders and fulfilments: the checkouts its orders cancel, then their templates (or why none went). */
 async function ordersAndFulfilments(rows: EventRow[]) {
-  await cancelCheckoutsOf(rows.filter((row) => row.event_type === "order_created"));
+  const orders = rows.filter((row) => row.event_type === "order_created");
+  // Pending orders of businesses that ask for payment by M-Pesa: noted first, asked after the templates (order-payments.ts).
+  await noteOrdersToAsk(orders);
+  await cancelCheckoutsOf(orders);
   await sendForAll(
     rows.map((row) => ({ row, eventType: row.event_type!, payload: row.payload })),
     ["received"],

@@ -68,6 +68,13 @@ export const products = pgTable(
     syncedAt: timestamp("synced_at", { withTimezone: true }),
     /** Removed by the team: kept until the catalog no longer holds it, then deleted. */
     removedAt: timestamp("removed_at", { withTimezone: true }),
+    /**
+     * A product from a Shopify shop (decision 142): the shop, its product and the variant this row is;
+     * null for one made in Jumbe (by hand or CSV), which Shopify never overwrites.
+     */
+    shopifyShop: text("shopify_shop"),
+    shopifyProductId: text("shopify_product_id"),
+    shopifyVariantId: text("shopify_variant_id"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -75,6 +82,7 @@ export const products = pgTable(
     uniqueIndex("products_org_retailer_idx").on(t.organizationId, t.retailerId),
     uniqueIndex("products_image_token_idx").on(t.imageToken),
     index("products_org_name_idx").on(t.organizationId, t.name),
+    index("products_org_shopify_idx").on(t.organizationId, t.shopifyShop, t.shopifyProductId),
   ],
 );
 

@@ -4,6 +4,7 @@ import { createdAt } from "./columns";
 import { organizations } from "./auth";
 import { messageTemplates } from "./templates";
 import { messages } from "./messaging";
+import { paymentRequests } from "./payment-requests";
 
 /** The store events a business can answer with a template (issue 45, the Shopify connector). */
 export const SHOPIFY_EVENT_TYPES = ["order_created", "order_fulfilled", "checkout_abandoned"] as const;
@@ -104,5 +105,70 @@ export const shopifyCheckouts = pgTable(
     index("shopify_checkouts_due_idx")
       .on(t.dueAt)
       .where(sql`state = 'waiting'`),
+  ],
+);
+
+/**
+ * The organisation's Shopify choices beyond the template mappings (issue 76, decision 142): whether an
+ * order waiting for its payment (cash on delivery, a manual payment) asks the customer to pay by M-Pesa.
+ */
+export const shopifySettings = pgTable("shopify_settings", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  askPayment: boolean("ask_payment").notNull().default(false),
+  /** When the shop's products were first imported: from then on products/* webhooks keep them in step. */
+  productsImportedAt: timestamp("products_imported_at", { withTimezone: true }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * asking: noted, its request not made yet (the event's job makes it, a retry too); requested; refused
+ * (with the reason, nothing sent); then, with its request: paid (the shop to be told), marked (the
+ * shop's order marked paid), mark_failed (the shop refused, with the reason), expired or cancelled
+ * (the shop's order left pending).
+ */
+export const SHOPIFY_ORDER_PAYMENT_STATUSES = [
+  "asking",
+  "requested",
+  "refused",
+  "paid",
+  "marked",
+  "mark_failed",
+  "expired",
+  "cancelled",
+] as const;
+
+/**
+ * A Shopify order waiting for its payment, asked of its customer by M-Pesa (issue 76, decision 142):
+ * one per organisation, shop and order, however many times its webhook comes.
+ */
+export const shopifyOrderPayments = pgTable(
+  "shopify_order_payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    shop: text("shop").notNull(),
+    /** Shopify's numeric order id (its global id is gid://shopify/Order/<id>). */
+    orderId: text("order_id").notNull(),
+    /** The orders/create event that asked (the events list shows the outcome beside it). */
+    eventRowId: uuid("event_row_id").references(() => shopifyEvents.id, { onDelete: "set null" }),
+    /** The order's name (#1001). */
+    reference: text("reference"),
+    status: text("status", { enum: SHOPIFY_ORDER_PAYMENT_STATUSES }).notNull().default("asking"),
+    /** Why nothing was asked, or why the shop refused the mark (a code). */
+    reason: text("reason"),
+    paymentRequestId: uuid("payment_request_id").references(() => paymentRequests.id, { onDelete: "set null" }),
+    amountKes: integer("amount_kes"),
+    markedAt: timestamp("marked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("shopify_order_payments_order_idx").on(t.organizationId, t.shop, t.orderId),
+    index("shopify_order_payments_event_idx").on(t.eventRowId),
+    index("shopify_order_payments_request_idx").on(t.paymentRequestId),
   ],
 );

@@ -1,0 +1,227 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
+import { registerConnectors } from "~/.server/composition/integrations";
+import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/shopify";
+import { reasonWords } from "~/.server/domains/integrations/shopify/process";
+import { shopifyWebhookHmac } from "@jumbe/sandbox/shopify/index";
+import { startShopify, CLIENT_ID, CLIENT_SECRET, type ShopifyHarness } from "@jumbe/sandbox/shopify/test-support";
+import * as integrationsPage from "~/routes/app/integrations/index";
+import * as callbackRoute from "~/routes/app/integrations/callback";
+import * as shopifyPage from "~/routes/app/integrations/shopify";
+import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { formRequest, getRequest, run } from "../support/http";
+import { metaSandboxForFile } from "../support/meta-harness";
+
+// Issue 76, decision 142: the shop's products into Jumbe's catalogue (each variant a product, read a
+// page at a time), kept in step by products/* webhooks; a product made in Jumbe with the same SKU is
+// kept; a shop selling in another currency is refused in words; another organisation's shop touches nothing.
+
+registerJobHandlers();
+registerConnectors();
+
+let shopify: ShopifyHarness;
+let app: Server;
+let appOrigin = "";
+const meta = metaSandboxForFile({ appUrl: () => appOrigin });
+
+beforeAll(async () => {
+  shopify = await startShopify({ webhookAttempts: 2 });
+  app = createServer((req, res) => {
+    if (req.url === SHOPIFY_WEBHOOK_PATH) return void handleShopifyWebhook(req, res);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+  appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await shopify.close();
+  app.closeAllConnections();
+  await new Promise((resolve) => app.close(resolve));
+});
+beforeEach(() => {
+  setEnv(
+    parseEnv({
+      NODE_ENV: "test",
+      APP_URL: appOrigin,
+      GRAPH_API_BASE_URL: meta.graph.graphBase,
+      GRAPH_API_TIMEOUT_MS: "3000",
+      SHOPIFY_CLIENT_ID: CLIENT_ID,
+      SHOPIFY_CLIENT_SECRET: CLIENT_SECRET,
+      SHOPIFY_AUTH_URL: `${shopify.base}/shops/{shop}`,
+      SHOPIFY_API_URL: `${shopify.base}/shops/{shop}`,
+      SHOPIFY_TIMEOUT_MS: "3000",
+    }),
+  );
+});
+
+let shops = 0;
+const newShop = () => `bidhaa-${process.pid}-${++shops}.myshopify.com`;
+
+async function tenant(name: string) {
+  const account = await createVerifiedUser({ businessName: name });
+  const cookie = await signedInCookie(account.email, account.password);
+  return { ...account, cookie, organizationId: account.organization.id };
+}
+type Tenant = Awaited<ReturnType<typeof tenant>>;
+
+async function connect(t: Tenant) {
+  const shop = newShop();
+  const started = await run(
+    integrationsPage.action,
+    formRequest("/integrations", { intent: "connect", integration: "shopify", shop }, { cookie: t.cookie }),
+  );
+  const authorize = new URL(started.location!);
+  expect(authorize.searchParams.get("scope")).toContain("read_products");
+  const answered = await shopify.postForm(`/shops/${shop}/admin/oauth/authorize`, {
+    client_id: authorize.searchParams.get("client_id")!,
+    redirect_uri: authorize.searchParams.get("redirect_uri")!,
+    scope: authorize.searchParams.get("scope")!,
+    state: authorize.searchParams.get("state")!,
+    decision: "install",
+  });
+  const back = new URL(answered.headers.get("location")!);
+  const done = await run(callbackRoute.loader, getRequest(`/integrations/shopify/callback?${back.searchParams}`, { cookie: t.cookie }), {
+    params: { provider: "shopify" },
+  });
+  expect(done.status, JSON.stringify(done.data)).toBe(302);
+  return shop;
+}
+
+const importProducts = (t: Tenant) =>
+  run(shopifyPage.action, formRequest("/integrations/shopify", { intent: "import-products" }, { cookie: t.cookie }));
+
+const productsOf = (organizationId: string) =>
+  rawQuery<{
+    retailer_id: string;
+    name: string;
+    price_cents: number;
+    availability: string;
+    image_url: string | null;
+    shopify_shop: string | null;
+    removed_at: unknown;
+  }>(
+    `select retailer_id, name, price_cents::int as price_cents, availability, image_url, shopify_shop, removed_at
+     from products where organization_id = $1 order by retailer_id`,
+    [organizationId],
+  );
+const live = async (organizationId: string) => (await productsOf(organizationId)).filter((p) => p.removed_at === null);
+
+async function settle() {
+  await shopify.sandbox.flushWebhooks();
+  await drainJobs();
+}
+
+describe("products from Shopify", () => {
+  it("imports every page of the shop's products, keeps a hand-made SKU, and follows updates and deletions", async () => {
+    const t = await tenant("Duka la Bidhaa");
+    const shop = await connect(t);
+    // A product the team made by hand with the SKU one of Shopify's variants has.
+    await rawQuery(
+      `insert into products (organization_id, retailer_id, name, price_cents, image_url) values ($1, 'KIK-3', 'Kikoi (ours)', 99900, 'https://example.com/k.jpg')`,
+      [t.organizationId],
+    );
+    // 60 products: more than one page (50 a page).
+    const specs = Array.from({ length: 60 }, (_, i) => ({ title: `Kikoi ${i + 1}`, sku: `KIK-${i + 1}`, price: 500 + i }));
+    specs[0] = {
+      title: "Kiondo",
+      // @ts-expect-error -- a product with two variants, one without a SKU
+      variants: [
+        { title: "Small", sku: "KIO-S", price: "1250.50", inventory_quantity: 3 },
+        { title: "Large", sku: "", price: "1800", inventory_quantity: 0 },
+      ],
+    };
+    const added = shopify.sandbox.addProducts(shop, specs).products;
+    const answered = await importProducts(t);
+    expect(answered.status).toBe(302);
+    const products = await live(t.organizationId);
+    expect(products).toHaveLength(61);
+    const largeVariant = (added[0]!.variants as { id: number }[])[1]!.id;
+    expect(products.find((p) => p.retailer_id === "KIO-S")).toMatchObject({
+      name: "Kiondo - Small",
+      price_cents: 125050,
+      availability: "in stock",
+      shopify_shop: shop,
+    });
+    expect(products.find((p) => p.retailer_id === `shopify-${largeVariant}`)).toMatchObject({
+      name: "Kiondo - Large",
+      availability: "out of stock",
+    });
+    expect(products.find((p) => p.retailer_id === "KIK-3")).toMatchObject({ name: "Kikoi (ours)", price_cents: 99900, shopify_shop: null });
+    const batches = await rawQuery(`select 1 from jobs where queue = 'shop.sync-batch' and payload->>'organizationId' = $1`, [
+      t.organizationId,
+    ]);
+    expect(batches.length).toBeGreaterThanOrEqual(1);
+
+    // Kept in step: a price change, a product deleted; a hand-made SKU still untouched.
+    const kikoi2 = added.find((p) => p.title === "Kikoi 2")!;
+    const kikoi3 = added.find((p) => p.title === "Kikoi 3")!;
+    shopify.sandbox.changeProduct(Number(kikoi2.id), { price: 750, inventory_quantity: 0 });
+    shopify.sandbox.changeProduct(Number(kikoi3.id), { price: 1 });
+    shopify.sandbox.deleteProduct(Number(added.find((p) => p.title === "Kikoi 4")!.id));
+    await settle();
+    const after = await productsOf(t.organizationId);
+    expect(after.find((p) => p.retailer_id === "KIK-2")).toMatchObject({ price_cents: 75000, availability: "out of stock" });
+    expect(after.find((p) => p.retailer_id === "KIK-3")).toMatchObject({ name: "Kikoi (ours)", price_cents: 99900 });
+    expect(after.find((p) => p.retailer_id === "KIK-4")!.removed_at).not.toBeNull();
+    const reasons = await rawQuery<{ topic: string; status: string; reason: string }>(
+      `select topic, status, reason from shopify_events where organization_id = $1 and topic like 'products/%' and topic <> 'products/create' order by topic desc, reason desc`,
+      [t.organizationId],
+    );
+    expect(reasons).toEqual([
+      { topic: "products/update", status: "done", reason: "products_synced" },
+      { topic: "products/update", status: "done", reason: "product_sku_kept" },
+      { topic: "products/delete", status: "done", reason: "products_synced" },
+    ]);
+    expect(reasonWords("product_sku_kept")).toBe("a product made in Jumbe has this SKU, so it was kept as it is");
+  });
+
+  it("refuses a shop that sells in another currency, in words, and importing nothing", async () => {
+    const t = await tenant("Duka la Dola");
+    const shop = await connect(t);
+    shopify.sandbox.setShopCurrency(shop, "USD");
+    shopify.sandbox.addProducts(shop, [{ title: "Hat", sku: "HAT-1", price: 20 }]);
+    const refused = await importProducts(t);
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.data)).toContain(
+      "Your shop sells in USD, and Jumbe's products are priced in Kenyan shillings (KES): nothing was imported.",
+    );
+    expect(await productsOf(t.organizationId)).toEqual([]);
+  });
+
+  it("keeps organisations apart: another shop's product under this shop's name changes nothing, and agents may not import", async () => {
+    const a = await tenant("Duka A Bidhaa");
+    const b = await tenant("Duka B Bidhaa");
+    const shopA = await connect(a);
+    const shopB = await connect(b);
+    shopify.sandbox.addProducts(shopA, [{ title: "Kiondo A", sku: "A-1", price: 100 }]);
+    const [foreign] = shopify.sandbox.addProducts(shopB, [{ title: "Mkeka B", sku: "B-1", price: 200 }]).products;
+    expect((await importProducts(a)).status).toBe(302);
+    await settle();
+    // B's product body, validly signed, posted as shop A's products/update: A's shop does not have it.
+    const raw = JSON.stringify(foreign);
+    const response = await fetch(`${appOrigin}/webhooks/shopify`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Shopify-Topic": "products/update",
+        "X-Shopify-Hmac-Sha256": shopifyWebhookHmac(raw, CLIENT_SECRET),
+        "X-Shopify-Shop-Domain": shopA,
+        "X-Shopify-Event-Id": "evt-foreign-product",
+      },
+      body: raw,
+    });
+    expect(response.status).toBe(200);
+    await settle();
+    expect((await live(a.organizationId)).map((p) => p.retailer_id)).toEqual(["A-1"]);
+    expect(await productsOf(b.organizationId)).toEqual([]);
+
+    await rawQuery(`update users set org_role = 'agent' where id = $1`, [a.user.id]);
+    const refused = await importProducts(a);
+    expect([refused.status, refused.location]).toEqual([302, "/unauthorized"]);
+  });
+});
