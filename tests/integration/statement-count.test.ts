@@ -59,8 +59,8 @@ const USER_BUDGETS: Record<string, number> = {
   // row also says whether the order automation is on, issue 76)
   "/automations": 9,
   // session, shell notifications; the numbers, the members, the flows, the contact fields and the
-  // approved templates a rule's form offers
-  "/automations/new": 7,
+  // approved templates a rule's form offers, and the catalog's products its "Send products" offers (issue 76)
+  "/automations/new": 8,
   // session, shell notifications, the flows with their versions and sessions' figures (one statement)
   "/automations/flows": 3,
   // session, shell notifications, the welcome and away messages' settings
