@@ -644,6 +644,7 @@ describe("the OpenAPI document", () => {
       "/api/v1/automations/flows/{id}/publish",
       "/api/v1/payment-requests",
       "/api/v1/payment-requests/{id}",
+      "/api/v1/payment-requests/{id}/cancel",
       "/api/v1/hooks",
       "/api/v1/hooks/{id}",
       "/api/v1/orders",

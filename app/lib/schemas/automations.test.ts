@@ -56,6 +56,7 @@ describe("the rule form", () => {
       webhookUrl: null,
       then: null,
       flowId: null,
+      products: null,
     });
   });
 
@@ -94,7 +95,23 @@ describe("the rule form", () => {
       webhookUrl: "",
       then: "",
       flowId: "",
+      productKind: "",
+      productIds: "",
+      productHeader: "",
+      productBody: "",
     });
+    // A rule that sends products shows its kind, its products a line each, its heading and text.
+    expect(
+      ruleFormValues({
+        name: "Catalogue",
+        matchType: "contains",
+        keywords: ["bidhaa"],
+        threshold: null,
+        phoneNumberId: null,
+        cooldownMinutes: 0,
+        actions: [{ type: "products", kind: "product_list", productIds: ["p1", "p2"], header: "Bidhaa zetu", body: "Chagua" }],
+      }),
+    ).toMatchObject({ productKind: "product_list", productIds: "p1\np2", productHeader: "Bidhaa zetu", productBody: "Chagua" });
     expect(
       ruleFormValues({
         name: "Claims",

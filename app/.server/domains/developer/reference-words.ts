@@ -103,6 +103,7 @@ const SUMMARIES: Record<string, () => string> = {
   createPaymentRequest: m.developers_ref_create_payment_request_summary,
   listPaymentRequests: m.developers_ref_list_payment_requests_summary,
   getPaymentRequest: m.developers_ref_get_payment_request_summary,
+  cancelPaymentRequest: m.developers_ref_cancel_payment_request_summary,
   listOrders: m.developers_ref_list_orders_summary,
   getOrder: m.developers_ref_get_order_summary,
 };
@@ -165,9 +166,14 @@ const DESCRIPTIONS: Record<string, () => string> = {
   getPartner: m.developers_ref_get_partner_description,
   subscribeHook: m.developers_ref_subscribe_hook_description,
   unsubscribeHook: m.developers_ref_unsubscribe_hook_description,
-  createPaymentRequest: () => m.developers_ref_create_payment_request_description({ path: "GET /api/v1/payment-requests/{id}" }),
+  createPaymentRequest: () =>
+    m.developers_ref_create_payment_request_description({
+      path: "GET /api/v1/payment-requests/{id}",
+      cancel: "POST /api/v1/payment-requests/{id}/cancel",
+    }),
   listPaymentRequests: m.developers_ref_list_payment_requests_description,
   getPaymentRequest: m.developers_ref_get_payment_request_description,
+  cancelPaymentRequest: m.developers_ref_cancel_payment_request_description,
   listOrders: m.developers_ref_list_orders_description,
   getOrder: m.developers_ref_get_order_description,
 };
@@ -216,6 +222,8 @@ const MEANINGS: Record<string, () => string> = {
   meta_error: m.developers_error_meta_error_meaning,
   no_phone: m.developers_error_no_phone_meaning,
   unknown_shortcode: m.developers_error_unknown_shortcode_meaning,
+  payment_request_closed: m.developers_error_payment_request_closed_meaning,
+  prompt_on_phone: m.developers_error_prompt_on_phone_meaning,
   rule_limit: m.developers_error_rule_limit_meaning,
   knowledge_limit: m.developers_error_knowledge_limit_meaning,
   flow_limit: m.developers_error_flow_limit_meaning,
@@ -269,6 +277,8 @@ const ACTIONS: Record<string, () => string> = {
   meta_error: m.developers_error_meta_error_action,
   no_phone: m.developers_error_no_phone_action,
   unknown_shortcode: m.developers_error_unknown_shortcode_action,
+  payment_request_closed: m.developers_error_payment_request_closed_action,
+  prompt_on_phone: m.developers_error_prompt_on_phone_action,
   rule_limit: m.developers_error_rule_limit_action,
   knowledge_limit: m.developers_error_knowledge_limit_action,
   flow_limit: m.developers_error_flow_limit_action,
