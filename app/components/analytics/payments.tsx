@@ -55,7 +55,8 @@ export function PaymentsSection({ figures, filters }: { figures: PaymentFigures;
           <Download className="size-4" aria-hidden /> {m.app_analytics_payments_download_csv()}
         </a>
       </div>
-      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+      {/* One a row on a phone: "4 650,00 KES" in French is wider than half of a 360 px screen. */}
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 sm:gap-4 lg:grid-cols-4">
         <StatCard label={m.app_analytics_payments_requested()} value={formatNumber(figures.requested)} icon={Send} />
         <StatCard label={m.app_analytics_payments_paid()} value={formatNumber(figures.paid)} icon={CheckCircle2} />
         <StatCard
