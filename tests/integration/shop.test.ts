@@ -17,7 +17,7 @@ import { action as importAction } from "~/routes/app/shop/import";
 import { loader as ordersLoader } from "~/routes/app/shop/orders";
 import { loader as orderLoader } from "~/routes/app/shop/order";
 import { loader as ordersCsvLoader } from "~/routes/app/shop/orders-csv";
-import { action as threadAction } from "~/routes/app/chat/conversation";
+import { action as threadAction, loader as threadLoader } from "~/routes/app/chat/conversation";
 import type { InboundInput } from "@jumbe/sandbox/meta/types";
 import { createVerifiedUser, signedInCookie, uniqueEmail } from "../support/accounts";
 import { APP, callRoute, formRequest, getRequest } from "../support/http";
@@ -350,6 +350,73 @@ describe("sending products from the inbox", () => {
     expect(two.data).toMatchObject({ errors: { products: expect.any(String) } });
     const unknownKind = await sendProducts(t, conversation.id, { productKind: "carousel" });
     expect(unknownKind.data).toMatchObject({ errors: { productKind: expect.any(String) } });
+  });
+
+  it("lists 50 products of a large catalogue, finds others by name or SKU keeping the ticked ones, and sends a product found so", async () => {
+    const { t, conversation } = await shopWithCustomer("Gikomba Traders", "254722111444");
+    // 58 more products the catalog holds (2 made through the form above): 60 in all.
+    await rawQuery(
+      `insert into products (organization_id, retailer_id, name, price_cents, meta_product_id, sync_state, synced_at)
+       select $1, 'MTUMBA-' || lpad(i::text, 3, '0'), 'Mtumba ' || lpad(i::text, 3, '0'), 50000 + i, 'meta-mtumba-' || i, 'synced', now()
+       from generate_series(1, 58) as i`,
+      [t.organizationId],
+    );
+    const other = await tenant("Toi Market");
+    await addProduct(other, { ...KIKOI, retailerId: "TOI-1", name: "Mtumba wa Toi" });
+    await drainJobs();
+    const [foreign] = await productsOf(other.organizationId);
+    const picker = async (query: string) => {
+      const page = await callRoute(threadLoader, getRequest(`/chat/${conversation.id}${query}`, { cookie: t.cookie }), {
+        id: conversation.id,
+      });
+      expect(page.status).toBe(200);
+      return page.data.shopProducts!;
+    };
+
+    const first = await picker("");
+    expect(first.total).toBe(60);
+    expect(first.products).toHaveLength(50);
+    expect(first.products.map((p) => p.name)).not.toContain("Mtumba 058");
+
+    // Found by its SKU, with a ticked product kept first and what was typed kept; another
+    // organisation's product, ticked in the address, is not shown.
+    const lastName = first.products.at(-1)!;
+    const found = await picker(
+      `?pq=mtumba-058&product_${lastName.id}=on&product_${foreign!.id}=on&productKind=product_list&productHeader=Mpya`,
+    );
+    expect(found.products.map((p) => p.name)).toEqual([lastName.name, "Mtumba 058"]);
+    expect(found.values).toMatchObject({ [`product_${lastName.id}`]: "on", productKind: "product_list", productHeader: "Mpya" });
+    expect(found.products.map((p) => p.id)).not.toContain(foreign!.id);
+    expect((await picker("?pq=hakuna-kitu")).products).toEqual([]);
+    // % and _ are letters in a search, not patterns.
+    expect((await picker("?pq=%25")).products).toEqual([]);
+
+    // The product beyond the first 50 is sent by its ticked box; a box naming another
+    // organisation's product sends nothing of it.
+    const mtumba58 = found.products.find((p) => p.name === "Mtumba 058")!;
+    const sent = await sendProducts(t, conversation.id, {
+      productKind: "product_list",
+      [`product_${lastName.id}`]: "on",
+      [`product_${mtumba58.id}`]: "on",
+      [`product_${foreign!.id}`]: "on",
+      productHeader: "Mpya wiki hii",
+      productBody: "Chagua",
+    });
+    expect(sent.status).toBe(302);
+    const onlyForeign = await sendProducts(t, conversation.id, {
+      productKind: "product",
+      [`product_${foreign!.id}`]: "on",
+      productBody: "Hii",
+    });
+    expect(onlyForeign.data).toMatchObject({ errors: { products: expect.any(String) } });
+    // One message queued, naming the two products by their SKUs (the 58 made here are not in the
+    // sandbox's catalog, so what Meta would answer is not the point: the list asked of it is).
+    const queued = await rawQuery<{ payload: string }>(
+      `select payload::text as payload from messages where organization_id = $1 and direction = 'outbound'`,
+      [t.organizationId],
+    );
+    expect(queued).toHaveLength(1);
+    expect(queued[0]!.payload.match(/MTUMBA-\d{3}|TOI-1/g)).toEqual([lastName.retailerId, "MTUMBA-058"]);
   });
 
   it("records Meta's refusal of a list naming a product the catalog no longer holds", async () => {

@@ -33,17 +33,32 @@ function FieldError({ id, message }: { id: string; message?: string }) {
  * WhatsApp's product messages inside the 24-hour window. A plain form: it works without JavaScript,
  * the server checks every field and answers at the field.
  */
+export interface PickerState {
+  /** The ticked products first, then up to the picker's limit matching the search. */
+  products: PickerProduct[];
+  /** How many products the catalog holds in all. */
+  total: number;
+  query: string;
+  /** What the picker's search carried: the ticked boxes and the typed fields. */
+  values: Record<string, string>;
+}
+
 export function ProductPicker({
-  products,
+  picker,
+  action,
   failed,
 }: {
-  products: PickerProduct[];
+  picker: PickerState | null;
+  /** The conversation's address: the search reloads it with the picker's fields (a GET, without JavaScript too). */
+  action: string;
   failed: { errors?: Record<string, string>; values?: Record<string, string> } | undefined;
 }) {
   const errors = failed?.errors ?? {};
-  const values = failed?.values ?? {};
-  const open = ["products", "productKind", "productHeader", "productBody"].some((k) => errors[k]);
-  if (!products.length) return null;
+  if (!picker?.total) return null;
+  const { products, total, query } = picker;
+  const values = failed?.values ?? picker.values;
+  const searched = Boolean(query) || Object.keys(picker.values).length > 0;
+  const open = searched || ["products", "productKind", "productHeader", "productBody"].some((k) => errors[k]);
   const kind = values.productKind || "product_list";
   return (
     <details id="shop-details" className="text-sm" open={open}>
@@ -62,6 +77,27 @@ export function ProductPicker({
         </fieldset>
         <fieldset aria-describedby={errors.products ? "shop-products-error" : undefined}>
           <legend className="text-xs font-medium text-slate-700">{m.shop_send_products()}</legend>
+          <div className="mt-1 flex items-end gap-2">
+            <label className="block min-w-0 flex-1 text-xs text-slate-600">
+              {m.shop_send_search_label()}
+              <input
+                type="search"
+                name="pq"
+                defaultValue={query}
+                maxLength={100}
+                className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-1.5 text-sm"
+              />
+            </label>
+            <Button type="submit" formMethod="get" formAction={action} variant="secondary" size="sm">
+              {m.shop_send_search_submit()}
+            </Button>
+          </div>
+          {total > products.length ? (
+            <p className="mt-1 text-xs text-slate-500">{m.shop_send_showing({ shown: products.length, total })}</p>
+          ) : null}
+          {query && !products.some((p) => picker.values[`product_${p.id}`] !== "on") ? (
+            <p className="mt-1 text-xs text-slate-500">{m.shop_send_no_match({ query })}</p>
+          ) : null}
           <ul className="mt-1 max-h-40 space-y-1 overflow-y-auto rounded border border-slate-200 p-2">
             {products.map((p) => (
               <li key={p.id}>

@@ -27,7 +27,7 @@ import type { ReplyTemplate } from "~/lib/inbox";
 import { isRefusal } from "../../infrastructure/refusal";
 import { cancelPaymentRequest, createPaymentRequest } from "../payments";
 import { PaymentRequestFormSchema } from "~/lib/schemas/payment-requests";
-import { productMessage, requestOrderPayment, sendableProducts } from "../shop";
+import { productMessage, requestOrderPayment } from "../shop";
 import { m } from "~/paraglide/messages";
 
 /** What a template's media header takes, and how to give it, by its kind. */
@@ -88,6 +88,8 @@ type InboxWork = (input: {
   actor: InboxActor;
   conversation: ConversationRow;
   field: (name: string) => string;
+  /** The names after `prefix` of the ticked boxes (`<prefix><id>` posted as "on"). */
+  ticked: (prefix: string) => string[];
   attachment: Attachment;
   intent: string;
 }) => Promise<InboxOutcome>;
@@ -116,9 +118,11 @@ export async function inboxPost(args: GuardArgs & { params: { id?: string } }) {
       async ({ value, user, intent: name }) => {
         const texts = textsOf(value);
         const field = (field: string) => texts.get(field) ?? "";
+        const ticked = (prefix: string) =>
+          [...texts].filter(([k, v]) => k.startsWith(prefix) && v === "on").map(([k]) => k.slice(prefix.length));
         try {
           const actor: InboxActor = { userId: user.user.id, organizationId: user.organization.id };
-          return await work({ current: user, actor, conversation: await conversationOf(user), field, attachment, intent: name });
+          return await work({ current: user, actor, conversation: await conversationOf(user), field, ticked, attachment, intent: name });
         } catch (error) {
           if (attachment && (isRefusal(error, "inbox") || isRefusal(error, "send")))
             await discardUploadedMedia(user.organization.id, attachment.id);
@@ -262,12 +266,11 @@ const requestOrderPay: InboxWork = async ({ actor, conversation, field }) => {
 };
 
 /** A product, a product list or the catalogue, from the composer's shop form (the products ticked by id). */
-const sendProducts: InboxWork = async ({ actor, conversation, field }) => {
+const sendProducts: InboxWork = async ({ actor, conversation, field, ticked }) => {
   if (!conversation.window.open) throw refuseInbox(409, m.inbox_reply_window_closed(), "template");
-  const offered = await sendableProducts(actor.organizationId);
   const interactive = await productMessage(actor.organizationId, {
     kind: field("productKind"),
-    productIds: offered.filter((p) => field(`product_${p.id}`) === "on").map((p) => p.id),
+    productIds: ticked("product_"),
     header: field("productHeader"),
     body: field("productBody"),
   });

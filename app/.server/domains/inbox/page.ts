@@ -1,4 +1,4 @@
-import { sendableProducts } from "../shop";
+import { pickerProducts } from "../shop";
 import { INBOX_FILTERS, type InboxFilter } from "~/lib/inbox";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { latestEventId, valueButtons } from "../messaging";
@@ -116,8 +116,27 @@ export async function assignableMembers(organizationId: string) {
   return rows.map((r) => ({ id: r.id, name: `${r.first_name} ${r.last_name}`.trim() }));
 }
 
+/** The product picker's search carried in the conversation's address (its GET form): the words, the boxes ticked, the fields typed. */
+export function productPickerOf(url: URL) {
+  const values: Record<string, string> = {};
+  const chosenIds: string[] = [];
+  for (const [name, value] of url.searchParams) {
+    if (name.startsWith("product_") && value === "on" && chosenIds.length < 60) {
+      chosenIds.push(name.slice("product_".length));
+      values[name] = "on";
+    } else if (name === "productKind" || name === "productHeader" || name === "productBody") values[name] = value.slice(0, 1024);
+  }
+  return { query: (url.searchParams.get("pq") ?? "").slice(0, 100), chosenIds, values };
+}
+export type ProductPickerAsk = ReturnType<typeof productPickerOf>;
+
 /** A conversation's page beside the list: the thread, and what the composer and the header need. */
-export async function conversationData(organizationId: string, conversation: ConversationRow, before: string | null) {
+export async function conversationData(
+  organizationId: string,
+  conversation: ConversationRow,
+  before: string | null,
+  picker: ProductPickerAsk = { query: "", chosenIds: [], values: {} },
+) {
   const [thread, quickReplies, members, templates, shopProducts] = await Promise.all([
     threadOf(
       { organizationId, conversationId: conversation.id, contactId: conversation.contactId, phoneNumberId: conversation.phoneNumberId },
@@ -126,7 +145,7 @@ export async function conversationData(organizationId: string, conversation: Con
     listQuickReplies(organizationId),
     assignableMembers(organizationId),
     conversation.window.open ? Promise.resolve([]) : replyTemplates(organizationId, conversation.phoneNumberId),
-    conversation.window.open ? sendableProducts(organizationId) : Promise.resolve([]),
+    conversation.window.open ? pickerProducts(organizationId, picker) : Promise.resolve(null),
   ]);
-  return { thread, quickReplies, members, templates, shopProducts };
+  return { thread, quickReplies, members, templates, shopProducts: shopProducts && { ...shopProducts, values: picker.values } };
 }

@@ -25,10 +25,13 @@ export {
 export type { InboundOrder, NewOrder, OrderFilter, OrderLine, OrderView } from "./orders";
 export {
   checkProductChoice,
+  PICKER_SHOWN,
+  pickerProducts,
   PRODUCT_LIST_MAX,
   PRODUCT_MESSAGE_KINDS,
   productMessage,
   productMessageIfSendable,
+  sendableByIds,
   sendableProducts,
 } from "./product-messages";
 export type { ProductMessageKind, ProductMessageRequest } from "./product-messages";

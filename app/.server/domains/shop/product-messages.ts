@@ -1,5 +1,10 @@
+import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, notInArray, or, type SQL } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { isUuid } from "../../infrastructure/db/keyset";
+import { products } from "../../infrastructure/db/schema";
 import { isRefusal } from "../../infrastructure/refusal";
 import type { InteractiveProducts } from "../messaging";
+import { likePattern } from "../search";
 import { catalogIdOf } from "./catalog";
 import { listProducts, refuseShop } from "./products";
 import { m } from "~/paraglide/messages";
@@ -23,7 +28,7 @@ export interface ProductMessageRequest {
   body: string;
 }
 
-/** The products the composer offers: those the catalog holds now. */
+/** The products the automations' forms offer: those the catalog holds now. */
 export async function sendableProducts(organizationId: string) {
   const all = await listProducts(organizationId);
   return all
@@ -31,14 +36,75 @@ export async function sendableProducts(organizationId: string) {
     .map((p) => ({ id: p.id, name: p.name, retailerId: p.retailerId, priceCents: p.priceCents, availability: p.availability }));
 }
 
+/** The most products the inbox's picker lists at once: a shop of 2,000 would weigh a page down on 3G. */
+export const PICKER_SHOWN = 50;
+/** The most ticked boxes read from one post: more than a list may send, so "too many" is still said. */
+const CHOSEN_READ_MAX = PRODUCT_LIST_MAX * 2;
+
+const sendableColumns = {
+  id: products.id,
+  name: products.name,
+  retailerId: products.retailerId,
+  priceCents: products.priceCents,
+  availability: products.availability,
+};
+const sendableWhere = (organizationId: string, ...more: (SQL | undefined)[]) =>
+  and(
+    eq(products.organizationId, organizationId),
+    isNull(products.removedAt),
+    eq(products.syncState, "synced"),
+    isNotNull(products.metaProductId),
+    ...more,
+  );
+
+/** Of `ids`, the products the catalog holds now (unknown, foreign, removed and unsynced ids are left out), by name. */
+export async function sendableByIds(organizationId: string, ids: readonly string[]) {
+  const valid = [...new Set(ids.filter(isUuid))].slice(0, CHOSEN_READ_MAX);
+  if (!valid.length) return [];
+  return db()
+    .select(sendableColumns)
+    .from(products)
+    .where(sendableWhere(organizationId, inArray(products.id, valid)))
+    .orderBy(asc(products.name), asc(products.retailerId));
+}
+
+/**
+ * What the inbox's product picker lists: the products already ticked first, then up to PICKER_SHOWN
+ * others matching the search (by name or SKU), and how many the catalog holds in all.
+ */
+export async function pickerProducts(organizationId: string, picker: { query: string; chosenIds: readonly string[] }) {
+  const query = picker.query.trim().slice(0, 100);
+  const chosen = await sendableByIds(organizationId, picker.chosenIds);
+  const pattern = likePattern(query);
+  const [matches, [total]] = await Promise.all([
+    db()
+      .select(sendableColumns)
+      .from(products)
+      .where(
+        sendableWhere(
+          organizationId,
+          query ? or(ilike(products.name, pattern), ilike(products.retailerId, pattern)) : undefined,
+          chosen.length
+            ? notInArray(
+                products.id,
+                chosen.map((p) => p.id),
+              )
+            : undefined,
+        ),
+      )
+      .orderBy(asc(products.name), asc(products.retailerId))
+      .limit(PICKER_SHOWN),
+    db().select({ n: count() }).from(products).where(sendableWhere(organizationId)),
+  ]);
+  return { products: [...chosen, ...matches], chosen: chosen.map((p) => p.id), total: total?.n ?? 0, query };
+}
+
 /** The message for the request, checked: refusals name the composer's field. */
 export async function productMessage(organizationId: string, request: ProductMessageRequest): Promise<InteractiveProducts> {
   const kind = PRODUCT_MESSAGE_KINDS.find((k) => k === request.kind);
   if (!kind) throw refuseShop(400, m.shop_send_choose_kind(), "productKind");
-  const catalogId = await catalogIdOf(organizationId);
+  const [catalogId, chosen] = await Promise.all([catalogIdOf(organizationId), sendableByIds(organizationId, request.productIds)]);
   if (!catalogId) throw refuseShop(409, m.shop_send_no_catalog(), "productKind");
-  const offered = await sendableProducts(organizationId);
-  const chosen = offered.filter((p) => request.productIds.includes(p.id));
   const body = request.body.trim();
   const header = request.header.trim();
   if (body.length > BODY_MAX) throw refuseShop(400, m.shop_send_body_too_long({ max: BODY_MAX }), "productBody");
@@ -66,7 +132,7 @@ export async function productMessage(organizationId: string, request: ProductMes
     }
     default: {
       if (!body) throw refuseShop(400, m.shop_send_body_required(), "productBody");
-      const thumbnail = chosen[0] ?? offered[0];
+      const thumbnail = chosen[0] ?? (await firstSendable(organizationId));
       return { type: "catalog_message", body, thumbnailRetailerId: thumbnail?.retailerId, summary: m.shop_send_catalog_summary() };
     }
   }
@@ -79,7 +145,7 @@ export async function productMessage(organizationId: string, request: ProductMes
  * the message must be one `productMessage` would send.
  */
 export async function checkProductChoice(organizationId: string, request: ProductMessageRequest): Promise<void> {
-  const offered = new Set((await sendableProducts(organizationId)).map((p) => p.id));
+  const offered = new Set((await sendableByIds(organizationId, request.productIds)).map((p) => p.id));
   if (request.productIds.some((id) => !offered.has(id))) throw refuseShop(400, m.shop_send_not_sendable(), "products");
   await productMessage(organizationId, request);
 }
@@ -99,4 +165,15 @@ export async function productMessageIfSendable(
     if (isRefusal(error, "shop")) return null;
     throw error;
   }
+}
+
+/** The catalogue message's picture when no product was chosen: the first product by name. */
+async function firstSendable(organizationId: string) {
+  const [first] = await db()
+    .select(sendableColumns)
+    .from(products)
+    .where(sendableWhere(organizationId))
+    .orderBy(asc(products.name), asc(products.retailerId))
+    .limit(1);
+  return first;
 }

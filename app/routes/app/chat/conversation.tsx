@@ -3,7 +3,7 @@ import type { Route } from "./+types/conversation";
 import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { findConversation } from "~/.server/domains/inbox/list";
-import { conversationData, inboxEventId, listPlace, placeSearch } from "~/.server/domains/inbox/page";
+import { conversationData, inboxEventId, listPlace, placeSearch, productPickerOf } from "~/.server/domains/inbox/page";
 import { markConversationOpened } from "~/.server/domains/inbox/actions";
 import { presenceOf } from "~/.server/domains/inbox/live";
 import { inboxPost } from "~/.server/domains/inbox/handle-action";
@@ -56,7 +56,7 @@ export async function loader(args: Route.LoaderArgs) {
   // screen's browser asks /chat for it once the thread is drawn (issue 42).
   const [eventId, page, present, paymentRequests, shortcodes] = await Promise.all([
     inboxEventId(organizationId),
-    conversationData(organizationId, conversation, url.searchParams.get("before")),
+    conversationData(organizationId, conversation, url.searchParams.get("before"), productPickerOf(url)),
     presenceOf(conversation.id),
     listPaymentRequests(organizationId, { conversationId: conversation.id, limit: 5 }),
     shortcodeChoices(organizationId),
@@ -271,7 +271,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
         ) : null}
         {canReply && conversation.window.open ? (
           <div id="inbox-shop" data-live-region="">
-            <ProductPicker products={shopProducts} failed={failed} />
+            <ProductPicker picker={shopProducts} action={base} failed={failed} />
           </div>
         ) : null}
         {canReply ? (
