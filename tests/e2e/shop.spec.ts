@@ -46,8 +46,14 @@ test("a product goes to the catalog, out in a list, and comes back as an order",
   const conversationId = await openConversation(page, javaScriptEnabled, name);
   await page.getByText("Send products", { exact: true }).click();
   const form = page.getByRole("form", { name: "Send products" });
-  await form.getByRole("checkbox", { name: new RegExp(product) }).check();
+  // The picker finds a product by name (a GET that keeps what was ticked and typed), then it is ticked.
   await form.getByLabel("Heading (product list)").fill("Mpya wiki hii");
+  await form.getByLabel("Find a product by name or SKU").fill(product);
+  await form.getByRole("button", { name: "Find", exact: true }).click();
+  await expect(page).toHaveURL(/[?&]pq=/);
+  await expect(form.getByRole("checkbox")).toHaveCount(1);
+  await expect(form.getByLabel("Heading (product list)")).toHaveValue("Mpya wiki hii");
+  await form.getByRole("checkbox", { name: new RegExp(product) }).check();
   await form.getByLabel("Text with the products").fill("Chagua unachopenda");
   await form.getByRole("button", { name: "Send", exact: true }).click();
   await sentMessage(request, phoneNumberId, "product_list");
