@@ -36,7 +36,7 @@ function FieldError({ id, message }: { id: string; message?: string }) {
 export interface PickerState {
   /** The ticked products first, then up to the picker's limit matching the search. */
   products: PickerProduct[];
-  /** How many products the catalog holds in all. */
+  /** How many products there are to show: the ticked ones and all those matching the search. */
   total: number;
   query: string;
   /** What the picker's search carried: the ticked boxes and the typed fields. */
@@ -54,10 +54,10 @@ export function ProductPicker({
   failed: { errors?: Record<string, string>; values?: Record<string, string> } | undefined;
 }) {
   const errors = failed?.errors ?? {};
-  if (!picker?.total) return null;
+  const searched = Boolean(picker?.query) || Object.keys(picker?.values ?? {}).length > 0;
+  if (!picker || (!picker.total && !searched)) return null;
   const { products, total, query } = picker;
   const values = failed?.values ?? picker.values;
-  const searched = Boolean(query) || Object.keys(picker.values).length > 0;
   const open = searched || ["products", "productKind", "productHeader", "productBody"].some((k) => errors[k]);
   const kind = values.productKind || "product_list";
   return (

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, notInArray, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, ilike, inArray, isNotNull, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { db } from "../../infrastructure/db/client";
 import { isUuid } from "../../infrastructure/db/keyset";
 import { products } from "../../infrastructure/db/schema";
@@ -70,33 +70,32 @@ export async function sendableByIds(organizationId: string, ids: readonly string
 
 /**
  * What the inbox's product picker lists: the products already ticked first, then up to PICKER_SHOWN
- * others matching the search (by name or SKU), and how many the catalog holds in all.
+ * others matching the search (by name or SKU), and how many others match in all (one statement:
+ * the count is the window's, before the limit).
  */
 export async function pickerProducts(organizationId: string, picker: { query: string; chosenIds: readonly string[] }) {
   const query = picker.query.trim().slice(0, 100);
   const chosen = await sendableByIds(organizationId, picker.chosenIds);
   const pattern = likePattern(query);
-  const [matches, [total]] = await Promise.all([
-    db()
-      .select(sendableColumns)
-      .from(products)
-      .where(
-        sendableWhere(
-          organizationId,
-          query ? or(ilike(products.name, pattern), ilike(products.retailerId, pattern)) : undefined,
-          chosen.length
-            ? notInArray(
-                products.id,
-                chosen.map((p) => p.id),
-              )
-            : undefined,
-        ),
-      )
-      .orderBy(asc(products.name), asc(products.retailerId))
-      .limit(PICKER_SHOWN),
-    db().select({ n: count() }).from(products).where(sendableWhere(organizationId)),
-  ]);
-  return { products: [...chosen, ...matches], chosen: chosen.map((p) => p.id), total: total?.n ?? 0, query };
+  const matches = await db()
+    .select({ ...sendableColumns, matching: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(products)
+    .where(
+      sendableWhere(
+        organizationId,
+        query ? or(ilike(products.name, pattern), ilike(products.retailerId, pattern)) : undefined,
+        chosen.length
+          ? notInArray(
+              products.id,
+              chosen.map((p) => p.id),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(products.name), asc(products.retailerId))
+    .limit(PICKER_SHOWN);
+  const others = matches.map(({ matching: _, ...product }) => product);
+  return { products: [...chosen, ...others], chosen: chosen.map((p) => p.id), total: chosen.length + (matches[0]?.matching ?? 0), query };
 }
 
 /** The message for the request, checked: refusals name the composer's field. */
