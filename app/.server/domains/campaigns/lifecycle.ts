@@ -18,6 +18,7 @@ import { checkAudience, contactSources, countAudience, freezeAudience, type Audi
 import { estimateSendCost, walletState } from "../billing";
 import { campaignNotFound, campaignRefusalOfSend, refuseCampaign } from "./refusals";
 import { checkParameterSources } from "./variables";
+import { checkCampaignProducts } from "./products";
 import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInput, templateRefusal } from "./template-values";
 import { wakeFeeder } from "./wake";
 import { leftOutOf } from "./progress";
@@ -85,6 +86,7 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
   });
   checkHeaderMediaFits(template, headerMedia);
   const parameters = await checkValues(organizationId, template, input.parameters);
+  const products = await checkCampaignProducts(organizationId, template, input.parameters?.products);
   const audience = await checkAudience(organizationId, input.audience ?? {});
   let scheduledFor: Date | null = null;
   if (input.scheduledFor) {
@@ -101,7 +103,7 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
     kind: input.kind === "broadcast" ? "broadcast" : "campaign",
     sender,
     template,
-    parameters: { ...parameters, ...(headerMedia ? { headerMedia } : {}) },
+    parameters: { ...parameters, ...(headerMedia ? { headerMedia } : {}), ...(products ? { products } : {}) },
     audience,
     sources: await contactSources(organizationId, audience),
     scheduledFor,
