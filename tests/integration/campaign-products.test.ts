@@ -132,9 +132,9 @@ describe("a campaign of a multi-product template", () => {
     ];
     expect(await refusal(createCampaign(t.actor, input({ thumbnail: "", sections })))).toMatchObject({
       code: "invalid_parameters",
-      field: "products",
+      field: "parameters",
     });
-    expect(await refusal(createCampaign(t.actor, input({ thumbnail: t.kikoi.id, sections: [] })))).toMatchObject({ field: "products" });
+    expect(await refusal(createCampaign(t.actor, input({ thumbnail: t.kikoi.id, sections: [] })))).toMatchObject({ field: "parameters" });
     const untitled = sections.map((s) => ({ ...s, title: "" }));
     expect(await refusal(createCampaign(t.actor, input({ thumbnail: t.kikoi.id, sections: untitled })))).toMatchObject({
       message: expect.stringMatching(/title/),

@@ -69,7 +69,13 @@ const sendRefusalAsCampaign = (error: unknown, field: string) => {
 };
 
 /** Checks everything a campaign needs before anyone confirms it; refuses with the field it is about. */
-export async function checkCampaign(organizationId: string, input: CampaignInput, now = new Date()): Promise<CheckedCampaign> {
+/** `stored`: a saved campaign checked again as it starts (its products are read again at send, not refused now). */
+export async function checkCampaign(
+  organizationId: string,
+  input: CampaignInput,
+  now = new Date(),
+  options: { stored?: boolean } = {},
+): Promise<CheckedCampaign> {
   const name = String(input.name ?? "")
     .replace(/\s+/g, " ")
     .trim();
@@ -86,7 +92,7 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
   });
   checkHeaderMediaFits(template, headerMedia);
   const parameters = await checkValues(organizationId, template, input.parameters);
-  const products = await checkCampaignProducts(organizationId, template, input.parameters?.products);
+  const products = await checkCampaignProducts(organizationId, template, input.parameters?.products, options);
   const audience = await checkAudience(organizationId, input.audience ?? {});
   let scheduledFor: Date | null = null;
   if (input.scheduledFor) {
@@ -304,6 +310,7 @@ export function recheckCampaign(stored: StoredCampaign) {
       audience: stored.audience,
     },
     new Date(),
+    { stored: true },
   );
 }
 

@@ -11,7 +11,7 @@ import { m } from "~/paraglide/messages";
  * read again when its messages are written, leaving out a product removed meanwhile.
  */
 
-const refuseProducts = (message: string) => refuseCampaign(422, "invalid_parameters", message, "products");
+const refuseProducts = (message: string) => refuseCampaign(422, "invalid_parameters", message, "parameters");
 
 /** The sections as given, tidied: titles trimmed, each product once, sections without products dropped. */
 function tidySections(sections: CampaignProducts["sections"]) {
@@ -31,11 +31,12 @@ function checkSections(sections: { title: string; productIds: string[] }[]) {
   if (count > TEMPLATE_PRODUCTS_MAX) throw refuseProducts(m.messaging_campaign_products_max({ max: TEMPLATE_PRODUCTS_MAX, count }));
 }
 
-/** The products given fit the template and the shop's catalogue now; what is stored. */
+/** The products given fit the template and (unless `stored`) the shop's catalogue now; what is stored. */
 export async function checkCampaignProducts(
   organizationId: string,
   template: PreparedTemplate,
   given: CampaignProducts | undefined,
+  options: { stored?: boolean } = {},
 ): Promise<CampaignProducts | undefined> {
   const thumbnail = String(given?.thumbnail ?? "").trim();
   const sections = tidySections(given?.sections);
@@ -45,10 +46,13 @@ export async function checkCampaignProducts(
   }
   if (!thumbnail) throw refuseProducts(m.messaging_campaign_products_thumbnail_required());
   if (template.productButton === "MPM") checkSections(sections);
+  const kept = template.productButton === "MPM" ? { thumbnail, sections } : { thumbnail };
+  // A saved campaign starting: a product removed since is left out when the messages are written.
+  if (options.stored) return kept;
   const offered = new Set((await sendableProducts(organizationId)).map((p) => p.id));
   const ids = [thumbnail, ...sections.flatMap((s) => s.productIds)];
   if (ids.some((id) => !offered.has(id))) throw refuseProducts(m.messaging_campaign_products_unknown());
-  return template.productButton === "MPM" ? { thumbnail, sections } : { thumbnail };
+  return kept;
 }
 
 /**
