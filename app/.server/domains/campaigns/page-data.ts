@@ -2,7 +2,7 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { attributeDefinitions, listSegments, contactTagChoices } from "../contacts";
 import { BUILT_IN_FIELDS } from "./variables";
 import { valueButtons, type ValueButton, mediaKindOf } from "../messaging";
-import { sendableProducts } from "../shop";
+import { sendableProducts } from "./products";
 import { productButtonOf } from "~/lib/templates";
 import { m } from "~/paraglide/messages";
 

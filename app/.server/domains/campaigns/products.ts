@@ -1,4 +1,4 @@
-import { sendableProducts } from "../shop";
+import { rawQuery } from "../../infrastructure/db/client";
 import { SECTION_TITLE_MAX, TEMPLATE_PRODUCTS_MAX, TEMPLATE_SECTIONS_MAX } from "../messaging";
 import type { PreparedTemplate, TemplateProducts } from "../messaging";
 import type { CampaignProducts } from "../../infrastructure/db/schema/campaigns";
@@ -10,6 +10,18 @@ import { m } from "~/paraglide/messages";
  * organisation's shop (products synced to its Meta catalog), checked when the campaign is saved, and
  * read again when its messages are written, leaving out a product removed meanwhile.
  */
+
+/**
+ * The shop's products a message can show: those synced to the organisation's Meta catalog (what the
+ * shop domain's `sendableProducts` answers; read here, as the shop's index would make the domains a circle).
+ */
+export function sendableProducts(organizationId: string) {
+  return rawQuery<{ id: string; name: string; retailerId: string }>(
+    `select id, name, retailer_id as "retailerId" from products
+     where organization_id = $1 and sync_state = 'synced' and meta_product_id is not null order by name, id`,
+    [organizationId],
+  );
+}
 
 const refuseProducts = (message: string) => refuseCampaign(422, "invalid_parameters", message, "parameters");
 
