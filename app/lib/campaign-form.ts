@@ -26,6 +26,17 @@ export interface HeaderFileValues {
   filename: string;
 }
 
+/**
+ * A catalog or multi-product template's products (decision 146): `pr_thumb` (the thumbnail product's
+ * id) and, for a multi-product template, section `i` as `s{i}_title` and `s{i}_products` (checkboxes).
+ */
+export interface ProductValues {
+  thumbnail: string;
+  sections: { title: string; productIds: string[] }[];
+}
+/** A multi-product message has at most 10 sections. */
+export const SECTIONS_MAX = 10;
+
 export interface CampaignFormValues {
   name: string;
   from: string;
@@ -35,6 +46,7 @@ export interface CampaignFormValues {
   headerFile: HeaderFileValues;
   /** By the button's position in the template (from 0). */
   buttons: (PlaceholderValues & { index: number })[];
+  products: ProductValues;
   segment: string;
   tags: string;
   everyone: boolean;
@@ -77,6 +89,24 @@ function bodyValues(fields: Record<string, unknown>) {
   return Array.from({ length: count }, (_, i) => placeholder(fields, `p${i + 1}`));
 }
 
+const allTexts = (fields: Record<string, unknown>, name: string) => {
+  const value = fields[name];
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === "string" && v !== "").map((v) => v.slice(0, 100));
+};
+
+/** The products chosen: the thumbnail, and the sections up to the last one given. */
+function productValues(fields: Record<string, unknown>): ProductValues {
+  const sections = Array.from({ length: SECTIONS_MAX }, (_, i) => ({
+    title: textOf(fields, `s${i}_title`, 100),
+    productIds: allTexts(fields, `s${i}_products`).slice(0, 100),
+  }));
+  let count = 0;
+  sections.forEach((s, i) => {
+    if (s.title || s.productIds.length) count = i + 1;
+  });
+  return { thumbnail: textOf(fields, "pr_thumb", 100), sections: sections.slice(0, count) };
+}
+
 const buttonValues = (fields: Record<string, unknown>) =>
   Array.from({ length: BUTTONS_MAX }, (_, index) => index)
     .filter((index) => hasAny(fields, `b${index}`))
@@ -96,6 +126,7 @@ export function campaignValuesOf(fields: Record<string, unknown>): CampaignFormV
     header: placeholder(fields, "h"),
     headerFile: headerFile(fields),
     buttons: buttonValues(fields),
+    products: productValues(fields),
     segment: textOf(fields, "segment", 60),
     tags: textOf(fields, "tags", 2000),
     everyone: everyone === "on" || everyone === "yes",
@@ -114,6 +145,7 @@ export const emptyCampaignForm = (): CampaignFormValues => ({
   header: { source: "", fallback: "", value: "" },
   headerFile: { link: "", mediaId: "", filename: "" },
   buttons: [],
+  products: { thumbnail: "", sections: [] },
   segment: "",
   tags: "",
   everyone: false,

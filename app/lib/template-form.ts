@@ -142,7 +142,7 @@ export function emptyTemplateInput(): TemplateInput {
 
 /** The form's button-row intents: add a row of a kind, or remove row i (they work without JavaScript). */
 export function applyRowIntent(input: TemplateInput, intent: string): TemplateInput | undefined {
-  const add = /^add-button:(QUICK_REPLY|URL|PHONE_NUMBER|COPY_CODE)$/.exec(intent);
+  const add = /^add-button:(QUICK_REPLY|URL|PHONE_NUMBER|COPY_CODE|CATALOG|MPM)$/.exec(intent);
   if (add) {
     if (input.buttons.length >= LIMITS.buttons) return input;
     return { ...input, buttons: [...input.buttons, { type: add[1] as TemplateButton["type"], text: "" }] };

@@ -70,6 +70,27 @@ describe("Meta's template rules, checked before Meta", () => {
     ).toMatch(/spaces/);
   });
 
+  it("catalog and multi-product buttons: Marketing, alone, no header for a catalog, a text header for an MPM (decision 146)", () => {
+    const catalog = { category: "MARKETING" as const, buttons: [{ type: "CATALOG" as const, text: "" }] };
+    const mpm = {
+      category: "MARKETING" as const,
+      headerFormat: "TEXT" as const,
+      headerText: "New arrivals",
+      buttons: [{ type: "MPM" as const, text: "" }],
+    };
+    expect(problems(catalog)).toEqual({});
+    expect(problems(mpm)).toEqual({});
+    expect(problems({ ...catalog, category: "UTILITY" }).buttons).toMatch(/Marketing templates only/);
+    expect(problems({ ...mpm, buttons: [...mpm.buttons, { type: "QUICK_REPLY", text: "Stop" }] }).buttons).toMatch(/only button/);
+    expect(problems({ ...catalog, headerFormat: "TEXT", headerText: "Hi" }).headerFormat).toMatch(/no header/);
+    expect(problems({ ...mpm, headerFormat: "NONE" }).headerFormat).toMatch(/text header/);
+    expect(toMetaComponents({ ...base, ...mpm }).at(-1)).toEqual({ type: "BUTTONS", buttons: [{ type: "MPM", text: "View items" }] });
+    const back = inputFromMeta({ name: "x", category: "MARKETING", language: "sw", components: toMetaComponents({ ...base, ...catalog }) });
+    expect(back.buttons).toEqual([expect.objectContaining({ type: "CATALOG" })]);
+    expect(renderTemplate(back).buttons[0]!.text).toBe("Tazama katalogi");
+    expect(applyRowIntent({ ...base }, "add-button:MPM")!.buttons.map((b) => b.type)).toEqual(["MPM"]);
+  });
+
   it("authentication templates take Meta's fixed shape", () => {
     const otp: TemplateInput = {
       ...base,

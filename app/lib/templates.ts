@@ -194,7 +194,7 @@ export function sampleProblem(format: MediaFormat, sample: HeaderSample | undefi
   }
   return undefined;
 }
-export const BUTTON_TYPES = ["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE"] as const;
+export const BUTTON_TYPES = ["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE", "CATALOG", "MPM"] as const;
 export type ButtonType = (typeof BUTTON_TYPES)[number];
 export const BUTTON_LABELS: Record<ButtonType, string> = {
   get QUICK_REPLY() {
@@ -209,7 +209,31 @@ export const BUTTON_LABELS: Record<ButtonType, string> = {
   get COPY_CODE() {
     return m.templates_button_copy_code();
   },
+  get CATALOG() {
+    return m.templates_button_catalog();
+  },
+  get MPM() {
+    return m.templates_button_mpm();
+  },
 };
+/**
+ * The buttons that show products (decision 146): CATALOG opens the catalogue, MPM a list of up to 30
+ * products in sections. WhatsApp writes their labels; the products are chosen at send time.
+ */
+export const PRODUCT_BUTTONS = ["CATALOG", "MPM"] as const;
+export type ProductButtonType = (typeof PRODUCT_BUTTONS)[number];
+export const isProductButton = (type: string): type is ProductButtonType => (PRODUCT_BUTTONS as readonly string[]).includes(type);
+/** The label Meta's examples give each product button (sent with the template; WhatsApp shows its own). */
+export const PRODUCT_BUTTON_TEXT: Record<ProductButtonType, string> = { CATALOG: "View catalog", MPM: "View items" };
+/** The products a template's product button shows. */
+export type ProductButtonKind = ProductButtonType | null;
+export function productButtonOf(components: unknown): ProductButtonKind {
+  const list = Array.isArray(components) ? (components as Record<string, unknown>[]) : [];
+  const part = list.find((c) => c && String(c.type).toUpperCase() === "BUTTONS");
+  const buttons = Array.isArray(part?.buttons) ? (part.buttons as Record<string, unknown>[]) : [];
+  const found = buttons.map((b) => String(b?.type).toUpperCase()).find(isProductButton);
+  return found ?? null;
+}
 export const OTP_TYPES = ["COPY_CODE", "ONE_TAP"] as const;
 export type OtpType = (typeof OTP_TYPES)[number];
 
@@ -406,6 +430,7 @@ function checkButtons(input: TemplateInput, problems: Problems) {
   else if (count("PHONE_NUMBER") > LIMITS.phoneButtons) problems.buttons = m.templates_problem_phone_buttons_max();
   else if (count("COPY_CODE") > LIMITS.copyCodeButtons) problems.buttons = m.templates_problem_copy_code_buttons_max();
   else if (count("COPY_CODE") && input.category !== "MARKETING") problems.buttons = m.templates_problem_copy_code_marketing();
+  else if (buttons.some((b) => isProductButton(b.type))) checkProductButton(input, problems);
   else {
     // Quick replies sit together: QR, QR, URL is fine; QR, URL, QR is not.
     const kinds = buttons.map((b) => (b.type === "QUICK_REPLY" ? "Q" : "C")).join("");
@@ -415,7 +440,7 @@ function checkButtons(input: TemplateInput, problems: Problems) {
   buttons.forEach((button, i) => {
     const at = (key: string) => `buttons[${i}].${key}`;
     const text = (button.text ?? "").trim();
-    if (button.type !== "COPY_CODE") {
+    if (button.type !== "COPY_CODE" && !isProductButton(button.type)) {
       if (!text) problems[at("text")] = m.templates_problem_button_text_missing();
       else if (text.length > LIMITS.buttonText) problems[at("text")] = m.templates_problem_button_text_long({ count: LIMITS.buttonText });
       else if (placeholders(text).length) problems[at("text")] = m.templates_problem_button_text_variables();
@@ -447,6 +472,18 @@ function checkButtons(input: TemplateInput, problems: Problems) {
       else if (/\s/.test(code)) problems[at("example")] = m.templates_problem_offer_code_spaces();
     }
   });
+}
+
+/**
+ * Meta's rules for catalog and multi-product templates: Marketing, the product button alone, and the
+ * header WhatsApp draws itself for a catalog (the thumbnail product) or the text header an MPM needs.
+ */
+function checkProductButton(input: TemplateInput, problems: Problems) {
+  if (input.category !== "MARKETING") problems.buttons = m.templates_problem_product_button_marketing();
+  else if (input.buttons.length > 1) problems.buttons = m.templates_problem_product_button_alone();
+  else if (input.buttons[0]!.type === "CATALOG" && input.headerFormat !== "NONE")
+    problems.headerFormat = m.templates_problem_catalog_header();
+  else if (input.buttons[0]!.type === "MPM" && input.headerFormat !== "TEXT") problems.headerFormat = m.templates_problem_mpm_header();
 }
 
 function checkAuthentication(input: TemplateInput, problems: Problems) {
@@ -509,6 +546,7 @@ export function toMetaComponents(input: TemplateInput, headerHandle?: string): R
         if (b.type === "PHONE_NUMBER")
           return { type: "PHONE_NUMBER", text: b.text.trim(), phone_number: (b.phone ?? "").replace(/[\s-]/g, "") };
         if (b.type === "COPY_CODE") return { type: "COPY_CODE", example: (b.example ?? "").trim() };
+        if (isProductButton(b.type)) return { type: b.type, text: PRODUCT_BUTTON_TEXT[b.type] };
         return { type: "QUICK_REPLY", text: b.text.trim() };
       }),
     });
@@ -622,7 +660,7 @@ export function renderTemplate(input: TemplateInput, values: Record<string, stri
     footer: input.footer?.trim() || undefined,
     buttons: input.buttons.map((b, i) => ({
       type: b.type,
-      text: b.type === "COPY_CODE" ? m.templates_preview_copy_offer_code({}, locale) : b.text,
+      text: previewButtonText(b, locale),
       detail:
         b.type === "URL"
           ? (b.url ?? "").replace("{{1}}", values[`button.${i}`] || b.example || "{{1}}")
@@ -633,6 +671,12 @@ export function renderTemplate(input: TemplateInput, values: Record<string, stri
               : undefined,
     })),
   };
+}
+
+function previewButtonText(b: TemplateButton, locale: { locale: Locale }) {
+  if (b.type === "COPY_CODE") return m.templates_preview_copy_offer_code({}, locale);
+  if (b.type === "CATALOG") return m.templates_preview_view_catalog({}, locale);
+  return b.type === "MPM" ? m.templates_preview_view_items({}, locale) : b.text;
 }
 
 export function categoryLabel(category: string) {

@@ -120,6 +120,65 @@ describe("product messages", () => {
     expect((await h!.send(catalog)).status).toBe(200);
   });
 
+  it("sends catalog and multi-product templates outside the window with products the catalog holds (decision 146)", async () => {
+    const { product } = await shop();
+    await product("SKU-1", "150000");
+    await product("SKU-2", "90000");
+    const wabaId = h!.business.wabaId;
+    h!.sandbox.createTemplateAtMeta(wabaId, {
+      name: "duka_catalog",
+      language: "sw",
+      category: "MARKETING",
+      components: [
+        { type: "BODY", text: "Angalia bidhaa zetu" },
+        { type: "BUTTONS", buttons: [{ type: "CATALOG", text: "View catalog" }] },
+      ],
+    });
+    h!.sandbox.createTemplateAtMeta(wabaId, {
+      name: "duka_mpm",
+      language: "sw",
+      category: "MARKETING",
+      components: [
+        { type: "HEADER", format: "TEXT", text: "Mpya" },
+        { type: "BODY", text: "Bidhaa mpya" },
+        { type: "BUTTONS", buttons: [{ type: "MPM", text: "View items" }] },
+      ],
+    });
+    const send = (name: string, button?: object) =>
+      h!.send({
+        messaging_product: "whatsapp",
+        to: CUSTOMER,
+        type: "template",
+        template: { name, language: { code: "sw" }, components: button ? [{ type: "button", index: "0", ...button }] : [] },
+      });
+    const action = (value: object) => ({ parameters: [{ type: "action", action: value }] });
+    const sections = (...ids: string[][]) =>
+      ids.map((list, i) => ({ title: `S${i}`, product_items: list.map((id) => ({ product_retailer_id: id })) }));
+    expect((await send("duka_catalog", { sub_type: "CATALOG", ...action({ thumbnail_product_retailer_id: "SKU-1" }) })).status).toBe(200);
+    expect((await send("duka_catalog")).status).toBe(200);
+    const unknownThumb = await send("duka_catalog", { sub_type: "CATALOG", ...action({ thumbnail_product_retailer_id: "SKU-9" }) });
+    expect(unknownThumb.json.error).toMatchObject({ code: 131009, error_data: { details: expect.stringMatching(/SKU-9/) } });
+    const sent = await send("duka_mpm", {
+      sub_type: "MPM",
+      ...action({ thumbnail_product_retailer_id: "SKU-1", sections: sections(["SKU-1"], ["SKU-2"]) }),
+    });
+    expect(sent.status).toBe(200);
+    const recorded = h!.sandbox.messages().find((d) => d.wamid === sent.json.messages[0].id);
+    expect(JSON.stringify(recorded?.body)).toContain("SKU-2");
+    expect((await send("duka_mpm")).json.error?.code).toBe(131008);
+    const unknown = await send("duka_mpm", {
+      sub_type: "MPM",
+      ...action({ thumbnail_product_retailer_id: "SKU-1", sections: sections(["SKU-1", "SKU-7"]) }),
+    });
+    expect(unknown.json.error).toMatchObject({ code: 131009, error_data: { details: expect.stringMatching(/SKU-7/) } });
+    const tooMany = action({ thumbnail_product_retailer_id: "SKU-1", sections: sections(...Array.from({ length: 11 }, () => ["SKU-1"])) });
+    expect((await send("duka_mpm", { sub_type: "MPM", ...tooMany })).json.error?.code).toBe(131009);
+    const thirtyOne = action({ thumbnail_product_retailer_id: "SKU-1", sections: sections(Array.from({ length: 31 }, () => "SKU-2")) });
+    expect((await send("duka_mpm", { sub_type: "MPM", ...thirtyOne })).json.error?.code).toBe(131009);
+    const noThumb = await send("duka_mpm", { sub_type: "MPM", ...action({ sections: sections(["SKU-1"]) }) });
+    expect(noThumb.json.error?.code).toBe(131008);
+  });
+
   it("lets the customer send a cart from the console, delivered as an order webhook", async () => {
     const { catalogId, product } = await shop();
     await product("SKU-1", "150000");

@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import { fail, ok, param, rawParam, unsupported, type GraphResult } from "./graph-common";
-import { missing, notValid } from "./message-rules";
+import { checkProductSections, missing, notValid } from "./message-rules";
 import type { Catalog, CatalogProduct, CommerceSettings, PhoneNumber, SandboxStore, Waba } from "./state";
 
 /**
@@ -234,6 +234,36 @@ export function checkProductMessage(store: SandboxStore, phone: PhoneNumber, int
     if (!connected.products.some((p) => p.retailerId === id))
       return notValid(`Product with retailer id ${id.slice(0, 100)} does not exist in catalog ${connected.id}.`);
   }
+  return undefined;
+}
+
+/**
+ * A catalog or multi-product template's button parameter (`sub_type` CATALOG or MPM, one parameter
+ * of type "action"): the thumbnail product, and for MPM the sections (1 to 10, 30 products in all);
+ * every retailer id must be in the catalog connected to the number's WABA, else 131009 as Meta.
+ */
+export function checkProductTemplateButton(
+  store: SandboxStore,
+  phone: PhoneNumber,
+  subType: "catalog" | "mpm",
+  given: Obj,
+): GraphResult | undefined {
+  const [param] = Array.isArray(given.parameters) ? (given.parameters as unknown[]) : [];
+  if (!isObject(param) || param.type !== "action" || !isObject(param.action)) return missing("components[button].parameters[0].action");
+  const action = param.action;
+  const where = "components[button].parameters[0].action";
+  if (typeof action.thumbnail_product_retailer_id !== "string" || !action.thumbnail_product_retailer_id)
+    return missing(`${where}.thumbnail_product_retailer_id`);
+  if (subType === "mpm") {
+    const shape = checkProductSections(action, where);
+    if (shape) return shape;
+  } else if (action.sections !== undefined) return notValid("A catalog template's button takes a thumbnail product, not sections.");
+  const connected = catalogOfWaba(store, phone.wabaId);
+  if (!connected) return notValid("No catalog is connected to this WhatsApp Business Account.");
+  const ids = [action.thumbnail_product_retailer_id, ...(subType === "mpm" ? retailerIdsOf(action, "product_list") : [])];
+  const unknown = ids.find((id) => !connected.products.some((p) => p.retailerId === id));
+  if (unknown !== undefined)
+    return notValid(`Product with retailer id ${String(unknown).slice(0, 100)} does not exist in catalog ${connected.id}.`);
   return undefined;
 }
 

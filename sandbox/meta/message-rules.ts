@@ -335,22 +335,22 @@ function checkProductShape(object: Obj, kind: "product" | "product_list" | "cata
   return checkProductSections(action);
 }
 
-function checkProductSections(action: Obj): GraphResult | undefined {
+/** A product_list's (or an MPM template button's) sections: 1 to 10, 30 products in all, titled when several. */
+export function checkProductSections(action: Obj, where = "interactive['action']"): GraphResult | undefined {
   const sections = action.sections;
   if (!Array.isArray(sections) || sections.length < 1 || sections.length > LIMITS.sections)
     return notValid(`Invalid sections count. Min allowed sections: 1, Max allowed sections: ${LIMITS.sections}`);
   let items = 0;
   for (const section of sections) {
     if (!isObject(section) || !Array.isArray(section.product_items) || section.product_items.length === 0)
-      return missing("interactive['action']['sections'][]['product_items']");
-    if (sections.length > 1 && (typeof section.title !== "string" || !section.title))
-      return missing("interactive['action']['sections'][]['title']");
+      return missing(`${where}['sections'][]['product_items']`);
+    if (sections.length > 1 && (typeof section.title !== "string" || !section.title)) return missing(`${where}['sections'][]['title']`);
     const title = checkLength(section.title as string | undefined, LIMITS.sectionTitle, "Section title");
     if (title) return title;
     for (const item of section.product_items) {
       items++;
       if (!isObject(item) || typeof item.product_retailer_id !== "string" || !item.product_retailer_id)
-        return missing("interactive['action']['sections'][]['product_items'][]['product_retailer_id']");
+        return missing(`${where}['sections'][]['product_items'][]['product_retailer_id']`);
     }
   }
   if (items > LIMITS.productItems) return notValid(`Total product count exceed max allowed count: ${LIMITS.productItems}`);

@@ -1,4 +1,4 @@
-import { checkProductMessage, isProductMessage } from "./catalogs";
+import { checkProductMessage, checkProductTemplateButton, isProductMessage } from "./catalogs";
 import type { WebhookEvents } from "./events";
 import { fail, ok, unsupported, type GraphResult } from "./graph-common";
 import { Later } from "./later";
@@ -332,16 +332,20 @@ export class MessageDesk {
           ),
         );
     }
-    return this.checkUrlButtons(template, components) ?? this.checkButtonParameters(template, components);
+    return this.checkUrlButtons(template, components) ?? this.checkButtonParameters(phone, template, components);
   }
 
   /**
    * A button component names a button of the template by index and its kind by sub_type: a quick
    * reply's parameter is its payload (what the tap sends back), a string; anything else is refused.
    */
-  private checkButtonParameters(template: Template, components: Obj[]): GraphResult | undefined {
+  private checkButtonParameters(phone: PhoneNumber, template: Template, components: Obj[]): GraphResult | undefined {
     const stored = template.components.find((c) => c.type === "BUTTONS")?.buttons;
     const buttons = Array.isArray(stored) ? stored : [];
+    // A multi-product template shows the products its send names: without them there is nothing to show.
+    const mpm = buttons.findIndex((b) => isObject(b) && b.type === "MPM");
+    if (mpm >= 0 && !components.some((c) => String(c.type).toLowerCase() === "button" && String(c.index) === String(mpm)))
+      return missing("components[button] (sub_type MPM) with its action's sections");
     for (const given of components) {
       if (typeof given.type !== "string" || given.type.toLowerCase() !== "button") continue;
       const index = Number(given.index);
@@ -349,6 +353,11 @@ export class MessageDesk {
       const subType = String(given.sub_type ?? "").toLowerCase();
       if (!isObject(button) || String(button.type).toLowerCase() !== subType)
         return notValid(`button at index ${String(given.index).slice(0, 10)}: the template has no ${subType.slice(0, 20)} button there`);
+      if (subType === "catalog" || subType === "mpm") {
+        const problem = checkProductTemplateButton(this.store, phone, subType, given);
+        if (problem) return problem;
+        continue;
+      }
       if (subType !== "quick_reply") continue;
       const [param] = Array.isArray(given.parameters) ? (given.parameters as unknown[]) : [];
       if (!isObject(param) || param.type !== "payload") return missing(`components[button].parameters[0].payload`);

@@ -339,6 +339,30 @@ function checkButtons(c: TemplateComponent, category: string) {
 }
 
 /**
+ * Catalog and multi-product (MPM) templates, as Meta's guides describe them: MARKETING only, the
+ * CATALOG or MPM button alone in BUTTONS; a catalog has no HEADER (WhatsApp shows the thumbnail
+ * product's picture), an MPM needs a TEXT header.
+ */
+function checkProductTemplate(components: TemplateComponent[], category: string) {
+  const buttons = components.find((c) => c.type === "BUTTONS")?.buttons;
+  const kinds = Array.isArray(buttons) ? buttons.map((b) => (isObject(b) ? upper(b.type) : undefined)) : [];
+  const kind = kinds.find((k) => k === "CATALOG" || k === "MPM");
+  if (kind === undefined) return;
+  const what = kind === "CATALOG" ? "Catalog templates" : "Multi-product templates";
+  if (category !== "MARKETING") throw invalid("Invalid button", `${what} are MARKETING templates; this one is ${category}.`);
+  if (kinds.length > 1) throw invalid("Invalid button", `${what} have one button, the ${kind} button, and no other.`);
+  const header = components.find((c) => c.type === "HEADER");
+  if (kind === "CATALOG" && header)
+    throw invalid(
+      "Message header format is incorrect",
+      "Catalog templates have no HEADER: WhatsApp shows the thumbnail product's image.",
+      SUBCODE.headerFormat,
+    );
+  if (kind === "MPM" && (!header || upper(header.format) !== "TEXT"))
+    throw invalid("Message header format is incorrect", "Multi-product templates need a TEXT header.", SUBCODE.headerFormat);
+}
+
+/**
  * Checks the components for the category and format and returns a normalised copy (component,
  * header format, button and OTP types upper-cased; everything else as sent).
  */
@@ -370,6 +394,7 @@ export function checkComponents(
   if (category === "AUTHENTICATION" && seen.has("HEADER")) throw invalid("Invalid component", "Authentication templates have no HEADER.");
   if (category === "AUTHENTICATION" && !seen.has("BUTTONS"))
     throw invalid("Invalid button", "Authentication templates need a BUTTONS component with one OTP button.");
+  checkProductTemplate(components, category);
   for (const c of components) {
     if (c.type === "HEADER") checkHeader(c, format, handles);
     else if (c.type === "BODY") checkBody(c, format, category);

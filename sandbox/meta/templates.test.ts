@@ -30,6 +30,12 @@ const ORDER_UPDATE = {
   ],
 };
 
+const MPM_HEADER = { type: "HEADER", format: "TEXT", text: "New arrivals" };
+const QUICK = { type: "QUICK_REPLY", text: "Stop" };
+const productButtons = (type: "CATALOG" | "MPM", ...others: object[]) => ({
+  type: "BUTTONS",
+  buttons: [{ type, text: type === "MPM" ? "View items" : "View catalog" }, ...others],
+});
 const body = (text: string, example?: string[]) => ({ type: "BODY", text, ...(example ? { example: { body_text: [example] } } : {}) });
 
 /**
@@ -305,7 +311,54 @@ describe("creating templates", () => {
       change: (t) => ({ ...t, components: [body("Hello"), { type: "BUTTONS", buttons: [{ type: "OTP", otp_type: "COPY_CODE" }] }] }),
       userTitle: /Invalid button/,
     },
+    {
+      title: "a CATALOG button in a UTILITY template",
+      change: (t) => ({
+        ...t,
+        components: [body("Our catalogue"), { type: "BUTTONS", buttons: [{ type: "CATALOG", text: "View catalog" }] }],
+      }),
+      userTitle: /Invalid button/,
+    },
+    {
+      title: "an MPM button beside another button",
+      change: (t) => ({ ...t, category: "MARKETING", components: [MPM_HEADER, body("New in"), productButtons("MPM", QUICK)] }),
+      userTitle: /Invalid button/,
+    },
+    {
+      title: "a catalog template with a header",
+      change: (t) => ({ ...t, category: "MARKETING", components: [MPM_HEADER, body("Our catalogue"), productButtons("CATALOG")] }),
+      subcode: 2388047,
+    },
+    {
+      title: "a multi-product template without a text header",
+      change: (t) => ({ ...t, category: "MARKETING", components: [body("New in"), productButtons("MPM")] }),
+      subcode: 2388047,
+    },
   ];
+
+  it("takes catalog and multi-product MARKETING templates (decision 146)", async () => {
+    const { harness, wabaId, token } = await setup();
+    const catalog = {
+      name: "intro_catalog_offer",
+      language: "en",
+      category: "MARKETING",
+      components: [body("Browse our catalogue"), productButtons("CATALOG")],
+    };
+    const mpm = {
+      name: "abandoned_cart",
+      language: "en",
+      category: "marketing",
+      components: [MPM_HEADER, body("You left these behind"), productButtons("MPM")],
+    };
+    expect((await post(harness, `${wabaId}/message_templates`, token, catalog)).status).toBe(200);
+    expect((await post(harness, `${wabaId}/message_templates`, token, mpm)).status).toBe(200);
+    expect(
+      harness.sandbox
+        .templates(wabaId)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["abandoned_cart", "intro_catalog_offer"]);
+  });
 
   it.each(cases)("answers Meta's error envelope for $title", async ({ change, subcode, message, userTitle }) => {
     const { harness, wabaId, token } = await setup();

@@ -32,6 +32,12 @@ function hiddenFields(values: CampaignFormValues): [string, string][] {
   fields.push(["hm_link", values.headerFile.link], ["hm_media", values.headerFile.mediaId], ["hm_filename", values.headerFile.filename]);
   for (const b of values.buttons)
     fields.push([`b${b.index}_source`, b.source], [`b${b.index}_fallback`, b.fallback], [`b${b.index}_value`, b.value]);
+  // A catalog or multi-product template's products: a section's products are its name posted once each.
+  if (values.products.thumbnail) fields.push(["pr_thumb", values.products.thumbnail]);
+  values.products.sections.forEach((s, i) => {
+    fields.push([`s${i}_title`, s.title]);
+    for (const id of s.productIds) fields.push([`s${i}_products`, id]);
+  });
   return fields;
 }
 
@@ -40,8 +46,8 @@ export function CampaignReviewForm({ kind, values, review }: { kind: CampaignKin
   const leftOutTotal = review.leftOut.reduce((sum, r) => sum + r.count, 0);
   return (
     <Form method="post" className="space-y-6" aria-label={m.messaging_form_review()}>
-      {hiddenFields(values).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
+      {hiddenFields(values).map(([name, value], i) => (
+        <input key={`${i}-${name}`} type="hidden" name={name} value={value} />
       ))}
       <Card>
         <CardHeader

@@ -2,6 +2,7 @@ import { FIXED, type CampaignFormValues } from "~/lib/campaign-form";
 import { Field, SelectField } from "~/components/ui/field";
 import { m } from "~/paraglide/messages";
 import { MEDIA_HEADERS, type CampaignChoices, type TemplateChoice } from "./types";
+import { TemplateProducts } from "./template-products";
 
 /** The chosen template's text and, for each placeholder, where its value comes from. */
 export function Placeholders({
@@ -60,6 +61,7 @@ export function Placeholders({
       {MEDIA_HEADERS.includes(template.headerFormat ?? "") ? (
         <HeaderFile template={template} media={choices.media} values={same ? values.headerFile : undefined} />
       ) : null}
+      <TemplateProducts template={template} products={choices.products} values={same ? values.products : undefined} />
       {headerRow}
       {Array.from({ length: template.bodyCount }, (_, i) =>
         row(`p${i + 1}`, `{{${template.named[i] ?? i + 1}}}`, same ? values.body[i] : undefined),
@@ -87,7 +89,7 @@ export function Placeholders({
           )}
         </div>
       ))}
-      {!template.headerTakesText && template.bodyCount === 0 && !template.buttons.length ? (
+      {!template.headerTakesText && template.bodyCount === 0 && !template.buttons.length && !template.productButton ? (
         <p className="text-sm text-slate-600">{m.messaging_placeholders_none()}</p>
       ) : null}
     </fieldset>

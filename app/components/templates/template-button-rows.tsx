@@ -2,7 +2,7 @@ import { Plus, Trash2 } from "~/components/ui/icons";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
-import { BUTTON_LABELS, BUTTON_TYPES, LIMITS, type TemplateInput } from "~/lib/templates";
+import { BUTTON_LABELS, BUTTON_TYPES, LIMITS, isProductButton, type TemplateInput } from "~/lib/templates";
 import type { FieldErrors } from "./template-form-parts";
 import { m } from "~/paraglide/messages";
 
@@ -29,7 +29,10 @@ export function TemplateButtonRows({ values, errors: err }: { values: TemplateIn
           </legend>
           <input type="hidden" name={`buttons[${i}].type`} value={button.type} />
           <div className="grid gap-x-3 sm:grid-cols-2">
-            {button.type !== "COPY_CODE" ? (
+            {isProductButton(button.type) ? (
+              <p className="text-sm text-slate-600 sm:col-span-2">{m.templates_button_product_hint()}</p>
+            ) : null}
+            {button.type !== "COPY_CODE" && !isProductButton(button.type) ? (
               <Field
                 label={m.templates_button_text()}
                 name={`buttons[${i}].text`}

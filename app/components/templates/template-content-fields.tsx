@@ -24,6 +24,7 @@ export function TemplateContentFields({ values, errors: err }: TemplatePartProps
         label={m.templates_header_label()}
         name="headerFormat"
         defaultValue={values.headerFormat}
+        errors={err("headerFormat")}
         options={[
           { value: "NONE", label: m.templates_header_none() },
           { value: "TEXT", label: m.templates_header_text_option() },

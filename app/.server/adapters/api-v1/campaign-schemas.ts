@@ -8,7 +8,7 @@ import { TAG_MAX } from "../../domains/contacts/fields";
 
 /** The campaign endpoints' shapes; the OpenAPI document is generated from them. */
 
-const LEFT_OUT_REASONS = ["not_opted_in", "erased", "invalid_number", "duplicate", "missing_value", "cancelled"] as const;
+const LEFT_OUT_REASONS = ["not_opted_in", "erased", "invalid_number", "duplicate", "missing_value", "cancelled", "no_products"] as const;
 
 const sourceShape = {
   field: z

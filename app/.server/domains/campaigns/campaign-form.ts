@@ -58,8 +58,15 @@ function parametersOf(values: CampaignFormValues, template: TemplateChoice | und
     index: button.index,
     source: sourceOf(values.buttons.find((b) => b.index === button.index) ?? EMPTY),
   }));
+  const products = template?.productButton
+    ? {
+        thumbnail: values.products.thumbnail,
+        ...(template.productButton === "MPM" ? { sections: values.products.sections } : {}),
+      }
+    : undefined;
   return {
     body,
+    ...(products ? { products } : {}),
     ...(template?.headerTakesText ? { header: sourceOf(values.header) } : {}),
     ...(headerMedia ? { headerMedia } : {}),
     ...(buttons.length ? { buttons } : {}),

@@ -97,4 +97,7 @@ export const LEFT_OUT_WORDS: Record<string, string> = {
   get cancelled() {
     return m.messaging_left_out_cancelled();
   },
+  get no_products() {
+    return m.messaging_left_out_no_products();
+  },
 };

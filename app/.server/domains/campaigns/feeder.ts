@@ -1,3 +1,4 @@
+import { productsAtSend } from "./products";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
@@ -197,6 +198,8 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
     language: known.template_language,
     header: known.parameters.headerMedia,
   });
+  // A catalog or multi-product template's products as the catalogue holds them now (decision 146).
+  const products = await productsAtSend(known.organization_id, template, known.parameters.products);
   // The notice is written after the batch commits: updating the share-locked row inside would deadlock two feeders.
   let noticeNow: string | null | undefined;
   let walletEmpty = false;
@@ -251,13 +254,17 @@ export async function feedCampaign(campaignId: string): Promise<{ fed: number; d
         leftOut.push({ id: recipient.id, reason: "not_opted_in" });
         continue;
       }
+      if (products === null) {
+        leftOut.push({ id: recipient.id, reason: "no_products" });
+        continue;
+      }
       const values = recipientValues(campaign.parameters, recipient);
       if (!values) {
         leftOut.push({ id: recipient.id, reason: "missing_value" });
         continue;
       }
       const { parameters } = values;
-      const composed = template.compose(recipient.phone, values);
+      const composed = template.compose(recipient.phone, { ...values, products });
       send.push({
         recipient,
         graph: composed.graph,

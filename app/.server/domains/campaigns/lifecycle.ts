@@ -18,6 +18,7 @@ import { checkAudience, contactSources, countAudience, freezeAudience, type Audi
 import { estimateSendCost, walletState } from "../billing";
 import { campaignNotFound, campaignRefusalOfSend, refuseCampaign } from "./refusals";
 import { checkParameterSources } from "./variables";
+import { checkCampaignProducts } from "./products";
 import { buttonSources, checkButtonSources, checkHeaderMediaFits, headerMediaInput, templateRefusal } from "./template-values";
 import { wakeFeeder } from "./wake";
 import { leftOutOf } from "./progress";
@@ -68,7 +69,13 @@ const sendRefusalAsCampaign = (error: unknown, field: string) => {
 };
 
 /** Checks everything a campaign needs before anyone confirms it; refuses with the field it is about. */
-export async function checkCampaign(organizationId: string, input: CampaignInput, now = new Date()): Promise<CheckedCampaign> {
+/** `stored`: a saved campaign checked again as it starts (its products are read again at send, not refused now). */
+export async function checkCampaign(
+  organizationId: string,
+  input: CampaignInput,
+  now = new Date(),
+  options: { stored?: boolean } = {},
+): Promise<CheckedCampaign> {
   const name = String(input.name ?? "")
     .replace(/\s+/g, " ")
     .trim();
@@ -85,6 +92,7 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
   });
   checkHeaderMediaFits(template, headerMedia);
   const parameters = await checkValues(organizationId, template, input.parameters);
+  const products = await checkCampaignProducts(organizationId, template, input.parameters?.products, options);
   const audience = await checkAudience(organizationId, input.audience ?? {});
   let scheduledFor: Date | null = null;
   if (input.scheduledFor) {
@@ -101,7 +109,7 @@ export async function checkCampaign(organizationId: string, input: CampaignInput
     kind: input.kind === "broadcast" ? "broadcast" : "campaign",
     sender,
     template,
-    parameters: { ...parameters, ...(headerMedia ? { headerMedia } : {}) },
+    parameters: { ...parameters, ...(headerMedia ? { headerMedia } : {}), ...(products ? { products } : {}) },
     audience,
     sources: await contactSources(organizationId, audience),
     scheduledFor,
@@ -302,6 +310,7 @@ export function recheckCampaign(stored: StoredCampaign) {
       audience: stored.audience,
     },
     new Date(),
+    { stored: true },
   );
 }
 

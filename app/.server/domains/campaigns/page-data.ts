@@ -2,6 +2,8 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { attributeDefinitions, listSegments, contactTagChoices } from "../contacts";
 import { BUILT_IN_FIELDS } from "./variables";
 import { valueButtons, type ValueButton, mediaKindOf } from "../messaging";
+import { sendableProducts } from "./products";
+import { productButtonOf } from "~/lib/templates";
 import { m } from "~/paraglide/messages";
 
 /** One approved template as the New Campaign form offers it: what its placeholders need. */
@@ -22,6 +24,8 @@ export interface TemplateChoice {
   /** The buttons that take a value per person: a URL ending in {{1}}, a copy code. */
   buttons: ValueButton[];
   footer: string | null;
+  /** A catalog or multi-product template (decision 146): the campaign chooses its products. */
+  productButton: "CATALOG" | "MPM" | null;
 }
 
 /** An uploaded file a media header can send: the tenant's own uploads, newest first. */
@@ -69,6 +73,7 @@ export async function approvedTemplateChoices(organizationId: string): Promise<T
       headerFormat: header ? String(header.format ?? "").toUpperCase() || null : null,
       buttons: valueButtons(row.components ?? []),
       footer: part("FOOTER") ? String(part("FOOTER")?.text ?? "") : null,
+      productButton: productButtonOf(row.components ?? []),
     };
   });
 }
@@ -118,5 +123,12 @@ export async function campaignFormChoices(organizationId: string) {
     segments: segments.map((s) => ({ id: s.id, name: s.name })),
     tags,
     media,
+    // The shop's products in the WhatsApp catalog, read only when a template shows products.
+    products: templates.some((t) => t.productButton) ? await productChoices(organizationId) : [],
   };
+}
+
+/** The products a catalog or multi-product template can show: those in the organisation's Meta catalog. */
+async function productChoices(organizationId: string) {
+  return (await sendableProducts(organizationId)).map((p) => ({ id: p.id, name: p.name, retailerId: p.retailerId }));
 }

@@ -7,10 +7,12 @@ import type {
   MediaRef,
   OutboundContent,
   TemplateContent,
+  TemplateProducts,
 } from "./content";
 import { isUuid } from "./media-files";
 import { MEDIA_TYPES, mediaKindOf } from "./media-types";
 import { refuse } from "./refusals";
+import { checkTemplateProducts, productButtonComponent, productButtonOf } from "./template-products";
 import type { SenderNumber } from "./sender";
 import { byCount } from "~/lib/intl";
 import { m } from "~/paraglide/messages";
@@ -306,6 +308,7 @@ function checkParameters(wanted: TemplateContent, template: TemplateRow) {
         }),
       );
   });
+  checkTemplateProducts(wanted.name, productButtonOf(template.components)?.kind, wanted.products);
   for (const given of wanted.buttons ?? []) {
     const button = buttons[given.index];
     const type = String(button?.type ?? "").toUpperCase();
@@ -355,6 +358,8 @@ function templateComponents(wanted: TemplateContent, template: TemplateRow): Rec
       parameters: [copy ? { type: "coupon_code", coupon_code: given.value } : { type: "text", text: given.value }],
     });
   }
+  const product = productButtonOf(template.components);
+  if (product && wanted.products) components.push(productButtonComponent(product.index, product.kind, wanted.products));
   return components;
 }
 
@@ -405,6 +410,7 @@ export async function prepareTemplate(
   const body = needed(placeholderNames(componentOf(template, "BODY")?.text));
   const headerCount = headerFormat === "TEXT" ? needed(placeholderNames(header?.text)).count : 0;
   const buttons = valueButtons(template.components);
+  const productButton = productButtonOf(template.components);
   checkHeaderFile(wanted.name, headerFormat, wanted.header);
   const media = MEDIA_HEADERS.includes(headerFormat) ? wanted.header : undefined;
   let sample: TemplateContent = {
@@ -413,6 +419,7 @@ export async function prepareTemplate(
     parameters: Array.from({ length: body.count }, () => "x"),
     ...(headerCount ? { header: { text: "x" } } : media ? { header: media } : {}),
     buttons: buttons.map((b) => ({ index: b.index, value: "x" })),
+    ...(productButton?.kind === "MPM" ? { products: { thumbnailRetailerId: "x", sections: [{ title: "", retailerIds: ["x"] }] } } : {}),
   };
   checkParameters(sample, template);
   let uploadedName: string | null = null;
@@ -437,6 +444,8 @@ export async function prepareTemplate(
     headerMedia: media ? { ...(sample.header as MediaRef), ...(uploadedName ? { uploadedName } : {}) } : null,
     /** The buttons that take a value per message, in order. */
     buttons,
+    /** A catalog or multi-product template's button (decision 146): it shows the products each message names. */
+    productButton: productButton?.kind ?? null,
     /** The template's texts, for a preview. */
     texts: {
       header: headerFormat === "TEXT" ? String(header?.text ?? "") : null,
@@ -444,12 +453,16 @@ export async function prepareTemplate(
       footer: componentOf(template, "FOOTER") ? String(componentOf(template, "FOOTER")?.text ?? "") : null,
     },
     /** Meta's request for one recipient; `buttons` gives each value button's value by its index. */
-    compose(to: string, values: { parameters: string[]; headerText?: string; buttons?: { index: number; value: string }[] }): Composed {
+    compose(
+      to: string,
+      values: { parameters: string[]; headerText?: string; buttons?: { index: number; value: string }[]; products?: TemplateProducts },
+    ): Composed {
       const content: TemplateContent = {
         ...sample,
         parameters: values.parameters,
         ...(headerCount ? { header: { text: values.headerText ?? "" } } : {}),
         buttons: values.buttons ?? [],
+        products: values.products,
       };
       return {
         graph: {

@@ -25,6 +25,17 @@ export interface TemplateContent {
   header?: { text?: string } & MediaRef;
   /** Dynamic URL buttons' suffixes, copy-code buttons' codes and quick replies' payloads, by the button's position. */
   buttons?: { index: number; value: string }[];
+  /**
+   * A catalog or multi-product template's products (decision 146): the action parameter of its
+   * CATALOG or MPM button. An MPM needs them; a catalog may name its thumbnail product.
+   */
+  products?: TemplateProducts;
+}
+
+/** The products a catalog (thumbnail) or multi-product (thumbnail and sections) template shows, by retailer id. */
+export interface TemplateProducts {
+  thumbnailRetailerId: string;
+  sections?: { title: string; retailerIds: string[] }[];
 }
 
 export interface InteractiveButtons {

@@ -6,7 +6,8 @@ export { LATE_FAILURES_DELAY_S, LATE_FAILURES_QUEUE } from "./campaign-figures";
 export { prepareTemplate, valueButtons } from "./compose";
 export type { PreparedTemplate, ValueButton } from "./compose";
 export { isFreeForm, summaryOf } from "./content";
-export type { InteractiveProducts, MediaKind, MediaRef, OutboundContent } from "./content";
+export type { InteractiveProducts, MediaKind, MediaRef, OutboundContent, TemplateProducts } from "./content";
+export { TEMPLATE_PRODUCTS_MAX, TEMPLATE_SECTIONS_MAX, SECTION_TITLE_MAX } from "./template-products";
 export {
   INBOX_CHANNEL,
   INBOX_EVENT_RETENTION_HOURS,

@@ -23,6 +23,15 @@ export interface CampaignButton {
   source: ParameterSource;
 }
 
+/**
+ * A catalog or multi-product template's products (decision 146), by the shop's product ids: the
+ * thumbnail product and, for a multi-product template, the sections shown. Read again at send.
+ */
+export interface CampaignProducts {
+  thumbnail: string;
+  sections?: { title: string; productIds: string[] }[];
+}
+
 /** Where each of a campaign's template values comes from. */
 export interface CampaignParameters {
   /** The body's placeholders in order. */
@@ -32,6 +41,8 @@ export interface CampaignParameters {
   /** An IMAGE, VIDEO or DOCUMENT header's file. */
   headerMedia?: CampaignHeaderMedia;
   buttons?: CampaignButton[];
+  /** A catalog or multi-product template's products. */
+  products?: CampaignProducts;
 }
 
 /** Who a campaign goes to: any mix of a segment, tags, chosen contacts and numbers; or everyone opted in. */
@@ -44,7 +55,7 @@ export interface CampaignAudience {
 }
 
 /** Why a person in the audience gets nothing, with how many. */
-export type LeftOutReason = "not_opted_in" | "erased" | "invalid_number" | "duplicate" | "missing_value" | "cancelled";
+export type LeftOutReason = "not_opted_in" | "erased" | "invalid_number" | "duplicate" | "missing_value" | "cancelled" | "no_products";
 
 /** The live figures of a campaign, as its page and list show them. */
 export interface CampaignCounts {
