@@ -46,7 +46,7 @@ test("asks for M-Pesa on pending orders and imports the shop's products as a job
       timeout: 1000,
     });
   }).toPass({ timeout: 30_000 });
-  await page.goto("/shop");
+  await page.goto("/shop/products");
   await expect(page.getByRole("main")).toContainText("Kikoi ya pwani");
 
   await page.setViewportSize({ width: 360, height: 780 });
