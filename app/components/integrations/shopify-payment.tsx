@@ -1,4 +1,5 @@
-import { Form, href } from "react-router";
+import type { ReactNode } from "react";
+import { Form } from "react-router";
 import { Card } from "~/components/ui/card";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -100,9 +101,9 @@ export function ImportProductsForm(props: { importedAt: string | null; latest: I
 
 /**
  * A shop connected before Jumbe asked for write_orders and read_products (decision 147): which feature
- * needs which, and the connect flow again (the integrations page's own form, to Shopify's approval).
+ * needs which, and the connect flow again (children: the integrations page's own connect form, to Shopify's approval).
  */
-export function ReconnectNotice({ shop, missing, canConnect }: { shop: string; missing: string[]; canConnect: boolean }) {
+export function ReconnectNotice({ missing, canConnect, children }: { missing: string[]; canConnect: boolean; children: ReactNode }) {
   return (
     <Card as="section" aria-labelledby="shopify-scopes" data-missing-scopes={missing.join(" ")}>
       <h2 id="shopify-scopes" className="font-semibold">
@@ -113,17 +114,7 @@ export function ReconnectNotice({ shop, missing, canConnect }: { shop: string; m
         {missing.includes("write_orders") ? <li>{m.shopify_scope_write_orders()}</li> : null}
         {missing.includes("read_products") ? <li>{m.shopify_scope_read_products()}</li> : null}
       </ul>
-      {canConnect ? (
-        <Form method="post" action={href("/integrations")} className="mt-4">
-          <input type="hidden" name="integration" value="shopify" />
-          <input type="hidden" name="shop" value={shop} />
-          <Button type="submit" size="sm" name="intent" value="connect">
-            {m.shopify_scope_reconnect()}
-          </Button>
-        </Form>
-      ) : (
-        <p className="mt-2 text-sm text-slate-600">{m.shopify_scope_ask_admin()}</p>
-      )}
+      {canConnect ? <div className="mt-4">{children}</div> : <p className="mt-2 text-sm text-slate-600">{m.shopify_scope_ask_admin()}</p>}
     </Card>
   );
 }

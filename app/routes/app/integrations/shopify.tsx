@@ -31,6 +31,7 @@ import { Badge } from "~/components/ui/badge";
 import { RecentEvents } from "~/components/integrations/shopify-events";
 import { AskPaymentForm, ImportProductsForm, ReconnectNotice } from "~/components/integrations/shopify-payment";
 import { Button } from "~/components/ui/button";
+import { ReconnectForm } from "~/components/integrations/connect-dialog";
 import { Notice } from "~/components/ui/notice";
 import { CheckboxField, Field, SelectField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
@@ -178,7 +179,11 @@ export default function ShopifySettings({ loaderData, actionData }: Route.Compon
       {mappings.map((mapping) => (
         <MappingForm key={mapping.eventType} mapping={mapping} templates={templates} canManage={canManage} />
       ))}
-      {missingScopes.length ? <ReconnectNotice shop={shop} missing={missingScopes} canConnect={canManage} /> : null}
+      {missingScopes.length ? (
+        <ReconnectNotice missing={missingScopes} canConnect={canManage}>
+          <ReconnectForm integration="shopify" shop={shop} label={m.shopify_scope_reconnect()} />
+        </ReconnectNotice>
+      ) : null}
       <AskPaymentForm on={askPayment} canManage={canManagePayment} needsScope={missingScopes.includes("write_orders")} />
       <ImportProductsForm
         importedAt={productsImportedAt}
