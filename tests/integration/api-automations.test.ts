@@ -84,6 +84,7 @@ describe("keyword rules in the API", () => {
           webhookUrl: null,
           then: null,
           startFlow: null,
+          sendProducts: null,
         },
         position: 1,
         enabled: true,
@@ -127,6 +128,7 @@ describe("keyword rules in the API", () => {
           webhookUrl: null,
           then: null,
           startFlow: null,
+          sendProducts: null,
         },
         enabled: false,
         position: 1,
@@ -154,6 +156,7 @@ describe("keyword rules in the API", () => {
       webhookUrl: null,
       then: null,
       startFlow: null,
+      sendProducts: null,
     });
     // Reply buttons, and the least busy member: kept until changed.
     const buttons = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id}`, {
@@ -171,6 +174,7 @@ describe("keyword rules in the API", () => {
       webhookUrl: null,
       then: null,
       startFlow: null,
+      sendProducts: null,
     });
     expect(again.body).toMatchObject({ threshold: 0.75, position: 1, enabled: true });
     // A list instead of the buttons; a list with buttons is refused at the list.

@@ -76,6 +76,35 @@ describe("POST /api/v1/payment-requests/{id}/cancel", () => {
     expect(read.body.status).toBe("cancelled");
   });
 
+  it("answers the same to the same Idempotency-Key sent twice at once: one cancel, one activity row at most, one webhook out", async () => {
+    const t = await h.tenant("Duka la Mara Mbili");
+    await subscribe(t);
+    const key = await keyOf(t);
+    const from = "254722000790";
+    const conversationId = await h.customerWrites(t, from);
+    const asked = await api.call(key, "POST", "/api/v1/payment-requests", { conversationId, amount: 650, description: "Uniform" });
+    expect(asked.status).toBe(201);
+    const activityCount = async () =>
+      (await rawQuery<{ n: number }>(`select count(*)::int as n from activity_logs where organization_id = $1`, [t.organizationId]))[0]!.n;
+    const before = await activityCount();
+    const path = `/api/v1/payment-requests/${asked.body.id}/cancel`;
+    const [one, two] = await Promise.all([
+      api.call(key, "POST", path, undefined, { "Idempotency-Key": "twice-1" }),
+      api.call(key, "POST", path, undefined, { "Idempotency-Key": "twice-1" }),
+    ]);
+    expect([one.status, two.status]).toEqual([200, 200]);
+    expect(two.body).toEqual(one.body);
+    expect(one.body).toMatchObject({ id: asked.body.id, status: "cancelled" });
+    expect(await events(t)).toEqual(["payment_request.cancelled"]);
+    expect((await activityCount()) - before).toBeLessThanOrEqual(1);
+    await until(
+      () => answersTo(t.organizationId, `+${from}`),
+      (list) => list.some((a) => a.body.includes("has been cancelled")),
+    );
+    const told = (await answersTo(t.organizationId, `+${from}`)).filter((a) => a.body.includes("has been cancelled"));
+    expect(told).toHaveLength(1);
+  });
+
   it("is refused while a prompt rings, for another tenant's or an unknown id, and without inbox:reply", async () => {
     const t = await h.tenant("Kibanda API");
     const other = await h.tenant("Jirani API");

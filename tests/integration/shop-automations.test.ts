@@ -17,6 +17,9 @@ import { automationHarness, until } from "../support/automation-harness";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
 import { appFetch } from "../support/in-process-app";
+import { createApiRule, getApiRule, updateApiRule } from "~/.server/adapters/api-v1/automations";
+import { AutomationRuleCreate, AutomationRuleUpdate } from "~/.server/adapters/api-v1/automation-schemas";
+import { ApiProblem } from "~/.server/adapters/api-v1/problem";
 
 // Product messages sent by automations (issue 76, decision 143): a flow's `products` step and a
 // keyword rule's "Send products", through the reply gate like their other replies; the products
@@ -368,5 +371,37 @@ describe("a rule whose product left the catalog", () => {
     });
     await h.customerWrites(t, "254722500012", "orodha");
     expect((await stored(t.organizationId)).map((s) => s.body)).toEqual(["Hizi hapa:"]);
+  });
+
+  it("is in the public API's rule shape: sendProducts added, read, kept through another change, refused at its field and removed", async () => {
+    const { t, kikoi, sandal } = await shop("Lamu API Crafts");
+    const other = await shop("Malindi API Crafts");
+    const body = AutomationRuleCreate.parse({
+      name: "Bidhaa",
+      matchType: "exact",
+      keywords: ["bidhaa"],
+      actions: {
+        reply: "Hizi hapa:",
+        sendProducts: { kind: "product_list", productIds: [kikoi.id, sandal.id], header: "Bidhaa zetu", body: "Chagua" },
+      },
+    });
+    const made = await createApiRule(t.organizationId, body);
+    const sent = { kind: "product_list", productIds: [kikoi.id, sandal.id], header: "Bidhaa zetu", body: "Chagua" };
+    expect(made.actions.sendProducts).toEqual(sent);
+    expect((await getApiRule(t.organizationId, made.id)).actions.sendProducts).toEqual(sent);
+    // Another change keeps them; a product of another organisation is refused at sendProducts' field.
+    const renamed = await updateApiRule(t.organizationId, made.id, AutomationRuleUpdate.parse({ name: "Bidhaa 2" }));
+    expect(renamed.actions.sendProducts).toEqual(sent);
+    const foreign = AutomationRuleUpdate.parse({ actions: { sendProducts: { ...sent, kind: "product", productIds: [other.kikoi.id] } } });
+    const refused = await updateApiRule(t.organizationId, made.id, foreign).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiProblem);
+    expect(refused).toMatchObject({ status: 422, code: "invalid_automation", field: "actions.sendProducts.productIds" });
+    // An unknown kind is refused by the shape.
+    expect(AutomationRuleUpdate.safeParse({ actions: { sendProducts: { ...sent, kind: "carousel" } } }).success).toBe(false);
+    await h.customerWrites(t, "254722500013", "bidhaa");
+    expect((await atMeta(t)).some((b) => JSON.stringify(b).includes("product_list"))).toBe(true);
+    const removed = await updateApiRule(t.organizationId, made.id, AutomationRuleUpdate.parse({ actions: { sendProducts: null } }));
+    expect(removed.actions.sendProducts).toBeNull();
+    expect((await getRule(t.organizationId, made.id)).actions.some((a) => a.type === "products")).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { registerConnectors } from "~/.server/composition/integrations";
 import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/shopify";
 import { reasonWords } from "~/.server/domains/integrations/shopify/process";
+import { queueShopifyImport, SHOPIFY_IMPORT_QUEUE } from "~/.server/domains/integrations/shopify/product-import";
 import { shopifyWebhookHmac } from "@jumbe/sandbox/shopify/index";
 import { startShopify, CLIENT_ID, CLIENT_SECRET, type ShopifyHarness } from "@jumbe/sandbox/shopify/test-support";
 import * as integrationsPage from "~/routes/app/integrations/index";
@@ -92,8 +93,16 @@ async function connect(t: Tenant) {
   return shop;
 }
 
-const importProducts = (t: Tenant) =>
+const askImport = (t: Tenant) =>
   run(shopifyPage.action, formRequest("/integrations/shopify", { intent: "import-products" }, { cookie: t.cookie }));
+const page = (t: Tenant) => run(shopifyPage.loader, getRequest("/integrations/shopify", { cookie: t.cookie }));
+
+/** The form queues the import (decision 147); the job does it. */
+async function importProducts(t: Tenant) {
+  const answered = await askImport(t);
+  await drainJobs();
+  return answered;
+}
 
 const productsOf = (organizationId: string) =>
   rawQuery<{
@@ -185,11 +194,11 @@ describe("products from Shopify", () => {
     const shop = await connect(t);
     shopify.sandbox.setShopCurrency(shop, "USD");
     shopify.sandbox.addProducts(shop, [{ title: "Hat", sku: "HAT-1", price: 20 }]);
-    const refused = await importProducts(t);
-    expect(refused.status).toBe(422);
-    expect(JSON.stringify(refused.data)).toContain(
-      "Your shop sells in USD, and Jumbe's products are priced in Kenyan shillings (KES): nothing was imported.",
-    );
+    const queued = await importProducts(t);
+    expect(queued.status).toBe(302);
+    const shown = (await page(t)).data.productImport;
+    expect(shown).toMatchObject({ state: "failed" });
+    expect(shown.words).toBe("Your shop sells in USD, and Jumbe's products are priced in Kenyan shillings (KES): nothing was imported.");
     expect(await productsOf(t.organizationId)).toEqual([]);
   });
 
@@ -221,7 +230,85 @@ describe("products from Shopify", () => {
     expect(await productsOf(b.organizationId)).toEqual([]);
 
     await rawQuery(`update users set org_role = 'agent' where id = $1`, [a.user.id]);
-    const refused = await importProducts(a);
+    const refused = await askImport(a);
     expect([refused.status, refused.location]).toEqual([302, "/unauthorized"]);
+  });
+
+  it("queues the import once however many clicks, shows it running and then its result, and a rerun after a crash makes nothing twice", async () => {
+    const t = await tenant("Duka la Foleni");
+    const shop = await connect(t);
+    shopify.sandbox.addProducts(shop, [
+      { title: "Kikapu", sku: "KAP-1", price: 300 },
+      { title: "Mkoba", sku: "MKO-1", price: 900 },
+    ]);
+    const actor = { organizationId: t.organizationId, userId: t.user.id };
+    // Two clicks at once, then a third while it waits: one job.
+    const clicks = await Promise.all([queueShopifyImport(actor), queueShopifyImport(actor)]);
+    expect(clicks.filter(Boolean)).toHaveLength(1);
+    expect((await askImport(t)).status).toBe(302);
+    expect(await queueShopifyImport(actor)).toBe(false);
+    const jobs = () =>
+      rawQuery<{ id: string }>(`select id from jobs where queue = $1 and payload->>'organizationId' = $2`, [
+        SHOPIFY_IMPORT_QUEUE,
+        t.organizationId,
+      ]);
+    expect(await jobs()).toHaveLength(1);
+    const waiting = (await page(t)).data.productImport;
+    expect(waiting).toMatchObject({ state: "queued", words: null });
+    expect(waiting.requestedAt).not.toBeNull();
+
+    await drainJobs();
+    const done = (await page(t)).data.productImport;
+    expect(done).toMatchObject({ state: "done", words: "Products from Shopify: 2 new, 0 updated, 0 removed." });
+    expect((await live(t.organizationId)).map((p) => p.retailer_id)).toEqual(["KAP-1", "MKO-1"]);
+
+    // The process died after saving, before the job was marked finished: its lease runs out and it runs again.
+    const [job] = await jobs();
+    await rawQuery(`update jobs set finished_at = null, locked_until = now() - interval '1 second' where id = $1`, [job!.id]);
+    await rawQuery(`update shopify_settings set import_state = 'running', import_result = null where organization_id = $1`, [
+      t.organizationId,
+    ]);
+    expect((await page(t)).data.productImport).toMatchObject({ state: "running", words: null });
+    await drainJobs();
+    expect((await page(t)).data.productImport).toMatchObject({
+      state: "done",
+      words: "Products from Shopify: 0 new, 2 updated, 0 removed.",
+    });
+    expect((await productsOf(t.organizationId)).map((p) => p.retailer_id)).toEqual(["KAP-1", "MKO-1"]);
+
+    // Done, another click queues a new one.
+    expect(await queueShopifyImport(actor)).toBe(true);
+    await drainJobs();
+  });
+
+  it("a shop connected before read_products and write_orders: the page says which feature needs which, and both forms are refused in words", async () => {
+    const t = await tenant("Duka la Zamani");
+    await connect(t);
+    await rawQuery(`update integration_connections set scopes = array['read_orders','read_customers'] where organization_id = $1`, [
+      t.organizationId,
+    ]);
+    const shown = await page(t);
+    expect(shown.data.missingScopes).toEqual(["write_orders", "read_products"]);
+    const imported = await askImport(t);
+    expect(imported.status).toBe(409);
+    expect(JSON.stringify(imported.data)).toContain("Connect Shopify again first: importing products needs the read_products permission");
+    const asked = await run(
+      shopifyPage.action,
+      formRequest("/integrations/shopify", { intent: "ask-payment", askPayment: "on" }, { cookie: t.cookie }),
+    );
+    expect(asked.status).toBe(409);
+    expect(JSON.stringify(asked.data)).toContain("asking for M-Pesa needs the write_orders permission");
+    const off = await run(shopifyPage.action, formRequest("/integrations/shopify", { intent: "ask-payment" }, { cookie: t.cookie }));
+    expect(off.status).toBe(302);
+    expect(
+      await rawQuery(`select 1 from jobs where queue = $1 and payload->>'organizationId' = $2`, [SHOPIFY_IMPORT_QUEUE, t.organizationId]),
+    ).toEqual([]);
+
+    // Connected again (the connect flow asks for every scope): nothing missing.
+    await rawQuery(
+      `update integration_connections set scopes = array['read_orders','read_customers','write_orders','read_products'] where organization_id = $1`,
+      [t.organizationId],
+    );
+    expect((await page(t)).data.missingScopes).toEqual([]);
   });
 });

@@ -11,6 +11,12 @@ import {
 } from "../domains/integrations/shopify/process";
 import { markShopifyOrdersPaid } from "../domains/integrations/shopify/mark-paid";
 import { SHOPIFY_MARK_PAID_QUEUE } from "../domains/integrations/shopify/order-payments";
+import {
+  runShopifyImports,
+  SHOPIFY_IMPORT_ATTEMPTS,
+  SHOPIFY_IMPORT_QUEUE,
+  type ImportJobPayload,
+} from "../domains/integrations/shopify/product-import";
 import { registerJobHandler } from "../infrastructure/jobs/worker";
 import { registerRecurringJob } from "../infrastructure/jobs/recurring";
 
@@ -51,6 +57,16 @@ export function registerShopifyConnector() {
     maxAttempts: 10,
     transactional: false,
     run: (jobs) => markShopifyOrdersPaid(jobs),
+  });
+  // "Import products from Shopify" (decision 147): one a job, up to 60 pages read, so a long lease;
+  // a rerun after a crash saves by retailer id again and makes nothing twice.
+  registerJobHandler<ImportJobPayload>({
+    queue: SHOPIFY_IMPORT_QUEUE,
+    batchSize: 1,
+    maxAttempts: SHOPIFY_IMPORT_ATTEMPTS,
+    leaseMs: 10 * 60_000,
+    transactional: false,
+    run: (jobs) => runShopifyImports(jobs),
   });
   registerRecurringJob({ name: SHOPIFY_SWEEP_QUEUE, queue: SHOPIFY_SWEEP_QUEUE, everySeconds: SHOPIFY_SWEEP_EVERY_SECONDS });
 }

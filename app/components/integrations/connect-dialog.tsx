@@ -46,6 +46,19 @@ export function ConnectDialogBody({ card, canManage }: { card: IntegrationCard; 
   );
 }
 
+/** Connect a provider again from another page (the Shopify page's reconnect hint, decision 147): the connect form above, prefilled. */
+export function ReconnectForm({ integration, shop, label }: { integration: string; shop?: string; label: string }) {
+  return (
+    <Form method="post" action={href("/integrations")}>
+      <input type="hidden" name="integration" value={integration} />
+      {shop ? <input type="hidden" name="shop" value={shop} /> : null}
+      <Button type="submit" size="sm" name="intent" value="connect" pendingText={m.integrations_connecting()}>
+        {label}
+      </Button>
+    </Form>
+  );
+}
+
 // The API's own paths: the same in every language.
 const SUBSCRIBE = "POST /api/v1/hooks";
 const UNSUBSCRIBE = "DELETE /api/v1/hooks/{id}";

@@ -16,6 +16,7 @@ import {
   RULE_TAGS_MAX,
   RULES_MAX,
 } from "~/lib/schemas/automations-rules";
+import { FLOW_PRODUCT_HEADER_MAX, FLOW_PRODUCT_KINDS, FLOW_PRODUCTS_MAX } from "~/lib/schemas/flows";
 import {
   DEFAULT_FUZZY_THRESHOLD,
   MAX_FUZZY_THRESHOLD,
@@ -49,6 +50,21 @@ export const WEEKDAY_NUMBER: Record<WeekdayName, Weekday> = {
 export const RuleIdParams = z.object({ id: z.string().describe("The rule's id (a UUID) from the list or from adding it.") });
 
 const ACTIONS_WORDS = `What the rule does when it matches, at least one: reply sends a text (up to ${RULE_REPLY_MAX} characters), with up to ${RULE_BUTTONS_MAX} reply buttons, addTags and removeTags change the contact's tags (up to ${RULE_TAGS_MAX} in all, each up to ${RULE_TAG_MAX} characters), assignTo hands the conversation to a member who answers chats (an owner, admin or agent: their user id) or to the least busy one ("${LEAST_BUSY}"); once a person holds it, automations stay silent in it until it is resolved.`;
+
+const SendProductsFields = {
+  kind: z
+    .enum(FLOW_PRODUCT_KINDS)
+    .describe(
+      "product_list: a list of the products named (a header needed); product: one product (exactly one named); catalog_message: the whole catalog, with the body as its text.",
+    ),
+  productIds: z
+    .array(z.string())
+    .describe(`Jumbe's ids of the products (the Shop page), up to ${FLOW_PRODUCTS_MAX}; empty for catalog_message.`),
+  header: z.string().describe(`product_list: the list's heading, up to ${FLOW_PRODUCT_HEADER_MAX} characters; empty otherwise.`),
+  body: z.string().describe("The message's text (needed for product_list and catalog_message)."),
+};
+
+const SendProductsInput = z.object(SendProductsFields).strict();
 
 const RuleActionsInput = z
   .object({
@@ -119,6 +135,11 @@ const RuleActionsInput = z
       .optional()
       .describe(
         "A chatbot flow's id (GET /api/v1/automations/flows): the rule starts it on its live version instead of sending its reply; null: none.",
+      ),
+    sendProducts: SendProductsInput.nullable()
+      .optional()
+      .describe(
+        "Products from the organisation's catalog sent after the reply (the Automations page's Send products); null: none. Each product must be one the catalog holds now when the rule is saved; one gone later is left out when the rule runs, and nothing is sent when none is left.",
       ),
   })
   .strict();
@@ -217,6 +238,7 @@ export const AutomationRule = z
         webhookUrl: z.string().nullable().describe("The address the rule POSTs the customer's message to."),
         then: z.enum([THEN_ASSISTANT]).nullable().describe("What answers after the rule's own reply."),
         startFlow: z.string().nullable().describe("The chatbot flow the rule starts; null: none."),
+        sendProducts: z.object(SendProductsFields).nullable().describe("The products the rule sends after its reply; null: none."),
       })
       .describe("What the rule does; an action it does not take is null or an empty list."),
     position: z.int().describe("The rule's place in the order the rules are tried, 1 first."),

@@ -19,6 +19,7 @@ import { readAutomationSettings, saveAutomationSettings, type AutomationSettings
 import { checkRule } from "../../domains/automations/match";
 import { canonicalTimeZone, checkSchedule, isOpenAt, nextOpening, type ScheduleError, type Weekday } from "../../domains/automations/hours";
 import { LEAST_BUSY, RULE_TAG_MAX, THEN_ASSISTANT } from "~/lib/schemas/automations-rules";
+import { FLOW_PRODUCT_KINDS } from "~/lib/schemas/flows";
 import { ApiProblem } from "./problem";
 import {
   WEEKDAY_NAMES,
@@ -58,6 +59,15 @@ function listAndTemplate(actions: {
 }
 type Actions = ApiRule["actions"];
 
+const isProductKind = (kind: string): kind is NonNullable<Actions["sendProducts"]>["kind"] =>
+  (FLOW_PRODUCT_KINDS as readonly string[]).includes(kind);
+
+/** A stored "Send products" action in the API's words (decision 143). */
+function productsOfAction(action: { kind: string; productIds: string[]; header: string; body: string }): Actions["sendProducts"] {
+  if (!isProductKind(action.kind)) return null;
+  return { kind: action.kind, productIds: action.productIds, header: action.header, body: action.body };
+}
+
 /** The stored list of actions as the API's object: an action not taken is null or an empty list. */
 function actionsOf(view: RuleView): Actions {
   const actions: Actions = {
@@ -72,6 +82,7 @@ function actionsOf(view: RuleView): Actions {
     webhookUrl: null,
     then: null,
     startFlow: null,
+    sendProducts: null,
   };
   for (const action of view.actions) {
     if (action.type === "reply") {
@@ -89,6 +100,7 @@ function actionsOf(view: RuleView): Actions {
       actions.removeTags = action.remove;
     } else if (action.type === "assign") actions.assignTo = action.userId;
     else if (action.type === "flow") actions.startFlow = action.flowId;
+    else if (action.type === "products") actions.sendProducts = productsOfAction(action);
   }
   return actions;
 }
@@ -159,6 +171,7 @@ function ruleField(input: RuleInput) {
           !!input.webhookUrl?.trim() ||
           !!input.then ||
           !!input.flowId ||
+          !!input.products?.kind ||
           !!input.assignTo;
         return any ? "actions.reply" : "actions";
       }
@@ -186,6 +199,14 @@ function ruleField(input: RuleInput) {
         return "actions.setField.key";
       case "fieldValue":
         return "actions.setField.value";
+      case "productIds":
+        return "actions.sendProducts.productIds";
+      case "productKind":
+        return "actions.sendProducts.kind";
+      case "productHeader":
+        return "actions.sendProducts.header";
+      case "productBody":
+        return "actions.sendProducts.body";
       case "form":
       case undefined:
         return undefined;
@@ -224,13 +245,8 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     webhookUrl: body.actions.webhookUrl ?? null,
     then: body.actions.then ?? null,
     flowId: body.actions.startFlow ?? null,
+    products: body.actions.sendProducts ?? null,
   };
-}
-
-/** The rule's "Send products" as stored, to keep through a change the API makes. */
-function storedProducts(rule: RuleView): RuleInput["products"] {
-  const products = rule.actions.find((action) => action.type === "products");
-  return products?.type === "products" ? products : null;
 }
 
 export async function createApiRule(organizationId: string, body: z.output<typeof AutomationRuleCreate>) {
@@ -268,8 +284,8 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       webhookUrl: mine.webhookUrl ?? null,
       then: mine.then ?? null,
       flowId: mine.startFlow ?? null,
-      // Products the page set (decision 143) are not in the API's shape yet: a change through the API keeps them.
-      products: storedProducts(current),
+      // Send products (decision 143): kept unless the body gives sendProducts (null removes it).
+      products: mine.sendProducts ?? null,
       setField:
         mine.setField === null || mine.setField === undefined ? null : { key: mine.setField.key, value: String(mine.setField.value) },
     };

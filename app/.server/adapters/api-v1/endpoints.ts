@@ -873,7 +873,7 @@ export const ENDPOINTS: Endpoint[] = [
     codes: ["invalid_automation", "rule_limit"],
     summary: "Add a keyword rule",
     description:
-      "Adds a rule, turned on and last in the order: its keywords, how they match (exact, contains, starts_with, fuzzy with a threshold, or regex) and what it does, in actions: reply sends a text, addTags and removeTags change the contact's tags, assignTo hands the conversation to a member who answers chats (their user id). It needs at least one action. The Automations page's checks apply: a regular expression that could take too long on some messages is refused. The answer is the rule.",
+      "Adds a rule, turned on and last in the order: its keywords, how they match (exact, contains, starts_with, fuzzy with a threshold, or regex) and what it does, in actions: reply sends a text, addTags and removeTags change the contact's tags, assignTo hands the conversation to a member who answers chats (their user id), sendProducts sends products from the catalog after the reply. It needs at least one action. The Automations page's checks apply: a regular expression that could take too long on some messages is refused. The answer is the rule.",
     query: NoQuery,
     params: NoParams,
     body: { schema: AutomationRuleCreate, example: AUTOMATION_RULE_CREATE_EXAMPLE },

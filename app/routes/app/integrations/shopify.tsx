@@ -18,7 +18,8 @@ import {
 import { reasonWords } from "~/.server/domains/integrations/shopify/process";
 import { orderPaymentWords } from "~/.server/domains/integrations/shopify/order-payments";
 import { saveAskPayment, shopifySettingsOf } from "~/.server/domains/integrations/shopify/payment-setting";
-import { importShopifyProducts } from "~/.server/domains/integrations/shopify/products";
+import { importViewOf, queueShopifyImport } from "~/.server/domains/integrations/shopify/product-import";
+import { missingShopifyScopes } from "~/.server/domains/integrations/shopify/scopes";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { DELAY_MINUTES, SHOPIFY_FIELDS, templateBlockWords } from "~/lib/shopify";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -28,8 +29,9 @@ import { Toast } from "~/components/ui/toast";
 import { Card } from "~/components/ui/card";
 import { Badge } from "~/components/ui/badge";
 import { RecentEvents } from "~/components/integrations/shopify-events";
-import { AskPaymentForm, ImportProductsForm } from "~/components/integrations/shopify-payment";
+import { AskPaymentForm, ImportProductsForm, ReconnectNotice } from "~/components/integrations/shopify-payment";
 import { Button } from "~/components/ui/button";
+import { ReconnectForm } from "~/components/integrations/connect-dialog";
 import { Notice } from "~/components/ui/notice";
 import { CheckboxField, Field, SelectField } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";
@@ -57,11 +59,13 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     throw data(refusalOf(error).message, { status: 404 });
   }
-  const [mappings, templates, events, settings] = await Promise.all([
+  const [mappings, templates, events, settings, productImport, missingScopes] = await Promise.all([
     listMappings(organizationId),
     approvedTemplates(organizationId),
     recentEvents(organizationId),
     shopifySettingsOf(organizationId),
+    importViewOf(organizationId),
+    missingShopifyScopes(organizationId),
   ]);
   const reasons = Object.fromEntries(events.map((e) => [e.id, e.reason ? reasonWords(e.reason) : null]));
   const payments = Object.fromEntries(
@@ -76,6 +80,8 @@ export async function loader(args: Route.LoaderArgs) {
     payments,
     askPayment: settings.askPayment,
     productsImportedAt: settings.productsImportedAt,
+    productImport,
+    missingScopes,
     canManage: can(current.role, "developer:manage"),
     canImport: can(current.role, "shop:manage"),
     canManagePayment: can(current.role, "payments:manage"),
@@ -132,7 +138,12 @@ export async function action(args: Route.ActionArgs) {
         async ({ user }) => {
           try {
             const actor = { organizationId: user.organization.id, userId: user.user.id, meta: requestMeta(args.request, args.context) };
-            return redirectWithToast(href("/integrations/shopify"), "success", importedWords(await importShopifyProducts(actor)));
+            const queued = await queueShopifyImport(actor);
+            return redirectWithToast(
+              href("/integrations/shopify"),
+              queued ? "success" : "info",
+              queued ? m.shopify_products_queued() : m.shopify_products_already(),
+            );
           } catch (error) {
             return refusalToast(refusalOf(error), {});
           }
@@ -145,18 +156,9 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-/** What an import did, in one sentence (the SKUs kept as made in Jumbe named). */
-function importedWords(done: Awaited<ReturnType<typeof importShopifyProducts>>) {
-  const counts = { created: done.created, updated: done.updated, removed: done.removed };
-  const said = done.kept.length
-    ? m.shopify_products_done_kept({ ...counts, skus: done.kept.slice(0, 10).join(", ") })
-    : m.shopify_products_done(counts);
-  return done.refused ? `${said} ${m.shopify_products_done_refused({ count: done.refused })}` : said;
-}
-
 export default function ShopifySettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { shop, mappings, templates, events, reasons, payments, askPayment, productsImportedAt, canManage, canManagePayment, canImport } =
-    loaderData;
+  const { shop, mappings, templates, events, reasons, payments, askPayment, productsImportedAt, productImport, missingScopes } = loaderData;
+  const { canManage, canManagePayment, canImport } = loaderData;
   return (
     <div className="max-w-3xl space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -177,8 +179,18 @@ export default function ShopifySettings({ loaderData, actionData }: Route.Compon
       {mappings.map((mapping) => (
         <MappingForm key={mapping.eventType} mapping={mapping} templates={templates} canManage={canManage} />
       ))}
-      <AskPaymentForm on={askPayment} canManage={canManagePayment} />
-      <ImportProductsForm importedAt={productsImportedAt} canImport={canImport} />
+      {missingScopes.length ? (
+        <ReconnectNotice missing={missingScopes} canConnect={canManage}>
+          <ReconnectForm integration="shopify" shop={shop} label={m.shopify_scope_reconnect()} />
+        </ReconnectNotice>
+      ) : null}
+      <AskPaymentForm on={askPayment} canManage={canManagePayment} needsScope={missingScopes.includes("write_orders")} />
+      <ImportProductsForm
+        importedAt={productsImportedAt}
+        latest={productImport}
+        canImport={canImport}
+        needsScope={missingScopes.includes("read_products")}
+      />
       <RecentEvents events={events} reasons={reasons} payments={payments} />
     </div>
   );

@@ -5,6 +5,7 @@ import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { recordActivity } from "../../activity";
 import { englishOf, words } from "../../../infrastructure/words/said";
 import { connectedShop } from "./mappings";
+import { requireShopifyScope } from "./scopes";
 
 /**
  * The organisation's Shopify choices (decision 142): whether pending orders ask their customers to pay
@@ -21,9 +22,13 @@ export async function shopifySettingsOf(organizationId: string): Promise<{ askPa
   };
 }
 
-/** Turns asking on or off (owners and admins, the route checks), in the activity log; only while a shop is connected (404). */
+/**
+ * Turns asking on or off (owners and admins, the route checks), in the activity log; only while a shop
+ * is connected (404), and on only when the shop granted write_orders (409: connect it again, decision 147).
+ */
 export async function saveAskPayment(actor: { organizationId: string; userId: string; meta?: RequestMeta }, on: boolean) {
   const shop = await connectedShop(actor.organizationId);
+  if (on) await requireShopifyScope(actor.organizationId, "write_orders");
   await db().transaction(async (tx) => {
     const changed = await queryRows<{ organization_id: string }>(
       tx,

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
-import { Refusal } from "../../../infrastructure/refusal";
 import { shopifyClient, type ShopifyClient, type ShopifyProduct } from "../../../infrastructure/clients/shopify";
 import { recordActivity } from "../../activity";
 import { saveSourcedProducts, type SourcedOutcome, type SourcedProduct } from "../../shop";
@@ -31,9 +30,6 @@ const shopify = () => (client ??= shopifyClient());
 const PAGE = 50;
 /** At most this many pages an import (PRODUCTS_MAX products in all at most). */
 const PAGES_MAX = 60;
-
-const refuse = (status: 404 | 409 | 422 | 502, code: string, message: string) =>
-  new Refusal({ domain: "integration", status, code, message });
 
 const numericId = (gid: string) => gid.replace(/^gid:\/\/shopify\/\w+\//, "");
 
@@ -69,18 +65,32 @@ export interface ShopifyImportOutcome extends SourcedOutcome {
   refused: number;
 }
 
-/** Reads every product of the connected shop and saves them (owners and admins; the route checks). Non-KES shops are refused (422). */
-export async function importShopifyProducts(actor: { organizationId: string; userId: string; meta?: RequestMeta }) {
+/** What an import came to: saved (counts, SKUs kept), or nothing done and why (read in the reader's words by the page). */
+export type ShopifyImportResult =
+  | ({ ok: true } & ShopifyImportOutcome)
+  | { ok: false; code: "currency_not_kes"; currency: string }
+  | { ok: false; code: "not_connected" | "scope_missing" | "shopify_unavailable" };
+
+/**
+ * Reads every product of the connected shop and saves them (the import job's work, decision 147).
+ * Saving is one transaction keyed by retailer id, so a rerun after a crash updates what the first run
+ * saved and makes nothing twice. A shop selling in another currency than KES imports nothing.
+ */
+export async function importShopifyProducts(actor: {
+  organizationId: string;
+  userId: string;
+  meta?: RequestMeta;
+}): Promise<ShopifyImportResult> {
   const shop = await connectedShop(actor.organizationId);
   const token = await shopTokenOf(actor.organizationId, shop);
-  if (!token) throw refuse(404, "not_connected", m.integrations_not_connected());
+  if (!token) return { ok: false, code: "not_connected" };
   const items: SourcedProduct[] = [];
   const seen: string[] = [];
   let refused = 0;
   let after: string | null = null;
   for (let page = 0; page < PAGES_MAX; page++) {
     const answer = await withRetry(() => shopify().productsPage(shop, token, PAGE, after));
-    if (answer.currency !== "KES") throw refuse(422, "currency_not_kes", m.shopify_products_currency({ currency: answer.currency || "?" }));
+    if (answer.currency !== "KES") return { ok: false, code: "currency_not_kes", currency: answer.currency || "?" };
     for (const product of answer.products) {
       const made = productsOfShopify(shop, product);
       items.push(...made.items);
@@ -109,7 +119,22 @@ export async function importShopifyProducts(actor: { organizationId: string; use
     ),
     meta: actor.meta,
   });
-  return { ...outcome, refused } satisfies ShopifyImportOutcome;
+  return { ok: true, ...outcome, refused };
+}
+
+/** An import's result in the reader's words: what was imported, kept and left out, or why nothing was. */
+export function importResultWords(result: ShopifyImportResult) {
+  if (!result.ok) {
+    if (result.code === "currency_not_kes") return m.shopify_products_currency({ currency: result.currency });
+    if (result.code === "scope_missing") return m.shopify_products_needs_scope();
+    if (result.code === "not_connected") return m.shopify_products_not_connected();
+    return m.shopify_products_unavailable();
+  }
+  const counts = { created: result.created, updated: result.updated, removed: result.removed };
+  const said = result.kept.length
+    ? m.shopify_products_done_kept({ ...counts, skus: result.kept.slice(0, 10).join(", ") })
+    : m.shopify_products_done(counts);
+  return result.refused ? `${said} ${m.shopify_products_done_refused({ count: result.refused })}` : said;
 }
 
 interface ProductEvent {

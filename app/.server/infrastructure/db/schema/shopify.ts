@@ -108,6 +108,9 @@ export const shopifyCheckouts = pgTable(
   ],
 );
 
+/** An import of the shop's products as a job (decision 147). */
+export const SHOPIFY_IMPORT_STATES = ["queued", "running", "done", "failed"] as const;
+
 /**
  * The organisation's Shopify choices beyond the template mappings (issue 76, decision 142): whether an
  * order waiting for its payment (cash on delivery, a manual payment) asks the customer to pay by M-Pesa.
@@ -119,6 +122,15 @@ export const shopifySettings = pgTable("shopify_settings", {
   askPayment: boolean("ask_payment").notNull().default(false),
   /** When the shop's products were first imported: from then on products/* webhooks keep them in step. */
   productsImportedAt: timestamp("products_imported_at", { withTimezone: true }),
+  /**
+   * The latest "Import products from Shopify" (decision 147): queued, running, done or failed, when it
+   * was asked for and when it ended, and what came of it (counts, SKUs kept; or the refusal's code).
+   * Null: never asked for as a job. Read by the page, so every instance shows the same.
+   */
+  importState: text("import_state", { enum: SHOPIFY_IMPORT_STATES }),
+  importRequestedAt: timestamp("import_requested_at", { withTimezone: true }),
+  importFinishedAt: timestamp("import_finished_at", { withTimezone: true }),
+  importResult: jsonb("import_result"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
