@@ -72,6 +72,7 @@ export default [
     route("settings/organisation", "routes/app/settings/organisation.tsx"),
     route("settings/team", "routes/app/settings/team.tsx"),
     route("settings/payments", "routes/app/settings/payments.tsx"),
+    route("settings/sms", "routes/app/settings/sms.tsx"),
     route("settings/notifications", "routes/app/settings/notifications.tsx"),
     route("settings/security", "routes/app/settings/security.tsx"),
     route("settings/account", "routes/app/settings/account.tsx"),
@@ -135,6 +136,7 @@ export default [
   // Payouts out: Daraja's B2C results for a partner's settlement (issue 46).
   route("webhooks/mpesa/b2c/:payoutId/:secret/:kind", "routes/webhooks/mpesa-b2c.ts"),
   route("webhooks/paystack", "routes/webhooks/paystack.ts"),
+  route("webhooks/sms/:token/:kind", "routes/webhooks/sms.ts"),
 
   // Signed in: downloads, files and live streams, outside the shell; each route's declared
   // permission is checked by the layout's middleware (decision 055).
