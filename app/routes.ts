@@ -85,6 +85,7 @@ export default [
     // Writing to one customer first: a contact or a number, and the number to write from.
     route("chat/new", "routes/app/chat/new.tsx"),
     route("chat/:id", "routes/app/chat/conversation.tsx"),
+    route("chat/:id/sms", "routes/app/chat/sms.tsx"),
     // Automations: the keyword rules in their order; a rule's form (a saved one's with "try it"); the
     // welcome and away messages with the business hours.
     route("automations", "routes/app/automations/index.tsx"),

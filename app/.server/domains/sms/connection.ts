@@ -163,7 +163,10 @@ function failureOf(error: unknown): SmsFailure {
     if (error.kind === "refused") return "refused";
     if (error.kind === "timeout" || error.kind === "network" || error.kind === "server") return "unreachable";
   }
-  log().warn({ err: error instanceof AfricastalkingError ? { kind: error.kind, status: error.httpStatus } : String(error) }, "SMS test: unexpected answer");
+  log().warn(
+    { err: error instanceof AfricastalkingError ? { kind: error.kind, status: error.httpStatus } : String(error) },
+    "SMS test: unexpected answer",
+  );
   return "unexpected";
 }
 

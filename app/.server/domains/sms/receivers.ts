@@ -46,7 +46,13 @@ export async function receiveSmsDeliveryReport(token: string, form: URLSearchPar
     const [sms] = await tx
       .select({ id: smsMessages.id, messageId: smsMessages.messageId })
       .from(smsMessages)
-      .where(and(eq(smsMessages.organizationId, connection.organizationId), eq(smsMessages.direction, "outbound"), eq(smsMessages.atMessageId, id)))
+      .where(
+        and(
+          eq(smsMessages.organizationId, connection.organizationId),
+          eq(smsMessages.direction, "outbound"),
+          eq(smsMessages.atMessageId, id),
+        ),
+      )
       .limit(1);
     // A message Jumbe did not send (another tool on the same AT application): nothing to change.
     if (!sms) return;
@@ -126,13 +132,24 @@ export async function receiveIncomingSms(token: string, form: URLSearchParams): 
     });
     await tx
       .update(conversations)
-      .set({ lastMessageAt: sql`greatest(${conversations.lastMessageAt}, now())`, status: "open", resolvedAt: null, unreadCount: sql`${conversations.unreadCount} + 1` })
+      .set({
+        lastMessageAt: sql`greatest(${conversations.lastMessageAt}, now())`,
+        status: "open",
+        resolvedAt: null,
+        unreadCount: sql`${conversations.unreadCount} + 1`,
+      })
       .where(eq(conversations.id, conversation.id));
     await logMessageEvents(tx, "message", [messageId]);
     const keyword = consentKeyword(text);
     if (keyword)
       await recordConsent(tx, [
-        { organizationId, contactId: contact.id, status: keyword.status, source: "keyword", evidence: `"${text.slice(0, 60)}" by SMS (${id})` },
+        {
+          organizationId,
+          contactId: contact.id,
+          status: keyword.status,
+          source: "keyword",
+          evidence: `"${text.slice(0, 60)}" by SMS (${id})`,
+        },
       ]);
   });
   return ok;
@@ -160,4 +177,3 @@ export async function receiveSmsOptOut(token: string, form: URLSearchParams): Pr
   });
   return ok;
 }
-

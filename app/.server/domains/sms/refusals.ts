@@ -4,7 +4,17 @@ import { m } from "~/paraglide/messages";
 /** Why something about SMS is refused. Nothing has changed when one is thrown. */
 export const refuseSms = (
   status: 400 | 402 | 403 | 404 | 409 | 422,
-  code: "forbidden" | "not_found" | "key_required" | "not_connected" | "opted_out" | "quiet_hours" | "balance" | "no_phone" | "empty" | "refused",
+  code:
+    | "forbidden"
+    | "not_found"
+    | "key_required"
+    | "not_connected"
+    | "opted_out"
+    | "quiet_hours"
+    | "balance"
+    | "no_phone"
+    | "empty"
+    | "refused",
   message: string,
   field?: "apiKey" | "body",
 ) => new Refusal({ domain: "sms", status, code, message, field });

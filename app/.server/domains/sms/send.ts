@@ -40,7 +40,13 @@ export async function queueInboxSms(
   const estimate = smsEstimate(body);
   const messageId = await db().transaction(async (tx) => {
     const [found] = await tx
-      .select({ id: conversations.id, phoneNumberId: conversations.phoneNumberId, contactId: contacts.id, phone: contacts.phone, optIn: contacts.optIn })
+      .select({
+        id: conversations.id,
+        phoneNumberId: conversations.phoneNumberId,
+        contactId: contacts.id,
+        phone: contacts.phone,
+        optIn: contacts.optIn,
+      })
       .from(conversations)
       .innerJoin(contacts, eq(contacts.id, conversations.contactId))
       .where(and(eq(conversations.organizationId, organizationId), eq(conversations.id, input.conversationId)))
@@ -54,7 +60,11 @@ export async function queueInboxSms(
       .where(and(eq(messages.organizationId, organizationId), eq(messages.contactId, found.contactId), eq(messages.direction, "inbound")));
     if (inSmsQuietHours(now, last?.at ? new Date(last.at) : null)) throw refuseSms(409, "quiet_hours", m.sms_send_refusal_quiet_hours());
     const price = { ...(await sendPrice(tx, organizationId)), priceCents: estimate.priceCents };
-    const held = await holdForQueued(tx, price, { organizationId, count: 1, description: `SMS to ${found.phone}, ${estimate.parts} part(s)` });
+    const held = await holdForQueued(tx, price, {
+      organizationId,
+      count: 1,
+      description: `SMS to ${found.phone}, ${estimate.parts} part(s)`,
+    });
     if (held < 1) throw refuseSms(402, "balance", insufficientBalanceText());
     const [inserted] = await tx
       .insert(messages)
@@ -115,9 +125,15 @@ export async function deliverQueuedSms(messageId: string): Promise<"sent" | "fai
       enqueue: false,
     });
     const recipient = answer.recipients[0];
-    outcome = recipient?.accepted && recipient.messageId ? { messageId: recipient.messageId, cost: recipient.cost } : { error: recipient?.status ?? "Refused" };
+    outcome =
+      recipient?.accepted && recipient.messageId
+        ? { messageId: recipient.messageId, cost: recipient.cost }
+        : { error: recipient?.status ?? "Refused" };
   } catch (error) {
-    log().warn({ messageId, err: error instanceof AfricastalkingError ? { kind: error.kind, status: error.httpStatus } : String(error) }, "SMS not sent");
+    log().warn(
+      { messageId, err: error instanceof AfricastalkingError ? { kind: error.kind, status: error.httpStatus } : String(error) },
+      "SMS not sent",
+    );
     outcome = { error: error instanceof AfricastalkingError ? error.message.slice(0, 200) : "Not sent" };
   }
   const estimate = smsEstimate(claimed.body);

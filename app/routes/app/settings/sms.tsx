@@ -94,7 +94,11 @@ export default function SmsSettings({ loaderData, actionData }: Route.ComponentP
       <SettingsHeader current="sms" />
       <Card>
         <CardHeader title={m.sms_title()} description={m.sms_description()} />
-        {connection ? <SmsConnectionCard connection={connection} canManage={canManage} /> : <p className="mt-3 text-slate-600">{m.sms_empty()}</p>}
+        {connection ? (
+          <SmsConnectionCard connection={connection} canManage={canManage} />
+        ) : (
+          <p className="mt-3 text-slate-600">{m.sms_empty()}</p>
+        )}
         {removing ? (
           <ConfirmPanel title={m.sms_remove_title()} intent="remove" confirmLabel={m.sms_remove_confirm()} cancelTo={here} fields={{}}>
             {m.sms_remove_body()}
