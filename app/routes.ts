@@ -72,6 +72,7 @@ export default [
     route("settings/organisation", "routes/app/settings/organisation.tsx"),
     route("settings/team", "routes/app/settings/team.tsx"),
     route("settings/payments", "routes/app/settings/payments.tsx"),
+    route("settings/sms", "routes/app/settings/sms.tsx"),
     route("settings/notifications", "routes/app/settings/notifications.tsx"),
     route("settings/security", "routes/app/settings/security.tsx"),
     route("settings/account", "routes/app/settings/account.tsx"),
@@ -84,6 +85,7 @@ export default [
     // Writing to one customer first: a contact or a number, and the number to write from.
     route("chat/new", "routes/app/chat/new.tsx"),
     route("chat/:id", "routes/app/chat/conversation.tsx"),
+    route("chat/:id/sms", "routes/app/chat/sms.tsx"),
     // Automations: the keyword rules in their order; a rule's form (a saved one's with "try it"); the
     // welcome and away messages with the business hours.
     route("automations", "routes/app/automations/index.tsx"),
@@ -135,6 +137,7 @@ export default [
   // Payouts out: Daraja's B2C results for a partner's settlement (issue 46).
   route("webhooks/mpesa/b2c/:payoutId/:secret/:kind", "routes/webhooks/mpesa-b2c.ts"),
   route("webhooks/paystack", "routes/webhooks/paystack.ts"),
+  route("webhooks/sms/:token/:kind", "routes/webhooks/sms.ts"),
 
   // Signed in: downloads, files and live streams, outside the shell; each route's declared
   // permission is checked by the layout's middleware (decision 055).

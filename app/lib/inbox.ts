@@ -166,6 +166,8 @@ export interface ThreadMessage {
   source: string | null;
   /** An automation's message: which one sent it (issue 44). */
   automation: { kind: "rule" | "welcome" | "away" | "flow" | "assistant"; rule: string | null } | null;
+  /** "sms" when it travelled by SMS (issue 77); WhatsApp otherwise. */
+  channel?: "sms";
 }
 
 /** Why an automation handed a conversation to a person (issue 44): the thread's hand-over lines say it in words. */

@@ -29,6 +29,13 @@ export const SETTINGS_SECTIONS: readonly { id: string; readonly label: string; t
     to: href("/settings/payments"),
   },
   {
+    id: "sms",
+    get label() {
+      return m.settings_section_sms();
+    },
+    to: href("/settings/sms"),
+  },
+  {
     id: "notifications",
     get label() {
       return m.settings_section_notifications();

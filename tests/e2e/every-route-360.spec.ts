@@ -67,6 +67,7 @@ const SKIPPED: Record<string, string> = {
   "webhooks/paystack": "a payment provider's callback",
   "webhooks/pay/:token/stk": "an organisation's own shortcode's M-Pesa callback",
   "webhooks/pay/:token/c2b/:step": "an organisation's own shortcode's M-Pesa callback",
+  "webhooks/sms/:token/:kind": "an organisation's own Africa's Talking callback",
   "notifications/events": "a live stream (server-sent events)",
   "admin/export.csv": "a CSV download",
   "admin/users/export.csv": "a CSV download",
@@ -345,6 +346,7 @@ const BUSINESS: Walk[] = [
   ["settings/organisation", "/settings/organisation"],
   ["settings/team", "/settings/team"],
   ["settings/payments", "/settings/payments"],
+  ["settings/sms", "/settings/sms"],
   ["settings/notifications", "/settings/notifications"],
   ["settings/security", "/settings/security"],
   ["settings/account", "/settings/account"],
@@ -354,6 +356,7 @@ const BUSINESS: Walk[] = [
   ["chat/new", "/chat/new"],
   ["chat/new", "/chat/new?q=a"],
   ["chat/:id", demo.conversation],
+  ["chat/:id/sms", `${demo.conversation}/sms`],
   // The shop (decision 138): the demo's products and its past order.
   ["shop/products", "/shop/products"],
   ["shop/products/:id", demo.product],

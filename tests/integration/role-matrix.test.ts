@@ -107,6 +107,8 @@ const NOT_IN_PAGE_TABLE: Record<string, { need: Need; why: string; api?: true }>
   // An organisation's own shortcode (decision 137): Daraja posts to its callback token's address.
   "/webhooks/pay/:token/stk": { need: "public", why: "an own shortcode's STK callback, on its token's address" },
   "/webhooks/pay/:token/c2b/:step": { need: "public", why: "an own shortcode's C2B validation and confirmation, on its token's address" },
+  // An organisation's own Africa's Talking (decision 148): AT posts to its callback token's address.
+  "/webhooks/sms/:token/:kind": { need: "public", why: "Africa's Talking's callbacks, on the organisation's token's address" },
   "/api/whatsapp/accounts/:id/:change": { need: "whatsapp:manage", why: "POST only; tested with the actions", api: true },
   "/api/admin/queue": { need: "platform:queue", why: "the job queue's health", api: true },
   "/api/activity-logs": { need: "activity:view", why: "the activity log", api: true },
@@ -144,6 +146,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   // Nobody's notification: each member's own open only to them (tests/integration/notifications.test.ts).
   "/notifications/:id": () => "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
   "/chat/:id": (w) => `/chat/${w.conversation}`,
+  "/chat/:id/sms": (w) => `/chat/${w.conversation}/sms`,
   "/shop/products/:id": (w) => `/shop/products/${w.product}`,
   "/shop/orders/:id": (w) => `/shop/orders/${w.order}`,
   "/automations/:id": (w) => `/automations/${w.rules[0]}`,
@@ -157,6 +160,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/webhooks/paybill/:secret/:step": () => "/webhooks/paybill/not-the-secret/validation",
   "/webhooks/pay/:token/stk": () => "/webhooks/pay/not-a-token-of-anyones/stk",
   "/webhooks/pay/:token/c2b/:step": () => "/webhooks/pay/not-a-token-of-anyones/c2b/validation",
+  "/webhooks/sms/:token/:kind": () => "/webhooks/sms/not-a-token-of-anyones/delivery",
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": () => "/webhooks/mpesa/b2c/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/not-the-secret/result",
   "/chat/media/:id": (w) => `/chat/media/${w.conversationMessage}`,
   "/catalog-images/:file": () => `/catalog-images/${"A".repeat(43)}.jpg`,
@@ -203,6 +207,7 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/catalog-images/:file": { status: 404, why: "no product's picture has that name (a picture served: shop-images.test.ts)" },
   "/webhooks/pay/:token/stk": { status: 405, why: "POST only" },
   "/webhooks/pay/:token/c2b/:step": { status: 405, why: "POST only" },
+  "/webhooks/sms/:token/:kind": { status: 405, why: "POST only" },
   "/integrations/google-sheets/picker-token": { status: 405, why: "POST only (the Picker's token: integrations-google-sheets.test.ts)" },
 };
 
@@ -380,6 +385,32 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
     },
     hold: { needs: "platform:console", form: () => ({ intent: "hold" }), proof: false, why: "shown in admin-templates.test.ts" },
     release: { needs: "platform:console", form: () => ({ intent: "release" }), proof: false, why: "nothing held" },
+  },
+  // Settings → SMS (issue 77): owners and admins connect Africa's Talking (sms.test.ts shows each change).
+  "/settings/sms": {
+    save: { needs: "whatsapp:manage", form: () => ({ intent: "save", username: "matrix-at", apiKey: "atsk_matrix_0001", senderId: "" }) },
+    test: {
+      needs: "whatsapp:manage",
+      form: () => ({ intent: "test" }),
+      proof: false,
+      why: "the matrix's AT is not reachable; sms.test.ts tests it",
+    },
+    remove: {
+      needs: "whatsapp:manage",
+      form: () => ({ intent: "remove", confirm: "yes" }),
+      proof: false,
+      why: "after save, in its own order",
+    },
+  },
+  // Send as SMS (issue 77): who answers; the matrix's organisation has SMS connected only by the row above.
+  "/chat/:id/sms": {
+    estimate: { needs: "inbox:reply", form: () => ({ intent: "estimate", body: "Karibu" }), proof: false, why: "changes nothing" },
+    send: {
+      needs: "inbox:reply",
+      form: () => ({ intent: "send", body: "Karibu" }),
+      proof: false,
+      why: "quiet hours or the wallet may refuse; sms.test.ts sends",
+    },
   },
   // Settings → Payments (issue 76): owners and admins change the shortcodes (payments-settings.test.ts shows each change).
   "/settings/payments": {
@@ -1001,6 +1032,7 @@ const PUBLIC_ACTIONS = new Set([
   "/webhooks/paystack",
   "/webhooks/pay/:token/stk",
   "/webhooks/pay/:token/c2b/:step",
+  "/webhooks/sms/:token/:kind",
   "/catalog-images/:file",
 ]);
 

@@ -16,6 +16,7 @@ import { registerRevenueShareJobs } from "../domains/revenue-share/jobs";
 import { registerTeamJobs } from "../domains/team/jobs";
 import { registerTemplateJobs } from "../domains/templates/jobs";
 import { registerShopJobs } from "../domains/shop/jobs";
+import { registerSmsJobs } from "../domains/sms";
 import { registerWebhooksOutJobs } from "../domains/webhooks-out/jobs";
 import { registerHousekeepingJob } from "./housekeeping-job";
 
@@ -55,4 +56,5 @@ export function registerJobHandlers() {
   registerAnalyticsJobs();
   registerTemplateJobs();
   registerShopJobs();
+  registerSmsJobs();
 }

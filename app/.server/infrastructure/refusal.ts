@@ -47,6 +47,7 @@ export type RefusalDomain =
   | "quick_reply"
   | "send"
   | "shop"
+  | "sms"
   | "staff"
   | "start"
   | "team"

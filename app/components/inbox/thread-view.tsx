@@ -48,7 +48,13 @@ function Ticks({ message }: { message: ThreadMessage }) {
 function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessage; canReply: boolean; replyHref: string }) {
   const outbound = message.direction === "outbound";
   return (
-    <li className="msg" data-outbound={outbound ? "" : undefined} data-message={message.id} data-status={message.status}>
+    <li
+      className="msg"
+      data-outbound={outbound ? "" : undefined}
+      data-message={message.id}
+      data-status={message.status}
+      data-channel={message.channel}
+    >
       <div className="msg-bubble">
         {message.sentBy || message.source ? (
           <p className="msg-sender">{message.sentBy?.name ?? sourceWords(message.source ?? "", message.automation)}</p>
@@ -61,6 +67,7 @@ function MessageBubble({ message, canReply, replyHref }: { message: ThreadMessag
         ) : null}
         <MessageBody content={message.content} />
         <p className="msg-time">
+          {message.channel === "sms" ? <span className="msg-channel mr-1 font-medium">{m.sms_channel_label()}</span> : null}
           <time dateTime={message.at}>{formatTime(message.at)}</time>
           {outbound ? <Ticks message={message} /> : null}
         </p>

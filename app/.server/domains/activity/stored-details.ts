@@ -201,6 +201,13 @@ const SHORTCODE = storedSentences([
   ["app_activity_detail_shortcode_till", { label: "data", till: "data", store: "data", environment: "data" }],
   ["app_activity_detail_shortcode_paybill", { label: "data", number: "data", environment: "data" }],
 ]);
+/** An SMS connection as the activity log names it (decision 148). */
+const SMS_CONNECTION = storedSentences([
+  ["sms_activity_detail_connection", { username: "data", sender: "data" }],
+  ["sms_activity_detail_connection_default", { username: "data" }],
+]);
+/** Why a test of the SMS connection failed (sms/connection.ts). */
+const SMS_FAILURES = ["sms_reason_wrong_keys", "sms_reason_refused", "sms_reason_unreachable", "sms_reason_unexpected"] as const;
 /** What a shortcode's edit changed: its name and which credentials. */
 const SHORTCODE_FIELDS = listOf(
   [
@@ -258,6 +265,9 @@ const MONEY_AND_SENDING: StoredSentence[] = [
   ["app_activity_detail_shortcode_changed", { shortcode: SHORTCODE, fields: SHORTCODE_FIELDS }],
   ...SHORTCODE.list,
   ["app_activity_detail_c2b_matched", { receipt: "data", amount: "kes", reference: "data" }],
+  // Settings → SMS (decision 148): the username and sender (data), never the key; a failed test's reason in Jumbe's words.
+  ["sms_activity_detail_failing", { connection: SMS_CONNECTION, reason: SMS_FAILURES }],
+  ...SMS_CONNECTION.list,
 ];
 
 export const STORED_DETAILS = storedSentences([...PEOPLE_AND_SETTINGS, ...MONEY_AND_SENDING]);

@@ -12,5 +12,6 @@ export { contactConditions, phoneHash, saveContact } from "./manage";
 export { contactDataExport, eraseContact } from "./rights";
 export type { ErasedCopy } from "./rights";
 export { getSegment, listSegments, saveSegment } from "./segments";
+export { consentKeyword, recordConsent } from "./consent";
 export { consentOfMessage } from "./signals";
 export { contactTagChoices, pruneContactTags } from "./tags";

@@ -29,7 +29,7 @@ const MESSAGE_SELECT = `
          m.accepted_at, m.delivered_at, m.read_at, m.failed_at, m.error_code, m.error_title, m.error_details, m.source, m.wamid,
          m.context_wamid, m.media_file_id, t.components as template_components, f.mime_type, f.size, f.file_name,
          ${memberColumns("u", "sender")},
-         m.retried_at is not null as retried, ar.kind as automation_kind, rr.name as automation_rule
+         m.retried_at is not null as retried, m.channel, ar.kind as automation_kind, rr.name as automation_rule
   from messages m
   left join automation_runs ar on ar.id = m.automation_run_id
   left join automation_rules rr on rr.id = ar.rule_id
@@ -208,7 +208,8 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
               template: row.message_type === "template",
             })
           : null,
-      retryable: status === "failed" && row.direction === "outbound" && !row.retried,
+      retryable: status === "failed" && row.direction === "outbound" && !row.retried && row.channel !== "sms",
+      ...(row.channel === "sms" ? { channel: "sms" as const } : {}),
       sentBy: memberOf(row, "sender"),
       source: row.direction === "outbound" && row.source !== "inbox" ? ((row.source as string | null) ?? null) : null,
       // Which automation sent it: a rule (by its name; null once deleted), the welcome or the away message.

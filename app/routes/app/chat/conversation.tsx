@@ -8,6 +8,7 @@ import { markConversationOpened } from "~/.server/domains/inbox/actions";
 import { presenceOf } from "~/.server/domains/inbox/live";
 import { inboxPost } from "~/.server/domains/inbox/handle-action";
 import { listPaymentRequests, shortcodeChoices } from "~/.server/domains/payments";
+import { smsConnectionOf } from "~/.server/domains/sms";
 import { PaymentRequestCards, PaymentRequestForm } from "~/components/payment-requests/payment-request-panel";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -88,6 +89,8 @@ export async function loader(args: Route.LoaderArgs) {
     listSearch: placeSearch(place),
     paymentRequests,
     shortcodes,
+    // "Send as SMS" (issue 77) when the organisation has Africa's Talking connected.
+    smsReady: conversation.phone !== null && (await smsConnectionOf(organizationId)) !== null,
   };
 }
 
@@ -273,6 +276,11 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
           <div id="inbox-shop" data-live-region="">
             <ProductPicker picker={shopProducts} action={base} failed={failed} />
           </div>
+        ) : null}
+        {canReply && loaderData.smsReady ? (
+          <Link to={`${base}/sms`} className="text-sm font-medium text-brand-700 hover:underline">
+            {m.sms_composer_title()}
+          </Link>
         ) : null}
         {canReply ? (
           <div id="inbox-note" data-live-region="">

@@ -31,3 +31,4 @@ export * from "./hubspot";
 export * from "./payments";
 export * from "./payment-requests";
 export * from "./shop";
+export * from "./sms";

@@ -146,6 +146,10 @@ export const messages = pgTable(
     wamid: text("wamid"),
     phoneNumberId: text("phone_number_id"),
     messageType: text("message_type").notNull().default("text"),
+    /** How it travelled: WhatsApp, or SMS through Africa's Talking (issue 77; its details in sms_messages). */
+    channel: text("channel", { enum: ["whatsapp", "sms"] })
+      .notNull()
+      .default("whatsapp"),
     /** The message object as Meta sent it (media ids, replies, reactions...). */
     payload: jsonb("payload"),
     /**

@@ -1,0 +1,19 @@
+/**
+ * SMS through Africa's Talking (issue 77, decision 148): the organisation's connection (Settings →
+ * SMS), AT's callbacks (delivery reports, incoming SMS, opt-outs) and sending from the inbox.
+ */
+export {
+  removeSmsConnection,
+  saveSmsConnection,
+  smsCallbackUrls,
+  smsConnectionOf,
+  smsConnectionView,
+  smsStatusInWords,
+  testSmsConnection,
+} from "./connection";
+export type { SmsActor, SmsConnectionView, SmsTestResult } from "./connection";
+export { receiveIncomingSms, receiveSmsDeliveryReport, receiveSmsOptOut } from "./receivers";
+export type { CallbackAnswer } from "./receivers";
+export { deliverQueuedSms, queueInboxSms, SMS_SEND_QUEUE } from "./send";
+export { registerSmsJobs } from "./jobs";
+export { inSmsQuietHours } from "./quiet-hours";

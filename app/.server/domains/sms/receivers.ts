@@ -1,0 +1,179 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, notInArray, sql } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { conversations, messages, smsMessages } from "../../infrastructure/db/schema";
+import { consentKeyword, recordConsent } from "../contacts";
+import { logMessageEvents } from "../messaging";
+import { smsConnectionByToken } from "./connection";
+import { contactByPhone, conversationForSms } from "./conversation";
+
+/**
+ * Africa's Talking's callbacks (issue 77, decision 148): delivery reports, incoming SMS and opt-outs,
+ * each bound to the organisation of the token in its URL (an unknown token is 404). AT posts form
+ * fields; a field missing or malformed is 400; a callback sent twice changes nothing the second time.
+ */
+export interface CallbackAnswer {
+  status: 200 | 400 | 404;
+  body: string;
+}
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+const field = (form: URLSearchParams, name: string, max = 200) => {
+  const value = (form.get(name) ?? "").trim();
+  return value.length <= max ? value : "";
+};
+const bad = (what: string): CallbackAnswer => ({ status: 400, body: `${what}\n` });
+const ok: CallbackAnswer = { status: 200, body: "OK\n" };
+const unknownToken: CallbackAnswer = { status: 404, body: "Not found\n" };
+
+/** AT's delivery statuses: final ones are never taken back. */
+const DELIVERED = new Set(["Success"]);
+const FAILED = new Set(["Failed", "Rejected"]);
+const IN_FLIGHT = new Set(["Buffered", "Sent", "Submitted"]);
+const FINAL_STATUSES = ["delivered", "failed"];
+
+/** A delivery report (id, status, phoneNumber, networkCode, failureReason, retryCount) moves the SMS's message status. */
+export async function receiveSmsDeliveryReport(token: string, form: URLSearchParams): Promise<CallbackAnswer> {
+  const connection = await smsConnectionByToken(token);
+  if (!connection) return unknownToken;
+  const id = field(form, "id", 100);
+  const status = field(form, "status", 40);
+  if (!id) return bad("id is required");
+  if (!DELIVERED.has(status) && !FAILED.has(status) && !IN_FLIGHT.has(status)) return bad("status is not a delivery status");
+  const reason = field(form, "failureReason", 200) || null;
+  const networkCode = field(form, "networkCode", 20) || null;
+  await db().transaction(async (tx) => {
+    const [sms] = await tx
+      .select({ id: smsMessages.id, messageId: smsMessages.messageId })
+      .from(smsMessages)
+      .where(
+        and(
+          eq(smsMessages.organizationId, connection.organizationId),
+          eq(smsMessages.direction, "outbound"),
+          eq(smsMessages.atMessageId, id),
+        ),
+      )
+      .limit(1);
+    // A message Jumbe did not send (another tool on the same AT application): nothing to change.
+    if (!sms) return;
+    const now = new Date();
+    const next = DELIVERED.has(status) ? "delivered" : FAILED.has(status) ? "failed" : "sent";
+    const changed = await tx
+      .update(messages)
+      .set({
+        status: next,
+        ...(next === "delivered" ? { deliveredAt: now } : {}),
+        ...(next === "failed" ? { failedAt: now, errorTitle: status, errorDetails: reason } : {}),
+      })
+      .where(
+        and(
+          eq(messages.id, sms.messageId),
+          eq(messages.organizationId, connection.organizationId),
+          notInArray(messages.status, next === "sent" ? [...FINAL_STATUSES, "sent"] : FINAL_STATUSES),
+        ),
+      )
+      .returning({ id: messages.id });
+    if (!changed.length) return;
+    await tx
+      .update(smsMessages)
+      .set({ reportStatus: status, failureReason: reason, networkCode, reportedAt: now })
+      .where(eq(smsMessages.id, sms.id));
+    await logMessageEvents(tx, "status", [sms.messageId]);
+  });
+  return ok;
+}
+
+/** AT's incoming date ("2026-11-30 05:01:02", UTC), or now when missing or unreadable. */
+function sentAtOf(date: string): Date {
+  const parsed = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}/.test(date) ? new Date(`${date.replace(" ", "T").slice(0, 19)}Z`) : null;
+  return parsed && !Number.isNaN(parsed.getTime()) ? parsed : new Date();
+}
+
+/**
+ * A customer's SMS to the organisation's shortcode (from, to, text, date, id, linkId): a message with
+ * channel `sms` in the contact's conversation (created with the contact when new). It does not open
+ * WhatsApp's 24-hour window (Meta's, for WhatsApp messages only). STOP, ACHA… write the consent ledger.
+ */
+export async function receiveIncomingSms(token: string, form: URLSearchParams): Promise<CallbackAnswer> {
+  const connection = await smsConnectionByToken(token);
+  if (!connection) return unknownToken;
+  const from = field(form, "from", 20);
+  const id = field(form, "id", 100);
+  const text = form.get("text") ?? "";
+  if (!E164.test(from)) return bad("from must be a phone number in E.164 form");
+  if (!id) return bad("id is required");
+  if (text.length > 1600) return bad("text is longer than 1600 characters");
+  const organizationId = connection.organizationId;
+  const messageId = randomUUID();
+  await db().transaction(async (tx) => {
+    // Stored once: the same `id` again (AT retrying, a duplicate) stops here.
+    const [fresh] = await tx
+      .insert(smsMessages)
+      .values({ organizationId, messageId, direction: "inbound", atMessageId: id, networkCode: field(form, "networkCode", 20) || null })
+      .onConflictDoNothing()
+      .returning({ id: smsMessages.id });
+    if (!fresh) return;
+    const contact = await contactByPhone(tx, organizationId, from);
+    const conversation = await conversationForSms(tx, organizationId, contact.id);
+    const sentAt = sentAtOf(field(form, "date", 40));
+    await tx.insert(messages).values({
+      id: messageId,
+      organizationId,
+      contactId: contact.id,
+      direction: "inbound",
+      status: "received",
+      body: text,
+      channel: "sms",
+      phoneNumberId: conversation.phoneNumberId,
+      messageType: "text",
+      payload: { from, to: field(form, "to", 20), id, linkId: field(form, "linkId", 100) || null },
+      sentAt,
+      recipientPhone: from,
+    });
+    await tx
+      .update(conversations)
+      .set({
+        lastMessageAt: sql`greatest(${conversations.lastMessageAt}, now())`,
+        status: "open",
+        resolvedAt: null,
+        unreadCount: sql`${conversations.unreadCount} + 1`,
+      })
+      .where(eq(conversations.id, conversation.id));
+    await logMessageEvents(tx, "message", [messageId]);
+    const keyword = consentKeyword(text);
+    if (keyword)
+      await recordConsent(tx, [
+        {
+          organizationId,
+          contactId: contact.id,
+          status: keyword.status,
+          source: "keyword",
+          evidence: `"${text.slice(0, 60)}" by SMS (${id})`,
+        },
+      ]);
+  });
+  return ok;
+}
+
+/** AT's opt-out callback (senderId, phoneNumber): the person stopped this sender; the ledger says so once. */
+export async function receiveSmsOptOut(token: string, form: URLSearchParams): Promise<CallbackAnswer> {
+  const connection = await smsConnectionByToken(token);
+  if (!connection) return unknownToken;
+  const phone = field(form, "phoneNumber", 20);
+  const sender = field(form, "senderId", 40);
+  if (!E164.test(phone)) return bad("phoneNumber must be a phone number in E.164 form");
+  await db().transaction(async (tx) => {
+    const contact = await contactByPhone(tx, connection.organizationId, phone);
+    if (contact.optIn === "opted_out") return;
+    await recordConsent(tx, [
+      {
+        organizationId: connection.organizationId,
+        contactId: contact.id,
+        status: "opted_out",
+        source: "keyword",
+        evidence: `Opted out of SMS from ${sender || "the sender"} (Africa's Talking)`,
+      },
+    ]);
+  });
+  return ok;
+}

@@ -1,0 +1,161 @@
+import { and, eq, isNull, max } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { contacts, conversations, messages, smsMessages } from "../../infrastructure/db/schema";
+import { AfricastalkingError, africastalkingClient } from "../../infrastructure/clients/africastalking";
+import { enqueueJob } from "../../infrastructure/jobs/queue";
+import { log } from "../../infrastructure/log";
+import { chargeAccepted, chargeColumns, holdForQueued, insufficientBalanceText, sendPrice, settleFailed } from "../billing";
+import { logMessageEvents } from "../messaging";
+import { can } from "../auth";
+import { smsConnectionOf, smsCredentials, type SmsActor } from "./connection";
+import { inSmsQuietHours } from "./quiet-hours";
+import { refuseSms, SMS_REFUSALS } from "./refusals";
+import { SMS_MAX_LENGTH, smsEstimate } from "~/lib/sms-price";
+import { m } from "~/paraglide/messages";
+
+/** The queue whose job hands a queued SMS to Africa's Talking (sms/jobs.ts). */
+export const SMS_SEND_QUEUE = "sms.send";
+
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+/**
+ * "Send as SMS" in the inbox (issue 77, decision 148): the text priced per part (sms-price.ts), its
+ * price held on a prepaid wallet (refused with words when the wallet cannot cover it), stored as the
+ * conversation's message with channel `sms`, and handed to AT by a job. Refused: no connection, a
+ * customer with no number or who opted out, quiet hours.
+ */
+export async function queueInboxSms(
+  actor: SmsActor,
+  input: { conversationId: string; body: string },
+  now: Date = new Date(),
+): Promise<{ messageId: string; parts: number; priceCents: number }> {
+  if (!can(actor.role, "inbox:reply")) throw refuseSms(403, "forbidden", SMS_REFUSALS.forbidden);
+  const organizationId = actor.organization.id;
+  const connection = await smsConnectionOf(organizationId);
+  if (!connection) throw refuseSms(409, "not_connected", SMS_REFUSALS.notConnected);
+  const body = input.body.trim();
+  if (!body) throw refuseSms(422, "empty", m.sms_send_refusal_empty(), "body");
+  if (body.length > SMS_MAX_LENGTH) throw refuseSms(422, "empty", m.sms_send_refusal_too_long({ max: SMS_MAX_LENGTH }), "body");
+  if (!isUuid(input.conversationId)) throw refuseSms(404, "not_found", SMS_REFUSALS.notFound);
+  const estimate = smsEstimate(body);
+  const messageId = await db().transaction(async (tx) => {
+    const [found] = await tx
+      .select({
+        id: conversations.id,
+        phoneNumberId: conversations.phoneNumberId,
+        contactId: contacts.id,
+        phone: contacts.phone,
+        optIn: contacts.optIn,
+      })
+      .from(conversations)
+      .innerJoin(contacts, eq(contacts.id, conversations.contactId))
+      .where(and(eq(conversations.organizationId, organizationId), eq(conversations.id, input.conversationId)))
+      .limit(1);
+    if (!found) throw refuseSms(404, "not_found", SMS_REFUSALS.notFound);
+    if (!found.phone) throw refuseSms(422, "no_phone", m.sms_send_refusal_no_phone());
+    if (found.optIn === "opted_out") throw refuseSms(409, "opted_out", m.sms_send_refusal_opted_out());
+    const [last] = await tx
+      .select({ at: max(messages.sentAt) })
+      .from(messages)
+      .where(and(eq(messages.organizationId, organizationId), eq(messages.contactId, found.contactId), eq(messages.direction, "inbound")));
+    if (inSmsQuietHours(now, last?.at ? new Date(last.at) : null)) throw refuseSms(409, "quiet_hours", m.sms_send_refusal_quiet_hours());
+    const price = { ...(await sendPrice(tx, organizationId)), priceCents: estimate.priceCents };
+    const held = await holdForQueued(tx, price, {
+      organizationId,
+      count: 1,
+      description: `SMS to ${found.phone}, ${estimate.parts} part(s)`,
+    });
+    if (held < 1) throw refuseSms(402, "balance", insufficientBalanceText());
+    const [inserted] = await tx
+      .insert(messages)
+      .values({
+        organizationId,
+        contactId: found.contactId,
+        direction: "outbound",
+        status: "queued",
+        body,
+        channel: "sms",
+        phoneNumberId: found.phoneNumberId,
+        messageType: "text",
+        source: "inbox",
+        recipientPhone: found.phone,
+        sentBy: actor.user.id,
+        pricingCategory: "sms",
+        ...chargeColumns(price),
+      })
+      .returning({ id: messages.id });
+    await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, found.id));
+    await logMessageEvents(tx, "message", [inserted!.id]);
+    await enqueueJob(SMS_SEND_QUEUE, { messageId: inserted!.id }, { executor: tx, uniqueKey: `sms-send:${inserted!.id}` });
+    return inserted!.id;
+  });
+  return { messageId, parts: estimate.parts, priceCents: estimate.priceCents };
+}
+
+/**
+ * Hands a queued SMS to AT, at most once: the attempt is written before the call, so a job retried
+ * after a crash (or run twice) never sends it again nor charges twice; an SMS whose call ended
+ * without an answer is failed and its hold released (it may have gone out; its delivery report then
+ * finds nothing to change). Accepted: charged (chargeAccepted), AT's id stored for the reports.
+ */
+export async function deliverQueuedSms(messageId: string): Promise<"sent" | "failed" | "skipped"> {
+  const [claimed] = await db()
+    .update(messages)
+    .set({ attempts: 1 })
+    .where(
+      and(
+        eq(messages.id, messageId),
+        eq(messages.channel, "sms"),
+        eq(messages.attempts, 0),
+        isNull(messages.acceptedAt),
+        isNull(messages.failedAt),
+      ),
+    )
+    .returning();
+  if (!claimed) return "skipped";
+  const connection = await smsConnectionOf(claimed.organizationId);
+  let outcome: { messageId: string; cost: string } | { error: string };
+  try {
+    if (!connection) throw new AfricastalkingError("SMS is no longer connected", 0, "refused");
+    const answer = await africastalkingClient().sendSms({
+      ...smsCredentials(connection),
+      from: connection.senderId || undefined,
+      to: [claimed.recipientPhone!],
+      message: claimed.body,
+      enqueue: false,
+    });
+    const recipient = answer.recipients[0];
+    outcome =
+      recipient?.accepted && recipient.messageId
+        ? { messageId: recipient.messageId, cost: recipient.cost }
+        : { error: recipient?.status ?? "Refused" };
+  } catch (error) {
+    log().warn(
+      { messageId, err: error instanceof AfricastalkingError ? { kind: error.kind, status: error.httpStatus } : String(error) },
+      "SMS not sent",
+    );
+    outcome = { error: error instanceof AfricastalkingError ? error.message.slice(0, 200) : "Not sent" };
+  }
+  const estimate = smsEstimate(claimed.body);
+  await db().transaction(async (tx) => {
+    const now = new Date();
+    if ("messageId" in outcome) {
+      await tx.update(messages).set({ status: "sent", acceptedAt: now, sentAt: now }).where(eq(messages.id, messageId));
+      await tx.insert(smsMessages).values({
+        organizationId: claimed.organizationId,
+        messageId,
+        direction: "outbound",
+        atMessageId: outcome.messageId,
+        parts: estimate.parts,
+        priceCents: estimate.priceCents,
+        atCost: outcome.cost,
+      });
+      await chargeAccepted(tx, [messageId]);
+    } else {
+      await tx.update(messages).set({ status: "failed", failedAt: now, errorTitle: outcome.error }).where(eq(messages.id, messageId));
+      await settleFailed(tx, [messageId]);
+    }
+    await logMessageEvents(tx, "status", [messageId]);
+  });
+  return "messageId" in outcome ? "sent" : "failed";
+}
