@@ -28,11 +28,6 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   );
 }
 
-/**
- * The shop in the composer (decision 138): a product, a list of products or the catalogue, sent as
- * WhatsApp's product messages inside the 24-hour window. A plain form: it works without JavaScript,
- * the server checks every field and answers at the field.
- */
 export interface PickerState {
   /** The ticked products first, then up to the picker's limit matching the search. */
   products: PickerProduct[];
@@ -43,6 +38,11 @@ export interface PickerState {
   values: Record<string, string>;
 }
 
+/**
+ * The shop in the composer (decision 138): a product, a list of products or the catalogue, sent as
+ * WhatsApp's product messages inside the 24-hour window. A plain form: it works without JavaScript,
+ * the server checks every field and answers at the field.
+ */
 export function ProductPicker({
   picker,
   action,
