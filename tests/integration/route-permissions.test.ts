@@ -188,6 +188,7 @@ const ROWS: Record<string, Row> = {
   // The inbox: every role reads it (the platform administrator their own organisation's); nobody's conversation is not found.
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
   "/chat/:id": { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
+  "/chat/:id/sms": { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/sms", anonymous: "login", owner: "404", admin: "404" },
   "/chat/events": { path: "/chat/events", anonymous: "→/login?from=%2Fchat", owner: "406", admin: "406" },
   "/chat/media/:id": { path: "/chat/media/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   // The saved answers: owners and admins (and a platform administrator in their own organisation).
@@ -270,6 +271,8 @@ const ROWS: Record<string, Row> = {
     admin: "405",
   },
   "/webhooks/paystack": { path: "/webhooks/paystack", anonymous: "405", owner: "405", admin: "405" },
+  // Africa's Talking's callbacks (decision 148): POST only, the organisation's token in the path.
+  "/webhooks/sms/:token/:kind": { path: "/webhooks/sms/x/delivery", anonymous: "405", owner: "405", admin: "405" },
   // Account Settings opens at the organisation for its owners and admins, at the team for everyone else.
   "/settings": { path: "/settings", anonymous: "login", owner: "→/settings/organisation", admin: "→/settings/team" },
   // The organisation's details (owners and admins) and closing it (the owner): not a platform administrator's.
@@ -277,6 +280,8 @@ const ROWS: Record<string, Row> = {
   "/settings/team": { path: "/settings/team", anonymous: "login", owner: "ok", admin: "ok" },
   // The organisation's own M-Pesa (issue 76): owners, admins and agents see it; a platform administrator has none.
   "/settings/payments": { path: "/settings/payments", anonymous: "login", owner: "ok", admin: "denied" },
+  // The organisation's Africa's Talking connection (decision 148): those who manage WhatsApp.
+  "/settings/sms": { path: "/settings/sms", anonymous: "login", owner: "ok", admin: "ok" },
   "/settings/security": { path: "/settings/security", anonymous: "login", owner: "ok", admin: "ok" },
   // Who each event e-mails: owners and admins of an organisation; the platform administrator has none to set.
   "/settings/notifications": { path: "/settings/notifications", anonymous: "login", owner: "ok", admin: "denied" },
