@@ -212,10 +212,11 @@ describe.skipIf(!buildExists())("SQL statements per page (built server)", () => 
       await statementsOf(`/chat/${id}`, demo);
       // session, shell notifications, the conversation; the list, the numbers, the change log's
       // position; the thread's messages, its notes, their reactions and quoted messages; the saved
-      // answers, the members to assign, and the templates when the window is closed
+      // answers, the members to assign, and the templates when the window is closed (the shop's
+      // products when it is open); the payment requests and shortcodes; the SMS connection (decision 148)
       const { status, statements } = await statementsOf(`/chat/${id}`, demo);
       expect(status).toBe(200);
-      if (statements > 13) over.push(`/chat/${id}: ${statements} statements, budget 13`);
+      if (statements > 14) over.push(`/chat/${id}: ${statements} statements, budget 14`);
     }
     expect(over).toEqual([]);
   });

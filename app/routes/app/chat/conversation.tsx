@@ -55,12 +55,13 @@ export async function loader(args: Route.LoaderArgs) {
   if (marksRead) await markConversationOpened(organizationId, conversation);
   // The list beside the thread is not in this page: a phone shows one or the other, and a wide
   // screen's browser asks /chat for it once the thread is drawn (issue 42).
-  const [eventId, page, present, paymentRequests, shortcodes] = await Promise.all([
+  const [eventId, page, present, paymentRequests, shortcodes, sms] = await Promise.all([
     inboxEventId(organizationId),
     conversationData(organizationId, conversation, url.searchParams.get("before"), productPickerOf(url)),
     presenceOf(conversation.id),
     listPaymentRequests(organizationId, { conversationId: conversation.id, limit: 5 }),
     shortcodeChoices(organizationId),
+    conversation.phone !== null ? smsConnectionOf(organizationId) : null,
   ]);
   const replyId = url.searchParams.get("reply");
   const quoted = replyId ? page.thread.items.find((i) => i.type === "message" && i.id === replyId && i.direction === "inbound") : undefined;
@@ -90,7 +91,7 @@ export async function loader(args: Route.LoaderArgs) {
     paymentRequests,
     shortcodes,
     // "Send as SMS" (issue 77) when the organisation has Africa's Talking connected.
-    smsReady: conversation.phone !== null && (await smsConnectionOf(organizationId)) !== null,
+    smsReady: sms !== null,
   };
 }
 
