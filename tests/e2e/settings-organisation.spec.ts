@@ -17,7 +17,15 @@ test("an owner edits the organisation's details: a bad KRA PIN is refused at the
   const owner = await signUpAndVerifyViaApi(request);
   await signIn(page, owner.email, owner.password, { to: "/settings" });
   await expect(page).toHaveURL(/\/settings\/organisation$/);
-  await expect(tabs(page).getByRole("link")).toHaveText(["Organisation", "Team", "Payments", "Notifications", "Security", "Account"]);
+  await expect(tabs(page).getByRole("link")).toHaveText([
+    "Organisation",
+    "Team",
+    "Payments",
+    "SMS",
+    "Notifications",
+    "Security",
+    "Account",
+  ]);
   await expect(field(page, "Organisation name")).toHaveValue(owner.businessName);
   await expect(field(page, "Default time zone")).toHaveValue("Africa/Nairobi");
 
@@ -83,7 +91,7 @@ test("the owner closes the organisation and every member's pages say so, then re
     await expect(admin).toHaveURL(/\/dashboard$/);
     await admin.goto("/settings");
     await expect(admin).toHaveURL(/\/settings\/organisation$/);
-    await expect(tabs(admin).getByRole("link")).toHaveText(["Organisation", "Team", "Payments", "Notifications", "Security"]);
+    await expect(tabs(admin).getByRole("link")).toHaveText(["Organisation", "Team", "Payments", "SMS", "Notifications", "Security"]);
     await admin.goto("/settings/account");
     await expect(admin).toHaveURL(/\/unauthorized$/);
 
