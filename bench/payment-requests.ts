@@ -35,7 +35,7 @@ import { closeDatabase, db, openDatabase, rawQuery } from "../app/.server/infras
 import { encryptSecret } from "../app/.server/infrastructure/security/crypto";
 import { drainJobs } from "../app/.server/infrastructure/jobs/worker";
 import { mpesaShortcodes } from "../app/.server/infrastructure/db/schema";
-import { newBusinessId } from "../app/.server/domains/auth/signup";
+import { connectedBusiness } from "./lib/connected-business";
 import { createPaymentRequest, receivePaymentStk, registerPaymentRequestJobs } from "../app/.server/domains/payments";
 import { runPaymentTaps } from "../app/.server/domains/payments/requests/taps";
 import { createMpesaSandbox } from "../sandbox/mpesa/index";
@@ -64,24 +64,11 @@ interface Customer {
 
 /** The organisation, its connected number, its paybill, and `count` customers who wrote five minutes ago (the window is open). */
 async function seed(count: number) {
-  const [org] = await rawQuery<{ id: string }>(`insert into organizations (name, business_id) values ('Bench Duka', $1) returning id`, [
-    newBusinessId(),
-  ]);
-  const organizationId = org!.id;
-  const [user] = await rawQuery<{ id: string }>(
-    `insert into users (organization_id, email, first_name, last_name, password_hash, is_verified) values ($1, $2, 'Bench', 'Owner', 'x', true) returning id`,
-    [organizationId, `bench.${randomBytes(4).toString("hex")}@example.co.ke`],
-  );
-  const [account] = await rawQuery<{ id: string }>(
-    `insert into whatsapp_accounts (organization_id, waba_id, access_token_encrypted, subscribed) values ($1, '90001', $2, true) returning id`,
-    [organizationId, encryptSecret("EAA-bench-token")],
-  );
-  await rawQuery(
-    `insert into whatsapp_phone_numbers (organization_id, account_id, phone_number_id, display_phone_number, phone_digits, verified_name,
-                                         quality_rating, status, platform_type, registered_at)
-     values ($1, $2, '90002', '+254 700 900 002', '254700900002', 'Bench Duka', 'GREEN', 'CONNECTED', 'CLOUD_API', now())`,
-    [organizationId, account!.id],
-  );
+  const { organizationId, userId } = await connectedBusiness("Bench Duka", {
+    wabaId: "90001",
+    phoneNumberId: "90002",
+    digits: "254700900002",
+  });
   const callbackToken = randomBytes(24).toString("base64url");
   await db()
     .insert(mpesaShortcodes)
@@ -113,7 +100,7 @@ async function seed(count: number) {
     );
     customers.push({ contactId: contact!.id, conversationId: conversation!.id, phone });
   }
-  return { organizationId, userId: user!.id, callbackToken, customers };
+  return { organizationId, userId, callbackToken, customers };
 }
 
 async function main() {

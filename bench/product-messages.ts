@@ -16,13 +16,11 @@
 // Alternately, `--runs` times each after a warm-up; Jumbe's own time in process, the queued messages
 // not sent (the dispatcher's, measured by bench/sending.mjs).
 import os from "node:os";
-import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { parseEnv, setEnv } from "../app/.server/infrastructure/config/env";
 import { closeDatabase, openDatabase, rawQuery } from "../app/.server/infrastructure/db/client";
-import { encryptSecret } from "../app/.server/infrastructure/security/crypto";
-import { newBusinessId } from "../app/.server/domains/auth/signup";
+import { connectedBusiness } from "./lib/connected-business";
 import { findConversation } from "../app/.server/domains/inbox/list";
 import { sendProductsReply, sendReply } from "../app/.server/domains/inbox/actions";
 import { productMessage, sendableProducts } from "../app/.server/domains/shop";
@@ -41,27 +39,14 @@ const stats = (samples: number[]) => {
 };
 
 async function seed() {
-  const [org] = await rawQuery<{ id: string }>(`insert into organizations (name, business_id) values ('Bench Duka', $1) returning id`, [
-    newBusinessId(),
-  ]);
-  const organizationId = org!.id;
-  const [user] = await rawQuery<{ id: string }>(
-    `insert into users (organization_id, email, first_name, last_name, password_hash, is_verified) values ($1, $2, 'Bench', 'Owner', 'x', true) returning id`,
-    [organizationId, `bench.${randomBytes(4).toString("hex")}@example.co.ke`],
-  );
-  const [account] = await rawQuery<{ id: string }>(
-    `insert into whatsapp_accounts (organization_id, waba_id, access_token_encrypted, subscribed) values ($1, '90011', $2, true) returning id`,
-    [organizationId, encryptSecret("EAA-bench-token")],
-  );
-  await rawQuery(
-    `insert into whatsapp_phone_numbers (organization_id, account_id, phone_number_id, display_phone_number, phone_digits, verified_name,
-                                         quality_rating, status, platform_type, registered_at)
-     values ($1, $2, '90012', '+254 700 900 012', '254700900012', 'Bench Duka', 'GREEN', 'CONNECTED', 'CLOUD_API', now())`,
-    [organizationId, account!.id],
-  );
+  const { organizationId, userId, accountId } = await connectedBusiness("Bench Duka", {
+    wabaId: "90011",
+    phoneNumberId: "90012",
+    digits: "254700900012",
+  });
   await rawQuery(`insert into shop_catalogs (organization_id, account_id, catalog_id) values ($1, $2, '770011')`, [
     organizationId,
-    account!.id,
+    accountId,
   ]);
   await rawQuery(
     `insert into products (organization_id, retailer_id, name, price_cents, meta_product_id, sync_state, synced_at)
@@ -78,7 +63,7 @@ async function seed() {
      values ($1, '90012', $2, now() - interval '5 minutes', now() - interval '5 minutes') returning id`,
     [organizationId, contact!.id],
   );
-  return { actor: { organizationId, userId: user!.id }, conversationId: conversation!.id };
+  return { actor: { organizationId, userId }, conversationId: conversation!.id };
 }
 
 async function main() {

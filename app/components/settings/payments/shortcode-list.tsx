@@ -1,5 +1,6 @@
 import { Form, href } from "react-router";
 import type { ShortcodeView } from "~/.server/domains/payments";
+import { AddressList } from "~/components/ui/address-list";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { formatWhen } from "~/lib/dates";
@@ -48,22 +49,14 @@ function ShortcodeItem({ shortcode, canManage }: { shortcode: ShortcodeView; can
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer text-slate-700">{m.settings_payments_callbacks_title()}</summary>
         <p className="mt-1 text-slate-600">{m.settings_payments_callbacks_help()}</p>
-        <dl className="mt-1 space-y-1">
-          {(
-            [
-              [m.settings_payments_callback_stk(), shortcode.callbackUrls.stk],
-              [m.settings_payments_callback_validation(), shortcode.callbackUrls.validation],
-              [m.settings_payments_callback_confirmation(), shortcode.callbackUrls.confirmation],
-            ] as const
-          ).map(([name, url]) => (
-            <div key={name}>
-              <dt className="text-slate-600">{name}</dt>
-              <dd>
-                <code className="break-all">{url}</code>
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <AddressList
+          className="mt-1 space-y-1"
+          addresses={[
+            [m.settings_payments_callback_stk(), shortcode.callbackUrls.stk],
+            [m.settings_payments_callback_validation(), shortcode.callbackUrls.validation],
+            [m.settings_payments_callback_confirmation(), shortcode.callbackUrls.confirmation],
+          ]}
+        />
       </details>
       {canManage ? (
         <div className="mt-3 flex flex-wrap gap-2">

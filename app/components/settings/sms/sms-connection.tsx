@@ -1,5 +1,6 @@
 import { Form, href } from "react-router";
 import type { SmsConnectionView } from "~/.server/domains/sms";
+import { AddressList } from "~/components/ui/address-list";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
@@ -56,22 +57,14 @@ export function SmsConnectionCard({ connection, canManage }: { connection: SmsCo
       <div>
         <h3 className="text-sm font-medium">{m.sms_callbacks_title()}</h3>
         <p className="text-sm text-slate-600">{m.sms_callbacks_help()}</p>
-        <dl className="mt-2 space-y-2 text-sm">
-          {(
-            [
-              [m.sms_callback_delivery(), connection.callbackUrls.delivery],
-              [m.sms_callback_incoming(), connection.callbackUrls.incoming],
-              [m.sms_callback_optout(), connection.callbackUrls.optout],
-            ] as const
-          ).map(([name, url]) => (
-            <div key={name}>
-              <dt className="text-slate-600">{name}</dt>
-              <dd>
-                <code className="break-all">{url}</code>
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <AddressList
+          className="mt-2 space-y-2 text-sm"
+          addresses={[
+            [m.sms_callback_delivery(), connection.callbackUrls.delivery],
+            [m.sms_callback_incoming(), connection.callbackUrls.incoming],
+            [m.sms_callback_optout(), connection.callbackUrls.optout],
+          ]}
+        />
       </div>
       {canManage ? (
         <div className="flex flex-wrap gap-2">
