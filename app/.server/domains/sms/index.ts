@@ -17,3 +17,4 @@ export type { CallbackAnswer } from "./receivers";
 export { deliverQueuedSms, queueInboxSms, settleUnknownSms, SMS_SEND_QUEUE, SMS_SETTLE_QUEUE, SMS_UNKNOWN_AFTER_MS } from "./send";
 export { registerSmsJobs } from "./jobs";
 export { inSmsQuietHours } from "./quiet-hours";
+export { SMS_ONLY_NUMBER, smsOnlyOf } from "~/lib/sms-only";
