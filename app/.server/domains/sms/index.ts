@@ -18,3 +18,5 @@ export { deliverQueuedSms, queueInboxSms, settleUnknownSms, SMS_SEND_QUEUE, SMS_
 export { registerSmsJobs } from "./jobs";
 export { inSmsQuietHours } from "./quiet-hours";
 export { SMS_ONLY_NUMBER, smsOnlyOf } from "~/lib/sms-only";
+export { apiSmsById, queueApiSms } from "./api";
+export type { ApiSms } from "./api";

@@ -4,6 +4,7 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { conversations, messages, smsMessages } from "../../infrastructure/db/schema";
 import { chargeAccepted, settleFailed } from "../billing";
 import { consentKeyword, recordConsent } from "../contacts";
+import { enqueueMessageEvents } from "../webhooks-out";
 import { logMessageEvents } from "../messaging";
 import { smsConnectionByToken } from "./connection";
 import { contactByPhone, conversationForSms } from "./conversation";
@@ -110,6 +111,15 @@ export async function receiveSmsDeliveryReport(token: string, form: URLSearchPar
       .where(eq(smsMessages.id, sms.id));
     if (next === "delivered") await chargeAccepted(tx, [sms.messageId]);
     if (next === "failed" && !changed[0]!.acceptedAt) await settleFailed(tx, [sms.messageId]);
+    // The API's message.delivered and message.failed webhooks, as WhatsApp messages' (decision 150).
+    if (next !== "sent")
+      await enqueueMessageEvents(tx, [
+        {
+          organizationId: connection.organizationId,
+          type: next === "delivered" ? "message.delivered" : "message.failed",
+          messageId: sms.messageId,
+        },
+      ]);
     await logMessageEvents(tx, "status", [sms.messageId]);
   });
   return ok;
@@ -172,6 +182,7 @@ export async function receiveIncomingSms(token: string, form: URLSearchParams): 
       })
       .where(eq(conversations.id, conversation.id));
     await logMessageEvents(tx, "message", [messageId]);
+    await enqueueMessageEvents(tx, [{ organizationId, type: "message.received", messageId }]);
     const keyword = consentKeyword(text);
     if (keyword)
       await recordConsent(tx, [

@@ -1,5 +1,5 @@
 import { and, eq, isNull, max } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, type Executor } from "../../infrastructure/db/client";
 import { contacts, conversations, messages, smsMessages } from "../../infrastructure/db/schema";
 import { AfricastalkingError, africastalkingClient } from "../../infrastructure/clients/africastalking";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
@@ -56,44 +56,70 @@ export async function queueInboxSms(
       .where(and(eq(conversations.organizationId, organizationId), eq(conversations.id, input.conversationId)))
       .limit(1);
     if (!found) throw refuseSms(404, "not_found", SMS_REFUSALS.notFound);
-    if (!found.phone) throw refuseSms(422, "no_phone", m.sms_send_refusal_no_phone());
-    if (found.optIn === "opted_out") throw refuseSms(409, "opted_out", m.sms_send_refusal_opted_out());
-    const [last] = await tx
-      .select({ at: max(messages.sentAt) })
-      .from(messages)
-      .where(and(eq(messages.organizationId, organizationId), eq(messages.contactId, found.contactId), eq(messages.direction, "inbound")));
-    if (inSmsQuietHours(now, last?.at ? new Date(last.at) : null)) throw refuseSms(409, "quiet_hours", m.sms_send_refusal_quiet_hours());
-    const price = { ...(await sendPrice(tx, organizationId)), priceCents: estimate.priceCents };
-    const held = await holdForQueued(tx, price, {
-      organizationId,
-      count: 1,
-      description: `SMS to ${found.phone}, ${estimate.parts} part(s)`,
-    });
-    if (held < 1) throw refuseSms(402, "balance", insufficientBalanceText());
-    const [inserted] = await tx
-      .insert(messages)
-      .values({
-        organizationId,
-        contactId: found.contactId,
-        direction: "outbound",
-        status: "queued",
-        body,
-        channel: "sms",
-        phoneNumberId: found.phoneNumberId,
-        messageType: "text",
-        source: "inbox",
-        recipientPhone: found.phone,
-        sentBy: actor.user.id,
-        pricingCategory: "sms",
-        ...chargeColumns(price),
-      })
-      .returning({ id: messages.id });
-    await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, found.id));
-    await logMessageEvents(tx, "message", [inserted!.id]);
-    await enqueueJob(SMS_SEND_QUEUE, { messageId: inserted!.id }, { executor: tx, uniqueKey: `sms-send:${inserted!.id}` });
-    return inserted!.id;
+    return queueSmsIn(tx, organizationId, found, { body, source: "inbox", sentBy: actor.user.id }, now);
   });
   return { messageId, parts: estimate.parts, priceCents: estimate.priceCents };
+}
+
+/** Whom an SMS goes to: the conversation it is stored in and its contact. */
+export interface SmsRecipientRow {
+  id: string;
+  phoneNumberId: string;
+  contactId: string;
+  phone: string | null;
+  optIn: string | null;
+}
+
+/**
+ * In the caller's transaction: the checks every SMS passes (a number, not opted out, not in quiet
+ * hours, a wallet that holds its price), then the message stored `queued` with channel `sms` and its
+ * job. Answers the message's id. The inbox and the API (api.ts) send through it.
+ */
+export async function queueSmsIn(
+  tx: Executor,
+  organizationId: string,
+  found: SmsRecipientRow,
+  input: { body: string; source: "inbox" | "api"; sentBy: string | null },
+  now: Date,
+): Promise<string> {
+  const { body } = input;
+  const estimate = smsEstimate(body);
+  if (!found.phone) throw refuseSms(422, "no_phone", m.sms_send_refusal_no_phone());
+  if (found.optIn === "opted_out") throw refuseSms(409, "opted_out", m.sms_send_refusal_opted_out());
+  const [last] = await tx
+    .select({ at: max(messages.sentAt) })
+    .from(messages)
+    .where(and(eq(messages.organizationId, organizationId), eq(messages.contactId, found.contactId), eq(messages.direction, "inbound")));
+  if (inSmsQuietHours(now, last?.at ? new Date(last.at) : null)) throw refuseSms(409, "quiet_hours", m.sms_send_refusal_quiet_hours());
+  const price = { ...(await sendPrice(tx, organizationId)), priceCents: estimate.priceCents };
+  const held = await holdForQueued(tx, price, {
+    organizationId,
+    count: 1,
+    description: `SMS to ${found.phone}, ${estimate.parts} part(s)`,
+  });
+  if (held < 1) throw refuseSms(402, "balance", insufficientBalanceText());
+  const [inserted] = await tx
+    .insert(messages)
+    .values({
+      organizationId,
+      contactId: found.contactId,
+      direction: "outbound",
+      status: "queued",
+      body,
+      channel: "sms",
+      phoneNumberId: found.phoneNumberId,
+      messageType: "text",
+      source: input.source,
+      recipientPhone: found.phone,
+      sentBy: input.sentBy,
+      pricingCategory: "sms",
+      ...chargeColumns(price),
+    })
+    .returning({ id: messages.id });
+  await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, found.id));
+  await logMessageEvents(tx, "message", [inserted!.id]);
+  await enqueueJob(SMS_SEND_QUEUE, { messageId: inserted!.id }, { executor: tx, uniqueKey: `sms-send:${inserted!.id}` });
+  return inserted!.id;
 }
 
 /** What AT's answer to one send says: accepted (its id and cost), refused (its words), or unknown (no answer). */
