@@ -15,7 +15,7 @@ export async function smsTenant(name: string) {
 export type SmsTenant = Awaited<ReturnType<typeof smsTenant>>;
 
 /** Connected to the sandbox's test account; answers the callback token. */
-export async function connectSms(t: SmsTenant) {
+export async function connectSms(t: Pick<SmsTenant, "actor" | "organizationId">) {
   await saveSmsConnection(t.actor, { username: USERNAME, apiKey: API_KEY, senderId: SENDER_ID });
   const [row] = await rawQuery<{ callback_token: string }>(`select callback_token from sms_connections where organization_id = $1`, [
     t.organizationId,
