@@ -107,7 +107,7 @@ test("a member connects SMS, answers a customer by SMS, sees it delivered, and t
   const reply = `Asante, nitakuja kesho. (${test.info().project.name})`;
   await page.goto(AT);
   await page.getByLabel("Or another number").first().fill(phone);
-  await page.getByLabel("Message").fill(reply);
+  await page.getByRole("textbox", { name: "Message" }).fill(reply);
   await page.getByRole("button", { name: "Send SMS" }).click();
   await callbackDelivered(request, "incoming", (form) => form.get("text") === reply);
   await page.goto(url);

@@ -67,7 +67,7 @@ describe("the demo inbox", () => {
               (select count(*)::int from messages m where m.contact_id = c.contact_id and m.phone_number_id = c.phone_number_id
                  and m.direction = 'inbound' and m.read_at is null) as unread_inbound,
               (select max(m.sent_at) from messages m where m.contact_id = c.contact_id and m.phone_number_id = c.phone_number_id
-                 and m.direction = 'inbound') as max_inbound,
+                 and m.direction = 'inbound' and m.channel = 'whatsapp') as max_inbound,
               (select max(coalesce(m.sent_at, m.created_at)) from messages m where m.contact_id = c.contact_id
                  and m.phone_number_id = c.phone_number_id) as max_message
        from conversations c join contacts k on k.id = c.contact_id left join users u on u.id = c.assigned_to
@@ -107,7 +107,7 @@ describe("the demo inbox", () => {
     const inbound = await rawQuery<{ message_type: string; wamid: string; status: string; payload: Record<string, unknown>; body: string }>(
       `select m.message_type, m.wamid, m.status, m.payload, m.body from messages m
        join conversations c on c.contact_id = m.contact_id and c.phone_number_id = m.phone_number_id
-       where m.organization_id = $1 and m.direction = 'inbound'`,
+       where m.organization_id = $1 and m.direction = 'inbound' and m.channel = 'whatsapp'`,
       [organizationId],
     );
     expect(new Set(inbound.map((m) => m.message_type))).toEqual(

@@ -158,6 +158,8 @@ async function seedReply(
     payload: { from: customer.phone, to: "40404", id: String(900_001 + i), linkId: null },
     sentAt: at,
     createdAt: at,
+    // Read since: a member opened the conversation (its unread count stays the seeded one).
+    readAt: new Date(at.getTime() + 10 * 60_000),
     recipientPhone: customer.phone,
   });
   await tx

@@ -6,6 +6,7 @@ import { enqueueJob } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { chargeAccepted, chargeColumns, holdForQueued, insufficientBalanceText, sendPrice, settleFailed } from "../billing";
 import { logMessageEvents } from "../messaging";
+import { enqueueMessageEvents } from "../webhooks-out";
 import { can } from "../auth";
 import { smsConnectionOf, smsCredentials, type SmsActor } from "./connection";
 import { inSmsQuietHours } from "./quiet-hours";
@@ -186,6 +187,7 @@ export async function deliverQueuedSms(messageId: string): Promise<"sent" | "fai
     if ("error" in outcome) {
       await tx.update(messages).set({ status: "failed", failedAt: now, errorTitle: outcome.error }).where(eq(messages.id, messageId));
       await settleFailed(tx, [messageId]);
+      await enqueueMessageEvents(tx, [{ organizationId: claimed.organizationId, type: "message.failed", messageId }]);
     } else {
       const accepted = "messageId" in outcome;
       await tx
@@ -232,9 +234,10 @@ export async function settleUnknownSms(messageId: string): Promise<"failed" | "s
       .update(messages)
       .set({ status: "failed", failedAt: new Date(), errorTitle: "No answer from Africa's Talking and no delivery report" })
       .where(and(eq(messages.id, messageId), isNull(messages.acceptedAt), isNull(messages.failedAt)))
-      .returning({ id: messages.id });
+      .returning({ id: messages.id, organizationId: messages.organizationId });
     if (!failed.length) return "settled";
     await settleFailed(tx, [messageId]);
+    await enqueueMessageEvents(tx, [{ organizationId: failed[0]!.organizationId, type: "message.failed", messageId }]);
     await logMessageEvents(tx, "status", [messageId]);
     return "failed";
   });
