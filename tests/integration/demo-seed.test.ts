@@ -151,7 +151,7 @@ describe("the demo inbox", () => {
     }>(
       `select m.status, m.source, m.sent_by, m.error_code, m.error_title, m.template_id, m.payload, m.campaign_id from messages m
        join conversations c on c.contact_id = m.contact_id and c.phone_number_id = m.phone_number_id
-       where m.organization_id = $1 and m.direction = 'outbound'`,
+       where m.organization_id = $1 and m.direction = 'outbound' and m.channel = 'whatsapp'`,
       [organizationId],
     );
     const agents = outbound.filter((m) => m.source === "inbox");

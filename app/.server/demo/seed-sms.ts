@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { db, type Executor } from "../infrastructure/db/client";
-import { contacts, conversations, messages, smsConnections, smsMessages } from "../infrastructure/db/schema";
+import { contacts, conversations, messages, smsConnections, smsMessages, users } from "../infrastructure/db/schema";
 import { encryptSecret, randomToken } from "../infrastructure/security/crypto";
 import { chargeAccepted, chargeColumns, holdForQueued, sendPrice } from "../domains/billing";
 import { smsEstimate } from "~/lib/sms-price";
@@ -62,10 +62,15 @@ export async function seedSms(organizationId: string, now = Date.now()) {
       testedAt: new Date(now - 3 * 24 * 3_600_000),
     })
     .onConflictDoNothing();
-  for (const [i, sms] of DEMO_SMS.entries()) await seedOneSms(organizationId, sms, i, now);
+  const [owner] = await db()
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, organizationId), eq(users.orgRole, "owner")))
+    .limit(1);
+  for (const [i, sms] of DEMO_SMS.entries()) await seedOneSms(organizationId, owner?.id ?? null, sms, i, now);
 }
 
-async function seedOneSms(organizationId: string, sms: DemoSms, i: number, now: number) {
+async function seedOneSms(organizationId: string, sentBy: string | null, sms: DemoSms, i: number, now: number) {
   const [customer] = await db()
     .select({ contactId: contacts.id, phone: contacts.phone, conversationId: conversations.id, phoneNumberId: conversations.phoneNumberId })
     .from(contacts)
@@ -92,6 +97,7 @@ async function seedOneSms(organizationId: string, sms: DemoSms, i: number, now: 
         messageType: "text",
         source: "inbox",
         recipientPhone: customer.phone,
+        sentBy,
         pricingCategory: "sms",
         attempts: 1,
         createdAt: at,
