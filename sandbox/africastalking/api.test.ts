@@ -1,4 +1,5 @@
 import { afterAll, beforeEach, beforeAll, describe, expect, it } from "vitest";
+import { SLOW_ANSWER_NUMBER } from "./magic";
 import { API_KEY, SENDER_ID, SHORTCODE, startAfricastalking, USERNAME, type AfricastalkingHarness } from "./test-support";
 
 let h: AfricastalkingHarness;
@@ -84,6 +85,33 @@ describe("POST /version1/messaging", () => {
     const answer = await h.send({ to: number, message: "Hi" });
     expect(answer.status).toBe(201);
     expect(answer.json().SMSMessageData.Recipients).toEqual([{ statusCode, number, status, cost: "0", messageId: "None" }]);
+  });
+
+  it("sends to the magic slow number but holds the answer: a client that gives up first never learns the id", async () => {
+    const slow = await startAfricastalking({ slowAnswerMs: 600_000 });
+    try {
+      const call = fetch(`${slow.base}/version1/messaging`, {
+        method: "POST",
+        headers: { apiKey: API_KEY, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+        body: new URLSearchParams({ username: USERNAME, to: SLOW_ANSWER_NUMBER, message: "Hi" }).toString(),
+        signal: AbortSignal.timeout(300),
+      });
+      await expect(call).rejects.toThrow();
+      await slow.sandbox.flush();
+      const [sent] = slow.sandbox.sent();
+      expect(sent!.recipients).toMatchObject([{ number: SLOW_ANSWER_NUMBER, statusCode: 101 }]);
+      expect(slow.forms()).toMatchObject([{ id: sent!.recipients[0]!.messageId, status: "Success", phoneNumber: SLOW_ANSWER_NUMBER }]);
+    } finally {
+      await slow.close();
+    }
+    const quick = await startAfricastalking({ slowAnswerMs: 0 });
+    try {
+      expect((await quick.send({ to: SLOW_ANSWER_NUMBER, message: "Hi" })).json().SMSMessageData.Recipients[0]).toMatchObject({
+        statusCode: 101,
+      });
+    } finally {
+      await quick.close();
+    }
   });
 
   it("reads the apiKey header in any case and refuses a wrong key or username with 401 in plain text", async () => {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import type { AfricastalkingContext } from "./context";
+import { SLOW_ANSWER_NUMBER } from "./magic";
 import { fetchInbox, sendSms } from "./messaging";
 import { kesString, type Account } from "./state";
 
@@ -72,7 +73,10 @@ export function apiRouter(ctx: AfricastalkingContext): Router {
       from: field(form, "from"),
       enqueue: field(form, "enqueue") === "1",
     });
-    res.status(201).json(body);
+    if (!numbers.includes(SLOW_ANSWER_NUMBER)) return void res.status(201).json(body);
+    // Sent, but the answer is late: a client that gives up first never learns the message ids.
+    const timer = setTimeout(() => res.status(201).json(body), ctx.options.slowAnswerMs);
+    res.on("close", () => clearTimeout(timer));
   });
 
   router.get("/version1/messaging", (req, res) => {

@@ -8,6 +8,8 @@ export interface ResolvedOptions {
   /** "sandbox": every report carries 99999, as AT's sandbox; "kenya": the number's network. */
   networkCodes: "sandbox" | "kenya";
   now: () => number;
+  /** How long a send to the magic slow number waits before it answers (magic.ts). */
+  slowAnswerMs: number;
 }
 
 export interface AfricastalkingContext {

@@ -8,7 +8,7 @@ import type { AfricastalkingContext, ResolvedOptions } from "./context";
 import { accountView, controlRouter } from "./control";
 import { SmsState, toKes4, type AccountInput, type IncomingMessage, type SentMessage } from "./state";
 
-export { SEND_REFUSALS, FAILURE_REASONS, reportSteps } from "./magic";
+export { SEND_REFUSALS, FAILURE_REASONS, SLOW_ANSWER_NUMBER, reportSteps } from "./magic";
 export { countParts } from "./parts";
 export type { AccountInput, SentMessage, IncomingMessage } from "./state";
 export type { CallbackRecord, CallbackChaos } from "./callbacks";
@@ -27,6 +27,8 @@ export interface AfricastalkingSandboxOptions {
   callbackDelayMs?: number;
   /** Before the magic late number's report. Default 600000 (10 minutes); flush() sends it at once. */
   lateReportDelayMs?: number;
+  /** How long a send to the magic slow number (+254700001500) holds its answer. Default 60000, past Jumbe's timeout. */
+  slowAnswerMs?: number;
   /** Attempts per callback until the receiver answers 200. Default 6. */
   callbackAttempts?: number;
   /** "sandbox" (default): reports carry networkCode 99999 as AT's sandbox; "kenya": the number's network. */
@@ -70,6 +72,7 @@ function resolveOptions(input: AfricastalkingSandboxOptions): ResolvedOptions & 
     pricePerPart: toKes4(nonNegative(input.pricePerPartKes, 0.8, "pricePerPartKes")),
     networkCodes: input.networkCodes ?? "sandbox",
     now: input.now ?? Date.now,
+    slowAnswerMs: nonNegative(input.slowAnswerMs, 60_000, "slowAnswerMs"),
     delayMs: nonNegative(input.callbackDelayMs, 1000, "callbackDelayMs"),
     lateMs: nonNegative(input.lateReportDelayMs, 600_000, "lateReportDelayMs"),
     attempts,

@@ -19,6 +19,12 @@ export const SEND_REFUSALS: Record<string, SendRefusal> = {
   "+254700000502": { statusCode: 502, status: "RejectedByGateway" },
 };
 
+/**
+ * Accepted and sent (charged, its delivery reports follow) but the HTTP answer comes only after
+ * `slowAnswerMs`: a client that gives up first cannot know whether AT sent it (issue 77, decision 150).
+ */
+export const SLOW_ANSWER_NUMBER = "+254700001500";
+
 /** AT's documented `failureReason` values, in the order of their magic numbers (+2547000011 01..09). */
 export const FAILURE_REASONS = [
   "InsufficientCredit",

@@ -19,6 +19,8 @@ import { appFetch } from "../support/in-process-app";
 import { startApiV1Server } from "../support/api-v1-server";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, recipient } from "../support/sending-kit";
+import { connectSms, incomingSms } from "../support/sms";
+import { receiveIncomingSms } from "~/.server/domains/sms";
 
 // Issue 71 (decision 101): one contract on every endpoint of /api/v1. Every POST honours an
 // Idempotency-Key and says whether its answer is a replay; a body of another type than JSON answers
@@ -171,6 +173,19 @@ const POSTS: Record<string, PostCase> = {
       return { path: `/api/v1/payment-requests/${asked.body!.id as string}/cancel`, request: () => ({}) };
     },
     made: count("payment_requests", "status = 'cancelled'"),
+  },
+  // An SMS to a customer who just wrote by SMS (no quiet hours), through the organisation's Africa's Talking account.
+  "POST /api/v1/sms": {
+    prepare: async (t) => {
+      const token = await connectSms({
+        actor: { user: { id: t.userId }, organization: { id: t.organizationId }, role: "owner" },
+        organizationId: t.organizationId,
+      });
+      const date = new Date().toISOString().slice(0, 19).replace("T", " ");
+      await receiveIncomingSms(token, incomingSms({ from: "+254711500600", text: "Habari", id: "one-contract-1", date }));
+      return { path: "/api/v1/sms", request: (o) => ({ body: { to: "+254711500600", text: o ? "Another SMS" : "Oda yako iko tayari" } }) };
+    },
+    made: count("messages", "channel = 'sms' and direction = 'outbound'"),
   },
   "POST /api/v1/contacts": {
     prepare: json("/api/v1/contacts", (o) => ({ ...CONTACT_CREATE_EXAMPLE, phone: recipient(o ? 4 : 3) })),

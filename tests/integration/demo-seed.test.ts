@@ -7,6 +7,8 @@ import { listQuickReplies } from "~/.server/domains/inbox/quick-replies";
 import { fileStorage } from "~/.server/infrastructure/storage";
 import { env } from "~/.server/infrastructure/config/env";
 import { stableNumericId } from "@jumbe/sandbox/meta/util";
+import { DEMO_SMS_API_KEY, DEMO_SMS_USERNAME } from "@jumbe/sandbox/africastalking/demo-account";
+import { smsEstimate } from "~/lib/sms-price";
 import { analyticsReport } from "~/.server/domains/analytics/report";
 import { parseAnalyticsFilters } from "~/lib/analytics";
 import { invoiceDocument } from "~/.server/domains/billing/invoices";
@@ -65,7 +67,7 @@ describe("the demo inbox", () => {
               (select count(*)::int from messages m where m.contact_id = c.contact_id and m.phone_number_id = c.phone_number_id
                  and m.direction = 'inbound' and m.read_at is null) as unread_inbound,
               (select max(m.sent_at) from messages m where m.contact_id = c.contact_id and m.phone_number_id = c.phone_number_id
-                 and m.direction = 'inbound') as max_inbound,
+                 and m.direction = 'inbound' and m.channel = 'whatsapp') as max_inbound,
               (select max(coalesce(m.sent_at, m.created_at)) from messages m where m.contact_id = c.contact_id
                  and m.phone_number_id = c.phone_number_id) as max_message
        from conversations c join contacts k on k.id = c.contact_id left join users u on u.id = c.assigned_to
@@ -105,7 +107,7 @@ describe("the demo inbox", () => {
     const inbound = await rawQuery<{ message_type: string; wamid: string; status: string; payload: Record<string, unknown>; body: string }>(
       `select m.message_type, m.wamid, m.status, m.payload, m.body from messages m
        join conversations c on c.contact_id = m.contact_id and c.phone_number_id = m.phone_number_id
-       where m.organization_id = $1 and m.direction = 'inbound'`,
+       where m.organization_id = $1 and m.direction = 'inbound' and m.channel = 'whatsapp'`,
       [organizationId],
     );
     expect(new Set(inbound.map((m) => m.message_type))).toEqual(
@@ -149,7 +151,7 @@ describe("the demo inbox", () => {
     }>(
       `select m.status, m.source, m.sent_by, m.error_code, m.error_title, m.template_id, m.payload, m.campaign_id from messages m
        join conversations c on c.contact_id = m.contact_id and c.phone_number_id = m.phone_number_id
-       where m.organization_id = $1 and m.direction = 'outbound'`,
+       where m.organization_id = $1 and m.direction = 'outbound' and m.channel = 'whatsapp'`,
       [organizationId],
     );
     const agents = outbound.filter((m) => m.source === "inbox");
@@ -214,6 +216,54 @@ describe("the demo inbox", () => {
 });
 
 describe("the demo billing", () => {
+  it("has an SMS connection and SMS as the SMS domain leaves them: priced per part, charged once, reported, a reply in the same conversation", async () => {
+    await seedDemoData();
+    const organizationId = await demoOrganization();
+    const [connection] = await rawQuery<{ username: string; api_key_sealed: string; status: string }>(
+      `select username, api_key_sealed, status from sms_connections where organization_id = $1`,
+      [organizationId],
+    );
+    expect(connection).toMatchObject({ username: DEMO_SMS_USERNAME, status: "working" });
+    expect(connection!.api_key_sealed).not.toContain(DEMO_SMS_API_KEY);
+    const sms = await rawQuery<{
+      id: string;
+      direction: string;
+      status: string;
+      body: string;
+      contact_id: string;
+      phone_number_id: string;
+      price_cents: number | null;
+      charge_state: string | null;
+      parts: number;
+      sms_price: number;
+      report_status: string | null;
+    }>(
+      `select m.id, m.direction, m.status, m.body, m.contact_id, m.phone_number_id, m.price_cents, m.charge_state,
+              s.parts, s.price_cents as sms_price, s.report_status
+       from messages m join sms_messages s on s.message_id = m.id
+       where m.organization_id = $1 and m.channel = 'sms' order by m.created_at`,
+      [organizationId],
+    );
+    const outbound = sms.filter((row) => row.direction === "outbound");
+    expect(outbound.map((row) => [row.status, row.report_status])).toEqual([
+      ["delivered", "Success"],
+      ["failed", "Failed"],
+      ["sent", "Buffered"],
+    ]);
+    for (const row of outbound) {
+      const estimate = smsEstimate(row.body);
+      expect([row.parts, row.sms_price, row.price_cents, row.charge_state]).toEqual([
+        estimate.parts,
+        estimate.priceCents,
+        estimate.priceCents,
+        "charged",
+      ]);
+    }
+    expect(outbound.some((row) => row.parts > 1)).toBe(true);
+    const [reply] = sms.filter((row) => row.direction === "inbound");
+    expect(reply).toMatchObject({ status: "received", contact_id: outbound[0]!.contact_id, phone_number_id: outbound[0]!.phone_number_id });
+  });
+
   it("is what the billing domain left: the wallet equals its ledger, invoice numbers have no gaps, usage equals the charged messages", async () => {
     await seedDemoData();
     const organizationId = await demoOrganization();
@@ -308,7 +358,7 @@ describe("the demo billing", () => {
        from billing_usage_daily u where u.organization_id = $1`,
       [organizationId],
     );
-    expect(new Set(byDay.map((row) => row.category))).toEqual(new Set(["utility", "authentication", "marketing"]));
+    expect(new Set(byDay.map((row) => row.category))).toEqual(new Set(["utility", "authentication", "marketing", "sms"]));
     for (const row of byDay) expect(row.usage, `${row.day} ${row.category}`).toBe(row.messages);
 
     // Invoices: numbered without gaps per series and year, in issue order, across the platform (the

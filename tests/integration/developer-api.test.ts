@@ -310,6 +310,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       "/api/v1/payment-requests",
       "/api/v1/payment-requests/{id}",
       "/api/v1/payment-requests/{id}/cancel",
+      "/api/v1/sms",
+      "/api/v1/sms/{id}",
       "/api/v1/hooks",
       "/api/v1/hooks/{id}",
       "/api/v1/orders",
@@ -473,6 +475,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       "GET /api/v1/payment-requests",
       "GET /api/v1/payment-requests/{id}",
       "POST /api/v1/payment-requests/{id}/cancel",
+      "POST /api/v1/sms",
+      "GET /api/v1/sms/{id}",
       "GET /api/v1/hooks",
       "POST /api/v1/hooks",
       "DELETE /api/v1/hooks/{id}",
@@ -485,7 +489,8 @@ describe("OpenAPI and the Developers page's examples", () => {
       e.method === "DELETE" && (e.path === "/api/v1/contacts/{id}" || e.path === "/api/v1/automations/flows/{id}");
     // Payment requests need a customer who wrote in the last 24 hours and an M-Pesa shortcode: their
     // examples are run in tests/integration/payment-requests-api.test.ts's way (not yet from the page).
-    const isPaymentRequests = (e: Endpoint) => e.path.startsWith("/api/v1/payment-requests");
+    // SMS need an Africa's Talking connection: tests/integration/sms-api.test.ts runs them.
+    const isPaymentRequests = (e: Endpoint) => e.path.startsWith("/api/v1/payment-requests") || e.path.startsWith("/api/v1/sms");
     const runOrder = (list: Endpoint[]) => [
       ...list.filter((e) => !isMessages(e) && !isCampaigns(e) && !deletesContact(e) && !isPaymentRequests(e)),
       ...list.filter(deletesContact),

@@ -39,6 +39,7 @@ import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
 import { seedIntegrations } from "./seed-integrations";
 import { seedPaymentShortcodes } from "./seed-payments";
 import { seedPaymentRequests } from "./seed-payment-requests";
+import { seedSms } from "./seed-sms";
 import { paymentTemplateInput } from "../domains/payments";
 
 export const DEMO_ACCOUNTS = [
@@ -115,6 +116,8 @@ export async function seedDemoData() {
   await seedPaymentShortcodes();
   // The Sacco's payment requests on its till: paid, failed, expired, cancelled and open (decision 144).
   if (business) await seedPaymentRequests(business.organizationId, business.name);
+  // The Sacco's SMS through the Africa's Talking sandbox: sent, reported, and a customer's reply (decision 150).
+  if (business) await seedSms(business.organizationId);
   return true;
 }
 

@@ -19,6 +19,8 @@ import {
   listApiPaymentRequests,
   PAYMENT_REQUEST_NOT_FOUND,
 } from "./payment-requests";
+import { Sms, SMS_SEND_EXAMPLE, SmsIdParams, SmsSend } from "./sms-schemas";
+import { getApiSms, sendApiSms, SMS_NOT_FOUND } from "./sms";
 import { Analytics, AnalyticsQuery, apiAnalytics } from "./analytics";
 import { listConnections } from "../../domains/whatsapp/connections";
 import {
@@ -1264,6 +1266,43 @@ export const ENDPOINTS: Endpoint[] = [
       409: "The request is no longer open: paid, expired or already cancelled (code payment_request_closed), or an M-Pesa prompt is on the customer's phone and their PIN may be going in (code prompt_on_phone): wait for M-Pesa's answer.",
     },
     run: ({ organizationId, params }) => cancelApiPaymentRequest(organizationId, params.id),
+  }),
+  define({
+    method: "post",
+    path: "/api/v1/sms",
+    operationId: "sendSms",
+    permission: "inbox:reply",
+    codes: ["sms_not_connected", "opted_out", "quiet_hours", "insufficient_balance"],
+    summary: "Send an SMS",
+    description:
+      "Sends an SMS to a number through your Africa's Talking account (Settings → SMS), stored in the customer's conversation (their contact and conversation are made when new). The answer is the SMS, queued, with its encoding, parts and price (KES 1.00 a part, held on a prepaid wallet and charged when Africa's Talking takes it). Refused for a customer who opted out and from 20:00 to 08:00 Nairobi time unless they wrote in the last 24 hours. Follow it with GET /api/v1/sms/{id} or the message.delivered and message.failed webhooks. Send an Idempotency-Key header to make retries safe: a repeat with the same key answers the first SMS and sends nothing.",
+    query: NoQuery,
+    params: NoParams,
+    body: { schema: SmsSend, example: SMS_SEND_EXAMPLE },
+    idempotent: "replay",
+    status: 202,
+    response: Sms,
+    errors: {
+      402: "A prepaid wallet cannot pay for the SMS's parts (code insufficient_balance).",
+      409: "No Africa's Talking account is connected (code sms_not_connected), the customer opted out (opted_out), or it is quiet hours in Nairobi (quiet_hours).",
+    },
+    run: ({ organizationId, body }) => sendApiSms(organizationId, body),
+  }),
+  define({
+    method: "get",
+    path: "/api/v1/sms/{id}",
+    operationId: "getSms",
+    permission: "inbox:view",
+    notFound: SMS_NOT_FOUND,
+    summary: "One SMS",
+    description:
+      "An SMS you sent (by the API or the inbox): its status (queued, sent, delivered, failed), parts, price and Africa's Talking's latest delivery report.",
+    query: NoQuery,
+    params: SmsIdParams,
+    status: 200,
+    response: Sms,
+    errors: { 404: SMS_NOT_FOUND },
+    run: ({ organizationId, params }) => getApiSms(organizationId, params.id),
   }),
   define({
     method: "get",

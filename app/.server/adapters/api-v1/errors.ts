@@ -247,6 +247,21 @@ export const ERROR_CATALOGUE = {
       "A REST hook's target URL is not acceptable: not https, with a user name or password, or pointing to a private, loopback or link-local address.",
     action: "Give a public https URL, as the message says.",
   },
+  sms_not_connected: {
+    status: 409,
+    meaning: "The organisation has no Africa's Talking account connected, so no SMS can be sent.",
+    action: "Connect one in Settings → SMS, then send again.",
+  },
+  opted_out: {
+    status: 409,
+    meaning: "The customer opted out (STOP, ACHA… by WhatsApp or SMS): nothing more is sent to them.",
+    action: "Do not send; they opt back in by writing START or ANZA.",
+  },
+  quiet_hours: {
+    status: 409,
+    meaning: "No SMS from 20:00 to 08:00 Nairobi time, unless the customer wrote in the last 24 hours.",
+    action: "Send again after 08:00 Nairobi time.",
+  },
   rate_limited: {
     status: 429,
     meaning: "The key made more requests in a minute than it may.",

@@ -8,6 +8,7 @@ import { billingTypeInWords, recordActivity } from "../activity";
 import type { InvoiceLine } from "~/lib/invoice";
 import { issueInvoice } from "./invoices";
 import { lineFromNet } from "./vat";
+import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import { payOpenInvoicesFromWallet } from "./settle-invoices";
 import { reclassifyWallet } from "./switch";
 import type { BillingType } from "../../infrastructure/db/schema/billing";
@@ -174,7 +175,34 @@ async function monthLines(tx: Executor, org: Billable, period: Period): Promise<
         unitPriceCents: org.message_price_cents,
       }),
     );
+  const sms = await smsLine(tx, org.id, period);
+  if (sms) lines.push(sms);
   return lines;
+}
+
+/**
+ * The month's SMS (issue 77, decision 150): the parts of the SMS Africa's Talking took in that
+ * Nairobi month (counted, not failed), at the price of a part. Apart from the plan's messages: SMS
+ * are never among the included WhatsApp messages (month-usage.ts leaves them out).
+ */
+async function smsLine(tx: Executor, organizationId: string, period: Period): Promise<InvoiceLine | null> {
+  const row = await queryRow<{ sms: number; parts: number }>(
+    tx,
+    sql`
+      select count(*)::int as sms, coalesce(sum(s.parts), 0)::int as parts
+      from messages m join sms_messages s on s.message_id = m.id and s.direction = 'outbound'
+      where m.organization_id = ${organizationId} and m.channel = 'sms' and m.charge_state = 'counted'
+        and m.accepted_at >= ${`${period.start}T00:00:00+03:00`}::timestamptz
+        and m.accepted_at < ${`${period.next}T00:00:00+03:00`}::timestamptz`,
+  );
+  if (!row?.parts) return null;
+  return lineFromNet({
+    description: `SMS, ${row.parts.toLocaleString("en-US")} part${row.parts === 1 ? "" : "s"} (${row.sms.toLocaleString("en-US")} SMS sent)`,
+    itemCode: "JMB-SMS",
+    quantity: row.parts,
+    unit: "SMS part",
+    unitPriceCents: SMS_PART_PRICE_CENTS,
+  });
 }
 
 /**

@@ -106,6 +106,8 @@ const SUMMARIES: Record<string, () => string> = {
   cancelPaymentRequest: m.developers_ref_cancel_payment_request_summary,
   listOrders: m.developers_ref_list_orders_summary,
   getOrder: m.developers_ref_get_order_summary,
+  sendSms: m.developers_ref_send_sms_summary,
+  getSms: m.developers_ref_get_sms_summary,
 };
 const DESCRIPTIONS: Record<string, () => string> = {
   getAccount: m.developers_ref_get_account_description,
@@ -176,6 +178,8 @@ const DESCRIPTIONS: Record<string, () => string> = {
   cancelPaymentRequest: m.developers_ref_cancel_payment_request_description,
   listOrders: m.developers_ref_list_orders_description,
   getOrder: m.developers_ref_get_order_description,
+  sendSms: () => m.developers_ref_send_sms_description({ path: "GET /api/v1/sms/{id}" }),
+  getSms: m.developers_ref_get_sms_description,
 };
 const MEANINGS: Record<string, () => string> = {
   invalid_request: m.developers_error_invalid_request_meaning,
@@ -231,6 +235,9 @@ const MEANINGS: Record<string, () => string> = {
   hook_exists: m.developers_error_hook_exists_meaning,
   hook_limit: m.developers_error_hook_limit_meaning,
   invalid_hook: m.developers_error_invalid_hook_meaning,
+  sms_not_connected: m.developers_error_sms_not_connected_meaning,
+  opted_out: m.developers_error_opted_out_meaning,
+  quiet_hours: m.developers_error_quiet_hours_meaning,
 };
 const ACTIONS: Record<string, () => string> = {
   invalid_request: m.developers_error_invalid_request_action,
@@ -286,6 +293,9 @@ const ACTIONS: Record<string, () => string> = {
   hook_exists: m.developers_error_hook_exists_action,
   hook_limit: m.developers_error_hook_limit_action,
   invalid_hook: m.developers_error_invalid_hook_action,
+  sms_not_connected: m.developers_error_sms_not_connected_action,
+  opted_out: m.developers_error_opted_out_action,
+  quiet_hours: m.developers_error_quiet_hours_action,
 };
 
 /** An endpoint's summary in the page's language (the document's own words for one it does not know). */

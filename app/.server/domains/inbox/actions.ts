@@ -16,6 +16,7 @@ import {
 
 import { Refusal, type RefusalStatus } from "../../infrastructure/refusal";
 import { formatNumber } from "~/lib/dates";
+import { SMS_ONLY_NUMBER } from "~/lib/sms-only";
 import { m } from "~/paraglide/messages";
 
 /** Who acts in the inbox: a member of the organisation. */
@@ -45,8 +46,12 @@ const touchConversation = (conversation: ConversationRow) => async (tx: Executor
   await logMessageEvents(tx, "message", [messageId]);
 };
 
-/** The customer's number to answer, or a refusal for a customer known only by their username. */
+/**
+ * The customer's number to answer, or a refusal for a customer known only by their username, or for
+ * an SMS-only conversation (no WhatsApp number on it: decision 150; answered with "Send as SMS").
+ */
 function recipientOf(conversation: ConversationRow) {
+  if (conversation.phoneNumberId === SMS_ONLY_NUMBER) throw refuseInbox(409, m.validation_send_sms_only());
   if (!conversation.phone) throw refuseInbox(409, m.inbox_reply_username_only());
   return conversation.phone;
 }
@@ -69,6 +74,7 @@ export async function sendReply(
   if (!text && !reply.attachment) throw refuseInbox(400, m.inbox_reply_blank());
   if (text.length > MAX_TEXT_LENGTH)
     throw refuseInbox(400, m.inbox_reply_too_long({ max: formatNumber(MAX_TEXT_LENGTH), count: formatNumber(text.length) }));
+  const to = recipientOf(conversation);
   if (!conversation.window.open) throw refuseInbox(409, m.inbox_reply_window_closed(), "template");
   let content: OutboundContent;
   if (reply.attachment) {
@@ -86,7 +92,7 @@ export async function sendReply(
     };
   } else content = { kind: "text", text };
   return queueMessage(actor.organizationId, {
-    to: recipientOf(conversation),
+    to,
     from: conversation.phoneNumberId,
     content,
     replyTo: reply.replyTo || undefined,
@@ -98,6 +104,7 @@ export async function sendReply(
 
 /** Sends a product, a product list or the catalogue (the shop's message, already checked): inside the window only. */
 export async function sendProductsReply(actor: InboxActor, conversation: ConversationRow, interactive: InteractiveProducts) {
+  recipientOf(conversation);
   if (!conversation.window.open) throw refuseInbox(409, m.inbox_reply_window_closed(), "template");
   return queueMessage(actor.organizationId, {
     to: recipientOf(conversation),

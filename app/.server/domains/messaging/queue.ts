@@ -7,7 +7,8 @@ import { isFreeForm, summaryOf } from "./content";
 import { composeMessage } from "./compose";
 import { normaliseRecipient } from "./recipient";
 import { refuse } from "./refusals";
-import { resolveSenderNumber, serviceWindowClosesAt } from "./sender";
+import { resolveSenderNumber, serviceWindowClosesAt, wroteOnlyBySms } from "./sender";
+import { SMS_ONLY_NUMBER } from "~/lib/sms-only";
 import { wakeDispatcher } from "./dispatcher";
 import { messageView, type MessageView } from "./views";
 import { chargeColumns, holdForQueued, insufficientBalanceText, sendPrice } from "../billing";
@@ -64,9 +65,17 @@ export async function queueMessage(organizationId: string, request: SendRequest,
     }
   }
   const to = normaliseRecipient(request.to);
+  // An SMS-only conversation (no WhatsApp number on it) sends nothing on WhatsApp (decision 150).
+  if (request.from === SMS_ONLY_NUMBER) throw refuse(409, "no_whatsapp_number", m.validation_send_sms_only());
   const sender = await resolveSenderNumber(organizationId, request.from);
   if (isFreeForm(request.content) && !(await serviceWindowClosesAt(organizationId, sender.phoneNumberId, to)))
-    throw refuse(422, "outside_service_window", m.validation_send_outside_window({ to, number: sender.number }));
+    throw refuse(
+      422,
+      "outside_service_window",
+      (await wroteOnlyBySms(organizationId, sender.phoneNumberId, to))
+        ? m.validation_send_sms_only_contact({ to, number: sender.number })
+        : m.validation_send_outside_window({ to, number: sender.number }),
+    );
   const composed = await composeMessage(organizationId, sender, to, request.content, request.replyTo);
   const followUps = request.followUps ?? [];
   if (followUps.some((content) => !isFreeForm(content))) throw new Error("follow-ups are free-form messages only");

@@ -92,3 +92,20 @@ export async function serviceWindowClosesAt(organizationId: string, phoneNumberI
 
 /** Meta's customer-service window: 24 hours after the customer's last message. */
 export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether the customer has written to the organisation by SMS but never on WhatsApp to this number
+ * (issue 77, decision 150): a free-form WhatsApp message is then refused with words that say so and
+ * point to "Send as SMS" (or a template), not only the 24-hour window's.
+ */
+export async function wroteOnlyBySms(organizationId: string, phoneNumberId: string, recipient: string): Promise<boolean> {
+  const [row] = await rawQuery<{ by_sms: boolean; on_whatsapp: boolean }>(
+    `select exists (select 1 from messages m join contacts c on c.id = m.contact_id
+                    where m.organization_id = $1 and m.direction = 'inbound' and m.channel = 'sms' and (c.phone = $3 or c.wa_id = $4)) as by_sms,
+            exists (select 1 from conversations v join contacts c on c.id = v.contact_id
+                    where v.organization_id = $1 and v.phone_number_id = $2 and v.last_inbound_at is not null
+                      and (c.phone = $3 or c.wa_id = $4)) as on_whatsapp`,
+    [organizationId, phoneNumberId, recipient, digitsOf(recipient)],
+  );
+  return Boolean(row?.by_sms) && !row?.on_whatsapp;
+}

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../infrastructure/db/client";
 import { contacts, conversations, whatsappPhoneNumbers } from "../../infrastructure/db/schema";
+import { SMS_ONLY_NUMBER } from "~/lib/sms-only";
 
 /**
  * Where an SMS lives in the inbox (decision 148): the contact's latest conversation, whatever number
@@ -8,7 +9,7 @@ import { contacts, conversations, whatsappPhoneNumbers } from "../../infrastruct
  * gets one on the organisation's first WhatsApp number, or, with no number connected, on the
  * pseudo-number `sms` (conversations are keyed by number and contact).
  */
-export const SMS_ONLY_NUMBER = "sms";
+export { SMS_ONLY_NUMBER };
 
 /** The organisation's contact with this number, created (named by the number) when there is none. */
 export async function contactByPhone(tx: Executor, organizationId: string, phone: string): Promise<{ id: string; optIn: string }> {

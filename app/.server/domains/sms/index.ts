@@ -14,6 +14,9 @@ export {
 export type { SmsActor, SmsConnectionView, SmsTestResult } from "./connection";
 export { receiveIncomingSms, receiveSmsDeliveryReport, receiveSmsOptOut } from "./receivers";
 export type { CallbackAnswer } from "./receivers";
-export { deliverQueuedSms, queueInboxSms, SMS_SEND_QUEUE } from "./send";
+export { deliverQueuedSms, queueInboxSms, settleUnknownSms, SMS_SEND_QUEUE, SMS_SETTLE_QUEUE, SMS_UNKNOWN_AFTER_MS } from "./send";
 export { registerSmsJobs } from "./jobs";
 export { inSmsQuietHours } from "./quiet-hours";
+export { SMS_ONLY_NUMBER, smsOnlyOf } from "~/lib/sms-only";
+export { apiSmsById, queueApiSms } from "./api";
+export type { ApiSms } from "./api";

@@ -1,5 +1,5 @@
 import { registerJobHandler } from "../../infrastructure/jobs/worker";
-import { deliverQueuedSms, SMS_SEND_QUEUE } from "./send";
+import { deliverQueuedSms, settleUnknownSms, SMS_SEND_QUEUE, SMS_SETTLE_QUEUE } from "./send";
 
 /** SMS's queue: each queued SMS handed to Africa's Talking (at most once: send.ts). */
 export function registerSmsJobs() {
@@ -10,6 +10,15 @@ export function registerSmsJobs() {
     transactional: false,
     run: async (jobs) => {
       for (const job of jobs) await deliverQueuedSms(job.payload.messageId);
+    },
+  });
+  registerJobHandler<{ messageId: string }>({
+    queue: SMS_SETTLE_QUEUE,
+    batchSize: 20,
+    maxAttempts: 5,
+    transactional: false,
+    run: async (jobs) => {
+      for (const job of jobs) await settleUnknownSms(job.payload.messageId);
     },
   });
 }

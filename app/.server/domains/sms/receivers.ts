@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, notInArray, sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { and, asc, eq, isNull, notInArray, sql } from "drizzle-orm";
+import { db, type Executor } from "../../infrastructure/db/client";
 import { conversations, messages, smsMessages } from "../../infrastructure/db/schema";
+import { chargeAccepted, settleFailed } from "../billing";
 import { consentKeyword, recordConsent } from "../contacts";
+import { enqueueMessageEvents } from "../webhooks-out";
 import { logMessageEvents } from "../messaging";
 import { smsConnectionByToken } from "./connection";
 import { contactByPhone, conversationForSms } from "./conversation";
@@ -32,7 +34,44 @@ const FAILED = new Set(["Failed", "Rejected"]);
 const IN_FLIGHT = new Set(["Buffered", "Sent", "Submitted"]);
 const FINAL_STATUSES = ["delivered", "failed"];
 
-/** A delivery report (id, status, phoneNumber, networkCode, failureReason, retryCount) moves the SMS's message status. */
+/** The outbound SMS AT's id names, or (decision 150) the oldest one to that number whose send had no answer, now named. */
+async function reportedSms(tx: Executor, organizationId: string, atMessageId: string, phone: string) {
+  const named = (id: string) =>
+    and(eq(smsMessages.organizationId, organizationId), eq(smsMessages.direction, "outbound"), eq(smsMessages.atMessageId, id));
+  const [sms] = await tx
+    .select({ id: smsMessages.id, messageId: smsMessages.messageId })
+    .from(smsMessages)
+    .where(named(atMessageId))
+    .limit(1);
+  if (sms || !E164.test(phone)) return sms;
+  const [unknown] = await tx
+    .select({ id: smsMessages.id })
+    .from(smsMessages)
+    .innerJoin(messages, eq(messages.id, smsMessages.messageId))
+    .where(
+      and(
+        eq(smsMessages.organizationId, organizationId),
+        eq(smsMessages.direction, "outbound"),
+        isNull(smsMessages.atMessageId),
+        eq(messages.recipientPhone, phone),
+      ),
+    )
+    .orderBy(asc(smsMessages.createdAt))
+    .limit(1);
+  if (!unknown) return undefined;
+  const [claimed] = await tx
+    .update(smsMessages)
+    .set({ atMessageId })
+    .where(and(eq(smsMessages.id, unknown.id), isNull(smsMessages.atMessageId)))
+    .returning({ id: smsMessages.id, messageId: smsMessages.messageId });
+  return claimed;
+}
+
+/**
+ * A delivery report (id, status, phoneNumber, networkCode, failureReason, retryCount) moves the SMS's
+ * message status. For an SMS whose send had no answer (decision 150) it also settles the held price:
+ * Success charges it (once: chargeAccepted leaves a charged message alone), Failed/Rejected release it.
+ */
 export async function receiveSmsDeliveryReport(token: string, form: URLSearchParams): Promise<CallbackAnswer> {
   const connection = await smsConnectionByToken(token);
   if (!connection) return unknownToken;
@@ -43,17 +82,7 @@ export async function receiveSmsDeliveryReport(token: string, form: URLSearchPar
   const reason = field(form, "failureReason", 200) || null;
   const networkCode = field(form, "networkCode", 20) || null;
   await db().transaction(async (tx) => {
-    const [sms] = await tx
-      .select({ id: smsMessages.id, messageId: smsMessages.messageId })
-      .from(smsMessages)
-      .where(
-        and(
-          eq(smsMessages.organizationId, connection.organizationId),
-          eq(smsMessages.direction, "outbound"),
-          eq(smsMessages.atMessageId, id),
-        ),
-      )
-      .limit(1);
+    const sms = await reportedSms(tx, connection.organizationId, id, field(form, "phoneNumber", 20));
     // A message Jumbe did not send (another tool on the same AT application): nothing to change.
     if (!sms) return;
     const now = new Date();
@@ -62,7 +91,9 @@ export async function receiveSmsDeliveryReport(token: string, form: URLSearchPar
       .update(messages)
       .set({
         status: next,
-        ...(next === "delivered" ? { deliveredAt: now } : {}),
+        ...(next === "delivered"
+          ? { deliveredAt: now, acceptedAt: sql`coalesce(${messages.acceptedAt}, ${now.toISOString()}::timestamptz)` }
+          : {}),
         ...(next === "failed" ? { failedAt: now, errorTitle: status, errorDetails: reason } : {}),
       })
       .where(
@@ -72,12 +103,23 @@ export async function receiveSmsDeliveryReport(token: string, form: URLSearchPar
           notInArray(messages.status, next === "sent" ? [...FINAL_STATUSES, "sent"] : FINAL_STATUSES),
         ),
       )
-      .returning({ id: messages.id });
+      .returning({ id: messages.id, acceptedAt: messages.acceptedAt });
     if (!changed.length) return;
     await tx
       .update(smsMessages)
       .set({ reportStatus: status, failureReason: reason, networkCode, reportedAt: now })
       .where(eq(smsMessages.id, sms.id));
+    if (next === "delivered") await chargeAccepted(tx, [sms.messageId]);
+    if (next === "failed" && !changed[0]!.acceptedAt) await settleFailed(tx, [sms.messageId]);
+    // The API's message.delivered and message.failed webhooks, as WhatsApp messages' (decision 150).
+    if (next !== "sent")
+      await enqueueMessageEvents(tx, [
+        {
+          organizationId: connection.organizationId,
+          type: next === "delivered" ? "message.delivered" : "message.failed",
+          messageId: sms.messageId,
+        },
+      ]);
     await logMessageEvents(tx, "status", [sms.messageId]);
   });
   return ok;
@@ -140,6 +182,7 @@ export async function receiveIncomingSms(token: string, form: URLSearchParams): 
       })
       .where(eq(conversations.id, conversation.id));
     await logMessageEvents(tx, "message", [messageId]);
+    await enqueueMessageEvents(tx, [{ organizationId, type: "message.received", messageId }]);
     const keyword = consentKeyword(text);
     if (keyword)
       await recordConsent(tx, [

@@ -8,7 +8,7 @@ import { markConversationOpened } from "~/.server/domains/inbox/actions";
 import { presenceOf } from "~/.server/domains/inbox/live";
 import { inboxPost } from "~/.server/domains/inbox/handle-action";
 import { listPaymentRequests, shortcodeChoices } from "~/.server/domains/payments";
-import { smsConnectionOf } from "~/.server/domains/sms";
+import { smsConnectionOf, smsOnlyOf } from "~/.server/domains/sms";
 import { PaymentRequestCards, PaymentRequestForm } from "~/components/payment-requests/payment-request-panel";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -92,6 +92,7 @@ export async function loader(args: Route.LoaderArgs) {
     shortcodes,
     // "Send as SMS" (issue 77) when the organisation has Africa's Talking connected.
     smsReady: sms !== null,
+    smsOnly: smsOnlyOf(conversation, page.thread.items),
   };
 }
 
@@ -113,7 +114,7 @@ const NO_NUMBERS: { id: string; label: string }[] = [];
 export default function Conversation({ loaderData }: Route.ComponentProps) {
   const { place, now, eventId, conversation, presence, thread, quickReplies, members, templates, chosenTemplate, replyTo, listSearch } =
     loaderData;
-  const { shopProducts } = loaderData;
+  const { shopProducts, smsOnly } = loaderData;
   const failed = useActionData<typeof action>() as InboxActionData | undefined;
   const canReply = useCan("inbox:reply");
   const canAssign = useCan("inbox:assign");
@@ -255,6 +256,8 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
         <div id="inbox-composer" data-live-region="">
           {!canReply ? (
             <p className="text-sm text-slate-600">{m.inbox_role_reads_only()}</p>
+          ) : smsOnly === "conversation" ? (
+            <Notice tone="warning">{m.sms_only_notice({ name: conversation.name })}</Notice>
           ) : conversation.window.open ? (
             <ReplyComposer quickReplies={quickReplies} replyTo={replyTo} cancelReplyHref={withParams({})} failed={failed} />
           ) : (
@@ -263,7 +266,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
               chosen={chosenTemplate}
               pickerAction={base}
               failed={failed}
-              windowText={windowWords(conversation.window, now)}
+              windowText={smsOnly ? m.sms_only_contact_notice({ name: conversation.name }) : windowWords(conversation.window, now)}
             />
           )}
         </div>

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
@@ -44,7 +45,8 @@ export const smsConnections = pgTable(
  * One SMS in or out, beside the inbox's message (messages.channel = 'sms'): AT's id, what a delivery
  * report said (each report once), the parts and price of a send. Outbound: `at_message_id` is AT's
  * messageId (what delivery reports carry as `id`); inbound: AT's incoming `id`, so a callback sent
- * twice is stored once.
+ * twice is stored once. Null: an outbound SMS whose send ended without AT's answer (a timeout): it may
+ * have gone out; its first delivery report to that number names it (decision 150).
  */
 export const smsMessages = pgTable(
   "sms_messages",
@@ -56,7 +58,7 @@ export const smsMessages = pgTable(
     /** The inbox's message (messages.id; no foreign key: the schema files would import each other). */
     messageId: uuid("message_id").notNull(),
     direction: text("direction", { enum: ["outbound", "inbound"] }).notNull(),
-    atMessageId: text("at_message_id").notNull(),
+    atMessageId: text("at_message_id"),
     parts: integer("parts").notNull().default(1),
     /** What Jumbe charged the wallet, in cents of KES (outbound). */
     priceCents: integer("price_cents").notNull().default(0),
@@ -72,5 +74,8 @@ export const smsMessages = pgTable(
   (t) => [
     uniqueIndex("sms_messages_org_at_idx").on(t.organizationId, t.direction, t.atMessageId),
     index("sms_messages_message_idx").on(t.messageId),
+    index("sms_messages_unknown_idx")
+      .on(t.organizationId)
+      .where(sql`at_message_id is null`),
   ],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "sms_messages" ALTER COLUMN "at_message_id" DROP NOT NULL;--> statement-breakpoint
+CREATE INDEX "sms_messages_unknown_idx" ON "sms_messages" USING btree ("organization_id") WHERE at_message_id is null;

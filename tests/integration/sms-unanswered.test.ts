@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { env, setEnv } from "~/.server/infrastructure/config/env";
+import { deliverQueuedSms, queueInboxSms, receiveIncomingSms, receiveSmsDeliveryReport, settleUnknownSms } from "~/.server/domains/sms";
+import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
+import { connectSms, DAYTIME, fundPrepaid, incomingSms, smsTenant, walletOf, type SmsTenant } from "../support/sms";
+import { startAfricastalking, type AfricastalkingHarness } from "@jumbe/sandbox/africastalking/test-support";
+import { SLOW_ANSWER_NUMBER } from "@jumbe/sandbox/africastalking";
+
+// Issue 77 (decision 150): an SMS whose send ends without AT's answer may have gone out. It stays
+// sent with its price held until a delivery report (or the later check) settles it: delivered is
+// charged once, failed released; a definite refusal still fails at once.
+
+let at: AfricastalkingHarness;
+beforeAll(async () => {
+  // The sandbox holds its answer to the slow number far past Jumbe's (shortened) timeout.
+  at = await startAfricastalking({ slowAnswerMs: 600_000 });
+});
+afterAll(async () => {
+  await at.close();
+});
+beforeEach(() => {
+  setEnv({ ...env(), AFRICASTALKING_BASE_URL: at.base, AFRICASTALKING_TIMEOUT_MS: 300 });
+});
+
+async function conversationWith(t: SmsTenant, token: string, phone: string, id: string) {
+  await receiveIncomingSms(token, incomingSms({ from: phone, text: "Habari", id }));
+  const [conversation] = await rawQuery<{ id: string }>(
+    `select c.id from conversations c join contacts k on k.id = c.contact_id where c.organization_id = $1 and k.phone = $2`,
+    [t.organizationId, phone],
+  );
+  return conversation!.id;
+}
+
+const messageOf = async (id: string) =>
+  (
+    await rawQuery<{ status: string; charge_state: string; error_title: string | null }>(
+      `select status, charge_state, error_title from messages where id = $1`,
+      [id],
+    )
+  )[0];
+
+const sendsTo = (phone: string) => at.sandbox.sent().filter((s) => s.recipients.some((r) => r.number === phone)).length;
+
+describe("an SMS whose send had no answer", () => {
+  it("is sent once under a retried job, kept sent with its price held, and charged once when its report says delivered", async () => {
+    const t = await smsTenant("Duka Polepole");
+    const token = await connectSms(t);
+    await fundPrepaid(t, 1000);
+    const conversationId = await conversationWith(t, token, SLOW_ANSWER_NUMBER, "9001");
+    const queued = await queueInboxSms(t.actor, { conversationId, body: "Oda yako imefika" }, DAYTIME);
+
+    expect(await deliverQueuedSms(queued.messageId)).toBe("unknown");
+    expect(await deliverQueuedSms(queued.messageId)).toBe("skipped");
+    expect(sendsTo(SLOW_ANSWER_NUMBER)).toBe(1);
+    expect(await messageOf(queued.messageId)).toMatchObject({ status: "sent", charge_state: "held" });
+    expect(await walletOf(t)).toEqual({ balance: 1000, held: SMS_PART_PRICE_CENTS });
+
+    // AT's own report (it did send it), posted twice: names the message, charges it once.
+    await at.sandbox.flush();
+    const report = at.forms().find((f) => f.phoneNumber === SLOW_ANSWER_NUMBER && f.status === "Success")!;
+    expect((await receiveSmsDeliveryReport(token, new URLSearchParams(report))).status).toBe(200);
+    expect((await receiveSmsDeliveryReport(token, new URLSearchParams(report))).status).toBe(200);
+    expect(await messageOf(queued.messageId)).toMatchObject({ status: "delivered", charge_state: "charged" });
+    expect(await walletOf(t)).toEqual({ balance: 1000 - SMS_PART_PRICE_CENTS, held: 0 });
+    const [sms] = await rawQuery<{ at_message_id: string }>(`select at_message_id from sms_messages where message_id = $1`, [
+      queued.messageId,
+    ]);
+    expect(sms!.at_message_id).toBe(report.id);
+    // The later check finds it settled.
+    expect(await settleUnknownSms(queued.messageId)).toBe("settled");
+    expect(await walletOf(t)).toEqual({ balance: 1000 - SMS_PART_PRICE_CENTS, held: 0 });
+  });
+
+  it("is released when its report says failed, or when no report comes; another tenant's report finds nothing", async () => {
+    const t = await smsTenant("Duka Hakuna Jibu");
+    const token = await connectSms(t);
+    const other = await smsTenant("Duka Jirani");
+    const otherToken = await connectSms(other);
+    await fundPrepaid(t, 1000);
+    const conversationId = await conversationWith(t, token, SLOW_ANSWER_NUMBER, "9101");
+    const first = await queueInboxSms(t.actor, { conversationId, body: "Ya kwanza" }, DAYTIME);
+    const second = await queueInboxSms(t.actor, { conversationId, body: "Ya pili" }, DAYTIME);
+    expect(await deliverQueuedSms(first.messageId)).toBe("unknown");
+    expect(await deliverQueuedSms(second.messageId)).toBe("unknown");
+    expect(await walletOf(t)).toEqual({ balance: 1000, held: 2 * SMS_PART_PRICE_CENTS });
+
+    const failed = new URLSearchParams({
+      id: "ATXid_made_up_for_the_first",
+      status: "Failed",
+      phoneNumber: SLOW_ANSWER_NUMBER,
+      failureReason: "UserIsInactive",
+      networkCode: "63902",
+      retryCount: "0",
+    });
+    expect((await receiveSmsDeliveryReport(otherToken, failed)).status).toBe(200);
+    expect(await messageOf(first.messageId)).toMatchObject({ status: "sent", charge_state: "held" });
+    expect((await receiveSmsDeliveryReport(token, failed)).status).toBe(200);
+    // The oldest unanswered SMS to that number is the one the report names.
+    expect(await messageOf(first.messageId)).toMatchObject({ status: "failed", charge_state: "released", error_title: "Failed" });
+    expect(await walletOf(t)).toEqual({ balance: 1000, held: SMS_PART_PRICE_CENTS });
+
+    // No report for the second: the later check fails it and releases its hold, once.
+    expect(await settleUnknownSms(second.messageId)).toBe("failed");
+    expect(await settleUnknownSms(second.messageId)).toBe("settled");
+    expect(await messageOf(second.messageId)).toMatchObject({ status: "failed", charge_state: "released" });
+    expect(await walletOf(t)).toEqual({ balance: 1000, held: 0 });
+    const [check] = await rawQuery<{ n: string }>(
+      `select count(*) as n from jobs where queue = 'sms.settle-unknown' and payload->>'messageId' = $1`,
+      [second.messageId],
+    );
+    expect(Number(check!.n)).toBe(1);
+  });
+
+  it("still fails at once, hold released, when AT refuses the recipient", async () => {
+    const t = await smsTenant("Duka Kataa");
+    const token = await connectSms(t);
+    await fundPrepaid(t, 1000);
+    const conversationId = await conversationWith(t, token, "+254700000403", "9201");
+    const queued = await queueInboxSms(t.actor, { conversationId, body: "Habari" }, DAYTIME);
+    expect(await deliverQueuedSms(queued.messageId)).toBe("failed");
+    expect(await messageOf(queued.messageId)).toMatchObject({
+      status: "failed",
+      charge_state: "released",
+      error_title: "InvalidPhoneNumber",
+    });
+    expect(await walletOf(t)).toEqual({ balance: 1000, held: 0 });
+  });
+});

@@ -1,0 +1,49 @@
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { saveSmsConnection } from "~/.server/domains/sms";
+import { createVerifiedUser } from "./accounts";
+import { API_KEY, SENDER_ID, USERNAME } from "@jumbe/sandbox/africastalking/test-support";
+
+/** An organisation with its owner, as the SMS domain's actor (issue 77). */
+export async function smsTenant(name: string) {
+  const account = await createVerifiedUser({ businessName: name });
+  const [user] = await rawQuery<{ id: string; organization_id: string }>(`select id, organization_id from users where email = $1`, [
+    account.email,
+  ]);
+  const actor = { user: { id: user!.id }, organization: { id: user!.organization_id }, role: "owner" as const };
+  return { ...account, actor, organizationId: user!.organization_id };
+}
+export type SmsTenant = Awaited<ReturnType<typeof smsTenant>>;
+
+/** Connected to the sandbox's test account; answers the callback token. */
+export async function connectSms(t: Pick<SmsTenant, "actor" | "organizationId">) {
+  await saveSmsConnection(t.actor, { username: USERNAME, apiKey: API_KEY, senderId: SENDER_ID });
+  const [row] = await rawQuery<{ callback_token: string }>(`select callback_token from sms_connections where organization_id = $1`, [
+    t.organizationId,
+  ]);
+  return row!.callback_token;
+}
+
+/** A prepaid wallet of `cents`, nothing held. */
+export async function fundPrepaid(t: SmsTenant, cents: number) {
+  await rawQuery(`update organizations set billing_type = 'prepaid' where id = $1`, [t.organizationId]);
+  await rawQuery(
+    `insert into wallets (organization_id, balance_cents) values ($1, $2)
+     on conflict (organization_id) do update set balance_cents = excluded.balance_cents, held_cents = 0`,
+    [t.organizationId, cents],
+  );
+}
+
+export const walletOf = async (t: SmsTenant) =>
+  (
+    await rawQuery<{ balance_cents: string; held_cents: string }>(
+      `select balance_cents, held_cents from wallets where organization_id = $1`,
+      [t.organizationId],
+    )
+  ).map((w) => ({ balance: Number(w.balance_cents), held: Number(w.held_cents) }))[0];
+
+/** An incoming SMS's form as AT posts it. */
+export const incomingSms = (fields: Record<string, string>) =>
+  new URLSearchParams({ to: "40404", date: "2026-11-30 07:00:00", linkId: "SampleLinkId1", ...fields });
+
+/** 10:00 in Nairobi: outside quiet hours. */
+export const DAYTIME = new Date("2026-11-30T07:00:00Z");
