@@ -18,6 +18,7 @@ import { ThreadView } from "~/components/inbox/thread-view";
 import { NoteForm, ReplyComposer, TemplatePicker, type InboxActionData } from "~/components/inbox/composer";
 import { ProductPicker } from "~/components/shop/product-picker";
 import { windowWords } from "~/components/inbox/window-words";
+import { AdEntry } from "~/components/inbox/ad-entry";
 import { useCan } from "~/components/layout/shell-role";
 import { ArrowLeft } from "~/components/ui/icons";
 import { Badge } from "~/components/ui/badge";
@@ -173,6 +174,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
               </span>
             ) : null}
           </p>
+          <AdEntry ad={conversation.ad} freeEntryUntil={conversation.freeEntryUntil} now={now} />
         </div>
         <Badge tone={conversation.status === "open" ? "success" : "neutral"}>
           {conversation.status === "open" ? m.inbox_status_open() : m.inbox_status_resolved()}
