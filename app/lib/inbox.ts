@@ -59,7 +59,10 @@ export interface ConversationAd {
 }
 
 /** A conversation as a line of the list shows it (and the live stream's rows, which carry more, update it). */
-export type ConversationListRow = Omit<ConversationRow, "contactId" | "phone" | "businessNumber" | "lastInboundAt" | "ad" | "freeEntryUntil">;
+export type ConversationListRow = Omit<
+  ConversationRow,
+  "contactId" | "phone" | "businessNumber" | "lastInboundAt" | "ad" | "freeEntryUntil"
+>;
 
 /** A line shows the start of the last message: a phone about 40 characters of it, a wide list 50. */
 export const LIST_PREVIEW_MAX = 80;

@@ -205,7 +205,8 @@ export class MessageDesk {
   private freeEntry(phoneNumberId: string, customer: string) {
     const entry = this.adEntries.get(`${phoneNumberId}:${customer}`);
     if (!entry) return false;
-    if (entry.freeUntil === undefined && this.now >= entry.at && this.now - entry.at < WINDOW_MS) entry.freeUntil = this.now + FREE_ENTRY_MS;
+    if (entry.freeUntil === undefined && this.now >= entry.at && this.now - entry.at < WINDOW_MS)
+      entry.freeUntil = this.now + FREE_ENTRY_MS;
     return entry.freeUntil !== undefined && this.now < entry.freeUntil;
   }
 
@@ -440,7 +441,9 @@ export class MessageDesk {
     forced?: Outcome,
   ): Sent {
     const outcome = forced ?? outcomeOf(checked.waId);
-    const pricing = this.freeEntry(phone.id, checked.waId) ? FREE_ENTRY_PRICING(template?.category) : pricingOf(template?.category, inWindow);
+    const pricing = this.freeEntry(phone.id, checked.waId)
+      ? FREE_ENTRY_PRICING(template?.category)
+      : pricingOf(template?.category, inWindow);
     const sent: Sent = {
       wamid: newWamid(),
       phoneNumberId: phone.id,

@@ -30,7 +30,9 @@ async function tenant(name: string, balanceCents = 10_000) {
   const user = await createVerifiedUser({ businessName: name });
   const organizationId = user.organization.id;
   await rawQuery(`update organizations set billing_type = 'prepaid', plan_type = 'Growth' where id = $1`, [organizationId]);
-  await db().transaction((tx) => changeWallet(tx, { organizationId, kind: "adjustment", amountCents: balanceCents, description: "Opening" }));
+  await db().transaction((tx) =>
+    changeWallet(tx, { organizationId, kind: "adjustment", amountCents: balanceCents, description: "Opening" }),
+  );
   const connection = await meta.graph.connect(organizationId, name);
   await approvedTemplate(meta.graph, { organizationId, ...connection });
   return { organizationId, ...connection };
@@ -184,7 +186,13 @@ describe("reading a referral", () => {
     expect(referralOf({ referral: { source_id: "", headline: "x" } })).toBeNull();
     expect(referralOf({ referral: "ad" })).toBeNull();
     const read = referralOf({
-      referral: { source_id: "123456", source_type: "ad", source_url: "javascript:alert(1)", image_url: "http://x/y.png", headline: " Hi " },
+      referral: {
+        source_id: "123456",
+        source_type: "ad",
+        source_url: "javascript:alert(1)",
+        image_url: "http://x/y.png",
+        headline: " Hi ",
+      },
     });
     expect(read).toMatchObject({ sourceId: "123456", sourceType: "ad", sourceUrl: null, imageUrl: "http://x/y.png", headline: "Hi" });
   });

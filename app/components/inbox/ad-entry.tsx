@@ -14,7 +14,13 @@ export function AdEntry({ ad, freeEntryUntil, now }: { ad: ConversationAd | null
     <p className="truncate text-xs text-slate-600" data-testid="ad-entry">
       {ad ? (
         ad.sourceUrl ? (
-          <a href={ad.sourceUrl} rel="noopener noreferrer" target="_blank" className="text-brand-800 hover:underline" title={ad.body ?? undefined}>
+          <a
+            href={ad.sourceUrl}
+            rel="noopener noreferrer"
+            target="_blank"
+            className="text-brand-800 hover:underline"
+            title={ad.body ?? undefined}
+          >
             {words}
           </a>
         ) : (
