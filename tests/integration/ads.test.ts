@@ -6,6 +6,10 @@ import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { changeWallet, walletState } from "~/.server/domains/billing/ledger";
 import { findConversation } from "~/.server/domains/inbox/list";
 import { referralOf } from "~/.server/domains/ads";
+import { contactFilterChoices } from "~/.server/domains/contacts";
+import { countMatching } from "~/.server/domains/contacts/page";
+import { exportFilter } from "~/.server/domains/contacts/export";
+import { contactFilterOf, readContactFilterParams } from "~/lib/contact-filter";
 import type { InboundAd } from "@jumbe/sandbox/meta/types";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
@@ -178,6 +182,36 @@ describe("a customer from a Click-to-WhatsApp ad", () => {
       entry.conversation_id,
     ]);
     expect(row!.free_entry_until).toBeNull();
+  });
+});
+
+describe("contacts by the ad that brought them", () => {
+  it("filters the contact book, its segments and exports by one ad or any, within the tenant", async () => {
+    const t = await tenant("Solar Kisumu");
+    const other = await tenant("Solar Jirani");
+    await customerWrites(t.phoneNumberId, "254722000001", AD);
+    await customerWrites(t.phoneNumberId, "254722000002", { ...AD, sourceId: "120226300000000002", headline: "Taa za sola" });
+    await customerWrites(t.phoneNumberId, "254722000003");
+    // The other tenant's customer came from an ad with the same id: never counted here.
+    await customerWrites(other.phoneNumberId, "254722000004", AD);
+
+    const count = (query: string) => countMatching(t.organizationId, contactFilterOf(readContactFilterParams(new URLSearchParams(query))));
+    expect(await count("")).toMatchObject({ count: 3 });
+    expect(await count(`ad=${AD.sourceId}`)).toMatchObject({ count: 1 });
+    expect(await count("ad=any")).toMatchObject({ count: 2 });
+    // A malformed ad id is dropped, as the tab drops any value it does not know.
+    expect(readContactFilterParams(new URLSearchParams("ad=1%27%20or%201%3D1"))).toEqual({});
+
+    const choices = await contactFilterChoices(t.organizationId);
+    expect(choices.ads).toEqual([
+      { id: "120226300000000002", headline: "Taa za sola" },
+      { id: AD.sourceId, headline: AD.headline },
+    ]);
+    expect(await contactFilterChoices(other.organizationId)).toMatchObject({ ads: [{ id: AD.sourceId }] });
+
+    const exported = exportFilter(new URLSearchParams(`ad=${AD.sourceId}`));
+    expect(exported.filter.ad).toBe(AD.sourceId);
+    expect(exported.description).toBe(`from ad ${AD.sourceId}`);
   });
 });
 
