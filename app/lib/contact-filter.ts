@@ -7,6 +7,8 @@ export interface ContactFilter {
   seenSince?: Date;
   neverSeen?: boolean;
   language?: string;
+  /** Came from a Click-to-WhatsApp ad: that ad's id, or "any" ad (decision 154). */
+  ad?: string;
 }
 
 /** The Contacts tab's filter as the URL carries it: q, tag, optin, seen (7, 30, 90 or never). */
@@ -15,11 +17,15 @@ export interface ContactFilterParams {
   tag?: string;
   optin?: "opted_in" | "opted_out" | "unknown";
   seen?: "7" | "30" | "90" | "never";
+  /** An ad's id, or "any". */
+  ad?: string;
 }
 
 const OPT_IN = ["opted_in", "opted_out", "unknown"] as const;
 const SEEN = ["7", "30", "90", "never"] as const;
 const SEARCH_MAX = 200;
+/** An ad's (or post's) id as Meta gives it, or "any". */
+const AD = /^(any|[A-Za-z0-9_.-]{1,128})$/;
 
 /** Reads the filter from a query string; values it does not know are dropped (the page shows everyone). */
 export function readContactFilterParams(params: URLSearchParams): ContactFilterParams {
@@ -27,11 +33,13 @@ export function readContactFilterParams(params: URLSearchParams): ContactFilterP
   const tag = params.get("tag")?.trim().toLowerCase().slice(0, 40);
   const optin = params.get("optin");
   const seen = params.get("seen");
+  const ad = params.get("ad")?.trim();
   return {
     ...(q ? { q } : {}),
     ...(tag ? { tag } : {}),
     ...(OPT_IN.includes(optin as never) ? { optin: optin as ContactFilterParams["optin"] } : {}),
     ...(SEEN.includes(seen as never) ? { seen: seen as ContactFilterParams["seen"] } : {}),
+    ...(ad && AD.test(ad) ? { ad } : {}),
   };
 }
 
@@ -44,14 +52,15 @@ export function contactFilterOf(params: ContactFilterParams, now = new Date()): 
     optIn: params.optin,
     seenSince: days ? new Date(now.getTime() - days * 24 * 60 * 60 * 1000) : undefined,
     neverSeen: params.seen === "never" || undefined,
+    ad: params.ad,
   };
 }
 
 /** The params as a query string (no leading `?`), in a fixed order. */
 export function contactFilterQuery(params: ContactFilterParams) {
   const query = new URLSearchParams();
-  for (const key of ["q", "tag", "optin", "seen"] as const) if (params[key]) query.set(key, params[key]!);
+  for (const key of ["q", "tag", "optin", "seen", "ad"] as const) if (params[key]) query.set(key, params[key]!);
   return query.toString();
 }
 
-export const isFiltered = (params: ContactFilterParams) => !!(params.q || params.tag || params.optin || params.seen);
+export const isFiltered = (params: ContactFilterParams) => !!(params.q || params.tag || params.optin || params.seen || params.ad);

@@ -15,6 +15,8 @@ const row = (text: string | null): ConversationRow => ({
   status: "open",
   assignee: null,
   window: { open: true, closesAt: "2026-11-27T08:00:00.000Z" },
+  ad: { headline: "Maji safi nyumbani", body: null, sourceUrl: "https://fb.me/abc", picture: null },
+  freeEntryUntil: "2026-11-29T08:00:00.000Z",
 });
 
 describe("a conversation as the list's line", () => {

@@ -43,10 +43,26 @@ export interface ConversationRow {
   status: "open" | "resolved";
   assignee: MemberRef | null;
   window: ServiceWindow;
+  /** The Click-to-WhatsApp ad the customer last came from (decision 154), or null. */
+  ad: ConversationAd | null;
+  /** Until when Meta's free entry window (an answered ad entry) makes every message free; null: none opened. */
+  freeEntryUntil: string | null;
+}
+
+export interface ConversationAd {
+  headline: string | null;
+  body: string | null;
+  /** The ad's (or post's) address. */
+  sourceUrl: string | null;
+  /** The ad's picture (or its video's thumbnail). */
+  picture: string | null;
 }
 
 /** A conversation as a line of the list shows it (and the live stream's rows, which carry more, update it). */
-export type ConversationListRow = Omit<ConversationRow, "contactId" | "phone" | "businessNumber" | "lastInboundAt">;
+export type ConversationListRow = Omit<
+  ConversationRow,
+  "contactId" | "phone" | "businessNumber" | "lastInboundAt" | "ad" | "freeEntryUntil"
+>;
 
 /** A line shows the start of the last message: a phone about 40 characters of it, a wide list 50. */
 export const LIST_PREVIEW_MAX = 80;
@@ -57,6 +73,8 @@ export function listRowOf({
   phone: _phone,
   businessNumber: _number,
   lastInboundAt: _inbound,
+  ad: _ad,
+  freeEntryUntil: _free,
   ...row
 }: ConversationRow): ConversationListRow {
   const last = row.lastMessage;

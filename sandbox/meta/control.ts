@@ -158,6 +158,7 @@ export function controlRouter(ctx: SandboxContext): Router {
         ageSeconds: num(body, "ageSeconds"),
         // Checked field by field where the order is built (inbound.ts).
         ...(body.order !== undefined ? { order: body.order as InboundInput["order"] } : {}),
+        ...(body.ad !== undefined ? { ad: body.ad as InboundInput["ad"] } : {}),
       });
     }),
   );

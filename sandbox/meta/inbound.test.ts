@@ -260,4 +260,61 @@ describe("inbound messages", () => {
     expect(decodeURIComponent(bad.headers.get("location")!.replace(/\+/g, " "))).toContain("error=ageSeconds must be a whole number");
     expect(await (await fetch(`${h.base}/`)).text()).toContain('name="ageSeconds"');
   });
+
+  it("carries a made-up ad's referral, and an answer within 24 hours opens a 72-hour free entry window", async () => {
+    let now = Date.parse("2026-11-24T10:00:00Z");
+    h = await startSending({ now: () => now });
+    const ad = { sourceId: "120226305854810726", headline: "Maji safi", body: "Bei ya leo", imageUrl: "http://127.0.0.1/ad.png" };
+    expect((await inbound(h, { text: "Bei?", ad })).status).toBe(200);
+    const referral = (await lastValue(h)).messages[0].referral as Record<string, unknown>;
+    expect(referral).toEqual({
+      source_url: `https://fb.me/${ad.sourceId.slice(-8)}`,
+      source_id: ad.sourceId,
+      source_type: "ad",
+      body: "Bei ya leo",
+      headline: "Maji safi",
+      media_type: "image",
+      image_url: ad.imageUrl,
+      ctwa_clid: expect.stringMatching(/^ARA[\w-]{20,}$/),
+    });
+    const pricingOf = async (wamid: string) => {
+      const found = (await h!.statuses()).find((s) => s.id === wamid && s.status === "sent") as { pricing?: Record<string, unknown> };
+      return found?.pricing;
+    };
+    // The answer an hour later opens the window: free, with Meta's type.
+    now += 3600_000;
+    const first = await h.send(text(FROM));
+    expect(await pricingOf(first.json.messages[0].id)).toMatchObject({ billable: false, type: "free_entry_point" });
+    // 71 hours later (the customer wrote again: free-form needs the 24-hour window) still free; 73 hours
+    // later the customer service window's rules again.
+    now += 71 * 3600_000;
+    await h.customerWrites(FROM, "Bado nipo");
+    const inside = await h.send(text(FROM));
+    expect(await pricingOf(inside.json.messages[0].id)).toMatchObject({ type: "free_entry_point" });
+    now += 2 * 3600_000;
+    const after = await h.send(text(FROM));
+    expect(await pricingOf(after.json.messages[0].id)).toMatchObject({ type: "free_customer_service" });
+
+    // From an ad, answered 25 hours later: no free window.
+    const late = "254711000333";
+    await inbound(h, { from: late, text: "Habari", ad, ageSeconds: 25 * 3600 - 60 });
+    now += 120_000;
+    await inbound(h, { from: late, text: "Bado?" });
+    const answer = await h.send(text(late));
+    expect(await pricingOf(answer.json.messages[0].id)).toMatchObject({ type: "free_customer_service" });
+  });
+
+  it.each([
+    [{ headline: "x", body: "y" }, /^ad.sourceId is required/],
+    [{ sourceId: "abc", headline: "x", body: "y" }, /^ad.sourceId must be the ad's numeric id/],
+    [{ sourceId: "1234567", body: "y" }, /^ad.headline is required/],
+    [{ sourceId: "1234567", headline: "x", body: "y", sourceType: "reel" }, /^ad.sourceType must be/],
+  ])("refuses a bad ad %j with a readable 400 and sends nothing", async (ad, words) => {
+    h = await startSending();
+    const answer = await inbound(h, { text: "Habari", ad });
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toMatch(words);
+    await h.sandbox.flushWebhooks();
+    expect(messageValues(h.receiver.received)).toEqual([]);
+  });
 });

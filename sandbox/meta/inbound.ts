@@ -3,7 +3,7 @@ import { pngChunk } from "./png";
 import { webhookSha256, type MediaDesk } from "./media";
 import type { PhoneNumber } from "./state";
 import { INBOUND_TYPES, type InboundInput } from "./types";
-import { digitsOnly, newWamid, unixSeconds } from "./util";
+import { digitsOnly, newWamid, pooledRandomBytes, unixSeconds } from "./util";
 
 /**
  * Simulated customer messages as Meta's `messages` webhook carries them (reference §4.4 and the
@@ -24,6 +24,8 @@ export interface BuiltInbound {
   /** When the customer sent it (ms): `now`, or `ageSeconds` before it. */
   sentAt: number;
   mediaId?: string;
+  /** Written from an ad: an answer within 24 hours opens the free entry window. */
+  fromAd?: boolean;
 }
 
 const MEDIA_TYPES = ["image", "video", "audio", "document", "sticker"];
@@ -187,6 +189,8 @@ export function buildInbound(input: InboundInput, phone: PhoneNumber, media: Med
       message = { ...base, ...(context ? { context } : {}), type, [type]: object };
     }
   }
+  const referral = referralOf(input);
+  if (referral) message.referral = referral;
   return {
     wamid,
     contacts: [who.contact],
@@ -195,6 +199,31 @@ export function buildInbound(input: InboundInput, phone: PhoneNumber, media: Med
     opensWindow: true,
     sentAt,
     ...(mediaId ? { mediaId } : {}),
+    ...(referral ? { fromAd: true } : {}),
+  };
+}
+
+/** A made-up ad's `referral` as Meta puts it on the customer's first message (reference commerce §2.1). */
+function referralOf(input: InboundInput): Obj | undefined {
+  const ad = input.ad;
+  if (ad === undefined || ad === null) return undefined;
+  if (typeof ad !== "object") throw new Error("ad must be an object (sourceId, headline, body).");
+  const sourceId = text(ad.sourceId, "ad.sourceId", 32, true)!;
+  if (!/^\d{6,20}$/.test(sourceId)) throw new Error("ad.sourceId must be the ad's numeric id (6 to 20 digits).");
+  const sourceType = ad.sourceType ?? "ad";
+  if (sourceType !== "ad" && sourceType !== "post") throw new Error('ad.sourceType must be "ad" or "post".');
+  const imageUrl = text(ad.imageUrl, "ad.imageUrl", 2048);
+  const welcome = text(ad.welcomeMessage, "ad.welcomeMessage", 1024);
+  return {
+    source_url: text(ad.sourceUrl, "ad.sourceUrl", 2048) ?? `https://fb.me/${sourceId.slice(-8)}`,
+    source_id: sourceId,
+    source_type: sourceType,
+    body: text(ad.body, "ad.body", 1024, true),
+    headline: text(ad.headline, "ad.headline", 256, true),
+    media_type: "image",
+    ...(imageUrl ? { image_url: imageUrl } : {}),
+    ctwa_clid: text(ad.ctwaClid, "ad.ctwaClid", 512) ?? `ARA${pooledRandomBytes(24).toString("base64url")}`,
+    ...(welcome ? { welcome_message: { text: welcome } } : {}),
   };
 }
 

@@ -177,7 +177,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
       if (!phone) throw new Error(`Unknown phone number id ${String(input?.phoneNumberId)}.`);
       const built = buildInbound(input, phone, media, options.now());
       events.inbound(phone.id, built);
-      messages.noteInbound(phone.id, built.customer, built.wamid, built.opensWindow, built.sentAt);
+      messages.noteInbound(phone.id, built.customer, built.wamid, built.opensWindow, built.sentAt, built.fromAd);
       return { wamid: built.wamid, ...(built.mediaId ? { mediaId: built.mediaId } : {}) };
     },
     messages(filter) {

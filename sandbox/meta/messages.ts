@@ -140,6 +140,11 @@ export class MessageDesk {
   private readonly messages = new Map<string, Sent>();
   /** `${phoneNumberId}:${customer}` → the customer's last message (sandbox clock, ms). */
   private readonly windows = new Map<string, number>();
+  /**
+   * `${phoneNumberId}:${customer}` → the customer's last ad entry (when they wrote from an ad) and the
+   * free entry window an answer within 24 hours opened (reference commerce §2.2).
+   */
+  private readonly adEntries = new Map<string, { at: number; freeUntil?: number }>();
   /** Inbound wamid → the business number it was sent to (mark-as-read checks it). */
   private readonly inbound = new Map<string, string>();
   private readonly throughput = new Map<string, Bucket>();
@@ -166,7 +171,15 @@ export class MessageDesk {
    * A customer message reached the number: the window opens (or starts again) from when they sent it
    * (`sentAt`: a late delivery's message may open none), its wamid can be marked read.
    */
-  noteInbound(phoneNumberId: string, customer: string, wamid: string, opensWindow: boolean, sentAt = this.now) {
+  noteInbound(phoneNumberId: string, customer: string, wamid: string, opensWindow: boolean, sentAt = this.now, fromAd = false) {
+    if (fromAd) {
+      const key = `${phoneNumberId}:${customer}`;
+      const entry = this.adEntries.get(key);
+      // A new ad entry after an ended free window may open another; one inside an open window keeps it.
+      if (!entry || entry.at <= sentAt)
+        this.adEntries.set(key, { at: sentAt, ...(entry?.freeUntil && entry.freeUntil > sentAt ? { freeUntil: entry.freeUntil } : {}) });
+      if (this.adEntries.size > KEEP_INBOUND) this.adEntries.delete(this.adEntries.keys().next().value!);
+    }
     if (opensWindow) {
       const key = `${phoneNumberId}:${customer}`;
       const last = Math.max(sentAt, this.windows.get(key) ?? -Infinity);
@@ -186,6 +199,15 @@ export class MessageDesk {
 
   reengagementOf(phoneNumberId: string): ReengagementMode {
     return this.reengagement.get(phoneNumberId) ?? this.options.reengagement;
+  }
+
+  /** Whether a send now is inside a free entry window, opening it when this is the answer to an ad entry within 24 hours. */
+  private freeEntry(phoneNumberId: string, customer: string) {
+    const entry = this.adEntries.get(`${phoneNumberId}:${customer}`);
+    if (!entry) return false;
+    if (entry.freeUntil === undefined && this.now >= entry.at && this.now - entry.at < WINDOW_MS)
+      entry.freeUntil = this.now + FREE_ENTRY_MS;
+    return entry.freeUntil !== undefined && this.now < entry.freeUntil;
   }
 
   windowOpen(phoneNumberId: string, customer: string) {
@@ -419,7 +441,9 @@ export class MessageDesk {
     forced?: Outcome,
   ): Sent {
     const outcome = forced ?? outcomeOf(checked.waId);
-    const pricing = pricingOf(template?.category, inWindow);
+    const pricing = this.freeEntry(phone.id, checked.waId)
+      ? FREE_ENTRY_PRICING(template?.category)
+      : pricingOf(template?.category, inWindow);
     const sent: Sent = {
       wamid: newWamid(),
       phoneNumberId: phone.id,
@@ -488,6 +512,7 @@ export class MessageDesk {
     this.later.clear();
     this.messages.clear();
     this.windows.clear();
+    this.adEntries.clear();
     this.inbound.clear();
     this.throughput.clear();
     this.pairs.clear();
@@ -509,6 +534,16 @@ function countMismatch(where: string, given: number, expected: number): GraphRes
     whatsappDetails(`${where}: number of localizable_params (${given}) does not match the expected number of params (${expected})`),
   );
 }
+
+/** 72 hours: the free entry window an answer to an ad entry opens. */
+const FREE_ENTRY_MS = 72 * 3600_000;
+/** Inside a free entry window every message is free, templates too (reference commerce §2.2). */
+const FREE_ENTRY_PRICING = (category: TemplateCategory | undefined) => ({
+  billable: false,
+  pricing_model: "PMP",
+  type: "free_entry_point",
+  category: category ? category.toLowerCase() : "service",
+});
 
 /**
  * Per-message pricing (reference §6): service messages and utility templates inside the customer

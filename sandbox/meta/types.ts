@@ -335,6 +335,23 @@ export interface InboundInput {
    * that far in the past, as when Meta delivers a webhook late. The 24-hour window runs from then.
    */
   ageSeconds?: number;
+  /**
+   * A Click-to-WhatsApp ad the customer tapped before writing (reference commerce §2.1): the message
+   * carries its `referral`, and an answer within 24 hours opens a 72-hour free entry window.
+   */
+  ad?: InboundAd;
+}
+
+/** A made-up ad: its id, words and picture; the click id is generated when left out. */
+export interface InboundAd {
+  sourceId: string;
+  headline: string;
+  body: string;
+  sourceType?: "ad" | "post";
+  sourceUrl?: string;
+  imageUrl?: string;
+  ctwaClid?: string;
+  welcomeMessage?: string;
 }
 
 export const INBOUND_TYPES = [

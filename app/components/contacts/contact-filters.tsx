@@ -7,7 +7,16 @@ import { m } from "~/paraglide/messages";
 import { optInLabels, seenLabels } from "./contact-table";
 
 /** The contact book's filter: a GET form, so the filter lives in the URL. */
-export function ContactFilters({ filterParams, tags }: { filterParams: ContactFilterParams; tags: string[] }) {
+export function ContactFilters({
+  filterParams,
+  tags,
+  ads,
+}: {
+  filterParams: ContactFilterParams;
+  tags: string[];
+  /** The ads that brought contacts (decision 154): the filter shows only when there is one. */
+  ads: { id: string; headline: string | null }[];
+}) {
   return (
     <Form
       method="get"
@@ -42,6 +51,22 @@ export function ContactFilters({ filterParams, tags }: { filterParams: ContactFi
         options={seenLabels()}
         all={m.messaging_contacts_filter_seen_all()}
       />
+      {ads.length || filterParams.ad ? (
+        <FilterSelect
+          name="ad"
+          label={m.messaging_contacts_filter_ad()}
+          value={filterParams.ad}
+          options={[
+            ["any", m.messaging_contacts_filter_ad_any()],
+            ...ads.map((ad): [string, string] => [ad.id, ad.headline ? `${ad.headline} (${ad.id})` : ad.id]),
+            // An ad no longer among the latest (a saved segment's) still shows as chosen.
+            ...(filterParams.ad && filterParams.ad !== "any" && !ads.some((ad) => ad.id === filterParams.ad)
+              ? [[filterParams.ad, filterParams.ad] as [string, string]]
+              : []),
+          ]}
+          all={m.messaging_contacts_filter_ad_all()}
+        />
+      ) : null}
       <Button type="submit">{m.messaging_apply_filters()}</Button>
     </Form>
   );

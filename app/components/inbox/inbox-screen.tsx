@@ -11,6 +11,8 @@ import { ConversationList, placeHref, type ListPlaceView } from "./conversation-
 /** As wide as the inbox shows the list beside the thread (Tailwind's `md`). */
 const SIDE_BY_SIDE = "(min-width: 48rem)";
 
+const NO_NUMBERS: { id: string; label: string }[] = [];
+
 /**
  * The inbox's two panes: the list and a conversation side by side on a wide screen; on a phone one
  * at a time (the list on /chat, the thread with its back link on /chat/<id>). Both pages are
@@ -22,7 +24,7 @@ const SIDE_BY_SIDE = "(min-width: 48rem)";
 export function InboxScreen({
   rows,
   place,
-  numbers,
+  numbers = NO_NUMBERS,
   next,
   now,
   activeId,
@@ -33,7 +35,8 @@ export function InboxScreen({
 }: {
   rows: ConversationListRow[] | null;
   place: ListPlaceView;
-  numbers: { id: string; label: string }[];
+  /** The list's number filter; a conversation's page (no list) has none. */
+  numbers?: { id: string; label: string }[];
   next: string | null;
   now: string;
   activeId: string | null;

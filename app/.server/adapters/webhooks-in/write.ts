@@ -21,6 +21,7 @@ import { queueOrderPayments } from "../../domains/automations";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueContactsCreated } from "../../domains/webhooks-out/events";
 import { claimPaymentReplies } from "../../domains/payments";
+import { recordAdReferrals } from "../../domains/ads";
 import type { Executor } from "../../infrastructure/db/client";
 import { englishOf, words } from "../../infrastructure/words/said";
 
@@ -464,6 +465,21 @@ export class ChangeWork {
         windows.set(key, { organizationId: m.organizationId, phoneNumberId: m.phoneNumberId, contactId: contact, at: m.sentAt });
     }
     const conversationOf = await upsertConversations(tx, [...windows.values()], inserted);
+    const byWamid = new Map(list.map((m) => [`${m.organizationId}|${m.wamid}`, m]));
+    // A customer from a Click-to-WhatsApp ad: the ad on the conversation and the contact (decision 154).
+    const sentRow = (m: { organization_id: string; wamid: string }) => byWamid.get(`${m.organization_id}|${m.wamid}`);
+    await recordAdReferrals(
+      tx,
+      inserted.map((m) => ({
+        organizationId: m.organization_id,
+        contactId: m.contact_id,
+        conversationId: (m.contact_id && conversationOf.get(`${m.organization_id}|${m.phone_number_id}|${m.contact_id}`)) || null,
+        messageId: m.id,
+        phoneNumberId: m.phone_number_id,
+        payload: sentRow(m)?.payload ?? "{}",
+        sentAt: sentRow(m)?.sentAt ?? new Date().toISOString(),
+      })),
+    );
     // A customer's cart (an `order` message): an order with its items, once (decision 138).
     // …and, when the organisation's automation says so, its total asked for by M-Pesa (a job an order).
     await queueOrderPayments(tx, await recordInboundOrders(tx, ordersOf(list, inserted, conversationOf)));
@@ -483,10 +499,9 @@ export class ChangeWork {
     // the ledger's answer below always wins). Before the inbox's change log is locked.
     const automationsStarted = performance.now();
     // A tap on a payment request's button (or the number it asked for) is the request's alone.
-    const payloadOf = new Map(list.map((m) => [`${m.organizationId}|${m.wamid}`, m.payload]));
     const forPayments = await claimPaymentReplies(
       tx,
-      inserted.map((m) => ({ ...m, payload: payloadOf.get(`${m.organization_id}|${m.wamid}`) ?? "{}" })),
+      inserted.map((m) => ({ ...m, payload: sentRow(m)?.payload ?? "{}" })),
     );
     const arriving = await queueAutomationsArrival(tx, forPayments.size ? inserted.filter((m) => !forPayments.has(m.id)) : inserted);
     noteAutomationsArrival(arriving, performance.now() - automationsStarted);
@@ -500,10 +515,9 @@ export class ChangeWork {
       }),
     );
     // STOP, ACHA, START…: the consent ledger, and an answer; they always win over automations.
-    const bodyOf = new Map(list.map((m) => [`${m.organizationId}|${m.wamid}`, m.body]));
     const consentKeywords = await applyConsentKeywords(
       tx,
-      inserted.map((m) => ({ ...m, body: bodyOf.get(`${m.organization_id}|${m.wamid}`) ?? "" })),
+      inserted.map((m) => ({ ...m, body: sentRow(m)?.body ?? "" })),
     );
     // An opt-out ends the customer's flow: the ledger's answer is the last word.
     await stopSessionsOnOptOut(tx, [...consentKeywords]);

@@ -72,6 +72,8 @@ const EXPORT_FILTER = storedSentences([
   ],
   ["app_activity_detail_export_seen_days", { days: "count" }],
   ["app_activity_detail_export_never_seen"],
+  ["app_activity_detail_export_ad", { ad: "data" }],
+  ["app_activity_detail_export_any_ad"],
 ]);
 const HTTP_METHODS = [
   "app_activity_detail_http_get",

@@ -6,6 +6,7 @@ import { log } from "../../infrastructure/log";
 import { englishOf, words, type Message, type MessageKey } from "../../infrastructure/words/said";
 import { attributeDefinitions, type AttributeDefinition } from "./attributes";
 import { contactConditions, type ContactFilter } from "./manage";
+import { readContactFilterParams } from "~/lib/contact-filter";
 
 /** Rows read per query: the export's memory is one chunk, whatever the book's size. */
 const CHUNK = 1000;
@@ -46,6 +47,7 @@ export function exportFilter(params: URLSearchParams, now = new Date()): { filte
   const optin = params.get("optin");
   const optIn = OPT_IN_VALUES.find((v) => v === optin);
   const seen = params.get("seen") ?? "";
+  const { ad } = readContactFilterParams(params);
   const days = Object.hasOwn(SEEN_DAYS, seen) ? SEEN_DAYS[seen as keyof typeof SEEN_DAYS] : 0;
   const filter: ContactFilter = {
     search: q,
@@ -53,6 +55,7 @@ export function exportFilter(params: URLSearchParams, now = new Date()): { filte
     optIn,
     seenSince: days ? new Date(now.getTime() - days * 24 * 60 * 60 * 1000) : undefined,
     neverSeen: seen === "never" || undefined,
+    ad,
   };
   // In English, each part a message (activity/stored-details.ts reads the list back for the log's readers).
   const parts = [
@@ -61,6 +64,7 @@ export function exportFilter(params: URLSearchParams, now = new Date()): { filte
     optIn ? words("app_activity_detail_export_opt_in", { state: words(OPT_IN_WORDS[optIn]) }) : undefined,
     days ? words("app_activity_detail_export_seen_days", { days }) : undefined,
     seen === "never" ? words("app_activity_detail_export_never_seen") : undefined,
+    ad === "any" ? words("app_activity_detail_export_any_ad") : ad ? words("app_activity_detail_export_ad", { ad }) : undefined,
   ].filter((part): part is Message => part !== undefined);
   return { filter, description: englishOf(parts.length ? { list: parts } : words("app_activity_detail_export_all")) };
 }

@@ -14,4 +14,4 @@ export type { ErasedCopy } from "./rights";
 export { getSegment, listSegments, saveSegment } from "./segments";
 export { consentKeyword, recordConsent } from "./consent";
 export { consentOfMessage } from "./signals";
-export { contactTagChoices, pruneContactTags } from "./tags";
+export { contactFilterChoices, contactTagChoices, pruneContactTags } from "./tags";

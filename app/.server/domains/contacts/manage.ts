@@ -218,6 +218,12 @@ export function contactConditions(organizationId: string, filter: ContactFilter)
   if (filter.seenSince) parts.push(sql`c.last_seen_at >= ${filter.seenSince.toISOString()}::timestamptz`);
   if (filter.neverSeen) parts.push(sql`c.last_seen_at is null`);
   if (filter.language) parts.push(sql`c.language = ${filter.language}`);
+  // Came from an ad (decision 154): any, or the people one ad brought (first touch or later).
+  if (filter.ad === "any") parts.push(sql`c.first_ad_referral_id is not null`);
+  else if (filter.ad)
+    parts.push(
+      sql`c.id in (select r.contact_id from ad_referrals r where r.organization_id = ${organizationId} and r.source_id = ${filter.ad})`,
+    );
   return sql.join(parts, sql` and `);
 }
 

@@ -126,10 +126,13 @@ const ROW_SELECT = (page: string) => `
           order by p.disconnected_at nulls first limit 1) as business_digits,
          lm.id as last_id, lm.direction as last_direction, lm.status as last_status, lm.body as last_body, lm.message_type as last_type,
          lm.payload as last_payload, lm.accepted_at as last_accepted, lm.delivered_at as last_delivered, lm.read_at as last_read,
-         lm.failed_at as last_failed
+         lm.failed_at as last_failed, v.free_entry_until,
+         ad.headline as ad_headline, ad.body as ad_body, ad.source_url as ad_source_url, ad.source_type as ad_source_type,
+         coalesce(ad.image_url, ad.thumbnail_url) as ad_picture
   from (${page}) v
   join contacts c on c.id = v.contact_id
   left join users u on u.id = v.assigned_to
+  left join ad_referrals ad on ad.id = v.ad_referral_id
   left join lateral (
     select m.id, m.direction, m.status, m.body, m.message_type, m.payload, m.accepted_at, m.delivered_at, m.read_at, m.failed_at
     from messages m
@@ -190,5 +193,14 @@ function conversationRow(row: Row, now?: Date): ConversationRow {
     status: row.status === "resolved" ? "resolved" : "open",
     assignee: memberOf(row, "assignee"),
     window: serviceWindow(lastInboundAt, now),
+    ad: row.ad_source_type
+      ? {
+          headline: (row.ad_headline as string | null) ?? null,
+          body: (row.ad_body as string | null) ?? null,
+          sourceUrl: (row.ad_source_url as string | null) ?? null,
+          picture: (row.ad_picture as string | null) ?? null,
+        }
+      : null,
+    freeEntryUntil: row.free_entry_until ? new Date(row.free_entry_until as string).toISOString() : null,
   };
 }

@@ -14,6 +14,7 @@ import { failMessages, type Failure } from "./failures";
 import { messageEventsFor } from "./events";
 import { figuresMoved } from "./campaign-figures";
 import { chargeAccepted } from "../billing";
+import { settleFreeEntry } from "../ads";
 import { logMessageEvents } from "./conversation-events";
 import { withMetaMediaIds } from "./media";
 import { holdOverMessagingLimit, LIMIT_HELD } from "./messaging-limit";
@@ -556,6 +557,11 @@ async function settleAccepted(accepted: { id: string; wamid: string; waId: strin
     await figuresMoved(
       tx,
       rows.map((r) => r.campaign_id),
+    );
+    // An answer to a customer from an ad opens Meta's free entry window; what is sent inside it is not charged.
+    await settleFreeEntry(
+      tx,
+      rows.map((r) => r.id),
     );
     // Billing: a held price becomes a charge, a postpaid message counts as usage.
     await chargeAccepted(

@@ -18,6 +18,7 @@ import { ThreadView } from "~/components/inbox/thread-view";
 import { NoteForm, ReplyComposer, TemplatePicker, type InboxActionData } from "~/components/inbox/composer";
 import { ProductPicker } from "~/components/shop/product-picker";
 import { windowWords } from "~/components/inbox/window-words";
+import { AdEntry } from "~/components/inbox/ad-entry";
 import { useCan } from "~/components/layout/shell-role";
 import { ArrowLeft } from "~/components/ui/icons";
 import { Badge } from "~/components/ui/badge";
@@ -109,8 +110,6 @@ export async function action(args: Route.ActionArgs) {
 
 export const clientLoader = loadAsDocument;
 
-const NO_NUMBERS: { id: string; label: string }[] = [];
-
 export default function Conversation({ loaderData }: Route.ComponentProps) {
   const { place, now, eventId, conversation, presence, thread, quickReplies, members, templates, chosenTemplate, replyTo, listSearch } =
     loaderData;
@@ -130,7 +129,6 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
     <InboxScreen
       rows={null}
       place={place}
-      numbers={NO_NUMBERS}
       next={null}
       now={now}
       activeId={conversation.id}
@@ -174,6 +172,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
               </span>
             ) : null}
           </p>
+          <AdEntry ad={conversation.ad} freeEntryUntil={conversation.freeEntryUntil} now={now} />
         </div>
         <Badge tone={conversation.status === "open" ? "success" : "neutral"}>
           {conversation.status === "open" ? m.inbox_status_open() : m.inbox_status_resolved()}

@@ -10,7 +10,7 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { saveContact } from "~/.server/domains/contacts/manage";
 import { bulkDelete, bulkTag, bulkUntag, SELECTION_MAX, type BulkTarget } from "~/.server/domains/contacts/bulk";
 import { contactsPage, countMatching } from "~/.server/domains/contacts/page";
-import { contactTagChoices } from "~/.server/domains/contacts/tags";
+import { contactFilterChoices } from "~/.server/domains/contacts/tags";
 import { contactFilterOf, contactFilterQuery, isFiltered, readContactFilterParams } from "~/lib/contact-filter";
 import { refusalOf, refusalReply, refusalToast } from "~/.server/infrastructure/http/refusal-reply";
 import { listSegments } from "~/.server/domains/contacts/segments";
@@ -55,6 +55,7 @@ const BulkPostSchema = z.object({
   tag: postedText,
   optin: postedText,
   seen: postedText,
+  ad: postedText,
 });
 
 /**
@@ -68,10 +69,10 @@ export async function loader(args: Route.LoaderArgs) {
   const params = args.url.searchParams;
   const filterParams = readContactFilterParams(params);
   const filter = contactFilterOf(filterParams);
-  const [page, matching, tags, segments] = await Promise.all([
+  const [page, matching, { tags, ads }, segments] = await Promise.all([
     contactsPage(organizationId, filter, { after: params.get("after"), before: params.get("before") }),
     countMatching(organizationId, filter),
-    contactTagChoices(organizationId),
+    contactFilterChoices(organizationId),
     listSegments(organizationId, { counts: false }),
   ]);
   const confirming = params.get("dialog") === "delete";
@@ -82,6 +83,7 @@ export async function loader(args: Route.LoaderArgs) {
     page,
     matching,
     tags,
+    ads,
     segments: segments.map((s) => ({ id: s.id, name: s.name, query: s.query })),
     canManage: can(current.role, "contacts:manage"),
     importLink: href("/messaging/contacts/import") as string | null,
@@ -117,7 +119,9 @@ type Actor = ReturnType<typeof actorOf>;
 
 /** Tagging, untagging or deleting the ticked contacts, or every contact the filter matches. */
 async function bulkChange(actor: Actor, intent: string, post: z.output<typeof BulkPostSchema>) {
-  const filterParams = readContactFilterParams(new URLSearchParams({ q: post.q, tag: post.tag, optin: post.optin, seen: post.seen }));
+  const filterParams = readContactFilterParams(
+    new URLSearchParams({ q: post.q, tag: post.tag, optin: post.optin, seen: post.seen, ad: post.ad }),
+  );
   const back = `${href("/messaging/contacts")}?${contactFilterQuery(filterParams)}`;
   const scope = post.scope === "all" ? "all" : "selected";
   const ids = post.id;
@@ -189,7 +193,7 @@ async function addContact(
 }
 
 export default function Contacts({ loaderData, actionData }: Route.ComponentProps) {
-  const { filterParams, filterQuery, filtered, page, matching, tags, segments, canManage, importLink, confirmDelete } = loaderData;
+  const { filterParams, filterQuery, filtered, page, matching, tags, ads, segments, canManage, importLink, confirmDelete } = loaderData;
   const [search] = useSearchParams();
   const navigation = useNavigation();
   const canMessage = useCan("inbox:reply");
@@ -201,7 +205,7 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
   return (
     <MessageCenter tab="contacts" actions={actions}>
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
-      <ContactFilters filterParams={filterParams} tags={tags} />
+      <ContactFilters filterParams={filterParams} tags={tags} ads={ads} />
       <SegmentBar segments={segments} filterQuery={filterQuery} filtered={filtered} canManage={canManage} />
 
       <Card padding="none">

@@ -54,6 +54,9 @@ export const contacts = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+    /** The first and the latest Click-to-WhatsApp ad that brought the person (ad_referrals.id; decision 154). */
+    firstAdReferralId: uuid("first_ad_referral_id"),
+    lastAdReferralId: uuid("last_ad_referral_id"),
     /**
      * What the Contacts tab's search matches, lower-cased: the name, the number and the custom
      * attributes' values (not their keys). One trigram index covers all three, so a search of
@@ -114,6 +117,12 @@ export const conversations = pgTable(
     personHeldAt: timestamp("person_held_at", { withTimezone: true }),
     /** The customer's messages nobody has opened yet: raised as they arrive, zeroed when an agent opens the thread. */
     unreadCount: integer("unread_count").notNull().default(0),
+    /** The latest ad the customer came from into this conversation (ad_referrals.id; decision 154). */
+    adReferralId: uuid("ad_referral_id"),
+    /** When the customer last wrote from an ad: a business reply within 24 hours opens the free entry window. */
+    adEntryAt: timestamp("ad_entry_at", { withTimezone: true }),
+    /** Meta's free entry point window: every message, templates too, is free until then (72 hours from the reply). */
+    freeEntryUntil: timestamp("free_entry_until", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("conversations_org_number_contact_idx").on(t.organizationId, t.phoneNumberId, t.contactId),
@@ -207,10 +216,11 @@ export const messages = pgTable(
      * Billing (decision 035). A prepaid template message holds its price when it is queued (held),
      * is charged when Meta accepts it (charged) and released when it fails before (released); one
      * Meta fails after accepting it is refunded. A postpaid one is counted as usage when accepted
-     * (counted). Null: free (a reply inside the customer service window) or inbound.
+     * (counted). Free (free): sent inside an ad's free entry window (decision 154), its hold released.
+     * Null: free (a reply inside the customer service window) or inbound.
      */
     priceCents: integer("price_cents"),
-    chargeState: text("charge_state", { enum: ["held", "unbilled", "charged", "counted", "released", "refunded"] }),
+    chargeState: text("charge_state", { enum: ["held", "unbilled", "charged", "counted", "released", "refunded", "free"] }),
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),
