@@ -1,7 +1,7 @@
 import { CheckboxGroupField, Field, RadioGroupField, TextareaField } from "~/components/ui/field";
 import { FLOW_PRODUCT_HEADER_MAX, FLOW_PRODUCT_KINDS, FLOW_PRODUCTS_MAX, FLOW_TEXT_MAX } from "~/lib/schemas/flows";
 import { formatKes } from "~/lib/invoice";
-import { Button } from "~/components/ui/button";
+import { ProductSearch } from "~/components/shop/product-search";
 import { m } from "~/paraglide/messages";
 
 type Errors = Record<string, string[] | undefined>;
@@ -26,45 +26,6 @@ export interface OfferedProducts {
   action: string;
   /** Fields of the page's address the search must keep (the step being edited). */
   keep?: Record<string, string>;
-}
-
-/** "Find a product by name or SKU": a GET of the whole form, so its typed fields and ticked boxes survive. */
-function ProductSearch({
-  query,
-  action,
-  keep,
-  shown,
-  total,
-}: {
-  query: string;
-  action: string;
-  keep: Record<string, string>;
-  shown: number;
-  total: number;
-}) {
-  return (
-    <div>
-      {Object.entries(keep).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <div className="flex items-end gap-2">
-        <label className="block min-w-0 flex-1 text-sm text-slate-700">
-          {m.shop_send_search_label()}
-          <input
-            type="search"
-            name="pq"
-            defaultValue={query}
-            maxLength={100}
-            className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-1.5 text-sm"
-          />
-        </label>
-        <Button type="submit" formMethod="get" formAction={action} formNoValidate variant="secondary" size="sm">
-          {m.shop_send_search_submit()}
-        </Button>
-      </div>
-      {total > shown ? <p className="mt-1 text-xs text-slate-500">{m.shop_send_showing({ shown, total })}</p> : null}
-    </div>
-  );
 }
 
 /** What each kind of product message is called. */
@@ -110,9 +71,15 @@ export function ProductsFields({
           ...FLOW_PRODUCT_KINDS.map((kind) => ({ value: kind, label: productKindWords(kind) })),
         ]}
       />
-      {total || query ? <ProductSearch query={query} action={action} keep={keep} shown={products.length} total={total} /> : null}
-      {query && products.every((p) => ticked.includes(p.id)) ? (
-        <p className="text-xs text-slate-500">{m.shop_send_no_match({ query })}</p>
+      {total || query ? (
+        <ProductSearch
+          query={query}
+          action={action}
+          keep={keep}
+          shown={products.length}
+          total={total}
+          noMatch={products.every((p) => ticked.includes(p.id))}
+        />
       ) : null}
       {products.length ? (
         <CheckboxGroupField
