@@ -4,6 +4,7 @@ import { createProduct } from "~/.server/domains/shop";
 import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { until } from "../support/automation-harness";
+import { shopProduct } from "../support/shop-kit";
 
 // Issue 76 (decisions 139 and 143) through the public flows API: a flow's `payment` and `products`
 // steps are taken and answered as the builder saves them, checked by the same rules (another
@@ -23,17 +24,7 @@ const FLOWS = "/api/v1/automations/flows";
 async function shop(name: string, sku: string) {
   const t = await tenantWithApiKey(name);
   await meta.graph.connect(t.organizationId, name);
-  const product = await createProduct(
-    { organizationId: t.organizationId, userId: t.userId },
-    {
-      name: `Kikoi ${sku}`,
-      description: "From Lamu",
-      price: 150_000,
-      retailerId: sku,
-      imageUrl: `https://duka.example.co.ke/${sku.toLowerCase()}.jpg`,
-      availability: "in stock",
-    },
-  );
+  const product = await createProduct({ organizationId: t.organizationId, userId: t.userId }, shopProduct(sku, `Kikoi ${sku}`));
   await until(
     () => rawQuery<{ state: string }>(`select sync_state as state from products where id = $1`, [product.id]),
     (rows) => rows[0]!.state === "synced",

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { createProduct } from "~/.server/domains/shop";
-import { createTemplate } from "~/.server/domains/templates/manage";
 import { listTemplates } from "~/.server/domains/templates/queries";
 import { reviewCampaign } from "~/.server/domains/campaigns/campaign-form";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { loader as campaignLoader } from "~/routes/app/messaging/campaigns/campaign";
-import type { TemplateInput } from "~/lib/templates";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, routeArgs, run } from "../support/http";
 import { startApiV1Server } from "../support/api-v1-server";
 import { metaSandboxForFile } from "../support/meta-harness";
+import { approvedProductTemplate, shopProduct } from "../support/shop-kit";
 import { until } from "../support/automation-harness";
 
 // Campaign products through the public API and on the pages (issue 76, decision 146): POST
@@ -27,14 +26,7 @@ afterAll(async () => {
 });
 const meta = metaSandboxForFile({ appUrl: () => apiServer.base });
 
-const product = (retailerId: string, name: string, price: number) => ({
-  name,
-  description: `${name} from Lamu`,
-  price,
-  retailerId,
-  imageUrl: `https://duka.example.co.ke/${retailerId.toLowerCase()}.jpg`,
-  availability: "in stock" as const,
-});
+const product = shopProduct;
 
 /** An organisation with an API key, a connected number, three products in its catalog and an approved MPM template. */
 async function shop(name: string) {
@@ -53,24 +45,7 @@ async function shop(name: string) {
       ]),
     (rows) => rows[0]!.n === 3,
   );
-  const template: TemplateInput = {
-    name: "new_arrivals",
-    category: "MARKETING",
-    language: "en",
-    headerFormat: "TEXT",
-    headerText: "New arrivals",
-    body: "Fresh from the coast, {{1}}: tap to see them.",
-    bodyExamples: ["Amina"],
-    buttons: [{ type: "MPM", text: "" }],
-  };
-  const made = await createTemplate(actor, template, { submit: true });
-  if (!made.ok) throw new Error(JSON.stringify(made.problems));
-  await meta.sandbox.reviewTemplatesNow();
-  await meta.sandbox.flushWebhooks();
-  await until(
-    () => rawQuery<{ status: string }>(`select status from message_templates where id = $1`, [made.template.id]),
-    (rows) => rows[0]!.status === "approved",
-  );
+  await approvedProductTemplate(meta, actor);
   return { ...actor, cookie, key: read.data.key as string, kikoi, sandal, kanga };
 }
 
