@@ -1,8 +1,5 @@
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
-import express from "express";
 import { startWebhookReceiver } from "../test-receiver";
-import { keepIdleConnections } from "../test-server";
+import { serveSandboxForTest } from "../test-server";
 import { createAfricastalkingSandbox, type AfricastalkingSandboxOptions } from "./index";
 import type { AccountInput } from "./state";
 
@@ -36,17 +33,8 @@ export async function startAfricastalking(overrides: Partial<AfricastalkingSandb
     callbackAttempts: 3,
     ...rest,
   });
-  const app = express();
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = "test-nonce";
-    next();
-  });
-  app.use("/sandbox/africastalking", sandbox.router);
-  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
-  const base = `${origin}/sandbox/africastalking`;
+  const server = await serveSandboxForTest("/sandbox/africastalking", sandbox.router);
+  const { origin, base } = server;
 
   /** A send as AT's client makes it: form-encoded, `apikey` header, JSON asked for. */
   async function send(fields: Record<string, string>, key: string | null = API_KEY) {
@@ -90,8 +78,7 @@ export async function startAfricastalking(overrides: Partial<AfricastalkingSandb
     postForm,
     async close() {
       await sandbox.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await receiver.close();
     },
   };

@@ -1,11 +1,10 @@
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
 import { eatStamp, stkPasswordOf } from "./daraja-format";
 import { createMpesaSandbox } from "./index";
 import type { MpesaSandboxOptions } from "./types";
-import { keepIdleConnections } from "../test-server";
+import { keepIdleConnections, serveSandboxForTest } from "../test-server";
 
 export const KEY = "test-consumer-key";
 export const SECRET = "test-consumer-secret";
@@ -123,17 +122,8 @@ export async function startHarness(overrides: Partial<MpesaSandboxOptions> = {})
     validationTimeoutMs: 500,
     ...overrides,
   });
-  const app = express();
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = "test-nonce";
-    next();
-  });
-  app.use("/sandbox/mpesa", sandbox.router);
-  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
-  const base = `${origin}/sandbox/mpesa`;
+  const server = await serveSandboxForTest("/sandbox/mpesa", sandbox.router);
+  const { origin, base } = server;
 
   async function call<T = DarajaBody>(path: string, init: RequestInit & { json?: unknown; token?: string } = {}) {
     const headers = new Headers(init.headers);
@@ -217,8 +207,7 @@ export async function startHarness(overrides: Partial<MpesaSandboxOptions> = {})
     control,
     async close() {
       await sandbox.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await receiver.close();
     },
   };

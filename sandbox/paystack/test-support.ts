@@ -1,9 +1,6 @@
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
-import express from "express";
 import { startWebhookReceiver } from "../test-receiver";
 import { createPaystackSandbox, type PaystackSandboxOptions } from "./index";
-import { keepIdleConnections } from "../test-server";
+import { serveSandboxForTest } from "../test-server";
 
 export const SECRET_KEY = "sk_test_sandbox_tests_0123456789";
 
@@ -51,17 +48,8 @@ export async function startPaystack(overrides: Partial<PaystackSandboxOptions> =
     webhookAttempts: 3,
     ...overrides,
   });
-  const app = express();
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = "test-nonce";
-    next();
-  });
-  app.use("/sandbox/paystack", sandbox.router);
-  const server = keepIdleConnections(app.listen(0, "127.0.0.1"));
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
-  const base = `${origin}/sandbox/paystack`;
+  const server = await serveSandboxForTest("/sandbox/paystack", sandbox.router);
+  const { origin, base } = server;
 
   async function call(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Answer<PaystackBody>> {
     const headers = new Headers(init.headers);
@@ -121,8 +109,7 @@ export async function startPaystack(overrides: Partial<PaystackSandboxOptions> =
     newTransaction,
     async close() {
       await sandbox.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await receiver.close();
     },
   };

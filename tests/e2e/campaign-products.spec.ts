@@ -8,7 +8,8 @@ import { number } from "./campaign-helpers";
 
 // Campaigns that sell (issue 76, decision 146), with JavaScript on and off: a product synced to the
 // Meta sandbox's catalog, a multi-product (MPM) template made in the editor and approved by the
-// sandbox's reviewer, and a campaign whose message the sandbox records with the product.
+// sandbox's reviewer (labelled in the template list), and a campaign whose Review step and page list
+// the product with its SKU and price, and whose message the sandbox records with the product.
 
 async function addProduct(page: Page, name: string, sku: string) {
   await page.goto("/shop/products/new");
@@ -46,6 +47,9 @@ test("a multi-product template made in the editor sends a campaign's products", 
   await page.getByRole("button", { name: "Submit for approval" }).click();
   await expect(page).toHaveURL(/\/templates$/);
   await waitForTemplateStatus(page, name, "approved");
+  // The template list labels it as a multi-product template.
+  await page.goto(`/templates?q=${name}`);
+  await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Multi-product");
 
   // Someone who agreed to marketing messages.
   const phone = number();
@@ -72,8 +76,14 @@ test("a multi-product template made in the editor sends a campaign's products", 
   await field(page, "Phone numbers").fill(phone);
   await page.getByRole("button", { name: "Review" }).click();
   await expect(page.getByTestId("review-recipients")).toHaveText("1");
+  // Review lists the products the message will show: name, SKU and price in KES.
+  const reviewed = page.getByTestId("campaign-products");
+  await expect(reviewed).toContainText(product);
+  await expect(reviewed).toContainText(`KIKOI-${tag}`);
+  await expect(reviewed).toContainText("1,500.00");
   await page.getByRole("button", { name: "Confirm and send to 1" }).click();
   await expect(page).toHaveURL(/\/messaging\/campaigns\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("campaign-products")).toContainText(`${product} (KIKOI-${tag})`);
 
   const sent = await sentMessage(request, phoneNumberId, `KIKOI-${tag}`);
   expect(JSON.stringify(sent.body)).toContain('"sub_type":"MPM"');

@@ -13,6 +13,7 @@ import { metaSandboxForFile } from "../support/meta-harness";
 import { until } from "../support/automation-harness";
 import { createVerifiedUser } from "../support/accounts";
 import { setBucketRate } from "../support/sending-kit";
+import { approvedProductTemplate, productTemplate, shopProduct } from "../support/shop-kit";
 
 // Campaigns that sell (issue 76, decision 146): catalog and multi-product templates made through the
 // template form's rules and approved by the Meta sandbox, a campaign's products checked against the
@@ -24,14 +25,7 @@ async function shop(name: string) {
   const user = await createVerifiedUser({ businessName: name });
   const actor = { organizationId: user.organization.id, userId: user.user.id };
   const connected = await meta.graph.connect(actor.organizationId, name);
-  const product = (retailerId: string, label: string) => ({
-    name: label,
-    description: `${label} from Lamu`,
-    price: 150_000,
-    retailerId,
-    imageUrl: `https://duka.example.co.ke/${retailerId.toLowerCase()}.jpg`,
-    availability: "in stock" as const,
-  });
+  const product = (retailerId: string, label: string) => shopProduct(retailerId, label);
   const kikoi = await createProduct(actor, product("KIKOI-1", "Kikoi ya pwani"));
   const sandal = await createProduct(actor, product("SANDAL-9", "Sandals"));
   const kanga = await createProduct(actor, product("KANGA-3", "Kanga"));
@@ -45,31 +39,9 @@ async function shop(name: string) {
   return { actor, ...connected, kikoi, sandal, kanga };
 }
 
-const template = (change: Partial<TemplateInput>): TemplateInput => ({
-  name: "new_arrivals",
-  category: "MARKETING",
-  language: "en",
-  headerFormat: "TEXT",
-  headerText: "New arrivals",
-  body: "Fresh from the coast, {{1}}: tap to see them.",
-  bodyExamples: ["Amina"],
-  buttons: [{ type: "MPM", text: "" }],
-  ...change,
-});
-
-/** Made with the form's rules, submitted to the sandbox, approved by its reviewer, the webhook applied. */
-async function approved(actor: { organizationId: string; userId: string }, change: Partial<TemplateInput> = {}) {
-  const result = await createTemplate(actor, template(change), { submit: true });
-  if (!result.ok) throw new Error(JSON.stringify(result.problems));
-  expect(result.submitError).toBeUndefined();
-  await meta.sandbox.reviewTemplatesNow();
-  await meta.sandbox.flushWebhooks();
-  await until(
-    () => rawQuery<{ status: string }>(`select status from message_templates where id = $1`, [result.template.id]),
-    (rows) => rows[0]!.status === "approved",
-  );
-  return result.template;
-}
+const template = productTemplate;
+const approved = (actor: { organizationId: string; userId: string }, change: Partial<TemplateInput> = {}) =>
+  approvedProductTemplate(meta, actor, change);
 
 async function refusal(work: Promise<unknown>) {
   try {

@@ -61,9 +61,20 @@ describe("POST /api/v1/payment-requests/{id}/cancel", () => {
       (list) => list.some((a) => a.body === "The request to pay KES 800 for School shoes has been cancelled. Please do not pay it."),
     );
 
-    // Again: refused with the catalogue's code, and nothing more goes out.
+    // The activity log: no member (the API), the request's reference and amount, from the API.
+    const cancelLines = () =>
+      rawQuery<{ user_id: string | null; details: string }>(
+        `select user_id, details from activity_logs where organization_id = $1 and action = 'Payment request cancelled'`,
+        [t.organizationId],
+      );
+    expect(await cancelLines()).toEqual([
+      { user_id: null, details: `Request ${asked.body.reference} for KES 800.00 cancelled through the API` },
+    ]);
+
+    // Again: refused with the catalogue's code, and nothing more goes out or is logged as cancelled.
     const again = await api.call(key, "POST", `/api/v1/payment-requests/${asked.body.id}/cancel`);
     expect([again.status, again.body.code]).toEqual([409, "payment_request_closed"]);
+    expect(await cancelLines()).toHaveLength(1);
     expect(again.body.message).toBe("This payment request is no longer open: it was paid, expired or cancelled.");
     expect(await events(t)).toEqual(["payment_request.cancelled"]);
     // The first call's Idempotency-Key again (a client's retry) replays its answer instead.

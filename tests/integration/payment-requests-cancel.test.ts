@@ -25,6 +25,13 @@ const events = async (t: Tenant) =>
 const post = (path: string, body: unknown) =>
   fetch(`${h.pay.origin}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
+/** The activity log's cancel lines: who, which request and for how much, from where. */
+const cancelLines = async (t: Tenant) =>
+  rawQuery<{ user_id: string | null; details: string; type: string }>(
+    `select user_id, details, type from activity_logs where organization_id = $1 and action = 'Payment request cancelled'`,
+    [t.organizationId],
+  );
+
 async function ringing(t: Tenant, amount = 1250) {
   const conversationId = await h.customerWrites(t, NEVER_ANSWERS);
   const request = await createPaymentRequest(t.actor, conversationId, { amount, description: "Order 42" }, { source: "inbox" });
@@ -51,9 +58,14 @@ describe("cancelling a payment request", () => {
       () => answersTo(t.organizationId, `+${from}`),
       (list) => list.some((a) => a.body === "The request to pay KES 800 for School shoes has been cancelled. Please do not pay it."),
     );
-    // Twice: refused, nothing more sent out.
+    // The activity log says who cancelled which request, for how much, from where.
+    expect(await cancelLines(t)).toEqual([
+      { user_id: t.userId, type: "billing", details: `Request ${request.reference} for KES 800.00 cancelled from the inbox` },
+    ]);
+    // Twice: refused, nothing more sent out, and nothing more in the log.
     await expect(cancelPaymentRequest(t.actor, request.id)).rejects.toMatchObject({ status: 409, code: "not_open" });
     expect(await events(t)).toEqual(["payment_request.cancelled"]);
+    expect(await cancelLines(t)).toHaveLength(1);
     // The customer taps Pay on the old message: no prompt, told it has closed.
     await h.tap(t, from, request.id, "pay");
     await until(
@@ -71,6 +83,7 @@ describe("cancelling a payment request", () => {
     await expect(cancelPaymentRequest(other.actor, request.id)).rejects.toMatchObject({ status: 404 });
     await expect(cancelPaymentRequest(t.actor, "not-a-uuid")).rejects.toMatchObject({ status: 404 });
     expect((await requestRow(request.id)).status).toBe("open");
+    expect([...(await cancelLines(t)), ...(await cancelLines(other))]).toEqual([]);
   });
 });
 

@@ -1,6 +1,4 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { enqueueJob } from "~/.server/infrastructure/jobs/queue";
@@ -8,17 +6,15 @@ import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { expireRequests } from "~/.server/domains/payments/requests/check";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { registerConnectors } from "~/.server/composition/integrations";
-import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/shopify";
 import { markShopifyOrdersPaid } from "~/.server/domains/integrations/shopify/mark-paid";
 import { SHOPIFY_MARK_PAID_QUEUE } from "~/.server/domains/integrations/shopify/order-payments";
 import { shopifyWebhookHmac } from "@jumbe/sandbox/shopify/index";
-import { startShopify, CLIENT_ID, CLIENT_SECRET, type ShopifyHarness } from "@jumbe/sandbox/shopify/test-support";
-import * as integrationsPage from "~/routes/app/integrations/index";
-import * as callbackRoute from "~/routes/app/integrations/callback";
 import * as shopifyPage from "~/routes/app/integrations/shopify";
 import { signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
+import { shopifyHarnessForFile } from "../support/shopify-harness";
 import { paymentRequestsHarnessForFile, requestRow, until } from "../support/payment-requests-harness";
+import { CLIENT_SECRET } from "@jumbe/sandbox/shopify/test-support";
 
 // Issue 76, decision 142: a Shopify order waiting for its payment (cash on delivery) asks its customer
 // to pay by M-Pesa in their conversation, once however often its webhook comes; the paid request marks
@@ -29,37 +25,7 @@ registerJobHandlers();
 registerConnectors();
 const h = paymentRequestsHarnessForFile();
 
-let shopify: ShopifyHarness;
-let app: Server;
-let appOrigin = "";
-
-beforeAll(async () => {
-  shopify = await startShopify({ webhookAttempts: 2 });
-  app = createServer((req, res) => {
-    if (req.url === SHOPIFY_WEBHOOK_PATH) return void handleShopifyWebhook(req, res);
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
-  appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await shopify.close();
-  app.closeAllConnections();
-  await new Promise((resolve) => app.close(resolve));
-});
-beforeEach(() => {
-  h.setHarnessEnv({
-    APP_URL: appOrigin,
-    SHOPIFY_CLIENT_ID: CLIENT_ID,
-    SHOPIFY_CLIENT_SECRET: CLIENT_SECRET,
-    SHOPIFY_AUTH_URL: `${shopify.base}/shops/{shop}`,
-    SHOPIFY_API_URL: `${shopify.base}/shops/{shop}`,
-    SHOPIFY_TIMEOUT_MS: "3000",
-  });
-});
-
-let shops = 0;
-const newShop = () => `pay-${process.pid}-${++shops}.myshopify.com`;
+const sh = shopifyHarnessForFile({ shopPrefix: "pay", setEnv: (vars) => h.setHarnessEnv(vars) });
 
 async function tenant(name: string) {
   const t = await h.tenant(name);
@@ -69,28 +35,7 @@ async function tenant(name: string) {
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 
 /** Connects a new shop through the integrations page and Shopify's install page, as the owner would. */
-async function connect(t: Tenant) {
-  const shop = newShop();
-  const started = await run(
-    integrationsPage.action,
-    formRequest("/integrations", { intent: "connect", integration: "shopify", shop }, { cookie: t.cookie }),
-  );
-  const authorize = new URL(started.location!);
-  expect(authorize.searchParams.get("scope")).toContain("write_orders");
-  const answered = await shopify.postForm(`/shops/${shop}/admin/oauth/authorize`, {
-    client_id: authorize.searchParams.get("client_id")!,
-    redirect_uri: authorize.searchParams.get("redirect_uri")!,
-    scope: authorize.searchParams.get("scope")!,
-    state: authorize.searchParams.get("state")!,
-    decision: "install",
-  });
-  const back = new URL(answered.headers.get("location")!);
-  const done = await run(callbackRoute.loader, getRequest(`/integrations/shopify/callback?${back.searchParams}`, { cookie: t.cookie }), {
-    params: { provider: "shopify" },
-  });
-  expect(done.status, JSON.stringify(done.data)).toBe(302);
-  return shop;
-}
+const connect = (t: Tenant, shop?: string) => sh.connect(t.cookie, shop);
 
 const askPayment = (t: Tenant, on: boolean) =>
   run(
@@ -99,7 +44,7 @@ const askPayment = (t: Tenant, on: boolean) =>
   );
 
 async function settle() {
-  await shopify.sandbox.flushWebhooks();
+  await sh.shopify.sandbox.flushWebhooks();
   await drainJobs();
   await drainDispatcher();
 }
@@ -118,7 +63,7 @@ const requests = (organizationId: string) =>
 /** A signed orders/create body posted to Jumbe's webhook route as Shopify would (another updated_at: a new delivery key). */
 async function deliver(shop: string, body: Record<string, unknown>) {
   const raw = JSON.stringify(body);
-  const response = await fetch(`${appOrigin}/webhooks/shopify`, {
+  const response = await fetch(`${sh.appOrigin}/webhooks/shopify`, {
     method: "POST",
     headers: {
       "Content-Type": "application/json",
@@ -146,7 +91,7 @@ describe("a pending Shopify order asks for payment by M-Pesa", () => {
     await h.customerWrites(t, from);
 
     // Off by default: a pending order asks nothing.
-    shopify.sandbox.createOrder(shop, pendingOrder("0711 000 000"));
+    sh.shopify.sandbox.createOrder(shop, pendingOrder("0711 000 000"));
     await settle();
     expect(await payments(t.organizationId)).toEqual([]);
 
@@ -160,7 +105,7 @@ describe("a pending Shopify order asks for payment by M-Pesa", () => {
       { action: "Shopify payment setting changed", details: `Shopify ${shop}: pending orders now ask for payment by M-Pesa` },
     ]);
 
-    const { order } = shopify.sandbox.createOrder(shop, pendingOrder("0711 000 000"));
+    const { order } = sh.shopify.sandbox.createOrder(shop, pendingOrder("0711 000 000"));
     const orderId = Number(order.id);
     await settle();
     // Redelivered: the same body again, and a later version of it (another delivery key).
@@ -190,8 +135,8 @@ describe("a pending Shopify order asks for payment by M-Pesa", () => {
       () => payments(t.organizationId),
       (rows) => rows[0]?.status === "marked",
     );
-    expect(shopify.sandbox.order(orderId)!.financialStatus).toBe("paid");
-    expect(shopify.sandbox.order(orderId)!.transactions).toHaveLength(1);
+    expect(sh.shopify.sandbox.order(orderId)!.financialStatus).toBe("paid");
+    expect(sh.shopify.sandbox.order(orderId)!.transactions).toHaveLength(1);
 
     // The job again (queued twice, or run again after its answer was lost): the shop is asked no more.
     await enqueueJob(SHOPIFY_MARK_PAID_QUEUE, { id: (await rawQuery<{ id: string }>(`select id from shopify_order_payments`))[0]!.id });
@@ -200,7 +145,7 @@ describe("a pending Shopify order asks for payment by M-Pesa", () => {
     const [row] = await rawQuery<{ id: string }>(`select id from shopify_order_payments where organization_id = $1`, [t.organizationId]);
     await markShopifyOrdersPaid([{ id: 1, queue: SHOPIFY_MARK_PAID_QUEUE, attempts: 2, payload: { id: row!.id } }]);
     expect((await payments(t.organizationId))[0]!.status).toBe("marked");
-    expect(shopify.sandbox.order(orderId)!.transactions).toHaveLength(1);
+    expect(sh.shopify.sandbox.order(orderId)!.transactions).toHaveLength(1);
 
     const page = await run(shopifyPage.loader, getRequest("/integrations/shopify", { cookie: t.cookie }));
     expect(JSON.stringify(page.data)).toContain("Paid by M-Pesa (KES 1,251) and marked paid in Shopify");
@@ -212,18 +157,18 @@ describe("a pending Shopify order asks for payment by M-Pesa", () => {
     expect((await askPayment(t, true)).status).toBe(302);
     await h.customerWrites(t, "254722700001");
 
-    const { order } = shopify.sandbox.createOrder(shop, pendingOrder("0722 700 001", "800"));
+    const { order } = sh.shopify.sandbox.createOrder(shop, pendingOrder("0722 700 001", "800"));
     await settle();
     const [asked] = await requests(t.organizationId);
     await rawQuery(`update payment_requests set expires_at = now() - interval '1 minute' where id = $1`, [asked!.id]);
     expect(await expireRequests()).toBe(1);
     await drainJobs();
-    expect(shopify.sandbox.order(Number(order.id))!.financialStatus).toBe("pending");
+    expect(sh.shopify.sandbox.order(Number(order.id))!.financialStatus).toBe("pending");
     expect((await payments(t.organizationId))[0]).toMatchObject({ status: "expired" });
 
     // No conversation with this customer yet; and an order in dollars.
-    shopify.sandbox.createOrder(shop, pendingOrder("0733 700 002"));
-    const imported = await shopify.control<{ orders: Record<string, unknown>[] }>(`/shops/${shop}/orders/import`, {
+    sh.shopify.sandbox.createOrder(shop, pendingOrder("0733 700 002"));
+    const imported = await sh.shopify.control<{ orders: Record<string, unknown>[] }>(`/shops/${shop}/orders/import`, {
       body: { orders: [pendingOrder("0722 700 001")] },
     });
     await deliver(shop, { ...imported.json.orders[0]!, currency: "USD", presentment_currency: "USD" });
@@ -248,7 +193,7 @@ describe("a pending Shopify order asks for payment by M-Pesa", () => {
     expect((await askPayment(a, true)).status).toBe(302);
     await h.customerWrites(a, "254722800001");
     // B's order, posted as if it were A's shop: A's shop does not know it, so it is ignored.
-    const { order: foreign } = shopify.sandbox.createOrder(shopB, pendingOrder("0722 800 001"));
+    const { order: foreign } = sh.shopify.sandbox.createOrder(shopB, pendingOrder("0722 800 001"));
     await settle();
     await deliver(shopA, foreign);
     await settle();

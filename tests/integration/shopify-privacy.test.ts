@@ -1,6 +1,4 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
@@ -8,17 +6,16 @@ import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { registerConnectors } from "~/.server/composition/integrations";
 import { saveContact } from "~/.server/domains/contacts/manage";
-import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/shopify";
 import { shopifyWebhookHmac } from "@jumbe/sandbox/shopify/index";
-import * as integrationsPage from "~/routes/app/integrations/index";
-import * as callbackRoute from "~/routes/app/integrations/callback";
 import * as shopifyPage from "~/routes/app/integrations/shopify";
-import { startShopify, CLIENT_ID, CLIENT_SECRET, type ShopifyHarness } from "@jumbe/sandbox/shopify/test-support";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { APP, formRequest, getRequest, run } from "../support/http";
+import { APP, formRequest, run } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, metaReceived } from "../support/sending-kit";
+import { shopifyHarnessForFile } from "../support/shopify-harness";
+import { CLIENT_SECRET } from "@jumbe/sandbox/shopify/test-support";
+import { SHOPIFY_WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/shopify";
 
 // Issue 73, decision 108: Shopify's mandatory privacy webhooks. A customer's data request is made
 // ready for the owner (the bell, the log, a file on the Shopify page); a customer's erasure erases
@@ -29,43 +26,12 @@ import { approvedBodyTemplate, metaReceived } from "../support/sending-kit";
 registerJobHandlers();
 registerConnectors();
 
-let shopify: ShopifyHarness;
-let app: Server;
-let appOrigin = "";
-const meta = metaSandboxForFile({ appUrl: () => appOrigin });
-
-beforeAll(async () => {
-  shopify = await startShopify({ webhookAttempts: 2 });
-  app = createServer((req, res) => {
-    if (req.url === SHOPIFY_WEBHOOK_PATH) return void handleShopifyWebhook(req, res);
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
-  appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+const meta = metaSandboxForFile({ appUrl: () => sh.appOrigin });
+// After the Meta sandbox's: its environment, then the Shopify settings added to it.
+const sh = shopifyHarnessForFile({
+  shopPrefix: "faragha",
+  setEnv: (vars) => setEnv(parseEnv({ NODE_ENV: "test", GRAPH_API_BASE_URL: meta.graph.graphBase, GRAPH_API_TIMEOUT_MS: "3000", ...vars })),
 });
-afterAll(async () => {
-  await shopify.close();
-  app.closeAllConnections();
-  await new Promise((resolve) => app.close(resolve));
-});
-beforeEach(() => {
-  setEnv(
-    parseEnv({
-      NODE_ENV: "test",
-      APP_URL: appOrigin,
-      GRAPH_API_BASE_URL: meta.graph.graphBase,
-      GRAPH_API_TIMEOUT_MS: "3000",
-      SHOPIFY_CLIENT_ID: CLIENT_ID,
-      SHOPIFY_CLIENT_SECRET: CLIENT_SECRET,
-      SHOPIFY_AUTH_URL: `${shopify.base}/shops/{shop}`,
-      SHOPIFY_API_URL: `${shopify.base}/shops/{shop}`,
-      SHOPIFY_TIMEOUT_MS: "3000",
-    }),
-  );
-});
-
-let shops = 0;
-const newShop = () => `faragha-${process.pid}-${++shops}.myshopify.com`;
 
 async function tenant(name: string) {
   const account = await createVerifiedUser({ businessName: name });
@@ -76,29 +42,11 @@ async function tenant(name: string) {
 }
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 
-async function connect(t: Tenant, shop = newShop()) {
-  const started = await run(
-    integrationsPage.action,
-    formRequest("/integrations", { intent: "connect", integration: "shopify", shop }, { cookie: t.cookie }),
-  );
-  const authorize = new URL(started.location!);
-  const answered = await shopify.postForm(`/shops/${shop}/admin/oauth/authorize`, {
-    client_id: authorize.searchParams.get("client_id")!,
-    redirect_uri: authorize.searchParams.get("redirect_uri")!,
-    scope: authorize.searchParams.get("scope")!,
-    state: authorize.searchParams.get("state")!,
-    decision: "install",
-  });
-  const back = new URL(answered.headers.get("location")!);
-  const done = await run(callbackRoute.loader, getRequest(`/integrations/shopify/callback?${back.searchParams}`, { cookie: t.cookie }), {
-    params: { provider: "shopify" },
-  });
-  expect(done.status, JSON.stringify(done.data)).toBe(302);
-  return shop;
-}
+/** Connects a new shop through the integrations page and Shopify's install page, as the owner would. */
+const connect = (t: Tenant, shop?: string) => sh.connect(t.cookie, shop);
 
 async function settle() {
-  await shopify.sandbox.flushWebhooks();
+  await sh.shopify.sandbox.flushWebhooks();
   await drainJobs();
   await drainDispatcher();
 }
@@ -106,7 +54,7 @@ async function settle() {
 /** A privacy webhook as Shopify sends it: the body signed with the app's secret, the shop in the header. */
 async function deliver(topic: string, shop: string, payload: Record<string, unknown>, headerShop = shop) {
   const body = JSON.stringify(payload);
-  const response = await fetch(`${appOrigin}${SHOPIFY_WEBHOOK_PATH}`, {
+  const response = await fetch(`${sh.appOrigin}${SHOPIFY_WEBHOOK_PATH}`, {
     method: "POST",
     headers: {
       "Content-Type": "application/json",
@@ -152,7 +100,7 @@ async function shopWithCustomer(name: string) {
     shopifyPage.action,
     formRequest("/integrations/shopify", { eventType: "order_created", enabled: "on", templateId: template!.id }, { cookie: t.cookie }),
   );
-  const { json } = await shopify.control<{ order: { id: number; customer: { id: number } } }>(`/shops/${shop}/orders`, { body: ORDER });
+  const { json } = await sh.shopify.control<{ order: { id: number; customer: { id: number } } }>(`/shops/${shop}/orders`, { body: ORDER });
   await settle();
   expect(await metaReceived(meta.graph, t.phoneNumberId)).toHaveLength(1);
   const [contact] = await rawQuery<{ id: string }>(`select id from contacts where organization_id = $1 and phone = $2`, [
@@ -295,7 +243,7 @@ describe("shop/redact", () => {
     expect((await privacyEvents(t.organizationId)).map((e) => e.reason)).toEqual(["privacy_shop_connected_again"]);
     expect(await rawQuery(`select 1 from integration_connections where organization_id = $1`, [t.organizationId])).toHaveLength(1);
 
-    await shopify.control(`/shops/${shop}/uninstall`, { body: {} });
+    await sh.shopify.control(`/shops/${shop}/uninstall`, { body: {} });
     await settle();
     expect(await deliver("shop/redact", shop, body)).toBe(200);
     await settle();

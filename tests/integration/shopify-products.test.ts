@@ -1,22 +1,18 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { registerConnectors } from "~/.server/composition/integrations";
-import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/shopify";
 import { reasonWords } from "~/.server/domains/integrations/shopify/process";
 import { queueShopifyImport, SHOPIFY_IMPORT_QUEUE } from "~/.server/domains/integrations/shopify/product-import";
 import { shopifyWebhookHmac } from "@jumbe/sandbox/shopify/index";
-import { startShopify, CLIENT_ID, CLIENT_SECRET, type ShopifyHarness } from "@jumbe/sandbox/shopify/test-support";
-import * as integrationsPage from "~/routes/app/integrations/index";
-import * as callbackRoute from "~/routes/app/integrations/callback";
 import * as shopifyPage from "~/routes/app/integrations/shopify";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
+import { shopifyHarnessForFile } from "../support/shopify-harness";
 import { metaSandboxForFile } from "../support/meta-harness";
+import { CLIENT_SECRET } from "@jumbe/sandbox/shopify/test-support";
 
 // Issue 76, decision 142: the shop's products into Jumbe's catalogue (each variant a product, read a
 // page at a time), kept in step by products/* webhooks; a product made in Jumbe with the same SKU is
@@ -25,43 +21,12 @@ import { metaSandboxForFile } from "../support/meta-harness";
 registerJobHandlers();
 registerConnectors();
 
-let shopify: ShopifyHarness;
-let app: Server;
-let appOrigin = "";
-const meta = metaSandboxForFile({ appUrl: () => appOrigin });
-
-beforeAll(async () => {
-  shopify = await startShopify({ webhookAttempts: 2 });
-  app = createServer((req, res) => {
-    if (req.url === SHOPIFY_WEBHOOK_PATH) return void handleShopifyWebhook(req, res);
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
-  appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+const meta = metaSandboxForFile({ appUrl: () => sh.appOrigin });
+// After the Meta sandbox's: its environment, then the Shopify settings added to it.
+const sh = shopifyHarnessForFile({
+  shopPrefix: "bidhaa",
+  setEnv: (vars) => setEnv(parseEnv({ NODE_ENV: "test", GRAPH_API_BASE_URL: meta.graph.graphBase, GRAPH_API_TIMEOUT_MS: "3000", ...vars })),
 });
-afterAll(async () => {
-  await shopify.close();
-  app.closeAllConnections();
-  await new Promise((resolve) => app.close(resolve));
-});
-beforeEach(() => {
-  setEnv(
-    parseEnv({
-      NODE_ENV: "test",
-      APP_URL: appOrigin,
-      GRAPH_API_BASE_URL: meta.graph.graphBase,
-      GRAPH_API_TIMEOUT_MS: "3000",
-      SHOPIFY_CLIENT_ID: CLIENT_ID,
-      SHOPIFY_CLIENT_SECRET: CLIENT_SECRET,
-      SHOPIFY_AUTH_URL: `${shopify.base}/shops/{shop}`,
-      SHOPIFY_API_URL: `${shopify.base}/shops/{shop}`,
-      SHOPIFY_TIMEOUT_MS: "3000",
-    }),
-  );
-});
-
-let shops = 0;
-const newShop = () => `bidhaa-${process.pid}-${++shops}.myshopify.com`;
 
 async function tenant(name: string) {
   const account = await createVerifiedUser({ businessName: name });
@@ -70,28 +35,8 @@ async function tenant(name: string) {
 }
 type Tenant = Awaited<ReturnType<typeof tenant>>;
 
-async function connect(t: Tenant) {
-  const shop = newShop();
-  const started = await run(
-    integrationsPage.action,
-    formRequest("/integrations", { intent: "connect", integration: "shopify", shop }, { cookie: t.cookie }),
-  );
-  const authorize = new URL(started.location!);
-  expect(authorize.searchParams.get("scope")).toContain("read_products");
-  const answered = await shopify.postForm(`/shops/${shop}/admin/oauth/authorize`, {
-    client_id: authorize.searchParams.get("client_id")!,
-    redirect_uri: authorize.searchParams.get("redirect_uri")!,
-    scope: authorize.searchParams.get("scope")!,
-    state: authorize.searchParams.get("state")!,
-    decision: "install",
-  });
-  const back = new URL(answered.headers.get("location")!);
-  const done = await run(callbackRoute.loader, getRequest(`/integrations/shopify/callback?${back.searchParams}`, { cookie: t.cookie }), {
-    params: { provider: "shopify" },
-  });
-  expect(done.status, JSON.stringify(done.data)).toBe(302);
-  return shop;
-}
+/** Connects a new shop through the integrations page and Shopify's install page, as the owner would. */
+const connect = (t: Tenant, shop?: string) => sh.connect(t.cookie, shop);
 
 const askImport = (t: Tenant) =>
   run(shopifyPage.action, formRequest("/integrations/shopify", { intent: "import-products" }, { cookie: t.cookie }));
@@ -121,7 +66,7 @@ const productsOf = (organizationId: string) =>
 const live = async (organizationId: string) => (await productsOf(organizationId)).filter((p) => p.removed_at === null);
 
 async function settle() {
-  await shopify.sandbox.flushWebhooks();
+  await sh.shopify.sandbox.flushWebhooks();
   await drainJobs();
 }
 
@@ -144,7 +89,7 @@ describe("products from Shopify", () => {
         { title: "Large", sku: "", price: "1800", inventory_quantity: 0 },
       ],
     };
-    const added = shopify.sandbox.addProducts(shop, specs).products;
+    const added = sh.shopify.sandbox.addProducts(shop, specs).products;
     const answered = await importProducts(t);
     expect(answered.status).toBe(302);
     const products = await live(t.organizationId);
@@ -169,9 +114,9 @@ describe("products from Shopify", () => {
     // Kept in step: a price change, a product deleted; a hand-made SKU still untouched.
     const kikoi2 = added.find((p) => p.title === "Kikoi 2")!;
     const kikoi3 = added.find((p) => p.title === "Kikoi 3")!;
-    shopify.sandbox.changeProduct(Number(kikoi2.id), { price: 750, inventory_quantity: 0 });
-    shopify.sandbox.changeProduct(Number(kikoi3.id), { price: 1 });
-    shopify.sandbox.deleteProduct(Number(added.find((p) => p.title === "Kikoi 4")!.id));
+    sh.shopify.sandbox.changeProduct(Number(kikoi2.id), { price: 750, inventory_quantity: 0 });
+    sh.shopify.sandbox.changeProduct(Number(kikoi3.id), { price: 1 });
+    sh.shopify.sandbox.deleteProduct(Number(added.find((p) => p.title === "Kikoi 4")!.id));
     await settle();
     const after = await productsOf(t.organizationId);
     expect(after.find((p) => p.retailer_id === "KIK-2")).toMatchObject({ price_cents: 75000, availability: "out of stock" });
@@ -192,8 +137,8 @@ describe("products from Shopify", () => {
   it("refuses a shop that sells in another currency, in words, and importing nothing", async () => {
     const t = await tenant("Duka la Dola");
     const shop = await connect(t);
-    shopify.sandbox.setShopCurrency(shop, "USD");
-    shopify.sandbox.addProducts(shop, [{ title: "Hat", sku: "HAT-1", price: 20 }]);
+    sh.shopify.sandbox.setShopCurrency(shop, "USD");
+    sh.shopify.sandbox.addProducts(shop, [{ title: "Hat", sku: "HAT-1", price: 20 }]);
     const queued = await importProducts(t);
     expect(queued.status).toBe(302);
     const shown = (await page(t)).data.productImport;
@@ -207,13 +152,13 @@ describe("products from Shopify", () => {
     const b = await tenant("Duka B Bidhaa");
     const shopA = await connect(a);
     const shopB = await connect(b);
-    shopify.sandbox.addProducts(shopA, [{ title: "Kiondo A", sku: "A-1", price: 100 }]);
-    const [foreign] = shopify.sandbox.addProducts(shopB, [{ title: "Mkeka B", sku: "B-1", price: 200 }]).products;
+    sh.shopify.sandbox.addProducts(shopA, [{ title: "Kiondo A", sku: "A-1", price: 100 }]);
+    const [foreign] = sh.shopify.sandbox.addProducts(shopB, [{ title: "Mkeka B", sku: "B-1", price: 200 }]).products;
     expect((await importProducts(a)).status).toBe(302);
     await settle();
     // B's product body, validly signed, posted as shop A's products/update: A's shop does not have it.
     const raw = JSON.stringify(foreign);
-    const response = await fetch(`${appOrigin}/webhooks/shopify`, {
+    const response = await fetch(`${sh.appOrigin}/webhooks/shopify`, {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
@@ -237,7 +182,7 @@ describe("products from Shopify", () => {
   it("queues the import once however many clicks, shows it running and then its result, and a rerun after a crash makes nothing twice", async () => {
     const t = await tenant("Duka la Foleni");
     const shop = await connect(t);
-    shopify.sandbox.addProducts(shop, [
+    sh.shopify.sandbox.addProducts(shop, [
       { title: "Kikapu", sku: "KAP-1", price: 300 },
       { title: "Mkoba", sku: "MKO-1", price: 900 },
     ]);

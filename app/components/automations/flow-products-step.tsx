@@ -1,6 +1,7 @@
 import { CheckboxGroupField, Field, RadioGroupField, TextareaField } from "~/components/ui/field";
 import { FLOW_PRODUCT_HEADER_MAX, FLOW_PRODUCT_KINDS, FLOW_PRODUCTS_MAX, FLOW_TEXT_MAX } from "~/lib/schemas/flows";
 import { formatKes } from "~/lib/invoice";
+import { ProductSearch } from "~/components/shop/product-search";
 import { m } from "~/paraglide/messages";
 
 type Errors = Record<string, string[] | undefined>;
@@ -15,6 +16,17 @@ export interface OfferedProduct {
 
 // What the hint shows as an example of a variable: written as members write it, never translated.
 const EXAMPLE_NAME = "{{contact.name}}";
+
+/** What the fields offer: the picker's products, how many there are, the search typed and where it goes. */
+export interface OfferedProducts {
+  products: readonly OfferedProduct[];
+  total: number;
+  query: string;
+  /** The page's address: the search reloads it with the whole form's fields (a GET, without JavaScript too). */
+  action: string;
+  /** Fields of the page's address the search must keep (the step being edited). */
+  keep?: Record<string, string>;
+}
 
 /** What each kind of product message is called. */
 export function productKindWords(kind: (typeof FLOW_PRODUCT_KINDS)[number] | string): string {
@@ -31,22 +43,24 @@ export function productKindWords(kind: (typeof FLOW_PRODUCT_KINDS)[number] | str
 export function ProductsFields({
   values,
   errors,
-  products,
+  offered,
   names = { kind: "kind", productIds: "productIds", header: "header", text: "text" },
   withNone = false,
 }: {
   values: Record<string, string>;
   errors: Errors;
-  products: readonly OfferedProduct[];
+  /** The ticked products and at most 50 others matching the search, with how many there are in all. */
+  offered: OfferedProducts;
   names?: { kind: string; productIds: string; header: string; text: string };
   /** A rule's: "send no products" is a choice too. */
   withNone?: boolean;
 }) {
   const value = (name: string) => values[name] ?? "";
   const ticked = value(names.productIds).split(/\r?\n/).filter(Boolean);
+  const { products, total, query, action, keep = {} } = offered;
   return (
     <>
-      {!products.length ? <p className="text-sm text-amber-800">{m.automations_products_none_synced()}</p> : null}
+      {!total && !query ? <p className="text-sm text-amber-800">{m.automations_products_none_synced()}</p> : null}
       <RadioGroupField
         legend={m.shop_send_kind()}
         name={names.kind}
@@ -57,6 +71,16 @@ export function ProductsFields({
           ...FLOW_PRODUCT_KINDS.map((kind) => ({ value: kind, label: productKindWords(kind) })),
         ]}
       />
+      {total || query ? (
+        <ProductSearch
+          query={query}
+          action={action}
+          keep={keep}
+          shown={products.length}
+          total={total}
+          noMatch={products.every((p) => ticked.includes(p.id))}
+        />
+      ) : null}
       {products.length ? (
         <CheckboxGroupField
           legend={m.shop_send_products()}

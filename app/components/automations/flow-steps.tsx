@@ -27,7 +27,7 @@ import {
 import type { StepValues } from "~/lib/schemas/flow-form";
 import { formatNumber } from "~/lib/dates";
 import { PaymentStepFields } from "./flow-payment-step";
-import { ProductsFields, productKindWords, type OfferedProduct } from "./flow-products-step";
+import { ProductsFields, productKindWords, type OfferedProducts } from "./flow-products-step";
 import { m } from "~/paraglide/messages";
 
 /** Where a step leads, in words: "the next step", "the end", "step 3". */
@@ -340,7 +340,7 @@ export function StepForm({
   steps,
   members,
   shortcodes = [],
-  products = [],
+  products = null,
   cancelTo,
   fresh = false,
 }: {
@@ -351,8 +351,8 @@ export function StepForm({
   steps: readonly FlowStep[];
   members: { id: string; name: string }[];
   shortcodes?: { id: string; label: string }[];
-  /** The products the catalog holds now (a products step's choices). */
-  products?: readonly OfferedProduct[];
+  /** A products step's choices: the ticked products and at most 50 others found (null for other steps). */
+  products?: OfferedProducts | null;
   cancelTo: string;
   /** A step just added for another's target (an end until this form is saved). */
   fresh?: boolean;
@@ -500,7 +500,7 @@ export function StepForm({
         />
       ) : null}
       {type === "payment" ? <PaymentStepFields values={values} errors={errors} targets={targets} shortcodes={shortcodes} /> : null}
-      {type === "products" ? <ProductsFields values={values} errors={errors} products={products} /> : null}
+      {type === "products" && products ? <ProductsFields values={values} errors={errors} offered={products} /> : null}
       {type === "end" ? <p className="text-sm text-slate-700">{m.automations_flows_summary_end()}</p> : null}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" name="intent" value="save-step">

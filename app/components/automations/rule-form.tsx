@@ -24,7 +24,7 @@ import { Field, FormError, RadioGroupField, SelectField, TextareaField } from "~
 import { Notice } from "~/components/ui/notice";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { formatNumber } from "~/lib/dates";
-import { ProductsFields, type OfferedProduct } from "./flow-products-step";
+import { ProductsFields, type OfferedProducts } from "./flow-products-step";
 import { m } from "~/paraglide/messages";
 
 // Loaded when a form is first used (decision 061).
@@ -61,8 +61,8 @@ export interface RuleChoices {
   flows: { id: string; name: string }[];
   /** Approved templates a rule may send instead of a text ("" is none): `name|language`. */
   templates: { value: string; name: string; language: string }[];
-  /** The products the catalog holds now, a "Send products" action's choices. */
-  products: OfferedProduct[];
+  /** The products the catalog holds now, a "Send products" action's choices (the picker's: ticked + 50 found). */
+  products: OfferedProducts;
 }
 
 const PRODUCT_FIELDS = ["productKind", "productIds", "productHeader", "productBody"] as const;
@@ -312,7 +312,7 @@ export function RuleForm({
             <legend className="px-1 text-sm font-medium text-slate-900">{m.automations_products_legend()}</legend>
             <ProductsFields
               {...productsState(fields)}
-              products={choices.products}
+              offered={choices.products}
               names={{ kind: "productKind", productIds: "productIds", header: "productHeader", text: "productBody" }}
               withNone
             />

@@ -4,6 +4,8 @@ import { Card, CardHeader } from "~/components/ui/card";
 import { SummaryList } from "~/components/ui/summary";
 import { m } from "~/paraglide/messages";
 import type { CampaignView } from "./campaign-page-types";
+import type { CampaignProductShown } from "~/.server/domains/campaigns/products";
+import { CampaignProducts } from "./campaign-products";
 
 /** The audience, the template's values in words, the cost and the times, and who was left out. */
 export function CampaignDetails({
@@ -13,7 +15,7 @@ export function CampaignDetails({
   leftOutTotal,
 }: {
   campaign: CampaignView;
-  templateValues: { headerFile: string | null; buttons: string[] };
+  templateValues: { headerFile: string | null; buttons: string[]; products: CampaignProductShown[] };
   leftOut: { reason: string; words: string; count: number }[];
   leftOutTotal: number;
 }) {
@@ -61,6 +63,7 @@ export function CampaignDetails({
           },
         ]}
       />
+      <CampaignProducts className="mt-4" products={templateValues.products} />
       {leftOutTotal ? (
         <div className="mt-4">
           <h3 className="text-sm font-semibold text-slate-900">

@@ -10,6 +10,7 @@ import { Card, CardHeader } from "~/components/ui/card";
 import { MessagePreviewList, SummaryList } from "~/components/ui/summary";
 import { Notice } from "~/components/ui/notice";
 import { m } from "~/paraglide/messages";
+import { CampaignProducts } from "./campaign-products";
 
 /** The form's values as hidden fields: the review posts them again with the chosen button. */
 function hiddenFields(values: CampaignFormValues): [string, string][] {
@@ -103,6 +104,7 @@ export function CampaignReviewForm({ kind, values, review }: { kind: CampaignKin
             {m.messaging_review_approval_note({ threshold: formatNumber(review.approvalThreshold) })}
           </p>
         ) : null}
+        <CampaignProducts className="mt-4" products={review.products} />
         {review.leftOut.length ? (
           <div className="mt-4">
             <h3 className="text-sm font-semibold text-slate-900">{m.messaging_review_left_out_title()}</h3>

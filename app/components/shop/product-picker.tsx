@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
+import { ProductSearch } from "./product-search";
 import { formatKes } from "~/lib/invoice";
 import { m } from "~/paraglide/messages";
 
@@ -77,27 +78,13 @@ export function ProductPicker({
         </fieldset>
         <fieldset aria-describedby={errors.products ? "shop-products-error" : undefined}>
           <legend className="text-xs font-medium text-slate-700">{m.shop_send_products()}</legend>
-          <div className="mt-1 flex items-end gap-2">
-            <label className="block min-w-0 flex-1 text-xs text-slate-600">
-              {m.shop_send_search_label()}
-              <input
-                type="search"
-                name="pq"
-                defaultValue={query}
-                maxLength={100}
-                className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-1.5 text-sm"
-              />
-            </label>
-            <Button type="submit" formMethod="get" formAction={action} variant="secondary" size="sm">
-              {m.shop_send_search_submit()}
-            </Button>
-          </div>
-          {total > products.length ? (
-            <p className="mt-1 text-xs text-slate-500">{m.shop_send_showing({ shown: products.length, total })}</p>
-          ) : null}
-          {query && !products.some((p) => picker.values[`product_${p.id}`] !== "on") ? (
-            <p className="mt-1 text-xs text-slate-500">{m.shop_send_no_match({ query })}</p>
-          ) : null}
+          <ProductSearch
+            query={query}
+            action={action}
+            shown={products.length}
+            total={total}
+            noMatch={!products.some((p) => picker.values[`product_${p.id}`] !== "on")}
+          />
           <ul className="mt-1 max-h-40 space-y-1 overflow-y-auto rounded border border-slate-200 p-2">
             {products.map((p) => (
               <li key={p.id}>

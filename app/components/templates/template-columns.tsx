@@ -27,6 +27,13 @@ export function templateColumns({
           <Link to={dialogLink("view", row.id)} className="font-medium break-all text-slate-900 hover:underline" preventScrollReset>
             {row.name}
           </Link>
+          {row.productButton ? (
+            <span className="ml-2" title={m.templates_product_label_title()}>
+              <Badge tone="info">
+                {row.productButton === "MPM" ? m.templates_product_label_mpm() : m.templates_product_label_catalog()}
+              </Badge>
+            </span>
+          ) : null}
           {row.lastError ? <p className="text-xs text-amber-700">{row.lastError}</p> : null}
           {row.status === "rejected" && row.platformRejection ? (
             <p className="text-xs text-red-700">{m.templates_returned_by_jumbe({ reason: row.platformRejection })}</p>

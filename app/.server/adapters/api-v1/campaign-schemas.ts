@@ -90,6 +90,33 @@ export const CampaignButton = z
   .refine(fallbackWithField, FALLBACK_WITH_FIELD)
   .meta({ id: "CampaignButton" });
 
+/**
+ * A catalog or multi-product template's products (decision 146), by the ids of the shop's products.
+ * Only the shape is checked here: the campaign's own rules (a thumbnail, 1 to 10 sections, 30 products,
+ * titles, products in the WhatsApp catalog) answer with the campaign form's words.
+ */
+export const CampaignProducts = z
+  .object({
+    thumbnail: z.string().max(64).describe("The product whose picture heads the message (its id)."),
+    sections: z
+      .array(
+        z
+          .object({
+            title: z.string().max(200).default("").describe("The section's title (at most 24 characters; needed with several sections)."),
+            productIds: z.array(z.string().max(64)).max(100).describe("The section's products, by id."),
+          })
+          .strict(),
+      )
+      .max(50)
+      .optional()
+      .describe("A multi-product template's sections: 1 to 10, with at most 30 products in all. A catalog template takes none."),
+  })
+  .strict()
+  .describe(
+    "For a catalog or multi-product template only: the products it shows, by their ids (a product's page in Shop → Products is /shop/products/<id>), chosen from your shop's products in your WhatsApp catalog. A product removed from the shop before sending is left out.",
+  )
+  .meta({ id: "CampaignProducts" });
+
 export const CampaignAudience = z
   .object({
     segmentId: z.uuid({ error: "not a segment's id (a UUID)" }).optional().describe("A segment of your contact book."),
@@ -142,6 +169,7 @@ export const CampaignCreate = z
       .describe(
         "One value per button that takes one: a URL button whose link ends in {{1}} (the end of the link, per person) and a copy-code button (the code). Each a contact field (with a fallback) or a fixed value; a person whose value would be empty is left out (missing_value).",
       ),
+    products: CampaignProducts.optional(),
     scheduledFor: z.iso
       .datetime({ offset: true, error: "give the date and time with its offset, such as 2026-12-01T09:00:00+03:00 (Nairobi)" })
       .nullable()
@@ -198,6 +226,13 @@ const ParametersOut = z.object({
     .array(z.object({ index: z.number().int(), source: ParameterOut }))
     .optional()
     .describe("The buttons' values by the button's position: a dynamic URL's suffix or a copy code."),
+  products: z
+    .object({
+      thumbnail: z.string(),
+      sections: z.array(z.object({ title: z.string(), productIds: z.array(z.string()) })).optional(),
+    })
+    .optional()
+    .describe("A catalog or multi-product template's products, by the shop's product ids, as given."),
 });
 
 export const Campaign = z

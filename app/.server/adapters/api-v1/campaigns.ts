@@ -50,6 +50,7 @@ function parametersOf(body: z.output<typeof CampaignCreate>): CampaignParameters
     body: body.parameters.map(sourceOf),
     ...headerOf(body.header),
     ...(body.buttons?.length ? { buttons: body.buttons.map((b) => ({ index: b.index, source: sourceOf(b) })) } : {}),
+    ...(body.products ? { products: body.products } : {}),
   };
 }
 

@@ -50,7 +50,7 @@ const CANCEL_CODES: Record<string, string> = { not_open: "payment_request_closed
  */
 export async function cancelApiPaymentRequest(organizationId: string, id: string) {
   try {
-    return await cancelPaymentRequest({ organizationId, userId: null }, id);
+    return await cancelPaymentRequest({ organizationId, userId: null }, id, { via: "api" });
   } catch (error) {
     if (isRefusal(error, "payment") && error.status === 404) throw new ApiProblem(404, "not_found", PAYMENT_REQUEST_NOT_FOUND);
     if (isRefusal(error, "payment") && CANCEL_CODES[error.code]) throw new ApiProblem(409, CANCEL_CODES[error.code]!, error.message);

@@ -267,6 +267,9 @@ const MONEY_AND_SENDING: StoredSentence[] = [
   ["app_activity_detail_shortcode_changed", { shortcode: SHORTCODE, fields: SHORTCODE_FIELDS }],
   ...SHORTCODE.list,
   ["app_activity_detail_c2b_matched", { receipt: "data", amount: "kes", reference: "data" }],
+  // A payment request cancelled (requests/cancel.ts): its reference and amount, and where from.
+  ["app_activity_detail_payreq_cancelled_inbox", { reference: "data", amount: "kes" }],
+  ["app_activity_detail_payreq_cancelled_api", { reference: "data", amount: "kes" }],
   // Settings → SMS (decision 148): the username and sender (data), never the key; a failed test's reason in Jumbe's words.
   ["sms_activity_detail_failing", { connection: SMS_CONNECTION, reason: SMS_FAILURES }],
   ...SMS_CONNECTION.list,

@@ -87,6 +87,7 @@ const ACTION_KEYS = {
   "M-Pesa shortcode removed": "app_activity_action_mpesa_shortcode_removed",
   "M-Pesa shortcode tested": "app_activity_action_mpesa_shortcode_tested",
   "M-Pesa payment matched": "app_activity_action_mpesa_payment_matched",
+  "Payment request cancelled": "app_activity_action_payment_request_cancelled",
   "SMS connected": "app_activity_action_sms_connected",
   "SMS connection changed": "app_activity_action_sms_changed",
   "SMS connection tested": "app_activity_action_sms_tested",

@@ -1,6 +1,7 @@
 import { checkCampaign, estimateCampaign, walletAvailableCents, type CampaignInput } from "./lifecycle";
 import type { TemplateChoice } from "./page-data";
 import { previewMessages } from "./preview";
+import { campaignProductsShown } from "./products";
 import { overThreshold } from "./approval-request";
 import { audienceLabel } from "./queries";
 import { LEFT_OUT_WORDS } from "./failure-words";
@@ -83,7 +84,11 @@ export async function reviewCampaign(
   options: { segmentName: (id: string | undefined) => string | null; approvalThreshold: number | null | undefined },
 ) {
   const checked = await checkCampaign(organizationId, input);
-  const [estimate, preview] = await Promise.all([estimateCampaign(organizationId, checked), previewMessages(organizationId, checked, 3)]);
+  const [estimate, preview, products] = await Promise.all([
+    estimateCampaign(organizationId, checked),
+    previewMessages(organizationId, checked, 3),
+    campaignProductsShown(organizationId, checked.parameters.products),
+  ]);
   const availableCents = await walletAvailableCents(organizationId, estimate);
   return {
     name: checked.name,
@@ -104,6 +109,8 @@ export async function reviewCampaign(
     walletAvailableCents: availableCents !== null && estimate.estimatedCostCents > availableCents ? Math.max(0, availableCents) : null,
     includedLeft: estimate.includedLeft,
     preview,
+    // A catalog or multi-product template's products, as the message will show them.
+    products,
     // Broadcast approval: confirming puts it to approval rather than sending it.
     approvalThreshold: overThreshold(options.approvalThreshold, estimate.recipients) ? (options.approvalThreshold ?? null) : null,
   };

@@ -86,3 +86,45 @@ export async function productsAtSend(
   // One section left needs no title; several keep theirs.
   return template.productButton === "MPM" ? { thumbnailRetailerId: thumbnail, sections } : { thumbnailRetailerId: thumbnail };
 }
+
+/** A product a campaign shows, as its Review step and its page list it. */
+export interface CampaignProductShown {
+  id: string;
+  name: string;
+  retailerId: string;
+  priceCents: number;
+  /** The section it is listed in (a multi-product template with titled sections), or null. */
+  section: string | null;
+  /** The product whose picture the message shows. */
+  thumbnail: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A campaign's products with their name, SKU and price, in the order the message shows them (the
+ * thumbnail first, then each section's). A product removed from the shop since is not listed.
+ */
+export async function campaignProductsShown(
+  organizationId: string,
+  products: CampaignProducts | undefined,
+): Promise<CampaignProductShown[]> {
+  if (!products) return [];
+  const placed = [
+    { id: products.thumbnail, section: null as string | null, thumbnail: true },
+    ...(products.sections ?? []).flatMap((s) => s.productIds.map((id) => ({ id, section: s.title || null, thumbnail: false }))),
+  ];
+  const ids = [...new Set(placed.map((p) => p.id).filter((id) => UUID.test(id)))];
+  if (!ids.length) return [];
+  const rows = await rawQuery<{ id: string; name: string; retailerId: string; priceCents: number }>(
+    `select id, name, retailer_id as "retailerId", price_cents::float8 as "priceCents" from products
+     where organization_id = $1 and id = any($2::uuid[])`,
+    [organizationId, ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  // The thumbnail listed once: marked where a section names it too.
+  const inSections = new Set(placed.filter((p) => !p.thumbnail).map((p) => p.id));
+  return placed
+    .filter((p) => byId.has(p.id) && !(p.thumbnail && inSections.has(p.id)))
+    .map((p) => ({ ...byId.get(p.id)!, section: p.section, thumbnail: p.thumbnail || p.id === products.thumbnail }));
+}

@@ -246,7 +246,7 @@ const requestPayment: InboxWork = async ({ actor, conversation, field }) => {
 /** A request's card's "Cancel request": refused at the card while a prompt rings or once it closed. */
 const cancelPayment: InboxWork = async ({ actor, field }) => {
   try {
-    await cancelPaymentRequest(actor, field("requestId"));
+    await cancelPaymentRequest(actor, field("requestId"), { via: "inbox" });
   } catch (error) {
     if (isRefusal(error, "payment")) throw refuseInbox(error.status, error.message, "payment-card");
     throw error;

@@ -4,7 +4,13 @@ import { queryRows } from "../../infrastructure/db/query";
 import type { MessageTemplate } from "../../infrastructure/db/schema";
 import { readQuery } from "../../infrastructure/http/posted-fields";
 import { TemplateFiltersSchema } from "../../../lib/schemas/templates";
-import { TEMPLATE_STATUSES, type TemplateCategory, type TemplateLanguage, type TemplateStatus } from "../../../lib/templates";
+import {
+  TEMPLATE_STATUSES,
+  type ProductButtonKind,
+  type TemplateCategory,
+  type TemplateLanguage,
+  type TemplateStatus,
+} from "../../../lib/templates";
 
 /** Reading a tenant's templates: every query names the organisation, so another tenant's id finds nothing. */
 
@@ -40,6 +46,8 @@ export interface TemplateRow {
   /** The reason Jumbe's review returned it (status rejected, never sent to Meta). */
   platformRejection: string | null;
   source: "jumbe" | "meta";
+  /** A catalog or multi-product template (decision 146): its product button, labelled in the list. */
+  productButton: ProductButtonKind;
 }
 
 interface RawRow {
@@ -55,9 +63,16 @@ interface RawRow {
   rejection_reason: string | null;
   platform_rejection: string | null;
   source: "jumbe" | "meta";
+  product_button: string | null;
   /** created_at as PostgreSQL writes it, to the microsecond: the keyset cursor. */
   position: string;
 }
+
+/** The template's product button (CATALOG or MPM), read in the statement: the list carries no components. */
+const PRODUCT_BUTTON_COLUMN = sql`(select upper(b->>'type') from jsonb_array_elements(
+    case when jsonb_typeof(components) = 'array' then components else '[]'::jsonb end) c
+  cross join lateral jsonb_array_elements(case when jsonb_typeof(c->'buttons') = 'array' then c->'buttons' else '[]'::jsonb end) b
+  where upper(b->>'type') in ('CATALOG', 'MPM') limit 1) as product_button`;
 
 const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -98,7 +113,8 @@ export async function listTemplates(
     filters,
     page,
     limit,
-    sql`id, name, category, language, status, waba_id, submitted_at, created_at, last_error, rejection_reason, platform_rejection, source`,
+    sql`id, name, category, language, status, waba_id, submitted_at, created_at, last_error, rejection_reason, platform_rejection, source,
+        ${PRODUCT_BUTTON_COLUMN}`,
     (r: RawRow): TemplateRow => ({
       id: r.id,
       name: r.name,
@@ -112,6 +128,7 @@ export async function listTemplates(
       rejectionReason: r.rejection_reason,
       platformRejection: r.platform_rejection,
       source: r.source,
+      productButton: r.product_button === "CATALOG" || r.product_button === "MPM" ? r.product_button : null,
     }),
   );
 }
@@ -123,7 +140,7 @@ export async function listWholeTemplates(
   page: { after?: string | null; before?: string | null } = {},
   limit = TEMPLATE_PAGE_SIZE,
 ) {
-  return pageOfTemplates(organizationId, filters, page, limit, sql`*`, (r) => toTemplate({ ...r }));
+  return pageOfTemplates(organizationId, filters, page, limit, sql`*, ${PRODUCT_BUTTON_COLUMN}`, (r) => toTemplate({ ...r }));
 }
 
 /** One keyset page of the tenant's templates, newest first, in one statement, with the cursors around it. */

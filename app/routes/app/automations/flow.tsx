@@ -12,7 +12,7 @@ import { deleteStep, moveStep, saveStep } from "~/.server/domains/automations/fl
 import type { StepInput } from "~/.server/domains/automations/flows/steps";
 import { answeringMembers } from "~/.server/domains/automations/page";
 import { shortcodeChoices } from "~/.server/domains/payments";
-import { sendableProducts } from "~/.server/domains/shop";
+import { stepProducts } from "~/.server/domains/automations/product-choices";
 import { FLOW_MESSAGES, FLOW_STEP_TYPES, FLOW_STEPS_MAX, flowStatusWords, stepTypeWords, type FlowStepType } from "~/lib/schemas/flows";
 import { isStepType, newStepValues, STEP_FIELDS, stepInputOf, stepValues, type StepValues } from "~/lib/schemas/flow-form";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -58,11 +58,10 @@ export async function loader(args: Route.LoaderArgs) {
   const id = args.params.id;
   const current = await requireDeclaredUser(args);
   const canManage = can(current.role, "automations:manage");
-  const [flow, members, shortcodes, products] = await Promise.all([
+  const [flow, members, shortcodes] = await Promise.all([
     found(getFlow(current.organization.id, id)),
     answeringMembers(current.organization.id),
     canManage ? shortcodeChoices(current.organization.id) : [],
-    canManage ? sendableProducts(current.organization.id) : [],
   ]);
   const params = args.url.searchParams;
   let editing: { type: FlowStepType; stepId: string | null; values: StepValues } | null = null;
@@ -73,13 +72,15 @@ export async function loader(args: Route.LoaderArgs) {
     const step = flow.steps.find((s) => s.id === stepId);
     if (!step) throw data(FLOW_MESSAGES.step, { status: 404 });
     // A step just added for a target (an end until filled in), to become the kind chosen (?kind=message).
-    const kind = params.get("kind") ?? "";
+    const kind = params.getAll("kind").find(isStepType) ?? "";
     editing =
       step.type === "end" && isStepType(kind) && kind !== "end"
         ? { type: kind, stepId: step.id, values: newStepValues(kind) }
         : { type: step.type, stepId: step.id, values: stepValues(step) };
   }
-  return { flow, canManage, members, shortcodes, products, editing };
+  const searched = editing?.type === "products" ? await stepProducts(current.organization.id, args.url, editing.values) : null;
+  if (searched && editing) editing.values = searched.values;
+  return { flow, canManage, members, shortcodes, products: searched?.offered ?? null, editing };
 }
 
 type Actor = ReturnType<typeof actorOf>;

@@ -9,7 +9,8 @@ import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.serve
 import { createRule, getRule, ruleTemplates, updateRule } from "~/.server/domains/automations/rules";
 import { answeringMembers, automationNumbers, tryRule } from "~/.server/domains/automations/page";
 import { listFlows } from "~/.server/domains/automations/flows/store";
-import { sendableProducts } from "~/.server/domains/shop";
+import { offeredProducts } from "~/.server/domains/automations/product-choices";
+import { productSearchOf, tickedIds, valuesFromSearch } from "~/lib/schemas/product-search";
 import { NEW_RULE_VALUES, RuleFormSchema, ruleFormValues, ruleInputOf, TryRuleSchema } from "~/lib/schemas/automations";
 import { AUTOMATION_MESSAGES } from "~/lib/schemas/automations-rules";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -55,25 +56,29 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const id = args.params.id;
-  const [rule, numbers, members, fields, flows, templates, products] = await Promise.all([
+  const [rule, numbers, members, fields, flows, templates] = await Promise.all([
     id ? found(getRule(organizationId, id)) : null,
     automationNumbers(organizationId),
     answeringMembers(organizationId),
     attributeDefinitions(organizationId),
     listFlows(organizationId),
     ruleTemplates(organizationId),
-    sendableProducts(organizationId),
   ]);
+  // "Find a product" is a GET of the whole form: the form as it was typed, the products found.
+  const query = productSearchOf(args.url.searchParams);
+  const saved = rule ? ruleFormValues(rule) : NEW_RULE_VALUES;
+  const values = query === null ? saved : valuesFromSearch(args.url.searchParams, Object.keys(NEW_RULE_VALUES), "productIds");
+  const products = await offeredProducts(organizationId, { query: query ?? "", chosenIds: tickedIds(values, "productIds") });
   return {
     rule: rule ? { id: rule.id, name: rule.name, enabled: rule.enabled } : null,
-    values: rule ? ruleFormValues(rule) : NEW_RULE_VALUES,
+    values,
     choices: {
       numbers: numberChoices(numbers, rule?.phoneNumberId ?? null),
       members,
       fields: [...fields.values()].map((f) => ({ key: f.key, label: f.label })),
       flows: flows.map((flow) => ({ id: flow.id, name: flow.name })),
       templates: templates.map(({ value, name, language }) => ({ value, name, language })),
-      products: products.map(({ id, name, priceCents, availability }) => ({ id, name, priceCents, availability })),
+      products: { ...products, action: args.url.pathname },
     },
   };
 }

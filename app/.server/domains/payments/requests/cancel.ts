@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../../infrastructure/db/client";
+import { db, type Executor } from "../../../infrastructure/db/client";
+import type { RequestMeta } from "../../../infrastructure/http/request-meta";
+import { englishOf, words } from "../../../infrastructure/words/said";
+import { recordActivity } from "../../activity";
 import { enqueueJob } from "../../../infrastructure/jobs/queue";
 import { logConversationEvents } from "../../messaging";
 import { emitWebhookEvent } from "../../webhooks-out";
@@ -11,6 +14,12 @@ import { paymentRequestById, type PaymentRequestView } from "./views";
 import type { RequestActor } from "./create";
 import { m } from "~/paraglide/messages";
 
+/** Where a cancel came from, for the activity log: the inbox's card (a member) or the public API. */
+export interface CancelledFrom {
+  via: "inbox" | "api";
+  meta?: RequestMeta;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -20,7 +29,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * decides), and once it is paid or closed. Money that still arrives (a paybill payment by hand with
  * the reference) is recorded: a payment is never thrown away.
  */
-export async function cancelPaymentRequest(actor: RequestActor, requestId: string): Promise<PaymentRequestView> {
+export async function cancelPaymentRequest(
+  actor: RequestActor,
+  requestId: string,
+  from: CancelledFrom = { via: "inbox" },
+): Promise<PaymentRequestView> {
   if (!UUID.test(requestId)) throw refusePaymentRequest(404, "not_found", m.payreq_refusal_not_found(), "requestId");
   await db().transaction(async (tx) => {
     const request = await lockRequest(tx, requestId, actor.organizationId);
@@ -41,6 +54,7 @@ export async function cancelPaymentRequest(actor: RequestActor, requestId: strin
       type: "payment_request.cancelled",
       data: { id: request.id, amountKes: Number(request.amount_kes), reference: request.reference },
     });
+    await recordCancel(tx, actor, request, from);
     await enqueueJob(
       PAYMENT_REQUEST_NOTIFY_QUEUE,
       { requestId: request.id, organizationId: request.organization_id, what: "cancelled" } satisfies NotifyJob,
@@ -48,4 +62,26 @@ export async function cancelPaymentRequest(actor: RequestActor, requestId: strin
     );
   });
   return (await paymentRequestById(actor.organizationId, requestId))!;
+}
+
+/** The activity log's line: who (the member, or none for the API), which request and for how much, from where. */
+async function recordCancel(
+  tx: Executor,
+  actor: RequestActor,
+  request: { organization_id: string; reference: string; amount_kes: number },
+  from: CancelledFrom,
+) {
+  const detail = from.via === "api" ? "app_activity_detail_payreq_cancelled_api" : "app_activity_detail_payreq_cancelled_inbox";
+  await recordActivity(
+    {
+      organizationId: request.organization_id,
+      userId: actor.userId,
+      type: "billing",
+      status: "success",
+      action: "Payment request cancelled",
+      details: englishOf(words(detail, { reference: request.reference, amount: { kes: Number(request.amount_kes) * 100 } })),
+      meta: from.meta,
+    },
+    tx,
+  );
 }

@@ -8,6 +8,7 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/.server/domains/campaigns/lifecycle";
+import { campaignProductsShown } from "~/.server/domains/campaigns/products";
 import { getCampaign, RECIPIENT_RESULTS, recipientsPage, type RecipientResult } from "~/.server/domains/campaigns/queries";
 import { APPROVAL_WORDS, apiKeyApproval, approveCampaign, declineCampaign, requireApprover } from "~/.server/domains/campaigns/approval";
 import { DeclineSchema } from "~/lib/schemas/approval";
@@ -111,7 +112,7 @@ async function templateValuesInWords(organizationId: string, parameters: Campaig
   const buttons = (parameters.buttons ?? []).map((b) =>
     m.messaging_campaign_button_value({ number: b.index + 1, source: sourceInWords(b.source, BUILT_IN_FIELDS) }),
   );
-  return { headerFile, buttons };
+  return { headerFile, buttons, products: await campaignProductsShown(organizationId, parameters.products) };
 }
 
 // Approving, pausing and resuming post only their button; a decline its reason (checked after the role:
