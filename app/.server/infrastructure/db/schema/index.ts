@@ -32,3 +32,4 @@ export * from "./payments";
 export * from "./payment-requests";
 export * from "./shop";
 export * from "./sms";
+export * from "./sms-fallback";
