@@ -17,3 +17,13 @@ export type { CallbackAnswer } from "./receivers";
 export { deliverQueuedSms, queueInboxSms, SMS_SEND_QUEUE } from "./send";
 export { registerSmsJobs } from "./jobs";
 export { inSmsQuietHours } from "./quiet-hours";
+export {
+  campaignFallbackCounts,
+  FALLBACK_AFTER_DEFAULT,
+  FALLBACK_AFTER_MAX,
+  FALLBACK_AFTER_MIN,
+  fallbackOnStatusChanges,
+  runFallback,
+  sweepFallbacks,
+  UNDELIVERABLE_CODES,
+} from "./fallback";
