@@ -30,10 +30,6 @@ export const SMS_FALLBACK_SWEEP_EVERY_SECONDS = 30;
  */
 export const UNDELIVERABLE_CODES = [131026, 131049, 130472] as const;
 
-/** The bounds of "not delivered within": five minutes to a day. */
-export const FALLBACK_AFTER_MIN = 5;
-export const FALLBACK_AFTER_MAX = 24 * 60;
-export const FALLBACK_AFTER_DEFAULT = 60;
 /** A message accepted longer ago than this is not swept (a day's bound and margin). */
 const SWEEP_HORIZON_HOURS = 48;
 const SWEEP_BATCH = 1000;
@@ -93,7 +89,7 @@ async function enqueueFallbackJobs(tx: Executor, ids: string[]) {
 
 /**
  * The sweep (every SMS_FALLBACK_SWEEP_EVERY_SECONDS): campaign messages WhatsApp accepted but has not
- * delivered within their campaign's time get their fallback, and every pending fallback whose time
+ * delivered within their campaign's time (accepted, no status yet or only `sent`) get their fallback, and every pending fallback whose time
  * has come (one moved past quiet hours, one whose job was lost) gets a job. Answers how many it made.
  */
 export async function sweepFallbacks(now: Date = new Date()): Promise<number> {
@@ -106,7 +102,7 @@ export async function sweepFallbacks(now: Date = new Date()): Promise<number> {
       select m.organization_id, m.id, m.campaign_id, 'not_delivered', ${now.toISOString()}::timestamptz
       from campaigns c join messages m on m.campaign_id = c.id
       where c.sms_fallback is not null and c.started_at > ${now.toISOString()}::timestamptz - make_interval(hours => ${SWEEP_HORIZON_HOURS})
-        and m.channel = 'whatsapp' and m.status = 'sent' and m.delivered_at is null
+        and m.channel = 'whatsapp' and m.status in ('queued', 'sent') and m.accepted_at is not null and m.delivered_at is null
         and m.accepted_at <= ${now.toISOString()}::timestamptz - make_interval(mins => (c.sms_fallback ->> 'afterMinutes')::int)
         and not exists (select 1 from sms_fallbacks f where f.source_message_id = m.id)
       limit ${SWEEP_BATCH}
@@ -205,7 +201,9 @@ async function decideAndQueue(tx: Executor, fallback: FallbackRow, now: Date): P
   const [last] = await tx
     .select({ at: max(messages.sentAt) })
     .from(messages)
-    .where(and(eq(messages.organizationId, fallback.organizationId), eq(messages.contactId, contact.id), eq(messages.direction, "inbound")));
+    .where(
+      and(eq(messages.organizationId, fallback.organizationId), eq(messages.contactId, contact.id), eq(messages.direction, "inbound")),
+    );
   if (inSmsQuietHours(now, last?.at ? new Date(last.at) : null)) return { state: "later", at: quietHoursEnd(now) };
   const smsMessageId = await queueFallbackSms(tx, { fallback, source, contactId: contact.id, body, now });
   return smsMessageId ? { state: "sent", smsMessageId } : { state: "skipped", reason: "balance" };

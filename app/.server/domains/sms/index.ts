@@ -19,9 +19,6 @@ export { registerSmsJobs } from "./jobs";
 export { inSmsQuietHours } from "./quiet-hours";
 export {
   campaignFallbackCounts,
-  FALLBACK_AFTER_DEFAULT,
-  FALLBACK_AFTER_MAX,
-  FALLBACK_AFTER_MIN,
   fallbackOnStatusChanges,
   runFallback,
   sweepFallbacks,
