@@ -212,9 +212,10 @@ describe("a campaign with the SMS fallback", () => {
     expect(smsTo("+254712350000")).toHaveLength(1);
     expect(smsTo(UNREACHABLE)).toHaveLength(0);
 
-    // A tenant without SMS: the fallback is skipped, said why.
-    const bare = await connectedTenant("Bila SMS", { sms: false });
-    const plain = await sendCampaign(bare, [UNREACHABLE], { mode: "own", text: "Hello" });
+    // SMS disconnected after the campaign started: the fallback is skipped, said why.
+    const gone = await connectedTenant("Bila SMS");
+    const plain = await sendCampaign(gone, [UNREACHABLE], { mode: "own", text: "Hello" });
+    await rawQuery(`delete from sms_connections where organization_id = $1`, [gone.organizationId]);
     await settle(async () => expect(await fallbacks(plain)).toMatchObject([{ state: "skipped", reason: "not_connected" }]));
   });
 
@@ -229,6 +230,17 @@ describe("a campaign with the SMS fallback", () => {
         smsFallback,
       }).catch((error: unknown) => (isRefusal(error, "campaign") ? error : null));
     expect(await make({ mode: "own", text: "" })).toMatchObject({ field: "smsFallback", status: 422 });
+    // Offered only with SMS connected.
+    const bare = await connectedTenant("Bila SMS kabisa", { sms: false });
+    await expect(
+      createCampaign(bare, {
+        name: "No SMS",
+        template: { name: "order_ready" },
+        parameters: { body: [{ value: "#1" }] },
+        audience: { phones: [recipient(3)] },
+        smsFallback: { mode: "message" },
+      }),
+    ).rejects.toMatchObject({ field: "smsFallback", status: 409 });
     expect(await make({ mode: "own", text: "x".repeat(1531) })).toMatchObject({ field: "smsFallback" });
     expect(await make({ mode: "own", text: "ok", afterMinutes: 2 })).toMatchObject({ field: "smsFallback" });
     expect(await make({ mode: "own", text: "ok", afterMinutes: 24 * 60 + 1 })).toMatchObject({ field: "smsFallback" });

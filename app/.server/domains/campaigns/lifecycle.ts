@@ -123,7 +123,7 @@ export async function checkCampaign(
     audience,
     sources: await contactSources(organizationId, audience),
     scheduledFor,
-    smsFallback: checkSmsFallback(input.smsFallback, template),
+    smsFallback: await checkSmsFallback(organizationId, input.smsFallback, template),
   };
 }
 

@@ -1,3 +1,6 @@
+import { eq } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { smsConnections } from "../../infrastructure/db/schema";
 import type { CampaignSmsFallback } from "../../infrastructure/db/schema/campaigns";
 import type { PreparedTemplate } from "../messaging";
 import { refuseCampaign } from "./refusals";
@@ -17,8 +20,14 @@ export interface SmsFallbackInput {
  * placeholders allowed) or the template's body, each at most an SMS's longest; "not delivered within"
  * a whole number of minutes in bounds. Answers what the campaign stores, or null (off).
  */
-export function checkSmsFallback(given: SmsFallbackInput | null | undefined, template: PreparedTemplate): CampaignSmsFallback | null {
+export async function checkSmsFallback(
+  organizationId: string,
+  given: SmsFallbackInput | null | undefined,
+  template: PreparedTemplate,
+): Promise<CampaignSmsFallback | null> {
   if (!given) return null;
+  if (!(await hasSmsConnection(organizationId)))
+    throw refuseCampaign(409, "invalid_campaign", m.sms_fallback_not_connected(), "smsFallback");
   const afterMinutes = given.afterMinutes ?? FALLBACK_AFTER_DEFAULT;
   if (!Number.isInteger(afterMinutes) || afterMinutes < FALLBACK_AFTER_MIN || afterMinutes > FALLBACK_AFTER_MAX)
     throw refuseCampaign(
@@ -39,4 +48,14 @@ export function checkSmsFallback(given: SmsFallbackInput | null | undefined, tem
       "smsFallback",
     );
   return { mode: given.mode, text, named: template.body.named, afterMinutes };
+}
+
+/** Whether the organisation has Africa's Talking connected (Settings → SMS). */
+export async function hasSmsConnection(organizationId: string): Promise<boolean> {
+  const [row] = await db()
+    .select({ id: smsConnections.id })
+    .from(smsConnections)
+    .where(eq(smsConnections.organizationId, organizationId))
+    .limit(1);
+  return !!row;
 }
