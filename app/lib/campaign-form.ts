@@ -145,7 +145,7 @@ export function campaignValuesOf(fields: Record<string, unknown>): CampaignFormV
   };
 }
 
-const fallbackModeOf = (value: string): FallbackMode => (FALLBACK_MODES.find((mode) => mode === value) ?? "off");
+const fallbackModeOf = (value: string): FallbackMode => FALLBACK_MODES.find((mode) => mode === value) ?? "off";
 
 export const emptyCampaignForm = (): CampaignFormValues => ({
   name: "",

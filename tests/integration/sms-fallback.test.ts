@@ -5,7 +5,7 @@ import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { feedCampaign } from "~/.server/domains/campaigns/feeder";
-import { campaignFallbackCounts, runFallback, saveSmsConnection, sweepFallbacks } from "~/.server/domains/sms";
+import { campaignFallbackSummary, runFallback, saveSmsConnection, sweepFallbacks } from "~/.server/domains/sms";
 import { quietHoursEnd } from "~/.server/domains/sms/fallback";
 import { isRefusal } from "~/.server/infrastructure/refusal";
 import { createVerifiedUser } from "../support/accounts";
@@ -147,7 +147,13 @@ describe("a campaign with the SMS fallback", () => {
     expect(await scalar(`select count(*)::int as n from messages where organization_id = $1 and channel = 'sms'`, [t.organizationId])).toBe(
       1,
     );
-    expect(await campaignFallbackCounts(t.organizationId, id)).toEqual({ sent: 1, pending: 0, cancelled: 0, skipped: 0 });
+    expect(await campaignFallbackSummary(t.organizationId, id)).toEqual({
+      afterMinutes: 60,
+      sent: 1,
+      pending: 0,
+      cancelled: 0,
+      skipped: 0,
+    });
   });
 
   it("sends after the set time without delivery, and a late delivered status cancels a fallback not yet sent", async () => {
@@ -204,7 +210,7 @@ describe("a campaign with the SMS fallback", () => {
     expect(new Date(due!.due_at).getTime()).toBe(quietHoursEnd(new Date()).getTime());
     // Another tenant's campaign page counts nothing of it.
     const other = await connectedTenant("Duka Jingine", { sms: false });
-    expect(await campaignFallbackCounts(other.organizationId, id)).toEqual({ sent: 0, pending: 0, cancelled: 0, skipped: 0 });
+    expect(await campaignFallbackSummary(other.organizationId, id)).toBeNull();
     // At 08:00 the sweep gives it a job, and it goes.
     vi.setSystemTime(quietHoursEnd(new Date()));
     await sweepFallbacks(new Date());

@@ -256,13 +256,30 @@ export function quietHoursEnd(now: Date): Date {
   return at;
 }
 
-/** A campaign's fallbacks by state, for its page: SMS sent, waiting, cancelled (WhatsApp arrived), skipped. */
-export async function campaignFallbackCounts(organizationId: string, campaignId: string) {
-  const rows = await db()
-    .select({ state: smsFallbacks.state, n: sql<number>`count(*)::int` })
-    .from(smsFallbacks)
-    .where(and(eq(smsFallbacks.organizationId, organizationId), eq(smsFallbacks.campaignId, campaignId)))
-    .groupBy(smsFallbacks.state);
-  const count = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
-  return { sent: count("sent"), pending: count("pending"), cancelled: count("cancelled"), skipped: count("skipped") };
+/**
+ * A campaign's SMS fallback for its page, in one statement: its time and its fallbacks by state (SMS
+ * sent, waiting, cancelled because WhatsApp delivered, skipped); null when it has none (or it is
+ * another tenant's).
+ */
+export async function campaignFallbackSummary(organizationId: string, campaignId: string) {
+  const [row] = await queryRows<{ after_minutes: number; sent: number; pending: number; cancelled: number; skipped: number }>(
+    db(),
+    sql`
+    select (c.sms_fallback ->> 'afterMinutes')::int as after_minutes,
+           (count(f.id) filter (where f.state = 'sent'))::int as sent,
+           (count(f.id) filter (where f.state = 'pending'))::int as pending,
+           (count(f.id) filter (where f.state = 'cancelled'))::int as cancelled,
+           (count(f.id) filter (where f.state = 'skipped'))::int as skipped
+    from campaigns c left join sms_fallbacks f on f.campaign_id = c.id
+    where c.organization_id = ${organizationId} and c.id = ${campaignId} and c.sms_fallback is not null
+    group by c.id`,
+  );
+  if (!row) return null;
+  return {
+    afterMinutes: Number(row.after_minutes),
+    sent: Number(row.sent),
+    pending: Number(row.pending),
+    cancelled: Number(row.cancelled),
+    skipped: Number(row.skipped),
+  };
 }

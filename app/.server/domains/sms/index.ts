@@ -17,10 +17,4 @@ export type { CallbackAnswer } from "./receivers";
 export { deliverQueuedSms, queueInboxSms, SMS_SEND_QUEUE } from "./send";
 export { registerSmsJobs } from "./jobs";
 export { inSmsQuietHours } from "./quiet-hours";
-export {
-  campaignFallbackCounts,
-  fallbackOnStatusChanges,
-  runFallback,
-  sweepFallbacks,
-  UNDELIVERABLE_CODES,
-} from "./fallback";
+export { campaignFallbackSummary, fallbackOnStatusChanges, runFallback, sweepFallbacks, UNDELIVERABLE_CODES } from "./fallback";
