@@ -4,6 +4,7 @@ import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
+import { reviewCampaign } from "~/.server/domains/campaigns/campaign-form";
 import { feedCampaign } from "~/.server/domains/campaigns/feeder";
 import { campaignFallbackSummary, runFallback, saveSmsConnection, sweepFallbacks } from "~/.server/domains/sms";
 import { quietHoursEnd } from "~/.server/domains/sms/fallback";
@@ -225,7 +226,7 @@ describe("a campaign with the SMS fallback", () => {
     await settle(async () => expect(await fallbacks(plain)).toMatchObject([{ state: "skipped", reason: "not_connected" }]));
   });
 
-  it("refuses a fallback out of bounds at the campaign's field", async () => {
+  it("refuses a fallback out of bounds at the campaign's field, and prices its worst case per part on Review", async () => {
     const t = await connectedTenant("Mipaka");
     const make = (smsFallback: { mode: "own" | "message"; text?: string; afterMinutes?: number }) =>
       createCampaign(t, {
@@ -250,6 +251,19 @@ describe("a campaign with the SMS fallback", () => {
     expect(await make({ mode: "own", text: "x".repeat(1531) })).toMatchObject({ field: "smsFallback" });
     expect(await make({ mode: "own", text: "ok", afterMinutes: 2 })).toMatchObject({ field: "smsFallback" });
     expect(await make({ mode: "own", text: "ok", afterMinutes: 24 * 60 + 1 })).toMatchObject({ field: "smsFallback" });
+    // Review prices the worst case per part: the SMS as each person gets it (203 characters: 2 parts), everyone by SMS.
+    const review = await reviewCampaign(
+      t.organizationId,
+      {
+        name: "Bounds",
+        template: { name: "order_ready" },
+        parameters: { body: [{ value: "#1" }] },
+        audience: { phones: [recipient(3), recipient(4)] },
+        smsFallback: { mode: "own", text: `${"a".repeat(200)} {{1}}` },
+      },
+      { segmentName: () => null, approvalThreshold: null },
+    );
+    expect(review.sms).toMatchObject({ parts: 2, perSmsCents: 200, totalCents: 400, afterMinutes: 60 });
     const id = await make({ mode: "message", afterMinutes: 45 });
     expect(typeof id).toBe("string");
     const [row] = await rawQuery<{ sms_fallback: unknown }>(`select sms_fallback from campaigns where id = $1`, [id]);
