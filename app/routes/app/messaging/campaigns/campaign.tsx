@@ -282,13 +282,7 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
       <div id="campaign-figures" data-live-region>
         <CampaignFigures live={live} progress={progressOf(live.counts, reach)} />
       </div>
-      <CampaignDetails
-        campaign={campaign}
-        templateValues={templateValues}
-        leftOut={leftOut}
-        leftOutTotal={leftOutTotal}
-        sms={smsFallback}
-      />
+      <CampaignDetails {...{ campaign, templateValues, leftOut, leftOutTotal }} sms={smsFallback} />
       <div id="campaign-recipients" data-live-region>
         <CampaignRecipients recipients={recipients} result={result} page={page} counted={campaign.audienceSize !== null} />
       </div>
