@@ -43,7 +43,8 @@ const DELIVERED = ["delivered", "read", "played"];
  */
 export async function fallbackOnStatusChanges(tx: Executor, changes: StatusChange[]) {
   const failed = changes.filter((c) => c.status === "failed" && c.campaignId).map((c) => c.id);
-  const delivered = changes.filter((c) => DELIVERED.includes(c.status)).map((c) => c.id);
+  // Only a campaign's messages have fallbacks: an inbox reply's "delivered" costs no statement here.
+  const delivered = changes.filter((c) => DELIVERED.includes(c.status) && c.campaignId).map((c) => c.id);
   if (failed.length) await queueFailedFallbacks(tx, failed);
   if (delivered.length) await cancelDelivered(tx, delivered);
 }
