@@ -1,3 +1,4 @@
+import { FALLBACK_AFTER_DEFAULT, FALLBACK_MODES, type FallbackMode } from "~/lib/sms-fallback";
 import { m } from "~/paraglide/messages";
 
 /**
@@ -54,6 +55,10 @@ export interface CampaignFormValues {
   when: "now" | "later";
   date: string;
   time: string;
+  /** The SMS fallback (decision 152): off, its own text, or the message's text; after how many minutes undelivered. */
+  smsFallback: FallbackMode;
+  smsText: string;
+  smsAfter: string;
 }
 
 export const PLACEHOLDERS_MAX = 100;
@@ -134,8 +139,13 @@ export function campaignValuesOf(fields: Record<string, unknown>): CampaignFormV
     when: textOf(fields, "when", 10) === "later" ? "later" : "now",
     date: textOf(fields, "date", 10),
     time: textOf(fields, "time", 5),
+    smsFallback: fallbackModeOf(textOf(fields, "sms_fallback", 10)),
+    smsText: textOf(fields, "sms_text", 2000),
+    smsAfter: textOf(fields, "sms_after", 6),
   };
 }
+
+const fallbackModeOf = (value: string): FallbackMode => FALLBACK_MODES.find((mode) => mode === value) ?? "off";
 
 export const emptyCampaignForm = (): CampaignFormValues => ({
   name: "",
@@ -153,6 +163,9 @@ export const emptyCampaignForm = (): CampaignFormValues => ({
   when: "now",
   date: "",
   time: "",
+  smsFallback: "off",
+  smsText: "",
+  smsAfter: String(FALLBACK_AFTER_DEFAULT),
 });
 
 /**

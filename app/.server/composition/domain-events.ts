@@ -6,6 +6,8 @@ import { queueCopiesErasure } from "../domains/integrations/erasure";
 import { onPaymentRequestClosed } from "../domains/payments";
 import { settleOrderOfRequest } from "../domains/shop";
 import { shopifyOrderPaymentClosed } from "../domains/integrations/shopify/order-payments";
+import { onMessageStatusChanges } from "../domains/messaging";
+import { fallbackOnStatusChanges } from "../domains/sms";
 
 /**
  * The reactions a lower domain announces and a higher one performs, wired once per process by the
@@ -17,4 +19,5 @@ export function wireDomainEvents() {
   onPaymentRequestClosed("shop.settle-order", settleOrderOfRequest);
   onPaymentRequestClosed("automations.flow-payment", flowPaymentClosed);
   onPaymentRequestClosed("integrations.shopify-order-paid", shopifyOrderPaymentClosed);
+  onMessageStatusChanges("sms.fallback", fallbackOnStatusChanges);
 }

@@ -13,9 +13,12 @@ export function CampaignDetails({
   templateValues,
   leftOut,
   leftOutTotal,
+  sms = null,
 }: {
   campaign: CampaignView;
   templateValues: { headerFile: string | null; buttons: string[]; products: CampaignProductShown[] };
+  /** Its SMS fallback's figures (decision 152), when it has one. */
+  sms?: { afterMinutes: number; sent: number; pending: number; cancelled: number; skipped: number } | null;
   leftOut: { reason: string; words: string; count: number }[];
   leftOutTotal: number;
 }) {
@@ -49,6 +52,23 @@ export function CampaignDetails({
             label: m.messaging_estimated_cost(),
             value: campaign.estimatedCostKes === null ? "" : formatKes(Math.round(campaign.estimatedCostKes * 100)),
           },
+          ...(sms
+            ? [
+                {
+                  label: m.sms_fallback_page_label(),
+                  value: (
+                    <span data-testid="campaign-sms-fallback">
+                      {m.sms_fallback_page_counts({
+                        sent: formatNumber(sms.sent),
+                        pending: formatNumber(sms.pending),
+                        cancelled: formatNumber(sms.cancelled),
+                        skipped: formatNumber(sms.skipped),
+                      })}
+                    </span>
+                  ),
+                },
+              ]
+            : []),
           {
             label: m.messaging_campaigns_col_scheduled_for(),
             value: campaign.scheduledFor ? formatWhen(campaign.scheduledFor) : m.messaging_campaign_details_not_scheduled(),

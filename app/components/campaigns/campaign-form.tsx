@@ -8,11 +8,12 @@ import { Field, FormError, SelectField } from "~/components/ui/field";
 import { useServerCheckedForm } from "~/components/ui/use-schema-form";
 import { AudienceCard, WhenCard } from "./audience-fields";
 import { Placeholders } from "./placeholders";
+import { SmsFallbackCard } from "./sms-fallback-fields";
 import { m } from "~/paraglide/messages";
 import type { CampaignChoices, CampaignErrors, TemplateChoice } from "./types";
 
 type FieldName = keyof CampaignErrors;
-const FIELD_NAMES: FieldName[] = ["name", "from", "template", "parameters", "audience", "scheduledFor"];
+const FIELD_NAMES: FieldName[] = ["name", "from", "template", "parameters", "audience", "scheduledFor", "smsFallback"];
 
 /**
  * The New Campaign and Quick Broadcast form (the edit step), on a page without React (decision 067).
@@ -47,6 +48,7 @@ export function CampaignForm({
       <MessageCard kind={kind} choices={choices} values={values} errors={errors} />
       <AudienceCard choices={choices} values={values} errors={errors} />
       {kind === "campaign" ? <WhenCard values={values} errors={errors} /> : null}
+      {choices.smsConnected ? <SmsFallbackCard values={values} error={errors.smsFallback} /> : null}
       <div className="flex justify-end gap-2">
         <ButtonLink to={cancelTo} variant="secondary">
           {m.messaging_cancel()}

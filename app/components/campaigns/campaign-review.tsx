@@ -4,6 +4,7 @@ import type { CampaignFormValues } from "~/lib/campaign-form";
 import type { CampaignKind } from "~/lib/schemas/campaign";
 import { formatNumber, zoneWords } from "~/lib/dates";
 import { formatKes } from "~/lib/invoice";
+import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import { CalendarClock, Send, Save } from "~/components/ui/icons";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
@@ -24,6 +25,9 @@ function hiddenFields(values: CampaignFormValues): [string, string][] {
     ["when", values.when],
     ["date", values.date],
     ["time", values.time],
+    ["sms_fallback", values.smsFallback],
+    ["sms_text", values.smsText],
+    ["sms_after", values.smsAfter],
   ];
   if (values.everyone) fields.push(["everyone", "on"]);
   values.body.forEach((p, i) =>
@@ -81,6 +85,26 @@ export function CampaignReviewForm({ kind, values, review }: { kind: CampaignKin
                 </span>
               ),
             },
+            ...(review.sms
+              ? [
+                  {
+                    label: m.sms_fallback_review_label(),
+                    value: (
+                      <span data-testid="review-sms">
+                        {m.sms_fallback_review_cost({
+                          total: formatKes(review.sms.totalCents),
+                          count: formatNumber(review.recipients),
+                          parts: formatNumber(review.sms.parts),
+                          price: formatKes(SMS_PART_PRICE_CENTS),
+                        })}{" "}
+                        <span className="block text-xs text-slate-500">
+                          {m.sms_fallback_review_after({ minutes: formatNumber(review.sms.afterMinutes), text: review.sms.text })}
+                        </span>
+                      </span>
+                    ),
+                  },
+                ]
+              : []),
             { label: m.messaging_review_from(), value: review.from },
             { label: m.messaging_campaigns_col_template(), value: review.template },
             { label: m.messaging_campaigns_col_audience(), value: review.audience },

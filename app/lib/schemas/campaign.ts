@@ -28,6 +28,9 @@ const CampaignFieldsSchema = z.looseObject({
   when: text,
   date: text,
   time: text,
+  sms_fallback: text,
+  sms_text: text,
+  sms_after: text,
 });
 
 export function campaignFormSchema(kind: CampaignKind) {

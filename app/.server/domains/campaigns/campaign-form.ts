@@ -19,6 +19,7 @@ import {
 import { formatWhen, zonedInstant } from "~/lib/dates";
 import type { CampaignKind } from "~/lib/schemas/campaign";
 import { CAMPAIGN_MESSAGES } from "~/lib/schemas/campaign-rules";
+import { FALLBACK_AFTER_DEFAULT, worstCaseSms } from "~/lib/sms-fallback";
 import { m } from "~/paraglide/messages";
 
 const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
@@ -48,6 +49,18 @@ export function campaignInputOf(values: CampaignFormValues, kind: CampaignKind, 
       ...(values.everyone ? { everyone: true } : {}),
     },
     scheduledFor,
+    smsFallback: smsFallbackOf(values),
+  };
+}
+
+/** The SMS fallback from the form: off, or its mode, text and minutes (an empty time: the default). */
+function smsFallbackOf(values: CampaignFormValues): CampaignInput["smsFallback"] {
+  if (values.smsFallback === "off") return null;
+  const after = values.smsAfter.trim();
+  return {
+    mode: values.smsFallback,
+    text: values.smsText,
+    afterMinutes: after ? Number(after) : FALLBACK_AFTER_DEFAULT,
   };
 }
 
@@ -111,6 +124,17 @@ export async function reviewCampaign(
     preview,
     // A catalog or multi-product template's products, as the message will show them.
     products,
+    // The SMS fallback's worst case: every recipient by SMS, each as long as the longest previewed (decision 152).
+    sms: checked.smsFallback
+      ? {
+          afterMinutes: checked.smsFallback.afterMinutes,
+          text: preview[0]?.sms ?? checked.smsFallback.text,
+          ...worstCaseSms(
+            estimate.recipients,
+            preview.map((p) => p.sms ?? checked.smsFallback!.text),
+          ),
+        }
+      : null,
     // Broadcast approval: confirming puts it to approval rather than sending it.
     approvalThreshold: overThreshold(options.approvalThreshold, estimate.recipients) ? (options.approvalThreshold ?? null) : null,
   };

@@ -6,3 +6,5 @@ export { failureInWords } from "./failure-words";
 export { pauseForClosing, pauseForRecategorisation, pauseForTemplateStatus } from "./guards";
 export { holdQueuedMessages, resumeCampaign } from "./lifecycle";
 export { COPY_CODE_MAX, LINK_MAX, headerMediaInput } from "./template-values";
+export { parameterValue } from "./variables";
+export { fillPlaceholders } from "./preview";

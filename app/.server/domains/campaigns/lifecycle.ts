@@ -2,7 +2,14 @@ import { sql, type SQL } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { isUuid } from "../../infrastructure/db/keyset";
-import type { CampaignAudience, CampaignParameters, LeftOutReason, ParameterSource } from "../../infrastructure/db/schema/campaigns";
+import type {
+  CampaignAudience,
+  CampaignParameters,
+  CampaignSmsFallback,
+  LeftOutReason,
+  ParameterSource,
+} from "../../infrastructure/db/schema/campaigns";
+import { checkSmsFallback, type SmsFallbackInput } from "./sms-fallback";
 import { recordActivity, momentInWords } from "../activity";
 import { englishOf, words } from "../../infrastructure/words/said";
 import { attributeDefinitions } from "../contacts";
@@ -47,6 +54,8 @@ export interface CampaignInput {
   /** When to start: null or absent, now (or a draft, with `draft`). */
   scheduledFor?: Date | null;
   draft?: boolean;
+  /** An SMS to whoever WhatsApp cannot reach (decision 152); null or absent: off. */
+  smsFallback?: SmsFallbackInput | null;
 }
 
 /** A checked campaign, ready to count, store or start: its sender, template, values and audience. */
@@ -60,6 +69,7 @@ export interface CheckedCampaign {
   /** The audience's contacts as SQL on `c` (the segment read now, outside any transaction). */
   sources: SQL;
   scheduledFor: Date | null;
+  smsFallback: CampaignSmsFallback | null;
 }
 
 const sendRefusalAsCampaign = (error: unknown, field: string) => {
@@ -113,6 +123,7 @@ export async function checkCampaign(
     audience,
     sources: await contactSources(organizationId, audience),
     scheduledFor,
+    smsFallback: await checkSmsFallback(organizationId, input.smsFallback, template),
   };
 }
 
@@ -189,13 +200,13 @@ export async function confirmCampaign(
       tx,
       sql`
       insert into campaigns (organization_id, kind, name, status, phone_number_id, template_name, template_language, template_category,
-                             parameters, audience, segment_id, scheduled_for, estimated_cost_cents, created_by, api_key_id)
+                             parameters, audience, segment_id, scheduled_for, estimated_cost_cents, created_by, api_key_id, sms_fallback)
       values (${actor.organizationId}, ${checked.kind}, ${checked.name}, ${planned === "sending" ? "scheduled" : planned},
               ${checked.sender.phoneNumberId}, ${checked.template.name}, ${checked.template.language},
               ${checked.template.category.toUpperCase()}, ${JSON.stringify(checked.parameters)}::jsonb,
               ${JSON.stringify(checked.audience)}::jsonb, ${checked.audience.segmentId ?? null},
               ${checked.scheduledFor?.toISOString() ?? null}::timestamptz, ${estimate.estimatedCostCents}, ${actor.userId ?? null},
-              ${actor.apiKeyId ?? null})
+              ${actor.apiKeyId ?? null}, ${checked.smsFallback ? JSON.stringify(checked.smsFallback) : null}::jsonb)
       returning id`,
     );
     const campaignId = rows[0]!.id;

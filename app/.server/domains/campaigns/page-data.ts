@@ -3,6 +3,7 @@ import { attributeDefinitions, listSegments, contactTagChoices } from "../contac
 import { BUILT_IN_FIELDS } from "./variables";
 import { valueButtons, type ValueButton, mediaKindOf } from "../messaging";
 import { sendableProducts } from "./products";
+import { hasSmsConnection } from "./sms-fallback";
 import { productButtonOf } from "~/lib/templates";
 import { m } from "~/paraglide/messages";
 
@@ -105,16 +106,19 @@ export async function mediaChoices(organizationId: string, limit = 50): Promise<
 
 /** Everything the New Campaign form offers: numbers, templates, the fields a placeholder can take, segments, tags and uploads. */
 export async function campaignFormChoices(organizationId: string) {
-  const [senders, templates, definitions, segments, tags, media] = await Promise.all([
+  const [senders, templates, definitions, segments, tags, media, smsConnected] = await Promise.all([
     senderChoices(organizationId),
     approvedTemplateChoices(organizationId),
     attributeDefinitions(organizationId),
     listSegments(organizationId, { counts: false }),
     contactTagChoices(organizationId),
     mediaChoices(organizationId),
+    hasSmsConnection(organizationId),
   ]);
   return {
     senders,
+    // The SMS fallback is offered only with Africa's Talking connected (decision 152).
+    smsConnected,
     templates,
     fields: [
       ...Object.entries(BUILT_IN_FIELDS).map(([key, label]) => ({ key, label })),

@@ -14,6 +14,8 @@ export interface PreviewMessage {
   footer: string | null;
   /** The buttons that take a value: their label and what they open or copy for this person. */
   buttons?: { text: string; value: string }[];
+  /** The SMS this person would get if WhatsApp cannot reach them (a campaign with the SMS fallback). */
+  sms?: string;
 }
 
 /** A template's text with its placeholders ({{1}} or {{name}}) filled in order of the values. */
@@ -64,6 +66,7 @@ function previewOf(checked: CheckedCampaign, phone: string, fields: RecipientFie
     body: fillPlaceholders(texts.body, values, checked.template.body.named),
     footer: texts.footer,
     ...(buttons.length ? { buttons } : {}),
+    ...(checked.smsFallback ? { sms: fillPlaceholders(checked.smsFallback.text, values, checked.smsFallback.named) } : {}),
   };
 }
 

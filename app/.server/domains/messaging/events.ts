@@ -3,6 +3,7 @@ import type { StatusChange } from "./statuses";
 import { logMessageEvents } from "./conversation-events";
 import { chargeAccepted, settleFailed } from "../billing";
 import { campaignMessagesFailed, figuresMoved } from "./campaign-figures";
+import { announceStatusChanges } from "./status-reactions";
 import type { Executor } from "../../infrastructure/db/client";
 
 const EVENT_OF: Record<string, "message.delivered" | "message.read" | "message.failed" | undefined> = {
@@ -36,6 +37,8 @@ export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
     tx,
     changes.filter((c) => c.status === "failed").map((c) => c.id),
   );
+  // Higher domains' reactions (an SMS fallback queued or cancelled, decision 152).
+  await announceStatusChanges(tx, changes);
   await enqueueMessageEvents(
     tx,
     changes.flatMap((c) => {

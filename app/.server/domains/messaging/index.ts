@@ -35,3 +35,5 @@ export type { SendRefusalCode } from "./refusals";
 export { SERVICE_WINDOW_MS, refuseWhileClosing, resolveSenderNumber } from "./sender";
 export type { SenderNumber } from "./sender";
 export { releaseHeldMessages } from "./token-refusal";
+export { onMessageStatusChanges } from "./status-reactions";
+export type { StatusChange } from "./statuses";

@@ -20,3 +20,4 @@ export { inSmsQuietHours } from "./quiet-hours";
 export { SMS_ONLY_NUMBER, smsOnlyOf } from "~/lib/sms-only";
 export { apiSmsById, queueApiSms } from "./api";
 export type { ApiSms } from "./api";
+export { campaignFallbackSummary, fallbackOnStatusChanges, runFallback, sweepFallbacks, UNDELIVERABLE_CODES } from "./fallback";

@@ -1,7 +1,9 @@
 import { registerJobHandler } from "../../infrastructure/jobs/worker";
 import { deliverQueuedSms, settleUnknownSms, SMS_SEND_QUEUE, SMS_SETTLE_QUEUE } from "./send";
+import { registerRecurringJob } from "../../infrastructure/jobs/recurring";
+import { runFallback, SMS_FALLBACK_QUEUE, SMS_FALLBACK_SWEEP_EVERY_SECONDS, SMS_FALLBACK_SWEEP_QUEUE, sweepFallbacks } from "./fallback";
 
-/** SMS's queue: each queued SMS handed to Africa's Talking (at most once: send.ts). */
+/** SMS's queues: each queued SMS handed to Africa's Talking (at most once: send.ts), and the WhatsApp fallback's (fallback.ts). */
 export function registerSmsJobs() {
   registerJobHandler<{ messageId: string }>({
     queue: SMS_SEND_QUEUE,
@@ -21,4 +23,25 @@ export function registerSmsJobs() {
       for (const job of jobs) await settleUnknownSms(job.payload.messageId);
     },
   });
+  registerJobHandler<{ fallbackId: string }>({
+    queue: SMS_FALLBACK_QUEUE,
+    batchSize: 20,
+    maxAttempts: 5,
+    // Several batches at once: 10,000 failures become SMS within two minutes (issue 77's benchmark).
+    concurrency: 4,
+    transactional: false,
+    run: async (jobs) => {
+      for (const job of jobs) await runFallback(job.payload.fallbackId);
+    },
+  });
+  registerJobHandler<Record<string, never>>({
+    queue: SMS_FALLBACK_SWEEP_QUEUE,
+    batchSize: 1,
+    maxAttempts: 1,
+    transactional: false,
+    run: async () => {
+      await sweepFallbacks();
+    },
+  });
+  registerRecurringJob({ name: "sms-fallback-sweep", queue: SMS_FALLBACK_SWEEP_QUEUE, everySeconds: SMS_FALLBACK_SWEEP_EVERY_SECONDS });
 }

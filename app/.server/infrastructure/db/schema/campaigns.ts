@@ -45,6 +45,21 @@ export interface CampaignParameters {
   products?: CampaignProducts;
 }
 
+/**
+ * A campaign's SMS fallback (issue 77, decision 152): the SMS sent once to a recipient WhatsApp
+ * cannot reach. `text` has the template's placeholders ({{1}} or {{name}}), filled with the
+ * recipient's values as the template's are; `own` is the tenant's text, `message` the template's
+ * body as it was when the campaign was saved. `afterMinutes`: also when WhatsApp has not delivered
+ * it within that time. Null on the campaign: no fallback.
+ */
+export interface CampaignSmsFallback {
+  mode: "own" | "message";
+  text: string;
+  /** The template's named placeholders in order (empty for {{1}}, {{2}}...). */
+  named: string[];
+  afterMinutes: number;
+}
+
 /** Who a campaign goes to: any mix of a segment, tags, chosen contacts and numbers; or everyone opted in. */
 export interface CampaignAudience {
   segmentId?: string;
@@ -121,6 +136,8 @@ export const campaigns = pgTable(
      * (decision 114). Null until it completes. Each later line tells only what this did not hold.
      */
     reportedOutcome: jsonb("reported_outcome").$type<ReportedOutcome>(),
+    /** Its SMS fallback, or null (off). */
+    smsFallback: jsonb("sms_fallback").$type<CampaignSmsFallback>(),
     /** Why it is paused: a person's pause, or Jumbe's (template paused, quality low, messaging limit). */
     pausedReason: text("paused_reason"),
     pausedBy: uuid("paused_by").references(() => users.id, { onDelete: "set null" }),

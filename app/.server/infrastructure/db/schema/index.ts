@@ -33,3 +33,4 @@ export * from "./payment-requests";
 export * from "./shop";
 export * from "./sms";
 export * from "./ads";
+export * from "./sms-fallback";

@@ -10,6 +10,7 @@ import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { cancelCampaign, pauseCampaign, resumeCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { campaignProductsShown } from "~/.server/domains/campaigns/products";
 import { getCampaign, RECIPIENT_RESULTS, recipientsPage, type RecipientResult } from "~/.server/domains/campaigns/queries";
+import { campaignFallbackSummary } from "~/.server/domains/sms";
 import { APPROVAL_WORDS, apiKeyApproval, approveCampaign, declineCampaign, requireApprover } from "~/.server/domains/campaigns/approval";
 import { DeclineSchema } from "~/lib/schemas/approval";
 import { LEFT_OUT_WORDS } from "~/.server/domains/campaigns/failure-words";
@@ -64,9 +65,10 @@ export async function loader(args: Route.LoaderArgs) {
   const after = Number(params.get("after"));
   try {
     // Side by side (each refuses a campaign of another tenant): the page waits for two round trips, not four.
-    const [campaign, recipients] = await Promise.all([
+    const [campaign, recipients, smsFallback] = await Promise.all([
       getCampaign(organizationId, args.params.id),
       recipientsPage(organizationId, args.params.id, { result, after: Number.isSafeInteger(after) && after > 0 ? after : undefined }),
+      campaignFallbackSummary(organizationId, args.params.id),
     ]);
     // Made through the API: whoever has held its key cannot decide it (decision 045).
     const viaKey =
@@ -75,6 +77,7 @@ export async function loader(args: Route.LoaderArgs) {
         : { madeWithApiKey: false, heldKey: false };
     return {
       campaign,
+      smsFallback,
       templateValues: await templateValuesInWords(organizationId, campaign.parameters),
       recipients,
       result: result ?? null,
@@ -206,6 +209,7 @@ export async function action(args: Route.ActionArgs) {
 export default function CampaignPage({ loaderData, actionData }: Route.ComponentProps) {
   const {
     campaign,
+    smsFallback,
     templateValues,
     recipients,
     result,
@@ -279,7 +283,7 @@ export default function CampaignPage({ loaderData, actionData }: Route.Component
       <div id="campaign-figures" data-live-region>
         <CampaignFigures live={live} progress={progressOf(live.counts, reach)} />
       </div>
-      <CampaignDetails campaign={campaign} templateValues={templateValues} leftOut={leftOut} leftOutTotal={leftOutTotal} />
+      <CampaignDetails {...{ campaign, templateValues, leftOut, leftOutTotal }} sms={smsFallback} />
       <div id="campaign-recipients" data-live-region>
         <CampaignRecipients recipients={recipients} result={result} page={page} counted={campaign.audienceSize !== null} />
       </div>

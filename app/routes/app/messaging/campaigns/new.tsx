@@ -60,7 +60,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 // The fields a refusal may name on this form; any other is said above it.
-const FIELDS = new Set(["name", "from", "template", "parameters", "audience", "scheduledFor"]);
+const FIELDS = new Set(["name", "from", "template", "parameters", "audience", "scheduledFor", "smsFallback"]);
 
 /** The form again (its step "edit"), or the review of it: Conform's result either way. */
 function answer(result: SubmissionResult<string[]>, status = 200, review: CampaignReview | null = null) {

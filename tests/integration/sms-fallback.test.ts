@@ -1,0 +1,272 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { env, setEnv } from "~/.server/infrastructure/config/env";
+import { drainJobs } from "~/.server/infrastructure/jobs/worker";
+import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
+import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
+import { reviewCampaign } from "~/.server/domains/campaigns/campaign-form";
+import { feedCampaign } from "~/.server/domains/campaigns/feeder";
+import { campaignFallbackSummary, runFallback, saveSmsConnection, sweepFallbacks } from "~/.server/domains/sms";
+import { quietHoursEnd } from "~/.server/domains/sms/fallback";
+import { isRefusal } from "~/.server/infrastructure/refusal";
+import { createVerifiedUser } from "../support/accounts";
+import { metaSandboxForFile } from "../support/meta-harness";
+import { approvedBodyTemplate, recipient, setBucketRate } from "../support/sending-kit";
+import { API_KEY, SENDER_ID, startAfricastalking, USERNAME, type AfricastalkingHarness } from "@jumbe/sandbox/africastalking/test-support";
+
+// Issue 77's fallback (decision 152): a campaign's WhatsApp message Meta cannot deliver (131026: the
+// sandbox fails numbers ending 0000 after accepting them) reaches the person by SMS, exactly once
+// whatever is retried or repeated; a WhatsApp message delivered late cancels a fallback not yet sent.
+
+const meta = metaSandboxForFile();
+let at: AfricastalkingHarness;
+beforeAll(async () => {
+  at = await startAfricastalking();
+});
+afterAll(async () => {
+  await at.close();
+});
+beforeEach(() => {
+  setEnv({ ...env(), AFRICASTALKING_BASE_URL: at.base });
+  at.sandbox.reset();
+  // Jumbe's clock at 10:00 in Nairobi (outside SMS quiet hours), running on; the database keeps its own.
+  const today = new Date();
+  today.setUTCHours(7, 0, 0, 0);
+  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true, now: today });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const UNREACHABLE = "+254712340000";
+const ONLY_SENT = "+254712340003";
+
+async function connectedTenant(name: string, options: { sms?: boolean } = {}) {
+  const account = await createVerifiedUser({ businessName: name });
+  const organizationId = account.organization.id;
+  await rawQuery(`update organizations set billing_type = 'postpaid', plan_type = 'Growth' where id = $1`, [organizationId]);
+  const connection = await meta.graph.connect(organizationId, name);
+  const t = { organizationId, userId: account.user.id, ...connection };
+  await approvedBodyTemplate(meta.graph, t, "order_ready", "UTILITY", "Your order {{1}} is ready.");
+  await setBucketRate(connection.phoneNumberId, 1000);
+  if (options.sms !== false)
+    await saveSmsConnection(
+      { user: { id: account.user.id }, organization: { id: organizationId }, role: "owner" },
+      { username: USERNAME, apiKey: API_KEY, senderId: SENDER_ID },
+    );
+  return t;
+}
+type Tenant = Awaited<ReturnType<typeof connectedTenant>>;
+
+const scalar = async (sql: string, params: unknown[]) => Number((await rawQuery<{ n: number }>(sql, params))[0]!.n);
+const smsTo = (phone: string) => at.sandbox.sent().filter((sent) => JSON.stringify(sent).includes(phone));
+const fallbacks = (campaignId: string) =>
+  rawQuery<{ id: string; state: string; reason: string | null; trigger: string; sms_message_id: string | null }>(
+    `select id, state, reason, trigger, sms_message_id from sms_fallbacks where campaign_id = $1 order by created_at`,
+    [campaignId],
+  );
+
+async function sendCampaign(t: Tenant, phones: string[], smsFallback: { mode: "own" | "message"; text?: string; afterMinutes?: number }) {
+  const id = await createCampaign(t, {
+    name: "Orders ready",
+    template: { name: "order_ready" },
+    parameters: { body: [{ value: "#42" }] },
+    audience: { phones },
+    smsFallback,
+  });
+  await feedCampaign(id);
+  await vi.waitFor(
+    async () => {
+      await drainDispatcher();
+      expect(await scalar(`select count(*)::int as n from messages where campaign_id = $1 and accepted_at is not null`, [id])).toBe(
+        phones.length,
+      );
+    },
+    { timeout: 30_000, interval: 20 },
+  );
+  return id;
+}
+
+/** Meta's webhooks read (they wait in the job queue) until `check` holds. */
+const settle = (check: () => Promise<void>) =>
+  vi.waitFor(
+    async () => {
+      await drainJobs();
+      await check();
+    },
+    { timeout: 30_000, interval: 20 },
+  );
+
+describe("a campaign with the SMS fallback", () => {
+  it("reaches the one not on WhatsApp by SMS exactly once, in their conversation, under retried jobs and a repeated webhook", async () => {
+    const t = await connectedTenant("Duka la Mama Njeri");
+    const id = await sendCampaign(t, [recipient(1), recipient(2), UNREACHABLE], { mode: "own", text: "Mama Njeri: order {{1}} is ready." });
+    await settle(async () => {
+      expect(smsTo(UNREACHABLE)).toHaveLength(1);
+      expect(await scalar(`select count(*)::int as n from messages where campaign_id = $1 and status = 'read'`, [id])).toBe(2);
+    });
+    expect(JSON.stringify(smsTo(UNREACHABLE)[0])).toContain("Mama Njeri: order #42 is ready.");
+    expect(at.sandbox.sent()).toHaveLength(1);
+    const [fallback] = await fallbacks(id);
+    expect(fallback).toMatchObject({ state: "sent", trigger: "failed" });
+    // The SMS is in the recipient's conversation, channel sms, accepted by Africa's Talking.
+    const [sms] = await rawQuery<{ channel: string; status: string; body: string; contact_id: string; recipient_phone: string }>(
+      `select channel, status, body, contact_id, recipient_phone from messages where id = $1`,
+      [fallback!.sms_message_id],
+    );
+    expect(sms).toMatchObject({ channel: "sms", status: "sent", recipient_phone: UNREACHABLE });
+    expect(
+      await scalar(`select count(*)::int as n from conversations where organization_id = $1 and contact_id = $2`, [
+        t.organizationId,
+        sms!.contact_id,
+      ]),
+    ).toBe(1);
+
+    // Meta's failed status again (a duplicated webhook), the fallback's job again, the SMS's job again: nothing more.
+    const [failed] = await rawQuery<{ wamid: string }>(`select wamid from messages where campaign_id = $1 and recipient_phone = $2`, [
+      id,
+      UNREACHABLE,
+    ]);
+    await meta.graph.sandbox.sendStatus({
+      phoneNumberId: t.phoneNumberId,
+      wamid: failed!.wamid,
+      status: "failed",
+      recipientId: UNREACHABLE.slice(1),
+      errorCode: 131026,
+    });
+    await rawQuery(
+      `insert into jobs (queue, payload) values ('sms.fallback', jsonb_build_object('fallbackId', $1::text)),
+              ('sms.send', jsonb_build_object('messageId', $2::text))`,
+      [fallback!.id, fallback!.sms_message_id],
+    );
+    await drainJobs();
+    expect(await runFallback(fallback!.id)).toBe("none");
+    expect(await sweepFallbacks(new Date(Date.now() + 3 * 3_600_000))).toBe(0);
+    await drainJobs();
+    expect(at.sandbox.sent()).toHaveLength(1);
+    expect(await fallbacks(id)).toHaveLength(1);
+    expect(await scalar(`select count(*)::int as n from messages where organization_id = $1 and channel = 'sms'`, [t.organizationId])).toBe(
+      1,
+    );
+    expect(await campaignFallbackSummary(t.organizationId, id)).toEqual({
+      afterMinutes: 60,
+      sent: 1,
+      pending: 0,
+      cancelled: 0,
+      skipped: 0,
+    });
+  });
+
+  it("sends after the set time without delivery, and a late delivered status cancels a fallback not yet sent", async () => {
+    const t = await connectedTenant("Kibanda cha Otieno");
+    // Both stay "sent" at Meta (…0003: never delivered); the campaign waits 30 minutes.
+    const late = "+254712350003";
+    const id = await sendCampaign(t, [ONLY_SENT, late], { mode: "message", afterMinutes: 30 });
+    await drainJobs();
+    // Within the time: nothing.
+    const now = (await rawQuery<{ now: string }>(`select now()::text as now`, []))[0]!.now;
+    expect(await sweepFallbacks(new Date(new Date(now).getTime() + 10 * 60_000))).toBe(0);
+    // Past it: both become pending (their jobs not yet run), then WhatsApp delivers one.
+    expect(await sweepFallbacks(new Date(new Date(now).getTime() + 31 * 60_000))).toBe(2);
+    await rawQuery(`update jobs set run_at = now() + interval '1 hour' where queue = 'sms.fallback' and finished_at is null`, []);
+    const [wamid] = await rawQuery<{ wamid: string }>(`select wamid from messages where campaign_id = $1 and recipient_phone = $2`, [
+      id,
+      late,
+    ]);
+    await meta.graph.sandbox.sendStatus({
+      phoneNumberId: t.phoneNumberId,
+      wamid: wamid!.wamid,
+      status: "delivered",
+      recipientId: late.slice(1),
+    });
+    await settle(async () => expect((await fallbacks(id)).map((f) => f.state).sort()).toEqual(["cancelled", "pending"]));
+    // Then the jobs run: one SMS, to the one WhatsApp never delivered to.
+    await rawQuery(`update jobs set run_at = now() where queue = 'sms.fallback' and finished_at is null`, []);
+    await drainJobs();
+    expect((await fallbacks(id)).map((f) => f.state).sort()).toEqual(["cancelled", "sent"]);
+    expect(smsTo(late)).toHaveLength(0);
+    expect(smsTo(ONLY_SENT)).toHaveLength(1);
+    // "Use the message's text": the template's body with the recipient's values.
+    expect(JSON.stringify(smsTo(ONLY_SENT)[0])).toContain("Your order #42 is ready.");
+    expect((await fallbacks(id)).find((f) => f.state === "cancelled")).toMatchObject({ reason: "delivered", trigger: "not_delivered" });
+  });
+
+  it("respects consent, waits out quiet hours, skips without a connection, and keeps tenants apart", async () => {
+    const t = await connectedTenant("Soko Safi");
+    const id = await sendCampaign(t, [UNREACHABLE, "+254712350000"], { mode: "own", text: "Soko Safi: {{1}}" });
+    // The first opted out (STOP by SMS or WhatsApp) before the fallback: no SMS.
+    await rawQuery(`update contacts set opt_in = 'opted_out' where organization_id = $1 and phone = $2`, [t.organizationId, UNREACHABLE]);
+    await rawQuery(`insert into contacts (organization_id, name, phone, opt_in) values ($1, $2, $2, 'opted_out') on conflict do nothing`, [
+      t.organizationId,
+      UNREACHABLE,
+    ]);
+    // Meta's failures arrive at 21:00 in Nairobi: the other one's SMS waits until 08:00.
+    vi.setSystemTime(new Date(new Date().setUTCHours(18, 0, 0, 0)));
+    await settle(async () => expect((await fallbacks(id)).filter((f) => f.state !== "pending")).toHaveLength(1));
+    const states = await fallbacks(id);
+    expect(states.map((f) => f.reason)).toEqual(expect.arrayContaining(["opted_out", null]));
+    expect(at.sandbox.sent()).toHaveLength(0);
+    const waiting = states.find((f) => f.state === "pending")!;
+    const [due] = await rawQuery<{ due_at: string }>(`select due_at::text as due_at from sms_fallbacks where id = $1`, [waiting.id]);
+    expect(new Date(due!.due_at).getTime()).toBe(quietHoursEnd(new Date()).getTime());
+    // Another tenant's campaign page counts nothing of it.
+    const other = await connectedTenant("Duka Jingine", { sms: false });
+    expect(await campaignFallbackSummary(other.organizationId, id)).toBeNull();
+    // At 08:00 the sweep gives it a job, and it goes.
+    vi.setSystemTime(quietHoursEnd(new Date()));
+    await sweepFallbacks(new Date());
+    await drainJobs();
+    expect(smsTo("+254712350000")).toHaveLength(1);
+    expect(smsTo(UNREACHABLE)).toHaveLength(0);
+
+    // SMS disconnected after the campaign started: the fallback is skipped, said why.
+    const gone = await connectedTenant("Bila SMS");
+    const plain = await sendCampaign(gone, [UNREACHABLE], { mode: "own", text: "Hello" });
+    await rawQuery(`delete from sms_connections where organization_id = $1`, [gone.organizationId]);
+    await settle(async () => expect(await fallbacks(plain)).toMatchObject([{ state: "skipped", reason: "not_connected" }]));
+  });
+
+  it("refuses a fallback out of bounds at the campaign's field, and prices its worst case per part on Review", async () => {
+    const t = await connectedTenant("Mipaka");
+    const make = (smsFallback: { mode: "own" | "message"; text?: string; afterMinutes?: number }) =>
+      createCampaign(t, {
+        name: "Bounds",
+        template: { name: "order_ready" },
+        parameters: { body: [{ value: "#1" }] },
+        audience: { phones: [recipient(3)] },
+        smsFallback,
+      }).catch((error: unknown) => (isRefusal(error, "campaign") ? error : null));
+    expect(await make({ mode: "own", text: "" })).toMatchObject({ field: "smsFallback", status: 422 });
+    // Offered only with SMS connected.
+    const bare = await connectedTenant("Bila SMS kabisa", { sms: false });
+    await expect(
+      createCampaign(bare, {
+        name: "No SMS",
+        template: { name: "order_ready" },
+        parameters: { body: [{ value: "#1" }] },
+        audience: { phones: [recipient(3)] },
+        smsFallback: { mode: "message" },
+      }),
+    ).rejects.toMatchObject({ field: "smsFallback", status: 409 });
+    expect(await make({ mode: "own", text: "x".repeat(1531) })).toMatchObject({ field: "smsFallback" });
+    expect(await make({ mode: "own", text: "ok", afterMinutes: 2 })).toMatchObject({ field: "smsFallback" });
+    expect(await make({ mode: "own", text: "ok", afterMinutes: 24 * 60 + 1 })).toMatchObject({ field: "smsFallback" });
+    // Review prices the worst case per part: the SMS as each person gets it (203 characters: 2 parts), everyone by SMS.
+    const review = await reviewCampaign(
+      t.organizationId,
+      {
+        name: "Bounds",
+        template: { name: "order_ready" },
+        parameters: { body: [{ value: "#1" }] },
+        audience: { phones: [recipient(3), recipient(4)] },
+        smsFallback: { mode: "own", text: `${"a".repeat(200)} {{1}}` },
+      },
+      { segmentName: () => null, approvalThreshold: null },
+    );
+    expect(review.sms).toMatchObject({ parts: 2, perSmsCents: 200, totalCents: 400, afterMinutes: 60 });
+    const id = await make({ mode: "message", afterMinutes: 45 });
+    expect(typeof id).toBe("string");
+    const [row] = await rawQuery<{ sms_fallback: unknown }>(`select sms_fallback from campaigns where id = $1`, [id]);
+    expect(row!.sms_fallback).toEqual({ mode: "message", text: "Your order {{1}} is ready.", named: [], afterMinutes: 45 });
+  });
+});
