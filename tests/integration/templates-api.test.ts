@@ -645,6 +645,8 @@ describe("the OpenAPI document", () => {
       "/api/v1/payment-requests",
       "/api/v1/payment-requests/{id}",
       "/api/v1/payment-requests/{id}/cancel",
+      "/api/v1/sms",
+      "/api/v1/sms/{id}",
       "/api/v1/hooks",
       "/api/v1/hooks/{id}",
       "/api/v1/orders",
