@@ -156,7 +156,7 @@ export async function platformOverview(scope: PlatformScope): Promise<PlatformOv
  * template messages tenants sent that Meta accepted and that count against their plans (charged to a
  * prepaid wallet or counted for a postpaid invoice; taken back when Meta fails one after accepting
  * it), by the Africa/Nairobi day Meta accepted them, as `billing_usage_daily` keeps them (decision 051).
- * Received messages and free replies do not count. One statement answers the chart's days (the last
+ * Received messages, free replies and SMS (priced per part on their own line, issue 77) do not count. One statement answers the chart's days (the last
  * VOLUME_DAYS Nairobi days, oldest first, so always every day of this month) and the month's total,
  * the sum of the same rows from the 1st: the card is the sum of the chart's bars since the 1st.
  */
@@ -167,7 +167,8 @@ export async function messageVolume(_scope: PlatformScope) {
     with days as (select generate_series(${nairobiToday} - ${sql.raw(String(VOLUME_DAYS - 1))}, ${nairobiToday}, interval '1 day')::date as day),
     totals as (
       select u.day, sum(u.messages) as sent from billing_usage_daily u
-      where u.day > ${nairobiToday} - ${sql.raw(String(VOLUME_DAYS))} and u.day <= ${nairobiToday} group by u.day)
+      where u.day > ${nairobiToday} - ${sql.raw(String(VOLUME_DAYS))} and u.day <= ${nairobiToday} and u.category <> 'sms'
+      group by u.day)
     select d.day::text as day, to_char(d.day, 'FMDD Mon') as label, coalesce(t.sent, 0) as sent,
            d.day >= ${nairobiMonthStart} as this_month
     from days d left join totals t on t.day = d.day order by d.day`,
