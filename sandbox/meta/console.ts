@@ -303,14 +303,14 @@ ${uploadsTable(ctx)}
 <section class="card" aria-labelledby="h-ad"><h2 id="h-ad">Customer writes from an ad</h2>
 <p class="muted">A made-up Click-to-WhatsApp ad: the message carries its <code>referral</code> (with a generated <code>ctwa_clid</code>). An answer within 24 hours opens a 72-hour free entry window (<code>pricing.type: free_entry_point</code>).</p>
 <form method="post" action="${base}/console/from-ad">
-<label class="field" for="ad-number">To business number</label><select id="ad-number" name="phoneNumberId">${numberOptions}</select>
-<label class="field" for="ad-from">From (customer number)</label><input type="tel" id="ad-from" name="from" value="${escapeHtml(DEFAULTS.from)}">
-<label class="field" for="ad-name">Customer profile name</label><input type="text" id="ad-name" name="name" value="${escapeHtml(DEFAULTS.name)}">
+<label class="field" for="ad-number">Business number the ad leads to</label><select id="ad-number" name="phoneNumberId">${numberOptions}</select>
+<label class="field" for="ad-from">Number of the customer who tapped the ad</label><input type="tel" id="ad-from" name="from" value="${escapeHtml(DEFAULTS.from)}">
+<label class="field" for="ad-name">That customer's profile name</label><input type="text" id="ad-name" name="name" value="${escapeHtml(DEFAULTS.name)}">
 <label class="field" for="ad-source">Ad id</label><input type="text" inputmode="numeric" id="ad-source" name="sourceId" value="120226305854810726" required>
 <label class="field" for="ad-headline">Ad headline</label><input type="text" id="ad-headline" name="headline" value="Maji safi kwa nyumba yako" required>
 <label class="field" for="ad-body">Ad text</label><input type="text" id="ad-body" name="body" value="Tuma ujumbe upate bei ya leo." required>
 <label class="field" for="ad-image">Ad picture URL (optional)</label><input type="url" id="ad-image" name="imageUrl">
-<label class="field" for="ad-text">Message</label><textarea id="ad-text" name="text" rows="2" required>Habari! Naomba bei ya tanki la lita 1000.</textarea>
+<label class="field" for="ad-text">Their first message</label><textarea id="ad-text" name="text" rows="2" required>Habari! Naomba bei ya tanki la lita 1000.</textarea>
 <div class="actions"><button type="submit">Send message from the ad</button></div></form></section>
 
 <section class="card" aria-labelledby="h-status"><h2 id="h-status">Message status</h2>
