@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { runBillingCycle } from "~/.server/domains/billing/cycle";
 import { messagesUsedThisMonth } from "~/.server/domains/billing/month-usage";
 import { deliverQueuedSms, queueInboxSms, receiveIncomingSms } from "~/.server/domains/sms";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import type { InvoiceLine } from "~/lib/invoice";
-import { connectSms, DAYTIME, incomingSms, smsTenant } from "../support/sms";
-import { startAfricastalking, type AfricastalkingHarness } from "@jumbe/sandbox/africastalking/test-support";
+import { africastalkingForFile, connectSms, DAYTIME, incomingSms, smsTenant } from "../support/sms";
 
 // Issue 77 (decision 150): a postpaid organisation's SMS on its monthly invoice, parts × the price of
 // a part, apart from the plan's WhatsApp messages; a refused SMS is not on it.
 
-let at: AfricastalkingHarness;
-beforeAll(async () => {
-  at = await startAfricastalking();
-});
-afterAll(async () => {
-  await at.close();
-});
-beforeEach(() => {
-  setEnv({ ...env(), AFRICASTALKING_BASE_URL: at.base });
-});
+africastalkingForFile();
 
 describe("a postpaid organisation's SMS", () => {
   it("are one invoice line of their parts at the price of a part, the invoice's total with it", async () => {

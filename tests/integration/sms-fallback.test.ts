@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { africastalkingForFile } from "../support/sms";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
@@ -12,23 +12,15 @@ import { isRefusal } from "~/.server/infrastructure/refusal";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, recipient, setBucketRate } from "../support/sending-kit";
-import { API_KEY, SENDER_ID, startAfricastalking, USERNAME, type AfricastalkingHarness } from "@jumbe/sandbox/africastalking/test-support";
+import { API_KEY, SENDER_ID, USERNAME } from "@jumbe/sandbox/africastalking/test-support";
 
 // Issue 77's fallback (decision 152): a campaign's WhatsApp message Meta cannot deliver (131026: the
 // sandbox fails numbers ending 0000 after accepting them) reaches the person by SMS, exactly once
 // whatever is retried or repeated; a WhatsApp message delivered late cancels a fallback not yet sent.
 
 const meta = metaSandboxForFile();
-let at: AfricastalkingHarness;
-beforeAll(async () => {
-  at = await startAfricastalking();
-});
-afterAll(async () => {
-  await at.close();
-});
+const at = africastalkingForFile({ reset: true });
 beforeEach(() => {
-  setEnv({ ...env(), AFRICASTALKING_BASE_URL: at.base });
-  at.sandbox.reset();
   // Jumbe's clock at 10:00 in Nairobi (outside SMS quiet hours), running on; the database keeps its own.
   const today = new Date();
   today.setUTCHours(7, 0, 0, 0);

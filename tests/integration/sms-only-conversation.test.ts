@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { receiveIncomingSms } from "~/.server/domains/sms";
 import { queueMessage } from "~/.server/domains/messaging";
 import * as conversationPage from "~/routes/app/chat/conversation";
 import { signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
 import { connectedNumber } from "../support/whatsapp";
-import { connectSms, incomingSms, smsTenant, type SmsTenant } from "../support/sms";
-import { startAfricastalking, type AfricastalkingHarness } from "@jumbe/sandbox/africastalking/test-support";
+import { africastalkingForFile, connectSms, incomingSms, smsTenant, type SmsTenant } from "../support/sms";
 
 // Issue 77 (decision 150): a customer who only ever wrote by SMS. Nothing goes on WhatsApp from a
 // conversation on the pseudo-number `sms`; on a WhatsApp number, only a template may (Meta's rule),
 // and the words point to "Send as SMS". The send path refuses, not only the composer.
 
-let at: AfricastalkingHarness;
-beforeAll(async () => {
-  at = await startAfricastalking();
-});
-afterAll(async () => {
-  await at.close();
-});
-beforeEach(() => {
-  setEnv({ ...env(), AFRICASTALKING_BASE_URL: at.base });
-});
+africastalkingForFile();
 
 async function smsCustomer(t: SmsTenant, phone: string, id: string) {
   const token = await connectSms(t);

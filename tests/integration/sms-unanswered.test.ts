@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { deliverQueuedSms, queueInboxSms, receiveIncomingSms, receiveSmsDeliveryReport, settleUnknownSms } from "~/.server/domains/sms";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
-import { connectSms, DAYTIME, fundPrepaid, incomingSms, smsTenant, walletOf, type SmsTenant } from "../support/sms";
-import { startAfricastalking, type AfricastalkingHarness } from "@jumbe/sandbox/africastalking/test-support";
+import { africastalkingForFile, connectSms, DAYTIME, fundPrepaid, incomingSms, smsTenant, walletOf, type SmsTenant } from "../support/sms";
 import { SLOW_ANSWER_NUMBER } from "@jumbe/sandbox/africastalking";
 
 // Issue 77 (decision 150): an SMS whose send ends without AT's answer may have gone out. It stays
 // sent with its price held until a delivery report (or the later check) settles it: delivered is
 // charged once, failed released; a definite refusal still fails at once.
 
-let at: AfricastalkingHarness;
-beforeAll(async () => {
-  // The sandbox holds its answer to the slow number far past Jumbe's (shortened) timeout.
-  at = await startAfricastalking({ slowAnswerMs: 600_000 });
-});
-afterAll(async () => {
-  await at.close();
-});
-beforeEach(() => {
-  setEnv({ ...env(), AFRICASTALKING_BASE_URL: at.base, AFRICASTALKING_TIMEOUT_MS: 300 });
-});
+// The sandbox holds its answer to the slow number far past Jumbe's (shortened) timeout.
+const at = africastalkingForFile({ sandbox: { slowAnswerMs: 600_000 }, env: { AFRICASTALKING_TIMEOUT_MS: 300 } });
 
 async function conversationWith(t: SmsTenant, token: string, phone: string, id: string) {
   await receiveIncomingSms(token, incomingSms({ from: phone, text: "Habari", id }));

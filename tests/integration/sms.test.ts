@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { africastalkingForFile } from "../support/sms";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { env, setEnv } from "~/.server/infrastructure/config/env";
 import {
   deliverQueuedSms,
   queueInboxSms,
@@ -16,21 +16,12 @@ import { smsEstimate, SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import * as smsPage from "~/routes/app/settings/sms";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
-import { API_KEY, SENDER_ID, startAfricastalking, USERNAME, type AfricastalkingHarness } from "@jumbe/sandbox/africastalking/test-support";
+import { API_KEY, SENDER_ID, USERNAME } from "@jumbe/sandbox/africastalking/test-support";
 
 // Issue 77 (decision 148): Settings → SMS, Africa's Talking's callbacks bound to the tenant of their
 // token, and an SMS sent from a conversation, priced per part and charged once.
 
-let at: AfricastalkingHarness;
-beforeAll(async () => {
-  at = await startAfricastalking();
-});
-afterAll(async () => {
-  await at.close();
-});
-beforeEach(() => {
-  setEnv({ ...env(), AFRICASTALKING_BASE_URL: at.base });
-});
+const at = africastalkingForFile();
 
 /** 23:00 in Nairobi, days after anything a test writes. */
 const NIGHT_LATER = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 3 * 86_400_000 + 20 * 3_600_000);

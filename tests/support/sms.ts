@@ -1,7 +1,37 @@
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { saveSmsConnection } from "~/.server/domains/sms";
 import { createVerifiedUser } from "./accounts";
-import { API_KEY, SENDER_ID, USERNAME } from "@jumbe/sandbox/africastalking/test-support";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { env, setEnv } from "~/.server/infrastructure/config/env";
+import { API_KEY, SENDER_ID, startAfricastalking, USERNAME, type AfricastalkingHarness } from "@jumbe/sandbox/africastalking/test-support";
+
+/**
+ * The Africa's Talking sandbox on a socket of its own for the whole file, Jumbe's client pointed at it
+ * before each test (`env` adds more, `reset` empties the sandbox). Call it at a file's top level; the
+ * answer reads as the harness from the first test on.
+ */
+export function africastalkingForFile(
+  options: { sandbox?: Parameters<typeof startAfricastalking>[0]; env?: Record<string, string | number>; reset?: boolean } = {},
+): AfricastalkingHarness {
+  let harness: AfricastalkingHarness | undefined;
+  beforeAll(async () => {
+    harness = await startAfricastalking(options.sandbox);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+  beforeEach(() => {
+    setEnv({ ...env(), AFRICASTALKING_BASE_URL: harness!.base, ...options.env } as ReturnType<typeof env>);
+    if (options.reset) harness!.sandbox.reset();
+  });
+  return new Proxy({} as AfricastalkingHarness, {
+    get(_, key) {
+      if (!harness) throw new Error("africastalkingForFile: read the sandbox inside a test or hook");
+      const value: unknown = Reflect.get(harness, key);
+      return typeof value === "function" ? value.bind(harness) : value;
+    },
+  });
+}
 
 /** An organisation with its owner, as the SMS domain's actor (issue 77). */
 export async function smsTenant(name: string) {
