@@ -88,11 +88,22 @@ describe("/api/v1/sms", () => {
     expect(delivered.status).toBe(200);
     expect(delivered.body).toMatchObject({ status: "delivered", report: { status: "Success" }, error: null });
     expect(await walletOf(t)).toEqual({ balance: 1000 - SMS_PART_PRICE_CENTS, held: 0 });
-    const hooks = await rawQuery<{ event_type: string }>(
-      `select event_type from webhook_deliveries where organization_id = $1 order by event_type`,
+    // Webhooks out say the channel: the customer's SMS and the report of the one sent.
+    const hooks = await rawQuery<{ event_type: string; channel: string; direction: string }>(
+      `select event_type, payload->'data'->>'channel' as channel, payload->'data'->>'direction' as direction
+       from webhook_deliveries where organization_id = $1 order by event_type`,
       [t.organizationId],
     );
-    expect(hooks.map((h) => h.event_type)).toEqual(["message.delivered", "message.received"]);
+    expect(hooks).toEqual([
+      { event_type: "message.delivered", channel: "sms", direction: "outbound" },
+      { event_type: "message.received", channel: "sms", direction: "inbound" },
+    ]);
+    // So do the messages API's answers.
+    const listed = await api.call(key, "GET", "/api/v1/messages");
+    expect(listed.body.data.map((m: { channel: string; direction: string }) => [m.direction, m.channel])).toEqual([
+      ["outbound", "sms"],
+      ["inbound", "sms"],
+    ]);
 
     const other = await smsTenant("Duka Jirani SMS");
     const otherKey = await keyOf(other);

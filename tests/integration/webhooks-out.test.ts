@@ -216,6 +216,7 @@ describe("events and their queue", () => {
       data: {
         id: ok.id,
         direction: "outbound",
+        channel: "whatsapp",
         status: "delivered",
         type: "text",
         from: null,

@@ -155,6 +155,7 @@ export const Message = z
     id: z.uuid(),
     status: Status.describe("queued until Meta reports it sent; then sent, delivered, read, or failed. Inbound messages: received."),
     direction: z.enum(["outbound", "inbound"]),
+    channel: z.enum(["whatsapp", "sms"]).describe("WhatsApp, or SMS (through your Africa's Talking account)."),
     type: z.string().describe("text, template, image, video, audio, document, sticker, interactive, reaction..."),
     to: z.string().nullable().describe("E.164."),
     from: z.string().nullable().describe("E.164."),

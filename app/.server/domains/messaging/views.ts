@@ -3,6 +3,8 @@ export interface MessageView {
   id: string;
   status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
   direction: "outbound" | "inbound";
+  /** WhatsApp, or SMS through Africa's Talking (issue 77). */
+  channel: "whatsapp" | "sms";
   type: string;
   /** E.164 of the customer (outbound) or of the business number (inbound). */
   to: string | null;
@@ -47,6 +49,7 @@ export function messageView(row: Record<string, unknown>, businessNumber: string
     id: String(row.id),
     status: row.status as MessageView["status"],
     direction: outbound ? "outbound" : "inbound",
+    channel: row.channel === "sms" ? "sms" : "whatsapp",
     type: String(row.message_type),
     to: outbound ? str(row.recipient_phone) : businessNumber,
     from: outbound ? businessNumber : str(row.recipient_phone),

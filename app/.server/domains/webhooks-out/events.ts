@@ -36,6 +36,7 @@ const messagePayload = (typeExpression: string) => `json_build_object(
   'data', json_build_object(
     'id', m.id,
     'direction', m.direction,
+    'channel', m.channel,
     'status', m.status,
     'type', m.message_type,
     'from', case when m.direction = 'inbound' then coalesce(c.phone, c.wa_id, m.payload->>'from') end,
