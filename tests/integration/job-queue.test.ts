@@ -282,6 +282,10 @@ describe("retention", () => {
     // Graph calls (the admin console's View Logs) are kept 30 days.
     await db().execute(sql`insert into graph_call_log (method, path, duration_ms, created_at) values
       ('GET', '/old', 10, now() - interval '31 days'), ('GET', '/recent', 10, now() - interval '29 days')`);
+    // A delivery report no send of Jumbe's claimed is kept two days (issue 77).
+    await db().execute(sql`insert into sms_early_reports (organization_id, at_message_id, status, received_at) values
+      (${organization.id}, 'ATXid_old', 'Success', now() - interval '49 hours'),
+      (${organization.id}, 'ATXid_fresh', 'Success', now() - interval '47 hours')`);
 
     expect(await sweepExpiredData()).toEqual({
       contactTags: 0,
@@ -294,7 +298,11 @@ describe("retention", () => {
       idempotencyKeys: 1,
       messagingLimitRecipients: 1,
       templateSamples: 0,
+      smsEarlyReports: 1,
     });
+    expect(
+      (await queryRows<{ at_message_id: string }>(db(), sql`select at_message_id from sms_early_reports`)).map((r) => r.at_message_id),
+    ).toEqual(["ATXid_fresh"]);
     expect(
       (await queryRows<{ recipient: string }>(db(), sql`select recipient from messaging_limit_recipients`)).map((r) => r.recipient),
     ).toEqual(["+254700000002"]);

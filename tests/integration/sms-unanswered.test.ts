@@ -1,4 +1,7 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { deliverQueuedSms, queueInboxSms, receiveIncomingSms, receiveSmsDeliveryReport, settleUnknownSms } from "~/.server/domains/sms";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
@@ -114,5 +117,91 @@ describe("an SMS whose send had no answer", () => {
       error_title: "InvalidPhoneNumber",
     });
     expect(await walletOf(t)).toEqual({ balance: 1000, held: 0 });
+  });
+});
+
+describe("a delivery report that comes before the send's answer is written", () => {
+  /**
+   * Jumbe's client pointed at a forwarder: AT's answer to a send is held back until `beforeAnswer`
+   * has run with AT's message id (the report arrives while the send is between its call and its write).
+   */
+  async function reportsFirst(beforeAnswer: (atId: string, phone: string) => Promise<void>) {
+    const proxy = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (c: Buffer) => chunks.push(c));
+      request.on("end", () => {
+        void (async () => {
+          const headers = Object.fromEntries(
+            Object.entries(request.headers).filter(([k]) => !["host", "content-length", "connection"].includes(k)),
+          ) as Record<string, string>;
+          const answer = await fetch(`${at.base}${request.url}`, { method: request.method, headers, body: Buffer.concat(chunks) });
+          const text = await answer.text();
+          const recipient = (JSON.parse(text) as { SMSMessageData?: { Recipients?: { messageId: string; number: string }[] } })
+            .SMSMessageData?.Recipients?.[0];
+          if (recipient?.messageId && recipient.messageId !== "None") await beforeAnswer(recipient.messageId, recipient.number);
+          response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(text);
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    setEnv({ ...env(), AFRICASTALKING_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+    return () => new Promise<void>((resolve) => proxy.close(() => resolve()));
+  }
+
+  it("is kept, then applied once when the send stores AT's id: delivered and charged once", async () => {
+    const t = await smsTenant("Duka Ripoti Mapema");
+    const token = await connectSms(t);
+    await fundPrepaid(t, 1000);
+    const phone = "+254711300900";
+    const conversationId = await conversationWith(t, token, phone, "9301");
+    const queued = await queueInboxSms(t.actor, { conversationId, body: "Oda yako iko njiani" }, DAYTIME);
+    let early = "";
+    const close = await reportsFirst(async (atId, number) => {
+      early = atId;
+      const report = (status: string) =>
+        new URLSearchParams({ id: atId, status, phoneNumber: number, networkCode: "63902", retryCount: "0" });
+      // Buffered then Success, Success twice: AT's own order and its repeats.
+      for (const status of ["Buffered", "Success", "Success"])
+        expect((await receiveSmsDeliveryReport(token, report(status))).status).toBe(200);
+    });
+    try {
+      expect(await deliverQueuedSms(queued.messageId)).toBe("sent");
+    } finally {
+      await close();
+    }
+    expect(early).not.toBe("");
+    expect(await messageOf(queued.messageId)).toMatchObject({ status: "delivered", charge_state: "charged" });
+    expect(await walletOf(t)).toEqual({ balance: 1000 - SMS_PART_PRICE_CENTS, held: 0 });
+    const [sms] = await rawQuery<{ at_message_id: string; report_status: string }>(
+      `select at_message_id, report_status from sms_messages where message_id = $1`,
+      [queued.messageId],
+    );
+    expect(sms).toEqual({ at_message_id: early, report_status: "Success" });
+    expect(await rawQuery(`select * from sms_early_reports where organization_id = $1`, [t.organizationId])).toEqual([]);
+    // A report after the write finds the message by its id and changes nothing more.
+    const late = new URLSearchParams({ id: early, status: "Failed", phoneNumber: phone, failureReason: "UserIsInactive" });
+    expect((await receiveSmsDeliveryReport(token, late)).status).toBe(200);
+    expect(await messageOf(queued.messageId)).toMatchObject({ status: "delivered", charge_state: "charged" });
+    expect(await walletOf(t)).toEqual({ balance: 1000 - SMS_PART_PRICE_CENTS, held: 0 });
+  });
+
+  it("a report for an id no send of Jumbe's stores stays unclaimed, changes no message and is another tenant's never", async () => {
+    const t = await smsTenant("Duka Ripoti Ngeni");
+    const token = await connectSms(t);
+    const other = await smsTenant("Duka Ripoti Jirani");
+    const otherToken = await connectSms(other);
+    const form = new URLSearchParams({ id: "ATXid_another_tools_message", status: "Success", phoneNumber: "+254711300901" });
+    expect((await receiveSmsDeliveryReport(otherToken, form)).status).toBe(200);
+    expect((await receiveSmsDeliveryReport(token, form)).status).toBe(200);
+    expect((await receiveSmsDeliveryReport(token, form)).status).toBe(200);
+    const kept = await rawQuery<{ organization_id: string }>(
+      `select organization_id from sms_early_reports where at_message_id = 'ATXid_another_tools_message' order by organization_id`,
+    );
+    expect(kept.map((k) => k.organization_id).sort()).toEqual([t.organizationId, other.organizationId].sort());
+    const [moved] = await rawQuery<{ n: string }>(
+      `select count(*) as n from messages where organization_id = $1 and status = 'delivered'`,
+      [t.organizationId],
+    );
+    expect(Number(moved!.n)).toBe(0);
   });
 });

@@ -85,6 +85,11 @@ export async function sweepExpiredData() {
   );
   // Presence a member's stream stopped refreshing (the browser went away without a goodbye).
   await db().execute(sql`delete from inbox_presence where updated_at < now() - interval '10 minutes'`);
+  // Delivery reports for AT ids no send of Jumbe's stored within two days (sms_early_reports).
+  const smsEarlyReports = await deleteInBatches(
+    () => sql`delete from sms_early_reports where (organization_id, at_message_id, status) in (
+      select organization_id, at_message_id, status from sms_early_reports where received_at < now() - interval '2 days' limit ${BATCH})`,
+  );
   const templateSamples = await deleteUnattachedSamples();
   // Tags no contact carries any more (a deleted or erased contact, a merge) leave the tag filter.
   const contactTags = await pruneContactTags();
@@ -100,5 +105,6 @@ export async function sweepExpiredData() {
     idempotencyKeys,
     messagingLimitRecipients,
     templateSamples,
+    smsEarlyReports,
   };
 }

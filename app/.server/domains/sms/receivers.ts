@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNull, notInArray, sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
-import { conversations, messages, smsMessages } from "../../infrastructure/db/schema";
+import { conversations, messages, smsEarlyReports, smsMessages } from "../../infrastructure/db/schema";
 import { chargeAccepted, settleFailed } from "../billing";
 import { consentKeyword, recordConsent } from "../contacts";
 import { enqueueMessageEvents } from "../webhooks-out";
@@ -67,10 +67,27 @@ async function reportedSms(tx: Executor, organizationId: string, atMessageId: st
   return claimed;
 }
 
+/** What a delivery report says about one SMS. */
+interface SmsReport {
+  status: string;
+  failureReason: string | null;
+  networkCode: string | null;
+}
+
+/**
+ * The lock a delivery report and the send that stores the report's AT id both take first, in their
+ * transactions: AT may report before the send's answer is written, and then the report is kept
+ * (sms_early_reports) for the send to apply. With the lock, one of them always sees the other's commit.
+ */
+export async function lockAtMessageId(tx: Executor, organizationId: string, atMessageId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`sms-report:${organizationId}:${atMessageId}`}, 0))`);
+}
+
 /**
  * A delivery report (id, status, phoneNumber, networkCode, failureReason, retryCount) moves the SMS's
  * message status. For an SMS whose send had no answer (decision 150) it also settles the held price:
  * Success charges it (once: chargeAccepted leaves a charged message alone), Failed/Rejected release it.
+ * A report naming an id not stored yet is kept for the send that is about to store it.
  */
 export async function receiveSmsDeliveryReport(token: string, form: URLSearchParams): Promise<CallbackAnswer> {
   const connection = await smsConnectionByToken(token);
@@ -79,50 +96,74 @@ export async function receiveSmsDeliveryReport(token: string, form: URLSearchPar
   const status = field(form, "status", 40);
   if (!id) return bad("id is required");
   if (!DELIVERED.has(status) && !FAILED.has(status) && !IN_FLIGHT.has(status)) return bad("status is not a delivery status");
-  const reason = field(form, "failureReason", 200) || null;
-  const networkCode = field(form, "networkCode", 20) || null;
+  const report: SmsReport = {
+    status,
+    failureReason: field(form, "failureReason", 200) || null,
+    networkCode: field(form, "networkCode", 20) || null,
+  };
+  const { organizationId } = connection;
   await db().transaction(async (tx) => {
-    const sms = await reportedSms(tx, connection.organizationId, id, field(form, "phoneNumber", 20));
-    // A message Jumbe did not send (another tool on the same AT application): nothing to change.
-    if (!sms) return;
-    const now = new Date();
-    const next = DELIVERED.has(status) ? "delivered" : FAILED.has(status) ? "failed" : "sent";
-    const changed = await tx
-      .update(messages)
-      .set({
-        status: next,
-        ...(next === "delivered"
-          ? { deliveredAt: now, acceptedAt: sql`coalesce(${messages.acceptedAt}, ${now.toISOString()}::timestamptz)` }
-          : {}),
-        ...(next === "failed" ? { failedAt: now, errorTitle: status, errorDetails: reason } : {}),
-      })
-      .where(
-        and(
-          eq(messages.id, sms.messageId),
-          eq(messages.organizationId, connection.organizationId),
-          notInArray(messages.status, next === "sent" ? [...FINAL_STATUSES, "sent"] : FINAL_STATUSES),
-        ),
-      )
-      .returning({ id: messages.id, acceptedAt: messages.acceptedAt });
-    if (!changed.length) return;
+    await lockAtMessageId(tx, organizationId, id);
+    const sms = await reportedSms(tx, organizationId, id, field(form, "phoneNumber", 20));
+    if (sms) return applySmsReport(tx, organizationId, sms, report);
+    // Not Jumbe's yet: a send whose answer is being written, or another tool's message on the same
+    // AT application (housekeeping forgets it after two days).
     await tx
-      .update(smsMessages)
-      .set({ reportStatus: status, failureReason: reason, networkCode, reportedAt: now })
-      .where(eq(smsMessages.id, sms.id));
-    if (next === "delivered") await chargeAccepted(tx, [sms.messageId]);
-    if (next === "failed" && !changed[0]!.acceptedAt) await settleFailed(tx, [sms.messageId]);
-    // The API's message.delivered and message.failed webhooks, as WhatsApp messages' (decision 150).
-    if (next !== "sent")
-      await enqueueMessageEvents(tx, [
-        {
-          organizationId: connection.organizationId,
-          type: next === "delivered" ? "message.delivered" : "message.failed",
-          messageId: sms.messageId,
-        },
-      ]);
-    await logMessageEvents(tx, "status", [sms.messageId]);
+      .insert(smsEarlyReports)
+      .values({ organizationId, atMessageId: id, ...report })
+      .onConflictDoNothing();
   });
   return ok;
+}
+
+/**
+ * In the send's transaction, once it stored AT's id (and under lockAtMessageId): the reports that
+ * came before, applied in order, in-flight ones before final ones (a final status is never taken back).
+ */
+export async function applyEarlyReports(tx: Executor, organizationId: string, sms: { id: string; messageId: string }, atMessageId: string) {
+  const early = await tx
+    .delete(smsEarlyReports)
+    .where(and(eq(smsEarlyReports.organizationId, organizationId), eq(smsEarlyReports.atMessageId, atMessageId)))
+    .returning();
+  const final = (r: SmsReport) => (IN_FLIGHT.has(r.status) ? 0 : 1);
+  early.sort((a, b) => final(a) - final(b) || a.receivedAt.getTime() - b.receivedAt.getTime());
+  for (const report of early) await applySmsReport(tx, organizationId, sms, report);
+}
+
+async function applySmsReport(tx: Executor, organizationId: string, sms: { id: string; messageId: string }, report: SmsReport) {
+  const { status } = report;
+  const now = new Date();
+  const next = DELIVERED.has(status) ? "delivered" : FAILED.has(status) ? "failed" : "sent";
+  const changed = await tx
+    .update(messages)
+    .set({
+      status: next,
+      ...(next === "delivered"
+        ? { deliveredAt: now, acceptedAt: sql`coalesce(${messages.acceptedAt}, ${now.toISOString()}::timestamptz)` }
+        : {}),
+      ...(next === "failed" ? { failedAt: now, errorTitle: status, errorDetails: report.failureReason } : {}),
+    })
+    .where(
+      and(
+        eq(messages.id, sms.messageId),
+        eq(messages.organizationId, organizationId),
+        notInArray(messages.status, next === "sent" ? [...FINAL_STATUSES, "sent"] : FINAL_STATUSES),
+      ),
+    )
+    .returning({ id: messages.id, acceptedAt: messages.acceptedAt });
+  if (!changed.length) return;
+  await tx
+    .update(smsMessages)
+    .set({ reportStatus: status, failureReason: report.failureReason, networkCode: report.networkCode, reportedAt: now })
+    .where(eq(smsMessages.id, sms.id));
+  if (next === "delivered") await chargeAccepted(tx, [sms.messageId]);
+  if (next === "failed" && !changed[0]!.acceptedAt) await settleFailed(tx, [sms.messageId]);
+  // The API's message.delivered and message.failed webhooks, as WhatsApp messages' (decision 150).
+  if (next !== "sent")
+    await enqueueMessageEvents(tx, [
+      { organizationId, type: next === "delivered" ? "message.delivered" : "message.failed", messageId: sms.messageId },
+    ]);
+  await logMessageEvents(tx, "status", [sms.messageId]);
 }
 
 /** AT's incoming date ("2026-11-30 05:01:02", UTC), or now when missing or unreadable. */

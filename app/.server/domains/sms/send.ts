@@ -11,6 +11,7 @@ import { can } from "../auth";
 import { smsConnectionOf, smsCredentials, type SmsActor } from "./connection";
 import { inSmsQuietHours } from "./quiet-hours";
 import { refuseSms, SMS_REFUSALS } from "./refusals";
+import { applyEarlyReports, lockAtMessageId } from "./receivers";
 import { SMS_MAX_LENGTH, smsEstimate } from "~/lib/sms-price";
 import { m } from "~/paraglide/messages";
 
@@ -190,21 +191,29 @@ export async function deliverQueuedSms(messageId: string): Promise<"sent" | "fai
       await enqueueMessageEvents(tx, [{ organizationId: claimed.organizationId, type: "message.failed", messageId }]);
     } else {
       const accepted = "messageId" in outcome;
+      // First: a delivery report for this id that arrives now waits for this commit, and one that
+      // came before the answer was written is applied below.
+      if (accepted) await lockAtMessageId(tx, claimed.organizationId, outcome.messageId);
       await tx
         .update(messages)
         .set({ status: "sent", sentAt: now, ...(accepted ? { acceptedAt: now } : { errorDetails: outcome.unknown }) })
         .where(eq(messages.id, messageId));
-      await tx.insert(smsMessages).values({
-        organizationId: claimed.organizationId,
-        messageId,
-        direction: "outbound",
-        atMessageId: accepted ? outcome.messageId : null,
-        parts: estimate.parts,
-        priceCents: estimate.priceCents,
-        atCost: accepted ? outcome.cost : null,
-      });
-      if (accepted) await chargeAccepted(tx, [messageId]);
-      else
+      const [stored] = await tx
+        .insert(smsMessages)
+        .values({
+          organizationId: claimed.organizationId,
+          messageId,
+          direction: "outbound",
+          atMessageId: accepted ? outcome.messageId : null,
+          parts: estimate.parts,
+          priceCents: estimate.priceCents,
+          atCost: accepted ? outcome.cost : null,
+        })
+        .returning({ id: smsMessages.id });
+      if (accepted) {
+        await chargeAccepted(tx, [messageId]);
+        await applyEarlyReports(tx, claimed.organizationId, { id: stored!.id, messageId }, outcome.messageId);
+      } else
         await enqueueJob(
           SMS_SETTLE_QUEUE,
           { messageId },

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
 
@@ -78,4 +78,25 @@ export const smsMessages = pgTable(
       .on(t.organizationId)
       .where(sql`at_message_id is null`),
   ],
+);
+
+/**
+ * A delivery report that named an AT id Jumbe had not stored yet (issue 77): AT can report before
+ * the send's answer is written. Kept until the send stores that id and applies it (under the same
+ * advisory lock, receivers.ts), or deleted by housekeeping after two days (another tool's message on
+ * the same AT application, never claimed). One row per id and status: a repeat changes nothing.
+ */
+export const smsEarlyReports = pgTable(
+  "sms_early_reports",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    atMessageId: text("at_message_id").notNull(),
+    status: text("status").notNull(),
+    failureReason: text("failure_reason"),
+    networkCode: text("network_code"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.atMessageId, t.status] }), index("sms_early_reports_received_idx").on(t.receivedAt)],
 );
