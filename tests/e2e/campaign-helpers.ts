@@ -76,6 +76,8 @@ export async function fillCampaign(
     phones: string[];
     schedule?: { date: string; time: string };
     file?: { name: string; text: string };
+    /** The SMS fallback's own text (the card shows with SMS connected). */
+    smsFallback?: string;
   },
 ) {
   // A page without React (decision 067): its script hides the no-script button when it takes over the
@@ -103,5 +105,9 @@ export async function fillCampaign(
     await page
       .getByLabel("Or upload a list")
       .setInputFiles({ name: values.file.name, mimeType: "text/csv", buffer: Buffer.from(values.file.text) });
+  if (values.smsFallback !== undefined) {
+    await page.getByRole("radio", { name: "Send this SMS" }).check();
+    await page.getByLabel("SMS text").fill(values.smsFallback);
+  }
   await page.getByRole("button", { name: "Review" }).click();
 }

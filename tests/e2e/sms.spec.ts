@@ -1,7 +1,7 @@
-import type { APIRequestContext, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { DEMO, signIn } from "./helpers";
 import { bubble, customerNumber, openConversation } from "./inbox-helpers";
+import { AT, bubbleStatus, callbackDelivered, connectSmsApp } from "./sms-helpers";
 
 // Issue 77 (decisions 148, 150): SMS as a whole channel, with JavaScript on and off. The owner
 // connects the demo Sacco to the Africa's Talking sandbox on Settings → SMS and gives the sandbox the
@@ -10,7 +10,6 @@ import { bubble, customerNumber, openConversation } from "./inbox-helpers";
 // turns it delivered; the customer's reply from the sandbox's phone console lands in the same
 // conversation. Every wait is on the sandbox's own record of a callback, then on the page.
 
-const AT = "/sandbox/africastalking";
 /** The sandbox's demo application (sandbox/africastalking/demo-account.ts), as Settings → SMS holds it. */
 const DEMO_APP = {
   username: "jumbe-demo",
@@ -18,42 +17,6 @@ const DEMO_APP = {
   senderIds: ["JUMBE"],
   shortcodes: ["40404"],
 };
-
-interface Callback {
-  kind: "delivery" | "incoming" | "optout";
-  body: string;
-  status?: string;
-  state: "pending" | "delivered" | "failed";
-  attempts: { status: number | null }[];
-}
-
-/** Waits until the sandbox has posted a callback of `kind` whose form matches, and Jumbe answered 200. */
-async function callbackDelivered(request: APIRequestContext, kind: Callback["kind"], matches: (form: URLSearchParams) => boolean) {
-  await expect
-    .poll(
-      async () => {
-        const answer = await request.get(`${AT}/control/callbacks`);
-        const { callbacks } = (await answer.json()) as { callbacks: Callback[] };
-        const mine = callbacks.filter((c) => c.kind === kind && matches(new URLSearchParams(c.body)));
-        return mine.map((c) => `${c.state} ${c.attempts.at(-1)?.status ?? "-"}`);
-      },
-      { timeout: 60_000 },
-    )
-    .toContain("delivered 200");
-}
-
-/** The thread's bubble of `text` has `status`, the page loaded anew until it does (no live update without scripts). */
-async function bubbleStatus(page: Page, url: string, text: string, status: string) {
-  await expect
-    .poll(
-      async () => {
-        await page.goto(url);
-        return (await bubble(page, text).first().getAttribute("data-status")) ?? "absent";
-      },
-      { timeout: 60_000 },
-    )
-    .toBe(status);
-}
 
 test("a member connects SMS, answers a customer by SMS, sees it delivered, and the customer's SMS reply lands in the same conversation", async ({
   page,
@@ -63,23 +26,8 @@ test("a member connects SMS, answers a customer by SMS, sees it delivered, and t
   test.setTimeout(180_000);
   await signIn(page, DEMO.email, DEMO.password);
 
-  // Settings → SMS: the sandbox's application, saved and tested.
-  await page.goto("/settings/sms");
-  await page.getByLabel("Username").fill(DEMO_APP.username);
-  await page.getByLabel("API key").fill(DEMO_APP.apiKey);
-  await page.getByLabel("Sender ID or shortcode").fill("JUMBE");
-  await page.getByRole("button", { name: /^(Save|Connect)$/ }).click();
-  await expect(page.getByText(/SMS settings saved|Nothing changed/)).toBeVisible();
-  await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByText(/Africa's Talking answered/)).toBeVisible();
-  const addresses = page.locator("dl dd code");
-  const delivery = (await addresses.filter({ hasText: /\/delivery$/ }).textContent())!.trim();
-  const incoming = (await addresses.filter({ hasText: /\/incoming$/ }).textContent())!.trim();
-  const optOut = (await addresses.filter({ hasText: /\/optout$/ }).textContent())!.trim();
-  const given = await request.put(`${AT}/control/accounts/${DEMO_APP.username}`, {
-    data: { ...DEMO_APP, deliveryReportUrl: delivery, incomingUrl: incoming, optOutUrl: optOut },
-  });
-  expect(given.ok()).toBe(true);
+  // Settings → SMS: the sandbox's application, saved and tested, its callback addresses given to it.
+  await connectSmsApp(page, request, DEMO_APP);
 
   // A customer not on WhatsApp texts the shortcode: a conversation named by their number.
   const phone = `+${customerNumber()}`;

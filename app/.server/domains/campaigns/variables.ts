@@ -98,12 +98,21 @@ export function parameterValue(source: ParameterSource, recipient: RecipientFiel
   return parameterText(fieldValue(source.field, recipient)) || source.fallback || "";
 }
 
+/**
+ * A contact named only by their number (one who first wrote by SMS, an import without names) has no
+ * name to greet them by: "Habari +254712345678" reads wrong, the placeholder's fallback reads right.
+ * The same rule is NUMBER_AS_NAME_SQL for the SQL that counts the contacts a placeholder leaves empty.
+ */
+const NUMBER_AS_NAME = /^\+?[\d\s-]+$/;
+const NUMBER_AS_NAME_SQL = "^\\+?[0-9 -]+$";
+const personName = (name: string | null | undefined) => (name && !NUMBER_AS_NAME.test(name.trim()) ? name : "");
+
 function fieldValue(field: string, recipient: RecipientFields): string {
   switch (field) {
     case "name":
-      return recipient.name ?? "";
+      return personName(recipient.name);
     case "first_name":
-      return (recipient.name ?? "").trim().split(/\s+/)[0] ?? "";
+      return personName(recipient.name).trim().split(/\s+/)[0] ?? "";
     case "phone":
       return recipient.phone;
     default: {
@@ -121,7 +130,7 @@ export function missingValueCondition(sources: ParameterSource[], phone: SQL = s
     if ("value" in source || source.fallback) return [];
     const expression =
       source.field === "name" || source.field === "first_name"
-        ? sql`c.name`
+        ? sql`(case when c.name ~ ${NUMBER_AS_NAME_SQL} then '' else c.name end)`
         : source.field === "phone"
           ? phone
           : sql`(c.attributes ->> ${source.field})`;

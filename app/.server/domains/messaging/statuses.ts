@@ -42,8 +42,12 @@ export interface StatusChange {
  * statement's update finds the version its snapshot sees and follows it to the newest, whose ctid
  * is another, so a ctid condition drops the row (and a status with it); the id holds.
  */
-export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: string; wamid: string }[]): Promise<StatusChange[]> {
-  if (!pairs.length) return [];
+export async function applyKeptStatuses(tx: Executor, unordered: { organizationId: string; wamid: string }[]): Promise<StatusChange[]> {
+  if (!unordered.length) return [];
+  // The messages are locked in the order of the pairs: in one order for every batch (tenant, then
+  // wamid), two webhook batches with statuses of the same messages wait for each other and never
+  // deadlock (each deadlock rolled a whole batch back and tried it again).
+  const pairs = [...unordered].sort((a, b) => compare(a.organizationId, b.organizationId) || compare(a.wamid, b.wamid));
   const result = await queryRows<{ id: string; organization_id: string; status: string; previous: string; campaign_id: string | null }>(
     tx,
     sql`
@@ -93,6 +97,8 @@ export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: s
     .filter((r) => r.status !== r.previous)
     .map((r) => ({ id: r.id, organizationId: r.organization_id, status: r.status, previous: r.previous, campaignId: r.campaign_id }));
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * A status for a wamid Jumbe has not recorded, carrying Jumbe's message id back (Meta echoes
