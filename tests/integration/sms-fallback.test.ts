@@ -13,6 +13,9 @@ import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { approvedBodyTemplate, recipient, setBucketRate } from "../support/sending-kit";
 import { API_KEY, SENDER_ID, USERNAME } from "@jumbe/sandbox/africastalking/test-support";
+import { createApiCampaign, getApiCampaign, listApiCampaigns } from "~/.server/adapters/api-v1/campaigns";
+import { CampaignCreate, CampaignsQuery } from "~/.server/adapters/api-v1/campaign-schemas";
+import { ApiProblem } from "~/.server/adapters/api-v1/problem";
 
 // Issue 77's fallback (decision 152): a campaign's WhatsApp message Meta cannot deliver (131026: the
 // sandbox fails numbers ending 0000 after accepting them) reaches the person by SMS, exactly once
@@ -260,5 +263,78 @@ describe("a campaign with the SMS fallback", () => {
     expect(typeof id).toBe("string");
     const [row] = await rawQuery<{ sms_fallback: unknown }>(`select sms_fallback from campaigns where id = $1`, [id]);
     expect(row!.sms_fallback).toEqual({ mode: "message", text: "Your order {{1}} is ready.", named: [], afterMinutes: 45 });
+  });
+});
+
+describe("the SMS fallback through the API", () => {
+  const body = (smsFallback: unknown, phones: string[]) =>
+    CampaignCreate.parse({
+      name: "Orders ready (API)",
+      template: "order_ready",
+      audience: { phones },
+      parameters: [{ value: "#77" }],
+      smsFallback,
+    });
+  const refusal = async (work: Promise<unknown>) => {
+    const error = await work.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ApiProblem);
+    const problem = error as ApiProblem;
+    return [problem.status, problem.code, problem.message];
+  };
+
+  it("takes its own text or the template's, says how it went on one campaign, and keeps the form's rules", async () => {
+    const t = await connectedTenant("Duka API SMS");
+    const made = await createApiCampaign(
+      t.organizationId,
+      body({ text: "Order {{1}} is ready, by SMS.", afterMinutes: 30 }, [UNREACHABLE]),
+    );
+    expect(made.smsFallback).toEqual({
+      text: "Order {{1}} is ready, by SMS.",
+      fromTemplate: false,
+      afterMinutes: 30,
+      counts: { sent: 0, pending: 0, cancelled: 0, skipped: 0 },
+    });
+    await feedCampaign(made.id);
+    await settle(async () => {
+      await drainDispatcher();
+      expect(smsTo(UNREACHABLE)).toHaveLength(1);
+    });
+    expect(JSON.stringify(smsTo(UNREACHABLE)[0])).toContain("Order #77 is ready, by SMS.");
+    expect((await getApiCampaign(t.organizationId, made.id)).smsFallback?.counts).toEqual({
+      sent: 1,
+      pending: 0,
+      cancelled: 0,
+      skipped: 0,
+    });
+    // The list says what it is, not how it went (no statement per campaign).
+    const listed = await listApiCampaigns(t.organizationId, CampaignsQuery.parse({}));
+    expect(listed.data[0]!.smsFallback).toEqual({ text: "Order {{1}} is ready, by SMS.", fromTemplate: false, afterMinutes: 30 });
+
+    // Without a text: the template's body, and the default time.
+    const fromTemplate = await createApiCampaign(t.organizationId, body({}, [recipient(5)]));
+    expect(fromTemplate.smsFallback).toMatchObject({ text: "Your order {{1}} is ready.", fromTemplate: true, afterMinutes: 60 });
+    // None: null.
+    expect((await createApiCampaign(t.organizationId, body(null, [recipient(6)]))).smsFallback).toBeNull();
+
+    // The form's rules and words; nothing stored.
+    const before = await scalar(`select count(*)::int as n from campaigns where organization_id = $1`, [t.organizationId]);
+    expect(await refusal(createApiCampaign(t.organizationId, body({ afterMinutes: 2 }, [recipient(7)])))).toEqual([
+      422,
+      "invalid_campaign",
+      "Send the SMS after 5 to 1440 minutes without delivery.",
+    ]);
+    expect(() => body({ text: "x", extra: true }, [recipient(7)])).toThrow();
+    const unconnected = await connectedTenant("Duka API Bila SMS", { sms: false });
+    expect(await refusal(createApiCampaign(unconnected.organizationId, body({ text: "Hi" }, [recipient(8)])))).toEqual([
+      409,
+      "invalid_campaign",
+      "Connect SMS in Settings → SMS to send an SMS fallback.",
+    ]);
+    expect(await scalar(`select count(*)::int as n from campaigns where organization_id = $1`, [t.organizationId])).toBe(before);
+    // Another tenant's campaign is not found.
+    expect((await refusal(getApiCampaign(unconnected.organizationId, made.id)))[0]).toBe(404);
   });
 });

@@ -5,6 +5,8 @@ import { CAMPAIGN_STATUSES } from "../../domains/campaigns/queries";
 import { PARAMETER_MAX } from "../../domains/campaigns/variables";
 import { FILENAME_MAX, LINK_MAX } from "../../domains/campaigns/template-values";
 import { TAG_MAX } from "../../domains/contacts/fields";
+import { SMS_MAX_LENGTH } from "~/lib/sms-price";
+import { FALLBACK_AFTER_DEFAULT, FALLBACK_AFTER_MAX, FALLBACK_AFTER_MIN } from "~/lib/sms-fallback";
 
 /** The campaign endpoints' shapes; the OpenAPI document is generated from them. */
 
@@ -143,6 +145,30 @@ export const CampaignAudience = z
   .describe("Who receives it: any mix of these, each person once. Give at least one.")
   .meta({ id: "CampaignAudience" });
 
+/** The SMS for anyone WhatsApp cannot reach (decision 152): needs SMS connected (Settings → SMS). */
+export const CampaignSmsFallbackIn = z
+  .object({
+    text: z
+      .string()
+      .max(SMS_MAX_LENGTH)
+      .optional()
+      .describe(
+        `The SMS's own text, up to ${SMS_MAX_LENGTH} characters; the template's placeholders ({{1}}, {{2}}...) take each person's values. Without it, the template's body is sent by SMS.`,
+      ),
+    afterMinutes: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        `Also send it when WhatsApp has not delivered the message within this many minutes (${FALLBACK_AFTER_MIN} to ${FALLBACK_AFTER_MAX}; ${FALLBACK_AFTER_DEFAULT} when absent).`,
+      ),
+  })
+  .strict()
+  .describe(
+    "Send an SMS (through your Africa's Talking account) to anyone WhatsApp cannot reach (Meta's undeliverable errors) or who has not received the message in time: at most one SMS each, and none once WhatsApp has delivered. Priced per part and charged like messages.",
+  )
+  .meta({ id: "CampaignSmsFallback" });
+
 export const CampaignCreate = z
   .object({
     name: z.string().min(1, "give the campaign a name").max(CAMPAIGN_NAME_MAX).describe("Your name for it, shown in Jumbe."),
@@ -170,6 +196,7 @@ export const CampaignCreate = z
         "One value per button that takes one: a URL button whose link ends in {{1}} (the end of the link, per person) and a copy-code button (the code). Each a contact field (with a fallback) or a fixed value; a person whose value would be empty is left out (missing_value).",
       ),
     products: CampaignProducts.optional(),
+    smsFallback: CampaignSmsFallbackIn.nullable().optional(),
     scheduledFor: z.iso
       .datetime({ offset: true, error: "give the date and time with its offset, such as 2026-12-01T09:00:00+03:00 (Nairobi)" })
       .nullable()
@@ -245,6 +272,23 @@ export const Campaign = z
     phoneNumberId: z.string().describe("Meta's id of the sending number."),
     template: z.object({ name: z.string(), language: z.string(), category: z.string() }),
     parameters: ParametersOut,
+    smsFallback: z
+      .object({
+        text: z.string().describe("What the SMS says, before each person's values."),
+        fromTemplate: z.boolean().describe("The template's body, rather than a text of its own."),
+        afterMinutes: z.number().int(),
+        counts: z
+          .object({
+            sent: z.number().int().describe("SMS sent instead."),
+            pending: z.number().int().describe("Waiting (quiet hours, or just decided)."),
+            cancelled: z.number().int().describe("Not needed: WhatsApp delivered first."),
+            skipped: z.number().int().describe("Not sent: opted out, no balance, too long..."),
+          })
+          .optional()
+          .describe("How it went so far; in the answers about one campaign (not in the list)."),
+      })
+      .nullable()
+      .describe("The SMS fallback, or null."),
     audience: z.object({
       segmentId: z.string().optional(),
       tags: z.array(z.string()).optional(),

@@ -11,6 +11,7 @@ import {
 } from "../../domains/campaigns/lifecycle";
 import { getCampaign, listCampaigns, type CampaignView } from "../../domains/campaigns/queries";
 import { hashRequest } from "../../domains/messaging/queue";
+import { campaignFallbackSummary } from "../../domains/sms";
 import { oncePerKey } from "./idempotency";
 import { ApiProblem, refusalProblem } from "./problem";
 import {
@@ -63,7 +64,28 @@ function inputOf(body: z.output<typeof CampaignCreate>): CampaignInput {
     audience: body.audience,
     scheduledFor: body.scheduledFor ? new Date(body.scheduledFor) : null,
     draft: body.draft,
+    smsFallback: body.smsFallback
+      ? {
+          mode: body.smsFallback.text === undefined ? "message" : "own",
+          text: body.smsFallback.text,
+          afterMinutes: body.smsFallback.afterMinutes,
+        }
+      : null,
   };
+}
+
+/** One campaign as the API answers it: with its SMS fallback's figures when it has one (one statement more). */
+async function campaignOf(organizationId: string, id: string): Promise<CampaignView> {
+  const view = await answer(getCampaign(organizationId, id));
+  if (!view.smsFallback) return view;
+  const summary = await campaignFallbackSummary(organizationId, id);
+  const counts = {
+    sent: summary?.sent ?? 0,
+    pending: summary?.pending ?? 0,
+    cancelled: summary?.cancelled ?? 0,
+    skipped: summary?.skipped ?? 0,
+  };
+  return { ...view, smsFallback: { ...view.smsFallback, counts } };
 }
 
 const leftOutTotal = (leftOut: Partial<Record<string, number>>) => Object.values(leftOut).reduce<number>((a, b) => a + (b ?? 0), 0);
@@ -106,7 +128,7 @@ export async function createApiCampaign(
       remember: (view): Remembered => ({ id: view.id, estimate: view.estimate }),
       replay: async (earlier: Remembered) => {
         onReplay?.();
-        return { ...(await answer(getCampaign(organizationId, earlier.id))), estimate: earlier.estimate };
+        return { ...(await campaignOf(organizationId, earlier.id)), estimate: earlier.estimate };
       },
     },
   );
@@ -124,7 +146,7 @@ async function createCampaignNow(organizationId: string, body: z.output<typeof C
   }
   // The key it is made with: whoever has held it cannot approve it (decision 045).
   const id = await answer(createCampaign({ organizationId, apiKeyId }, input, now));
-  const view = await answer(getCampaign(organizationId, id));
+  const view = await campaignOf(organizationId, id);
   estimate ??= frozenEstimate(view);
   return { ...view, estimate };
 }
@@ -146,12 +168,12 @@ function campaignId(id: string) {
   return id;
 }
 
-export const getApiCampaign = (organizationId: string, id: string) => answer(getCampaign(organizationId, campaignId(id)));
+export const getApiCampaign = (organizationId: string, id: string) => campaignOf(organizationId, campaignId(id));
 
 /** Pause, resume or cancel, then the campaign as it is now. */
 export async function changeApiCampaign(organizationId: string, id: string, change: "pause" | "resume" | "cancel") {
   campaignId(id);
   const work = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign }[change];
   await answer(work({ organizationId }, id));
-  return answer(getCampaign(organizationId, id));
+  return campaignOf(organizationId, id);
 }

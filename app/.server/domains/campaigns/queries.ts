@@ -5,7 +5,13 @@ import { csvRow } from "../activity";
 import { log } from "../../infrastructure/log";
 import { inLocale } from "../../infrastructure/http/display-zone";
 import { getLocale } from "~/paraglide/runtime";
-import type { CampaignAudience, CampaignCounts, CampaignParameters, LeftOutReason } from "../../infrastructure/db/schema/campaigns";
+import type {
+  CampaignAudience,
+  CampaignCounts,
+  CampaignParameters,
+  CampaignSmsFallback,
+  LeftOutReason,
+} from "../../infrastructure/db/schema/campaigns";
 import { campaignFigures, readerMaxAgeMs, type Figures } from "./progress";
 import { campaignNotFound } from "./refusals";
 import { storedWords } from "../notifications";
@@ -31,6 +37,7 @@ interface CampaignRow {
   template_language: string;
   template_category: string;
   parameters: CampaignParameters;
+  sms_fallback: CampaignSmsFallback | null;
   audience: CampaignAudience;
   segment_name: string | null;
   scheduled_for: Date | string | null;
@@ -65,6 +72,14 @@ export interface CampaignView {
   phoneNumberId: string;
   template: { name: string; language: string; category: string };
   parameters: CampaignParameters;
+  /** Its SMS for anyone WhatsApp cannot reach (decision 152): its text, the template's or its own, and the minutes. */
+  smsFallback: {
+    text: string;
+    fromTemplate: boolean;
+    afterMinutes: number;
+    /** How it went, where the reader asks for it (the API's answers about one campaign). */
+    counts?: { sent: number; pending: number; cancelled: number; skipped: number };
+  } | null;
   audience: CampaignAudience;
   /** The audience in words: "Segment Nairobi VIPs", "tags vip, nakuru", "120 numbers"... */
   audienceLabel: string;
@@ -158,6 +173,9 @@ function viewOf(row: CampaignRow, figures: Figures): CampaignView {
     phoneNumberId: row.phone_number_id,
     template: { name: row.template_name, language: row.template_language, category: row.template_category },
     parameters: row.parameters,
+    smsFallback: row.sms_fallback
+      ? { text: row.sms_fallback.text, fromTemplate: row.sms_fallback.mode === "message", afterMinutes: row.sms_fallback.afterMinutes }
+      : null,
     audience: row.audience,
     audienceLabel: audienceLabel(row.audience, row.segment_name),
     audienceSize: row.audience_size,
