@@ -5,7 +5,8 @@ import { recordActivity } from "../../domains/activity/record";
 import { log } from "../../infrastructure/log";
 import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
-import { ENDPOINTS, idempotencyOf, takesBody, type Endpoint, type EndpointInput } from "./endpoints";
+import { ENDPOINTS, idempotencyOf, takesBody, type ApiCaller, type Endpoint, type EndpointInput } from "./endpoints";
+import { requestMeta, type RequestMeta } from "../../infrastructure/http/request-meta";
 import { multipartBoundary } from "../../infrastructure/http/multipart";
 import { openApiDocument } from "./openapi";
 import { ApiProblem } from "./problem";
@@ -61,10 +62,10 @@ function apiError(status: number, code: string, message: string, headers: Record
  * cookies, no ids in the input); the key's rate limit is one counter in the database shared by
  * every instance; every call with a valid key is measured for the Developers page.
  */
-export async function handleApiV1(request: Request): Promise<Response> {
+export async function handleApiV1(request: Request, meta: RequestMeta = requestMeta(request)): Promise<Response> {
   // Express settled it (request-id.ts); a caller without it (a test, the loopback server) gets one here.
   const requestId = requestIdOf(request.headers.get("x-request-id"));
-  const response = await withRequestId(await route(request, requestId), requestId);
+  const response = await withRequestId(await route(request, requestId, meta), requestId);
   for (const watch of answerWatchers) watch(request, response);
   return response;
 }
@@ -77,7 +78,7 @@ async function withRequestId(response: Response, requestId: string): Promise<Res
   return new Response(JSON.stringify({ ...problem, requestId }), { status: response.status, headers: response.headers });
 }
 
-async function route(request: Request, requestId: string): Promise<Response> {
+async function route(request: Request, requestId: string, meta: RequestMeta): Promise<Response> {
   const started = performance.now();
   const url = new URL(request.url);
   if (url.pathname === OPENAPI_PATH) {
@@ -145,7 +146,19 @@ async function route(request: Request, requestId: string): Promise<Response> {
         { permission: endpoint.permission },
       );
     } else {
-      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders, key.prefetched, key.keyId, key.role);
+      const caller = { keyPrefix: key.prefix, meta };
+      response = await answer(
+        endpoint,
+        request,
+        url,
+        key.organizationId,
+        match.params,
+        limitHeaders,
+        key.prefetched,
+        key.keyId,
+        key.role,
+        caller,
+      );
     }
   } catch (error) {
     // The limit passed while the body streamed in: Express has answered 413 (or this does).
@@ -258,6 +271,7 @@ async function answer(
   prefetched: unknown,
   apiKeyId: string,
   role: Role,
+  caller: ApiCaller,
 ): Promise<Response> {
   const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
@@ -361,6 +375,7 @@ async function answer(
     const input = {
       organizationId,
       apiKeyId,
+      caller,
       role,
       query: query.data,
       params: params.data,
