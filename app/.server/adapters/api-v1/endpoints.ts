@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { can, type Permission } from "../../domains/auth/permissions";
 import type { Role } from "~/lib/permissions";
-import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import type { ApiCaller } from "./caller";
 import { ERROR_CATALOGUE, type ErrorCode } from "./errors";
 import { accountSummary, accountSummarySql, toAccountSummary, type AccountSummaryRow } from "./account";
 import { getApiPartner, NOT_A_PARTNER, PartnerQuery, PartnerView } from "./revenue-share";
@@ -151,12 +151,6 @@ export type HttpMethod = "get" | "post" | "patch" | "delete";
 
 /** The statuses whose errors an endpoint explains in its own words (besides the catalogue's meanings). */
 export type DocumentedError = 402 | 404 | 409 | 413 | 415 | 422 | 502;
-
-/** The API key a request was made with and where it came from (decision 155). */
-export interface ApiCaller {
-  keyPrefix: string;
-  meta: RequestMeta;
-}
 
 export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType> {
   organizationId: string;

@@ -5,7 +5,8 @@ import { recordActivity } from "../../domains/activity/record";
 import { log } from "../../infrastructure/log";
 import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
-import { ENDPOINTS, idempotencyOf, takesBody, type ApiCaller, type Endpoint, type EndpointInput } from "./endpoints";
+import { ENDPOINTS, idempotencyOf, takesBody, type Endpoint, type EndpointInput } from "./endpoints";
+import type { ApiCaller } from "./caller";
 import { requestMeta, type RequestMeta } from "../../infrastructure/http/request-meta";
 import { multipartBoundary } from "../../infrastructure/http/multipart";
 import { openApiDocument } from "./openapi";
@@ -146,19 +147,7 @@ async function route(request: Request, requestId: string, meta: RequestMeta): Pr
         { permission: endpoint.permission },
       );
     } else {
-      const caller = { keyPrefix: key.prefix, meta };
-      response = await answer(
-        endpoint,
-        request,
-        url,
-        key.organizationId,
-        match.params,
-        limitHeaders,
-        key.prefetched,
-        key.keyId,
-        key.role,
-        caller,
-      );
+      response = await answer(endpoint, request, url, match.params, limitHeaders, key, meta);
     }
   } catch (error) {
     // The limit passed while the body streamed in: Express has answered 413 (or this does).
@@ -265,14 +254,14 @@ async function answer(
   endpoint: Endpoint,
   request: Request,
   url: URL,
-  organizationId: string,
   rawParams: Record<string, string>,
   headers: Record<string, string>,
-  prefetched: unknown,
-  apiKeyId: string,
-  role: Role,
-  caller: ApiCaller,
+  key: { organizationId: string; keyId: string; prefix: string; role: Role; prefetched: unknown },
+  meta: RequestMeta,
 ): Promise<Response> {
+  const { organizationId, prefetched, keyId: apiKeyId, role } = key;
+  // Who called, for an activity row the endpoint writes (decision 155): the key's prefix, never its secret.
+  const caller: ApiCaller = { keyPrefix: key.prefix, meta };
   const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
     const issue = query.error.issues[0];

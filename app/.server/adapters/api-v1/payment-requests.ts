@@ -3,7 +3,7 @@ import { cancelPaymentRequest, createPaymentRequest, listPaymentRequests, paymen
 import { isRefusal } from "../../infrastructure/refusal";
 import { ApiProblem, refusalProblem } from "./problem";
 import type { PaymentRequestCreate, PaymentRequestsQuery } from "./payment-request-schemas";
-import type { ApiCaller } from "./endpoints";
+import type { ApiCaller } from "./caller";
 
 export const PAYMENT_REQUEST_NOT_FOUND = "No payment request of yours has this id.";
 
