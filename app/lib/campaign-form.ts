@@ -214,3 +214,24 @@ export function sourceInWords(source: Source, labels: Record<string, string> = {
   const field = labels[source.field] ?? source.field;
   return source.fallback ? m.messaging_source_with_fallback({ field, fallback: source.fallback }) : field;
 }
+
+/** A page address's fields as a form's posted fields: a name given more than once (ticked boxes) as a list. */
+export function fieldsOfAddress(params: URLSearchParams): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const name of new Set(params.keys())) {
+    const all = params.getAll(name);
+    fields[name] = all.length > 1 ? all : all[0];
+  }
+  return fields;
+}
+
+/**
+ * What a catalog or multi-product template's product picker asks the shop for (decision 146, at
+ * 2,000 products as the inbox's and the automations' pickers): the words of "Find a product" (`pq`)
+ * and the products the values name (the thumbnail, every section's), listed first.
+ */
+export function productPickerAsk(fields: Record<string, unknown>) {
+  const { products } = campaignValuesOf(fields);
+  const chosenIds = [...new Set([products.thumbnail, ...products.sections.flatMap((s) => s.productIds)].filter(Boolean))];
+  return { query: textOf(fields, "pq", 100), chosenIds };
+}

@@ -31,7 +31,9 @@ test("a multi-product template made in the editor sends a campaign's products", 
   const { phoneNumberId } = await connectedBusiness(page, request);
   const tag = randomBytes(2).toString("hex");
   const product = `Kikoi ${tag}`;
+  const other = `Kanga ${tag}`;
   await addProduct(page, product, `KIKOI-${tag}`);
+  await addProduct(page, other, `KANGA-${tag}`);
 
   // The editor: a Marketing template with a text header and a View items button.
   const name = `new_arrivals_${tag}`;
@@ -63,17 +65,32 @@ test("a multi-product template made in the editor sends a campaign's products", 
   await dialog.getByRole("button", { name: "Add contact" }).click();
   await expect(page.getByRole("heading", { name: /Amina Otieno/ })).toBeVisible();
 
-  // The campaign: the template's products from the shop.
+  // The campaign: the template's products from the shop, found by name or SKU (a GET of the whole
+  // form: what was typed and ticked comes back, without JavaScript too).
   await page.goto("/messaging/campaigns/new");
   if (javaScriptEnabled) await expect(page.getByRole("button", { name: "Show its placeholders" })).toHaveCount(0);
   await field(page, "Campaign name").fill("Coast week");
   const option = page.locator('select[name="template"] option', { hasText: name });
   await page.getByLabel("Approved template").selectOption((await option.getAttribute("value"))!);
   if (!javaScriptEnabled) await page.getByRole("button", { name: "Show its placeholders" }).click();
-  await page.getByLabel("Thumbnail product").selectOption({ label: `${product} (KIKOI-${tag})` });
-  const section = page.getByRole("group", { name: "Section 1" });
-  await section.getByRole("checkbox", { name: new RegExp(product) }).check();
   await field(page, "Phone numbers").fill(phone);
+  const section = page.getByRole("group", { name: "Section 1" });
+  const find = async (words: string) => {
+    await page.getByLabel("Find a product by name or SKU").fill(words);
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await expect(page).toHaveURL(/[?&]pq=/);
+  };
+  await find(`KANGA-${tag}`);
+  await expect(section.getByRole("checkbox", { name: new RegExp(other) })).toBeVisible();
+  await expect(section.getByRole("checkbox", { name: new RegExp(product) })).toHaveCount(0);
+  await section.getByRole("checkbox", { name: new RegExp(other) }).check();
+  await find(product);
+  // The campaign's fields and the ticked product are kept; the one found is offered beside it.
+  await expect(field(page, "Campaign name")).toHaveValue("Coast week");
+  await expect(field(page, "Phone numbers")).toHaveValue(phone);
+  await expect(section.getByRole("checkbox", { name: new RegExp(other) })).toBeChecked();
+  await section.getByRole("checkbox", { name: new RegExp(product) }).check();
+  await page.getByLabel("Thumbnail product").selectOption({ label: `${product} (KIKOI-${tag})` });
   await page.getByRole("button", { name: "Review" }).click();
   await expect(page.getByTestId("review-recipients")).toHaveText("1");
   // Review lists the products the message will show: name, SKU and price in KES.
@@ -84,7 +101,9 @@ test("a multi-product template made in the editor sends a campaign's products", 
   await page.getByRole("button", { name: "Confirm and send to 1" }).click();
   await expect(page).toHaveURL(/\/messaging\/campaigns\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("campaign-products")).toContainText(`${product} (KIKOI-${tag})`);
+  await expect(page.getByTestId("campaign-products")).toContainText(`${other} (KANGA-${tag})`);
 
   const sent = await sentMessage(request, phoneNumberId, `KIKOI-${tag}`);
   expect(JSON.stringify(sent.body)).toContain('"sub_type":"MPM"');
+  expect(JSON.stringify(sent.body)).toContain(`KANGA-${tag}`);
 });

@@ -61,15 +61,29 @@ describe("POST /api/v1/payment-requests/{id}/cancel", () => {
       (list) => list.some((a) => a.body === "The request to pay KES 800 for School shoes has been cancelled. Please do not pay it."),
     );
 
-    // The activity log: no member (the API), the request's reference and amount, from the API.
+    // The activity log: no member, the API key by its prefix (decision 155), the caller's address, the
+    // request's reference and amount; the key's secret nowhere in the row.
     const cancelLines = () =>
-      rawQuery<{ user_id: string | null; details: string }>(
-        `select user_id, details from activity_logs where organization_id = $1 and action = 'Payment request cancelled'`,
+      rawQuery<{ user_id: string | null; details: string; ip_address: string | null; user_agent: string | null }>(
+        `select user_id, details, ip_address, user_agent from activity_logs where organization_id = $1 and action = 'Payment request cancelled'`,
         [t.organizationId],
       );
-    expect(await cancelLines()).toEqual([
-      { user_id: null, details: `Request ${asked.body.reference} for KES 800.00 cancelled through the API` },
+    const [prefixRow] = await rawQuery<{ prefix: string }>(
+      `select prefix from api_keys where organization_id = $1 and revoked_at is null`,
+      [t.organizationId],
+    );
+    expect(key.startsWith(prefixRow!.prefix)).toBe(true);
+    const lines = await cancelLines();
+    expect(lines).toEqual([
+      {
+        user_id: null,
+        details: `Request ${asked.body.reference} for KES 800.00 cancelled through the API with the key ${prefixRow!.prefix}...`,
+        ip_address: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/),
+        user_agent: expect.any(String),
+      },
     ]);
+    expect(JSON.stringify(lines)).not.toContain(key);
+    expect(JSON.stringify(lines)).not.toContain(key.slice(prefixRow!.prefix.length));
 
     // Again: refused with the catalogue's code, and nothing more goes out or is logged as cancelled.
     const again = await api.call(key, "POST", `/api/v1/payment-requests/${asked.body.id}/cancel`);

@@ -21,7 +21,8 @@ export async function startApiV1Server() {
       headers,
       body: chunks.length && req.method !== "GET" ? Buffer.concat(chunks) : undefined,
     });
-    const response = await handleApiV1(request);
+    // The caller's address as Express would resolve it: this socket's peer.
+    const response = await handleApiV1(request, { ip: req.socket.remoteAddress ?? "", userAgent: req.headers["user-agent"] ?? "" });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });

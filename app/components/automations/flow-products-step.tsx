@@ -1,7 +1,6 @@
-import { CheckboxGroupField, Field, RadioGroupField, TextareaField } from "~/components/ui/field";
+import { Field, RadioGroupField, TextareaField } from "~/components/ui/field";
 import { FLOW_PRODUCT_HEADER_MAX, FLOW_PRODUCT_KINDS, FLOW_PRODUCTS_MAX, FLOW_TEXT_MAX } from "~/lib/schemas/flows";
-import { formatKes } from "~/lib/invoice";
-import { ProductSearch } from "~/components/shop/product-search";
+import { ProductChecklist } from "~/components/shop/product-checklist";
 import { m } from "~/paraglide/messages";
 
 type Errors = Record<string, string[] | undefined>;
@@ -71,27 +70,16 @@ export function ProductsFields({
           ...FLOW_PRODUCT_KINDS.map((kind) => ({ value: kind, label: productKindWords(kind) })),
         ]}
       />
-      {total || query ? (
-        <ProductSearch
-          query={query}
-          action={action}
-          keep={keep}
-          shown={products.length}
-          total={total}
-          noMatch={products.every((p) => ticked.includes(p.id))}
-        />
-      ) : null}
-      {products.length ? (
-        <CheckboxGroupField
+      {total || query || products.length ? (
+        <ProductChecklist
+          id={`${names.productIds}-picker`}
           legend={m.shop_send_products()}
-          name={names.productIds}
-          defaultValues={ticked}
-          errors={errors[names.productIds]}
+          products={products}
+          ticked={ticked}
+          box={(id) => ({ name: names.productIds, value: id })}
+          search={total || query ? { query, action, keep, total } : undefined}
           hint={m.automations_products_hint({ max: FLOW_PRODUCTS_MAX })}
-          options={products.map((p) => ({
-            value: p.id,
-            label: `${p.name} · ${formatKes(p.priceCents)}${p.availability === "out of stock" ? ` · ${m.shop_availability_out()}` : ""}`,
-          }))}
+          error={errors[names.productIds]?.[0]}
         />
       ) : null}
       <Field

@@ -10,7 +10,7 @@ import { AudienceCard, WhenCard } from "./audience-fields";
 import { Placeholders } from "./placeholders";
 import { SmsFallbackCard } from "./sms-fallback-fields";
 import { m } from "~/paraglide/messages";
-import type { CampaignChoices, CampaignErrors, TemplateChoice } from "./types";
+import type { CampaignChoices, CampaignErrors, CampaignPicker, TemplateChoice } from "./types";
 
 type FieldName = keyof CampaignErrors;
 const FIELD_NAMES: FieldName[] = ["name", "from", "template", "parameters", "audience", "scheduledFor", "smsFallback"];
@@ -24,12 +24,15 @@ export function CampaignForm({
   kind,
   choices,
   values,
+  picker,
   lastResult,
   cancelTo,
 }: {
   kind: CampaignKind;
   choices: CampaignChoices;
   values: CampaignFormValues;
+  /** The products a product template offers (null without such a template). */
+  picker: CampaignPicker | null;
   lastResult: SubmissionResult<string[]> | null | undefined;
   cancelTo: string;
 }) {
@@ -45,7 +48,7 @@ export function CampaignForm({
       aria-label={kind === "broadcast" ? m.messaging_new_title_broadcast() : m.messaging_new_title_campaign()}
     >
       <FormError id={form.errorId} errors={form.errors} />
-      <MessageCard kind={kind} choices={choices} values={values} errors={errors} />
+      <MessageCard kind={kind} choices={choices} values={values} picker={picker} errors={errors} />
       <AudienceCard choices={choices} values={values} errors={errors} />
       {kind === "campaign" ? <WhenCard values={values} errors={errors} /> : null}
       {choices.smsConnected ? <SmsFallbackCard values={values} error={errors.smsFallback} /> : null}
@@ -70,11 +73,13 @@ function MessageCard({
   kind,
   choices,
   values,
+  picker,
   errors,
 }: {
   kind: CampaignKind;
   choices: CampaignChoices;
   values: CampaignFormValues;
+  picker: CampaignPicker | null;
   errors: CampaignErrors;
 }) {
   const chosen = choices.templates.find((t) => t.key === values.template);
@@ -149,7 +154,7 @@ function MessageCard({
         </p>
       )}
       <div id="campaign-placeholders">
-        {chosen ? <Placeholders template={chosen} choices={choices} values={values} error={errors.parameters} /> : null}
+        {chosen ? <Placeholders template={chosen} choices={choices} values={values} picker={picker} error={errors.parameters} /> : null}
         {!chosen && errors.parameters ? <FormError errors={[errors.parameters]} /> : null}
       </div>
     </Card>

@@ -1,7 +1,7 @@
 import { FIXED, type CampaignFormValues } from "~/lib/campaign-form";
 import { Field, SelectField } from "~/components/ui/field";
 import { m } from "~/paraglide/messages";
-import { MEDIA_HEADERS, type CampaignChoices, type TemplateChoice } from "./types";
+import { MEDIA_HEADERS, type CampaignChoices, type CampaignPicker, type TemplateChoice } from "./types";
 import { TemplateProducts } from "./template-products";
 
 /** The chosen template's text and, for each placeholder, where its value comes from. */
@@ -9,11 +9,13 @@ export function Placeholders({
   template,
   choices,
   values,
+  picker,
   error,
 }: {
   template: TemplateChoice;
   choices: CampaignChoices;
   values: CampaignFormValues;
+  picker: CampaignPicker | null;
   error?: string;
 }) {
   const options = [
@@ -61,7 +63,7 @@ export function Placeholders({
       {MEDIA_HEADERS.includes(template.headerFormat ?? "") ? (
         <HeaderFile template={template} media={choices.media} values={same ? values.headerFile : undefined} />
       ) : null}
-      <TemplateProducts template={template} products={choices.products} values={same ? values.products : undefined} />
+      <TemplateProducts template={template} picker={picker} values={same ? values.products : undefined} />
       {headerRow}
       {Array.from({ length: template.bodyCount }, (_, i) =>
         row(`p${i + 1}`, `{{${template.named[i] ?? i + 1}}}`, same ? values.body[i] : undefined),

@@ -9,3 +9,15 @@ export type CampaignErrors = Partial<
 >;
 
 export const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
+
+/**
+ * What a catalog or multi-product template's products are chosen from (decision 146): the products
+ * the form names and at most 50 others found by "Find a product" (`query`), how many there are in all,
+ * and the page's address the search reloads.
+ */
+export interface CampaignPicker {
+  products: { id: string; name: string; retailerId: string; priceCents: number; availability: string }[];
+  total: number;
+  query: string;
+  action: string;
+}

@@ -1,7 +1,6 @@
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
-import { ProductSearch } from "./product-search";
-import { formatKes } from "~/lib/invoice";
+import { ProductChecklist } from "./product-checklist";
 import { m } from "~/paraglide/messages";
 
 export interface PickerProduct {
@@ -76,30 +75,15 @@ export function ProductPicker({
           </div>
           <FieldError id="shop-kind-error" message={errors.productKind} />
         </fieldset>
-        <fieldset aria-describedby={errors.products ? "shop-products-error" : undefined}>
-          <legend className="text-xs font-medium text-slate-700">{m.shop_send_products()}</legend>
-          <ProductSearch
-            query={query}
-            action={action}
-            shown={products.length}
-            total={total}
-            noMatch={!products.some((p) => picker.values[`product_${p.id}`] !== "on")}
-          />
-          <ul className="mt-1 max-h-40 space-y-1 overflow-y-auto rounded border border-slate-200 p-2">
-            {products.map((p) => (
-              <li key={p.id}>
-                <label className="flex items-start gap-2">
-                  <input type="checkbox" name={`product_${p.id}`} defaultChecked={values[`product_${p.id}`] === "on"} className="mt-1" />
-                  <span className="min-w-0 flex-1 break-words">
-                    {p.name} <span className="text-slate-500">· {formatKes(p.priceCents)}</span>
-                    {p.availability === "out of stock" ? <span className="text-slate-500"> · {m.shop_availability_out()}</span> : null}
-                  </span>
-                </label>
-              </li>
-            ))}
-          </ul>
-          <FieldError id="shop-products-error" message={errors.products} />
-        </fieldset>
+        <ProductChecklist
+          id="shop-products"
+          legend={m.shop_send_products()}
+          products={products}
+          ticked={products.filter((p) => values[`product_${p.id}`] === "on").map((p) => p.id)}
+          box={(id) => ({ name: `product_${id}`, value: "on" })}
+          search={{ query, action, total }}
+          error={errors.products}
+        />
         <div>
           <label htmlFor="shop-header" className="block text-xs font-medium text-slate-700">
             {m.shop_send_header()}

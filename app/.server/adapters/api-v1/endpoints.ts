@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { can, type Permission } from "../../domains/auth/permissions";
 import type { Role } from "~/lib/permissions";
+import type { ApiCaller } from "./caller";
 import { ERROR_CATALOGUE, type ErrorCode } from "./errors";
 import { accountSummary, accountSummarySql, toAccountSummary, type AccountSummaryRow } from "./account";
 import { getApiPartner, NOT_A_PARTNER, PartnerQuery, PartnerView } from "./revenue-share";
@@ -155,6 +156,11 @@ export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B exten
   organizationId: string;
   /** The API key the request was made with (a campaign records it: decision 045). */
   apiKeyId: string;
+  /**
+   * Who called, for the activity log (decision 155): the key's prefix (never its secret) and the
+   * caller's address and user agent.
+   */
+  caller: ApiCaller;
   query: z.output<Q>;
   params: z.output<P>;
   body: z.output<B>;
@@ -1265,7 +1271,7 @@ export const ENDPOINTS: Endpoint[] = [
       404: PAYMENT_REQUEST_NOT_FOUND,
       409: "The request is no longer open: paid, expired or already cancelled (code payment_request_closed), or an M-Pesa prompt is on the customer's phone and their PIN may be going in (code prompt_on_phone): wait for M-Pesa's answer.",
     },
-    run: ({ organizationId, params }) => cancelApiPaymentRequest(organizationId, params.id),
+    run: ({ organizationId, params, caller }) => cancelApiPaymentRequest(organizationId, params.id, caller),
   }),
   define({
     method: "post",

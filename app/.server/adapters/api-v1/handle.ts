@@ -6,6 +6,8 @@ import { log } from "../../infrastructure/log";
 import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
 import { ENDPOINTS, idempotencyOf, takesBody, type Endpoint, type EndpointInput } from "./endpoints";
+import type { ApiCaller } from "./caller";
+import { requestMeta, type RequestMeta } from "../../infrastructure/http/request-meta";
 import { multipartBoundary } from "../../infrastructure/http/multipart";
 import { openApiDocument } from "./openapi";
 import { ApiProblem } from "./problem";
@@ -61,10 +63,10 @@ function apiError(status: number, code: string, message: string, headers: Record
  * cookies, no ids in the input); the key's rate limit is one counter in the database shared by
  * every instance; every call with a valid key is measured for the Developers page.
  */
-export async function handleApiV1(request: Request): Promise<Response> {
+export async function handleApiV1(request: Request, meta: RequestMeta = requestMeta(request)): Promise<Response> {
   // Express settled it (request-id.ts); a caller without it (a test, the loopback server) gets one here.
   const requestId = requestIdOf(request.headers.get("x-request-id"));
-  const response = await withRequestId(await route(request, requestId), requestId);
+  const response = await withRequestId(await route(request, requestId, meta), requestId);
   for (const watch of answerWatchers) watch(request, response);
   return response;
 }
@@ -77,7 +79,7 @@ async function withRequestId(response: Response, requestId: string): Promise<Res
   return new Response(JSON.stringify({ ...problem, requestId }), { status: response.status, headers: response.headers });
 }
 
-async function route(request: Request, requestId: string): Promise<Response> {
+async function route(request: Request, requestId: string, meta: RequestMeta): Promise<Response> {
   const started = performance.now();
   const url = new URL(request.url);
   if (url.pathname === OPENAPI_PATH) {
@@ -145,7 +147,7 @@ async function route(request: Request, requestId: string): Promise<Response> {
         { permission: endpoint.permission },
       );
     } else {
-      response = await answer(endpoint, request, url, key.organizationId, match.params, limitHeaders, key.prefetched, key.keyId, key.role);
+      response = await answer(endpoint, request, url, match.params, limitHeaders, key, meta);
     }
   } catch (error) {
     // The limit passed while the body streamed in: Express has answered 413 (or this does).
@@ -252,13 +254,14 @@ async function answer(
   endpoint: Endpoint,
   request: Request,
   url: URL,
-  organizationId: string,
   rawParams: Record<string, string>,
   headers: Record<string, string>,
-  prefetched: unknown,
-  apiKeyId: string,
-  role: Role,
+  key: { organizationId: string; keyId: string; prefix: string; role: Role; prefetched: unknown },
+  meta: RequestMeta,
 ): Promise<Response> {
+  const { organizationId, prefetched, keyId: apiKeyId, role } = key;
+  // Who called, for an activity row the endpoint writes (decision 155): the key's prefix, never its secret.
+  const caller: ApiCaller = { keyPrefix: key.prefix, meta };
   const query = endpoint.query.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
     const issue = query.error.issues[0];
@@ -361,6 +364,7 @@ async function answer(
     const input = {
       organizationId,
       apiKeyId,
+      caller,
       role,
       query: query.data,
       params: params.data,

@@ -3,6 +3,7 @@ import { cancelPaymentRequest, createPaymentRequest, listPaymentRequests, paymen
 import { isRefusal } from "../../infrastructure/refusal";
 import { ApiProblem, refusalProblem } from "./problem";
 import type { PaymentRequestCreate, PaymentRequestsQuery } from "./payment-request-schemas";
+import type { ApiCaller } from "./caller";
 
 export const PAYMENT_REQUEST_NOT_FOUND = "No payment request of yours has this id.";
 
@@ -48,9 +49,10 @@ const CANCEL_CODES: Record<string, string> = { not_open: "payment_request_closed
  * 144): the webhook once, the customer told not to pay. A second cancel is 409
  * payment_request_closed, as a campaign's is (the same Idempotency-Key replays the first answer).
  */
-export async function cancelApiPaymentRequest(organizationId: string, id: string) {
+export async function cancelApiPaymentRequest(organizationId: string, id: string, caller: ApiCaller) {
   try {
-    return await cancelPaymentRequest({ organizationId, userId: null }, id, { via: "api" });
+    // The activity log's line names the key by its prefix (never its secret) and keeps the caller's address (decision 155).
+    return await cancelPaymentRequest({ organizationId, userId: null }, id, { via: "api", keyPrefix: caller.keyPrefix, meta: caller.meta });
   } catch (error) {
     if (isRefusal(error, "payment") && error.status === 404) throw new ApiProblem(404, "not_found", PAYMENT_REQUEST_NOT_FOUND);
     if (isRefusal(error, "payment") && CANCEL_CODES[error.code]) throw new ApiProblem(409, CANCEL_CODES[error.code]!, error.message);

@@ -270,6 +270,7 @@ const MONEY_AND_SENDING: StoredSentence[] = [
   // A payment request cancelled (requests/cancel.ts): its reference and amount, and where from.
   ["app_activity_detail_payreq_cancelled_inbox", { reference: "data", amount: "kes" }],
   ["app_activity_detail_payreq_cancelled_api", { reference: "data", amount: "kes" }],
+  ["app_activity_detail_payreq_cancelled_api_key", { reference: "data", amount: "kes", prefix: "data" }],
   // Settings → SMS (decision 148): the username and sender (data), never the key; a failed test's reason in Jumbe's words.
   ["sms_activity_detail_failing", { connection: SMS_CONNECTION, reason: SMS_FAILURES }],
   ...SMS_CONNECTION.list,

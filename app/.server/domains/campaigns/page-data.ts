@@ -2,7 +2,6 @@ import { rawQuery } from "../../infrastructure/db/client";
 import { attributeDefinitions, listSegments, contactTagChoices } from "../contacts";
 import { BUILT_IN_FIELDS } from "./variables";
 import { valueButtons, type ValueButton, mediaKindOf } from "../messaging";
-import { sendableProducts } from "./products";
 import { hasSmsConnection } from "./sms-fallback";
 import { productButtonOf } from "~/lib/templates";
 import { m } from "~/paraglide/messages";
@@ -127,12 +126,5 @@ export async function campaignFormChoices(organizationId: string) {
     segments: segments.map((s) => ({ id: s.id, name: s.name })),
     tags,
     media,
-    // The shop's products in the WhatsApp catalog, read only when a template shows products.
-    products: templates.some((t) => t.productButton) ? await productChoices(organizationId) : [],
   };
-}
-
-/** The products a catalog or multi-product template can show: those in the organisation's Meta catalog. */
-async function productChoices(organizationId: string) {
-  return (await sendableProducts(organizationId)).map((p) => ({ id: p.id, name: p.name, retailerId: p.retailerId }));
 }

@@ -11,16 +11,27 @@ import { m } from "~/paraglide/messages";
  * read again when its messages are written, leaving out a product removed meanwhile.
  */
 
+const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * The shop's products a message can show: those synced to the organisation's Meta catalog (what the
- * shop domain's `sendableProducts` answers; read here, as the shop's index would make the domains a circle).
+ * Of `ids`, the shop's products a message can show: those synced to the organisation's Meta catalog,
+ * not removed (what the shop domain's `sendableByIds` answers; read here, as the shop's index would make
+ * the domains a circle). Only the products named are read, never the whole catalogue.
  */
-export function sendableProducts(organizationId: string) {
-  return rawQuery<{ id: string; name: string; retailerId: string }>(
-    `select id, name, retailer_id as "retailerId" from products
-     where organization_id = $1 and sync_state = 'synced' and meta_product_id is not null order by name, id`,
-    [organizationId],
+function sendableByIds(organizationId: string, ids: readonly string[]) {
+  const valid = [...new Set(ids.filter((id) => UUID_LIKE.test(id)))];
+  if (!valid.length) return Promise.resolve([]);
+  return rawQuery<{ id: string; retailerId: string }>(
+    `select id, retailer_id as "retailerId" from products
+     where organization_id = $1 and id = any($2::uuid[]) and removed_at is null and sync_state = 'synced' and meta_product_id is not null`,
+    [organizationId, valid],
   );
+}
+
+/** The products a campaign's values name: the thumbnail and every section's, once each. */
+export function chosenProductIds(products: CampaignProducts | undefined): string[] {
+  if (!products) return [];
+  return [...new Set([products.thumbnail, ...(products.sections ?? []).flatMap((s) => s.productIds ?? [])].map(String).filter(Boolean))];
 }
 
 const refuseProducts = (message: string) => refuseCampaign(422, "invalid_parameters", message, "parameters");
@@ -61,8 +72,8 @@ export async function checkCampaignProducts(
   const kept = template.productButton === "MPM" ? { thumbnail, sections } : { thumbnail };
   // A saved campaign starting: a product removed since is left out when the messages are written.
   if (options.stored) return kept;
-  const offered = new Set((await sendableProducts(organizationId)).map((p) => p.id));
   const ids = [thumbnail, ...sections.flatMap((s) => s.productIds)];
+  const offered = new Set((await sendableByIds(organizationId, ids)).map((p) => p.id));
   if (ids.some((id) => !offered.has(id))) throw refuseProducts(m.messaging_campaign_products_unknown());
   return kept;
 }
@@ -77,7 +88,7 @@ export async function productsAtSend(
   products: CampaignProducts | undefined,
 ): Promise<TemplateProducts | null | undefined> {
   if (!template.productButton || !products) return undefined;
-  const retailerIds = new Map((await sendableProducts(organizationId)).map((p) => [p.id, p.retailerId]));
+  const retailerIds = new Map((await sendableByIds(organizationId, chosenProductIds(products))).map((p) => [p.id, p.retailerId]));
   const sections = (products.sections ?? [])
     .map((s) => ({ title: s.title, retailerIds: s.productIds.flatMap((id) => retailerIds.get(id) ?? []) }))
     .filter((s) => s.retailerIds.length > 0);
@@ -99,8 +110,6 @@ export interface CampaignProductShown {
   thumbnail: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A campaign's products with their name, SKU and price, in the order the message shows them (the
  * thumbnail first, then each section's). A product removed from the shop since is not listed.
@@ -114,7 +123,7 @@ export async function campaignProductsShown(
     { id: products.thumbnail, section: null as string | null, thumbnail: true },
     ...(products.sections ?? []).flatMap((s) => s.productIds.map((id) => ({ id, section: s.title || null, thumbnail: false }))),
   ];
-  const ids = [...new Set(placed.map((p) => p.id).filter((id) => UUID.test(id)))];
+  const ids = [...new Set(placed.map((p) => p.id).filter((id) => UUID_LIKE.test(id)))];
   if (!ids.length) return [];
   const rows = await rawQuery<{ id: string; name: string; retailerId: string; priceCents: number }>(
     `select id, name, retailer_id as "retailerId", price_cents::float8 as "priceCents" from products

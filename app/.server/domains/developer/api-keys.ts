@@ -162,18 +162,27 @@ export async function authenticateApiKey(
   prefetch?: (organizationExpr: string) => string,
 ): Promise<
   | { suspended: true; keyId: string; organizationId: string }
-  | { suspended: false; keyId: string; organizationId: string; role: Role; rate: ReturnType<typeof rateLimitResult>; prefetched: unknown }
+  | {
+      suspended: false;
+      keyId: string;
+      /** The key's recognisable start (jmb_live_ and four characters), safe to show and log: never the secret. */
+      prefix: string;
+      organizationId: string;
+      role: Role;
+      rate: ReturnType<typeof rateLimitResult>;
+      prefetched: unknown;
+    }
   | null
 > {
   if (!KEY_SHAPE.test(presented)) return null;
   const keyHash = sha256(presented);
   const [row] = await rawQuery<
-    { id: string; organization_id: string; key_hash: string; suspended: boolean; role: Role; prefetched?: unknown } & (
+    { id: string; prefix: string; organization_id: string; key_hash: string; suspended: boolean; role: Role; prefetched?: unknown } & (
       CountedHit | { hits: null }
     )
   >(
     `with k as (
-       select k.id, k.organization_id, k.key_hash, o.status = 'suspended' as suspended,
+       select k.id, k.prefix, k.organization_id, k.key_hash, o.status = 'suspended' as suspended,
               coalesce(u.org_role::text, 'admin') as role
        from api_keys k join organizations o on o.id = k.organization_id
        left join users u on u.id = k.created_by and u.organization_id = k.organization_id
@@ -182,7 +191,7 @@ export async function authenticateApiKey(
        update api_keys set last_used_at = now()
        where id = (select id from k where not suspended) and (last_used_at is null or last_used_at < now() - interval '1 minute')),
      hit as (${countHitStatement("$2::text || k.id::text", "$3", "from k where not k.suspended")})
-     select k.id, k.organization_id, k.key_hash, k.suspended, k.role, hit.hits, hit.window_start, hit.window_stamp${prefetch ? `, case when not k.suspended then ${prefetch("k.organization_id")} end as prefetched` : ""}
+     select k.id, k.prefix, k.organization_id, k.key_hash, k.suspended, k.role, hit.hits, hit.window_start, hit.window_stamp${prefetch ? `, case when not k.suspended then ${prefetch("k.organization_id")} end as prefetched` : ""}
      from k left join hit on true`,
     [keyHash, bucketPrefix(rule), windowOf(rule)],
   );
@@ -191,6 +200,7 @@ export async function authenticateApiKey(
   return {
     suspended: false,
     keyId: row.id,
+    prefix: row.prefix,
     organizationId: row.organization_id,
     role: row.role,
     rate: rateLimitResult(rule, row as CountedHit),

@@ -14,11 +14,11 @@ import { paymentRequestById, type PaymentRequestView } from "./views";
 import type { RequestActor } from "./create";
 import { m } from "~/paraglide/messages";
 
-/** Where a cancel came from, for the activity log: the inbox's card (a member) or the public API. */
-export interface CancelledFrom {
-  via: "inbox" | "api";
-  meta?: RequestMeta;
-}
+/**
+ * Where a cancel came from, for the activity log: the inbox's card (a member) or the public API, named
+ * by its key's prefix (never the secret: decision 155); `meta` is the caller's address and user agent.
+ */
+export type CancelledFrom = { via: "inbox"; meta?: RequestMeta } | { via: "api"; keyPrefix: string; meta: RequestMeta };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -64,14 +64,18 @@ export async function cancelPaymentRequest(
   return (await paymentRequestById(actor.organizationId, requestId))!;
 }
 
-/** The activity log's line: who (the member, or none for the API), which request and for how much, from where. */
+/** The activity log's line: who (the member, or the API key by its prefix), which request and for how much, from where. */
 async function recordCancel(
   tx: Executor,
   actor: RequestActor,
   request: { organization_id: string; reference: string; amount_kes: number },
   from: CancelledFrom,
 ) {
-  const detail = from.via === "api" ? "app_activity_detail_payreq_cancelled_api" : "app_activity_detail_payreq_cancelled_inbox";
+  const inputs = { reference: request.reference, amount: { kes: Number(request.amount_kes) * 100 } };
+  const detail =
+    from.via === "api"
+      ? words("app_activity_detail_payreq_cancelled_api_key", { ...inputs, prefix: from.keyPrefix })
+      : words("app_activity_detail_payreq_cancelled_inbox", inputs);
   await recordActivity(
     {
       organizationId: request.organization_id,
@@ -79,7 +83,7 @@ async function recordCancel(
       type: "billing",
       status: "success",
       action: "Payment request cancelled",
-      details: englishOf(words(detail, { reference: request.reference, amount: { kes: Number(request.amount_kes) * 100 } })),
+      details: englishOf(detail),
       meta: from.meta,
     },
     tx,

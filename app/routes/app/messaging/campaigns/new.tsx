@@ -16,7 +16,8 @@ import {
   withoutUploadedList,
   type CampaignReview,
 } from "~/.server/domains/campaigns/campaign-form";
-import { campaignValuesOf, emptyCampaignForm } from "~/lib/campaign-form";
+import { pickerProducts } from "~/.server/domains/shop";
+import { campaignValuesOf, emptyCampaignForm, fieldsOfAddress, productPickerAsk } from "~/lib/campaign-form";
 import { campaignFieldsSchema, campaignFormSchema, type CampaignKind } from "~/lib/schemas/campaign";
 import { formatWhen } from "~/lib/dates";
 import { PageErrorBoundary } from "~/components/layout/page-error";
@@ -56,33 +57,57 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredUser(args);
   const choices = await campaignFormChoices(current.organization.id);
   const wanted = args.url.searchParams.get("template");
-  return { kind: kindOf(args.url), choices, template: choices.templates.some((t) => t.key === wanted) ? wanted : null };
+  // "Find a product" is a GET of the whole form: the page shows it as it was typed and ticked.
+  const fields = fieldsOfAddress(args.url.searchParams);
+  const searched = args.url.searchParams.has("pq") ? campaignValuesOf(fields) : null;
+  const picker = choices.templates.some((t) => t.productButton)
+    ? await pickerProducts(current.organization.id, productPickerAsk(fields))
+    : null;
+  return {
+    kind: kindOf(args.url),
+    choices,
+    template: choices.templates.some((t) => t.key === wanted) ? wanted : null,
+    searched,
+    picker,
+    path: args.url.pathname,
+  };
 }
+
+/** The products a posted form's template offers (its search and ticks), when a template is chosen. */
+const pickerOf = (user: CurrentUser, fields: Record<string, unknown>) =>
+  fields.template ? pickerProducts(user.organization.id, productPickerAsk(fields)) : Promise.resolve(null);
+type Picker = Awaited<ReturnType<typeof pickerOf>>;
 
 // The fields a refusal may name on this form; any other is said above it.
 const FIELDS = new Set(["name", "from", "template", "parameters", "audience", "scheduledFor", "smsFallback"]);
 
 /** The form again (its step "edit"), or the review of it: Conform's result either way. */
-function answer(result: SubmissionResult<string[]>, status = 200, review: CampaignReview | null = null) {
-  return data({ step: review ? ("review" as const) : ("edit" as const), result, review, toast: null }, { status });
+function answer(result: SubmissionResult<string[]>, status = 200, review: CampaignReview | null = null, picker: Picker = null) {
+  return data({ step: review ? ("review" as const) : ("edit" as const), result, review, picker, toast: null }, { status });
+}
+
+interface Shown {
+  reply: () => SubmissionResult<string[]>;
+  payload: Record<string, unknown>;
 }
 
 /** Choose and Back: the form again as it was typed (a failure too: nothing is judged yet). */
-const shownAgain = (submission: { reply: () => SubmissionResult<string[]> }) => answer(submission.reply());
+const shownAgain = async (submission: Shown, user: CurrentUser, status = 200) =>
+  answer(submission.reply(), status, null, await pickerOf(user, submission.payload));
 
 export async function action(args: Route.ActionArgs) {
   const kind = kindOf(args.url);
   const meta = requestMeta(args.request, args.context);
-  const shown = intent(campaignFieldsSchema(), ({ submission }) => shownAgain(submission), {
+  const shown = intent(campaignFieldsSchema(), ({ submission, user }) => shownAgain(submission, user), {
     prepare: withoutUploadedList,
-    invalid: shownAgain,
+    invalid: (submission, _intent, user) => shownAgain(submission, user),
   });
   const posted = intent(
     campaignFormSchema(kind),
     async ({ value, submission, user, intent: step }) => saveOrReview(user, meta, kind, step, value, submission),
     {
       prepare: joinUploadedList,
-      invalid: (submission) => answer(submission.reply(), 422),
+      invalid: (submission, _intent, user) => shownAgain(submission, user, 422),
     },
   );
   return intentAction(args, {
@@ -127,7 +152,7 @@ async function saveOrReview(
     return refusalReply(submission, refusal, {
       field: refusal.field && FIELDS.has(refusal.field) ? refusal.field : null,
       status: refusal.status === 404 ? 422 : refusal.status,
-      extra: { step: "edit" as const, review: null },
+      extra: { step: "edit" as const, review: null, picker: await pickerOf(current, submission.payload) },
     });
   }
 }
@@ -146,10 +171,11 @@ function doneWords(kind: CampaignKind, intent: string, status: string, scheduled
 }
 
 export default function NewCampaign({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, choices, template } = loaderData;
+  const { kind, choices, template, searched, path } = loaderData;
   const values = actionData
     ? campaignValuesOf(actionData.result?.initialValue ?? {})
-    : { ...emptyCampaignForm(), template: template ?? "" };
+    : (searched ?? { ...emptyCampaignForm(), template: template ?? "" });
+  const picker = actionData ? actionData.picker : loaderData.picker;
   const title = kind === "broadcast" ? m.messaging_new_title_broadcast() : m.messaging_new_title_campaign();
   const back = kind === "broadcast" ? href("/messaging/broadcasts") : href("/messaging");
   const review = actionData?.step === "review" ? actionData.review : null;
@@ -163,7 +189,14 @@ export default function NewCampaign({ loaderData, actionData }: Route.ComponentP
       {review ? (
         <CampaignReviewForm kind={kind} values={values} review={review} />
       ) : (
-        <CampaignForm kind={kind} choices={choices} values={values} lastResult={actionData?.result} cancelTo={back} />
+        <CampaignForm
+          kind={kind}
+          choices={choices}
+          values={values}
+          picker={picker && { ...picker, action: path }}
+          lastResult={actionData?.result}
+          cancelTo={back}
+        />
       )}
     </div>
   );
