@@ -45,7 +45,8 @@ export function AdConversions({ conversationId, conversions }: { conversationId:
       ) : null}
       {canMark ? (
         <Form method="post" action={`/chat/${conversationId}/conversion`}>
-          <Button type="submit" size="sm" variant="secondary" name="intent" value="mark">
+          {/* Posts to /chat/<id>/conversion (its own route and intent), not to the page it sits on. */}
+          <Button type="submit" size="sm" variant="secondary" value="mark" name="intent">
             {m.ads_conversion_mark()}
           </Button>
         </Form>
