@@ -73,6 +73,7 @@ export default [
     route("settings/team", "routes/app/settings/team.tsx"),
     route("settings/payments", "routes/app/settings/payments.tsx"),
     route("settings/sms", "routes/app/settings/sms.tsx"),
+    route("settings/ads", "routes/app/settings/ads.tsx"),
     route("settings/notifications", "routes/app/settings/notifications.tsx"),
     route("settings/security", "routes/app/settings/security.tsx"),
     route("settings/account", "routes/app/settings/account.tsx"),
@@ -86,6 +87,7 @@ export default [
     route("chat/new", "routes/app/chat/new.tsx"),
     route("chat/:id", "routes/app/chat/conversation.tsx"),
     route("chat/:id/sms", "routes/app/chat/sms.tsx"),
+    route("chat/:id/conversion", "routes/app/chat/conversion.ts"),
     // Automations: the keyword rules in their order; a rule's form (a saved one's with "try it"); the
     // welcome and away messages with the business hours.
     route("automations", "routes/app/automations/index.tsx"),

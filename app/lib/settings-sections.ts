@@ -36,6 +36,13 @@ export const SETTINGS_SECTIONS: readonly { id: string; readonly label: string; t
     to: href("/settings/sms"),
   },
   {
+    id: "ads",
+    get label() {
+      return m.ads_settings_section();
+    },
+    to: href("/settings/ads"),
+  },
+  {
     id: "notifications",
     get label() {
       return m.settings_section_notifications();

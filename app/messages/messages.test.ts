@@ -12,7 +12,12 @@ const settings = JSON.parse(readFileSync(path.resolve("project.inlang/settings.j
 const patterns = settings["plugin.inlang.messageFormat"].pathPattern;
 const areaOf = (pattern: string) => /app\/messages\/([a-z-]+)\/\{locale\}\.json$/.exec(pattern)?.[1];
 /** An area's key prefix: its name, or a short one for a long name (google-sheets: sheets_). */
-const PREFIXES: Record<string, string> = { "google-sheets": "sheets", "revenue-share": "revenue", "payment-requests": "payreq" };
+const PREFIXES: Record<string, string> = {
+  "google-sheets": "sheets",
+  "revenue-share": "revenue",
+  "payment-requests": "payreq",
+  "ads-conversions": "ads",
+};
 const catalogue = (pattern: string, locale: string) => {
   const { $schema: _schema, ...messages } = JSON.parse(readFileSync(path.resolve(pattern.replace("{locale}", locale)), "utf8")) as Record<
     string,

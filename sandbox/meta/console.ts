@@ -269,7 +269,7 @@ function renderConsole(ctx: SandboxContext, req: Request, res: Response) {
 
   const body = `<main><header class="card"><h1>Meta sandbox</h1>
 <p class="muted">Local stand-in for Meta's Graph API, Embedded Signup and WhatsApp webhooks. App <code>${escapeHtml(options.appId)}</code> · webhooks go to <code>${escapeHtml(ctx.webhookUrl())}</code> · partner business <code>${escapeHtml(store.partnerBusinessId)}</code>.</p>
-<p><a href="${base}">Refresh</a> · <a href="${base}/control/state">state.json</a> · <a href="${base}/control/calls">calls.json</a> · <a href="${base}/control/deliveries">deliveries.json</a> · <a href="${base}/console/shop">The customer's cart (product messages)</a></p>
+<p><a href="${base}">Refresh</a> · <a href="${base}/control/state">state.json</a> · <a href="${base}/control/calls">calls.json</a> · <a href="${base}/control/deliveries">deliveries.json</a> · <a href="${base}/console/shop">The customer's cart (product messages)</a> · <a href="${base}/console/conversions">Conversion events</a></p>
 ${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ""}${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 </header>
 

@@ -1,5 +1,6 @@
 import type { WebhookEvents } from "./events";
 import type { CallLog, FaultTable } from "./faults";
+import type { DatasetDesk } from "./datasets";
 import type { MediaDesk } from "./media";
 import type { MessageDesk } from "./messages";
 import type { SandboxStore } from "./state";
@@ -18,6 +19,7 @@ export interface SandboxContext {
   uploads: UploadDesk;
   media: MediaDesk;
   messages: MessageDesk;
+  datasets: DatasetDesk;
   faults: FaultTable;
   calls: CallLog;
   sandbox: MetaSandbox;

@@ -239,6 +239,8 @@ function resolve(ctx: SandboxContext, req: Request, method: string, rest: string
   }
   const shop = shopRoute(ctx, req, method, id, edge);
   if (shop) return shop;
+  const conversions = datasetRoute(ctx, req, method, id, edge);
+  if (conversions) return conversions;
   const waba = store.wabas.get(id);
   const phone = store.phoneNumbers.get(id);
   const template = ctx.templates.get(id);
@@ -358,6 +360,32 @@ function shopRoute(ctx: SandboxContext, req: Request, method: string, id: string
       ),
     };
   return { run: guarded(false, () => unknownPath(`/${edge}`)) };
+}
+
+/**
+ * The Conversions API for Business Messaging (datasets.ts): `GET`/`POST /{waba_id}/dataset` and
+ * `POST /{dataset_id}/events`, with the business token of the WABA. Undefined when it is neither.
+ */
+function datasetRoute(ctx: SandboxContext, req: Request, method: string, id: string, edge: string | undefined): Route | undefined {
+  const waba = edge === "dataset" ? ctx.store.wabas.get(id) : undefined;
+  const dataset = ctx.datasets.get(id);
+  if (!waba && !dataset) return undefined;
+  const guarded = (allowed: boolean, wabaId: string, body: () => GraphResult) => (): GraphResult => {
+    const auth = authenticate(ctx, req);
+    if ("status" in auth) return auth;
+    if (!allowed || !auth.wabaIds.includes(wabaId)) return unsupported(method, id);
+    return body();
+  };
+  if (waba)
+    return {
+      step: "dataset",
+      run: guarded(method === "GET" || method === "POST", waba.id, () =>
+        method === "GET" ? ctx.datasets.list(waba.id) : ctx.datasets.create(waba.id, req),
+      ),
+    };
+  if (edge === "events")
+    return { step: "dataset.events", run: guarded(method === "POST", dataset!.wabaId, () => ctx.datasets.events(dataset!, req)) };
+  return { run: guarded(false, dataset!.wabaId, () => unknownPath(`/${edge ?? ""}`)) };
 }
 
 const TEMPLATE_EDGE_STEPS: Record<string, GraphStep | undefined> = {

@@ -4,6 +4,8 @@ import { sandboxGate } from "../access";
 import type { SandboxContext } from "./context";
 import { consoleRouter } from "./console";
 import { shopConsoleRouter } from "./shop-console";
+import { conversionsConsoleRouter } from "./conversions-console";
+import { DatasetDesk } from "./datasets";
 import { controlRouter } from "./control";
 import { dialogRouter } from "./dialog";
 import { WebhookEvents } from "./events";
@@ -123,6 +125,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   const uploads = new UploadDesk(store, { appId: options.appId, publicPath: options.publicPath, now: options.now });
   const media = new MediaDesk({ publicPath: options.publicPath, now: options.now });
   const messages = new MessageDesk(store, events, media, options);
+  const datasets = new DatasetDesk(options.now);
   const faults = new FaultTable();
   const calls = new CallLog();
   let closed = false;
@@ -183,6 +186,9 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     messages(filter) {
       return messages.list(filter ?? {});
     },
+    conversionEvents() {
+      return datasets.receivedEvents();
+    },
     setReengagement(phoneNumberId, mode) {
       if (!store.phoneNumbers.has(phoneNumberId)) throw new Error(`No phone number ${phoneNumberId}.`);
       if (mode !== undefined) reengagementMode(mode);
@@ -240,6 +246,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
       uploads.reset();
       messages.reset();
       media.reset();
+      datasets.reset();
       sender.reset();
       store.reset();
       connectDemo();
@@ -263,6 +270,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     uploads,
     media,
     messages,
+    datasets,
     faults,
     calls,
     sandbox,
@@ -292,6 +300,7 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
   router.post("/token", ...gate.login);
   router.use("/control", gate.json, controlRouter(ctx));
   router.use(gate.page, shopConsoleRouter(ctx));
+  router.use(gate.page, conversionsConsoleRouter(ctx));
   router.use(gate.page, consoleRouter(ctx));
   return sandbox;
 }

@@ -1,3 +1,4 @@
+import type { ReceivedConversion } from "./datasets";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Router } from "express";
 
@@ -28,7 +29,9 @@ export type GraphStep =
   | "catalog.get"
   | "catalog.product"
   | "catalog.batch"
-  | "commerce_settings";
+  | "commerce_settings"
+  | "dataset"
+  | "dataset.events";
 
 export const GRAPH_STEPS: readonly GraphStep[] = [
   "oauth",
@@ -58,6 +61,8 @@ export const GRAPH_STEPS: readonly GraphStep[] = [
   "catalog.product",
   "catalog.batch",
   "commerce_settings",
+  "dataset",
+  "dataset.events",
 ];
 
 export type TemplateCategory = "MARKETING" | "UTILITY" | "AUTHENTICATION";
@@ -466,6 +471,8 @@ export interface MetaSandbox {
   sendInbound(input: InboundInput): Promise<{ wamid: string; mediaId?: string }>;
   /** Messages the sandbox accepted, oldest first (the last 10,000); of one number and/or one recipient when given. */
   messages(filter?: { phoneNumberId?: string; to?: string }): SandboxMessage[];
+  /** The conversion events the Conversions API accepted (datasets.ts), oldest first, each once. */
+  conversionEvents(): ReceivedConversion[];
   /**
    * How this number's free-form sends outside the 24-hour window fail (131047): "async" (accepted,
    * then a failed status), "sync" (400 at once); undefined goes back to the sandbox's default. A

@@ -147,6 +147,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/notifications/:id": () => "/notifications/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f",
   "/chat/:id": (w) => `/chat/${w.conversation}`,
   "/chat/:id/sms": (w) => `/chat/${w.conversation}/sms`,
+  "/chat/:id/conversion": (w) => `/chat/${w.conversation}/conversion`,
   "/shop/products/:id": (w) => `/shop/products/${w.product}`,
   "/shop/orders/:id": (w) => `/shop/orders/${w.order}`,
   "/automations/:id": (w) => `/automations/${w.rules[0]}`,
@@ -401,6 +402,20 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       proof: false,
       why: "after save, in its own order",
     },
+  },
+  // Settings → Ads (issue 77): owners and admins consent to sending conversions to Meta (ad-conversions.test.ts shows it).
+  "/settings/ads": {
+    "conversions-on": {
+      needs: "whatsapp:manage",
+      form: () => ({ intent: "conversions-on" }),
+      proof: false,
+      why: "a call to Meta for the dataset; ad-conversions.test.ts turns it on",
+    },
+    "conversions-off": { needs: "whatsapp:manage", form: () => ({ intent: "conversions-off" }), proof: false, why: "already off" },
+  },
+  // Mark as converted (issue 77): who answers; the matrix's conversation came from no ad (ad-conversions.test.ts marks one).
+  "/chat/:id/conversion": {
+    mark: { needs: "inbox:reply", form: () => ({ intent: "mark" }), proof: false, why: "no consent and no ad: refused with a toast" },
   },
   // Send as SMS (issue 77): who answers; the matrix's organisation has SMS connected only by the row above.
   "/chat/:id/sms": {

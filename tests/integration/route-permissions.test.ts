@@ -189,6 +189,7 @@ const ROWS: Record<string, Row> = {
   "/chat": { path: "/chat", anonymous: "login", owner: "ok", admin: "ok" },
   "/chat/:id": { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   "/chat/:id/sms": { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/sms", anonymous: "login", owner: "404", admin: "404" },
+  "/chat/:id/conversion": { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/conversion", anonymous: "login", owner: "404", admin: "404" },
   "/chat/events": { path: "/chat/events", anonymous: "→/login?from=%2Fchat", owner: "406", admin: "406" },
   "/chat/media/:id": { path: "/chat/media/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
   // The saved answers: owners and admins (and a platform administrator in their own organisation).
@@ -282,6 +283,7 @@ const ROWS: Record<string, Row> = {
   "/settings/payments": { path: "/settings/payments", anonymous: "login", owner: "ok", admin: "denied" },
   // The organisation's Africa's Talking connection (decision 148): those who manage WhatsApp.
   "/settings/sms": { path: "/settings/sms", anonymous: "login", owner: "ok", admin: "ok" },
+  "/settings/ads": { path: "/settings/ads", anonymous: "login", owner: "ok", admin: "ok" },
   "/settings/security": { path: "/settings/security", anonymous: "login", owner: "ok", admin: "ok" },
   // Who each event e-mails: owners and admins of an organisation; the platform administrator has none to set.
   "/settings/notifications": { path: "/settings/notifications", anonymous: "login", owner: "ok", admin: "denied" },

@@ -171,6 +171,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/notifications/:id": (w) => `/notifications/${w.ids.notification}`,
   "/chat/:id": (w) => `/chat/${w.ids.conversation}`,
   "/chat/:id/sms": (w) => `/chat/${w.ids.conversation}/sms`,
+  "/chat/:id/conversion": (w) => `/chat/${w.ids.conversation}/conversion`,
   "/automations/:id": (w) => `/automations/${w.ids.rule}`,
   "/automations/flows/:id": (w) => `/automations/flows/${w.ids.flow}`,
   "/integrations/:provider/callback": () => "/integrations/hubspot/callback",

@@ -8,6 +8,7 @@ import { settleOrderOfRequest } from "../domains/shop";
 import { shopifyOrderPaymentClosed } from "../domains/integrations/shopify/order-payments";
 import { onMessageStatusChanges } from "../domains/messaging";
 import { fallbackOnStatusChanges } from "../domains/sms";
+import { conversionOnRequestClosed } from "../domains/ads";
 
 /**
  * The reactions a lower domain announces and a higher one performs, wired once per process by the
@@ -19,5 +20,6 @@ export function wireDomainEvents() {
   onPaymentRequestClosed("shop.settle-order", settleOrderOfRequest);
   onPaymentRequestClosed("automations.flow-payment", flowPaymentClosed);
   onPaymentRequestClosed("integrations.shopify-order-paid", shopifyOrderPaymentClosed);
+  onPaymentRequestClosed("ads.conversion-purchase", conversionOnRequestClosed);
   onMessageStatusChanges("sms.fallback", fallbackOnStatusChanges);
 }

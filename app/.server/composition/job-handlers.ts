@@ -17,6 +17,7 @@ import { registerTeamJobs } from "../domains/team/jobs";
 import { registerTemplateJobs } from "../domains/templates/jobs";
 import { registerShopJobs } from "../domains/shop/jobs";
 import { registerSmsJobs } from "../domains/sms";
+import { registerConversionJobs } from "../domains/ads";
 import { registerWebhooksOutJobs } from "../domains/webhooks-out/jobs";
 import { registerHousekeepingJob } from "./housekeeping-job";
 
@@ -57,4 +58,5 @@ export function registerJobHandlers() {
   registerTemplateJobs();
   registerShopJobs();
   registerSmsJobs();
+  registerConversionJobs();
 }

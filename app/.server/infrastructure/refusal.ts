@@ -30,6 +30,7 @@ export type RefusalStatus = 400 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 
 
 export type RefusalDomain =
   | "admin_billing"
+  | "ads"
   | "automation"
   | "admin_whatsapp"
   | "admin_templates"

@@ -92,6 +92,8 @@ const ACTION_KEYS = {
   "SMS connection changed": "app_activity_action_sms_changed",
   "SMS connection tested": "app_activity_action_sms_tested",
   "SMS disconnected": "app_activity_action_sms_disconnected",
+  "Conversions to Meta turned on": "app_activity_action_conversions_on",
+  "Conversions to Meta turned off": "app_activity_action_conversions_off",
   "Organisation closing": "app_activity_action_organisation_closing",
   "Organisation reopened": "app_activity_action_organisation_reopened",
   "Templates synced from Meta": "app_activity_action_templates_synced",

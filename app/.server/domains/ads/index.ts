@@ -5,3 +5,11 @@
 export { recordAdReferrals, referralOf } from "./referrals";
 export type { AdArrival, AdReferral } from "./referrals";
 export { FREE_ENTRY_HOURS, FREE_ENTRY_REPLY_HOURS, settleFreeEntry } from "./free-entry";
+// Conversions sent back to Meta (decision 156): consent and datasets, the outbox, its sender, the inbox's lines.
+export { conversionSettings, setConversionConsent } from "./conversions/consent";
+export type { ConversionActor, ConversionSettingsView } from "./conversions/consent";
+export { conversionOnRequestClosed, markConverted, queueConversion, CONVERSIONS_SEND_QUEUE } from "./conversions/record";
+export { sendDueConversions } from "./conversions/send";
+export { registerConversionJobs } from "./conversions/jobs";
+export { conversionsOfConversation } from "./conversions/views";
+export type { ConversationConversions, ConversionLine } from "./conversions/views";

@@ -9,6 +9,7 @@ import { presenceOf } from "~/.server/domains/inbox/live";
 import { inboxPost } from "~/.server/domains/inbox/handle-action";
 import { listPaymentRequests, shortcodeChoices } from "~/.server/domains/payments";
 import { smsConnectionOf, smsOnlyOf } from "~/.server/domains/sms";
+import { conversionsOfConversation } from "~/.server/domains/ads";
 import { PaymentRequestCards, PaymentRequestForm } from "~/components/payment-requests/payment-request-panel";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { liveDocumentPage, loadAsDocument } from "~/components/layout/document-page";
@@ -56,13 +57,14 @@ export async function loader(args: Route.LoaderArgs) {
   if (marksRead) await markConversationOpened(organizationId, conversation);
   // The list beside the thread is not in this page: a phone shows one or the other, and a wide
   // screen's browser asks /chat for it once the thread is drawn (issue 42).
-  const [eventId, page, present, paymentRequests, shortcodes, sms] = await Promise.all([
+  const [eventId, page, present, paymentRequests, shortcodes, sms, conversions] = await Promise.all([
     inboxEventId(organizationId),
     conversationData(organizationId, conversation, url.searchParams.get("before"), productPickerOf(url)),
     presenceOf(conversation.id),
     listPaymentRequests(organizationId, { conversationId: conversation.id, limit: 5 }),
     shortcodeChoices(organizationId),
     conversation.phone !== null ? smsConnectionOf(organizationId) : null,
+    conversation.ad ? conversionsOfConversation(organizationId, conversation.id) : null,
   ]);
   const replyId = url.searchParams.get("reply");
   const quoted = replyId ? page.thread.items.find((i) => i.type === "message" && i.id === replyId && i.direction === "inbound") : undefined;
@@ -71,7 +73,7 @@ export async function loader(args: Route.LoaderArgs) {
     place,
     now: now.toISOString(),
     eventId,
-    conversation: { ...conversation, unread: 0 },
+    conversation: { ...conversation, unread: 0, conversions },
     thread: page.thread,
     quickReplies: page.quickReplies,
     shopProducts: page.shopProducts,
@@ -172,7 +174,7 @@ export default function Conversation({ loaderData }: Route.ComponentProps) {
               </span>
             ) : null}
           </p>
-          <AdEntry ad={conversation.ad} freeEntryUntil={conversation.freeEntryUntil} now={now} />
+          <AdEntry ad={conversation.ad} freeEntryUntil={conversation.freeEntryUntil} now={now} conversions={conversation.conversions} />
         </div>
         <Badge tone={conversation.status === "open" ? "success" : "neutral"}>
           {conversation.status === "open" ? m.inbox_status_open() : m.inbox_status_resolved()}

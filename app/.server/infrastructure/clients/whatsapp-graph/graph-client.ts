@@ -10,6 +10,7 @@ import { messageCalls } from "./graph-messages";
 import { mediaCalls } from "./graph-media";
 import { catalogCalls, productCalls } from "./graph-catalogs";
 import { catalogBatchCalls } from "./graph-catalog-batch";
+import { datasetCalls } from "./graph-datasets";
 
 export type { GraphClientOptions } from "./graph-call";
 export { describeGraphFailure, GraphApiError, GraphNetworkError, MediaTooLargeError } from "./graph-errors";
@@ -20,6 +21,7 @@ export type { GraphTemplate, GraphTemplateRequest } from "./graph-templates";
 export type { SentMessage } from "./graph-messages";
 export type { GraphMedia } from "./graph-media";
 export type { GraphCatalogProduct, GraphProductFields } from "./graph-catalogs";
+export type { ConversionEvent, EventsAnswer } from "./graph-datasets";
 
 /**
  * Meta's Graph API for WhatsApp Business onboarding and sending: one client object, its calls
@@ -43,6 +45,7 @@ export function createGraphClient(options: GraphClientOptions) {
     ...catalogCalls(graph),
     ...productCalls(graph),
     ...catalogBatchCalls(graph),
+    ...datasetCalls(graph),
   };
 }
 

@@ -34,3 +34,4 @@ export * from "./shop";
 export * from "./sms";
 export * from "./ads";
 export * from "./sms-fallback";
+export * from "./ad-conversions";
