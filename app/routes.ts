@@ -112,6 +112,8 @@ export default [
     route("billing/invoices/:id", "routes/app/billing/invoice.tsx"),
     // Advanced Analytics: the period's figures, chart, funnel, templates and daily table.
     route("analytics", "routes/app/analytics.tsx"),
+    // Its Ads tab (issue 77): what each Click-to-WhatsApp ad brought, to the sale.
+    route("analytics/ads", "routes/app/analytics-ads.tsx"),
     // Integrations (issue 45): the catalogue with its connect dialog, and where a provider's OAuth consent returns.
     route("integrations", "routes/app/integrations/index.tsx"),
     route("integrations/hubspot", "routes/app/integrations/hubspot.tsx"),
@@ -157,6 +159,7 @@ export default [
     // Advanced Analytics' daily table as CSV (the page's query).
     route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
     route("analytics/payments.csv", "routes/app/analytics-payments-csv.ts"),
+    route("analytics/ads.csv", "routes/app/analytics-ads-csv.ts"),
     // The partner programme's Transactions tab as CSV (platform administrators).
     route("revenue-share/transactions.csv", "routes/app/revenue-share/transactions-csv.ts"),
     // A campaign's per-recipient results as CSV, and its live figures (server-sent events).

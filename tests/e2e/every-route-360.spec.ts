@@ -50,6 +50,7 @@ const SKIPPED: Record<string, string> = {
   "search/suggest": "the search boxes' suggestions as one types: JSON (walked in search-words.spec.ts)",
   "analytics/daily.csv": "a CSV download",
   "analytics/payments.csv": "a CSV download",
+  "analytics/ads.csv": "a CSV download",
   "revenue-share/transactions.csv": "a CSV download",
   "messaging/campaigns/:id/results.csv": "a CSV download",
   "messaging/campaigns/:id/events": "a live stream (server-sent events)",
@@ -375,6 +376,7 @@ const BUSINESS: Walk[] = [
   ["billing", "/billing"],
   ["billing/invoices/:id", demo.invoice],
   ["analytics", "/analytics"],
+  ["analytics/ads", "/analytics/ads"],
   ["integrations", "/integrations"],
   // The catalogue's connect dialog (an address of its own), a category, and the disconnect question's page.
   ["integrations", "/integrations?category=CRM&dialog=connect-hubspot"],

@@ -225,6 +225,8 @@ const ROWS: Record<string, Row> = {
   "/analytics/daily.csv": { path: "/analytics/daily.csv", anonymous: "login", owner: "ok", admin: "ok" },
   // The Payments section's CSV (issue 76).
   "/analytics/payments.csv": { path: "/analytics/payments.csv", anonymous: "login", owner: "ok", admin: "ok" },
+  "/analytics/ads": { path: "/analytics/ads", anonymous: "login", owner: "ok", admin: "ok" },
+  "/analytics/ads.csv": { path: "/analytics/ads.csv", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
   // A payment's page, an invoice and its PDF: nobody's id is not found. Paystack's return without a reference neither.
   "/billing/payments/:id": {
