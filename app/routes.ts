@@ -170,6 +170,8 @@ export default [
     // The inbox, live (server-sent events), and the files of its messages.
     route("chat/events", "routes/app/chat/events.ts"),
     route("chat/media/:id", "routes/app/chat/media.ts"),
+    // A Click-to-WhatsApp ad's picture, fetched from Meta's CDN into storage (issue 77).
+    route("chat/ads/:id/picture", "routes/app/chat/ad-picture.ts"),
     // An invoice's PDF, and where Paystack's checkout sends the payer back (verifies, then the payment's page).
     route("billing/invoices/:id/pdf", "routes/app/billing/invoice-pdf.ts"),
     route("billing/card-return", "routes/app/billing/card-return.ts"),

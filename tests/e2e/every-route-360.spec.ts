@@ -57,6 +57,7 @@ const SKIPPED: Record<string, string> = {
   "messaging/events": "a live stream (server-sent events): the Campaigns tab's figures",
   "chat/events": "a live stream (server-sent events)",
   "chat/media/:id": "a message's media file",
+  "chat/ads/:id/picture": "an ad's picture file",
   "catalog-images/:file": "a product's uploaded picture (an image file, public for Meta's catalog)",
   "shop/orders.csv": "a CSV download",
   "billing/invoices/:id/pdf": "a PDF download",

@@ -191,6 +191,12 @@ const ROWS: Record<string, Row> = {
   "/chat/:id/sms": { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/sms", anonymous: "login", owner: "404", admin: "404" },
   "/chat/events": { path: "/chat/events", anonymous: "→/login?from=%2Fchat", owner: "406", admin: "406" },
   "/chat/media/:id": { path: "/chat/media/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
+  "/chat/ads/:id/picture": {
+    path: "/chat/ads/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/picture",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
   // The saved answers: owners and admins (and a platform administrator in their own organisation).
   "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
   // Writing to one customer first: those who answer customers.

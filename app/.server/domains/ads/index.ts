@@ -5,3 +5,5 @@
 export { recordAdReferrals, referralOf } from "./referrals";
 export type { AdArrival, AdReferral } from "./referrals";
 export { FREE_ENTRY_HOURS, FREE_ENTRY_REPLY_HOURS, settleFreeEntry } from "./free-entry";
+export { AD_PICTURE_ATTEMPTS, AD_PICTURE_QUEUE, adPictureFile, runAdPictureJobs } from "./picture";
+export type { AdPictureFile } from "./picture";
