@@ -3,7 +3,9 @@ import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { fileStorage } from "../../infrastructure/storage";
 import { AdPictureError, AD_PICTURE_MAX_BYTES, fetchAdPicture } from "../../infrastructure/clients/ad-pictures";
-import { isUuid } from "../messaging";
+
+// Not messaging's isUuid: messaging imports this domain (the free entry window), so this one must not import it.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The ad's picture (issue 77): Meta's `thumbnail_url` (else `image_url`) is on its CDN, outside the
@@ -83,7 +85,7 @@ export interface AdPictureFile {
 
 /** The picture of one of the organisation's ad referrals (its id), or null: another tenant's, none fetched, not an id. */
 export async function adPictureFile(organizationId: string, adReferralId: string): Promise<AdPictureFile | null> {
-  if (!isUuid(adReferralId)) return null;
+  if (!UUID.test(adReferralId)) return null;
   const [file] = await rawQuery<{ mime_type: string; size: number; sha256: string; storage_key: string }>(
     `select f.mime_type, f.size, f.sha256, f.storage_key from ad_referrals a
      join media_files f on f.id = a.picture_file_id and f.organization_id = a.organization_id
