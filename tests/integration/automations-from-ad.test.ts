@@ -35,7 +35,8 @@ async function writes(t: Tenant, from: string, text: string, ad?: InboundAd) {
   );
 }
 
-const allOpen = Object.fromEntries([0, 1, 2, 3, 4, 5, 6].map((d) => [d, [{ from: "00:00", to: "24:00" }]]));
+const allOpen = { 0: [], 1: [], 2: [], 3: [], 4: [], 5: [], 6: [] } as Record<0 | 1 | 2 | 3 | 4 | 5 | 6, { from: string; to: string }[]>;
+for (const day of [0, 1, 2, 3, 4, 5, 6] as const) allOpen[day] = [{ from: "00:00", to: "24:00" }];
 
 describe("a rule for customers who came from an ad", () => {
   it("answers a message from its ad, not one from another ad or none, which the welcome greets", async () => {

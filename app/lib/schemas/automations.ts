@@ -314,7 +314,8 @@ interface SavedRule {
   keywords: readonly string[];
   threshold: number | null;
   phoneNumberId: string | null;
-  fromAd: string | null;
+  /** Only messages from an ad ("any" or an ad's id); absent or null: every message. */
+  fromAd?: string | null;
   cooldownMinutes: number;
   actions: readonly (
     | { type: "reply"; text: string; buttons?: readonly string[]; list?: { button: string; rows: readonly string[] } }
