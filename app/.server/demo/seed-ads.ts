@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { and, eq, gte, lt, min } from "drizzle-orm";
 import { db } from "../infrastructure/db/client";
 import { adReferrals, contacts, conversations, messages, paymentRequests } from "../infrastructure/db/schema";
@@ -44,7 +45,8 @@ export async function seedAds(organizationId: string) {
   if (!request?.phone) return;
   const clickedAt = new Date(request.createdAt.getTime() - DEMO_AD.minutesBeforeRequest * 60_000);
   const from = request.phone.slice(1);
-  const wamid = "wamid.demo-ad-achieng-1";
+  // A wamid as the demo inbox makes them (Meta's are opaque).
+  const wamid = `wamid.DEMO${randomBytes(24).toString("base64url")}`;
   const [message] = await db()
     .insert(messages)
     .values({
@@ -74,6 +76,8 @@ export async function seedAds(organizationId: string) {
       },
       sentAt: clickedAt,
       createdAt: new Date(clickedAt.getTime() + 1000),
+      // Read long ago in the inbox, as the rest of her older thread (the conversation's unread count is of later messages).
+      readAt: new Date(clickedAt.getTime() + 5 * 60_000),
       recipientPhone: request.phone,
     })
     .returning({ id: messages.id });
