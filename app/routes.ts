@@ -114,6 +114,8 @@ export default [
     route("billing/invoices/:id", "routes/app/billing/invoice.tsx"),
     // Advanced Analytics: the period's figures, chart, funnel, templates and daily table.
     route("analytics", "routes/app/analytics.tsx"),
+    // Its Ads tab (issue 77): what each Click-to-WhatsApp ad brought, to the sale.
+    route("analytics/ads", "routes/app/analytics-ads.tsx"),
     // Integrations (issue 45): the catalogue with its connect dialog, and where a provider's OAuth consent returns.
     route("integrations", "routes/app/integrations/index.tsx"),
     route("integrations/hubspot", "routes/app/integrations/hubspot.tsx"),
@@ -159,6 +161,7 @@ export default [
     // Advanced Analytics' daily table as CSV (the page's query).
     route("analytics/daily.csv", "routes/app/analytics-csv.ts"),
     route("analytics/payments.csv", "routes/app/analytics-payments-csv.ts"),
+    route("analytics/ads.csv", "routes/app/analytics-ads-csv.ts"),
     // The partner programme's Transactions tab as CSV (platform administrators).
     route("revenue-share/transactions.csv", "routes/app/revenue-share/transactions-csv.ts"),
     // A campaign's per-recipient results as CSV, and its live figures (server-sent events).
@@ -169,6 +172,8 @@ export default [
     // The inbox, live (server-sent events), and the files of its messages.
     route("chat/events", "routes/app/chat/events.ts"),
     route("chat/media/:id", "routes/app/chat/media.ts"),
+    // A Click-to-WhatsApp ad's picture, fetched from Meta's CDN into storage (issue 77).
+    route("chat/ads/:id/picture", "routes/app/chat/ad-picture.ts"),
     // An invoice's PDF, and where Paystack's checkout sends the payer back (verifies, then the payment's page).
     route("billing/invoices/:id/pdf", "routes/app/billing/invoice-pdf.ts"),
     route("billing/card-return", "routes/app/billing/card-return.ts"),

@@ -54,7 +54,7 @@ export interface ConversationAd {
   body: string | null;
   /** The ad's (or post's) address. */
   sourceUrl: string | null;
-  /** The ad's picture (or its video's thumbnail). */
+  /** Where Jumbe serves the ad's picture (its thumbnail, else its image) once fetched into storage; null: none. */
   picture: string | null;
 }
 

@@ -70,7 +70,9 @@ export function consoleRouter(ctx: SandboxContext): Router {
   router.post(
     "/console/from-ad",
     form,
-    action(async (b) => {
+    action(async (b, req) => {
+      // Without an address of its own, the ad's picture is the sandbox's (Meta's CDN stand-in, /ad-media).
+      const picture = `${req.protocol}://${req.get("host") ?? "localhost"}${base}/ad-media/${field(b, "sourceId")}.png`;
       const { wamid } = await ctx.sandbox.sendInbound({
         phoneNumberId: field(b, "phoneNumberId"),
         from: field(b, "from") || DEFAULTS.from,
@@ -81,7 +83,7 @@ export function consoleRouter(ctx: SandboxContext): Router {
           sourceId: field(b, "sourceId"),
           headline: field(b, "headline"),
           body: field(b, "body"),
-          ...(field(b, "imageUrl") ? { imageUrl: field(b, "imageUrl") } : {}),
+          imageUrl: field(b, "imageUrl") || picture,
         },
       });
       return `Queued a message from the ad ${field(b, "sourceId")} (${wamid}).`;

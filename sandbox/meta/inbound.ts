@@ -299,8 +299,8 @@ function sampleFile(type: "image" | "video" | "audio" | "document" | "sticker", 
   }
 }
 
-/** A 2×2 PNG in Jumbe green. */
-function png() {
+/** A 2×2 PNG in Jumbe green (also a made-up ad's picture, served at /ad-media/<ad id>.png). */
+export function png() {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(2, 0);
   header.writeUInt32BE(2, 4);

@@ -13,7 +13,7 @@ import { CallLog, FaultTable } from "./faults";
 import { DEFAULT_STATUS_DELAYS, sendingFromEnv } from "./env-options";
 import { graphRouter, graphSendFastPath, mediaDownload } from "./graph-routes";
 import { businessDemoTemplateId } from "./business-demo";
-import { buildInbound } from "./inbound";
+import { buildInbound, png } from "./inbound";
 import { MediaDesk } from "./media";
 import { MessageDesk } from "./messages";
 import { SandboxStore } from "./state";
@@ -293,6 +293,13 @@ export function createMetaSandbox(input: MetaSandboxOptions): MetaSandbox {
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.type(file.type).send(file.bytes);
+  });
+  // A made-up ad's picture (Meta's ad CDN stand-in, scontent.*.fbcdn.net): open, like Meta's; any ad id has one.
+  router.get("/ad-media/:name", (req, res) => {
+    if (!/^\d{6,20}\.png$/.test(String(req.params.name))) return void res.status(404).type("text/plain").send("No such ad picture.");
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.type("image/png").send(png());
   });
   // The media download URL (Meta's lookaside stand-in): the business token as Bearer, like the Graph API.
   router.get("/lookaside/whatsapp_business/attachments", mediaDownload(ctx));

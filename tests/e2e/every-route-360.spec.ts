@@ -50,6 +50,7 @@ const SKIPPED: Record<string, string> = {
   "search/suggest": "the search boxes' suggestions as one types: JSON (walked in search-words.spec.ts)",
   "analytics/daily.csv": "a CSV download",
   "analytics/payments.csv": "a CSV download",
+  "analytics/ads.csv": "a CSV download",
   "revenue-share/transactions.csv": "a CSV download",
   "messaging/campaigns/:id/results.csv": "a CSV download",
   "messaging/campaigns/:id/events": "a live stream (server-sent events)",
@@ -57,6 +58,7 @@ const SKIPPED: Record<string, string> = {
   "chat/events": "a live stream (server-sent events)",
   "chat/:id/conversion": 'the inbox\'s "Mark as converted" form target: redirects back to the conversation',
   "chat/media/:id": "a message's media file",
+  "chat/ads/:id/picture": "an ad's picture file",
   "catalog-images/:file": "a product's uploaded picture (an image file, public for Meta's catalog)",
   "shop/orders.csv": "a CSV download",
   "billing/invoices/:id/pdf": "a PDF download",
@@ -377,6 +379,7 @@ const BUSINESS: Walk[] = [
   ["billing", "/billing"],
   ["billing/invoices/:id", demo.invoice],
   ["analytics", "/analytics"],
+  ["analytics/ads", "/analytics/ads"],
   ["integrations", "/integrations"],
   // The catalogue's connect dialog (an address of its own), a category, and the disconnect question's page.
   ["integrations", "/integrations?category=CRM&dialog=connect-hubspot"],

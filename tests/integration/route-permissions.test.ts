@@ -192,6 +192,12 @@ const ROWS: Record<string, Row> = {
   "/chat/:id/conversion": { path: "/chat/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/conversion", anonymous: "login", owner: "404", admin: "404" },
   "/chat/events": { path: "/chat/events", anonymous: "→/login?from=%2Fchat", owner: "406", admin: "406" },
   "/chat/media/:id": { path: "/chat/media/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f", anonymous: "login", owner: "404", admin: "404" },
+  "/chat/ads/:id/picture": {
+    path: "/chat/ads/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/picture",
+    anonymous: "login",
+    owner: "404",
+    admin: "404",
+  },
   // The saved answers: owners and admins (and a platform administrator in their own organisation).
   "/chat/quick-replies": { path: "/chat/quick-replies", anonymous: "login", owner: "ok", admin: "ok" },
   // Writing to one customer first: those who answer customers.
@@ -226,6 +232,8 @@ const ROWS: Record<string, Row> = {
   "/analytics/daily.csv": { path: "/analytics/daily.csv", anonymous: "login", owner: "ok", admin: "ok" },
   // The Payments section's CSV (issue 76).
   "/analytics/payments.csv": { path: "/analytics/payments.csv", anonymous: "login", owner: "ok", admin: "ok" },
+  "/analytics/ads": { path: "/analytics/ads", anonymous: "login", owner: "ok", admin: "ok" },
+  "/analytics/ads.csv": { path: "/analytics/ads.csv", anonymous: "login", owner: "ok", admin: "ok" },
   "/billing": { path: "/billing", anonymous: "login", owner: "ok", admin: "ok" },
   // A payment's page, an invoice and its PDF: nobody's id is not found. Paystack's return without a reference neither.
   "/billing/payments/:id": {

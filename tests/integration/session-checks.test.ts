@@ -176,6 +176,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/automations/flows/:id": (w) => `/automations/flows/${w.ids.flow}`,
   "/integrations/:provider/callback": () => "/integrations/hubspot/callback",
   "/chat/media/:id": (w) => `/chat/media/${w.ids.message}`,
+  "/chat/ads/:id/picture": () => "/chat/ads/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/picture",
   "/catalog-images/:file": () => `/catalog-images/${"A".repeat(43)}.jpg`,
   "/billing/payments/:id": (w) => `/billing/payments/${w.ids.payment}`,
   "/billing/invoices/:id": (w) => `/billing/invoices/${w.ids.invoice}`,

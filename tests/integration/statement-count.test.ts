@@ -21,6 +21,8 @@ const USER_BUDGETS: Record<string, number> = {
   // requests' figures by agent, flow and campaign (one statement, issue 76)
   "/analytics": 10,
   "/analytics?period=24h": 10,
+  // session, shell notifications; side by side: the numbers (for the filter), the figures by ad (one statement, issue 77)
+  "/analytics/ads": 4,
   "/change-password": 2,
   "/profile": 4,
   "/whatsapp": 4,

@@ -2,6 +2,7 @@ import { registerMailQueueJob } from "../infrastructure/mail/job";
 import { registerWebhooksInJobs } from "../adapters/webhooks-in/jobs";
 import { registerAdminJobs } from "../domains/admin/jobs";
 import { registerAnalyticsJobs } from "../domains/analytics/jobs";
+import { registerAdJobs } from "../domains/ads/jobs";
 import { registerAuthJobs, registerCodeMailJob } from "../domains/auth/jobs";
 import { registerAutomationJobs } from "../domains/automations/jobs";
 import { registerBillingJobs } from "../domains/billing/jobs";
@@ -46,6 +47,7 @@ export function registerJobHandlers() {
   registerNotificationJobs();
   registerCampaignJobs();
   registerMessagingJobs();
+  registerAdJobs();
   registerAutomationJobs();
   registerIntegrationJobs();
   registerRevenueShareJobs();

@@ -39,6 +39,7 @@ import { approvedAtSandbox, seedDemoConnection } from "./seed-demo-connection";
 import { seedIntegrations } from "./seed-integrations";
 import { seedPaymentShortcodes } from "./seed-payments";
 import { seedPaymentRequests } from "./seed-payment-requests";
+import { seedAds } from "./seed-ads";
 import { seedSms } from "./seed-sms";
 import { paymentTemplateInput } from "../domains/payments";
 
@@ -116,6 +117,8 @@ export async function seedDemoData() {
   await seedPaymentShortcodes();
   // The Sacco's payment requests on its till: paid, failed, expired, cancelled and open (decision 144).
   if (business) await seedPaymentRequests(business.organizationId, business.name);
+  // A customer from a Click-to-WhatsApp ad whose cart she paid in the chat (issue 77): Analytics → Ads shows it.
+  if (business) await seedAds(business.organizationId);
   // The Sacco's SMS through the Africa's Talking sandbox: sent, reported, and a customer's reply (decision 150).
   if (business) await seedSms(business.organizationId);
   return true;

@@ -53,6 +53,8 @@ function matchTypeHint(type: AutomationMatchType) {
 export interface RuleChoices {
   /** The numbers a rule may be kept to ("" is every number). */
   numbers: { id: string; label: string }[];
+  /** The Click-to-WhatsApp ads customers came from, a rule may keep to one ("" every message, "any" any ad). */
+  ads: { id: string; label: string }[];
   /** Members who answer chats ("" is nobody). */
   members: { id: string; name: string }[];
   /** The organisation's custom contact fields ("" is none). */
@@ -165,6 +167,18 @@ export function RuleForm({
             options={[
               { value: "", label: m.automations_all_numbers() },
               ...choices.numbers.map((number) => ({ value: number.id, label: number.label })),
+            ]}
+          />
+          <SelectField
+            label={m.automations_field_from_ad()}
+            hint={m.automations_field_from_ad_hint()}
+            errors={fields.fromAd.errors}
+            {...getSelectProps(fields.fromAd)}
+            key={fields.fromAd.key}
+            options={[
+              { value: "", label: m.automations_from_ad_every_message() },
+              { value: "any", label: m.automations_from_ad_any() },
+              ...choices.ads.map((ad) => ({ value: ad.id, label: ad.label })),
             ]}
           />
         </div>

@@ -25,7 +25,19 @@ export function AdEntry({
   const words = ad?.headline ? m.inbox_ad_from({ headline: ad.headline }) : m.inbox_ad_untitled();
   return (
     <>
-      <p className="truncate text-xs text-slate-600" data-testid="ad-entry">
+      <p className="flex min-w-0 items-center gap-1.5 truncate text-xs text-slate-600" data-testid="ad-entry">
+        {ad?.picture ? (
+          // Small and fixed (no layout shift), lazy; empty alt: the headline beside it says what it is.
+          <img
+            src={ad.picture}
+            alt=""
+            width={20}
+            height={20}
+            loading="lazy"
+            decoding="async"
+            className="size-5 shrink-0 rounded object-cover"
+          />
+        ) : null}
         {ad ? (
           ad.sourceUrl ? (
             <a

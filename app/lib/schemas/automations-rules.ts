@@ -106,6 +106,9 @@ export const AUTOMATION_MESSAGES = {
   get number() {
     return m.automations_error_number();
   },
+  get fromAd() {
+    return m.automations_error_from_ad();
+  },
   get buttons() {
     return m.automations_error_buttons({ max: RULE_BUTTONS_MAX, length: RULE_BUTTON_MAX });
   },

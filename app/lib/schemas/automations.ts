@@ -51,9 +51,9 @@ const name = z.string({ error: () => AUTOMATION_MESSAGES.nameRequired }).check(
   z.refine((value) => characters(value) <= RULE_NAME_MAX, { error: () => AUTOMATION_MESSAGES.nameTooLong }),
 );
 
-const keywords = z.string({ error: () => AUTOMATION_MESSAGES.keywordsNone }).check(
-  z.refine((value) => keywordLines(value).length > 0, { error: () => AUTOMATION_MESSAGES.keywordsNone, abort: true }),
-  z.refine((value) => keywordLines(value).length <= 50, { error: () => AUTOMATION_MESSAGES.keywordsTooMany }),
+// None is allowed only for a rule that answers an ad's customers (checked with the whole form).
+const keywords = z.optional(
+  z.string().check(z.refine((value) => keywordLines(value).length <= 50, { error: () => AUTOMATION_MESSAGES.keywordsTooMany })),
 );
 
 const threshold = z.optional(
@@ -89,6 +89,7 @@ export const RuleFormSchema = z
     keywords,
     threshold,
     phoneNumberId: z.optional(z.string()),
+    fromAd: z.optional(z.string().check(z.maxLength(128, { error: () => AUTOMATION_MESSAGES.fromAd }))),
     cooldownMinutes,
     reply: z.optional(
       z.string().check(z.refine((value) => characters(value.trim()) <= RULE_REPLY_MAX, { error: () => AUTOMATION_MESSAGES.replyTooLong })),
@@ -114,6 +115,8 @@ export const RuleFormSchema = z
   })
   .check(
     z.superRefine((value, ctx) => {
+      if (!keywordLines(value.keywords ?? "").length && !value.fromAd)
+        ctx.addIssue({ code: "custom", path: ["keywords"], message: AUTOMATION_MESSAGES.keywordsNone });
       const tags = [...tagList(value.addTags), ...tagList(value.removeTags)];
       if (tags.length > RULE_TAGS_MAX || tags.some((tag) => characters(tag) > RULE_TAG_MAX))
         ctx.addIssue({ code: "custom", path: ["addTags"], message: AUTOMATION_MESSAGES.tags });
@@ -166,9 +169,10 @@ export function ruleInputOf(value: RuleFormValue) {
   return {
     name: value.name,
     matchType: value.matchType,
-    keywords: keywordLines(value.keywords),
+    keywords: keywordLines(value.keywords ?? ""),
     threshold: value.threshold === undefined ? undefined : thresholdOf(value.threshold),
     phoneNumberId: value.phoneNumberId || null,
+    fromAd: value.fromAd || null,
     cooldownMinutes: value.cooldownMinutes === undefined ? 0 : Number(value.cooldownMinutes),
     reply: value.reply ?? "",
     buttons: buttonLines(value.buttons),
@@ -310,6 +314,8 @@ interface SavedRule {
   keywords: readonly string[];
   threshold: number | null;
   phoneNumberId: string | null;
+  /** Only messages from an ad ("any" or an ad's id); absent or null: every message. */
+  fromAd?: string | null;
   cooldownMinutes: number;
   actions: readonly (
     | { type: "reply"; text: string; buttons?: readonly string[]; list?: { button: string; rows: readonly string[] } }
@@ -332,6 +338,7 @@ export const NEW_RULE_VALUES: Record<string, string> = {
   keywords: "",
   threshold: String(THRESHOLD_DEFAULT),
   phoneNumberId: "",
+  fromAd: "",
   cooldownMinutes: "0",
   reply: "",
   buttons: "",
@@ -369,6 +376,7 @@ export function ruleFormValues(rule: SavedRule): Record<string, string> {
     keywords: rule.keywords.join("\n"),
     threshold: String(rule.threshold ?? THRESHOLD_DEFAULT),
     phoneNumberId: rule.phoneNumberId ?? "",
+    fromAd: rule.fromAd ?? "",
     cooldownMinutes: String(rule.cooldownMinutes),
     reply: reply?.type === "reply" ? reply.text : "",
     buttons: reply?.type === "reply" ? (reply.buttons ?? []).join("\n") : "",

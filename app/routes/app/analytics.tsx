@@ -10,6 +10,7 @@ import { AnalyticsFilterForm } from "~/components/analytics/filter-form";
 import { AutomationCards, FigureCards } from "~/components/analytics/figure-cards";
 import { AnalyticsReportView } from "~/components/analytics/report";
 import { PaymentsSection } from "~/components/analytics/payments";
+import { AnalyticsTabs } from "~/components/analytics/ads";
 import { periodWords } from "~/components/analytics/words";
 import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
@@ -54,6 +55,8 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           {periodWords(filters)}
         </p>
       </div>
+
+      <AnalyticsTabs filters={filters} current="overview" />
 
       {error ? (
         <Notice tone="warning" title={m.app_analytics_refused()}>

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApiProblem } from "./problem";
 import { analyticsNumbers, analyticsRange, analyticsReport } from "../../domains/analytics/report";
 import { paymentFigures } from "../../domains/analytics/payments";
+import { adFigures } from "../../domains/analytics/ads";
 import { ANALYTICS_PERIODS, parseAnalyticsFilters } from "~/lib/analytics";
 import { m } from "~/paraglide/messages";
 
@@ -41,6 +42,18 @@ const PaymentRows = (description: string) =>
       }),
     )
     .describe(description);
+
+const AdRow = z.object({
+  id: z.string().describe("The ad's (or boosted post's) id at Meta (source_id); for a source type row, the type."),
+  headline: z.string().nullable().describe("The ad's latest headline, null when it has none."),
+  sourceType: z.enum(["ad", "post", "unknown"]).nullable(),
+  conversations: z.number().int().describe("Conversations a customer started or continued from it in the period."),
+  answered: z.number().int().describe("Of those, answered by a team member, an automation or a free-form API message."),
+  medianResponseMinutes: z.number().nullable().describe("Median minutes to the first answer; null when none was answered."),
+  orders: z.number().int().describe("Shop orders in those conversations after the customer came from it (last ad before the order)."),
+  paymentsPaid: z.number().int().describe("M-Pesa payment requests in those conversations that were paid."),
+  kesCollected: z.number().int().describe("Whole Kenya shillings M-Pesa took for them."),
+});
 
 export const Analytics = z
   .object({
@@ -93,6 +106,13 @@ export const Analytics = z
         ),
       })
       .describe("The period's payment requests (made in the period), as the Analytics page's Payments section shows them."),
+    ads: z
+      .object({
+        total: AdRow,
+        byAd: z.array(AdRow).describe("Every ad customers came from in the period, the most collected first."),
+        bySourceType: z.array(AdRow).describe("Ads and boosted posts apart."),
+      })
+      .describe("Click-to-WhatsApp ads (customers who came from one in the period), as the Analytics page's Ads tab shows them."),
   })
   .meta({ id: "Analytics" });
 
@@ -105,9 +125,10 @@ export async function apiAnalytics(organizationId: string, query: z.output<typeo
   if (filters.number && !(await analyticsNumbers(organizationId)).some((n) => n.id === filters.number))
     throw new ApiProblem(400, "invalid_request", "number: That business number is not one of yours.");
   const range = analyticsRange(filters);
-  const [report, payments] = await Promise.all([
+  const [report, payments, ads] = await Promise.all([
     analyticsReport(organizationId, filters),
     paymentFigures(organizationId, { start: range.start, end: range.end, number: filters.number, goneName: m.app_analytics_payments_gone }),
+    adFigures(organizationId, { start: range.start, end: range.end, number: filters.number, top: Number.POSITIVE_INFINITY }),
   ]);
   return {
     period: filters.period,
@@ -118,5 +139,6 @@ export async function apiAnalytics(organizationId: string, query: z.output<typeo
     cards: report.cards,
     daily: report.daily,
     payments,
+    ads,
   };
 }

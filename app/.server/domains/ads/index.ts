@@ -13,3 +13,5 @@ export { sendDueConversions } from "./conversions/send";
 export { registerConversionJobs } from "./conversions/jobs";
 export { conversionsOfConversation } from "./conversions/views";
 export type { ConversationConversions, ConversionLine } from "./conversions/views";
+export { AD_PICTURE_ATTEMPTS, AD_PICTURE_QUEUE, adPictureFile, runAdPictureJobs } from "./picture";
+export type { AdPictureFile } from "./picture";

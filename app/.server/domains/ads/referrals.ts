@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
+import { queueAdPictures } from "./picture";
 
 /**
  * Click-to-WhatsApp ads (issue 77, decision 154): Meta puts a `referral` on the message a customer
@@ -80,7 +81,13 @@ export async function recordAdReferrals(tx: Executor, arrivals: readonly AdArriv
   });
   if (!found.length) return [];
   const col = <T>(pick: (f: (typeof found)[number]) => T) => sql.param(found.map(pick));
-  const stored = await queryRows<{ id: string; contact_id: string; conversation_id: string | null; clicked_at: string }>(
+  const stored = await queryRows<{
+    id: string;
+    contact_id: string;
+    conversation_id: string | null;
+    clicked_at: string;
+    has_picture: boolean;
+  }>(
     tx,
     sql`
     insert into ad_referrals (organization_id, contact_id, conversation_id, message_id, phone_number_id, source_id, source_type, source_url,
@@ -94,9 +101,10 @@ export async function recordAdReferrals(tx: Executor, arrivals: readonly AdArriv
                          ${col((f) => f.referral.ctwaClid)}::text[], ${col((f) => f.referral.welcomeMessage)}::text[],
                          ${col((f) => f.sentAt)}::timestamptz[])
     on conflict (message_id) do nothing
-    returning id, contact_id, conversation_id, clicked_at::text`,
+    returning id, contact_id, conversation_id, clicked_at::text, coalesce(thumbnail_url, image_url) is not null as has_picture`,
   );
   if (!stored.length) return stored;
+  await queueAdPictures(tx, stored);
   // The latest click of each conversation: a newer ad entry starts again (an expired free window is
   // forgotten, so the next reply can open a new one); an older one, delivered late, moves nothing.
   const latest = new Map<string, (typeof stored)[number]>();

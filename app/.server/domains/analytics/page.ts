@@ -1,6 +1,7 @@
-import { analyticsNumbers, analyticsRange, analyticsReport } from "./report";
+import { analyticsNumbers, analyticsRange, analyticsReport, type AnalyticsNumber } from "./report";
 import { automationFigures, type AutomationFigures } from "../automations";
 import { paymentFigures, type PaymentFigures } from "./payments";
+import { adFigures, type AdFigures } from "./ads";
 import { m } from "~/paraglide/messages";
 import { ANALYTICS_PERIODS, parseAnalyticsFilters, type AnalyticsFilters, type AnalyticsReport, type ParsedFilters } from "~/lib/analytics";
 
@@ -65,6 +66,32 @@ export async function analyticsPage(
     error: resolved.ok ? null : resolved.error,
     form: resolved.ok ? formOf(resolved.filters) : askedFor(params, resolved.filters),
   };
+}
+
+export interface AnalyticsAdsPage {
+  filters: AnalyticsFilters;
+  numbers: AnalyticsNumber[];
+  /** The period's figures by ad and by source type (issue 77). */
+  ads: AdFigures;
+  error: string | null;
+  form: AnalyticsForm;
+}
+
+/** The Ads tab's data: the same filters as the page's other tab, the tenant's numbers for the form, the figures by ad. */
+export async function analyticsAdsPage(organizationId: string, params: URLSearchParams, resolved: ParsedFilters, now = new Date()) {
+  const range = analyticsRange(resolved.filters, now);
+  const [numbers, ads] = await Promise.all([
+    analyticsNumbers(organizationId),
+    adFigures(organizationId, { start: range.start, end: range.end, number: resolved.filters.number }),
+  ]);
+  const page: AnalyticsAdsPage = {
+    filters: resolved.filters,
+    numbers,
+    ads,
+    error: resolved.ok ? null : resolved.error,
+    form: resolved.ok ? formOf(resolved.filters) : askedFor(params, resolved.filters),
+  };
+  return page;
 }
 
 const formOf = (filters: AnalyticsFilters): AnalyticsForm => ({

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRow, queryRows } from "../../infrastructure/db/query";
-import { compileRule, type CompiledRule, type MatchType } from "./match";
+import { compileRule, type CompiledRule, type MatchType, type RuleMatch } from "./match";
 import { WEEKDAYS, type OpeningRange, type Schedule, type Weekday } from "./hours";
 
 /** What a rule does besides matching, as stored in automation_rules.actions. */
@@ -31,6 +31,8 @@ export interface LoadedRule extends CompiledRule {
   id: string;
   name: string;
   phoneNumberId: string | null;
+  /** Only messages from an ad: "any", or the ad's source_id (from-ad.ts); null: every message. */
+  fromAd: string | null;
   cooldownMinutes: number;
   actions: RuleAction[];
 }
@@ -49,6 +51,14 @@ interface Automations {
   settings: LoadedSettings;
   /** Enabled rules, in their order. */
   rules: LoadedRule[];
+}
+
+const EVERY_MESSAGE: RuleMatch = Object.freeze({ matched: true, keyword: "", score: 1 });
+
+/** A rule's keywords compiled; a rule for an ad's customers without keywords answers every message from the ad. */
+function compiledOf(r: { match_type: MatchType; keywords: string[]; threshold: number | null; from_ad: string | null }): CompiledRule {
+  const compiled = compileRule({ matchType: r.match_type, keywords: r.keywords, threshold: r.threshold ?? undefined });
+  return r.from_ad !== null && r.keywords.length === 0 ? { ...compiled, test: () => EVERY_MESSAGE } : compiled;
 }
 
 /**
@@ -127,21 +137,23 @@ export async function automationsOf(organizationId: string, knownVersion?: numbe
     keywords: string[];
     threshold: number | null;
     phone_number_id: string | null;
+    from_ad: string | null;
     cooldown_minutes: number;
     actions: RuleAction[];
   }>(
     executor,
-    sql`select id, name, match_type, keywords, threshold, phone_number_id, cooldown_minutes, actions
+    sql`select id, name, match_type, keywords, threshold, phone_number_id, from_ad, cooldown_minutes, actions
         from automation_rules where organization_id = ${organizationId} and enabled order by position, created_at`,
   );
   const loaded: Automations = {
     version,
     settings: settingsOf(row),
     rules: rules.map((r) => ({
-      ...compileRule({ matchType: r.match_type, keywords: r.keywords, threshold: r.threshold ?? undefined }),
+      ...compiledOf(r),
       id: r.id,
       name: r.name,
       phoneNumberId: r.phone_number_id,
+      fromAd: r.from_ad,
       cooldownMinutes: r.cooldown_minutes,
       actions: Array.isArray(r.actions) ? r.actions : [],
     })),

@@ -27,6 +27,7 @@ import {
   type AutomationMatchType,
 } from "~/lib/schemas/automations-rules";
 import { checkRule, DEFAULT_FUZZY_THRESHOLD, type RuleErrorCode } from "./match";
+import { ANY_AD, seenAd } from "./from-ad";
 import type { RuleAction } from "./rules-cache";
 import { placeholderCount } from "~/lib/templates";
 
@@ -49,6 +50,8 @@ export interface RuleInput {
   keywords: string[];
   threshold?: number;
   phoneNumberId?: string | null;
+  /** Only messages from a Click-to-WhatsApp ad: "any", or an ad's source_id customers have come from; empty: every message. */
+  fromAd?: string | null;
   cooldownMinutes?: number;
   reply?: string;
   /** Reply buttons' titles (the reply's text is their message). */
@@ -81,6 +84,7 @@ export interface RuleView {
   keywords: string[];
   threshold: number | null;
   phoneNumberId: string | null;
+  fromAd: string | null;
   cooldownMinutes: number;
   actions: RuleAction[];
   position: number;
@@ -95,6 +99,7 @@ type Field =
   | "keywords"
   | "threshold"
   | "phoneNumberId"
+  | "fromAd"
   | "cooldownMinutes"
   | "reply"
   | "buttons"
@@ -156,6 +161,7 @@ interface CheckedRule {
   keywords: string[];
   threshold: number | null;
   phoneNumberId: string | null;
+  fromAd: string | null;
   cooldownMinutes: number;
   actions: RuleAction[];
 }
@@ -170,7 +176,9 @@ async function checkedRule(organizationId: string, input: RuleInput, stored: rea
   const matchType = input.matchType as AutomationMatchType;
   const keywords = input.keywords.map((k) => k.trim()).filter(Boolean);
   const threshold = matchType === "fuzzy" ? (input.threshold ?? DEFAULT_FUZZY_THRESHOLD) : null;
-  const [problem] = checkRule({ matchType, keywords, threshold: threshold ?? undefined });
+  const fromAd = await checkedFromAd(organizationId, input.fromAd);
+  // A rule for an ad's customers may have no keywords: it answers every message from the ad.
+  const [problem] = fromAd && !keywords.length ? [] : checkRule({ matchType, keywords, threshold: threshold ?? undefined });
   if (problem)
     throw refuseAutomation(
       400,
@@ -221,7 +229,15 @@ async function checkedRule(organizationId: string, input: RuleInput, stored: rea
     actions.push({ type: "flow", flowId: input.flowId });
   }
   if (!actions.length) throw refuseAutomation(400, AUTOMATION_MESSAGES.noAction, "reply");
-  return { name, matchType, keywords, threshold, phoneNumberId, cooldownMinutes, actions };
+  return { name, matchType, keywords, threshold, phoneNumberId, fromAd, cooldownMinutes, actions };
+}
+
+/** "Came from an ad": none, any ad, or one a customer of the organisation came from (another tenant's is unknown here). */
+async function checkedFromAd(organizationId: string, value: string | null | undefined) {
+  const fromAd = value?.trim() || null;
+  if (fromAd === null || fromAd === ANY_AD) return fromAd;
+  if (fromAd.length > 128 || !(await seenAd(organizationId, fromAd))) throw refuseAutomation(400, AUTOMATION_MESSAGES.fromAd, "fromAd");
+  return fromAd;
 }
 
 /** A reply's list (rows and the button that opens it), checked; null when the rule has none. */
@@ -394,6 +410,7 @@ interface RuleRow {
   keywords: string[];
   threshold: number | null;
   phone_number_id: string | null;
+  from_ad: string | null;
   cooldown_minutes: number;
   actions: RuleAction[];
   position: number;
@@ -409,6 +426,7 @@ const viewOf = (r: RuleRow): RuleView => ({
   keywords: r.keywords,
   threshold: r.threshold,
   phoneNumberId: r.phone_number_id,
+  fromAd: r.from_ad,
   cooldownMinutes: r.cooldown_minutes,
   actions: Array.isArray(r.actions) ? r.actions : [],
   position: r.position,
@@ -417,7 +435,7 @@ const viewOf = (r: RuleRow): RuleView => ({
   lastFiredAt: r.last_fired_at === null ? null : new Date(r.last_fired_at).toISOString(),
 });
 
-const COLUMNS = sql`id, name, match_type, keywords, threshold, phone_number_id, cooldown_minutes, actions, position, enabled, fired_count, last_fired_at`;
+const COLUMNS = sql`id, name, match_type, keywords, threshold, phone_number_id, from_ad, cooldown_minutes, actions, position, enabled, fired_count, last_fired_at`;
 
 /** The organisation's rules in the order they are tried. */
 export async function listRules(organizationId: string): Promise<RuleView[]> {
@@ -464,9 +482,10 @@ export async function createRule(actor: RuleActor, input: RuleInput): Promise<Ru
     const saved = await queryRow<RuleRow>(
       tx,
       sql`
-      insert into automation_rules (organization_id, name, match_type, keywords, threshold, phone_number_id, cooldown_minutes, actions, position, created_by)
+      insert into automation_rules (organization_id, name, match_type, keywords, threshold, phone_number_id, from_ad, cooldown_minutes, actions,
+                                    position, created_by)
       values (${actor.organizationId}, ${rule.name}, ${rule.matchType}, ${sql.param(rule.keywords)}::text[], ${rule.threshold},
-              ${rule.phoneNumberId}, ${rule.cooldownMinutes}, ${JSON.stringify(rule.actions)}::jsonb, ${(count?.last ?? 0) + 1}, ${actor.userId})
+              ${rule.phoneNumberId}, ${rule.fromAd}, ${rule.cooldownMinutes}, ${JSON.stringify(rule.actions)}::jsonb, ${(count?.last ?? 0) + 1}, ${actor.userId})
       returning ${COLUMNS}`,
     );
     await touchAutomations(tx, actor.organizationId, actor.userId);
@@ -485,7 +504,7 @@ export async function updateRule(actor: RuleActor, id: string, input: RuleInput)
       tx,
       sql`
       update automation_rules set name = ${rule.name}, match_type = ${rule.matchType}, keywords = ${sql.param(rule.keywords)}::text[],
-             threshold = ${rule.threshold}, phone_number_id = ${rule.phoneNumberId}, cooldown_minutes = ${rule.cooldownMinutes},
+             threshold = ${rule.threshold}, phone_number_id = ${rule.phoneNumberId}, from_ad = ${rule.fromAd}, cooldown_minutes = ${rule.cooldownMinutes},
              actions = ${JSON.stringify(rule.actions)}::jsonb, updated_at = now()
       where organization_id = ${actor.organizationId} and id = ${id}
       returning ${COLUMNS}`,

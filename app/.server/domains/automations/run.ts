@@ -19,6 +19,7 @@ import {
 } from "../messaging";
 import { applyFiredRules } from "./batch-effects";
 import { firstMatchingRule } from "./match";
+import { rulesForMessage } from "./from-ad";
 import { assistantAnswer } from "./assistant/answer";
 import { isOpenAt } from "./hours";
 import { WELCOME_AGAIN_AFTER_DAYS } from "./settings";
@@ -171,7 +172,7 @@ async function mayAnswer(tx: Executor, inbound: Inbound, tally: BatchTally): Pro
   if (inbound.held || tally.capped(inbound)) return false;
   if (inbound.inFlow || inbound.assistantOn) return true;
   const automations = await automationsOf(inbound.organizationId, inbound.settingsVersion, tx);
-  const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phoneNumberId);
+  const rules = rulesForMessage(automations.rules, inbound);
   if (firstMatchingRule(rules, inbound.body)) return true;
   const settings = automations.settings;
   if (settings.welcomeEnabled && settings.welcomeText && inbound.welcomeDue) return true;
@@ -473,7 +474,7 @@ async function decide(inbound: Inbound, tally: BatchTally, now: Date, options: {
   const inFlow = inbound.inFlow ? await flowAnswer(inbound, now) : null;
   if (inFlow) return { kind: "answer", answer: inFlow };
   const automations = await automationsOf(inbound.organizationId, inbound.settingsVersion);
-  const rules = automations.rules.filter((r) => r.phoneNumberId === null || r.phoneNumberId === inbound.phoneNumberId);
+  const rules = rulesForMessage(automations.rules, inbound);
   const match = firstMatchingRule(rules, inbound.body);
   if (match) {
     if (

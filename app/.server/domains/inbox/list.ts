@@ -128,7 +128,7 @@ const ROW_SELECT = (page: string) => `
          lm.payload as last_payload, lm.accepted_at as last_accepted, lm.delivered_at as last_delivered, lm.read_at as last_read,
          lm.failed_at as last_failed, v.free_entry_until,
          ad.headline as ad_headline, ad.body as ad_body, ad.source_url as ad_source_url, ad.source_type as ad_source_type,
-         coalesce(ad.image_url, ad.thumbnail_url) as ad_picture
+         case when ad.picture_file_id is not null then ad.id end as ad_picture
   from (${page}) v
   join contacts c on c.id = v.contact_id
   left join users u on u.id = v.assigned_to
@@ -198,7 +198,8 @@ function conversationRow(row: Row, now?: Date): ConversationRow {
           headline: (row.ad_headline as string | null) ?? null,
           body: (row.ad_body as string | null) ?? null,
           sourceUrl: (row.ad_source_url as string | null) ?? null,
-          picture: (row.ad_picture as string | null) ?? null,
+          // Fetched into storage (decision 157): served behind the inbox's permission, never Meta's CDN address.
+          picture: row.ad_picture ? `/chat/ads/${row.ad_picture as string}/picture` : null,
         }
       : null,
     freeEntryUntil: row.free_entry_until ? new Date(row.free_entry_until as string).toISOString() : null,

@@ -9,6 +9,7 @@ import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.serve
 import { createRule, getRule, ruleTemplates, updateRule } from "~/.server/domains/automations/rules";
 import { answeringMembers, automationNumbers, tryRule } from "~/.server/domains/automations/page";
 import { listFlows } from "~/.server/domains/automations/flows/store";
+import { ANY_AD, seenAds, type SeenAd } from "~/.server/domains/automations/from-ad";
 import { offeredProducts } from "~/.server/domains/automations/product-choices";
 import { productSearchOf, tickedIds, valuesFromSearch } from "~/lib/schemas/product-search";
 import { NEW_RULE_VALUES, RuleFormSchema, ruleFormValues, ruleInputOf, TryRuleSchema } from "~/lib/schemas/automations";
@@ -52,17 +53,24 @@ function numberChoices(numbers: Awaited<ReturnType<typeof automationNumbers>>, k
     .map((n) => ({ id: n.id, label: n.connected ? n.label : m.automations_disconnected({ number: n.label }) }));
 }
 
+/** The ads customers came from (the latest first), and the one the rule keeps to even if it is no longer among them. */
+function adChoices(ads: SeenAd[], kept: string | null) {
+  const choices = ads.map((ad) => ({ id: ad.sourceId, label: ad.headline ? `${ad.headline} (${ad.sourceId})` : ad.sourceId }));
+  return kept && kept !== ANY_AD && !ads.some((ad) => ad.sourceId === kept) ? [...choices, { id: kept, label: kept }] : choices;
+}
+
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const id = args.params.id;
-  const [rule, numbers, members, fields, flows, templates] = await Promise.all([
+  const [rule, numbers, members, fields, flows, templates, ads] = await Promise.all([
     id ? found(getRule(organizationId, id)) : null,
     automationNumbers(organizationId),
     answeringMembers(organizationId),
     attributeDefinitions(organizationId),
     listFlows(organizationId),
     ruleTemplates(organizationId),
+    seenAds(organizationId),
   ]);
   // "Find a product" is a GET of the whole form: the form as it was typed, the products found.
   const query = productSearchOf(args.url.searchParams);
@@ -74,6 +82,7 @@ export async function loader(args: Route.LoaderArgs) {
     values,
     choices: {
       numbers: numberChoices(numbers, rule?.phoneNumberId ?? null),
+      ads: adChoices(ads, rule?.fromAd ?? null),
       members,
       fields: [...fields.values()].map((f) => ({ key: f.key, label: f.label })),
       flows: flows.map((flow) => ({ id: flow.id, name: flow.name })),

@@ -1,7 +1,7 @@
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations } from "./auth";
-import { contacts } from "./messaging";
+import { contacts, mediaFiles } from "./messaging";
 
 /**
  * Click-to-WhatsApp ads (issue 77, decision 154): the `referral` Meta puts on the first message a
@@ -36,6 +36,12 @@ export const adReferrals = pgTable(
     /** The ad's click id: what the Conversions API needs to tie a sale to the ad. */
     ctwaClid: text("ctwa_clid"),
     welcomeMessage: text("welcome_message"),
+    /**
+     * The ad's picture (its thumbnail, else its image) fetched from Meta's CDN into Jumbe's storage by
+     * the `ads.picture` job (domains/ads/picture.ts): the inbox shows it from there. Null until then,
+     * or when it could not be fetched (the header then has no picture).
+     */
+    pictureFileId: uuid("picture_file_id").references(() => mediaFiles.id, { onDelete: "set null" }),
     /** When the customer sent the message (the click's time, as near as Meta tells it). */
     clickedAt: timestamp("clicked_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),

@@ -26,6 +26,11 @@ export const automationRules = pgTable(
     threshold: real("threshold"),
     /** One business number's messages only (Meta's phone number id); null: every number. */
     phoneNumberId: text("phone_number_id"),
+    /**
+     * Only messages that came from a Click-to-WhatsApp ad (issue 77): "any" for any ad, else the ad's
+     * source_id; null: every message. With it, a rule may have no keywords (every message from the ad).
+     */
+    fromAd: text("from_ad"),
     cooldownMinutes: integer("cooldown_minutes").notNull().default(0),
     /** What it does, in order: `[{ type: "reply", text }, { type: "tags", add, remove }, { type: "assign", to }]`. */
     actions: jsonb("actions").notNull(),
