@@ -73,10 +73,17 @@ export async function fetchAdPicture(address: string, maxBytes = AD_PICTURE_MAX_
 async function readAtMost(response: Response, maxBytes: number) {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw new AdPictureError("too_large", `the picture is larger than ${maxBytes} bytes`);
-    chunks.push(Buffer.from(chunk));
+  const reader = response.body?.getReader();
+  if (!reader) return Buffer.alloc(0);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new AdPictureError("too_large", `the picture is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(Buffer.from(value));
   }
   return Buffer.concat(chunks);
 }
