@@ -22,6 +22,8 @@ import { enqueueJob } from "~/.server/infrastructure/jobs/queue";
 import { REPLAY_UNROUTED_QUEUE } from "~/.server/domains/whatsapp/embedded-signup";
 import { env } from "~/.server/infrastructure/config/env";
 import { createVerifiedUser } from "../support/accounts";
+import { applyKeptStatuses } from "~/.server/domains/messaging/statuses";
+import { LATE_STATUSES_QUEUE } from "~/.server/domains/messaging/late-statuses";
 import { testDatabaseUrl } from "../support/database";
 import { connectedNumber, envelope, inboundChange, metaJson, sign, startReceiver, statusChange } from "../support/whatsapp";
 
@@ -776,5 +778,68 @@ describe("links that end", () => {
     expect(numbers.find((n) => n.organizationId === orgA)).toMatchObject({ qualityEvent: null });
     const flagged = await db().select().from(activityLogs).where(eq(activityLogs.action, "WhatsApp number quality update"));
     expect(flagged.map((a) => a.organizationId)).toEqual([orgB]);
+  });
+});
+
+// Issue 77: Meta's status can come while the dispatcher's settle (which writes the wamid) is not yet
+// committed. The batch then finds no message for it, and the settle's own apply cannot see the
+// batch's status: neither applies it. A message Meta only fails (131026, not on WhatsApp) has no later
+// status to join it up, so it stayed accepted and its SMS fallback never came. PostgreSQL only.
+describe("a status that comes while its send is being settled", () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)("is applied by a later try once both have committed", async () => {
+    const org = await tenant("Tenant A", A);
+    const [message] = await queryRows<{ id: string }>(
+      db(),
+      sql`insert into messages (organization_id, direction, status, phone_number_id, recipient_phone, attempts, locked_until)
+          values (${org}, 'outbound', 'queued', ${A.phoneNumberId}, '+254712340000', 1, now() + interval '30 seconds') returning id`,
+    );
+    const wamid = "wamid.EARLY1";
+    const failed = { id: wamid, status: "failed", timestamp: 1750030073, recipient_id: "254712340000" };
+    const ids = await stored([
+      metaJson(
+        envelope([
+          {
+            id: A.wabaId,
+            changes: [
+              statusChange(A.phoneNumberId, digits(A.display), [
+                { ...failed, biz_opaque_callback_data: message!.id, errors: [{ code: 131026, title: "Message undeliverable" }] },
+              ]),
+            ],
+          },
+        ]),
+      ),
+    ]);
+    const [settle, batch] = [
+      new pg.Client({ connectionString: testDatabaseUrl() }),
+      new pg.Client({ connectionString: testDatabaseUrl() }),
+    ];
+    await Promise.all([settle.connect(), batch.connect()]);
+    try {
+      // The dispatcher's settle: the wamid written and the kept statuses applied (none yet), not committed.
+      await settle.query("begin");
+      await settle.query(`update messages set wamid = $2, accepted_at = now(), locked_until = null where id = $1`, [message!.id, wamid]);
+      expect(await applyKeptStatuses(drizzle(settle) as unknown as Executor, [{ organizationId: org, wamid }])).toEqual([]);
+      // The webhook batch meanwhile: the message is held (its adoption skips it) and its wamid not yet seen.
+      await batch.query("begin");
+      await processIn(drizzle(batch) as unknown as Executor, ids);
+      await batch.query("commit");
+      await settle.query("commit");
+    } finally {
+      await Promise.all([settle.end(), batch.end()]);
+    }
+    const row = async () =>
+      (await db().select({ status: messages.status, errorCode: messages.errorCode }).from(messages).where(eq(messages.id, message!.id)))[0];
+    expect(await row()).toEqual({ status: "queued", errorCode: null });
+    // The batch kept it for a later try, which applies it now that both have committed.
+    const late = await queryRows<{ id: number }>(
+      db(),
+      sql`select id from jobs where queue = ${LATE_STATUSES_QUEUE} and finished_at is null`,
+    );
+    expect(late).toHaveLength(1);
+    await db().execute(sql`update jobs set run_at = now() where queue = ${LATE_STATUSES_QUEUE}`);
+    await drainJobs();
+    expect(await row()).toEqual({ status: "failed", errorCode: 131026 });
+    // Done: nothing queued again.
+    expect(await queryRows(db(), sql`select id from jobs where queue = ${LATE_STATUSES_QUEUE} and finished_at is null`)).toEqual([]);
   });
 });

@@ -71,7 +71,14 @@ export const envelope = (entries: { id: string; time?: number; changes: { field:
 export function statusChange(
   phoneNumberId: string,
   digits: string,
-  statuses: { id: string; status: string; timestamp: number; recipient_id?: string }[],
+  statuses: {
+    id: string;
+    status: string;
+    timestamp: number;
+    recipient_id?: string;
+    biz_opaque_callback_data?: string;
+    errors?: { code: number; title: string }[];
+  }[],
 ) {
   return {
     field: "messages",

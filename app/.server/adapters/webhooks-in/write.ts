@@ -4,7 +4,8 @@ import { activityLogs } from "../../infrastructure/db/schema";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
 import { isObject, messageText, unixToIso, type WebhookChange } from "./parse";
 import { applyTemplateChanges, type TemplateChange } from "../../domains/templates/webhook";
-import { adoptLostAccepts, applyKeptStatuses } from "../../domains/messaging/statuses";
+import { adoptLostAccepts, applyKeptStatusesFound } from "../../domains/messaging/statuses";
+import { queueLateStatuses } from "../../domains/messaging/late-statuses";
 import { messageEventsFor, receivedEventsFor } from "../../domains/messaging/events";
 import { enqueueInboundMedia } from "../../domains/messaging/inbound-media";
 import { applyConsentKeywords, applyMarketingStops, applyUserPreferences } from "../../domains/contacts/signals";
@@ -329,13 +330,19 @@ export class ChangeWork {
                            ${col("eventId")}::bigint[])
       on conflict (organization_id, wamid, status) do nothing`);
     // Sends whose answer was lost (the worker died, a timeout) take their wamid from the status.
-    await adoptLostAccepts(
-      tx,
-      list.flatMap((s) => (s.callback ? [{ organizationId: s.organizationId, wamid: s.wamid, messageId: s.callback }] : [])),
-    );
+    const ours = list.flatMap((s) => (s.callback ? [{ organizationId: s.organizationId, wamid: s.wamid, messageId: s.callback }] : []));
+    await adoptLostAccepts(tx, ours);
     // Messages Jumbe sent move forward only: a late "delivered" never overwrites "read".
     const pairs = new Map(list.map((s) => [`${s.organizationId}|${s.wamid}`, { organizationId: s.organizationId, wamid: s.wamid }]));
-    await messageEventsFor(tx, await applyKeptStatuses(tx, [...pairs.values()]));
+    const { changes, unmatched } = await applyKeptStatusesFound(tx, [...pairs.values()]);
+    await messageEventsFor(tx, changes);
+    // Jumbe's own sends whose settle had not committed: tried again once it has (late-statuses.ts).
+    const early = new Set(unmatched.map((p) => `${p.organizationId}|${p.wamid}`));
+    const seen = new Set<string>();
+    await queueLateStatuses(
+      tx,
+      ours.filter((s) => early.has(`${s.organizationId}|${s.wamid}`) && !seen.has(s.wamid) && seen.add(s.wamid)),
+    );
   }
 
   // long: a webhook batch's customer messages written set by set in the batch's transaction; each statement takes the ids the one before it returned

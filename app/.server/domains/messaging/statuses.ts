@@ -42,17 +42,36 @@ export interface StatusChange {
  * statement's update finds the version its snapshot sees and follows it to the newest, whose ctid
  * is another, so a ctid condition drops the row (and a status with it); the id holds.
  */
-export async function applyKeptStatuses(tx: Executor, unordered: { organizationId: string; wamid: string }[]): Promise<StatusChange[]> {
-  if (!unordered.length) return [];
+export async function applyKeptStatuses(tx: Executor, pairs: { organizationId: string; wamid: string }[]): Promise<StatusChange[]> {
+  return (await applyKeptStatusesFound(tx, pairs)).changes;
+}
+
+/**
+ * applyKeptStatuses, also answering the pairs no message had (in this transaction's view): a status
+ * that came before the dispatcher's settle committed, while the settle's own apply could not yet see
+ * the status (late-statuses.ts tries those again).
+ */
+export async function applyKeptStatusesFound(
+  tx: Executor,
+  unordered: { organizationId: string; wamid: string }[],
+): Promise<{ changes: StatusChange[]; unmatched: { organizationId: string; wamid: string }[] }> {
+  if (!unordered.length) return { changes: [], unmatched: [] };
   // The messages are locked in the order of the pairs: in one order for every batch (tenant, then
   // wamid), two webhook batches with statuses of the same messages wait for each other and never
   // deadlock (each deadlock rolled a whole batch back and tried it again).
   const pairs = [...unordered].sort((a, b) => compare(a.organizationId, b.organizationId) || compare(a.wamid, b.wamid));
-  const result = await queryRows<{ id: string; organization_id: string; status: string; previous: string; campaign_id: string | null }>(
+  const result = await queryRows<{
+    id: string;
+    organization_id: string;
+    status: string;
+    previous: string;
+    campaign_id: string | null;
+    wamid: string;
+  }>(
     tx,
     sql`
     with target as (
-      select m.id, m.previous, k.*
+      select m.id, m.previous, p.wamid as pair_wamid, k.*
       from unnest(${sql.param(pairs.map((p) => p.organizationId))}::uuid[], ${sql.param(pairs.map((p) => p.wamid))}::text[])
            as p(organization_id, wamid)
       cross join lateral (
@@ -91,11 +110,15 @@ export async function applyKeptStatuses(tx: Executor, unordered: { organizationI
       locked_until = null
     from target t
     where m.id = t.id
-    returning m.id, m.organization_id, m.status, t.previous, m.campaign_id`,
+    returning m.id, m.organization_id, m.status, t.previous, m.campaign_id, t.pair_wamid as wamid`,
   );
-  return result
-    .filter((r) => r.status !== r.previous)
-    .map((r) => ({ id: r.id, organizationId: r.organization_id, status: r.status, previous: r.previous, campaignId: r.campaign_id }));
+  const found = new Set(result.map((r) => `${r.organization_id}|${r.wamid}`));
+  return {
+    changes: result
+      .filter((r) => r.status !== r.previous)
+      .map((r) => ({ id: r.id, organizationId: r.organization_id, status: r.status, previous: r.previous, campaignId: r.campaign_id })),
+    unmatched: pairs.filter((p) => !found.has(`${p.organizationId}|${p.wamid}`)),
+  };
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
