@@ -53,13 +53,15 @@ test("a payment in a conversation from an ad is sent to Meta as a Purchase with 
   const from = customerNumber();
   const name = `Achieng ${randomBytes(2).toString("hex")}`;
   const ctwaClid = `ARAkLkA8rmlFeiCktEJQ-${randomBytes(6).toString("hex")}`;
+  // An ad of this test's own (both projects share the server): its analytics are this payment's alone.
+  const adId = `1202263058${String(randomBytes(4).readUInt32BE()).padStart(10, "0")}`;
   const wrote = await request.post(`${server.base}/sandbox/meta/control/inbound`, {
     data: {
       phoneNumberId,
       from,
       name,
       text: "Nataka tanki",
-      ad: { sourceId: "120226305854810726", headline: "Tanki la lita 1000", body: "Bei ya leo", ctwaClid },
+      ad: { sourceId: adId, headline: "Tanki la lita 1000", body: "Bei ya leo", ctwaClid },
     },
   });
   expect(wrote.status(), await wrote.text()).toBe(200);
@@ -77,7 +79,7 @@ test("a payment in a conversation from an ad is sent to Meta as a Purchase with 
         conversationId = href?.match(/\/chat\/([0-9a-f-]{36})/)?.[1] ?? "";
         return conversationId;
       },
-      { timeout: 30_000 },
+      { timeout: 60_000 },
     )
     .not.toBe("");
   await page.goto(`${server.base}/chat/${conversationId}`);
@@ -150,5 +152,11 @@ test("a payment in a conversation from an ad is sent to Meta as a Purchase with 
       { timeout: 30_000 },
     )
     .toContain("Purchase KES 1,250.00 · sent to Meta");
+
+  // Analytics → Ads: the ad's conversation, its payment and the shillings it brought.
+  await page.goto(`${server.base}/analytics/ads`);
+  const adRow = page.getByTestId("analytics-ads").locator("tr", { hasText: adId });
+  await expect(adRow).toContainText("Tanki la lita 1000");
+  await expect(adRow).toContainText(/KES\s?1,250/);
   await context.close();
 });
