@@ -48,6 +48,15 @@ export function consoleRouter(ctx: SandboxContext): Router {
       }
     };
 
+  /** A customer's text message from the console's fields: the number written to, who writes, and what. */
+  const customerText = (b: Record<string, unknown>) => ({
+    phoneNumberId: field(b, "phoneNumberId"),
+    from: field(b, "from") || DEFAULTS.from,
+    name: field(b, "name") || DEFAULTS.name,
+    type: "text" as const,
+    text: field(b, "text"),
+  });
+
   router.get("/", (req, res) => renderConsole(ctx, req, res));
 
   router.post(
@@ -56,11 +65,7 @@ export function consoleRouter(ctx: SandboxContext): Router {
     action(async (b) => {
       const age = field(b, "ageSeconds").trim();
       const { wamid } = await ctx.sandbox.sendInbound({
-        phoneNumberId: field(b, "phoneNumberId"),
-        from: field(b, "from") || DEFAULTS.from,
-        name: field(b, "name") || DEFAULTS.name,
-        type: "text",
-        text: field(b, "text"),
+        ...customerText(b),
         ...(age ? { ageSeconds: /^\d+$/.test(age) ? Number(age) : Number.NaN } : {}),
       });
       return `Queued inbound message ${wamid}.`;
@@ -74,11 +79,7 @@ export function consoleRouter(ctx: SandboxContext): Router {
       // Without an address of its own, the ad's picture is the sandbox's (Meta's CDN stand-in, /ad-media).
       const picture = `${req.protocol}://${req.get("host") ?? "localhost"}${base}/ad-media/${field(b, "sourceId")}.png`;
       const { wamid } = await ctx.sandbox.sendInbound({
-        phoneNumberId: field(b, "phoneNumberId"),
-        from: field(b, "from") || DEFAULTS.from,
-        name: field(b, "name") || DEFAULTS.name,
-        type: "text",
-        text: field(b, "text"),
+        ...customerText(b),
         ad: {
           sourceId: field(b, "sourceId"),
           headline: field(b, "headline"),
