@@ -1,31 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { deliverQueuedSms, receiveIncomingSms, receiveSmsDeliveryReport } from "~/.server/domains/sms";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import { startApiV1Server } from "../support/api-v1-server";
 import { signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
-import { connectSms, fundPrepaid, incomingSms, smsTenant, walletOf, type SmsTenant } from "../support/sms";
-import { startAfricastalking, type AfricastalkingHarness } from "@jumbe/sandbox/africastalking/test-support";
+import { africastalkingForFile, connectSms, fundPrepaid, incomingSms, smsTenant, walletOf, type SmsTenant } from "../support/sms";
 
 // Issue 77 (decision 150): SMS in the public API. POST /api/v1/sms with an Idempotency-Key (one SMS,
 // one hold, however often it is retried), the parts and price in the answer, GET for its status and
 // report, the message.delivered webhook queued; another tenant's id 404s, bad input is a 4xx.
 
-let at: AfricastalkingHarness;
+const at = africastalkingForFile();
 let api: Awaited<ReturnType<typeof startApiV1Server>>;
 beforeAll(async () => {
-  at = await startAfricastalking();
   api = await startApiV1Server();
 });
 afterAll(async () => {
   await api.close();
-  await at.close();
-});
-beforeEach(() => {
-  setEnv({ ...env(), AFRICASTALKING_BASE_URL: at.base });
 });
 
 async function keyOf(t: SmsTenant) {
