@@ -164,6 +164,7 @@ const SAMPLE: Record<string, (w: World) => string> = {
   "/webhooks/sms/:token/:kind": () => "/webhooks/sms/not-a-token-of-anyones/delivery",
   "/webhooks/mpesa/b2c/:payoutId/:secret/:kind": () => "/webhooks/mpesa/b2c/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/not-the-secret/result",
   "/chat/media/:id": (w) => `/chat/media/${w.conversationMessage}`,
+  "/chat/ads/:id/picture": () => "/chat/ads/6f1c0d2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f/picture",
   "/catalog-images/:file": () => `/catalog-images/${"A".repeat(43)}.jpg`,
   "/invitations/:token": () => "/invitations/no-such-token",
   "/api/whatsapp/accounts/:id/:change": (w) => `/api/whatsapp/accounts/${w.account}/disconnect`,
@@ -198,6 +199,7 @@ const ALLOWED_ALSO: Record<string, { status: number; why: string }> = {
   "/notifications/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
   "/chat/events": { status: 406, why: "the live stream answers only an EventSource (Accept: text/event-stream)" },
   "/chat/media/:id": { status: 404, why: "a text message has no file (files are tested in inbox-media.test.ts)" },
+  "/chat/ads/:id/picture": { status: 404, why: "nobody's ad (an ad's picture is tested in ads-picture.test.ts)" },
   "/revenue-share/settlements/:id/statement": { status: 404, why: "nobody's settlement (one's own: revenue-share-statement.test.ts)" },
   // Paystack's return without a reference of the organisation's (the card flow is tested in billing.spec.ts).
   "/billing/card-return": { status: 404, why: "no card payment's reference" },
