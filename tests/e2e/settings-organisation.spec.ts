@@ -22,6 +22,7 @@ test("an owner edits the organisation's details: a bad KRA PIN is refused at the
     "Team",
     "Payments",
     "SMS",
+    "Ads",
     "Notifications",
     "Security",
     "Account",
@@ -91,7 +92,7 @@ test("the owner closes the organisation and every member's pages say so, then re
     await expect(admin).toHaveURL(/\/dashboard$/);
     await admin.goto("/settings");
     await expect(admin).toHaveURL(/\/settings\/organisation$/);
-    await expect(tabs(admin).getByRole("link")).toHaveText(["Organisation", "Team", "Payments", "SMS", "Notifications", "Security"]);
+    await expect(tabs(admin).getByRole("link")).toHaveText(["Organisation", "Team", "Payments", "SMS", "Ads", "Notifications", "Security"]);
     await admin.goto("/settings/account");
     await expect(admin).toHaveURL(/\/unauthorized$/);
 
