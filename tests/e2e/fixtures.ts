@@ -2,7 +2,7 @@ import { test as base, expect } from "@playwright/test";
 import { randomIp } from "./helpers";
 
 /**
- * The shared `test`:
+ * The shared `test` (its CSS animations slowed, see slowAnimations):
  * - every test gets its own client IP (X-Forwarded-For, trusted from loopback) for the page and the
  *   `request` fixture alike, so the per-IP rate limits never couple tests;
  * - browser console errors and uncaught page errors are collected; with JavaScript on, any Content
@@ -10,7 +10,7 @@ import { randomIp } from "./helpers";
  *   fails the test. Failed-status notices ("Failed to load resource: ... 400") are expected: forms
  *   answer refused submissions with 4xx statuses.
  */
-export const test = base.extend<{ clientIp: string; consoleErrors: string[] }>({
+export const test = base.extend<{ clientIp: string; consoleErrors: string[]; slowAnimations: void }>({
   clientIp: async ({}, use) => {
     await use(randomIp());
   },
@@ -18,6 +18,21 @@ export const test = base.extend<{ clientIp: string; consoleErrors: string[] }>({
   extraHTTPHeaders: async ({ clientIp }, use) => {
     await use({ "X-Forwarded-For": clientIp });
   },
+
+  /**
+   * Toasts fade out by CSS six seconds after they appear. On a loaded machine the next check can come
+   * later than that, so CSS animations run at a fifth of their speed (the toast stays 30 s): how long a
+   * toast stays is not what the tests assert, and a test must not depend on the machine's speed.
+   */
+  slowAnimations: [
+    async ({ page }, use) => {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Animation.enable");
+      await cdp.send("Animation.setPlaybackRate", { playbackRate: 0.2 });
+      await use();
+    },
+    { auto: true },
+  ],
 
   consoleErrors: [
     async ({ page, javaScriptEnabled }, use, testInfo) => {
