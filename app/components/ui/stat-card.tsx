@@ -34,10 +34,10 @@ export function ChangeIndicator({ change }: { change: Change }) {
   const Arrow = moved && percent > 0 ? ArrowUp : ArrowDown;
   return (
     <p
-      className={`mt-1 flex items-center gap-1 text-xs font-medium ${!moved ? "text-slate-600" : good ? "text-brand-700" : "text-red-700"}`}
+      className={`stat-change ${!moved ? "text-slate-600" : good ? "text-brand-700" : "text-red-700"}`}
       data-change={percent === null ? "none" : percent > 0 ? "up" : percent < 0 ? "down" : "flat"}
     >
-      {moved ? <Arrow className="size-3.5 shrink-0" aria-hidden /> : null}
+      {moved ? <Arrow className="stat-arrow" aria-hidden /> : null}
       <span>{changeWords(change)}</span>
     </p>
   );
@@ -64,23 +64,23 @@ export function StatCard({
 }) {
   const body = (
     <>
-      <div className="flex items-center justify-between gap-2">
-        <p className="text-sm font-medium text-slate-600">{label}</p>
-        <Icon className="size-5 shrink-0 text-brand-600" aria-hidden />
+      <div className="stat-head">
+        <p className="stat-label">{label}</p>
+        <Icon className="stat-icon" aria-hidden />
       </div>
-      <p className="mt-2 text-2xl font-bold text-slate-900" data-testid={`stat-${label.toLowerCase().replace(/\W+/g, "-")}`}>
+      <p className="stat-value" data-testid={`stat-${label.toLowerCase().replace(/\W+/g, "-")}`}>
         {value}
       </p>
       {change ? <ChangeIndicator change={change} /> : null}
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      {hint ? <p className="stat-hint">{hint}</p> : null}
     </>
   );
-  const box = "block rounded-xl border border-slate-200 bg-white p-5 shadow-sm";
+  // The card's classes are components in app.css: a page of figures draws a score of cards (issue 78's page weight).
   return href ? (
-    <Link to={href} className={`${box} hover:border-brand-200 hover:bg-brand-50/40`}>
+    <Link to={href} className="stat-card stat-link">
       {body}
     </Link>
   ) : (
-    <div className={box}>{body}</div>
+    <div className="stat-card">{body}</div>
   );
 }
