@@ -14,3 +14,23 @@ export function jsonDownload(fileName: string, body: string): Response {
 export function notFoundText(message: string): Response {
   return new Response(message, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }
+
+/** A CSV file to save: never cached, never sniffed as anything else. */
+export function csvDownload(fileName: string, body: BodyInit): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
+
+/** A download's refused query (400) in words, not a page. */
+export function badQueryText(message: string): Response {
+  return new Response(`${message}\n`, {
+    status: 400,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+  });
+}
