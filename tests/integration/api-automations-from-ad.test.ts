@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
+import { customerFromAd } from "../support/ad-customers";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 
@@ -26,23 +27,6 @@ beforeEach(() => {
 
 type Tenant = Awaited<ReturnType<typeof tenantWithApiKey>>;
 
-/** A customer of the organisation wrote from this ad (their message and its referral, as the webhook stores them). */
-async function customerFromAd(t: Tenant, sourceId: string, phone: string) {
-  const [contact] = await rawQuery<{ id: string }>(
-    `insert into contacts (organization_id, name, phone) values ($1, 'Wanjiru', $2) returning id`,
-    [t.organizationId, phone],
-  );
-  const [message] = await rawQuery<{ id: string }>(
-    `insert into messages (organization_id, contact_id, direction, status, phone_number_id, body) values ($1, $2, 'inbound', 'received', 'pn-1', 'Habari') returning id`,
-    [t.organizationId, contact!.id],
-  );
-  await rawQuery(
-    `insert into ad_referrals (organization_id, contact_id, message_id, phone_number_id, source_id, source_type, headline, clicked_at)
-     values ($1, $2, $3, 'pn-1', $4, 'ad', 'Maji safi', now())`,
-    [t.organizationId, contact!.id, message!.id, sourceId],
-  );
-}
-
 const storedRules = (organizationId: string) =>
   rawQuery<{ from_ad: string | null; keywords: string[] }>(
     `select from_ad, keywords from automation_rules where organization_id = $1 order by position`,
@@ -57,7 +41,7 @@ const REFUSED = "fromAd: Choose an ad your customers have come from, any ad, or 
 describe("a rule's ad in the API", () => {
   it("writes and reads fromAd, keeps it on a PATCH that does not name it, and clears it with null", async () => {
     const t = await tenantWithApiKey("Maji Safi Ltd");
-    await customerFromAd(t, MAJI, "+254712000401");
+    await customerFromAd(t.organizationId, { sourceId: MAJI, headline: "Maji safi" }, "+254712000401");
 
     const added = await call(t.key, "POST", "/api/v1/automations/rules", { ...welcome, fromAd: MAJI });
     expect(added.status).toBe(201);
@@ -79,8 +63,8 @@ describe("a rule's ad in the API", () => {
   it("refuses an unknown ad, another organisation's ad and no keywords without an ad with 422 at the field, storing nothing", async () => {
     const t = await tenantWithApiKey("Tanki Bora");
     const other = await tenantWithApiKey("Other Ltd");
-    await customerFromAd(t, MAJI, "+254712000402");
-    await customerFromAd(other, OTHERS, "+254712000403");
+    await customerFromAd(t.organizationId, { sourceId: MAJI, headline: "Maji safi" }, "+254712000402");
+    await customerFromAd(other.organizationId, { sourceId: OTHERS, headline: "Maji safi" }, "+254712000403");
 
     const cases: [unknown, string, string][] = [
       [{ ...welcome, fromAd: "120000000000000000" }, "fromAd", REFUSED],
@@ -90,13 +74,16 @@ describe("a rule's ad in the API", () => {
     ];
     for (const [body, field, message] of cases) {
       const answer = await call(t.key, "POST", "/api/v1/automations/rules", body);
-      expect(answer, JSON.stringify(body).slice(0, 80)).toEqual({ status: 422, body: { code: "invalid_automation", field, message } });
+      expect(answer, JSON.stringify(body).slice(0, 80)).toMatchObject({
+        status: 422,
+        body: { code: "invalid_automation", field, message },
+      });
     }
     expect(await storedRules(t.organizationId)).toEqual([]);
 
     const added = await call(t.key, "POST", "/api/v1/automations/rules", { ...welcome, fromAd: MAJI });
     const changed = await call(t.key, "PATCH", `/api/v1/automations/rules/${added.body.id as string}`, { fromAd: OTHERS });
-    expect(changed).toEqual({ status: 422, body: { code: "invalid_automation", field: "fromAd", message: REFUSED } });
+    expect(changed).toMatchObject({ status: 422, body: { code: "invalid_automation", field: "fromAd", message: REFUSED } });
     expect(await storedRules(t.organizationId)).toEqual([{ from_ad: MAJI, keywords: [] }]);
     // A number is not an ad id: the body's shape is refused before any check.
     expect((await call(t.key, "POST", "/api/v1/automations/rules", { ...welcome, fromAd: 42 })).status).toBe(400);

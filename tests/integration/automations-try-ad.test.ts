@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rawQuery } from "~/.server/infrastructure/db/client";
+import { customerFromAd } from "../support/ad-customers";
 import { createRule } from "~/.server/domains/automations/rules";
 import * as rulePage from "~/routes/app/automations/rule";
 import { appFetch } from "../support/in-process-app";
@@ -18,23 +18,6 @@ async function organisation(name: string) {
 }
 type Org = Awaited<ReturnType<typeof organisation>>;
 
-/** A customer of the organisation wrote from this ad (their message and its referral, as the webhook stores them). */
-async function customerFromAd(t: Org, sourceId: string, headline: string, phone: string) {
-  const [contact] = await rawQuery<{ id: string }>(
-    `insert into contacts (organization_id, name, phone) values ($1, 'Akinyi', $2) returning id`,
-    [t.organizationId, phone],
-  );
-  const [message] = await rawQuery<{ id: string }>(
-    `insert into messages (organization_id, contact_id, direction, status, phone_number_id, body) values ($1, $2, 'inbound', 'received', 'pn-1', 'Habari') returning id`,
-    [t.organizationId, contact!.id],
-  );
-  await rawQuery(
-    `insert into ad_referrals (organization_id, contact_id, message_id, phone_number_id, source_id, source_type, headline, clicked_at)
-     values ($1, $2, $3, 'pn-1', $4, 'ad', $5, now())`,
-    [t.organizationId, contact!.id, message!.id, sourceId, headline],
-  );
-}
-
 const MAJI = "120226305854810726";
 const TANKI = "120226305854810999";
 
@@ -49,9 +32,9 @@ describe("trying a rule as a customer from an ad", () => {
   it("considers the ad the customer came from, and offers the organisation's own ads only", async () => {
     const t = await organisation("Maji Safi Ltd");
     const other = await organisation("Other Ltd");
-    await customerFromAd(t, MAJI, "Maji safi kwa nyumba yako", "+254712000501");
-    await customerFromAd(t, TANKI, "Tanki la lita 1000", "+254712000502");
-    await customerFromAd(other, "120226305854899999", "Other's ad", "+254712000503");
+    await customerFromAd(t.organizationId, { sourceId: MAJI, headline: "Maji safi kwa nyumba yako" }, "+254712000501");
+    await customerFromAd(t.organizationId, { sourceId: TANKI, headline: "Tanki la lita 1000" }, "+254712000502");
+    await customerFromAd(other.organizationId, { sourceId: "120226305854899999", headline: "Other's ad" }, "+254712000503");
 
     const tanki = await createRule(t.actor, { name: "Tanki", matchType: "contains", keywords: [], fromAd: TANKI, reply: "Tanki!" });
     const welcome = await createRule(t.actor, {
