@@ -56,6 +56,16 @@ describe("the demo's customer from an ad", () => {
       [kept!.contact_id, answer!.at, kept!.free_entry_until],
     );
     expect(charged).toEqual([]);
+    // What Meta said of them (as the sandbox answers inside a window): free_entry_point, not billable; and no other message says so.
+    const priced = await rawQuery<{ inside: boolean; pricing_type: string | null; billable: boolean | null }>(
+      `select accepted_at >= $2 and accepted_at < $3 and contact_id = $4 as inside, pricing_type, billable from messages
+       where organization_id = $1 and direction = 'outbound' and channel = 'whatsapp' and accepted_at is not null
+         and (pricing_type = 'free_entry_point' or (contact_id = $4 and accepted_at >= $2 and accepted_at < $3))`,
+      [organizationId, answer!.at, kept!.free_entry_until, kept!.contact_id],
+    );
+    expect(priced.length).toBeGreaterThan(0);
+    expect(priced.filter((m) => !m.inside)).toEqual([]);
+    expect(priced.every((m) => m.pricing_type === "free_entry_point" && m.billable === false)).toBe(true);
 
     // The inbox's header reads it.
     const conversation = await findConversation(organizationId, kept!.conversation_id as string);

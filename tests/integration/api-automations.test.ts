@@ -71,6 +71,7 @@ describe("keyword rules in the API", () => {
         keywords: ["price", "bei"],
         threshold: 0.75,
         phoneNumberId: null,
+        fromAd: null,
         cooldownMinutes: 0,
         actions: {
           reply: prices.actions.reply,

@@ -457,7 +457,10 @@ describe("the rules' pages", () => {
 
     expect((await tryIt(fees.id, "Nataka kulipa KARO ya shule")).tried).toEqual({
       sample: "Nataka kulipa KARO ya shule",
+      ad: null,
+      matched: true,
       keyword: "karo",
+      needsAd: null,
       enabled: true,
       earlier: null,
     });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, gte, lt, min } from "drizzle-orm";
+import { and, eq, gte, lt, min, sql } from "drizzle-orm";
 import { db } from "../infrastructure/db/client";
 import { adReferrals, contacts, conversations, messages, paymentRequests } from "../infrastructure/db/schema";
 import { FREE_ENTRY_HOURS, FREE_ENTRY_REPLY_HOURS } from "../domains/ads";
@@ -122,4 +122,26 @@ export async function seedAds(organizationId: string) {
     .update(contacts)
     .set({ firstAdReferralId: referral!.id, lastAdReferralId: referral!.id })
     .where(eq(contacts.id, request.contactId!));
+  if (answer?.at && freeEntryUntil) await priceFreeEntry(organizationId, request.contactId!, answer.at, freeEntryUntil);
+}
+
+/**
+ * What Meta's status webhooks say of the messages sent inside the free entry window (as the Meta
+ * sandbox answers them): `pricing.type` free_entry_point, not billable, in their template's category
+ * or service. None of them is charged to the wallet (the demo never holds a price for them).
+ */
+async function priceFreeEntry(organizationId: string, contactId: string, opened: Date, until: Date) {
+  await db()
+    .update(messages)
+    .set({ pricingType: "free_entry_point", billable: false, pricingCategory: sql`coalesce(${messages.pricingCategory}, 'service')` })
+    .where(
+      and(
+        eq(messages.organizationId, organizationId),
+        eq(messages.contactId, contactId),
+        eq(messages.direction, "outbound"),
+        eq(messages.channel, "whatsapp"),
+        gte(messages.acceptedAt, opened),
+        lt(messages.acceptedAt, until),
+      ),
+    );
 }

@@ -50,11 +50,20 @@ function matchTypeHint(type: AutomationMatchType) {
   }
 }
 
+/** An ad customers came from: its id at Meta, and its headline with the id. */
+export interface AdChoice {
+  id: string;
+  label: string;
+}
+
+/** The stored value of a rule for any ad (from-ad.ts's ANY_AD; the browser cannot import the server's). */
+const ANY_AD_CHOICE = "any";
+
 export interface RuleChoices {
   /** The numbers a rule may be kept to ("" is every number). */
   numbers: { id: string; label: string }[];
   /** The Click-to-WhatsApp ads customers came from, a rule may keep to one ("" every message, "any" any ad). */
-  ads: { id: string; label: string }[];
+  ads: AdChoice[];
   /** Members who answer chats ("" is nobody). */
   members: { id: string; name: string }[];
   /** The organisation's custom contact fields ("" is none). */
@@ -177,7 +186,7 @@ export function RuleForm({
             key={fields.fromAd.key}
             options={[
               { value: "", label: m.automations_from_ad_every_message() },
-              { value: "any", label: m.automations_from_ad_any() },
+              { value: ANY_AD_CHOICE, label: m.automations_from_ad_any() },
               ...choices.ads.map((ad) => ({ value: ad.id, label: ad.label })),
             ]}
           />
@@ -356,11 +365,21 @@ export function RuleForm({
   );
 }
 
+/** Why the sample's customer is not one the rule answers: it keeps to an ad they did not come from. */
+function needsAdWords(needsAd: string, ads: readonly AdChoice[]) {
+  if (needsAd === ANY_AD_CHOICE) return m.automations_try_needs_any_ad();
+  return m.automations_try_needs_ad({ ad: ads.find((ad) => ad.id === needsAd)?.label ?? needsAd });
+}
+
 /** What "try it" found for a sample, in sentences. */
-function TryAnswer({ tried }: { tried: TryResult }) {
-  if (!tried.keyword) return <Notice>{m.automations_try_no_match()}</Notice>;
+function TryAnswer({ tried, ads }: { tried: TryResult; ads: readonly AdChoice[] }) {
+  if (tried.needsAd) return <Notice>{needsAdWords(tried.needsAd, ads)}</Notice>;
+  if (!tried.matched) return <Notice>{m.automations_try_no_match()}</Notice>;
   return (
-    <Notice tone={tried.earlier || !tried.enabled ? "warning" : "success"} title={m.automations_try_matched({ keyword: tried.keyword })}>
+    <Notice
+      tone={tried.earlier || !tried.enabled ? "warning" : "success"}
+      title={tried.keyword ? m.automations_try_matched({ keyword: tried.keyword }) : m.automations_try_matched_ad()}
+    >
       <p>
         {tried.earlier
           ? m.automations_try_earlier({ name: tried.earlier.name, position: formatNumber(tried.earlier.position) })
@@ -371,8 +390,21 @@ function TryAnswer({ tried }: { tried: TryResult }) {
   );
 }
 
-/** "Try it" on a saved rule: a customer's message, and whether this rule (as saved) answers it. Nothing is sent. */
-export function TryCard({ ruleId, result, tried }: { ruleId: string; result: Result; tried: TryResult | null }) {
+/**
+ * "Try it" on a saved rule: a customer's message, the ad they came from (or none), and whether this rule
+ * (as saved) answers it. Nothing is sent.
+ */
+export function TryCard({
+  ruleId,
+  ads,
+  result,
+  tried,
+}: {
+  ruleId: string;
+  ads: readonly AdChoice[];
+  result: Result;
+  tried: TryResult | null;
+}) {
   const [form, fields] = useSchemaForm(lazyTrySchema, result, { id: `try-rule-${ruleId}` });
   return (
     <Card className="max-w-3xl">
@@ -386,6 +418,13 @@ export function TryCard({ ruleId, result, tried }: { ruleId: string; result: Res
           {...getTextareaProps(fields.sample)}
           key={fields.sample.key}
         />
+        <SelectField
+          label={m.automations_try_from_ad()}
+          errors={fields.fromAd.errors}
+          {...getSelectProps(fields.fromAd)}
+          key={fields.fromAd.key}
+          options={[{ value: "", label: m.automations_try_no_ad() }, ...ads.map((ad) => ({ value: ad.id, label: ad.label }))]}
+        />
         <div>
           <Button type="submit" name="intent" value="try" variant="secondary">
             {m.automations_try_button()}
@@ -394,7 +433,7 @@ export function TryCard({ ruleId, result, tried }: { ruleId: string; result: Res
       </Form>
       {tried ? (
         <div className="mt-4" aria-live="polite">
-          <TryAnswer tried={tried} />
+          <TryAnswer tried={tried} ads={ads} />
         </div>
       ) : null}
     </Card>

@@ -204,6 +204,8 @@ export const TryRuleSchema = z.object({
     z.refine((value) => value.trim() !== "", { error: () => AUTOMATION_MESSAGES.sampleRequired, abort: true }),
     z.refine((value) => characters(value) <= RULE_REPLY_MAX, { error: () => AUTOMATION_MESSAGES.sampleTooLong }),
   ),
+  // The ad the customer came from (an ad's id, as the rule form's ads), or none.
+  fromAd: z.optional(z.string().check(z.maxLength(128, { error: () => AUTOMATION_MESSAGES.fromAd }))),
 });
 
 // ---------------------------------------------------------------------------------------------

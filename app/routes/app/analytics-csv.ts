@@ -1,6 +1,6 @@
 import type { Route } from "./+types/analytics-csv";
 import { requireDeclaredResource } from "~/.server/domains/auth/guards";
-import { tenantAnalyticsFilters } from "~/.server/domains/analytics/page";
+import { analyticsCsvDownload } from "~/.server/domains/analytics/csv-download";
 import { analyticsReport, dailyCsv } from "~/.server/domains/analytics/report";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -13,22 +13,10 @@ export const handle: PermissionHandle = { permission: "campaigns:view" };
  */
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredResource(args);
-  const resolved = await tenantAnalyticsFilters(current.organization.id, args.url.searchParams);
-  if (!resolved.ok)
-    return new Response(`${resolved.error}\n`, {
-      status: 400,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
-    });
-  const report = await analyticsReport(current.organization.id, resolved.filters);
-  const { from, to } = report.filters;
-  return new Response(dailyCsv(report), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="jumbe-analytics-${from}-to-${to}.csv"`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  const organizationId = current.organization.id;
+  return analyticsCsvDownload(organizationId, args.url.searchParams, "analytics", async ({ filters }) =>
+    dailyCsv(await analyticsReport(organizationId, filters)),
+  );
 }
 
 export function action() {

@@ -24,6 +24,7 @@ import {
   MAX_KEYWORDS,
   MIN_FUZZY_THRESHOLD,
 } from "../../domains/automations/match";
+import { ANY_AD } from "../../domains/automations/from-ad";
 import { MAX_REGEX_LENGTH } from "../../domains/automations/regex-safety";
 import { MAX_HOLIDAYS, MAX_RANGES_PER_DAY, NEXT_OPENING_DAYS, type Weekday } from "../../domains/automations/hours";
 
@@ -165,6 +166,12 @@ const ruleFields = {
     .string()
     .nullable()
     .describe("Only messages to this connected WhatsApp number (its id from GET /api/v1/phone-numbers); null: every number."),
+  fromAd: z
+    .string()
+    .nullable()
+    .describe(
+      `Only messages a customer sends from a Click-to-WhatsApp ad: "${ANY_AD}" (any ad) or an ad's id at Meta (its source_id, the id of ads.byAd in GET /api/v1/analytics) that a customer of yours has come from; another's or an unknown id is refused (422, field fromAd). A rule with an ad may have no keywords: it answers every message from the ad. null: every message.`,
+    ),
   cooldownMinutes: z
     .int()
     .describe(`Minutes before the rule answers the same person again, 0 to ${RULE_COOLDOWN_MAX_MINUTES} (a week); 0 when not given.`),
@@ -177,6 +184,7 @@ export const AutomationRuleCreate = z
     keywords: ruleFields.keywords,
     threshold: ruleFields.threshold.optional(),
     phoneNumberId: ruleFields.phoneNumberId.optional(),
+    fromAd: ruleFields.fromAd.optional(),
     cooldownMinutes: ruleFields.cooldownMinutes.optional(),
     actions: RuleActionsInput.describe(ACTIONS_WORDS),
   })
@@ -190,6 +198,7 @@ export const AutomationRuleUpdate = z
     keywords: ruleFields.keywords.optional().describe("Replaces the rule's keywords."),
     threshold: ruleFields.threshold.optional(),
     phoneNumberId: ruleFields.phoneNumberId.optional(),
+    fromAd: ruleFields.fromAd.optional(),
     cooldownMinutes: ruleFields.cooldownMinutes.optional(),
     actions: RuleActionsInput.optional().describe(
       "Each action given replaces the rule's (null or an empty list removes it); those not given stay.",
@@ -215,6 +224,7 @@ export const AutomationRule = z
     keywords: z.array(z.string()),
     threshold: z.number().nullable().describe("fuzzy rules' threshold; null for the other match types."),
     phoneNumberId: z.string().nullable().describe("The only WhatsApp number the rule answers on; null: every number."),
+    fromAd: z.string().nullable().describe(`Only messages from a Click-to-WhatsApp ad: "${ANY_AD}" or the ad's id; null: every message.`),
     cooldownMinutes: z.int(),
     actions: z
       .object({

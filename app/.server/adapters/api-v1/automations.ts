@@ -112,6 +112,7 @@ const apiRule = (view: RuleView, place: number): ApiRule => ({
   keywords: view.keywords,
   threshold: view.threshold,
   phoneNumberId: view.phoneNumberId,
+  fromAd: view.fromAd,
   cooldownMinutes: view.cooldownMinutes,
   actions: actionsOf(view),
   position: place,
@@ -211,7 +212,7 @@ function ruleField(input: RuleInput) {
       case undefined:
         return undefined;
       default:
-        // name, matchType, threshold, phoneNumberId, cooldownMinutes: the same names.
+        // name, matchType, threshold, phoneNumberId, fromAd, cooldownMinutes: the same names.
         return field;
     }
   };
@@ -234,6 +235,7 @@ function inputOf(body: z.output<typeof AutomationRuleCreate>): RuleInput {
     keywords: body.keywords,
     threshold: body.threshold,
     phoneNumberId: body.phoneNumberId ?? null,
+    fromAd: body.fromAd ?? null,
     cooldownMinutes: body.cooldownMinutes,
     reply: body.actions.reply ?? "",
     buttons: body.actions.buttons ?? [],
@@ -274,6 +276,7 @@ export async function updateApiRule(organizationId: string, id: string, body: z.
       keywords: fields.keywords ?? current.keywords,
       threshold: fields.threshold ?? current.threshold ?? undefined,
       phoneNumberId: fields.phoneNumberId !== undefined ? fields.phoneNumberId : current.phoneNumberId,
+      fromAd: fields.fromAd !== undefined ? fields.fromAd : current.fromAd,
       cooldownMinutes: fields.cooldownMinutes ?? current.cooldownMinutes,
       reply: mine.reply ?? "",
       buttons: mine.buttons ?? [],

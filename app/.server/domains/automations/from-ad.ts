@@ -30,11 +30,18 @@ export function rulesForMessage<Rule extends { phoneNumberId: string | null; fro
   // Read once, and only when a rule asks (most rules do not).
   const adOf = () => (ad === undefined ? (ad = referralOf(message.payload)?.sourceId ?? null) : ad);
   return rules.filter(
-    (r) =>
-      (r.phoneNumberId === null || r.phoneNumberId === message.phoneNumberId) &&
-      (r.fromAd === null || (adOf() !== null && (r.fromAd === ANY_AD || r.fromAd === adOf()))),
+    (r) => (r.phoneNumberId === null || r.phoneNumberId === message.phoneNumberId) && (r.fromAd === null || answersAd(r.fromAd, adOf())),
   );
 }
+
+/** Whether a rule kept to `fromAd` ("any" or an ad's id; null: every message) answers a message from `ad` (null: from no ad). */
+export function answersAd(fromAd: string | null, ad: string | null) {
+  return fromAd === null || (ad !== null && (fromAd === ANY_AD || fromAd === ad));
+}
+
+/** A rule for an ad's customers with no keywords answers every message from the ad. */
+export const everyMessageFromAd = (rule: { fromAd: string | null; keywords: readonly string[] }) =>
+  rule.fromAd !== null && rule.keywords.length === 0;
 
 export interface SeenAd {
   sourceId: string;

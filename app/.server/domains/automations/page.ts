@@ -4,7 +4,8 @@ import { queryRows } from "../../infrastructure/db/query";
 import { log } from "../../infrastructure/log";
 import { compileRule, firstMatchingRule, matchesRule, normaliseMessage } from "./match";
 import { isOpenAt, nextOpening, type Schedule } from "./hours";
-import { getRule, listRules } from "./rules";
+import { getRule, listRules, type RuleView } from "./rules";
+import { answersAd, everyMessageFromAd } from "./from-ad";
 import type { AutomationSettings } from "./settings";
 
 /**
@@ -52,42 +53,53 @@ export async function answeringMembers(organizationId: string): Promise<{ id: st
 
 export interface TryResult {
   sample: string;
-  /** The keyword of this rule the sample matched, null when it does not match. */
+  /** The ad the customer came from in the try ("this customer came from ad X"), null: from no ad. */
+  ad: string | null;
+  /** Whether this rule answers the sample (as stored, on or off). */
+  matched: boolean;
+  /** The keyword of this rule the sample matched; null when it does not match or the rule has none (it answers every message from its ad). */
   keyword: string | null;
+  /** The rule keeps to an ad the try's customer did not come from: "any" (they came from none) or the ad's id. */
+  needsAd: string | null;
   enabled: boolean;
   /** An enabled rule earlier in the order that matches the sample too, and so answers it first. */
   earlier: { id: string; name: string; position: number } | null;
 }
 
+/** A rule's keywords compiled as the dispatcher runs them: one for an ad's customers without keywords answers every message. */
+function compiledForTry(rule: RuleView) {
+  const compiled = compileRule({ matchType: rule.matchType, keywords: rule.keywords, threshold: rule.threshold ?? undefined });
+  return everyMessageFromAd(rule) ? { ...compiled, test: () => ({ matched: true as const, keyword: "", score: 1 }) } : compiled;
+}
+
 /**
- * A rule's "try it": whether the sample matches this rule as stored (on or off), on which keyword,
- * and whether an enabled rule before it in the order (for the same numbers) would answer first.
- * Nothing is sent or stored. Another organisation's or an unknown id is refused (404).
+ * A rule's "try it": whether the sample, from a customer who came from `ad` (or none), matches this rule
+ * as stored (on or off), on which keyword, and whether an enabled rule before it in the order (for the
+ * same numbers and that ad) would answer first. Nothing is sent or stored. Another organisation's or an
+ * unknown id is refused (404).
  */
-export async function tryRule(organizationId: string, id: string, sample: string): Promise<TryResult> {
+export async function tryRule(organizationId: string, id: string, sample: string, ad: string | null = null): Promise<TryResult> {
   const rule = await getRule(organizationId, id);
-  const message = normaliseMessage(sample);
-  const match = matchesRule(
-    compileRule({ matchType: rule.matchType, keywords: rule.keywords, threshold: rule.threshold ?? undefined }),
-    message,
-  );
-  let earlier: TryResult["earlier"] = null;
-  if (match.matched) {
-    const rules = await listRules(organizationId);
-    const before = rules
-      .slice(
-        0,
-        rules.findIndex((r) => r.id === rule.id),
-      )
-      .filter((r) => r.enabled && (r.phoneNumberId === null || rule.phoneNumberId === null || r.phoneNumberId === rule.phoneNumberId))
-      .map((r) => ({
-        ...compileRule({ matchType: r.matchType, keywords: r.keywords, threshold: r.threshold ?? undefined }),
-        view: r,
-      }));
-    const first = firstMatchingRule(before, sample);
-    if (first) earlier = { id: first.rule.view.id, name: first.rule.view.name, position: first.rule.view.position };
-  }
-  return { sample, keyword: match.matched ? match.keyword : null, enabled: rule.enabled, earlier };
+  const base = { sample, ad, enabled: rule.enabled, earlier: null };
+  if (!answersAd(rule.fromAd, ad)) return { ...base, matched: false, keyword: null, needsAd: rule.fromAd };
+  const match = matchesRule(compiledForTry(rule), normaliseMessage(sample));
+  if (!match.matched) return { ...base, matched: false, keyword: null, needsAd: null };
+  const rules = await listRules(organizationId);
+  const before = rules
+    .slice(
+      0,
+      rules.findIndex((r) => r.id === rule.id),
+    )
+    .filter(
+      (r) =>
+        r.enabled &&
+        answersAd(r.fromAd, ad) &&
+        (r.phoneNumberId === null || rule.phoneNumberId === null || r.phoneNumberId === rule.phoneNumberId),
+    )
+    .map((r) => ({ ...compiledForTry(r), view: r }));
+  const first = firstMatchingRule(before, sample);
+  const earlier = first ? { id: first.rule.view.id, name: first.rule.view.name, position: first.rule.view.position } : null;
+  return { ...base, matched: true, keyword: match.keyword || null, needsAd: null, earlier };
 }
 
 export type OpeningState =

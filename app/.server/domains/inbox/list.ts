@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import type { ConversationRow, InboxFilter, MessageStatus } from "~/lib/inbox";
 import { rawQuery } from "../../infrastructure/db/client";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../../infrastructure/db/keyset";
@@ -117,6 +118,16 @@ export async function findConversation(organizationId: string, id: string, now?:
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
   const [row] = await conversationRows(organizationId, [id], now);
   return row ?? null;
+}
+
+/**
+ * One conversation of the organisation for a page under /chat/<id> (the route has checked its declared
+ * permission): the page's 404 in words for an unknown, another organisation's or malformed id.
+ */
+export async function conversationOr404(organizationId: string, id: string, now?: Date) {
+  const conversation = await findConversation(organizationId, id, now);
+  if (!conversation) throw data(m.inbox_conversation_not_found(), { status: 404 });
+  return conversation;
 }
 
 const ROW_SELECT = (page: string) => `

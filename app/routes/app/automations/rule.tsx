@@ -121,7 +121,7 @@ export async function action(args: Route.ActionArgs) {
         TryRuleSchema,
         async ({ value, submission, user, intent: posted }) => {
           if (!id) unknownAction();
-          const tried = await tryRule(user.organization.id, id, value.sample);
+          const tried = await tryRule(user.organization.id, id, value.sample, value.fromAd || null);
           return { intent: posted, result: submission.reply(), tried, toast: null };
         },
         { invalid: (submission, posted) => (id ? formFailure(submission.reply(), 400, undefined, { intent: posted }) : unknownAction()) },
@@ -171,7 +171,7 @@ export default function AutomationRule({ loaderData, actionData }: Route.Compone
         submitLabel={rule ? m.automations_save() : m.automations_create()}
         cancelTo={back}
       />
-      {rule ? <TryCard ruleId={rule.id} result={resultFor(actionData, "try")} tried={tried} /> : null}
+      {rule ? <TryCard ruleId={rule.id} ads={choices.ads} result={resultFor(actionData, "try")} tried={tried} /> : null}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { data, redirect, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/conversation";
 import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
-import { findConversation } from "~/.server/domains/inbox/list";
+import { conversationOr404 } from "~/.server/domains/inbox/list";
 import { conversationData, inboxEventId, listPlace, placeSearch, productPickerOf } from "~/.server/domains/inbox/page";
 import { markConversationOpened } from "~/.server/domains/inbox/actions";
 import { presenceOf } from "~/.server/domains/inbox/live";
@@ -49,8 +49,7 @@ export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredUser(args);
   const organizationId = current.organization.id;
   const now = new Date();
-  const conversation = await findConversation(organizationId, args.params.id, now);
-  if (!conversation) throw data(m.inbox_conversation_not_found(), { status: 404 });
+  const conversation = await conversationOr404(organizationId, args.params.id, now);
   const url = args.url;
   const place = listPlace(url);
   const marksRead = can(current.role, "inbox:reply");

@@ -4,7 +4,7 @@ import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { findConversation } from "~/.server/domains/inbox/list";
+import { conversationOr404 } from "~/.server/domains/inbox/list";
 import { markConverted } from "~/.server/domains/ads";
 import { MarkConvertedSchema } from "~/lib/schemas/ad-conversions";
 import type { PermissionHandle } from "~/lib/permissions";
@@ -15,21 +15,15 @@ import { m } from "~/paraglide/messages";
 // and comes back to the conversation with a toast. A GET goes to the conversation.
 export const handle: PermissionHandle = { permission: "inbox:reply" };
 
-async function conversationOf(organizationId: string, id: string) {
-  const conversation = await findConversation(organizationId, id);
-  if (!conversation) throw data(m.inbox_conversation_not_found(), { status: 404 });
-  return conversation;
-}
-
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredUser(args);
-  const conversation = await conversationOf(current.organization.id, args.params.id);
+  const conversation = await conversationOr404(current.organization.id, args.params.id);
   return redirect(href("/chat/:id", { id: conversation.id }));
 }
 
 export async function action(args: Route.ActionArgs) {
   const current = await requireDeclaredUser(args);
-  const conversation = await conversationOf(current.organization.id, args.params.id);
+  const conversation = await conversationOr404(current.organization.id, args.params.id);
   const back = href("/chat/:id", { id: conversation.id });
   return intentAction(args, {
     permission: "inbox:reply",

@@ -4,7 +4,7 @@ import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { findConversation } from "~/.server/domains/inbox/list";
+import { conversationOr404 } from "~/.server/domains/inbox/list";
 import { queueInboxSms, smsConnectionOf } from "~/.server/domains/sms";
 import { SendSmsSchema } from "~/lib/schemas/sms";
 import { SMS_PART_PRICE_CENTS, smsEstimate } from "~/lib/sms-price";
@@ -30,15 +30,9 @@ export const clientLoader = loadAsDocument;
 
 export const meta: Route.MetaFunction = () => [{ title: m.sms_composer_title() }];
 
-async function conversationOf(organizationId: string, id: string) {
-  const conversation = await findConversation(organizationId, id);
-  if (!conversation) throw data(m.inbox_conversation_not_found(), { status: 404 });
-  return conversation;
-}
-
 export async function loader(args: Route.LoaderArgs) {
   const current = await requireDeclaredUser(args);
-  const conversation = await conversationOf(current.organization.id, args.params.id);
+  const conversation = await conversationOr404(current.organization.id, args.params.id);
   return {
     conversation: { id: conversation.id, name: conversation.name, phone: conversation.phone },
     connected: (await smsConnectionOf(current.organization.id)) !== null,
@@ -48,7 +42,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const current = await requireDeclaredUser(args);
-  const conversation = await conversationOf(current.organization.id, args.params.id);
+  const conversation = await conversationOr404(current.organization.id, args.params.id);
   const back = href("/chat/:id", { id: conversation.id });
   return intentAction(args, {
     permission: "inbox:reply",

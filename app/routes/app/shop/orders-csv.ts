@@ -3,6 +3,7 @@ import { requireDeclaredResource } from "~/.server/domains/auth/guards";
 import { csvRow } from "~/.server/domains/activity";
 import { listOrders } from "~/.server/domains/shop";
 import { ORDER_STATUSES } from "~/.server/infrastructure/db/schema";
+import { csvDownload } from "~/.server/infrastructure/http/download";
 import { methodNotAllowed } from "~/.server/infrastructure/http/json";
 import type { PermissionHandle } from "~/lib/permissions";
 
@@ -46,14 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
         (o.totalCents / 100).toFixed(2),
         o.note,
       ]);
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="jumbe-orders${status ? `-${status}` : ""}.csv"`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return csvDownload(`jumbe-orders${status ? `-${status}` : ""}.csv`, body);
 }
 
 export function action() {
