@@ -126,14 +126,7 @@ export async function runFrom(
   let at = from;
   for (let ran = 0; ran < STEPS_A_TURN; ran++) {
     const step = steps[at];
-    if (!step || step.type === "end")
-      return {
-        ...turn,
-        status: "completed",
-        conversion: step?.conversion === true,
-        state: { stepIndex: at, vars, retries: 0 },
-        stepId: "",
-      };
+    if (!step || step.type === "end") return completedAt(turn, step, at, vars);
     switch (step.type) {
       case "message":
         turn.replies.push(contentOf(step, vars, here)!);
@@ -213,6 +206,11 @@ export async function runFrom(
   }
   // A loop without a question: the flow stops rather than sending for ever.
   return { ...turn, status: "stopped", state: { stepIndex: at, vars, retries: 0 }, stepId: "" };
+}
+
+/** The flow ended at `at` (an End step, or past the last step); an End step may count as a conversion (decision 158). */
+function completedAt(turn: Turn, step: FlowStep | undefined, at: number, vars: FlowVars): Turn {
+  return { ...turn, status: "completed", conversion: step?.conversion === true, state: { stepIndex: at, vars, retries: 0 }, stepId: "" };
 }
 
 export const emptyTurn = (state: SessionState): Turn => ({
