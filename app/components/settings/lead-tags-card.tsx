@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Button } from "~/components/ui/button";
 import { Field, FormError } from "~/components/ui/field";

@@ -209,7 +209,7 @@ export async function runFrom(
 }
 
 /** The flow ended at `at` (an End step, or past the last step); an End step may count as a conversion (decision 158). */
-function completedAt(turn: Turn, step: FlowStep | undefined, at: number, vars: FlowVars): Turn {
+function completedAt(turn: Turn, step: Extract<FlowStep, { type: "end" }> | undefined, at: number, vars: FlowVars): Turn {
   return { ...turn, status: "completed", conversion: step?.conversion === true, state: { stepIndex: at, vars, retries: 0 }, stepId: "" };
 }
 
