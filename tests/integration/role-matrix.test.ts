@@ -414,6 +414,12 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       why: "a call to Meta for the dataset; ad-conversions.test.ts turns it on",
     },
     "conversions-off": { needs: "whatsapp:manage", form: () => ({ intent: "conversions-off" }), proof: false, why: "already off" },
+    "lead-tags": {
+      needs: "whatsapp:manage",
+      form: () => ({ intent: "lead-tags", leadTags: "" }),
+      proof: false,
+      why: "no tags chosen yet: nothing changes (ad-conversion-triggers.test.ts saves some)",
+    },
   },
   // Mark as converted (issue 77): who answers; the matrix's conversation came from no ad (ad-conversions.test.ts marks one).
   "/chat/:id/conversion": {

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { ArrowDown, ArrowUp, Pencil, Trash2 } from "~/components/ui/icons";
 import { Button, ButtonLink } from "~/components/ui/button";
-import { Field, SelectField, TextareaField } from "~/components/ui/field";
+import { CheckboxField, Field, SelectField, TextareaField } from "~/components/ui/field";
 import type { FlowStep } from "~/.server/domains/automations/flows/steps";
 import {
   END,
@@ -89,7 +89,7 @@ export function stepSummary(step: FlowStep, steps: readonly FlowStep[]): string[
         ...(step.text ? [step.text] : []),
       ];
     case "end":
-      return [m.automations_flows_summary_end()];
+      return [step.conversion ? m.automations_flows_summary_end_conversion() : m.automations_flows_summary_end()];
   }
 }
 
@@ -501,7 +501,17 @@ export function StepForm({
       ) : null}
       {type === "payment" ? <PaymentStepFields values={values} errors={errors} targets={targets} shortcodes={shortcodes} /> : null}
       {type === "products" && products ? <ProductsFields values={values} errors={errors} offered={products} /> : null}
-      {type === "end" ? <p className="text-sm text-slate-700">{m.automations_flows_summary_end()}</p> : null}
+      {type === "end" ? (
+        <>
+          <p className="text-sm text-slate-700">{m.automations_flows_summary_end()}</p>
+          <CheckboxField
+            name="conversion"
+            label={m.automations_flows_field_conversion()}
+            defaultChecked={values.conversion === "true" || values.conversion === "on"}
+            errors={f.errors.conversion}
+          />
+        </>
+      ) : null}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" name="intent" value="save-step">
           {stepId ? m.automations_flows_save_step() : m.automations_flows_add_step()}

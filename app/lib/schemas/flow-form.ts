@@ -16,7 +16,8 @@ export const STEP_FIELDS: Record<FlowStepType, readonly string[]> = {
   handover: ["userId"],
   payment: ["amount", "description", "reference", "expiresInMinutes", "shortcodeId", "paid", "else"],
   products: ["kind", "productIds", "header", "text"],
-  end: [],
+  // "Counts as a conversion" (decision 158): a checkbox, posted "on" when ticked.
+  end: ["conversion"],
 };
 
 export const isStepType = (value: string): value is FlowStepType => (FLOW_STEP_TYPES as readonly string[]).includes(value);
@@ -69,6 +70,7 @@ export function stepInputOf(type: FlowStepType, values: StepValues): Record<stri
     if (field === "buttons" || field === "rows" || field === "choices" || field === "productIds") input[field] = lines(value);
     else if (field === "maxTries" || field === "minutes" || field === "expiresInMinutes")
       input[field] = /^\d+$/.test(value.trim()) ? Number(value) : value;
+    else if (field === "conversion") input[field] = value === "on" || value === "true";
     else input[field] = value;
   }
   return input;

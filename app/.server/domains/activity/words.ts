@@ -94,6 +94,7 @@ const ACTION_KEYS = {
   "SMS disconnected": "app_activity_action_sms_disconnected",
   "Conversions to Meta turned on": "app_activity_action_conversions_on",
   "Conversions to Meta turned off": "app_activity_action_conversions_off",
+  "Tags that mean converted changed": "app_activity_action_lead_tags_changed",
   "Organisation closing": "app_activity_action_organisation_closing",
   "Organisation reopened": "app_activity_action_organisation_reopened",
   "Templates synced from Meta": "app_activity_action_templates_synced",

@@ -8,7 +8,16 @@ export { FREE_ENTRY_HOURS, FREE_ENTRY_REPLY_HOURS, settleFreeEntry } from "./fre
 // Conversions sent back to Meta (decision 156): consent and datasets, the outbox, its sender, the inbox's lines.
 export { conversionSettings, setConversionConsent } from "./conversions/consent";
 export type { ConversionActor, ConversionSettingsView } from "./conversions/consent";
-export { conversionOnRequestClosed, markConverted, queueConversion, CONVERSIONS_SEND_QUEUE } from "./conversions/record";
+export {
+  conversionOnFlowEnd,
+  conversionOnRequestClosed,
+  leadKey,
+  markConverted,
+  queueConversion,
+  CONVERSIONS_SEND_QUEUE,
+} from "./conversions/record";
+// Conversions from a tag (a trigger on contacts, migration 0081) and from a flow's end (decision 158).
+export { setLeadTags } from "./conversions/lead-tags";
 export { sendDueConversions } from "./conversions/send";
 export { registerConversionJobs } from "./conversions/jobs";
 export { conversionsOfConversation } from "./conversions/views";

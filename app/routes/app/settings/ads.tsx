@@ -5,8 +5,9 @@ import { intent, intentAction } from "~/.server/domains/auth/form-actions";
 import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { conversionSettings, setConversionConsent } from "~/.server/domains/ads";
-import { ConversionConsentSchema } from "~/lib/schemas/ad-conversions";
+import { conversionSettings, setConversionConsent, setLeadTags } from "~/.server/domains/ads";
+import { ConversionConsentSchema, LeadTagsSchema } from "~/lib/schemas/ad-conversions";
+import { LeadTagsCard } from "~/components/settings/lead-tags-card";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card, CardHeader } from "~/components/ui/card";
 import { Button } from "~/components/ui/button";
@@ -44,6 +45,10 @@ export async function action(args: Route.ActionArgs) {
       "conversions-off": intent(ConversionConsentSchema, async ({ user }) => {
         await setConversionConsent(user, false, meta);
         return redirectWithToast(here, "success", m.ads_conversions_off_toast());
+      }),
+      "lead-tags": intent(LeadTagsSchema, async ({ user, value }) => {
+        const changed = await setLeadTags(user, value.leadTags, meta);
+        return redirectWithToast(here, "success", changed ? m.ads_lead_tags_saved_toast() : m.ads_lead_tags_unchanged_toast());
       }),
     },
     refused: (refusal, posted) => {
@@ -101,6 +106,12 @@ export default function AdsSettings({ loaderData, actionData }: Route.ComponentP
           })}
         </p>
       </Card>
+      <LeadTagsCard
+        leadTags={settings.leadTags}
+        enabled={settings.enabled}
+        canManage={canManage}
+        result={actionData && "intent" in actionData && actionData.intent === "lead-tags" ? actionData.result : undefined}
+      />
     </div>
   );
 }

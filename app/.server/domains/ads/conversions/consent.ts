@@ -25,15 +25,17 @@ export const DATASET_NAME = "Jumbe conversions";
 
 export interface ConversionSettingsView {
   enabled: boolean;
+  /** The tags that mean "converted" (decision 158), alphabetical. */
+  leadTags: string[];
   datasets: { wabaId: string; datasetId: string }[];
   counts: { queued: number; sent: number; failed: number; skipped: number };
   hasAccount: boolean;
 }
 
 export async function conversionSettings(organizationId: string): Promise<ConversionSettingsView> {
-  const [setting] = await queryRows<{ enabled: boolean }>(
+  const [setting] = await queryRows<{ enabled: boolean; lead_tags: string[] }>(
     db(),
-    sql`select enabled from ad_conversion_settings where organization_id = ${organizationId}`,
+    sql`select enabled, lead_tags from ad_conversion_settings where organization_id = ${organizationId}`,
   );
   const datasets = await queryRows<{ waba_id: string; dataset_id: string }>(
     db(),
@@ -47,6 +49,7 @@ export async function conversionSettings(organizationId: string): Promise<Conver
   const accounts = await connectedAccounts(db(), organizationId);
   return {
     enabled: setting?.enabled ?? false,
+    leadTags: setting?.lead_tags ?? [],
     datasets: datasets.map((d) => ({ wabaId: d.waba_id, datasetId: d.dataset_id })),
     counts: { queued: count("queued", "sending"), sent: count("sent"), failed: count("failed"), skipped: count("skipped") },
     hasAccount: accounts.length > 0,

@@ -36,6 +36,12 @@ export interface ConversionInput {
   createdBy?: string | null;
 }
 
+/**
+ * A lead's key (decision 158): one LeadSubmitted per ad entry whatever marked it (a converting tag, a
+ * flow's end, "Mark as converted"), so concurrent or repeated marks are one event and one lead at Meta.
+ */
+export const leadKey = (adReferralId: string) => `lead:ad:${adReferralId}`;
+
 /** Queues the event when it is due one; answers its id, or null (no consent, no ad, or already queued). */
 export async function queueConversion(tx: Executor, input: ConversionInput): Promise<string | null> {
   if (!(await conversionsEnabled(tx, input.organizationId))) return null;
@@ -54,6 +60,9 @@ export async function queueConversion(tx: Executor, input: ConversionInput): Pro
                   where p.organization_id = v.organization_id and p.phone_number_id = v.phone_number_id
                   order by p.disconnected_at nulls first limit 1) a on true
     where v.organization_id = ${input.organizationId} and v.id = ${input.conversationId} and ad.ctwa_clid is not null
+      and (${input.eventName} <> 'LeadSubmitted' or not exists (
+            select 1 from ad_conversion_events e where e.organization_id = v.organization_id and e.ad_referral_id = ad.id
+                                                 and e.event_name = 'LeadSubmitted'))
       and v.ad_entry_at <= ${at}::timestamptz + interval '1 minute'
       and v.ad_entry_at > ${at}::timestamptz - make_interval(days => ${CONVERSION_WINDOW_DAYS})
     on conflict (organization_id, idempotency_key) do nothing
@@ -109,12 +118,8 @@ export async function markConverted(actor: { organizationId: string; userId: str
     if (!conversation) throw refuseConversion(404, "not_found", m.inbox_conversation_not_found());
     if (!(await conversionsEnabled(tx, actor.organizationId)))
       throw refuseConversion(409, "no_consent", m.ads_conversion_refusal_consent());
-    const key = `lead:manual:${conversation.ad_referral_id ?? "none"}`;
-    const [already] = await queryRows<{ id: string }>(
-      tx,
-      sql`select id from ad_conversion_events where organization_id = ${actor.organizationId} and idempotency_key = ${key}`,
-    );
-    if (already) return false;
+    if (!conversation.ad_referral_id) throw refuseConversion(409, "no_ad", m.ads_conversion_refusal_no_ad());
+    const key = leadKey(conversation.ad_referral_id);
     const id = await queueConversion(tx, {
       organizationId: actor.organizationId,
       conversationId,
@@ -125,7 +130,41 @@ export async function markConverted(actor: { organizationId: string; userId: str
       idempotencyKey: key,
       createdBy: actor.userId,
     });
+    // Nothing written: already a lead of this entry (perhaps by a post at the same moment, which the
+    // unique key made wait), or no longer one to send.
+    if (!id && (await leadOfEntry(tx, actor.organizationId, conversation.ad_referral_id))) return false;
     if (!id) throw refuseConversion(409, "no_ad", m.ads_conversion_refusal_no_ad());
     return true;
+  });
+}
+
+/** Whether the ad entry already has its lead (an older "Mark as converted" had its own key). */
+async function leadOfEntry(tx: Executor, organizationId: string, adReferralId: string) {
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`select id from ad_conversion_events
+        where organization_id = ${organizationId} and ad_referral_id = ${adReferralId} and event_name = 'LeadSubmitted' limit 1`,
+  );
+  return !!row;
+}
+
+/**
+ * A flow reached an end step marked "counts as a conversion" (decision 158), in the turn's
+ * transaction: the conversation's ad entry's lead, once.
+ */
+export async function conversionOnFlowEnd(tx: Executor, end: { organizationId: string; conversationId: string; sessionId: string }) {
+  const [conversation] = await queryRows<{ ad_referral_id: string | null }>(
+    tx,
+    sql`select ad_referral_id from conversations where organization_id = ${end.organizationId} and id = ${end.conversationId}`,
+  );
+  if (!conversation?.ad_referral_id) return null;
+  return queueConversion(tx, {
+    organizationId: end.organizationId,
+    conversationId: end.conversationId,
+    eventName: "LeadSubmitted",
+    valueCents: null,
+    source: "flow_end",
+    sourceId: end.sessionId,
+    idempotencyKey: leadKey(conversation.ad_referral_id),
   });
 }

@@ -45,6 +45,8 @@ export interface Turn {
   handover: { userId: string | null } | null;
   /** A payment step: what to ask for (its variables filled in); the session waits for the request to close. */
   payment: PaymentAsk | null;
+  /** Ended at an end step that counts as a conversion (decision 158). */
+  conversion?: boolean;
 }
 
 /** A payment step's request, as the payment request's input (checked when it is made). */
@@ -124,7 +126,7 @@ export async function runFrom(
   let at = from;
   for (let ran = 0; ran < STEPS_A_TURN; ran++) {
     const step = steps[at];
-    if (!step || step.type === "end") return { ...turn, status: "completed", state: { stepIndex: at, vars, retries: 0 }, stepId: "" };
+    if (!step || step.type === "end") return completedAt(turn, step, at, vars);
     switch (step.type) {
       case "message":
         turn.replies.push(contentOf(step, vars, here)!);
@@ -204,6 +206,11 @@ export async function runFrom(
   }
   // A loop without a question: the flow stops rather than sending for ever.
   return { ...turn, status: "stopped", state: { stepIndex: at, vars, retries: 0 }, stepId: "" };
+}
+
+/** The flow ended at `at` (an End step, or past the last step); an End step may count as a conversion (decision 158). */
+function completedAt(turn: Turn, step: Extract<FlowStep, { type: "end" }> | undefined, at: number, vars: FlowVars): Turn {
+  return { ...turn, status: "completed", conversion: step?.conversion === true, state: { stepIndex: at, vars, retries: 0 }, stepId: "" };
 }
 
 export const emptyTurn = (state: SessionState): Turn => ({

@@ -3,6 +3,7 @@ import { db, type Executor } from "../../../infrastructure/db/client";
 import { countAffected, queryRow } from "../../../infrastructure/db/query";
 import { enqueueJob } from "../../../infrastructure/jobs/queue";
 import { emitWebhookEvent } from "../../webhooks-out";
+import { conversionOnFlowEnd } from "../../ads";
 import { handOver } from "../handover";
 import type { PaymentAsk, Turn } from "./engine";
 import type { FlowStep } from "./steps";
@@ -186,6 +187,8 @@ export async function writeTurn(
       detail: flow.flowName,
       assigneeId: turn.handover.userId,
     });
+  // An end that counts as a conversion: the ad entry's lead, in this transaction, once (decision 158).
+  if (turn.status === "completed" && turn.conversion) await conversionOnFlowEnd(tx, { organizationId, conversationId, sessionId });
   if (turn.status === "completed")
     await emitWebhookEvent(tx, {
       organizationId,

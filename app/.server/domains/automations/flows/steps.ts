@@ -159,7 +159,8 @@ const ProductsStep = z.object({
   text: optionalText,
 });
 
-const EndStep = z.object({ id, type: z.literal("end") });
+/** An end; `conversion`: reaching it is a lead sent to Meta when the customer came from an ad (decision 158). */
+const EndStep = z.object({ id, type: z.literal("end"), conversion: z.boolean().optional() });
 
 export const FlowStepSchema = z.discriminatedUnion("type", [
   MessageStep,

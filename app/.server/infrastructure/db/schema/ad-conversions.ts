@@ -15,6 +15,15 @@ export const adConversionSettings = pgTable("ad_conversion_settings", {
     .references(() => organizations.id, { onDelete: "cascade" }),
   /** "Send conversions to Meta": off until an owner or admin turns it on. */
   enabled: boolean("enabled").notNull().default(false),
+  /**
+   * The tags that mean "converted" (a lead, decision 158): adding one to a contact whose conversation
+   * came from an ad queues one LeadSubmitted, from a trigger on contacts (migration 0081), so every
+   * path that writes tags (inbox, rules, flows, imports, bulk, API, merges, HubSpot) is counted.
+   */
+  leadTags: text("lead_tags")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   changedBy: uuid("changed_by").references(() => users.id, { onDelete: "set null" }),
   changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
 });

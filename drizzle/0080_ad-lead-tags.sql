@@ -1,0 +1,1 @@
+ALTER TABLE "ad_conversion_settings" ADD COLUMN "lead_tags" text[] DEFAULT '{}'::text[] NOT NULL;
