@@ -239,7 +239,7 @@ async function campaignSmsText(
         .limit(1)
     : [];
   if (!campaign?.smsFallback) return null;
-  const fields = { name: contact.name, phone: source.recipientPhone, attributes: contact.attributes ?? null };
+  const fields = { name: contact.name, phone: source.recipientPhone ?? "", attributes: contact.attributes ?? null };
   const values = campaign.parameters.body.map((s) => parameterValue(s, fields));
   return fillPlaceholders(campaign.smsFallback.text, values, campaign.smsFallback.named).trim();
 }
