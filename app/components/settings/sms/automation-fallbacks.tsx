@@ -3,7 +3,7 @@ import type { AutomationFallbackSetting } from "~/.server/domains/sms";
 import { SmsFallbackFields } from "~/components/campaigns/sms-fallback-fields";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
-import { FALLBACK_AFTER_DEFAULT, SMS_FALLBACK_AUTOMATIONS, type SmsFallbackAutomation } from "~/lib/sms-fallback";
+import { FALLBACK_AFTER_DEFAULT, SMS_FALLBACK_AUTOMATIONS, type FallbackMode, type SmsFallbackAutomation } from "~/lib/sms-fallback";
 import { m } from "~/paraglide/messages";
 
 const NAMES: Record<SmsFallbackAutomation, () => string> = {
@@ -44,7 +44,7 @@ export function AutomationFallbacks({
           const values = mine
             ? { smsFallback: asMode(mine.mode), smsText: mine.text, smsAfter: mine.after }
             : {
-                smsFallback: set?.mode ?? ("off" as const),
+                smsFallback: asMode(set?.mode ?? "off"),
                 smsText: set?.text ?? "",
                 smsAfter: String(set?.afterMinutes ?? FALLBACK_AFTER_DEFAULT),
               };
@@ -70,4 +70,4 @@ export function AutomationFallbacks({
   );
 }
 
-const asMode = (mode: string) => (mode === "own" || mode === "message" ? mode : "off");
+const asMode = (mode: string): FallbackMode => (mode === "own" || mode === "message" ? mode : "off");
