@@ -129,10 +129,10 @@ export default function SmsSettings({ loaderData, actionData }: Route.ComponentP
           </ConfirmPanel>
         ) : null}
       </Card>
+      {canManage ? <SmsConnectForm connection={connection} result={result} /> : null}
       {canManage && fallbacks ? (
         <AutomationFallbacks settings={fallbacks} failed={actionData && "fallback" in actionData ? actionData.fallback : null} />
       ) : null}
-      {canManage ? <SmsConnectForm connection={connection} result={result} /> : null}
     </div>
   );
 }
