@@ -8,6 +8,18 @@ export const FALLBACK_AFTER_MIN = 5;
 export const FALLBACK_AFTER_MAX = 24 * 60;
 export const FALLBACK_AFTER_DEFAULT = 60;
 
+/**
+ * The automations whose outside-window templates can fall back to SMS (decision 159): the payment
+ * request's template and each Shopify event's message.
+ */
+export const SMS_FALLBACK_AUTOMATIONS = [
+  "payment_request",
+  "shopify_order_created",
+  "shopify_order_fulfilled",
+  "shopify_checkout_abandoned",
+] as const;
+export type SmsFallbackAutomation = (typeof SMS_FALLBACK_AUTOMATIONS)[number];
+
 export const FALLBACK_MODES = ["off", "own", "message"] as const;
 export type FallbackMode = (typeof FALLBACK_MODES)[number];
 

@@ -392,6 +392,12 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
   // Settings → SMS (issue 77): owners and admins connect Africa's Talking (sms.test.ts shows each change).
   "/settings/sms": {
     save: { needs: "whatsapp:manage", form: () => ({ intent: "save", username: "matrix-at", apiKey: "atsk_matrix_0001", senderId: "" }) },
+    fallback: {
+      needs: "whatsapp:manage",
+      form: () => ({ intent: "fallback", automation: "payment_request", sms_fallback: "off" }),
+      proof: false,
+      why: "off changes nothing; sms-fallback-automations.test.ts shows each setting",
+    },
     test: {
       needs: "whatsapp:manage",
       form: () => ({ intent: "test" }),

@@ -186,6 +186,23 @@ describe("a campaign with the SMS fallback", () => {
     expect((await fallbacks(id)).find((f) => f.state === "cancelled")).toMatchObject({ reason: "delivered", trigger: "not_delivered" });
   });
 
+  it("two workers claiming one fallback at once send one SMS (and the fallback's job after them nothing)", async () => {
+    const t = await connectedTenant("Duka la Wawili");
+    const id = await sendCampaign(t, [ONLY_SENT], { mode: "own", text: "Wawili: {{1}}", afterMinutes: 5 });
+    await drainJobs();
+    const now = (await rawQuery<{ now: string }>(`select now()::text as now`, []))[0]!.now;
+    expect(await sweepFallbacks(new Date(new Date(now).getTime() + 6 * 60_000))).toBe(1);
+    const [fallback] = await fallbacks(id);
+    const outcomes = await Promise.all([runFallback(fallback!.id), runFallback(fallback!.id), runFallback(fallback!.id)]);
+    expect(outcomes.sort()).toEqual(["none", "none", "sent"]);
+    await drainJobs();
+    expect(smsTo(ONLY_SENT)).toHaveLength(1);
+    expect(await fallbacks(id)).toMatchObject([{ state: "sent", trigger: "not_delivered" }]);
+    expect(await scalar(`select count(*)::int as n from messages where organization_id = $1 and channel = 'sms'`, [t.organizationId])).toBe(
+      1,
+    );
+  });
+
   it("respects consent, waits out quiet hours, skips without a connection, and keeps tenants apart", async () => {
     const t = await connectedTenant("Soko Safi");
     const id = await sendCampaign(t, [UNREACHABLE, "+254712350000"], { mode: "own", text: "Soko Safi: {{1}}" });

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { m } from "~/paraglide/messages";
 import { SMS_MAX_LENGTH } from "~/lib/sms-price";
+import { FALLBACK_MODES, SMS_FALLBACK_AUTOMATIONS } from "~/lib/sms-fallback";
 
 /** Africa's Talking usernames: letters, digits, dots, dashes and underscores (the client checks the same). */
 export const SMS_USERNAME_PATTERN = /^[\w.-]{1,100}$/;
@@ -43,3 +44,15 @@ export const SendSmsSchema = z.object({
       z.maxLength(SMS_MAX_LENGTH, { error: () => m.sms_send_refusal_too_long({ max: SMS_MAX_LENGTH }) }),
     ),
 });
+
+/**
+ * Settings → SMS, an automation's fallback (decision 159): which automation, and the campaign form's
+ * own fields (`sms_fallback` off/own/message, `sms_text`, `sms_after`); the domain checks the bounds.
+ */
+export const AutomationFallbackSchema = z.object({
+  automation: z.enum(SMS_FALLBACK_AUTOMATIONS, { error: () => m.sms_auto_fallback_unknown() }),
+  sms_fallback: z.catch(z.enum(FALLBACK_MODES), "off"),
+  sms_text: z.optional(z.string().check(z.maxLength(2000))),
+  sms_after: z.optional(z.string().check(z.trim(), z.maxLength(6))),
+});
+export type AutomationFallbackFields = z.output<typeof AutomationFallbackSchema>;

@@ -209,6 +209,13 @@ const SMS_CONNECTION = storedSentences([
   ["sms_activity_detail_connection_default", { username: "data" }],
 ]);
 /** Why a test of the SMS connection failed (sms/connection.ts). */
+/** The automations an SMS fallback is set for (decision 159). */
+const SMS_AUTOMATIONS = [
+  "sms_auto_fallback_payment_request",
+  "sms_auto_fallback_shopify_order_created",
+  "sms_auto_fallback_shopify_order_fulfilled",
+  "sms_auto_fallback_shopify_checkout_abandoned",
+] as const;
 const SMS_FAILURES = ["sms_reason_wrong_keys", "sms_reason_refused", "sms_reason_unreachable", "sms_reason_unexpected"] as const;
 /** What a shortcode's edit changed: its name and which credentials. */
 const SHORTCODE_FIELDS = listOf(
@@ -273,6 +280,8 @@ const MONEY_AND_SENDING: StoredSentence[] = [
   ["app_activity_detail_payreq_cancelled_api_key", { reference: "data", amount: "kes", prefix: "data" }],
   // Settings → SMS (decision 148): the username and sender (data), never the key; a failed test's reason in Jumbe's words.
   ["sms_activity_detail_failing", { connection: SMS_CONNECTION, reason: SMS_FAILURES }],
+  ["sms_activity_detail_auto_fallback_on", { automation: SMS_AUTOMATIONS, minutes: "count" }],
+  ["sms_activity_detail_auto_fallback_off", { automation: SMS_AUTOMATIONS }],
   ...SMS_CONNECTION.list,
 ];
 

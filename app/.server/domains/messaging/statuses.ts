@@ -20,6 +20,8 @@ export interface StatusChange {
   previous: string;
   /** The campaign or broadcast that sent it, whose figures it moves. */
   campaignId?: string | null;
+  /** A template (an automation's outside-window send may have an SMS fallback armed, decision 159). */
+  template?: boolean;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function applyKeptStatusesFound(
     status: string;
     previous: string;
     campaign_id: string | null;
+    template: boolean;
     wamid: string;
   }>(
     tx,
@@ -110,13 +113,20 @@ export async function applyKeptStatusesFound(
       locked_until = null
     from target t
     where m.id = t.id
-    returning m.id, m.organization_id, m.status, t.previous, m.campaign_id, t.pair_wamid as wamid`,
+    returning m.id, m.organization_id, m.status, t.previous, m.campaign_id, m.message_type = 'template' as template, t.pair_wamid as wamid`,
   );
   const found = new Set(result.map((r) => `${r.organization_id}|${r.wamid}`));
   return {
     changes: result
       .filter((r) => r.status !== r.previous)
-      .map((r) => ({ id: r.id, organizationId: r.organization_id, status: r.status, previous: r.previous, campaignId: r.campaign_id })),
+      .map((r) => ({
+        id: r.id,
+        organizationId: r.organization_id,
+        status: r.status,
+        previous: r.previous,
+        campaignId: r.campaign_id,
+        template: r.template,
+      })),
     unmatched: pairs.filter((p) => !found.has(`${p.organizationId}|${p.wamid}`)),
   };
 }

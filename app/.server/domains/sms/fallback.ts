@@ -43,10 +43,30 @@ const DELIVERED = ["delivered", "read", "played"];
  */
 export async function fallbackOnStatusChanges(tx: Executor, changes: StatusChange[]) {
   const failed = changes.filter((c) => c.status === "failed" && c.campaignId).map((c) => c.id);
-  // Only a campaign's messages have fallbacks: an inbox reply's "delivered" costs no statement here.
-  const delivered = changes.filter((c) => DELIVERED.includes(c.status) && c.campaignId).map((c) => c.id);
+  // An automation's template may have one armed (decision 159).
+  const armed = changes.filter((c) => c.status === "failed" && !c.campaignId && c.template).map((c) => c.id);
+  // Only a campaign's messages and templates have fallbacks: an inbox reply's "delivered" costs no statement here.
+  const delivered = changes.filter((c) => DELIVERED.includes(c.status) && (c.campaignId || c.template)).map((c) => c.id);
   if (failed.length) await queueFailedFallbacks(tx, failed);
+  if (armed.length) await dueArmedFallbacks(tx, armed);
   if (delivered.length) await cancelDelivered(tx, delivered);
+}
+
+/** An automation's armed fallback whose message Meta failed as undeliverable is due now (and gets its job). */
+async function dueArmedFallbacks(tx: Executor, messageIds: string[]) {
+  const due = await queryRows<{ id: string }>(
+    tx,
+    sql`
+    update sms_fallbacks f set trigger = 'failed', due_at = now()
+    from messages m
+    where f.source_message_id = any(${sql.param(messageIds)}::uuid[]) and f.state = 'pending' and f.automation is not null
+      and m.id = f.source_message_id and m.error_code = any(${sql.param([...UNDELIVERABLE_CODES])}::int[])
+    returning f.id`,
+  );
+  await enqueueFallbackJobs(
+    tx,
+    due.map((r) => r.id),
+  );
 }
 
 async function queueFailedFallbacks(tx: Executor, messageIds: string[]) {
@@ -174,14 +194,9 @@ type FallbackRow = typeof smsFallbacks.$inferSelect;
 /** What one fallback comes to: its SMS queued (price held), or why not, or when to try again. */
 async function decideAndQueue(tx: Executor, fallback: FallbackRow, now: Date): Promise<Decision> {
   const [source] = await tx.select().from(messages).where(eq(messages.id, fallback.sourceMessageId)).limit(1);
-  const [campaign] = fallback.campaignId
-    ? await tx
-        .select({ smsFallback: campaigns.smsFallback, parameters: campaigns.parameters })
-        .from(campaigns)
-        .where(eq(campaigns.id, fallback.campaignId))
-        .limit(1)
-    : [];
-  if (!source?.recipientPhone || !campaign?.smsFallback) return { state: "skipped", reason: "no_phone" };
+  if (!source?.recipientPhone) return { state: "skipped", reason: "no_phone" };
+  const armed = fallback.automation ? armedState(source, fallback, now) : null;
+  if (armed) return armed;
   const [connected] = await tx
     .select({ id: smsConnections.id })
     .from(smsConnections)
@@ -195,9 +210,8 @@ async function decideAndQueue(tx: Executor, fallback: FallbackRow, now: Date): P
       });
   if (!contact) return { state: "skipped", reason: "no_phone" };
   if (contact.optIn === "opted_out") return { state: "skipped", reason: "opted_out" };
-  const fields = { name: contact.name, phone: source.recipientPhone, attributes: contact.attributes ?? null };
-  const values = campaign.parameters.body.map((s) => parameterValue(s, fields));
-  const body = fillPlaceholders(campaign.smsFallback.text, values, campaign.smsFallback.named).trim();
+  const body = fallback.automation ? (fallback.body ?? "").trim() : await campaignSmsText(tx, fallback, source, contact);
+  if (body === null) return { state: "skipped", reason: "no_phone" };
   if (!body || body.length > SMS_MAX_LENGTH) return { state: "skipped", reason: "too_long" };
   const [last] = await tx
     .select({ at: max(messages.sentAt) })
@@ -208,6 +222,44 @@ async function decideAndQueue(tx: Executor, fallback: FallbackRow, now: Date): P
   if (inSmsQuietHours(now, last?.at ? new Date(last.at) : null)) return { state: "later", at: quietHoursEnd(now) };
   const smsMessageId = await queueFallbackSms(tx, { fallback, source, contactId: contact.id, body, now });
   return smsMessageId ? { state: "sent", smsMessageId } : { state: "skipped", reason: "balance" };
+}
+
+/** A campaign's SMS for this person (its text with their values); null when the campaign has no fallback. */
+async function campaignSmsText(
+  tx: Executor,
+  fallback: FallbackRow,
+  source: typeof messages.$inferSelect,
+  contact: typeof contacts.$inferSelect,
+): Promise<string | null> {
+  const [campaign] = fallback.campaignId
+    ? await tx
+        .select({ smsFallback: campaigns.smsFallback, parameters: campaigns.parameters })
+        .from(campaigns)
+        .where(eq(campaigns.id, fallback.campaignId))
+        .limit(1)
+    : [];
+  if (!campaign?.smsFallback) return null;
+  const fields = { name: contact.name, phone: source.recipientPhone ?? "", attributes: contact.attributes ?? null };
+  const values = campaign.parameters.body.map((s) => parameterValue(s, fields));
+  return fillPlaceholders(campaign.smsFallback.text, values, campaign.smsFallback.named).trim();
+}
+
+/** How long an automation's armed fallback waits for its message to be accepted by Meta before it gives up. */
+const ARMED_HORIZON_MS = SWEEP_HORIZON_HOURS * 3_600_000;
+
+/**
+ * An automation's armed fallback (decision 159) is due by its time or by Meta's failure: a message
+ * failed for another reason (the person stopped marketing, the business's own error) gets no SMS;
+ * one not yet handed to Meta waits (a few minutes more, up to two days). Null: go on and send.
+ */
+function armedState(source: typeof messages.$inferSelect, fallback: FallbackRow, now: Date): Decision | null {
+  if (source.status === "failed")
+    return source.errorCode !== null && (UNDELIVERABLE_CODES as readonly number[]).includes(source.errorCode)
+      ? null
+      : { state: "skipped", reason: "not_undeliverable" };
+  if (source.acceptedAt) return null;
+  if (now.getTime() - fallback.createdAt.getTime() > ARMED_HORIZON_MS) return { state: "skipped", reason: "not_sent" };
+  return { state: "later", at: new Date(now.getTime() + 5 * 60_000) };
 }
 
 /** The SMS as the conversation's message (channel sms), its price held, its job queued; null when the wallet cannot pay. */

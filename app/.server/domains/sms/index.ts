@@ -21,3 +21,5 @@ export { SMS_ONLY_NUMBER, smsOnlyOf } from "~/lib/sms-only";
 export { apiSmsById, queueApiSms } from "./api";
 export type { ApiSms } from "./api";
 export { campaignFallbackSummary, fallbackOnStatusChanges, runFallback, sweepFallbacks, UNDELIVERABLE_CODES } from "./fallback";
+export { armAutomationFallback, automationFallbacksOf, saveAutomationFallback } from "./automation-fallback";
+export type { AutomationFallbackInput, AutomationFallbackSetting } from "./automation-fallback";

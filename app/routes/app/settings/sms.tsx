@@ -6,8 +6,17 @@ import { requestMeta } from "~/.server/infrastructure/http/request-meta";
 import { formFailure } from "~/.server/infrastructure/http/forms";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";
 import { refusalOf, refusalReply, refusalToast, throwIfNotFound } from "~/.server/infrastructure/http/refusal-reply";
-import { removeSmsConnection, saveSmsConnection, smsConnectionView, testSmsConnection } from "~/.server/domains/sms";
-import { RemoveSmsSchema, SaveSmsSchema, SmsButtonSchema } from "~/lib/schemas/sms";
+import {
+  automationFallbacksOf,
+  removeSmsConnection,
+  saveAutomationFallback,
+  saveSmsConnection,
+  smsConnectionView,
+  testSmsConnection,
+} from "~/.server/domains/sms";
+import { AutomationFallbackSchema, RemoveSmsSchema, SaveSmsSchema, SmsButtonSchema } from "~/lib/schemas/sms";
+import { FALLBACK_AFTER_DEFAULT } from "~/lib/sms-fallback";
+import { AutomationFallbacks } from "~/components/settings/sms/automation-fallbacks";
 import { PageErrorBoundary } from "~/components/layout/page-error";
 import { Card, CardHeader } from "~/components/ui/card";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
@@ -34,6 +43,8 @@ export async function loader(args: Route.LoaderArgs) {
   const connection = await smsConnectionView(current.organization.id);
   return {
     connection,
+    // Automations' SMS fallback (decision 159): offered only while SMS is connected.
+    fallbacks: connection ? await automationFallbacksOf(current.organization.id) : null,
     canManage: can(current.role, "whatsapp:manage"),
     removing: connection !== null && args.url.searchParams.get("confirm") === "remove",
   };
@@ -68,6 +79,19 @@ export async function action(args: Route.ActionArgs) {
           ? redirectWithToast(here, "success", m.sms_working_toast({ balance: result.balance ?? "" }))
           : redirectWithToast(here, "error", m.sms_failing_toast({ reason: result.reason ?? "" }));
       }),
+      fallback: intent(AutomationFallbackSchema, async ({ value, user, intent: posted }) => {
+        const after = value.sms_after ? Number(value.sms_after) : FALLBACK_AFTER_DEFAULT;
+        const given = { mode: value.sms_fallback, text: value.sms_text ?? "", afterMinutes: after };
+        try {
+          await saveAutomationFallback(user, value.automation, given, meta);
+          return redirectWithToast(here, "success", m.sms_auto_fallback_saved_toast());
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (!refusal.field) throw refusal;
+          const failed = { automation: value.automation, mode: value.sms_fallback, text: given.text, after: value.sms_after ?? "" };
+          return data({ intent: posted, fallback: { ...failed, error: refusal.message } }, { status: refusal.status });
+        }
+      }),
       remove: intent(RemoveSmsSchema, async ({ value, user, intent: posted }) => {
         if (value.confirm !== "yes") return formFailure(null, 400, m.sms_refusal_confirm(), { intent: posted });
         await removeSmsConnection(user, meta);
@@ -85,7 +109,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function SmsSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { connection, canManage, removing } = loaderData;
+  const { connection, canManage, removing, fallbacks } = loaderData;
   const here = href("/settings/sms");
   const result = actionData?.intent === "save" ? actionData.result : undefined;
   return (
@@ -106,6 +130,9 @@ export default function SmsSettings({ loaderData, actionData }: Route.ComponentP
         ) : null}
       </Card>
       {canManage ? <SmsConnectForm connection={connection} result={result} /> : null}
+      {canManage && fallbacks ? (
+        <AutomationFallbacks settings={fallbacks} failed={actionData && "fallback" in actionData ? actionData.fallback : null} />
+      ) : null}
     </div>
   );
 }

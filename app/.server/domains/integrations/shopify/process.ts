@@ -6,7 +6,9 @@ import { enqueueJob, type Job } from "../../../infrastructure/jobs/queue";
 import { isRefusal } from "../../../infrastructure/refusal";
 import { queueMessage } from "../../messaging";
 import { customerPhoneOf, fieldValue, isShopifyField, type ShopifyEventType } from "./fields";
-import { templateBlock, templateVariables } from "./templates";
+import { templateBlock, templateBody, templateVariables } from "./templates";
+import { armAutomationFallback } from "../../sms";
+import { fillPlaceholders } from "../../campaigns";
 import { SHOPIFY_EVENT_QUEUE } from "./intake";
 import { confirmAtShops, uninstallConfirmed } from "./confirm";
 import { handlePrivacyEvent, isPrivacyTopic } from "./privacy";
@@ -351,6 +353,7 @@ async function sendOne(row: EventRow, mapping: MappingRow, payload: Json, phone:
           "success",
           words("shopify_activity_sent", { reference: row.reference ?? row.topic, phone }),
         );
+        await armShopifyFallback(tx, { row, mapping, parameters, messageId });
       },
     });
     return null;
@@ -359,6 +362,21 @@ async function sendOne(row: EventRow, mapping: MappingRow, payload: Json, phone:
     if (!isRefusal(error)) throw error;
     return refusalReason(error.code);
   }
+}
+
+/** The event's SMS fallback, when the business set one for its kind (decision 159): the template's values in its text. */
+async function armShopifyFallback(tx: Executor, input: { row: EventRow; mapping: MappingRow; parameters: string[]; messageId: string }) {
+  const { row, mapping, parameters, messageId } = input;
+  if (!row.event_type) return;
+  const variables = templateVariables(mapping.components);
+  const named = variables.every((v) => /^\d+$/.test(v)) ? [] : variables;
+  await armAutomationFallback(tx, {
+    organizationId: row.organization_id,
+    messageId,
+    automation: `shopify_${row.event_type}`,
+    values: parameters,
+    messageText: fillPlaceholders(templateBody(mapping.components), parameters, named),
+  });
 }
 
 /** A stored reason's message (an unknown one says the message was refused). */

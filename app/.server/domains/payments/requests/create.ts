@@ -7,7 +7,8 @@ import { shortcodeForOrganization, type MpesaShortcode } from "../shortcodes-acc
 import { checkRequestInput, refusePaymentRequest } from "./input";
 import { buttonId, customerLocale, howToPay, kes } from "./words";
 import { paymentRequestById, type PaymentRequestView } from "./views";
-import { chooseTemplateLanguage, paymentTemplateStates, requestTemplateMessage, templateRefusalText } from "./template";
+import { chooseTemplateLanguage, paymentTemplateStates, requestSmsText, requestTemplateMessage, templateRefusalText } from "./template";
+import { armAutomationFallback } from "../../sms";
 import type { PaymentRequestSource } from "../../../infrastructure/db/schema";
 import { m } from "~/paraglide/messages";
 
@@ -119,7 +120,7 @@ export async function createPaymentRequest(
     await logMessageEvents(tx, "message", [messageId]);
     if (origin.withRequest) await origin.withRequest(tx, id);
   };
-  const send = (content: OutboundContent) =>
+  const send = (content: OutboundContent, after?: (tx: Executor, messageId: string) => Promise<unknown>) =>
     queueMessage(actor.organizationId, {
       to: target.phone!,
       from: target.phone_number_id,
@@ -127,7 +128,10 @@ export async function createPaymentRequest(
       // Who sent it, as the thread labels it: a member, the API, or an automation (a flow, the order rule, a Shopify order).
       source: messageSourceOf(origin.source, actor.userId),
       sentBy: actor.userId ?? undefined,
-      onQueued: insert,
+      onQueued: async (tx, messageId) => {
+        await insert(tx, messageId);
+        if (after) await after(tx, messageId);
+      },
     });
   try {
     try {
@@ -135,7 +139,17 @@ export async function createPaymentRequest(
     } catch (error) {
       if (!(isRefusal(error, "send") && error.code === "outside_service_window")) throw error;
       // Outside the window: the payment template, once approved (decision 140).
-      await send(await outsideWindowMessage(actor.organizationId, { id, ...input }, shortcode, target));
+      const template = await outsideWindowMessage(actor.organizationId, { id, ...input }, shortcode, target);
+      // A customer WhatsApp cannot reach gets the request by SMS, when the business set it (decision 159).
+      await send(template, (tx, messageId) =>
+        armAutomationFallback(tx, {
+          organizationId: actor.organizationId,
+          messageId,
+          automation: "payment_request",
+          values: template.kind === "template" ? (template.template.parameters ?? []) : [],
+          messageText: requestSmsText(input, shortcode, target.business, target.language),
+        }),
+      );
     }
   } catch (error) {
     // Two API calls with one key at once: the first one's request is the answer.

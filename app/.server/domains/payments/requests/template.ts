@@ -109,6 +109,22 @@ export function requestTemplateMessage(
   };
 }
 
+/**
+ * The request as its SMS fallback says it (decision 159), in the customer's language: who asks, the
+ * amount, what for, and how to pay by the M-Pesa menu (the Paybill and the reference as its account,
+ * or the Till), so a customer WhatsApp cannot reach can still pay.
+ */
+export function requestSmsText(
+  request: { amountKes: number; description: string; reference: string },
+  shortcode: MpesaShortcode,
+  business: string,
+  language: string | null,
+): string {
+  const locale = customerLocale(language);
+  const values = { business, amount: kes(request.amountKes, locale), description: request.description, reference: request.reference };
+  return m.payreq_sms_body({ ...values, how: howToPay(shortcode, locale) }, { locale });
+}
+
 /** Why a request cannot go outside the window now, in the sender's words. */
 export function templateRefusalText(states: readonly PaymentTemplateState[]) {
   if (!states.length) return m.payreq_refusal_template_missing();

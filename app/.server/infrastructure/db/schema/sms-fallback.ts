@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations } from "./auth";
 import { messages } from "./messaging";
 import { campaigns } from "./campaigns";
+import { SMS_FALLBACK_AUTOMATIONS } from "../../../../lib/sms-fallback";
+export { SMS_FALLBACK_AUTOMATIONS, type SmsFallbackAutomation } from "../../../../lib/sms-fallback";
 
 export const SMS_FALLBACK_STATES = ["pending", "sent", "cancelled", "skipped"] as const;
 
@@ -24,6 +26,10 @@ export const smsFallbacks = pgTable(
       .notNull()
       .references(() => messages.id, { onDelete: "cascade" }),
     campaignId: uuid("campaign_id").references(() => campaigns.id, { onDelete: "cascade" }),
+    /** The automation that armed it (decision 159); null for a campaign's or a broadcast's. */
+    automation: text("automation", { enum: SMS_FALLBACK_AUTOMATIONS }),
+    /** An automation's SMS, its values filled when the WhatsApp message was queued (a campaign's is made when sent). */
+    body: text("body"),
     /** What set it off: Meta's undeliverable failure, or no delivery within the campaign's time. */
     trigger: text("trigger", { enum: ["failed", "not_delivered"] }).notNull(),
     state: text("state", { enum: SMS_FALLBACK_STATES }).notNull().default("pending"),
@@ -45,4 +51,24 @@ export const smsFallbacks = pgTable(
       .on(t.dueAt)
       .where(sql`state = 'pending'`),
   ],
+);
+
+/**
+ * An automation's SMS fallback as the organisation set it (decision 159), one row an automation:
+ * its own text (the template's values {{1}}, {{2}}... allowed) or the message's text (mode
+ * `message`), and "not delivered within" in minutes (the campaigns' bounds). No row: no fallback.
+ */
+export const automationSmsFallbacks = pgTable(
+  "automation_sms_fallbacks",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    automation: text("automation", { enum: SMS_FALLBACK_AUTOMATIONS }).notNull(),
+    mode: text("mode", { enum: ["own", "message"] }).notNull(),
+    text: text("text"),
+    afterMinutes: integer("after_minutes").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.automation] })],
 );
