@@ -95,6 +95,7 @@ const ACTION_KEYS = {
   "Conversions to Meta turned on": "app_activity_action_conversions_on",
   "Conversions to Meta turned off": "app_activity_action_conversions_off",
   "Tags that mean converted changed": "app_activity_action_lead_tags_changed",
+  "SMS fallback changed": "app_activity_action_sms_fallback_changed",
   "Organisation closing": "app_activity_action_organisation_closing",
   "Organisation reopened": "app_activity_action_organisation_reopened",
   "Templates synced from Meta": "app_activity_action_templates_synced",
