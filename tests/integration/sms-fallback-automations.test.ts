@@ -172,6 +172,9 @@ describe("an automation's template WhatsApp cannot deliver", () => {
     );
     expect(saved.status).toBe(302);
     await saveAutomationFallback(owner(t), "shopify_order_created", { mode: "message", afterMinutes: 60 });
+    // She wrote earlier today (her window since closed), so SMS quiet hours never hold the SMS back,
+    // whatever the time of the run (20:00-08:00 in Nairobi they would, for someone who never wrote).
+    await closedConversation(t, UNREACHABLE);
     sh.shopify.sandbox.createOrder(shop, {
       customer: { first_name: "Achieng", last_name: "Otieno", phone: "0712 340 000" },
       line_items: [{ title: "Kiondo basket", quantity: 1, price: "1250.00" }],
