@@ -25,8 +25,6 @@ beforeEach(() => {
   setEnv(parseEnv({ NODE_ENV: "test", APP_URL: apiServer.base }));
 });
 
-type Tenant = Awaited<ReturnType<typeof tenantWithApiKey>>;
-
 const storedRules = (organizationId: string) =>
   rawQuery<{ from_ad: string | null; keywords: string[] }>(
     `select from_ad, keywords from automation_rules where organization_id = $1 order by position`,
