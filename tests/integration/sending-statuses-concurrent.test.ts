@@ -32,7 +32,7 @@ describe("statuses of one message applied by two transactions at once", () => {
       await a.query("begin");
       await keep(a, "delivered");
       expect(await applyKeptStatuses(drizzle(a) as unknown as Executor, pairs)).toEqual([
-        { id: message!.id, organizationId, status: "delivered", previous: "sent", campaignId: null },
+        { id: message!.id, organizationId, status: "delivered", previous: "sent", campaignId: null, template: false },
       ]);
       await b.query("begin");
       await keep(b, "read");
@@ -45,7 +45,7 @@ describe("statuses of one message applied by two transactions at once", () => {
         { timeout: 30_000, interval: 20 },
       );
       await a.query("commit");
-      expect(await second).toEqual([{ id: message!.id, organizationId, status: "read", previous: "delivered", campaignId: null }]);
+      expect(await second).toEqual([{ id: message!.id, organizationId, status: "read", previous: "delivered", campaignId: null, template: false }]);
       await b.query("commit");
     } finally {
       await Promise.all([a.end(), b.end()]);
