@@ -191,12 +191,17 @@ export async function signUpViaForm(page: Page, user: TestUser, { base = "", bus
 }
 
 /** Signs in through the form (opening `goto` first unless it is false); waits until the page has left the sign-in screen. */
-export async function signInViaForm(page: Page, email: string, password: string, { goto = "/login" as string | false } = {}) {
+export async function signInViaForm(
+  page: Page,
+  email: string,
+  password: string,
+  { goto = "/login" as string | false, timeout = 30_000 } = {},
+) {
   if (goto !== false) await page.goto(goto);
   await field(page, "Email").fill(email);
   await field(page, "Password").fill(password);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL((url) => !/^\/(login|signin)$/.test(url.pathname), { timeout: 30_000 });
+  await page.waitForURL((url) => !/^\/(login|signin)$/.test(url.pathname), { timeout });
 }
 
 /**
