@@ -699,6 +699,8 @@ test("the templates pages, their dialogs and the preview have no serious accessi
   browser,
   javaScriptEnabled,
 }) => {
+  // Seven pages through axe, each in a fresh context: near the default minute on a loaded machine.
+  test.slow();
   await signedIn(page, request);
   const name = `order_ready_${tag()}`;
   await createTemplate(
