@@ -45,7 +45,9 @@ describe("statuses of one message applied by two transactions at once", () => {
         { timeout: 30_000, interval: 20 },
       );
       await a.query("commit");
-      expect(await second).toEqual([{ id: message!.id, organizationId, status: "read", previous: "delivered", campaignId: null, template: false }]);
+      expect(await second).toEqual([
+        { id: message!.id, organizationId, status: "read", previous: "delivered", campaignId: null, template: false },
+      ]);
       await b.query("commit");
     } finally {
       await Promise.all([a.end(), b.end()]);
