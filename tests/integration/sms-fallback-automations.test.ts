@@ -247,6 +247,33 @@ describe("an automation's template WhatsApp cannot deliver", () => {
       { details: "Payment requests outside the 24-hour window: SMS when WhatsApp cannot reach, or after 45 minutes undelivered" },
     ]);
 
+    // "No SMS" where none was set changes nothing and logs nothing; where one was, it is gone and logged.
+    const setTo = (mode: string, after = "30") =>
+      run(
+        smsPage.action,
+        formRequest(
+          "/settings/sms",
+          { intent: "fallback", automation: "shopify_order_fulfilled", sms_fallback: mode, sms_after: after },
+          {
+            cookie: other.cookie,
+          },
+        ),
+      );
+    const otherLog = () =>
+      rawQuery<{ details: string }>(
+        `select details from activity_logs where organization_id = $1 and action = 'SMS fallback changed' order by id`,
+        [other.organizationId],
+      );
+    expect((await setTo("off")).status).toBe(302);
+    expect(await otherLog()).toEqual([]);
+    expect((await setTo("message")).status).toBe(302);
+    expect((await setTo("off")).status).toBe(302);
+    expect((await otherLog()).map((row) => row.details)).toEqual([
+      "Shopify: order shipped: SMS when WhatsApp cannot reach, or after 30 minutes undelivered",
+      "Shopify: order shipped: no SMS",
+    ]);
+    expect((await run(smsPage.loader, getRequest("/settings/sms", { cookie: other.cookie }))).data.fallbacks).toEqual([]);
+
     await rawQuery(`delete from sms_connections where organization_id = $1`, [t.organizationId]);
     const conversationId = await closedConversation(t, UNREACHABLE);
     const request = await askToPay(t, conversationId);

@@ -75,7 +75,9 @@ export async function saveAutomationFallback(
     });
   const where = and(eq(automationSmsFallbacks.organizationId, organizationId), eq(automationSmsFallbacks.automation, automation));
   if (input.mode === "off") {
-    await db().delete(automationSmsFallbacks).where(where);
+    // "No SMS" for an automation that had none changes nothing, and says nothing in the activity log.
+    const removed = await db().delete(automationSmsFallbacks).where(where).returning({ automation: automationSmsFallbacks.automation });
+    if (!removed.length) return;
     return changed(words("sms_activity_detail_auto_fallback_off", { automation: words(AUTOMATION_NAMES[automation]) }));
   }
   const [connected] = await db()
