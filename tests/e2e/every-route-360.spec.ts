@@ -1,8 +1,10 @@
+import { randomBytes, randomInt } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { test, expect } from "./fixtures";
 import { ADMIN, BASE_URL, DEMO, field, randomIp, signIn, signUpAndVerifyViaApi } from "./helpers";
+import { connectSmsApp } from "./sms-helpers";
 
 // Issue 39: every page of the product at a small phone's width (360 × 740), signed out, as the demo
 // business, as a business of its own and as the platform's administrator. Every route of app/routes.ts
@@ -306,6 +308,10 @@ const OWN_BUSINESS: Walk[] = [
   // The products step's form (decision 143), with no product in the catalog yet: what it says then.
   ["automations/flows/:id", ({ ids }) => `${ids.flow!}?add=products`],
   ["automations/flows", ({ ids }) => `/automations/flows?confirm=delete&flow=${ids.flow!.split("/").pop()}`],
+  // With SMS connected (the demo has none): the connection, its callback addresses and the automations'
+  // SMS fallback forms (decision 159); and Settings → Payments' way to the payment request's fallback.
+  ["settings/sms", "/settings/sms"],
+  ["settings/payments", "/settings/payments"],
 ];
 
 /** The demo's records the walk opens, found through links on the pages walked before them. */
@@ -482,7 +488,7 @@ for (const language of LANGUAGES) {
 }
 
 // A business of its own (so the demo's data stays as seeded): a payment's page, a CSV import's page, a
-// keyword rule's and a flow's, made once through their forms, then walked in every language.
+// keyword rule's and a flow's, made once through their forms, and SMS connected, then walked in every language.
 test("a business's own records' pages fit 360 px in every language", async ({ browser, request, javaScriptEnabled }) => {
   test.setTimeout(180_000);
   const own = await phoneContext(browser, javaScriptEnabled);
@@ -518,6 +524,19 @@ test("a business's own records' pages fit 360 px in every language", async ({ br
     await ownPage.getByRole("button", { name: "Create the flow" }).click();
     await expect(ownPage).toHaveURL(/\/automations\/flows\/[0-9a-f-]{36}$/);
     const flow = new URL(ownPage.url()).pathname;
+    // SMS, connected to an Africa's Talking sandbox application of its own.
+    const suffix = randomBytes(3).toString("hex");
+    await connectSmsApp(
+      ownPage,
+      request,
+      {
+        username: `duka-${suffix}`,
+        apiKey: `atsk_duka_${suffix}_sandbox`,
+        senderIds: ["DUKA"],
+        shortcodes: [String(randomInt(20_000, 99_999))],
+      },
+      { create: true },
+    );
     for (const language of LANGUAGES.filter((l) => !(javaScriptEnabled && l.noScriptOnly))) {
       // The language its owner signed up in is kept on the account and wins over the cookie: chosen
       // as a person does, with the language switcher's form, which keeps it on the account too.

@@ -71,6 +71,11 @@ test("a shop's order reaches its customer as the mapped template; a refused toke
   await expect(page).toHaveURL(/\/integrations\/shopify$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shopify messages");
   const orders = page.locator('section[data-event="order_created"]');
+  // Each message's way to its SMS fallback on Settings → SMS (decision 159).
+  await expect(orders.getByRole("link", { name: "set it in Settings → SMS" })).toHaveAttribute(
+    "href",
+    "/settings/sms#fallback-shopify_order_created",
+  );
   await orders.getByLabel("Send this message").check();
   await orders.getByLabel("Template", { exact: true }).selectOption({ label: `${template} (en)` });
   await orders.getByRole("button", { name: "Save Order created" }).click();

@@ -28,6 +28,11 @@ test("a member connects SMS, answers a customer by SMS, sees it delivered, and t
 
   // Settings → SMS: the sandbox's application, saved and tested, its callback addresses given to it.
   await connectSmsApp(page, request, DEMO_APP);
+  // Where the payment request's template is set, the way to its SMS fallback (decision 159).
+  await page.goto("/settings/payments");
+  await page.getByRole("link", { name: "set it in Settings → SMS" }).click();
+  await expect(page).toHaveURL(/\/settings\/sms#fallback-payment_request$/);
+  await expect(page.locator("#fallback-payment_request")).toBeVisible();
 
   // A customer not on WhatsApp texts the shortcode: a conversation named by their number.
   const phone = `+${customerNumber()}`;

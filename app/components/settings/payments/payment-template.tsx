@@ -3,6 +3,7 @@ import type { PaymentTemplateState } from "~/.server/domains/payments";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardHeader } from "~/components/ui/card";
+import { SmsFallbackElsewhere } from "~/components/settings/sms/fallback-elsewhere";
 import { languageLabel, templateStatusLabel, templateStatusTone } from "~/lib/templates";
 import { m } from "~/paraglide/messages";
 
@@ -10,7 +11,15 @@ import { m } from "~/paraglide/messages";
  * Outside the 24-hour window a payment request goes as Jumbe's payment template (decision 140):
  * where each language's translation stands at Meta, and the button that submits the missing ones.
  */
-export function PaymentTemplateCard({ states, canManage }: { states: PaymentTemplateState[]; canManage: boolean }) {
+export function PaymentTemplateCard({
+  states,
+  canManage,
+  canSetSmsFallback,
+}: {
+  states: PaymentTemplateState[];
+  canManage: boolean;
+  canSetSmsFallback: boolean;
+}) {
   const missing = states.length < 3;
   return (
     <Card>
@@ -28,6 +37,11 @@ export function PaymentTemplateCard({ states, canManage }: { states: PaymentTemp
       ) : (
         <p className="mt-3 text-sm text-slate-600">{m.settings_payments_template_none()}</p>
       )}
+      {canSetSmsFallback ? (
+        <div className="mt-3">
+          <SmsFallbackElsewhere automation="payment_request" />
+        </div>
+      ) : null}
       {canManage && missing ? (
         <Form method="post" className="mt-4">
           <Button type="submit" name="intent" value="template">

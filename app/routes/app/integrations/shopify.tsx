@@ -39,6 +39,7 @@ import type { PermissionHandle } from "~/lib/permissions";
 import type { PageHandle } from "~/root";
 import { loadAsDocument, menuDocumentPage } from "~/components/layout/document-page";
 import { eventHelp, eventWords, fieldWords } from "~/components/integrations/shopify-words";
+import { SmsFallbackElsewhere } from "~/components/settings/sms/fallback-elsewhere";
 import { m } from "~/paraglide/messages";
 
 // The Shopify connector's settings (issue 45, decision 084): which approved template answers each
@@ -85,6 +86,8 @@ export async function loader(args: Route.LoaderArgs) {
     canManage: can(current.role, "developer:manage"),
     canImport: can(current.role, "shop:manage"),
     canManagePayment: can(current.role, "payments:manage"),
+    // Each message's SMS fallback is set on Settings → SMS, which owners and admins open (decision 159).
+    canSetSmsFallback: can(current.role, "whatsapp:manage"),
   };
 }
 
@@ -158,7 +161,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function ShopifySettings({ loaderData, actionData }: Route.ComponentProps) {
   const { shop, mappings, templates, events, reasons, payments, askPayment, productsImportedAt, productImport, missingScopes } = loaderData;
-  const { canManage, canManagePayment, canImport } = loaderData;
+  const { canManage, canManagePayment, canImport, canSetSmsFallback } = loaderData;
   return (
     <div className="max-w-3xl space-y-6">
       {actionData?.toast ? <Toast key={actionData.toast.id} toast={actionData.toast} /> : null}
@@ -177,7 +180,13 @@ export default function ShopifySettings({ loaderData, actionData }: Route.Compon
         </Notice>
       )}
       {mappings.map((mapping) => (
-        <MappingForm key={mapping.eventType} mapping={mapping} templates={templates} canManage={canManage} />
+        <MappingForm
+          key={mapping.eventType}
+          mapping={mapping}
+          templates={templates}
+          canManage={canManage}
+          canSetSmsFallback={canSetSmsFallback}
+        />
       ))}
       {missingScopes.length ? (
         <ReconnectNotice missing={missingScopes} canConnect={canManage}>
@@ -196,7 +205,17 @@ export default function ShopifySettings({ loaderData, actionData }: Route.Compon
   );
 }
 
-function MappingForm({ mapping, templates, canManage }: { mapping: MappingView; templates: TemplateChoice[]; canManage: boolean }) {
+function MappingForm({
+  mapping,
+  templates,
+  canManage,
+  canSetSmsFallback,
+}: {
+  mapping: MappingView;
+  templates: TemplateChoice[];
+  canManage: boolean;
+  canSetSmsFallback: boolean;
+}) {
   const template = templates.find((t) => t.id === mapping.templateId) ?? null;
   const titleId = `shopify-${mapping.eventType}`;
   const fieldOptions = SHOPIFY_FIELDS.map((field) => ({ value: field, label: fieldWords(field) }));
@@ -209,6 +228,11 @@ function MappingForm({ mapping, templates, canManage }: { mapping: MappingView; 
         <Badge tone={mapping.enabled ? "success" : "neutral"}>{mapping.enabled ? m.shopify_on() : m.shopify_off()}</Badge>
       </div>
       <p className="mt-1 text-sm text-slate-600">{eventHelp(mapping.eventType)}</p>
+      {canSetSmsFallback ? (
+        <div className="mt-2">
+          <SmsFallbackElsewhere automation={`shopify_${mapping.eventType}`} />
+        </div>
+      ) : null}
       <Form method="post" className="mt-4 space-y-4">
         <input type="hidden" name="eventType" value={mapping.eventType} />
         <fieldset disabled={!canManage} className="space-y-4">

@@ -69,6 +69,8 @@ export async function loader(args: Route.LoaderArgs) {
     removing: params.get("confirm") === "remove" ? chosen(params.get("shortcode")) : null,
     // Outside the 24-hour window a request goes as this template (decision 140).
     paymentTemplate: await paymentTemplateStates(current.organization.id),
+    // Its SMS fallback is set on Settings → SMS, which owners and admins open (decision 159).
+    canSetSmsFallback: can(current.role, "whatsapp:manage"),
     // A local or demo server's sandbox is where a new shortcode is tried first.
     defaultEnvironment: env().sandbox ? ("sandbox" as const) : ("production" as const),
   };
@@ -158,7 +160,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function PaymentsSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { shortcodes, receipts, canManage, editing, removing, defaultEnvironment, paymentTemplate } = loaderData;
+  const { shortcodes, receipts, canManage, editing, removing, defaultEnvironment, paymentTemplate, canSetSmsFallback } = loaderData;
   const here = href("/settings/payments");
   const resultOf = (name: string) => (actionData?.intent === name ? actionData.result : undefined);
   return (
@@ -186,7 +188,7 @@ export default function PaymentsSettings({ loaderData, actionData }: Route.Compo
         canManage={canManage}
         failed={actionData && "matchFailed" in actionData ? actionData.matchFailed : undefined}
       />
-      <PaymentTemplateCard states={paymentTemplate} canManage={canManage} />
+      <PaymentTemplateCard states={paymentTemplate} canManage={canManage} canSetSmsFallback={canSetSmsFallback} />
       {editing ? <EditShortcodeCard key={editing.id} shortcode={editing} result={resultOf("edit")} /> : null}
       {canManage && !editing ? <AddShortcodeCard result={resultOf("add")} defaultEnvironment={defaultEnvironment} /> : null}
     </div>
