@@ -84,6 +84,18 @@ describe("the flows' API", () => {
     const t = await tenant("Api Flows Checks");
     const bad = await call(t.key, "POST", FLOWS, { name: "Bad", steps: [steps[0], { ...steps[1], then: "nowhere" }] });
     expect(bad).toMatchObject({ status: 422, body: { code: "invalid_automation", field: "steps[1].then" } });
+    // An End step that counts as a conversion (decision 158): kept as given; anything but true or false refused at its field.
+    const converting = await call(t.key, "POST", FLOWS, { name: "Leads", steps: [{ id: "done", type: "end", conversion: true }] });
+    expect(converting).toMatchObject({ status: 201, body: { steps: [{ id: "done", type: "end", conversion: true }] } });
+    expect((await call(t.key, "GET", `${FLOWS}/${converting.body.id}`)).body.steps).toEqual([
+      { id: "done", type: "end", conversion: true },
+    ]);
+    expect(await call(t.key, "DELETE", `${FLOWS}/${converting.body.id}`)).toMatchObject({ status: 204 });
+    const notBoolean = await call(t.key, "POST", FLOWS, { name: "Leads", steps: [{ type: "end", conversion: "yes" }] });
+    expect(notBoolean).toMatchObject({
+      status: 422,
+      body: { code: "invalid_automation", field: "steps[0].conversion", detail: expect.stringContaining("Counts as a conversion") },
+    });
     const four = await call(t.key, "POST", FLOWS, { name: "Four", steps: [{ ...steps[0], choices: ["A", "B", "C", "D"] }] });
     expect(four.body).toMatchObject({ code: "invalid_automation", field: "steps[0].choices" });
     // An HTTP step's address is checked when saved, as at the call (decision 099).

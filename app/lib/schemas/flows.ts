@@ -136,6 +136,9 @@ export const FLOW_MESSAGES = {
   get urlCredentials() {
     return m.automations_flows_error_url_credentials();
   },
+  get conversion() {
+    return m.automations_flows_error_conversion();
+  },
   get wait() {
     return m.automations_flows_error_wait({ max: formatNumber(FLOW_WAIT_MAX) });
   },

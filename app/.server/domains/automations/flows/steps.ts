@@ -229,6 +229,8 @@ function issueWords(path: readonly PropertyKey[]): { field: string; message: str
       return { field, message: FLOW_MESSAGES.url };
     case "minutes":
       return { field, message: FLOW_MESSAGES.wait };
+    case "conversion":
+      return { field, message: FLOW_MESSAGES.conversion };
     case "key":
     case "value":
     case "source":
