@@ -154,6 +154,8 @@ const { values: args } = parseArgs({
     "skip-automations": { type: "boolean", default: false },
     "automations-only": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
+    "durable-postgres": { type: "boolean", default: false },
+    "postgres-socket": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -253,7 +255,9 @@ if (args.help) {
   --automations-control       a second run without automations after the first, to measure this machine's noise beside what automations add
   --skip-automations          leave out the automations benchmark
   --automations-only          only automations (a private PostgreSQL cluster with commit timestamps, or --database-url; PGlite when PostgreSQL is missing)
-  --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)`);
+  --private-postgres          run on a throwaway PostgreSQL cluster started for this run (fsync off)
+  --durable-postgres          with --private-postgres: fsync, synchronous_commit and full_page_writes on, as production runs
+  --postgres-socket           with --private-postgres: Jumbe reaches it through its Unix socket instead of TCP on 127.0.0.1`);
   process.exit(0);
 }
 
@@ -478,13 +482,16 @@ async function main() {
     !analyticsOnly &&
     !adminOnly &&
     !automationsOnly
-      ? await startPrivatePostgres()
+      ? await startPrivatePostgres({
+          extraSettings: args["durable-postgres"] ? { fsync: "on", synchronous_commit: "on", full_page_writes: "on" } : {},
+        })
       : null;
   if (privatePostgres) {
     // Also when a signal ends the run (destroy() is synchronous).
     process.once("exit", () => privatePostgres.destroy());
-    databaseUrl = privatePostgres.url;
-    console.log(`Private PostgreSQL cluster at ${databaseUrl} (fsync and synchronous_commit off)`);
+    databaseUrl = args["postgres-socket"] ? privatePostgres.socketUrl : privatePostgres.url;
+    const durability = args["durable-postgres"] ? "fsync and synchronous_commit on" : "fsync and synchronous_commit off";
+    console.log(`Private PostgreSQL cluster at ${databaseUrl} (${durability})`);
   }
   try {
     if (

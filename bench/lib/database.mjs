@@ -130,7 +130,9 @@ export async function startPrivatePostgres({ maxConnections = 200, extraSettings
     await withDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` }, (query) => query("create database jumbe"));
     const postmaster = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
     const processIds = () => [postmaster, ...childProcesses(postmaster)];
-    return { url: `postgres://postgres@127.0.0.1:${port}/jumbe`, settings, processIds, destroy };
+    // socketUrl: the same database through its Unix socket (no loopback TCP in either process's time).
+    const socketUrl = `postgres://postgres@localhost/jumbe?host=${encodeURIComponent(dir)}&port=${port}`;
+    return { url: `postgres://postgres@127.0.0.1:${port}/jumbe`, socketUrl, settings, processIds, destroy };
   } catch (error) {
     destroy();
     throw error;
