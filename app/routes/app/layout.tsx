@@ -5,7 +5,7 @@ import { ClosingBanner as ServerClosingBanner } from "~/components/layout/closin
 import type { Route } from "./+types/layout";
 import { requireDeclaredUser, signedInPages } from "~/.server/domains/auth/guards";
 import { signedCookies } from "~/.server/infrastructure/http/cookies";
-import { shellReadsOf } from "~/.server/domains/notifications/queries";
+import { shellReadsFrom, shellReadsOf } from "~/.server/domains/notifications/queries";
 import { AppShell } from "~/components/layout/app-shell";
 import { can } from "~/lib/permissions";
 import { BROWSER_PERMISSIONS } from "~/lib/grants";
@@ -29,9 +29,12 @@ export async function loader(args: Route.LoaderArgs) {
   const [shell, alerts] = await Promise.all([
     // The member's unread notifications, and the inbox's unread conversations for the side
     // navigation, in one statement (every signed-in page reads it).
+    // A page's GET read them with the session (signedInPages): no statement of their own.
     admin
       ? { bell: { unread: 0, items: null }, inboxUnread: null }
-      : shellReadsOf({ userId: current.user.id, organizationId: current.organization.id }, { inbox: can(current.role, "inbox:view") }),
+      : current.shell
+        ? shellReadsFrom(current.shell.unread, can(current.role, "inbox:view") ? current.shell.inboxUnread : null)
+        : shellReadsOf({ userId: current.user.id, organizationId: current.organization.id }, { inbox: can(current.role, "inbox:view") }),
     admin ? systemAlerts(platformScope(current)) : [],
   ]);
   return {

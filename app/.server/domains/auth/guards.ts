@@ -241,6 +241,10 @@ export async function requireDeclaredResource(args: RouteArgs) {
  * and checks the permission the page's route module declares in its `handle`.
  */
 export const signedInPages: MiddlewareFunction<Response> = async (args, next) => {
+  // A page's GET reads the shell's counts with the session, in its statement (the layout's loader uses
+  // them); a form's post reads them after its action has run, as the page it answers shows them.
+  const method = args.request.method;
+  if (method === "GET" || method === "HEAD") await currentUser(args, { answer: "page", shell: true });
   const current = await requireDeclaredUser(args);
   // Dates on the page are in the organisation's time zone (its Organisation settings), words in the member's language.
   return inSavedLocale(current.user.locale, args.url, () => inDisplayZone(current.organization.timeZone, next));

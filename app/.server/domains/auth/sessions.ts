@@ -3,6 +3,7 @@ import { db, rawQuery } from "../../infrastructure/db/client";
 import { sessions, type Organization, type User } from "../../infrastructure/db/schema";
 import { randomToken, sha256 } from "../../infrastructure/security/crypto";
 import { messagesUsedThisMonthSql } from "../billing";
+import { shellCountsSql } from "../notifications/queries";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { SESSION_COOKIE, readCookie, sessionCookieHeader } from "../../infrastructure/http/cookies";
 
@@ -46,11 +47,19 @@ export interface FoundSession {
   organization: Organization;
   /** The messages the organisation used this month, when asked for (`monthUsage`); otherwise null. */
   messagesUsedThisMonth: number | null;
+  /**
+   * The signed-in shell's counts (the bell's unread notifications, the inbox's unread conversations),
+   * when asked for (`shell`); otherwise null. The inbox's count is read whatever the role: the shell
+   * shows it only to those who may open the inbox.
+   */
+  shell: { unread: number; inboxUnread: number } | null;
 }
 
 export interface FindSessionOptions {
   /** Read the month's messages used in the same statement (what /api/auth/me answers with). */
   monthUsage?: boolean;
+  /** Read the shell's counts in the same statement (a page's GET: one round trip instead of two). */
+  shell?: boolean;
 }
 
 interface SessionRow {
@@ -126,9 +135,15 @@ const SESSION_COLUMNS = `
 const SESSION_FROM = `
   from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
   where s.id = $1 and s.expires_at > $2`;
-const FIND_SESSION_SQL = `select ${SESSION_COLUMNS} ${SESSION_FROM}`;
-// The same lookup with the month's usage as one more column: one round trip instead of two.
-const FIND_SESSION_WITH_USAGE_SQL = `select ${SESSION_COLUMNS}, ${messagesUsedThisMonthSql("o.id")} as messages_used ${SESSION_FROM}`;
+// The same lookup with the month's usage, or the shell's counts, as more columns: one round trip instead of two.
+const SHELL = shellCountsSql("u.id", "o.id");
+const FIND_SESSION_SQL = {
+  plain: `select ${SESSION_COLUMNS} ${SESSION_FROM}`,
+  usage: `select ${SESSION_COLUMNS}, ${messagesUsedThisMonthSql("o.id")} as messages_used ${SESSION_FROM}`,
+  shell: `select ${SESSION_COLUMNS}, ${SHELL.unread} as shell_unread, ${SHELL.inboxUnread} as shell_inbox_unread ${SESSION_FROM}`,
+  both: `select ${SESSION_COLUMNS}, ${messagesUsedThisMonthSql("o.id")} as messages_used,
+         ${SHELL.unread} as shell_unread, ${SHELL.inboxUnread} as shell_inbox_unread ${SESSION_FROM}`,
+};
 
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 const maybeDate = (value: Date | string | null) => (value === null ? null : date(value));
@@ -138,8 +153,11 @@ export async function findSession(request: Request, options: FindSessionOptions 
   const token = sessionToken(request);
   if (!token || token.length > 100) return null;
   // Expiry by the application's clock, as sessions are written (and as tests move it).
-  const text = options.monthUsage ? FIND_SESSION_WITH_USAGE_SQL : FIND_SESSION_SQL;
-  const [row] = await rawQuery<SessionRow & { messages_used?: number }>(text, [sha256(token), new Date()]);
+  const text = FIND_SESSION_SQL[options.monthUsage ? (options.shell ? "both" : "usage") : options.shell ? "shell" : "plain"];
+  const [row] = await rawQuery<SessionRow & { messages_used?: number; shell_unread?: number; shell_inbox_unread?: number }>(text, [
+    sha256(token),
+    new Date(),
+  ]);
   if (!row) return null;
   const found: FoundSession = {
     session: {
@@ -202,6 +220,7 @@ export async function findSession(request: Request, options: FindSessionOptions 
       defaultLocale: row.default_locale,
     },
     messagesUsedThisMonth: row.messages_used === undefined ? null : Number(row.messages_used),
+    shell: row.shell_unread === undefined ? null : { unread: Number(row.shell_unread), inboxUnread: Number(row.shell_inbox_unread ?? 0) },
   };
   if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) await touchSession(found.session.id, found.session.persistent);
   return found;

@@ -83,29 +83,46 @@ export async function bellOf(reader: Reader, locale: Locale = getLocale()): Prom
 }
 
 /**
+ * The shell's two counts as SQL expressions on a user's and an organisation's id (columns or
+ * parameters): the bell's unread notifications and the organisation's conversations with unread
+ * messages, each counted to UNREAD_CAP. The session's lookup reads them in its own statement for a
+ * page (sessions.ts); shellReadsOf reads them alone.
+ */
+export function shellCountsSql(userId: string, organizationId: string) {
+  return {
+    unread: `(select count(*)::int from (
+               select 1 from notifications where user_id = ${userId} and organization_id = ${organizationId} and read_at is null limit ${UNREAD_CAP}) u)`,
+    inboxUnread: `(select count(*)::int from (
+               select 1 from conversations where organization_id = ${organizationId} and unread_count > 0 limit ${UNREAD_CAP}) i)`,
+  };
+}
+
+export interface ShellReads {
+  bell: { unread: number; items: null };
+  inboxUnread: number | null;
+}
+
+/**
  * What the signed-in shell shows on every page, in one statement: the bell's unread count, and (for a
  * member who may open the inbox) how many of the organisation's conversations have unread messages,
  * counted to UNREAD_CAP, for the side navigation's Inbox entry (null when not asked for). The bell's
  * latest five are not in the page: its live stream's first event brings them, and without JavaScript
  * its panel says how many are unread and links to them (issue 42: 3.5 kB of every page's HTML).
+ * A page's GET reads them with the session instead (no statement of their own): see the app layout.
  */
-export async function shellReadsOf(
-  reader: Reader,
-  options: { inbox: boolean },
-): Promise<{ bell: { unread: number; items: null }; inboxUnread: number | null }> {
-  const inbox = options.inbox
-    ? `(select count(*)::int from (
-         select 1 from conversations where organization_id = $2 and unread_count > 0 limit ${UNREAD_CAP}) i)`
-    : "null::int";
+export async function shellReadsOf(reader: Reader, options: { inbox: boolean }): Promise<ShellReads> {
+  const counts = shellCountsSql("$1", "$2");
   const rows = await rawQuery<{ unread: number; inbox_unread: number | null }>(
-    `select (select count(*)::int from (
-               select 1 from notifications where user_id = $1 and organization_id = $2 and read_at is null limit ${UNREAD_CAP}) u) as unread,
-            ${inbox} as inbox_unread`,
+    `select ${counts.unread} as unread, ${options.inbox ? counts.inboxUnread : "null::int"} as inbox_unread`,
     [reader.userId, reader.organizationId],
   );
-  const inboxUnread = rows[0]?.inbox_unread;
+  return shellReadsFrom(rows[0]?.unread, options.inbox ? rows[0]?.inbox_unread : null);
+}
+
+/** The shell's reads from the two counts as read (the inbox's null when the member may not open it). */
+export function shellReadsFrom(unread: number | string | null | undefined, inboxUnread: number | string | null | undefined): ShellReads {
   return {
-    bell: { unread: Number(rows[0]?.unread ?? 0), items: null },
+    bell: { unread: Number(unread ?? 0), items: null },
     inboxUnread: inboxUnread === null || inboxUnread === undefined ? null : Number(inboxUnread),
   };
 }
