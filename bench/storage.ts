@@ -59,7 +59,10 @@ async function child(kind: string, storage: FileStorage) {
     globalThis.gc?.();
     peak = process.memoryUsage().rss;
     const base = peak;
-    await storage.withBlob(stored.key, "video/mp4", async (blob) => drain(blob.stream()));
+    await storage.withBlob(stored.key, "video/mp4", async (blob) => {
+      const reader = blob.stream().getReader();
+      while (!(await reader.read()).done);
+    });
     clearInterval(timer);
     process.stdout.write(JSON.stringify({ kind, peakAboveMb: (peak - base) / MB, ms: performance.now() - started }));
     return;
