@@ -22,8 +22,10 @@ import { migrateFolderToBucket } from "~/.server/infrastructure/storage/migrate"
 import { storeUploadedMedia } from "~/.server/domains/messaging/media-files";
 import { eraseDueOrganisations } from "~/.server/domains/organisation/erasure";
 import { eraseContact } from "~/.server/domains/contacts/rights";
+import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
+import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest } from "../support/http";
+import { APP, getRequest, run } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 
 // Issue 78, files in object storage (decision 161): the S3 implementation of the storage interface
@@ -294,7 +296,19 @@ describe("Jumbe's routes and erasure with files in the bucket", () => {
       expect(await answer.text()).toContain("file store cannot be reached");
       // The inbox and its thread still open.
       expect((await appFetch(getRequest("/chat", { cookie: t.cookie }))).status).toBe(200);
-      // An upload says so too, and keeps nothing.
+      // An upload through the API says so too, and keeps nothing.
+      const key = (await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie: t.cookie }))).data.key as string;
+      const form = new FormData();
+      form.append("file", new Blob([PHOTO], { type: "image/jpeg" }), "picha.jpg");
+      const upload = await handleApiV1(
+        new Request(`${APP}/api/v1/media`, { method: "POST", headers: { Authorization: `Bearer ${key}` }, body: form }),
+      );
+      expect(upload.status).toBe(503);
+      expect(upload.headers.get("retry-after")).toBe("10");
+      expect(await upload.json()).toMatchObject({
+        code: "storage_unavailable",
+        message: expect.stringContaining("file store cannot be reached"),
+      });
       await expect(
         storeUploadedMedia(t.organizationId, {
           declaredType: "image/jpeg",
