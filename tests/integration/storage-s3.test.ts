@@ -67,7 +67,7 @@ const unfinishedUploads = () => readdirSync(path.join(s3.sandbox.store.dir, "upl
 beforeAll(async () => {
   s3 = await startS3Sandbox();
   storage = s3FileStorage(configOf());
-}, 30_000);
+});
 
 beforeEach(() => setFileStorage(storage));
 
