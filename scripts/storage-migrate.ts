@@ -7,7 +7,13 @@ import { env } from "../app/.server/infrastructure/config/env";
 import { s3ConfigOf, s3FileStorage } from "../app/.server/infrastructure/storage";
 import { migrateFolderToBucket } from "../app/.server/infrastructure/storage/migrate";
 
-const config = env();
+let config: ReturnType<typeof env>;
+try {
+  config = env();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
 const s3 = s3ConfigOf(config);
 if (!s3) {
   console.error("storage:migrate copies into a bucket: set STORAGE=s3 and the S3_ variables (docs/configuration.md).");
