@@ -10,7 +10,10 @@ export { checkedKey, isStorageKey, localFileStorage, organisationPrefix, s3FileS
 export type { S3StorageConfig };
 export * from "./types";
 
-const state = processState<{ shared?: { config: string; storage: FileStorage }; replaced?: FileStorage }>("file-storage", () => ({}));
+const state = processState<{ shared?: { env: object; config: string; storage: FileStorage }; replaced?: FileStorage }>(
+  "file-storage",
+  () => ({}),
+);
 
 /** Puts another storage in place of the configured one (tests: a temporary folder, a sandbox bucket); undefined restores it. */
 export function setFileStorage(storage: FileStorage | undefined) {
@@ -40,8 +43,12 @@ export function s3ConfigOf(config: ReturnType<typeof env>): S3StorageConfig | nu
 export function fileStorage(): FileStorage {
   if (state.replaced) return state.replaced;
   const config = env();
+  // The same configuration object: the same storage, without working it out again (a call per download).
+  if (state.shared?.env === config) return state.shared.storage;
   const s3 = s3ConfigOf(config);
   const identity = s3 ? JSON.stringify(s3) : path.resolve(config.DATA_DIR, "media");
-  if (state.shared?.config !== identity) state.shared = { config: identity, storage: s3 ? s3FileStorage(s3) : localFileStorage(identity) };
+  if (state.shared?.config !== identity)
+    state.shared = { env: config, config: identity, storage: s3 ? s3FileStorage(s3) : localFileStorage(identity) };
+  else state.shared.env = config;
   return state.shared.storage;
 }
