@@ -35,7 +35,7 @@ async function member(organizationId: string, role: "agent" | "viewer") {
 
 /** A customer's voice note as the download job leaves it: the bytes in storage, the row, the message linked to it. */
 async function inboundVoiceNote(organizationId: string, bytes = VOICE) {
-  const stored = await fileStorage().write([bytes], { maxBytes: 1_000_000 });
+  const stored = await fileStorage().write([bytes], { maxBytes: 1_000_000, organisationId: organizationId });
   const [file] = await rawQuery<{ id: string }>(
     `insert into media_files (organization_id, direction, mime_type, size, sha256, storage_key, meta_media_id, phone_number_id)
      values ($1, 'inbound', 'audio/ogg', $2, $3, $4, '1234567890', '106540352242922') returning id`,

@@ -159,7 +159,8 @@ describe("POST /api/v1/media", () => {
     expect(plan.status).toBe(201);
     expect(plan.body).toMatchObject({ mimeType: "image/png", fileName: "passwd.png" });
     const [stored] = await rawQuery<{ storage_key: string }>(`select storage_key from media_files where id = $1`, [plan.body.id]);
-    expect(stored!.storage_key).toMatch(/^[0-9a-f]{2}\/[0-9a-f-]{36}$/);
+    // Under the organisation's own prefix (decision 161), never a name from the request.
+    expect(stored!.storage_key).toMatch(new RegExp(`^org/${t.organizationId}/[0-9a-f]{2}/[0-9a-f-]{36}$`));
     expect((await upload(t, { bytes: pdf(), type: "application/pdf", name: "risiti.pdf" })).body.mimeType).toBe("application/pdf");
     expect((await upload(t, { bytes: webp(90 * 1024), type: "image/webp", name: "s.webp" })).body.mimeType).toBe("image/webp");
     expect(filesOnDisk()).toBe(4);

@@ -450,7 +450,10 @@ describe("erasing a closed organisation", () => {
         yield photo;
       })(),
     });
-    const imported = await fileStorage().write([Buffer.from("name,phone\nAmina,+254712000118\n")], { maxBytes: 1000 });
+    const imported = await fileStorage().write([Buffer.from("name,phone\nAmina,+254712000118\n")], {
+      maxBytes: 1000,
+      organisationId: t.organizationId,
+    });
     await rawQuery(
       `insert into contact_imports (organization_id, created_by, file_name, storage_key, size, columns) values ($1, $2, 'wateja.csv', $3, $4, '["name","phone"]')`,
       [t.organizationId, t.userId, imported.key, imported.size],

@@ -103,13 +103,16 @@ async function buildWorld(): Promise<World> {
   const own = (table: string, where = "true") =>
     firstId(`select id from ${table} where organization_id = $1 and ${where} order by id limit 1`, [organizationId]);
   // A contact import that rejected rows, and a customer's photo in a conversation: both files stored.
-  const rejected = await fileStorage().write([Buffer.from("name,phone,reason\nWanjiku,0700,Not a phone number\n")], { maxBytes: 10_000 });
+  const rejected = await fileStorage().write([Buffer.from("name,phone,reason\nWanjiku,0700,Not a phone number\n")], {
+    maxBytes: 10_000,
+    organisationId: organizationId,
+  });
   const [upload] = await rawQuery<{ id: string }>(
     `insert into contact_imports (organization_id, created_by, file_name, storage_key, size, columns, status, rejected_key)
      values ($1, $2, 'members.csv', 'imports/none.csv', 10, '["name","phone"]'::jsonb, 'done', $3) returning id`,
     [organizationId, owner!.id, rejected.key],
   );
-  const photo = await fileStorage().write([Buffer.from("\xff\xd8\xff\xe0 a photo")], { maxBytes: 10_000 });
+  const photo = await fileStorage().write([Buffer.from("\xff\xd8\xff\xe0 a photo")], { maxBytes: 10_000, organisationId: organizationId });
   const conversation = await own("conversations");
   const [file] = await rawQuery<{ id: string }>(
     `insert into media_files (organization_id, direction, mime_type, size, sha256, storage_key, meta_media_id, phone_number_id)

@@ -534,7 +534,7 @@ type EntryRow = Omit<typeof conversationEntries.$inferInsert, "conversationId"> 
 
 /** Stores a customer's file as the inbound-media job would have: the bytes, a media_files row. */
 async function storeInbound(organizationId: string, phoneNumberId: string, bytes: Buffer, mimeType: string, fileName: string | null) {
-  const stored = await fileStorage().write([bytes], { maxBytes: bytes.length });
+  const stored = await fileStorage().write([bytes], { maxBytes: bytes.length, organisationId: organizationId, contentType: mimeType });
   const metaMediaId = newMediaId();
   const [file] = await db()
     .insert(mediaFiles)

@@ -150,7 +150,7 @@ import { REST_HOOKS_MAX } from "../../domains/integrations/rest-hooks";
 export type HttpMethod = "get" | "post" | "patch" | "delete";
 
 /** The statuses whose errors an endpoint explains in its own words (besides the catalogue's meanings). */
-export type DocumentedError = 402 | 404 | 409 | 413 | 415 | 422 | 502;
+export type DocumentedError = 402 | 404 | 409 | 413 | 415 | 422 | 502 | 503;
 
 export interface EndpointInput<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType> {
   organizationId: string;
@@ -583,7 +583,7 @@ export const ENDPOINTS: Endpoint[] = [
     path: "/api/v1/media",
     operationId: "uploadMedia",
     permission: "inbox:reply",
-    codes: ["media_too_large"],
+    codes: ["media_too_large", "storage_unavailable"],
     summary: "Upload a file to send",
     description: `A file for messages sent by mediaId, as the multipart/form-data part named file. WhatsApp's types and limits: ${MEDIA_LIMITS_TEXT}. The type is read from the file's first bytes: a declared Content-Type they contradict is refused. Jumbe uploads the file to Meta when a message first sends it from a number, and again after 29 days (Meta keeps media 30 days).`,
     query: NoQuery,
@@ -600,6 +600,7 @@ export const ENDPOINTS: Endpoint[] = [
     errors: {
       413: "The file is over its type's limit (code media_too_large), or the body is over 100 MB (code payload_too_large).",
       415: "The file is not a type WhatsApp takes, or the body is not multipart/form-data (code unsupported_media_type); or its bytes contradict its declared type (also unsupported_media_type, the message says which).",
+      503: "The file store cannot be reached for now (code storage_unavailable): nothing was stored; try again after Retry-After.",
     },
     run: ({ organizationId, upload, idempotencyKey, noteReplayed }) =>
       uploadApiMedia(organizationId, upload!, idempotencyKey, noteReplayed),

@@ -272,6 +272,11 @@ export const ERROR_CATALOGUE = {
     meaning: "Something went wrong on Jumbe's side.",
     action: "Try again; if it keeps failing, contact support.",
   },
+  storage_unavailable: {
+    status: 503,
+    meaning: "Jumbe's file store cannot be reached for now; nothing was stored.",
+    action: "Wait the seconds the Retry-After header gives, then send the file again.",
+  },
   meta_error: {
     status: 502,
     meaning: "Meta refused or failed the request Jumbe made for you.",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { authenticateApiKey } from "../../domains/developer/api-keys";
 import { recordActivity } from "../../domains/activity/record";
 import { log } from "../../infrastructure/log";
+import { STORAGE_UNAVAILABLE_MESSAGE, StorageUnavailableError } from "../../infrastructure/storage";
 import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
 import { ENDPOINTS, idempotencyOf, takesBody, type Endpoint, type EndpointInput } from "./endpoints";
@@ -152,7 +153,10 @@ async function route(request: Request, requestId: string, meta: RequestMeta): Pr
   } catch (error) {
     // The limit passed while the body streamed in: Express has answered 413 (or this does).
     if (isTooLarge(error)) response = apiError(413, "payload_too_large", tooLarge(endpoint));
-    else {
+    else if (error instanceof StorageUnavailableError) {
+      log().warn({ err: error, path: url.pathname, requestId }, "file store unavailable");
+      response = apiError(503, "storage_unavailable", STORAGE_UNAVAILABLE_MESSAGE, { "Retry-After": String(error.retryAfterSeconds) });
+    } else {
       log().error({ err: error, path: url.pathname, requestId }, "API call failed");
       response = apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
     }

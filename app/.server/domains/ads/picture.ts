@@ -52,7 +52,7 @@ async function fetchAdPictureOnce(adReferralId: string) {
   // Gone (the contact was erased), done already (a job run twice), or nothing to fetch.
   if (!referral?.address || referral.picture_file_id) return;
   const picture = await fetchAdPicture(referral.address);
-  const stored = await fileStorage().write([picture.bytes], { maxBytes: AD_PICTURE_MAX_BYTES });
+  const stored = await fileStorage().write([picture.bytes], { maxBytes: AD_PICTURE_MAX_BYTES, organisationId: referral.organization_id });
   let linked = false;
   let fileId: string | undefined;
   try {

@@ -203,7 +203,11 @@ export async function uploadImport(
       })();
       let file;
       try {
-        file = await fileStorage().write(checked, { maxBytes: IMPORT_MAX_BYTES });
+        file = await fileStorage().write(checked, {
+          maxBytes: IMPORT_MAX_BYTES,
+          organisationId: actor.organizationId,
+          contentType: "text/csv",
+        });
       } catch (error) {
         if (error instanceof StorageLimitError) throw refuseImport(413, m.messaging_import_too_large({ max: IMPORT_MAX_BYTES / MB }));
         throw error;
@@ -266,7 +270,7 @@ export async function importFromRows(actor: ImportActor, fileName: string, rows:
   })();
   let file;
   try {
-    file = await fileStorage().write(chunks, { maxBytes: IMPORT_MAX_BYTES });
+    file = await fileStorage().write(chunks, { maxBytes: IMPORT_MAX_BYTES, organisationId: actor.organizationId, contentType: "text/csv" });
   } catch (error) {
     if (error instanceof StorageLimitError) throw refuseImport(413, m.messaging_import_too_large({ max: IMPORT_MAX_BYTES / MB }));
     throw error;
@@ -765,7 +769,11 @@ export async function runImport(id: string) {
 
   let rejected;
   try {
-    rejected = await fileStorage().write(rejectedCsv(), { maxBytes: 4 * IMPORT_MAX_BYTES });
+    rejected = await fileStorage().write(rejectedCsv(), {
+      maxBytes: 4 * IMPORT_MAX_BYTES,
+      organisationId: start!.organization_id,
+      contentType: "text/csv",
+    });
   } catch (error) {
     if (error instanceof ImportMoved) {
       log().warn({ importId: id }, "contact import moved on by another run; this run stops");

@@ -117,7 +117,7 @@ async function fetchAndStore(message: InboundRow, client: GraphClient) {
   if (found.sha256 && found.sha256.toLowerCase() !== digest.toString("hex") && found.sha256 !== digest.toString("base64"))
     throw new Error(`the downloaded bytes do not match Meta's sha256 for media ${mediaId}`);
 
-  const stored = await fileStorage().write([bytes], { maxBytes });
+  const stored = await fileStorage().write([bytes], { maxBytes, organisationId: message.organization_id, contentType: mimeType });
   let fileId: string | undefined;
   let linked = false;
   try {

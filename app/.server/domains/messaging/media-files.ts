@@ -89,7 +89,11 @@ export async function storeUploadedMedia(
   }
   let stored;
   try {
-    stored = await fileStorage().write(all(), { maxBytes: decision.maxBytes });
+    stored = await fileStorage().write(all(), {
+      maxBytes: decision.maxBytes,
+      organisationId: organizationId,
+      contentType: decision.mimeType,
+    });
   } catch (error) {
     if (error instanceof StorageLimitError) {
       const what =

@@ -92,18 +92,19 @@ async function metaMediaId(client: GraphClient, message: OutgoingMedia, fileId: 
     );
     if (!file) throw new MediaGoneError(fileId);
     if (file.meta_media_id && (await stillAtMeta(client, message, key, file.meta_media_id))) return file.meta_media_id;
-    let bytes: Blob;
+    let metaId: string;
     try {
-      bytes = await fileStorage().blob(file.storage_key, file.mime_type);
+      metaId = await fileStorage().withBlob(file.storage_key, file.mime_type, (bytes) =>
+        client.uploadMedia(message.phone_number_id, message.token, {
+          bytes,
+          contentType: file.mime_type,
+          fileName: file.file_name ?? `${fileId}.${file.mime_type.split("/")[1]}`,
+        }),
+      );
     } catch (error) {
       if (error instanceof StorageNotFoundError) throw new MediaGoneError(fileId);
       throw error;
     }
-    const metaId = await client.uploadMedia(message.phone_number_id, message.token, {
-      bytes,
-      contentType: file.mime_type,
-      fileName: file.file_name ?? `${fileId}.${file.mime_type.split("/")[1]}`,
-    });
     verifiedAt.set(key, Date.now());
     await rawQuery(
       `insert into media_uploads (media_file_id, phone_number_id, meta_media_id) values ($1, $2, $3)

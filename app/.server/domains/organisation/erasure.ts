@@ -54,6 +54,12 @@ export async function eraseDueOrganisations(now = new Date(), limit = ERASE_PER_
       await fileStorage()
         .delete(key)
         .catch((error: unknown) => log().warn({ err: error, organizationId: done.id }, "an erased organisation's file was not deleted"));
+    // And whatever else is under its prefix (a file whose row went first, a rejected-rows file in flight).
+    await fileStorage()
+      .deleteOrganisation(done.id)
+      .catch((error: unknown) =>
+        log().warn({ err: error, organizationId: done.id }, "an erased organisation's files were not all deleted"),
+      );
     log().info({ organizationId: done.id, files: done.files.length }, "closed organisation erased");
     erased.push(done.id);
   }

@@ -40,13 +40,17 @@ export function imageTypeOf(head: Uint8Array): StoredImage["type"] | null {
 }
 
 /** Checks and stores an uploaded image; a refusal at the form's `image` field when it is too large or not a picture. */
-export async function storeProductImage(file: File): Promise<StoredImage> {
+export async function storeProductImage(organizationId: string, file: File): Promise<StoredImage> {
   if (file.size > PRODUCT_IMAGE_MAX_BYTES) throw tooLarge();
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = imageTypeOf(bytes.subarray(0, 8));
   if (!type) throw refuseImage(415, m.shop_product_image_file_type());
   try {
-    const stored = await fileStorage().write([bytes], { maxBytes: PRODUCT_IMAGE_MAX_BYTES });
+    const stored = await fileStorage().write([bytes], {
+      maxBytes: PRODUCT_IMAGE_MAX_BYTES,
+      organisationId: organizationId,
+      contentType: type,
+    });
     return { key: stored.key, token: randomBytes(32).toString("base64url"), type };
   } catch (error) {
     if (error instanceof StorageLimitError) throw tooLarge();

@@ -69,7 +69,8 @@ const skuTaken = () => refuseShop(409, m.shop_product_sku_taken(), "retailerId")
 export type ProductChange = Omit<ProductInput, "imageUrl"> & { imageUrl: string; image?: File | undefined };
 
 /** The uploaded image stored (checked by its bytes), or null when none was chosen. */
-const storedUpload = (input: ProductChange) => (input.image && input.image.size > 0 ? storeProductImage(input.image) : null);
+const storedUpload = (organizationId: string, input: ProductChange) =>
+  input.image && input.image.size > 0 ? storeProductImage(organizationId, input.image) : null;
 
 /** The image columns a change sets: a new upload, else an address (dropping a stored image), else nothing (kept). */
 function imageFields(input: ProductChange, upload: StoredImage | null, keeps: boolean) {
@@ -92,7 +93,7 @@ async function withUpload<T>(upload: StoredImage | null, save: () => Promise<T>)
 /** Adds a product (its SKU once per organisation) and queues its push to the catalog. */
 export async function createProduct(actor: ShopActor, input: ProductChange): Promise<Product> {
   if (!input.imageUrl && !(input.image && input.image.size > 0)) throw refuseShop(400, m.shop_product_image_required(), "imageUrl");
-  const upload = await storedUpload(input);
+  const upload = await storedUpload(actor.organizationId, input);
   const saved = await withUpload(upload, () =>
     db().transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`shop-products:${actor.organizationId}`}))`);
@@ -122,7 +123,7 @@ export async function createProduct(actor: ShopActor, input: ProductChange): Pro
 /** Changes a product; its SKU may change while no other product holds it. */
 export async function updateProduct(actor: ShopActor, id: string, input: ProductChange): Promise<Product> {
   const before = await requireProduct(actor.organizationId, id);
-  const upload = await storedUpload(input);
+  const upload = await storedUpload(actor.organizationId, input);
   // Throws only without an upload: nothing stored to discard.
   const image = imageFields(input, upload, Boolean(before.imageKey));
   const saved = await withUpload(upload, () =>

@@ -275,6 +275,39 @@ describe("payments configuration", () => {
   });
 });
 
+describe("storage configuration", () => {
+  const S3 = { STORAGE: "s3", S3_BUCKET: "jumbe-files", S3_ACCESS_KEY_ID: "AKIAJUMBE", S3_SECRET_ACCESS_KEY: "s".repeat(40) };
+
+  it("keeps files in the local folder by default, streamed", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ STORAGE: "local", STORAGE_DOWNLOADS: "stream", S3_REGION: "us-east-1", S3_PRESIGN_SECONDS: 300 });
+  });
+
+  it("keeps the SDK's checksums on AWS and only the required ones on another store, unless told", () => {
+    expect(parseEnv(S3).s3Checksums).toBe("when_supported");
+    expect(parseEnv({ ...S3, S3_ENDPOINT: "http://minio.internal:9000" }).s3Checksums).toBe("when_required");
+    expect(parseEnv({ ...S3, S3_ENDPOINT: "https://acc.r2.cloudflarestorage.com", S3_CHECKSUMS: "when_supported" }).s3Checksums).toBe(
+      "when_supported",
+    );
+  });
+
+  it("refuses settings that do not go together, naming the variable", () => {
+    expect(() => parseEnv({ STORAGE: "s3" })).toThrow(/S3_BUCKET: S3_BUCKET is required with STORAGE=s3/);
+    expect(() => parseEnv({ ...S3, S3_SECRET_ACCESS_KEY: undefined })).toThrow(
+      /S3_SECRET_ACCESS_KEY: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/,
+    );
+    expect(() => parseEnv({ STORAGE_DOWNLOADS: "redirect" })).toThrow(/STORAGE_DOWNLOADS=redirect needs STORAGE=s3/);
+    expect(() => parseEnv({ S3_BUCKET: "jumbe-files" })).toThrow(/S3_BUCKET is set but STORAGE is local/);
+    expect(() => parseEnv({ ...S3, S3_BUCKET: "Jumbe_Files" })).toThrow(/S3_BUCKET must be a bucket name/);
+    expect(() => parseEnv({ ...S3, S3_PRESIGN_SECONDS: "604801" })).toThrow(/S3_PRESIGN_SECONDS/);
+    expect(() => parseEnv({ ...S3, S3_CHECKSUMS: "always" })).toThrow(/S3_CHECKSUMS/);
+    expect(parseEnv({ ...S3, STORAGE_DOWNLOADS: "redirect", S3_PRESIGN_SECONDS: "60" })).toMatchObject({
+      STORAGE_DOWNLOADS: "redirect",
+      S3_PRESIGN_SECONDS: 60,
+    });
+  });
+});
+
 describe("documentation of the configuration", () => {
   it("lists every variable in .env.example and in docs/configuration.md", () => {
     const example = readFileSync(".env.example", "utf8");

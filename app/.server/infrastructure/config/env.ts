@@ -79,8 +79,71 @@ export const EnvVariables = z.object({
     .string()
     .default("./data")
     .describe(
-      "Where the embedded database lives (`DATA_DIR/pglite`; unused when `DATABASE_URL` is set) and media files are kept (`DATA_DIR/media`, with any database: share it between instances).",
+      "Where the embedded database lives (`DATA_DIR/pglite`; unused when `DATABASE_URL` is set) and, with `STORAGE=local`, files are kept (`DATA_DIR/media`, with any database: share it between instances).",
     ),
+  // Files (media, customers' files, contact imports, product images): the local folder or an S3-compatible bucket (decision 161).
+  STORAGE: z
+    .enum(["local", "s3"])
+    .default("local")
+    .describe(
+      "Where files are kept: `local` (`DATA_DIR/media`; several instances need it shared) or `s3`, any S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, Ceph RGW) named by the `S3_` variables. `npm run storage:migrate` copies the local folder into the bucket.",
+    ),
+  S3_ENDPOINT: z
+    .url()
+    .regex(/^https?:\/\//, "S3_ENDPOINT must be an http:// or https:// URL")
+    .optional()
+    .describe(
+      "The S3-compatible store's address (`http://minio.internal:9000`, `https://<account>.r2.cloudflarestorage.com`). Unset: AWS S3 in `S3_REGION`.",
+    ),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "S3_BUCKET must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens")
+    .optional()
+    .describe(
+      "The bucket Jumbe's files go to (required with `STORAGE=s3`). Keep it private: downloads go through Jumbe's permission check.",
+    ),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{2,40}$/, "S3_REGION must be a region name such as us-east-1 or auto")
+    .default("us-east-1")
+    .describe("The bucket's region (`auto` on R2; MinIO's default is `us-east-1`). Requests are signed for it."),
+  S3_ACCESS_KEY_ID: z
+    .string()
+    .min(3)
+    .optional()
+    .describe("Access key of the bucket's credentials. Unset (with the secret): the AWS SDK's own chain (environment, instance role)."),
+  S3_SECRET_ACCESS_KEY: z.string().min(8).optional().describe("Secret of `S3_ACCESS_KEY_ID`; set both or neither."),
+  S3_FORCE_PATH_STYLE: flag.describe(
+    "`1`: address objects as `endpoint/bucket/key` (MinIO, Ceph and most self-hosted stores); unset: `bucket.endpoint/key`, which needs wildcard DNS and TLS for the bucket's name.",
+  ),
+  S3_CHECKSUMS: z
+    .enum(["when_supported", "when_required"])
+    .optional()
+    .describe(
+      "The AWS SDK's CRC checksums: `when_supported` on every upload and download (AWS's default), `when_required` only where S3 requires one. Many S3-compatible stores refuse the former (R2 `NotImplemented`, MinIO and others `XAmzContentSHA256Mismatch`). Unset: `when_supported` on AWS (no `S3_ENDPOINT`), else `when_required`.",
+    ),
+  S3_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(10_000)
+    .describe(
+      "How long a connection to the store, or a silence in its answer, may last before the try fails; the SDK tries three times, then files answer 503.",
+    ),
+  STORAGE_DOWNLOADS: z
+    .enum(["stream", "redirect"])
+    .default("stream")
+    .describe(
+      "How a file reaches the browser after Jumbe's permission check: `stream` through Jumbe, or `redirect` (with `STORAGE=s3`) to a presigned URL of the bucket that dies after `S3_PRESIGN_SECONDS`, which takes the bytes off Jumbe's instances.",
+    ),
+  S3_PRESIGN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(604_800)
+    .default(300)
+    .describe("How long a presigned download URL works (`STORAGE_DOWNLOADS=redirect`); S3's limit is 7 days."),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
@@ -587,11 +650,14 @@ const EnvSchema = EnvVariables.transform((env) => {
       env.AFRICASTALKING_BASE_URL ?? (sandbox ? `${selfUrl}/sandbox/africastalking` : "https://api.africastalking.com")
     ).replace(/\/$/, ""),
     ...integrationSettings(env, { sandbox, selfUrl, appUrl }),
+    /** The SDK's checksum setting: AWS takes its default, other stores only what S3 requires (decision 161). */
+    s3Checksums: env.S3_CHECKSUMS ?? (env.S3_ENDPOINT ? "when_required" : "when_supported"),
     bankTransfer: (([bank, branch, accountName, accountNumber]) => ({ bank, branch, accountName, accountNumber }))(
       env.BANK_TRANSFER_DETAILS.split("|").map((part) => part.trim()) as [string, string, string, string],
     ),
   };
 }).superRefine((env, ctx) => {
+  storageIssues(env, ctx);
   if (!env.production) return;
   if (env.SESSION_SECRET === DEMO_SESSION_SECRET)
     ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
@@ -682,6 +748,21 @@ const EnvSchema = EnvVariables.transform((env) => {
       message: "refusing to start in production with a Paystack test key (sk_test_...)",
     });
 });
+
+/** Storage settings that do not go together, refused at start-up in any deployment (decision 161). */
+function storageIssues(env: z.output<typeof EnvVariables>, ctx: z.RefinementCtx) {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+  if (env.STORAGE === "s3" && !env.S3_BUCKET) issue("S3_BUCKET", "S3_BUCKET is required with STORAGE=s3");
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY)
+    issue(
+      env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID",
+      "set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together, or neither",
+    );
+  if (env.STORAGE !== "s3" && env.STORAGE_DOWNLOADS === "redirect")
+    issue("STORAGE_DOWNLOADS", "STORAGE_DOWNLOADS=redirect needs STORAGE=s3: the local folder has no presigned URLs");
+  if (env.STORAGE !== "s3" && env.S3_BUCKET)
+    issue("STORAGE", "S3_BUCKET is set but STORAGE is local: set STORAGE=s3 to use the bucket, or unset S3_BUCKET");
+}
 
 /**
  * The integrations' apps and addresses (issue 45). In sandbox mode each defaults to its sandbox on

@@ -1,28 +1,49 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { NextFunction, Request, Response } from "express";
 import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../db/availability";
+import { log } from "../log";
+import { STORAGE_UNAVAILABLE_MESSAGE, StorageUnavailableError } from "../storage/types";
 import { sendError } from "./error-page";
 
 /**
  * 503 instead of 500 while PostgreSQL cannot be reached (decision 011). Pages get the short
  * "Service temporarily unavailable" page, `/api/...` gets `{ "message" }`, both with Retry-After.
  */
-export function sendUnavailable(req: Request, res: Response) {
+export function sendUnavailable(req: Request, res: Response, outage: Outage = DATABASE) {
   res.statusMessage = "Service Unavailable";
-  sendError(req, res, 503, UNAVAILABLE_MESSAGE, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+  sendError(req, res, 503, outage.message, { "Retry-After": String(outage.retryAfterSeconds) });
 }
 
-/** Per request: did one of its queries meet the outage (set from React Router's handleError). */
-const requestState = new AsyncLocalStorage<{ unavailable: boolean }>();
+interface Outage {
+  message: string;
+  retryAfterSeconds: number;
+}
+const DATABASE: Outage = { message: UNAVAILABLE_MESSAGE, retryAfterSeconds: RETRY_AFTER_SECONDS };
+
+/** Per request: did one of its queries, or a file it read or wrote, meet an outage (set from React Router's handleError). */
+const requestState = new AsyncLocalStorage<{ unavailable: Outage | null }>();
+
+/** The file store's outage behind `error` (the error itself or what it wraps), if that is what it is. */
+function storageOutage(error: unknown): Outage | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === "object"; depth++) {
+    if (current instanceof StorageUnavailableError)
+      return { message: STORAGE_UNAVAILABLE_MESSAGE, retryAfterSeconds: current.retryAfterSeconds };
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
 
 /**
  * Notes a loader, action or render error (entry.server's handleError): true when it says the
- * database cannot be reached, and then the request answers 503.
+ * database or the file store cannot be reached, and then the request answers 503 (decision 161).
  */
 export function noteRequestError(error: unknown) {
-  if (!noteDatabaseError(error)) return false;
+  const storage = storageOutage(error);
+  if (storage) log().warn({ err: error }, "file store unavailable");
+  else if (!noteDatabaseError(error)) return false;
   const state = requestState.getStore();
-  if (state) state.unavailable = true;
+  if (state) state.unavailable = storage ?? DATABASE;
   return true;
 }
 
@@ -35,12 +56,12 @@ export function noteRequestError(error: unknown) {
 export function databaseGate() {
   return (req: Request, res: Response, next: NextFunction) => {
     if (databaseIsDown()) return sendUnavailable(req, res);
-    const state = { unavailable: false };
+    const state: { unavailable: Outage | null } = { unavailable: null };
     const status = res.status.bind(res);
     res.status = (code: number) => {
       if (code < 500 || !state.unavailable) return status(code);
       res.status = status;
-      sendUnavailable(req, res);
+      sendUnavailable(req, res, state.unavailable);
       // What React Router still sends of its 500 goes nowhere.
       res.append = () => res;
       res.write = () => true;
@@ -54,8 +75,9 @@ export function databaseGate() {
 /** Express error handler before the last one: errors raised outside React Router (sandbox routers, the adapter). */
 export function databaseUnavailableErrors() {
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (!noteDatabaseError(error)) return next(error);
+    const storage = storageOutage(error);
+    if (!storage && !noteDatabaseError(error)) return next(error);
     if (res.headersSent) return void res.end();
-    sendUnavailable(req, res);
+    sendUnavailable(req, res, storage ?? DATABASE);
   };
 }

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { fileStorage, StorageNotFoundError } from "../storage";
+import { fileStorage, STORAGE_UNAVAILABLE_MESSAGE, StorageNotFoundError, StorageUnavailableError } from "../storage";
 
 /**
  * A tenant's stored file as an HTTP answer: never stored by the browser or a proxy (`private,
@@ -26,6 +26,14 @@ const EXTENSIONS: Record<string, string> = {
   "video/3gpp": "3gp",
   "text/plain": "txt",
 };
+
+/** The file store cannot be reached: try again shortly (never a 500). */
+export function storageUnavailable(error: StorageUnavailableError) {
+  return new Response(STORAGE_UNAVAILABLE_MESSAGE, {
+    status: 503,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(error.retryAfterSeconds) },
+  });
+}
 
 export function fileNotFound(text = "File not found.") {
   return new Response(text, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
@@ -79,6 +87,16 @@ export async function storedFileResponse(request: Request, file: ServedFile, fal
 
   headers.set("Content-Type", file.mimeType);
   headers.set("Content-Disposition", dispositionOf(file, fallbackName));
+  // Handed out by the bucket itself (STORAGE_DOWNLOADS=redirect): a presigned URL, after the caller's permission check.
+  if (request.method === "GET") {
+    const contentDisposition = headers.get("Content-Disposition")!;
+    const url = await fileStorage().downloadUrl(file.storageKey, { contentType: file.mimeType, contentDisposition });
+    if (url)
+      return new Response(null, {
+        status: 302,
+        headers: { Location: url, "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" },
+      });
+  }
   // If-Range: a range of these bytes only; another version (or a date, which we do not keep) gets them all.
   const ifRange = request.headers.get("If-Range");
   const range = ifRange && ifRange !== etag ? null : byteRange(request.headers.get("Range"), file.size);
@@ -98,6 +116,7 @@ export async function storedFileResponse(request: Request, file: ServedFile, fal
     stream = await fileStorage().read(file.storageKey, range ?? undefined);
   } catch (error) {
     if (error instanceof StorageNotFoundError) return fileNotFound();
+    if (error instanceof StorageUnavailableError) return storageUnavailable(error);
     throw error;
   }
   return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status: range ? 206 : 200, headers });
