@@ -164,6 +164,17 @@ describe.each(settings)("with %s", (label, config) => {
     expect(after.KeyCount).toBe(0);
   });
 
+  test("keys with spaces, plus signs, non-ASCII letters and slashes sign, list and presign", async () => {
+    const c = client(config);
+    const key = `${prefix}odd/Ñairobi +254 (1)/ripoti ya mwezi.pdf`;
+    await c.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: "odd" }));
+    const listed = await c.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}odd/` }));
+    expect(listed.Contents!.map((o) => o.Key)).toEqual([key]);
+    const url = await getSignedUrl(c, new GetObjectCommand({ Bucket: bucket, Key: key }));
+    expect(await (await fetch(url)).text()).toBe("odd");
+    await c.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+  });
+
   test("a presigned GET and PUT work through fetch, except a default PUT URL's baked empty CRC32", async () => {
     const c = client(config);
     const key = `${prefix}presigned.txt`;
