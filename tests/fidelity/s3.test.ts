@@ -214,6 +214,14 @@ describe("what S3 refuses, the sandbox refuses", () => {
     );
   });
 
+  test("a signature scoped to another region is AuthorizationHeaderMalformed, naming the bucket's region", async () => {
+    const elsewhere = client({ region: "eu-west-1" });
+    const error = await refusal(elsewhere.send(new PutObjectCommand({ Bucket: TEST_BUCKET, Key: "x", Body: "x" })));
+    expect(error.name).toBe("AuthorizationHeaderMalformed");
+    expect(error.$metadata.httpStatusCode).toBe(400);
+    expect((error as unknown as { Region?: string }).Region).toBe("us-east-1");
+  });
+
   test("a tampered presigned URL and an expired one are 403", async () => {
     const c = client(WHEN_REQUIRED);
     await c.send(new PutObjectCommand({ Bucket: TEST_BUCKET, Key: "secret/a.txt", Body: "a" }));
