@@ -243,6 +243,24 @@ describe("what S3 refuses, the sandbox refuses", () => {
     }
   });
 
+  test("ListObjectsV2 pages through common prefixes one at a time", async () => {
+    const c = client();
+    for (const key of ["pages/a/1", "pages/a/2", "pages/b", "pages/c/1"])
+      await c.send(new PutObjectCommand({ Bucket: TEST_BUCKET, Key: key, Body: key }));
+    const seen: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await c.send(
+        new ListObjectsV2Command({ Bucket: TEST_BUCKET, Prefix: "pages/", Delimiter: "/", MaxKeys: 1, ContinuationToken: token }),
+      );
+      seen.push(...(page.CommonPrefixes ?? []).map((p) => p.Prefix!), ...(page.Contents ?? []).map((o) => o.Key!));
+      token = page.NextContinuationToken;
+    } while (token);
+    expect(seen).toEqual(["pages/a/", "pages/b", "pages/c/"]);
+    const bad = await refusal(c.send(new ListObjectsV2Command({ Bucket: TEST_BUCKET, ContinuationToken: "not a token" })));
+    expect(bad.name).toBe("InvalidArgument");
+  });
+
   test("a range past the end is 416 InvalidRange", async () => {
     const c = client();
     await c.send(new PutObjectCommand({ Bucket: TEST_BUCKET, Key: "short.txt", Body: "short" }));
