@@ -191,6 +191,8 @@ export function createS3Sandbox(options: S3SandboxOptions): S3Sandbox {
     res.setHeader("x-amz-request-id", requestId);
     res.setHeader("x-amz-id-2", randomBytes(24).toString("base64"));
     res.setHeader("Server", "JumbeS3Sandbox");
+    // The sandbox's clock, which the SDK reads to correct its own after RequestTimeTooSkewed.
+    res.setHeader("Date", new Date(now()).toUTCString());
     const method = req.method ?? "GET";
     const full = req.originalUrl ?? req.url ?? "/";
     const local = req.url ?? "/";

@@ -111,7 +111,7 @@ const invalidPart = (part: ListedPart) =>
     400,
     "InvalidPart",
     "One or more of the specified parts could not be found.  The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.",
-    { UploadId: "", PartNumber: part.partNumber, ETag: part.etag },
+    { PartNumber: part.partNumber, ETag: part.etag },
   );
 
 /** S3's checks of the list, in its order: ascending numbers, each part there with its ETag, each but the last ≥ 5 MiB. */

@@ -1,6 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Readable } from "node:stream";
+import { crc32 } from "node:zlib";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -20,6 +23,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { SignatureV4 } from "@smithy/signature-v4";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startS3Sandbox, TEST_BUCKET } from "@jumbe/sandbox/s3/test-support";
 
@@ -160,6 +164,17 @@ describe.each(settings)("with %s", (label, config) => {
     expect(after.KeyCount).toBe(0);
   });
 
+  test("keys with spaces, plus signs, non-ASCII letters and slashes sign, list and presign", async () => {
+    const c = client(config);
+    const key = `${prefix}odd/Ñairobi +254 (1)/ripoti ya mwezi.pdf`;
+    await c.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: "odd" }));
+    const listed = await c.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}odd/` }));
+    expect(listed.Contents!.map((o) => o.Key)).toEqual([key]);
+    const url = await getSignedUrl(c, new GetObjectCommand({ Bucket: bucket, Key: key }));
+    expect(await (await fetch(url)).text()).toBe("odd");
+    await c.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+  });
+
   test("a presigned GET and PUT work through fetch, except a default PUT URL's baked empty CRC32", async () => {
     const c = client(config);
     const key = `${prefix}presigned.txt`;
@@ -199,6 +214,14 @@ describe("what S3 refuses, the sandbox refuses", () => {
     );
   });
 
+  test("a signature scoped to another region is AuthorizationHeaderMalformed, naming the bucket's region", async () => {
+    const elsewhere = client({ region: "eu-west-1" });
+    const error = await refusal(elsewhere.send(new PutObjectCommand({ Bucket: TEST_BUCKET, Key: "x", Body: "x" })));
+    expect(error.name).toBe("AuthorizationHeaderMalformed");
+    expect(error.$metadata.httpStatusCode).toBe(400);
+    expect((error as unknown as { Region?: string }).Region).toBe("us-east-1");
+  });
+
   test("a tampered presigned URL and an expired one are 403", async () => {
     const c = client(WHEN_REQUIRED);
     await c.send(new PutObjectCommand({ Bucket: TEST_BUCKET, Key: "secret/a.txt", Body: "a" }));
@@ -218,6 +241,24 @@ describe("what S3 refuses, the sandbox refuses", () => {
     } finally {
       clock = 0;
     }
+  });
+
+  test("ListObjectsV2 pages through common prefixes one at a time", async () => {
+    const c = client();
+    for (const key of ["pages/a/1", "pages/a/2", "pages/b", "pages/c/1"])
+      await c.send(new PutObjectCommand({ Bucket: TEST_BUCKET, Key: key, Body: key }));
+    const seen: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await c.send(
+        new ListObjectsV2Command({ Bucket: TEST_BUCKET, Prefix: "pages/", Delimiter: "/", MaxKeys: 1, ContinuationToken: token }),
+      );
+      seen.push(...(page.CommonPrefixes ?? []).map((p) => p.Prefix!), ...(page.Contents ?? []).map((o) => o.Key!));
+      token = page.NextContinuationToken;
+    } while (token);
+    expect(seen).toEqual(["pages/a/", "pages/b", "pages/c/"]);
+    const bad = await refusal(c.send(new ListObjectsV2Command({ Bucket: TEST_BUCKET, ContinuationToken: "not a token" })));
+    expect(bad.name).toBe("InvalidArgument");
   });
 
   test("a range past the end is 416 InvalidRange", async () => {
@@ -294,6 +335,243 @@ describe("mounted under a path prefix", () => {
       expect(await (await fetch(url)).text()).toBe("under a prefix");
     } finally {
       await mounted.close();
+    }
+  });
+});
+
+const bytes = (data: string | ArrayBuffer | ArrayBufferView) =>
+  typeof data === "string"
+    ? Buffer.from(data)
+    : ArrayBuffer.isView(data)
+      ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+      : Buffer.from(data);
+
+/** SHA-256 for the SDK's own signer, from node:crypto (HMAC when given a secret). */
+class NodeSha256 {
+  private hash;
+  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
+    this.hash = secret === undefined ? createHash("sha256") : createHmac("sha256", bytes(secret));
+  }
+  update(data: string | ArrayBuffer | ArrayBufferView) {
+    this.hash.update(bytes(data));
+  }
+  digest() {
+    return Promise.resolve(new Uint8Array(this.hash.digest()));
+  }
+  reset() {}
+}
+
+interface RawOptions {
+  headers?: Record<string, string>;
+  /** What is signed: its SHA-256 goes in x-amz-content-sha256 unless `payload` says otherwise. */
+  body?: string | Buffer;
+  /** What is sent, when not what was signed. */
+  sent?: string | Buffer;
+  payload?: string;
+  signingDate?: Date;
+  /** Headers added after signing. */
+  after?: Record<string, string>;
+}
+
+/** A request signed by the SDK's own SigV4 signer (`@smithy/signature-v4`), then sent with fetch, so the test can change it after signing. */
+async function rawSigned(method: string, path: string, options: RawOptions = {}) {
+  const signer = new SignatureV4({
+    service: "s3",
+    region: s3.region,
+    credentials: s3.credentials,
+    sha256: NodeSha256,
+    uriEscapePath: false,
+  });
+  const url = new URL(`${s3.endpoint}${path}`);
+  const body = options.body ?? "";
+  const request = {
+    method,
+    protocol: url.protocol,
+    hostname: url.hostname,
+    port: Number(url.port),
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: { host: url.host, "x-amz-content-sha256": options.payload ?? sha256(Buffer.from(body)), ...options.headers } as Record<
+      string,
+      string
+    >,
+  };
+  const signed = await signer.sign(request, { signingDate: options.signingDate });
+  const { host: _host, ...headers } = signed.headers;
+  const sent = options.sent ?? body;
+  const response = await fetch(url, {
+    method,
+    headers: { ...headers, ...options.after },
+    body: method === "GET" || method === "HEAD" ? undefined : new Uint8Array(Buffer.from(sent)),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+const crc32Of = (data: Buffer) => {
+  const out = Buffer.alloc(4);
+  out.writeUInt32BE(crc32(data));
+  return out.toString("base64");
+};
+
+describe("requests the SDK would not send, made by hand and signed by its signer", () => {
+  test("a body changed after signing is XAmzContentSHA256Mismatch, and nothing is stored", async () => {
+    const answer = await rawSigned("PUT", `/${TEST_BUCKET}/raw/altered.txt`, { body: "the signed body", sent: "the forged body" });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain("<Code>XAmzContentSHA256Mismatch</Code>");
+    expect(s3.sandbox.store.getObject(TEST_BUCKET, "raw/altered.txt")).toBeUndefined();
+    expect((await rawSigned("PUT", `/${TEST_BUCKET}/raw/altered.txt`, { body: "the signed body" })).status).toBe(200);
+  });
+
+  test("a clock 20 minutes off is RequestTimeTooSkewed, which the SDK corrects and retries", async () => {
+    const skewed = await rawSigned("GET", `/${TEST_BUCKET}?list-type=2`, { signingDate: new Date(Date.now() - 20 * 60_000) });
+    expect(skewed.status).toBe(403);
+    expect(skewed.text).toContain("<Code>RequestTimeTooSkewed</Code>");
+    clock = 20 * 60_000;
+    try {
+      const before = s3.sandbox.calls.length;
+      await client().send(new HeadBucketCommand({ Bucket: TEST_BUCKET }));
+      expect(s3.sandbox.calls.slice(before).map((call) => call.code ?? call.status)).toEqual(["RequestTimeTooSkewed", 200]);
+    } finally {
+      clock = 0;
+    }
+  });
+
+  test("a header added after signing, or no signature at all, is AccessDenied", async () => {
+    const added = await rawSigned("PUT", `/${TEST_BUCKET}/raw/meta.txt`, { body: "x", after: { "x-amz-meta-added": "later" } });
+    expect(added.status).toBe(403);
+    expect(added.text).toContain("<Code>AccessDenied</Code>");
+    const anonymous = await fetch(`${s3.endpoint}/${TEST_BUCKET}/raw/meta.txt`);
+    expect(anonymous.status).toBe(403);
+  });
+
+  test("a CRC32 header that does not match the body is BadDigest; Content-MD5 too", async () => {
+    const body = Buffer.from("checksummed");
+    const wrong = await rawSigned("PUT", `/${TEST_BUCKET}/raw/crc.txt`, {
+      body,
+      headers: { "x-amz-checksum-crc32": crc32Of(Buffer.from("other")) },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain("<Code>BadDigest</Code>");
+    const md5Wrong = await rawSigned("PUT", `/${TEST_BUCKET}/raw/crc.txt`, {
+      body,
+      headers: { "content-md5": createHash("md5").update("other").digest("base64") },
+    });
+    expect(md5Wrong.text).toContain("<Code>BadDigest</Code>");
+    const right = await rawSigned("PUT", `/${TEST_BUCKET}/raw/crc.txt`, { body, headers: { "x-amz-checksum-crc32": crc32Of(body) } });
+    expect(right.status).toBe(200);
+    const named = await rawSigned("PUT", `/${TEST_BUCKET}/raw/crc.txt`, { body, headers: { "x-amz-sdk-checksum-algorithm": "CRC32" } });
+    expect(named.text).toContain("<Code>InvalidRequest</Code>");
+  });
+
+  test("aws-chunked with a trailing CRC32 is decoded and checked; signed chunks are not implemented", async () => {
+    const data = Buffer.from("first chunk|second chunk");
+    const chunked = (crc: string) =>
+      Buffer.concat([
+        Buffer.from(`c\r\n`),
+        data.subarray(0, 12),
+        Buffer.from(`\r\nc\r\n`),
+        data.subarray(12),
+        Buffer.from(`\r\n0\r\nx-amz-checksum-crc32:${crc}\r\n\r\n`),
+      ]);
+    const headers = {
+      "content-encoding": "aws-chunked",
+      "x-amz-decoded-content-length": String(data.length),
+      "x-amz-trailer": "x-amz-checksum-crc32",
+    };
+    const payload = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
+    const bad = await rawSigned("PUT", `/${TEST_BUCKET}/raw/chunked.txt`, { body: chunked(crc32Of(Buffer.from("x"))), payload, headers });
+    expect(bad.text).toContain("<Code>BadDigest</Code>");
+    const good = await rawSigned("PUT", `/${TEST_BUCKET}/raw/chunked.txt`, { body: chunked(crc32Of(data)), payload, headers });
+    expect(good.status).toBe(200);
+    const got = await client().send(new GetObjectCommand({ Bucket: TEST_BUCKET, Key: "raw/chunked.txt" }));
+    expect(await got.Body!.transformToString()).toBe(data.toString());
+    const signedChunks = await rawSigned("PUT", `/${TEST_BUCKET}/raw/chunked.txt`, {
+      body: "x",
+      payload: "STREAMING-AWS4-HMAC-SHA256-PAYLOAD",
+    });
+    expect(signedChunks.status).toBe(501);
+  });
+
+  test("DeleteObjects without Content-MD5 or a checksum is InvalidRequest", async () => {
+    const xml = `<Delete><Object><Key>raw/crc.txt</Key></Object></Delete>`;
+    const without = await rawSigned("POST", `/${TEST_BUCKET}?delete=`, { body: xml });
+    expect(without.status).toBe(400);
+    expect(without.text).toContain("<Code>InvalidRequest</Code>");
+    expect(s3.sandbox.store.getObject(TEST_BUCKET, "raw/crc.txt")).toBeDefined();
+    const withMd5 = await rawSigned("POST", `/${TEST_BUCKET}?delete=`, {
+      body: xml,
+      headers: { "content-md5": createHash("md5").update(xml).digest("base64") },
+    });
+    expect(withMd5.status).toBe(200);
+    expect(s3.sandbox.store.getObject(TEST_BUCKET, "raw/crc.txt")).toBeUndefined();
+  });
+
+  test("a presigned URL for more than a week is refused", async () => {
+    const url = await getSignedUrl(client(), new GetObjectCommand({ Bucket: TEST_BUCKET, Key: "short.txt" }), { expiresIn: 60 });
+    const answer = await fetch(url.replace("X-Amz-Expires=60", "X-Amz-Expires=604801"));
+    expect(answer.status).toBe(400);
+    expect(await answer.text()).toContain("<Code>AuthorizationQueryParametersError</Code>");
+  });
+});
+
+describe("faults and restarts", () => {
+  test("SlowDown answers 503 until the SDK's retries get through; a store that is down refuses connections", async () => {
+    const once = client({ maxAttempts: 1 });
+    s3.sandbox.faults.slowDown(1);
+    const slow = await refusal(once.send(new HeadObjectCommand({ Bucket: TEST_BUCKET, Key: "short.txt" })));
+    expect(slow.$metadata.httpStatusCode).toBe(503);
+    s3.sandbox.faults.slowDown(1);
+    const listed = await client().send(new ListObjectsV2Command({ Bucket: TEST_BUCKET, Prefix: "short" }));
+    expect(listed.Contents!.map((o) => o.Key)).toEqual(["short.txt"]);
+
+    await s3.refuseConnections!();
+    try {
+      // A new client: the one above keeps a pooled connection, which the store's going down resets.
+      const fresh = client({ maxAttempts: 1 });
+      const down = await refusal(fresh.send(new HeadObjectCommand({ Bucket: TEST_BUCKET, Key: "short.txt" })));
+      expect((down as unknown as { code?: string }).code).toBe("ECONNREFUSED");
+    } finally {
+      await s3.acceptConnections!();
+    }
+    expect((await client().send(new HeadObjectCommand({ Bucket: TEST_BUCKET, Key: "short.txt" }))).ContentLength).toBe(5);
+  });
+
+  test("objects, and an unfinished upload, survive a restart on the same directory", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "jumbe-s3-restart-"));
+    try {
+      const first = await startS3Sandbox({ dir });
+      const c1 = new S3Client({ endpoint: first.endpoint, region: first.region, forcePathStyle: true, credentials: first.credentials });
+      await c1.send(new PutObjectCommand({ Bucket: TEST_BUCKET, Key: "kept.txt", Body: "kept" }));
+      const { UploadId } = await c1.send(new CreateMultipartUploadCommand({ Bucket: TEST_BUCKET, Key: "later.bin" }));
+      const part = await c1.send(new UploadPartCommand({ Bucket: TEST_BUCKET, Key: "later.bin", UploadId, PartNumber: 1, Body: "tail" }));
+      await first.close();
+      const second = await startS3Sandbox({ dir });
+      try {
+        const c2 = new S3Client({
+          endpoint: second.endpoint,
+          region: second.region,
+          forcePathStyle: true,
+          credentials: second.credentials,
+        });
+        expect(await (await c2.send(new GetObjectCommand({ Bucket: TEST_BUCKET, Key: "kept.txt" }))).Body!.transformToString()).toBe(
+          "kept",
+        );
+        await c2.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: TEST_BUCKET,
+            Key: "later.bin",
+            UploadId,
+            MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag! }] },
+          }),
+        );
+        expect(await (await c2.send(new GetObjectCommand({ Bucket: TEST_BUCKET, Key: "later.bin" }))).Body!.transformToString()).toBe(
+          "tail",
+        );
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
