@@ -3,7 +3,7 @@ import { db, rawQuery } from "../../infrastructure/db/client";
 import { sessions, type Organization, type User } from "../../infrastructure/db/schema";
 import { randomToken, sha256 } from "../../infrastructure/security/crypto";
 import { messagesUsedThisMonthSql } from "../billing";
-import { shellCountsSql } from "../notifications/queries";
+import { shellCountsSql } from "../notifications";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { SESSION_COOKIE, readCookie, sessionCookieHeader } from "../../infrastructure/http/cookies";
 

@@ -16,3 +16,4 @@ export {
 export { notifyNewDeviceSignIn } from "./new-device";
 export { notify } from "./notify";
 export { storedWords } from "./stored-words";
+export { shellCountsSql } from "./queries";
