@@ -87,6 +87,19 @@ export const EnvVariables = z.object({
     .optional()
     .describe("`postgres://` or `postgresql://` URL. When set, Jumbe uses that PostgreSQL server instead of PGlite."),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10).describe("PostgreSQL connections per process."),
+  DATABASE_POOLER: z
+    .enum(["none", "pgbouncer-transaction"])
+    .default("none")
+    .describe(
+      "What `DATABASE_URL` reaches: `none`, PostgreSQL itself; `pgbouncer-transaction`, PgBouncer in transaction pooling (`pool_mode = transaction`): statements are then never prepared by name on a connection (decision 062 off), and what needs a session goes to `DATABASE_DIRECT_URL` (decision 162).",
+    ),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_DIRECT_URL must be a postgres:// URL")
+    .optional()
+    .describe(
+      "PostgreSQL itself, not the pooler: the dedicated LISTEN connection (live updates across instances) and the migrations at start-up use it. Required with `DATABASE_POOLER=pgbouncer-transaction`.",
+    ),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
     .int()
@@ -592,6 +605,20 @@ const EnvSchema = EnvVariables.transform((env) => {
     ),
   };
 }).superRefine((env, ctx) => {
+  // In any deployment: LISTEN and the migrations need a session, which a transaction pooler does not keep.
+  const pooled = env.DATABASE_POOLER !== "none";
+  if (pooled && !env.DATABASE_URL)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_POOLER"],
+      message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_URL (the pooler's address)`,
+    });
+  if (pooled && env.DATABASE_URL && !env.DATABASE_DIRECT_URL)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_DIRECT_URL"],
+      message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_DIRECT_URL, PostgreSQL's own address: LISTEN (live updates across instances) and the migrations need a session, which transaction pooling does not keep`,
+    });
   if (!env.production) return;
   if (env.SESSION_SECRET === DEMO_SESSION_SECRET)
     ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
