@@ -29,6 +29,8 @@ export async function freePort(): Promise<number> {
 }
 
 export interface RunningPgBouncer {
+  /** PgBouncer's process (its CPU time, for the bench). */
+  pid: number;
   /** `url` with PgBouncer's host and port in place of PostgreSQL's (same user and database). */
   through(url: string): string;
   /** A statement on PgBouncer's admin console (`SHOW POOLS`, `SHOW SERVERS`...). */
@@ -115,7 +117,7 @@ export async function startPgBouncer(
   while (Date.now() < deadline && child.exitCode === null) {
     try {
       await admin("SHOW VERSION");
-      return { through, admin, output: () => output, stop };
+      return { pid: child.pid!, through, admin, output: () => output, stop };
     } catch (error) {
       last = error;
       await new Promise((resolve) => setTimeout(resolve, 100));
