@@ -19,6 +19,46 @@ export function findPgBouncer(): string | undefined {
   return undefined;
 }
 
+export const SHIPPED_CONFIG = "deploy/pgbouncer/pgbouncer.ini";
+
+/**
+ * The shipped PgBouncer configuration made runnable in a test, changing only what a test machine
+ * needs: every database of the test cluster (`* =`, each test file has its own) at its address,
+ * a free loopback port and no Unix socket, trust authentication as the test cluster has, the pool
+ * size asked for (no reserve, the database's ceiling the same), no log or pid file (the child's
+ * output; the folder may not be writable once it drops root). Everything else (pool_mode, the
+ * reset query, timeouts, the checks) is the file as shipped. Each rewrite must apply, so the test
+ * notices when the file changes shape.
+ */
+export function pgbouncerConfigForTest(
+  source: string,
+  settings: { upstream: { host: string; port: number }; port: number; poolSize: number; authFile: string; adminUser: string },
+) {
+  let config = source;
+  const rewrite = (pattern: RegExp, replacement: string, what: string) => {
+    if (!pattern.test(config)) throw new Error(`${SHIPPED_CONFIG} no longer has ${what} (${pattern}); update tests/support/pgbouncer.ts`);
+    config = config.replace(pattern, replacement);
+  };
+  rewrite(
+    /^jumbe = host=\S+ port=\d+ dbname=jumbe$/m,
+    `* = host=${settings.upstream.host} port=${settings.upstream.port}`,
+    "the jumbe database",
+  );
+  rewrite(/^listen_port = \d+$/m, `listen_port = ${settings.port}`, "listen_port");
+  rewrite(/^listen_addr = .*$/m, "listen_addr = 127.0.0.1", "listen_addr");
+  rewrite(/^unix_socket_dir = .*$/m, "unix_socket_dir =", "unix_socket_dir");
+  rewrite(/^auth_type = .*$/m, "auth_type = trust", "auth_type");
+  rewrite(/^auth_file = .*$/m, `auth_file = ${settings.authFile}`, "auth_file");
+  rewrite(/^default_pool_size = \d+$/m, `default_pool_size = ${settings.poolSize}`, "default_pool_size");
+  rewrite(/^reserve_pool_size = \d+$/m, "reserve_pool_size = 0", "reserve_pool_size");
+  rewrite(/^max_db_connections = \d+$/m, `max_db_connections = ${settings.poolSize}`, "max_db_connections");
+  rewrite(/^admin_users = .*$/m, `admin_users = ${settings.adminUser}`, "admin_users");
+  rewrite(/^logfile = .*\n/m, "", "logfile");
+  rewrite(/^pidfile = .*\n/m, "", "pidfile");
+  if (!/^pool_mode = transaction$/m.test(config)) throw new Error(`${SHIPPED_CONFIG} is no longer in transaction pooling`);
+  return config;
+}
+
 /** A loopback port nobody listens on right now. */
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -40,11 +80,10 @@ export interface RunningPgBouncer {
 }
 
 /**
- * PgBouncer in front of the PostgreSQL server of `upstreamUrl`, as a child process in the foreground
- * with its configuration, log and pid file in a temporary folder: `pool_mode` (transaction unless
- * said), at most `poolSize` server connections per database and user, every database of the server
- * (`* =`), trust authentication as the test cluster has. As root it drops to `runAs` (PgBouncer
- * refuses to run as root), hence a folder others may read.
+ * PgBouncer in front of the PostgreSQL server of `upstreamUrl`, as a child process in the foreground,
+ * with the shipped configuration (pgbouncerConfigForTest: transaction pooling unless `mode` says
+ * session, at most `poolSize` server connections per database) in a temporary folder. As root it
+ * drops to `runAs` (PgBouncer refuses to run as root), hence a folder others may read.
  */
 export async function startPgBouncer(
   binary: string,
@@ -57,25 +96,17 @@ export async function startPgBouncer(
   const dir = mkdtempSync(path.join(tmpdir(), "jumbe-pgbouncer-"));
   chmodSync(dir, 0o755);
   writeFileSync(path.join(dir, "userlist.txt"), `"${user}" ""\n`);
+  const shipped = readFileSync(path.resolve(import.meta.dirname, "../..", SHIPPED_CONFIG), "utf8");
+  const config = pgbouncerConfigForTest(shipped, {
+    upstream: { host: upstream.hostname, port: Number(upstream.port || 5432) },
+    port,
+    poolSize: options.poolSize,
+    authFile: path.join(dir, "userlist.txt"),
+    adminUser: user,
+  });
   writeFileSync(
     path.join(dir, "pgbouncer.ini"),
-    [
-      "[databases]",
-      `* = host=${upstream.hostname} port=${upstream.port || 5432}`,
-      "[pgbouncer]",
-      "listen_addr = 127.0.0.1",
-      `listen_port = ${port}`,
-      "unix_socket_dir =",
-      "auth_type = trust",
-      `auth_file = ${path.join(dir, "userlist.txt")}`,
-      `admin_users = ${user}`,
-      `pool_mode = ${options.mode ?? "transaction"}`,
-      `default_pool_size = ${options.poolSize}`,
-      "min_pool_size = 0",
-      "reserve_pool_size = 0",
-      "max_client_conn = 400",
-      "",
-    ].join("\n"),
+    options.mode === "session" ? config.replace(/^pool_mode = transaction$/m, "pool_mode = session") : config,
   );
   for (const file of ["userlist.txt", "pgbouncer.ini"]) chmodSync(path.join(dir, file), 0o644);
   const runAs = options.runAs ?? (process.getuid?.() === 0 ? "postgres" : undefined);
