@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { closeDatabase, db, listenChannel, openDatabase, rawQuery } from "~/.server/infrastructure/db/client";
 import { preparedQuery } from "~/.server/infrastructure/db/prepared";
+import { queryRows } from "~/.server/infrastructure/db/query";
 import { organizations } from "~/.server/infrastructure/db/schema";
 import { claimJobs, enqueueJob } from "~/.server/infrastructure/jobs/queue";
 import { changeWallet } from "~/.server/domains/billing/ledger";
@@ -90,9 +91,8 @@ describe.skipIf(!postgres || !binary)("Jumbe behind PgBouncer in transaction poo
         Array.from({ length: 30 }, (_, i) =>
           i % 2
             ? rawQuery<{ n: number }>("select count(*)::int as n from organizations where id = any($1::uuid[])", [ids])
-            : db().transaction(
-                async (tx) =>
-                  (await tx.execute(sql`select count(*)::int as n from organizations where id = any(${sql.param(ids)}::uuid[])`)).rows,
+            : db().transaction((tx) =>
+                queryRows<{ n: number }>(tx, sql`select count(*)::int as n from organizations where id = any(${sql.param(ids)}::uuid[])`),
               ),
         ),
       );
@@ -197,7 +197,7 @@ describe.skipIf(!postgres || !binary)("Jumbe behind PgBouncer in transaction poo
       );
       await Promise.all(busy);
       await vi.waitFor(() => expect([...heard].sort()).toEqual(Array.from({ length: 10 }, (_, i) => `payload ${i}`).sort()), {
-        timeout: 10_000,
+        timeout: 30_000,
         interval: 20,
       });
     } finally {

@@ -605,20 +605,7 @@ const EnvSchema = EnvVariables.transform((env) => {
     ),
   };
 }).superRefine((env, ctx) => {
-  // In any deployment: LISTEN and the migrations need a session, which a transaction pooler does not keep.
-  const pooled = env.DATABASE_POOLER !== "none";
-  if (pooled && !env.DATABASE_URL)
-    ctx.addIssue({
-      code: "custom",
-      path: ["DATABASE_POOLER"],
-      message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_URL (the pooler's address)`,
-    });
-  if (pooled && env.DATABASE_URL && !env.DATABASE_DIRECT_URL)
-    ctx.addIssue({
-      code: "custom",
-      path: ["DATABASE_DIRECT_URL"],
-      message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_DIRECT_URL, PostgreSQL's own address: LISTEN (live updates across instances) and the migrations need a session, which transaction pooling does not keep`,
-    });
+  poolerSettings(env, ctx);
   if (!env.production) return;
   if (env.SESSION_SECRET === DEMO_SESSION_SECRET)
     ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
@@ -709,6 +696,29 @@ const EnvSchema = EnvVariables.transform((env) => {
       message: "refusing to start in production with a Paystack test key (sk_test_...)",
     });
 });
+
+/**
+ * In any deployment (decision 162): behind a transaction pooler, LISTEN and the migrations need
+ * PostgreSQL's own address, since the pooler keeps no session.
+ */
+function poolerSettings(
+  env: Pick<z.output<typeof EnvVariables>, "DATABASE_POOLER" | "DATABASE_URL" | "DATABASE_DIRECT_URL">,
+  ctx: { addIssue: (issue: { code: "custom"; path: string[]; message: string }) => void },
+) {
+  if (env.DATABASE_POOLER === "none") return;
+  if (!env.DATABASE_URL)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_POOLER"],
+      message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_URL (the pooler's address)`,
+    });
+  else if (!env.DATABASE_DIRECT_URL)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_DIRECT_URL"],
+      message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_DIRECT_URL, PostgreSQL's own address: LISTEN (live updates across instances) and the migrations need a session, which transaction pooling does not keep`,
+    });
+}
 
 /**
  * The integrations' apps and addresses (issue 45). In sandbox mode each defaults to its sandbox on
