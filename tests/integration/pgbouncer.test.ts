@@ -205,6 +205,15 @@ describe.skipIf(!postgres || !binary)("Jumbe behind PgBouncer in transaction poo
     }
   });
 
+  it("is refused a session setting sent at start-up, which is why none is sent (env.ts refuses one in DATABASE_URL)", async () => {
+    const { default: pg } = await import("pg");
+    for (const setting of [{ options: "-c statement_timeout=5000" }, { statement_timeout: 5000 }]) {
+      const client = new pg.Client({ connectionString: bouncer.through(testDatabaseUrl()!), ...setting });
+      await expect(client.connect()).rejects.toThrow(/unsupported startup parameter/);
+      await client.end().catch(() => {});
+    }
+  });
+
   it("leaves a pooled connection clean after an error, a cancelled statement and settings made in a transaction", async () => {
     // An error mid-transaction, with transaction-scoped settings made before it.
     const failing = Array.from({ length: 12 }, () =>

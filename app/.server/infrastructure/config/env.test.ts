@@ -57,6 +57,14 @@ describe("configuration", () => {
       /DATABASE_POOLER: DATABASE_POOLER=pgbouncer-transaction needs DATABASE_URL/,
     );
     expect(() => parseEnv({ DATABASE_URL: pooler, DATABASE_POOLER: "pgbouncer-session" })).toThrow(/DATABASE_POOLER/);
+    // A session setting in the URL would be a startup parameter PgBouncer refuses.
+    expect(() =>
+      parseEnv({
+        DATABASE_URL: `${pooler}?options=-c%20search_path%3Djumbe&statement_timeout=5000`,
+        DATABASE_POOLER: "pgbouncer-transaction",
+        DATABASE_DIRECT_URL: "postgres://jumbe@db:5432/jumbe",
+      }),
+    ).toThrow(/DATABASE_URL: DATABASE_URL sends options, statement_timeout at start-up, which PgBouncer refuses/);
     expect(() => parseEnv({ DATABASE_URL: pooler, DATABASE_POOLER: "pgbouncer-transaction", DATABASE_DIRECT_URL: "db:5432" })).toThrow(
       /DATABASE_DIRECT_URL must be a postgres:\/\/ URL/,
     );

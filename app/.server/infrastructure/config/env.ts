@@ -712,12 +712,28 @@ function poolerSettings(
       path: ["DATABASE_POOLER"],
       message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_URL (the pooler's address)`,
     });
+  else if (startupParameters(env.DATABASE_URL).length)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_URL"],
+      message: `DATABASE_URL sends ${startupParameters(env.DATABASE_URL).join(", ")} at start-up, which PgBouncer refuses: set them on the role (ALTER ROLE ... SET), or SET LOCAL in the transaction`,
+    });
   else if (!env.DATABASE_DIRECT_URL)
     ctx.addIssue({
       code: "custom",
       path: ["DATABASE_DIRECT_URL"],
       message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_DIRECT_URL, PostgreSQL's own address: LISTEN (live updates across instances) and the migrations need a session, which transaction pooling does not keep`,
     });
+}
+
+/** Session settings a postgres:// URL would have node-postgres send at start-up (`?options=`, `?statement_timeout=`...). */
+function startupParameters(url: string) {
+  const sent = ["options", "statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout"];
+  try {
+    return sent.filter((name) => new URL(url).searchParams.has(name));
+  } catch {
+    return [];
+  }
 }
 
 /**
