@@ -420,7 +420,12 @@ export async function startServer(
   const config = env();
   await openDatabase(
     config.DATABASE_URL
-      ? { databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+      ? {
+          databaseUrl: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          pooler: config.DATABASE_POOLER,
+          directUrl: config.DATABASE_DIRECT_URL,
+        }
       : { dataDir: path.join(config.DATA_DIR, "pglite") },
   );
   wireDomainEvents();

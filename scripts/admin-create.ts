@@ -85,7 +85,9 @@ async function main() {
   const { createFirstAdministrator } = await import("~/.server/domains/admin/staff/first-admin");
   const config = env();
   await openDatabase(
-    config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL, poolSize: 1 } : { dataDir: path.join(config.DATA_DIR, "pglite") },
+    config.DATABASE_URL
+      ? { databaseUrl: config.DATABASE_URL, poolSize: 1, pooler: config.DATABASE_POOLER, directUrl: config.DATABASE_DIRECT_URL }
+      : { dataDir: path.join(config.DATA_DIR, "pglite") },
   );
   try {
     const result = await createFirstAdministrator(input);

@@ -47,6 +47,32 @@ describe("configuration", () => {
     expect(() => parseEnv({ DEPLOYMENT: "staging" })).toThrow(/DEPLOYMENT/);
   });
 
+  it("refuses PgBouncer's transaction pooling without PostgreSQL's direct address, in any deployment", () => {
+    const pooler = "postgres://jumbe@127.0.0.1:6432/jumbe";
+    expect(parseEnv({}).DATABASE_POOLER).toBe("none");
+    expect(() => parseEnv({ DATABASE_URL: pooler, DATABASE_POOLER: "pgbouncer-transaction" })).toThrow(
+      /DATABASE_DIRECT_URL: DATABASE_POOLER=pgbouncer-transaction needs DATABASE_DIRECT_URL.*LISTEN/,
+    );
+    expect(() => parseEnv({ DATABASE_POOLER: "pgbouncer-transaction", DATABASE_DIRECT_URL: "postgres://jumbe@db/jumbe" })).toThrow(
+      /DATABASE_POOLER: DATABASE_POOLER=pgbouncer-transaction needs DATABASE_URL/,
+    );
+    expect(() => parseEnv({ DATABASE_URL: pooler, DATABASE_POOLER: "pgbouncer-session" })).toThrow(/DATABASE_POOLER/);
+    // A session setting in the URL would be a startup parameter PgBouncer refuses.
+    expect(() =>
+      parseEnv({
+        DATABASE_URL: `${pooler}?options=-c%20search_path%3Djumbe&statement_timeout=5000`,
+        DATABASE_POOLER: "pgbouncer-transaction",
+        DATABASE_DIRECT_URL: "postgres://jumbe@db:5432/jumbe",
+      }),
+    ).toThrow(/DATABASE_URL: DATABASE_URL sends options, statement_timeout at start-up, which PgBouncer refuses/);
+    expect(() => parseEnv({ DATABASE_URL: pooler, DATABASE_POOLER: "pgbouncer-transaction", DATABASE_DIRECT_URL: "db:5432" })).toThrow(
+      /DATABASE_DIRECT_URL must be a postgres:\/\/ URL/,
+    );
+    expect(
+      parseEnv({ DATABASE_URL: pooler, DATABASE_POOLER: "pgbouncer-transaction", DATABASE_DIRECT_URL: "postgres://jumbe@db:5432/jumbe" }),
+    ).toMatchObject({ DATABASE_POOLER: "pgbouncer-transaction", DATABASE_DIRECT_URL: "postgres://jumbe@db:5432/jumbe" });
+  });
+
   it("turns the sandbox off in production unless SANDBOX=1 on a declared demo host", () => {
     const base = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://mail.example:587", ...META };
     expect(parseEnv(base).sandbox).toBe(false);

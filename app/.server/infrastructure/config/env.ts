@@ -150,6 +150,19 @@ export const EnvVariables = z.object({
     .optional()
     .describe("`postgres://` or `postgresql://` URL. When set, Jumbe uses that PostgreSQL server instead of PGlite."),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10).describe("PostgreSQL connections per process."),
+  DATABASE_POOLER: z
+    .enum(["none", "pgbouncer-transaction"])
+    .default("none")
+    .describe(
+      "What `DATABASE_URL` reaches: `none`, PostgreSQL itself; `pgbouncer-transaction`, PgBouncer in transaction pooling (`pool_mode = transaction`): statements are then never prepared by name on a connection (decision 062 off), and what needs a session goes to `DATABASE_DIRECT_URL` (decision 162).",
+    ),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_DIRECT_URL must be a postgres:// URL")
+    .optional()
+    .describe(
+      "PostgreSQL itself, not the pooler: the dedicated LISTEN connection (live updates across instances) and the migrations at start-up use it. Required with `DATABASE_POOLER=pgbouncer-transaction`.",
+    ),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
     .int()
@@ -658,6 +671,7 @@ const EnvSchema = EnvVariables.transform((env) => {
   };
 }).superRefine((env, ctx) => {
   storageIssues(env, ctx);
+  poolerSettings(env, ctx);
   if (!env.production) return;
   if (env.SESSION_SECRET === DEMO_SESSION_SECRET)
     ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
@@ -762,6 +776,45 @@ function storageIssues(env: z.output<typeof EnvVariables>, ctx: z.RefinementCtx)
     issue("STORAGE_DOWNLOADS", "STORAGE_DOWNLOADS=redirect needs STORAGE=s3: the local folder has no presigned URLs");
   if (env.STORAGE !== "s3" && env.S3_BUCKET)
     issue("STORAGE", "S3_BUCKET is set but STORAGE is local: set STORAGE=s3 to use the bucket, or unset S3_BUCKET");
+}
+
+/**
+ * In any deployment (decision 162): behind a transaction pooler, LISTEN and the migrations need
+ * PostgreSQL's own address, since the pooler keeps no session.
+ */
+function poolerSettings(
+  env: Pick<z.output<typeof EnvVariables>, "DATABASE_POOLER" | "DATABASE_URL" | "DATABASE_DIRECT_URL">,
+  ctx: { addIssue: (issue: { code: "custom"; path: string[]; message: string }) => void },
+) {
+  if (env.DATABASE_POOLER === "none") return;
+  if (!env.DATABASE_URL)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_POOLER"],
+      message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_URL (the pooler's address)`,
+    });
+  else if (startupParameters(env.DATABASE_URL).length)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_URL"],
+      message: `DATABASE_URL sends ${startupParameters(env.DATABASE_URL).join(", ")} at start-up, which PgBouncer refuses: set them on the role (ALTER ROLE ... SET), or SET LOCAL in the transaction`,
+    });
+  else if (!env.DATABASE_DIRECT_URL)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_DIRECT_URL"],
+      message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_DIRECT_URL, PostgreSQL's own address: LISTEN (live updates across instances) and the migrations need a session, which transaction pooling does not keep`,
+    });
+}
+
+/** Session settings a postgres:// URL would have node-postgres send at start-up (`?options=`, `?statement_timeout=`...). */
+function startupParameters(url: string) {
+  const sent = ["options", "statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout"];
+  try {
+    return sent.filter((name) => new URL(url).searchParams.has(name));
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -71,8 +71,18 @@ export async function closeDatabase() {
   await handle?.close();
 }
 
+/**
+ * What `databaseUrl` reaches (decision 162): PostgreSQL itself, or PgBouncer in transaction pooling,
+ * where each transaction may land on another server connection and nothing of a session outlives it.
+ */
+export type DatabasePooler = "none" | "pgbouncer-transaction";
+
 export interface OpenOptions {
   databaseUrl?: string;
+  /** `pgbouncer-transaction`: no statements named per connection, and `directUrl` for what needs a session. */
+  pooler?: DatabasePooler;
+  /** PostgreSQL itself, behind the pooler: the LISTEN connection and the migrations. Required with a pooler. */
+  directUrl?: string;
   /** Connections per process on PostgreSQL. */
   poolSize?: number;
   /** PGlite data directory; `memory://` keeps it in memory (tests). */
@@ -84,12 +94,25 @@ export interface OpenOptions {
 
 /** PostgreSQL when a URL is given, otherwise embedded PGlite; migrations applied on open. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  const direct = sessionUrl(options);
   const handle = options.databaseUrl
-    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, direct)
     : await openPglite(options.dataDir ?? "memory://", options.loadDataDir);
-  if (options.migrate !== false) await migrateDatabase(handle);
+  if (options.migrate !== false) await (direct ? migrateDirect(direct) : migrateDatabase(handle));
   setCurrentDatabase(handle);
   return handle;
+}
+
+/**
+ * PostgreSQL's own address behind a transaction pooler, or undefined without one. A pooler without
+ * it is refused: LISTEN and the migrations would go through the pooler and quietly lose their session.
+ */
+function sessionUrl(options: OpenOptions) {
+  const pooler = options.pooler ?? "none";
+  if (pooler === "none") return undefined;
+  if (!options.databaseUrl || !options.directUrl)
+    throw new Error(`A database behind ${pooler} needs both its URL and PostgreSQL's direct URL (for LISTEN and the migrations)`);
+  return options.directUrl;
 }
 
 /** How long a query waits for a connection while PostgreSQL does not answer, before it fails (503). */
@@ -102,7 +125,7 @@ const CONNECT_TIMEOUT_MS = 3000;
  * clients itself (also a checked-out one once released), so the handlers only log and note that the
  * database may be down; the next query opens a fresh connection.
  */
-async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
+async function openPostgres(url: string, max: number, directUrl?: string): Promise<DatabaseHandle> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000 });
@@ -112,17 +135,20 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   };
   // Every client logs its own loss, idle or checked out (a transaction between two statements has
   // no pool listener); the pool's event for an idle one is the same loss again.
-  // Each statement parsed and planned once per connection (decision 062).
-  const names = new StatementNames();
+  // Each statement parsed and planned once per connection (decision 062); not behind a transaction
+  // pooler, whose next transaction may run on a server connection that never prepared it (and
+  // PgBouncer 1.18 forwards no prepared statement at all): decision 162.
+  const names = directUrl ? undefined : new StatementNames();
   pool.on("connect", (client) => {
     client.on("error", dropped);
-    nameStatements(client, names);
+    if (names) nameStatements(client, names);
   });
   pool.on("error", (error) => void noteDatabaseError(error));
   guardPool(pool);
   const query = async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[];
   setAvailabilityProbe(() => query("select 1"));
-  const listener = createPgListener(url);
+  // LISTEN holds its session for as long as the process listens: PostgreSQL itself, never the pooler.
+  const listener = createPgListener(directUrl ?? url);
   return {
     db: guardTransactions(drizzle(pool, { schema, logger: counting }) as Database),
     kind: "postgres",
@@ -202,6 +228,20 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     },
     close: () => client.close(),
   };
+}
+
+/** The migrations on one connection to PostgreSQL itself, closed once they are done (behind a pooler). */
+async function migrateDirect(directUrl: string) {
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const client = new pg.Client({ connectionString: directUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  await client.connect();
+  try {
+    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.end();
+  }
 }
 
 async function migrateDatabase(handle: DatabaseHandle) {
