@@ -147,7 +147,8 @@ async function run() {
       incomingUrl: `${server.baseUrl}/webhooks/sms/${token}/incoming`,
       optOutUrl: `${server.baseUrl}/webhooks/sms/${token}/optout`,
     });
-    const sentBefore = (await control("GET", "/messages")).messages.length;
+    // The sandbox keeps the last 2,000 messages; its total counts every one.
+    const sentBefore = (await control("GET", "/messages")).total;
 
     // Two audiences: contacts tagged per campaign, opted in; the unreachable ones wrote by SMS an hour ago.
     if (recipientsCount * share > 10_000 || recipientsCount > 200_000)
@@ -256,7 +257,7 @@ async function run() {
          (select count(*) from sms_fallbacks where campaign_id = $2)::int as baseline_fallbacks`,
       [fallback.id, baseline.id],
     );
-    const sandboxSent = (await control("GET", "/messages")).messages.length - sentBefore;
+    const sandboxSent = (await control("GET", "/messages")).total - sentBefore;
     const n = (x, d = 0) =>
       typeof x === "number" ? x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }) : "-";
     console.log(

@@ -61,7 +61,8 @@ export function controlRouter(ctx: AfricastalkingContext): Router {
     account.balance = toKes4(kes);
     res.json({ account: accountView(account) });
   });
-  router.get("/messages", (_req, res) => void res.json({ messages: ctx.state.sent.slice().reverse() }));
+  // The last 2,000 kept, newest first; `total`: every one sent since the sandbox started.
+  router.get("/messages", (_req, res) => void res.json({ messages: ctx.state.sent.slice().reverse(), total: ctx.state.sentTotal }));
   router.get("/inbox", (_req, res) => void res.json({ messages: ctx.state.inbox.slice().reverse() }));
   router.get("/callbacks", (_req, res) => void res.json({ callbacks: ctx.sender.list() }));
   router.post("/incoming", (req, res) => void answer(res, incomingAction(ctx, body(req))));

@@ -140,6 +140,11 @@ export class SmsState {
     return account;
   }
 
+  /** Every message sent since the sandbox started (resets too), also those no longer kept. */
+  get sentTotal() {
+    return this.nextSent;
+  }
+
   record(message: Omit<SentMessage, "index">) {
     const stored = { ...message, index: this.nextSent++ };
     this.sent.push(stored);
