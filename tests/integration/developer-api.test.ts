@@ -360,7 +360,18 @@ describe("OpenAPI and the Developers page's examples", () => {
     ]);
     expect(doc.components.schemas.Campaign.required).toEqual(expect.arrayContaining(["id", "status", "counts"]));
     expect(Object.keys(doc.paths["/api/v1/media"].post.requestBody.content)).toEqual(["multipart/form-data"]);
-    expect(Object.keys(doc.paths["/api/v1/media"].post.responses)).toEqual(["201", "400", "401", "403", "409", "413", "415", "429", "500"]);
+    expect(Object.keys(doc.paths["/api/v1/media"].post.responses)).toEqual([
+      "201",
+      "400",
+      "401",
+      "403",
+      "409",
+      "413",
+      "415",
+      "429",
+      "500",
+      "503",
+    ]);
     expect(Object.keys(doc.paths["/api/v1/media/{id}"])).toEqual(["get", "delete"]);
     expect(doc.paths["/api/v1/messages"].post.parameters).toEqual([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]);
     expect(Object.keys(doc.paths["/api/v1/messages"].post.responses)).toEqual([
