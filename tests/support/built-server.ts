@@ -6,6 +6,7 @@ import net from "node:net";
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
 import { adminQuery } from "./database";
+import { freePort } from "./local-tools";
 import { madeOnce } from "./made-once";
 import { postgresBinDir } from "./private-postgres";
 
@@ -21,14 +22,7 @@ export const buildExists = () => process.env.JUMBE_BUILT_SERVER !== "later" && e
 export const DEMO = { email: "demo@jumbe.demo", password: "JumbeDemo#2026" };
 export const ADMIN = { email: "admin@jumbe.demo", password: "JumbeAdmin#2026" };
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /**
  * A free port held open until `release()`: for a process that binds it much later (nginx, after the

@@ -1,22 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { findExecutable } from "./local-tools";
 import { rawRequest } from "./raw-http";
 
 /** nginx as Debian installs it, or the first on PATH; undefined when there is none. */
-export function findNginx(): string | undefined {
-  const candidates = ["/usr/sbin/nginx", ...(process.env.PATH ?? "").split(":").map((dir) => path.join(dir, "nginx"))];
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
+export const findNginx = () => findExecutable("nginx");
 
 export const SITE_CONFIG = "deploy/nginx/jumbe.conf";
 

@@ -1,23 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { findExecutable, freePort } from "./local-tools";
 
 /** Debian's PgBouncer, or the first on PATH; undefined when there is none. */
-export function findPgBouncer(): string | undefined {
-  const candidates = ["/usr/sbin/pgbouncer", ...(process.env.PATH ?? "").split(":").map((dir) => path.join(dir, "pgbouncer"))];
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
+export const findPgBouncer = () => findExecutable("pgbouncer");
 
 export const SHIPPED_CONFIG = "deploy/pgbouncer/pgbouncer.ini";
 
@@ -57,15 +46,6 @@ export function pgbouncerConfigForTest(
   rewrite(/^pidfile = .*\n/m, "", "pidfile");
   if (!/^pool_mode = transaction$/m.test(config)) throw new Error(`${SHIPPED_CONFIG} is no longer in transaction pooling`);
   return config;
-}
-
-/** A loopback port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export interface RunningPgBouncer {

@@ -1,5 +1,6 @@
 import { log } from "../log";
 import { processState } from "../process-state";
+import { NETWORK_ERROR_CODES } from "../network-errors";
 
 /**
  * Whether PostgreSQL can be reached, as this process last saw it (decision 011). A connection-level
@@ -13,18 +14,7 @@ export const RETRY_AFTER_SECONDS = 5;
 
 export const UNAVAILABLE_MESSAGE = "Service temporarily unavailable: the database cannot be reached. Please try again in a few seconds.";
 
-const NETWORK_CODES = new Set([
-  "JUMBE_DATABASE_UNAVAILABLE",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ECONNABORTED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-]);
+const NETWORK_CODES = new Set(["JUMBE_DATABASE_UNAVAILABLE", ...NETWORK_ERROR_CODES]);
 /** admin_shutdown, crash_shutdown, cannot_connect_now, and too_many_connections. */
 const SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 const MESSAGES = [

@@ -10,6 +10,7 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { checkedKey, newKey, organisationPrefix, StorageNotFoundError } from "./keys";
 import { StorageLimitError, StorageUnavailableError, type FileStorage, type StoredFile, type WriteOptions } from "./types";
+import { NETWORK_ERROR_CODES } from "../network-errors";
 
 export interface S3StorageConfig {
   /** Unset: AWS itself (the region's endpoint). */
@@ -49,18 +50,6 @@ export function s3Client(config: S3StorageConfig): S3Client {
   });
 }
 
-const NETWORK_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ECONNABORTED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-]);
-
 /**
  * What an SDK error means to the callers: a missing object is StorageNotFoundError; anything from
  * the store or the network on the way to it (connection refused, timeouts, 5xx and SlowDown after
@@ -73,7 +62,7 @@ export function storageError(operation: string, key: string | undefined, error: 
   const status = e.$metadata?.httpStatusCode;
   if (key && (e.name === "NoSuchKey" || (e.name === "NotFound" && status === 404))) return new StorageNotFoundError(key);
   const fromStore = error instanceof S3ServiceException || status !== undefined;
-  const network = NETWORK_CODES.has(e.code ?? "") || e.name === "TimeoutError" || e.name === "RequestTimeout";
+  const network = NETWORK_ERROR_CODES.has(e.code ?? "") || e.name === "TimeoutError" || e.name === "RequestTimeout";
   if (fromStore || network)
     return new StorageUnavailableError(operation, `${e.name ?? "Error"}${status ? ` ${status}` : ""}: ${e.message ?? ""}`.slice(0, 300));
   return error instanceof Error ? error : new Error(String(error));
