@@ -74,6 +74,9 @@ async function closedConversation(t: Tenant, from: string) {
 const askToPay = (t: Tenant, conversationId: string) =>
   createPaymentRequest(t.actor, conversationId, { amount: 1250, description: "Order 42" }, { source: "inbox" });
 
+/** Settings → SMS's form for one automation's fallback, posted as the browser posts it. */
+const postFallback = (cookie: string, fields: Record<string, string>) =>
+  run(smsPage.action, formRequest("/settings/sms", { intent: "fallback", ...fields }, { cookie }));
 describe("an automation's template WhatsApp cannot deliver", () => {
   it("a payment request outside the window to a number not on WhatsApp gets one SMS naming the amount, the Paybill and the reference", async () => {
     const t = await tenant("Duka la Fallback");
@@ -200,14 +203,7 @@ describe("an automation's template WhatsApp cannot deliver", () => {
     // Set, then SMS disconnected: a request to a number not on WhatsApp arms nothing and sends nothing.
     const t = await tenant("Duka Lililokatika");
     await approvedPaymentTemplate(t);
-    const posted = await run(
-      smsPage.action,
-      formRequest(
-        "/settings/sms",
-        { intent: "fallback", automation: "payment_request", sms_fallback: "message", sms_after: "45" },
-        { cookie: t.cookie },
-      ),
-    );
+    const posted = await postFallback(t.cookie, { automation: "payment_request", sms_fallback: "message", sms_after: "45" });
     expect(posted.status).toBe(302);
     const shown = await run(smsPage.loader, getRequest("/settings/sms", { cookie: t.cookie }));
     expect(shown.data.fallbacks).toEqual([{ automation: "payment_request", mode: "message", text: null, afterMinutes: 45 }]);
@@ -215,29 +211,12 @@ describe("an automation's template WhatsApp cannot deliver", () => {
     const other = await tenant("Duka Jirani");
     expect((await run(smsPage.loader, getRequest("/settings/sms", { cookie: other.cookie }))).data.fallbacks).toEqual([]);
     // Out of bounds, or its own text empty: a 422 at the field, said in words.
-    const tooSoon = await run(
-      smsPage.action,
-      formRequest(
-        "/settings/sms",
-        { intent: "fallback", automation: "payment_request", sms_fallback: "message", sms_after: "2" },
-        { cookie: t.cookie },
-      ),
-    );
+    const tooSoon = await postFallback(t.cookie, { automation: "payment_request", sms_fallback: "message", sms_after: "2" });
     expect(tooSoon.status).toBe(422);
     expect(tooSoon.data.fallback.error).toContain("5");
-    const empty = await run(
-      smsPage.action,
-      formRequest(
-        "/settings/sms",
-        { intent: "fallback", automation: "payment_request", sms_fallback: "own", sms_text: " " },
-        { cookie: t.cookie },
-      ),
-    );
+    const empty = await postFallback(t.cookie, { automation: "payment_request", sms_fallback: "own", sms_text: " " });
     expect(empty.status).toBe(422);
-    const unknown = await run(
-      smsPage.action,
-      formRequest("/settings/sms", { intent: "fallback", automation: "flows", sms_fallback: "message" }, { cookie: t.cookie }),
-    );
+    const unknown = await postFallback(t.cookie, { automation: "flows", sms_fallback: "message" });
     expect(unknown.status).toBe(400);
     const logged = await rawQuery<{ details: string }>(
       `select details from activity_logs where organization_id = $1 and action = 'SMS fallback changed'`,
@@ -248,17 +227,8 @@ describe("an automation's template WhatsApp cannot deliver", () => {
     ]);
 
     // "No SMS" where none was set changes nothing and logs nothing; where one was, it is gone and logged.
-    const setTo = (mode: string, after = "30") =>
-      run(
-        smsPage.action,
-        formRequest(
-          "/settings/sms",
-          { intent: "fallback", automation: "shopify_order_fulfilled", sms_fallback: mode, sms_after: after },
-          {
-            cookie: other.cookie,
-          },
-        ),
-      );
+    const setTo = (mode: string) =>
+      postFallback(other.cookie, { automation: "shopify_order_fulfilled", sms_fallback: mode, sms_after: "30" });
     const otherLog = () =>
       rawQuery<{ details: string }>(
         `select details from activity_logs where organization_id = $1 and action = 'SMS fallback changed' order by id`,
