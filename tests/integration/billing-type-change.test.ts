@@ -7,6 +7,7 @@ import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
 import { inLocale } from "~/.server/infrastructure/http/display-zone";
 import { applyPlanChanges, runBillingCycle } from "~/.server/domains/billing/cycle";
+import { nairobiMidnight, periodAt, periodOfDate } from "~/.server/domains/billing/periods";
 import { changePlan, disputeInvoice } from "~/.server/domains/billing/settings";
 import { completePayment, createPayment } from "~/.server/domains/billing/payments";
 import { changeWallet, walletState } from "~/.server/domains/billing/ledger";
@@ -27,10 +28,13 @@ import { ledgerShares, moneyAgainstDocuments, recomputedShares } from "../suppor
 // messages without ever being on a tax invoice. Checked from the money (payments, the wallet) against
 // the documents, and the partner's share from first principles against the ledger.
 
-// On the 1st of December, 00:05 in Nairobi: a change asked for in November takes effect.
-const DECEMBER = new Date("2026-11-30T21:05:00Z");
-const JANUARY = new Date("2026-12-31T21:05:00Z");
-const ASKED = new Date("2026-11-10T09:00:00Z");
+// The change is asked for now, in this Nairobi month ("November" below), and takes effect on the 1st of the
+// next ("DECEMBER"), at 00:05 in Nairobi; the month after is "JANUARY". Relative to the clock: the
+// payments below are made now, before the change, as a real account's are.
+const ASKED = new Date();
+const THIS_MONTH = periodAt(ASKED);
+const DECEMBER = new Date(nairobiMidnight(THIS_MONTH.next).getTime() + 5 * 60_000);
+const JANUARY = new Date(nairobiMidnight(periodOfDate(THIS_MONTH.next).next).getTime() + 5 * 60_000);
 
 async function partner() {
   const agency = await createVerifiedUser({ businessName: "Nairobi CRM Works" });
@@ -110,7 +114,7 @@ describe("a change from prepaid to postpaid with money left in the wallet", () =
     await pay(c.id, "mpesa", 1_160);
     await pay(c.id, "card", 2_320);
     await spend(c.id, 100_000);
-    expect(await changePlan(c.actor, { plan: "growth", billingType: "postpaid" }, ASKED)).toMatchObject({ from: "2026-12-01" });
+    expect(await changePlan(c.actor, { plan: "growth", billingType: "postpaid" }, ASKED)).toMatchObject({ from: THIS_MONTH.next });
 
     const before = await wallet(c.id);
     expect(before.balanceCents).toBe(248_000);
@@ -255,7 +259,7 @@ describe("a change applied twice", () => {
     await spend(prepaid.id, 232_000);
     await changePlan(prepaid.actor, { plan: "growth", billingType: "postpaid" }, ASKED);
     // Its change first in the cycle's order, so both processes meet on it while its wallet is held below.
-    await rawQuery(`update organizations set next_plan_from = '2026-11-30' where id = $1`, [prepaid.id]);
+    await rawQuery(`update organizations set next_plan_from = $2 where id = $1`, [prepaid.id, THIS_MONTH.end]);
     const postpaid = await client("Dafina Foods", "postpaid");
     await pay(postpaid.id, "mpesa", 20_000);
     await changePlan(postpaid.actor, { plan: "growth", billingType: "prepaid" }, ASKED);
