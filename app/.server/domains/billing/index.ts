@@ -14,6 +14,7 @@ export {
   sendPrice,
   settleFailed,
 } from "./charging";
+export type { SendPrice } from "./charging";
 export { winAnsiText } from "./invoice-pdf";
 export { AMOUNT_DUE_SQL, invoiceDocument, issueInvoice } from "./invoices";
 export { changeWallet, walletState } from "./ledger";

@@ -1,40 +1,19 @@
-import { and, eq, inArray, isNull, lte, max, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { campaigns, contacts, conversations, messages, smsConnections, smsFallbacks } from "../../infrastructure/db/schema";
-import { enqueueJob } from "../../infrastructure/jobs/queue";
-import { chargeColumns, holdForQueued, sendPrice } from "../billing";
-import { logMessageEvents, type StatusChange } from "../messaging";
-import { fillPlaceholders, parameterValue } from "../campaigns";
-import { contactByPhone, conversationForSms } from "./conversation";
-import { inSmsQuietHours, nairobiHour, SMS_QUIET_UNTIL_HOUR } from "./quiet-hours";
-import { SMS_SEND_QUEUE, deliverQueuedSms } from "./send";
-import { SMS_MAX_LENGTH, smsEstimate } from "~/lib/sms-price";
+import { smsFallbacks } from "../../infrastructure/db/schema";
+import type { StatusChange } from "../messaging";
+import { DELIVERED, SWEEP_HORIZON_HOURS, UNDELIVERABLE_CODES } from "./fallback-run";
 
-/** The queue whose jobs claim one pending fallback each (and send its SMS). */
+export { quietHoursEnd, runFallback, runFallbacks, UNDELIVERABLE_CODES } from "./fallback-run";
+
+/** The queue of pending fallbacks, one job each, decided by the batch (fallback-run.ts). */
 export const SMS_FALLBACK_QUEUE = "sms.fallback";
 /** The recurring sweep: messages not delivered in their campaign's time, and pending fallbacks come due. */
 export const SMS_FALLBACK_SWEEP_QUEUE = "sms.fallback-sweep";
 export const SMS_FALLBACK_SWEEP_EVERY_SECONDS = 30;
 
-/**
- * Meta's errors that mean WhatsApp did not and will not reach the person with this message, so an
- * SMS may (the WhatsApp Cloud API's error codes; /work/shared/reference/whatsapp-cloud-api.md §5):
- * - 131026 "Message undeliverable": not on WhatsApp, an old app, Meta's terms not accepted, blocked
- *   the business (usually a `failed` status, sometimes at once);
- * - 131049 "not delivered to maintain healthy ecosystem engagement": Meta's cap on marketing
- *   messages a person gets; WhatsApp will not deliver it, SMS is another channel;
- * - 130472 the person is in Meta's marketing experiment (held back).
- * Not 131050 (the person stopped marketing messages: their choice, no SMS instead), nor errors of
- * the business's own (token, template, payment method, rate limits), which SMS would only hide.
- */
-export const UNDELIVERABLE_CODES = [131026, 131049, 130472] as const;
-
-/** A message accepted longer ago than this is not swept (a day's bound and margin). */
-const SWEEP_HORIZON_HOURS = 48;
 const SWEEP_BATCH = 1000;
-
-const DELIVERED = ["delivered", "read", "played"];
 
 /**
  * Statuses that moved (in the writer's transaction, under the messages' locks): a campaign message
@@ -143,170 +122,6 @@ export async function sweepFallbacks(now: Date = new Date()): Promise<number> {
     due.map((r) => r.id),
   );
   return made;
-}
-
-type Decision = { state: "sent"; smsMessageId: string } | { state: "cancelled" | "skipped"; reason: string } | { state: "later"; at: Date };
-
-/**
- * Claims one pending fallback and sends its SMS, at most once: the source message's row is locked
- * first (as the status writer locks it), then the fallback's; a delivered WhatsApp message cancels
- * it, anything else decides it in the same transaction (the SMS queued with its job, or skipped
- * with why). A second run finds it decided and does nothing. The SMS is handed to Africa's Talking
- * at once (its own job stays as the backstop; deliverQueuedSms claims it once).
- */
-export async function runFallback(fallbackId: string, now: Date = new Date()): Promise<Decision["state"] | "none"> {
-  const decision = await db().transaction(async (tx) => {
-    const [source] = await queryRows<{ id: string; status: string }>(
-      tx,
-      sql`select m.id, m.status from messages m
-          where m.id = (select f.source_message_id from sms_fallbacks f where f.id = ${fallbackId}) for update`,
-    );
-    if (!source) return null;
-    const [fallback] = await tx
-      .select()
-      .from(smsFallbacks)
-      .where(and(eq(smsFallbacks.id, fallbackId), eq(smsFallbacks.state, "pending")))
-      .for("update");
-    if (!fallback) return null;
-    const decided: Decision = DELIVERED.includes(source.status)
-      ? { state: "cancelled", reason: "delivered" }
-      : await decideAndQueue(tx, fallback, now);
-    if (decided.state === "later") await tx.update(smsFallbacks).set({ dueAt: decided.at }).where(eq(smsFallbacks.id, fallbackId));
-    else
-      await tx
-        .update(smsFallbacks)
-        .set({
-          state: decided.state,
-          reason: "reason" in decided ? decided.reason : null,
-          smsMessageId: "smsMessageId" in decided ? decided.smsMessageId : null,
-          decidedAt: now,
-        })
-        .where(eq(smsFallbacks.id, fallbackId));
-    return decided;
-  });
-  if (!decision) return "none";
-  if (decision.state === "sent") await deliverQueuedSms(decision.smsMessageId);
-  return decision.state;
-}
-
-type FallbackRow = typeof smsFallbacks.$inferSelect;
-
-/** What one fallback comes to: its SMS queued (price held), or why not, or when to try again. */
-async function decideAndQueue(tx: Executor, fallback: FallbackRow, now: Date): Promise<Decision> {
-  const [source] = await tx.select().from(messages).where(eq(messages.id, fallback.sourceMessageId)).limit(1);
-  if (!source?.recipientPhone) return { state: "skipped", reason: "no_phone" };
-  const armed = fallback.automation ? armedState(source, fallback, now) : null;
-  if (armed) return armed;
-  const [connected] = await tx
-    .select({ id: smsConnections.id })
-    .from(smsConnections)
-    .where(eq(smsConnections.organizationId, fallback.organizationId))
-    .limit(1);
-  if (!connected) return { state: "skipped", reason: "not_connected" };
-  const contact = source.contactId
-    ? (await tx.select().from(contacts).where(eq(contacts.id, source.contactId)).limit(1))[0]
-    : await contactByPhone(tx, fallback.organizationId, source.recipientPhone).then(async (found) => {
-        return (await tx.select().from(contacts).where(eq(contacts.id, found.id)).limit(1))[0];
-      });
-  if (!contact) return { state: "skipped", reason: "no_phone" };
-  if (contact.optIn === "opted_out") return { state: "skipped", reason: "opted_out" };
-  const body = fallback.automation ? (fallback.body ?? "").trim() : await campaignSmsText(tx, fallback, source, contact);
-  if (body === null) return { state: "skipped", reason: "no_phone" };
-  if (!body || body.length > SMS_MAX_LENGTH) return { state: "skipped", reason: "too_long" };
-  const [last] = await tx
-    .select({ at: max(messages.sentAt) })
-    .from(messages)
-    .where(
-      and(eq(messages.organizationId, fallback.organizationId), eq(messages.contactId, contact.id), eq(messages.direction, "inbound")),
-    );
-  if (inSmsQuietHours(now, last?.at ? new Date(last.at) : null)) return { state: "later", at: quietHoursEnd(now) };
-  const smsMessageId = await queueFallbackSms(tx, { fallback, source, contactId: contact.id, body, now });
-  return smsMessageId ? { state: "sent", smsMessageId } : { state: "skipped", reason: "balance" };
-}
-
-/** A campaign's SMS for this person (its text with their values); null when the campaign has no fallback. */
-async function campaignSmsText(
-  tx: Executor,
-  fallback: FallbackRow,
-  source: typeof messages.$inferSelect,
-  contact: typeof contacts.$inferSelect,
-): Promise<string | null> {
-  const [campaign] = fallback.campaignId
-    ? await tx
-        .select({ smsFallback: campaigns.smsFallback, parameters: campaigns.parameters })
-        .from(campaigns)
-        .where(eq(campaigns.id, fallback.campaignId))
-        .limit(1)
-    : [];
-  if (!campaign?.smsFallback) return null;
-  const fields = { name: contact.name, phone: source.recipientPhone ?? "", attributes: contact.attributes ?? null };
-  const values = campaign.parameters.body.map((s) => parameterValue(s, fields));
-  return fillPlaceholders(campaign.smsFallback.text, values, campaign.smsFallback.named).trim();
-}
-
-/** How long an automation's armed fallback waits for its message to be accepted by Meta before it gives up. */
-const ARMED_HORIZON_MS = SWEEP_HORIZON_HOURS * 3_600_000;
-
-/**
- * An automation's armed fallback (decision 159) is due by its time or by Meta's failure: a message
- * failed for another reason (the person stopped marketing, the business's own error) gets no SMS;
- * one not yet handed to Meta waits (a few minutes more, up to two days). Null: go on and send.
- */
-function armedState(source: typeof messages.$inferSelect, fallback: FallbackRow, now: Date): Decision | null {
-  if (source.status === "failed")
-    return source.errorCode !== null && (UNDELIVERABLE_CODES as readonly number[]).includes(source.errorCode)
-      ? null
-      : { state: "skipped", reason: "not_undeliverable" };
-  if (source.acceptedAt) return null;
-  if (now.getTime() - fallback.createdAt.getTime() > ARMED_HORIZON_MS) return { state: "skipped", reason: "not_sent" };
-  return { state: "later", at: new Date(now.getTime() + 5 * 60_000) };
-}
-
-/** The SMS as the conversation's message (channel sms), its price held, its job queued; null when the wallet cannot pay. */
-async function queueFallbackSms(
-  tx: Executor,
-  input: { fallback: FallbackRow; source: typeof messages.$inferSelect; contactId: string; body: string; now: Date },
-): Promise<string | null> {
-  const { fallback, source, contactId, body, now } = input;
-  const estimate = smsEstimate(body);
-  const price = { ...(await sendPrice(tx, fallback.organizationId)), priceCents: estimate.priceCents };
-  const held = await holdForQueued(tx, price, {
-    organizationId: fallback.organizationId,
-    count: 1,
-    description: `SMS fallback to ${source.recipientPhone}, ${estimate.parts} part(s)`,
-  });
-  if (held < 1) return null;
-  const conversation = await conversationForSms(tx, fallback.organizationId, contactId);
-  const [inserted] = await tx
-    .insert(messages)
-    .values({
-      organizationId: fallback.organizationId,
-      contactId,
-      direction: "outbound",
-      status: "queued",
-      body,
-      channel: "sms",
-      phoneNumberId: conversation.phoneNumberId,
-      messageType: "text",
-      source: source.source,
-      recipientPhone: source.recipientPhone,
-      pricingCategory: "sms",
-      ...chargeColumns(price),
-    })
-    .returning({ id: messages.id });
-  await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, conversation.id));
-  await logMessageEvents(tx, "message", [inserted!.id]);
-  await enqueueJob(SMS_SEND_QUEUE, { messageId: inserted!.id }, { executor: tx, uniqueKey: `sms-send:${inserted!.id}` });
-  return inserted!.id;
-}
-
-/** The next 08:00 in Nairobi after `now` (quiet hours end). */
-export function quietHoursEnd(now: Date): Date {
-  const hour = nairobiHour(now);
-  const hoursAhead = (SMS_QUIET_UNTIL_HOUR - hour + 24) % 24 || 24;
-  const at = new Date(now.getTime() + hoursAhead * 3_600_000);
-  at.setUTCMinutes(0, 0, 0);
-  return at;
 }
 
 /**

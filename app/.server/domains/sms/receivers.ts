@@ -80,7 +80,16 @@ interface SmsReport {
  * (sms_early_reports) for the send to apply. With the lock, one of them always sees the other's commit.
  */
 export async function lockAtMessageId(tx: Executor, organizationId: string, atMessageId: string) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`sms-report:${organizationId}:${atMessageId}`}, 0))`);
+  await lockAtMessageIds(tx, [{ organizationId, atMessageId }]);
+}
+
+/** lockAtMessageId for a batch of sends, in one statement, the locks taken in one order (no two batches deadlock). */
+export async function lockAtMessageIds(tx: Executor, ids: { organizationId: string; atMessageId: string }[]) {
+  if (!ids.length) return;
+  const keys = ids.map(({ organizationId, atMessageId }) => `sms-report:${organizationId}:${atMessageId}`);
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(k.key)
+    from (select hashtextextended(x, 0) as key from unnest(${sql.param(keys)}::text[]) as x order by 1) k`);
 }
 
 /**
@@ -117,17 +126,30 @@ export async function receiveSmsDeliveryReport(token: string, form: URLSearchPar
 }
 
 /**
- * In the send's transaction, once it stored AT's id (and under lockAtMessageId): the reports that
+ * In the sends' transaction, once they stored AT's ids (and under lockAtMessageIds): the reports that
  * came before, applied in order, in-flight ones before final ones (a final status is never taken back).
  */
-export async function applyEarlyReports(tx: Executor, organizationId: string, sms: { id: string; messageId: string }, atMessageId: string) {
+export async function applyEarlyReportsOf(
+  tx: Executor,
+  sends: { organizationId: string; sms: { id: string; messageId: string }; atMessageId: string }[],
+) {
+  if (!sends.length) return;
   const early = await tx
     .delete(smsEarlyReports)
-    .where(and(eq(smsEarlyReports.organizationId, organizationId), eq(smsEarlyReports.atMessageId, atMessageId)))
+    .where(
+      sql`(${smsEarlyReports.organizationId}, ${smsEarlyReports.atMessageId}) in (select * from unnest(${sql.param(
+        sends.map((s) => s.organizationId),
+      )}::uuid[], ${sql.param(sends.map((s) => s.atMessageId))}::text[]))`,
+    )
     .returning();
+  if (!early.length) return;
   const final = (r: SmsReport) => (IN_FLIGHT.has(r.status) ? 0 : 1);
   early.sort((a, b) => final(a) - final(b) || a.receivedAt.getTime() - b.receivedAt.getTime());
-  for (const report of early) await applySmsReport(tx, organizationId, sms, report);
+  const sendOf = new Map(sends.map((s) => [`${s.organizationId}:${s.atMessageId}`, s]));
+  for (const report of early) {
+    const send = sendOf.get(`${report.organizationId}:${report.atMessageId}`)!;
+    await applySmsReport(tx, send.organizationId, send.sms, report);
+  }
 }
 
 async function applySmsReport(tx: Executor, organizationId: string, sms: { id: string; messageId: string }, report: SmsReport) {

@@ -1,18 +1,20 @@
-import { and, eq, isNull, max } from "drizzle-orm";
+import { and, eq, isNull, max, sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
 import { contacts, conversations, messages, smsMessages } from "../../infrastructure/db/schema";
 import { AfricastalkingError, africastalkingClient } from "../../infrastructure/clients/africastalking";
-import { enqueueJob } from "../../infrastructure/jobs/queue";
+import { enqueueJob, enqueueKeyedJobs } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
 import { chargeAccepted, chargeColumns, holdForQueued, insufficientBalanceText, sendPrice, settleFailed } from "../billing";
 import { logMessageEvents } from "../messaging";
 import { enqueueMessageEvents } from "../webhooks-out";
 import { can } from "../auth";
-import { smsConnectionOf, smsCredentials, type SmsActor } from "./connection";
+import { smsConnectionOf, smsCredentials, type SmsActor, type SmsConnection } from "./connection";
 import { inSmsQuietHours } from "./quiet-hours";
 import { refuseSms, SMS_REFUSALS } from "./refusals";
-import { applyEarlyReports, lockAtMessageId } from "./receivers";
+import { applyEarlyReportsOf, lockAtMessageIds } from "./receivers";
 import { SMS_MAX_LENGTH, smsEstimate } from "~/lib/sms-price";
+import { groupBy, inParallel } from "~/lib/collections";
 import { m } from "~/paraglide/messages";
 
 /** The queue whose job hands a queued SMS to Africa's Talking (sms/jobs.ts). */
@@ -126,6 +128,8 @@ export async function queueSmsIn(
 
 /** What AT's answer to one send says: accepted (its id and cost), refused (its words), or unknown (no answer). */
 type SendOutcome = { messageId: string; cost: string } | { error: string } | { unknown: string };
+type Delivered = "sent" | "failed" | "unknown" | "skipped";
+type ClaimedSms = { id: string; organization_id: string; recipient_phone: string; body: string };
 
 /**
  * A call that ended without a readable answer (a timeout, the network, a 5xx, nonsense) may have sent
@@ -134,95 +138,207 @@ type SendOutcome = { messageId: string; cost: string } | { error: string } | { u
 const mayHaveSent = (error: unknown) =>
   error instanceof AfricastalkingError && ["timeout", "network", "server", "malformed"].includes(error.kind);
 
-async function callAt(claimed: typeof messages.$inferSelect): Promise<SendOutcome> {
-  const connection = await smsConnectionOf(claimed.organizationId);
+/** Recipients in one call to AT: one number once, and a failed call leaves at most this many unknown. */
+const RECIPIENTS_PER_CALL = 100;
+/** Calls to AT in flight at once, per batch (fetch keeps their connections alive). */
+const CALLS_AT_ONCE = 8;
+
+const digits = (phone: string) => phone.replace(/\D/g, "");
+
+/** One call for SMS of one organisation with one text, each to another number: each one's outcome. */
+async function callAt(connection: SmsConnection | null, group: ClaimedSms[]): Promise<Map<string, SendOutcome>> {
+  const outcomes = new Map<string, SendOutcome>();
   try {
     if (!connection) throw new AfricastalkingError("SMS is no longer connected", 0, "refused");
     const answer = await africastalkingClient().sendSms({
       ...smsCredentials(connection),
       from: connection.senderId || undefined,
-      to: [claimed.recipientPhone!],
-      message: claimed.body,
+      to: group.map((sms) => sms.recipient_phone),
+      message: group[0]!.body,
       enqueue: false,
     });
-    const recipient = answer.recipients[0];
-    return recipient?.accepted && recipient.messageId
-      ? { messageId: recipient.messageId, cost: recipient.cost }
-      : { error: recipient?.status ?? "Refused" };
+    const byNumber = new Map(answer.recipients.map((r) => [digits(r.number), r]));
+    for (const sms of group) {
+      const recipient = byNumber.get(digits(sms.recipient_phone));
+      outcomes.set(
+        sms.id,
+        !recipient
+          ? { unknown: "Not in Africa's Talking's answer" }
+          : recipient.accepted && recipient.messageId
+            ? { messageId: recipient.messageId, cost: recipient.cost }
+            : { error: recipient.status || "Refused" },
+      );
+    }
   } catch (error) {
     log().warn(
-      { messageId: claimed.id, err: error instanceof AfricastalkingError ? { kind: error.kind, status: error.httpStatus } : String(error) },
+      {
+        messageIds: group.map((sms) => sms.id),
+        err: error instanceof AfricastalkingError ? { kind: error.kind, status: error.httpStatus } : String(error),
+      },
       "SMS not sent",
     );
     const words = error instanceof AfricastalkingError ? error.message.slice(0, 200) : "Not sent";
-    return mayHaveSent(error) ? { unknown: words } : { error: words };
+    for (const sms of group) outcomes.set(sms.id, mayHaveSent(error) ? { unknown: words } : { error: words });
   }
+  return outcomes;
+}
+
+/** One SMS handed to AT (deliverQueuedSmsBatch for one): what came of it; `skipped` when it was not queued or already tried. */
+export async function deliverQueuedSms(messageId: string): Promise<Delivered> {
+  return (await deliverQueuedSmsBatch([messageId])).get(messageId) ?? "skipped";
 }
 
 /**
- * Hands a queued SMS to AT, at most once: the attempt is written before the call, so a job retried
- * after a crash (or run twice) never sends it again nor charges twice. Accepted: charged
- * (chargeAccepted), AT's id stored for the reports. Refused: failed, its hold released. No answer
- * (decision 150): `sent` with the hold kept and no AT id; the first delivery report to its number
- * settles it (receivers.ts), or settleUnknownSms when none comes.
+ * Hands queued SMS to AT, each at most once: the attempt is written before the call, so a job
+ * retried after a crash (or run twice) never sends one again nor charges twice. SMS of one
+ * organisation with the same text go in one call (up to RECIPIENTS_PER_CALL numbers), several calls
+ * at once; the answers are written in one transaction. Accepted: charged (chargeAccepted), AT's id
+ * stored for the reports. Refused: failed, its hold released. No answer (decision 150): `sent` with
+ * the hold kept and no AT id; the first delivery report to its number settles it (receivers.ts), or
+ * settleUnknownSms when none comes. Answers each claimed SMS's outcome.
  */
-export async function deliverQueuedSms(messageId: string): Promise<"sent" | "failed" | "unknown" | "skipped"> {
-  const [claimed] = await db()
-    .update(messages)
-    .set({ attempts: 1 })
-    .where(
-      and(
-        eq(messages.id, messageId),
-        eq(messages.channel, "sms"),
-        eq(messages.attempts, 0),
-        isNull(messages.acceptedAt),
-        isNull(messages.failedAt),
-      ),
-    )
-    .returning();
-  if (!claimed) return "skipped";
-  const outcome = await callAt(claimed);
-  const estimate = smsEstimate(claimed.body);
-  await db().transaction(async (tx) => {
-    const now = new Date();
-    if ("error" in outcome) {
-      await tx.update(messages).set({ status: "failed", failedAt: now, errorTitle: outcome.error }).where(eq(messages.id, messageId));
-      await settleFailed(tx, [messageId]);
-      await enqueueMessageEvents(tx, [{ organizationId: claimed.organizationId, type: "message.failed", messageId }]);
-    } else {
-      const accepted = "messageId" in outcome;
-      // First: a delivery report for this id that arrives now waits for this commit, and one that
-      // came before the answer was written is applied below.
-      if (accepted) await lockAtMessageId(tx, claimed.organizationId, outcome.messageId);
-      await tx
-        .update(messages)
-        .set({ status: "sent", sentAt: now, ...(accepted ? { acceptedAt: now } : { errorDetails: outcome.unknown }) })
-        .where(eq(messages.id, messageId));
-      const [stored] = await tx
-        .insert(smsMessages)
-        .values({
-          organizationId: claimed.organizationId,
-          messageId,
-          direction: "outbound",
-          atMessageId: accepted ? outcome.messageId : null,
+export async function deliverQueuedSmsBatch(messageIds: readonly string[]): Promise<Map<string, Delivered>> {
+  const ids = messageIds.filter(isUuid);
+  if (!ids.length) return new Map();
+  const claimed = await queryRows<ClaimedSms>(
+    db(),
+    sql`
+    update messages set attempts = 1
+    where id = any(${sql.param(ids)}::uuid[]) and channel = 'sms' and attempts = 0 and accepted_at is null and failed_at is null
+    returning id, organization_id, recipient_phone, body`,
+  );
+  if (!claimed.length) return new Map();
+  // In the order asked for (the statement answers in the table's): the first SMS to a number goes first.
+  const order = new Map(ids.map((id, i) => [id, i]));
+  claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  const calls: ClaimedSms[][] = [];
+  const connections = new Map<string, SmsConnection | null>();
+  for (const [organizationId, ofOrganisation] of groupBy(claimed, (sms) => sms.organization_id)) {
+    connections.set(organizationId, await smsConnectionOf(organizationId));
+    for (const sameText of groupBy(ofOrganisation, (sms) => sms.body).values()) calls.push(...oneNumberOnce(sameText));
+  }
+  const outcomes = new Map<string, SendOutcome>();
+  await inParallel(calls, CALLS_AT_ONCE, async (group) => {
+    for (const [id, outcome] of await callAt(connections.get(group[0]!.organization_id) ?? null, group)) outcomes.set(id, outcome);
+  });
+  await db().transaction((tx) => writeOutcomes(tx, claimed, outcomes));
+  return new Map(
+    claimed.map((sms) => {
+      const outcome = outcomes.get(sms.id)!;
+      return [sms.id, "error" in outcome ? "failed" : "messageId" in outcome ? "sent" : "unknown"];
+    }),
+  );
+}
+
+/** Calls of at most RECIPIENTS_PER_CALL SMS, no number twice in one. */
+function oneNumberOnce(sms: ClaimedSms[]): ClaimedSms[][] {
+  const calls: { numbers: Set<string>; sms: ClaimedSms[] }[] = [];
+  for (const one of sms) {
+    const number = digits(one.recipient_phone);
+    let call = calls.find((c) => c.sms.length < RECIPIENTS_PER_CALL && !c.numbers.has(number));
+    if (!call) calls.push((call = { numbers: new Set(), sms: [] }));
+    call.numbers.add(number);
+    call.sms.push(one);
+  }
+  return calls.map((c) => c.sms);
+}
+
+/**
+ * AT's answers, in one transaction: refused ones failed (holds released, `message.failed` events),
+ * accepted and unknown ones `sent` with their sms_messages rows, accepted ones charged and their early
+ * delivery reports applied (under each AT id's lock, taken first and in order: a report arriving now
+ * waits for this commit), unknown ones given their later check.
+ */
+async function writeOutcomes(tx: Executor, claimed: ClaimedSms[], outcomes: Map<string, SendOutcome>) {
+  const now = new Date();
+  const failed = claimed.filter((sms) => "error" in outcomes.get(sms.id)!);
+  const sent = claimed.filter((sms) => !("error" in outcomes.get(sms.id)!));
+  const atId = (sms: ClaimedSms) => {
+    const outcome = outcomes.get(sms.id)!;
+    return "messageId" in outcome ? outcome.messageId : null;
+  };
+  const accepted = sent.filter((sms) => atId(sms) !== null);
+  await lockAtMessageIds(
+    tx,
+    accepted.map((sms) => ({ organizationId: sms.organization_id, atMessageId: atId(sms)! })),
+  );
+  if (failed.length) {
+    await tx.execute(sql`
+      update messages m set status = 'failed', failed_at = ${now.toISOString()}::timestamptz, error_title = f.words
+      from unnest(${sql.param(failed.map((sms) => sms.id))}::uuid[],
+                  ${sql.param(failed.map((sms) => (outcomes.get(sms.id) as { error: string }).error))}::text[]) as f(id, words)
+      where m.id = f.id`);
+    await settleFailed(
+      tx,
+      failed.map((sms) => sms.id),
+    );
+    await enqueueMessageEvents(
+      tx,
+      failed.map((sms) => ({ organizationId: sms.organization_id, type: "message.failed" as const, messageId: sms.id })),
+    );
+  }
+  if (sent.length) await writeSent(tx, sent, outcomes, now);
+  await logMessageEvents(
+    tx,
+    "status",
+    claimed.map((sms) => sms.id),
+  );
+}
+
+async function writeSent(tx: Executor, sent: ClaimedSms[], outcomes: Map<string, SendOutcome>, now: Date) {
+  const outcomeOf = (sms: ClaimedSms) => outcomes.get(sms.id) as { messageId: string; cost: string } | { unknown: string };
+  const atId = (sms: ClaimedSms) => {
+    const outcome = outcomeOf(sms);
+    return "messageId" in outcome ? outcome.messageId : null;
+  };
+  await tx.execute(sql`
+    update messages m set status = 'sent', sent_at = ${now.toISOString()}::timestamptz,
+      accepted_at = case when s.accepted then ${now.toISOString()}::timestamptz else m.accepted_at end,
+      error_details = case when s.accepted then m.error_details else s.words end
+    from unnest(${sql.param(sent.map((sms) => sms.id))}::uuid[], ${sql.param(sent.map((sms) => atId(sms) !== null))}::boolean[],
+                ${sql.param(sent.map((sms) => ("unknown" in outcomeOf(sms) ? (outcomeOf(sms) as { unknown: string }).unknown : null)))}::text[])
+      as s(id, accepted, words)
+    where m.id = s.id`);
+  const stored = await tx
+    .insert(smsMessages)
+    .values(
+      sent.map((sms) => {
+        const estimate = smsEstimate(sms.body);
+        const outcome = outcomeOf(sms);
+        return {
+          organizationId: sms.organization_id,
+          messageId: sms.id,
+          direction: "outbound" as const,
+          atMessageId: atId(sms),
           parts: estimate.parts,
           priceCents: estimate.priceCents,
-          atCost: accepted ? outcome.cost : null,
-        })
-        .returning({ id: smsMessages.id });
-      if (accepted) {
-        await chargeAccepted(tx, [messageId]);
-        await applyEarlyReports(tx, claimed.organizationId, { id: stored!.id, messageId }, outcome.messageId);
-      } else
-        await enqueueJob(
-          SMS_SETTLE_QUEUE,
-          { messageId },
-          { executor: tx, delayMs: SMS_UNKNOWN_AFTER_MS, uniqueKey: `sms-settle:${messageId}` },
-        );
-    }
-    await logMessageEvents(tx, "status", [messageId]);
-  });
-  return "error" in outcome ? "failed" : "messageId" in outcome ? "sent" : "unknown";
+          atCost: "cost" in outcome ? outcome.cost : null,
+        };
+      }),
+    )
+    .returning({ id: smsMessages.id, messageId: smsMessages.messageId });
+  const accepted = sent.filter((sms) => atId(sms) !== null);
+  if (accepted.length) {
+    await chargeAccepted(
+      tx,
+      accepted.map((sms) => sms.id),
+    );
+    const storedId = new Map(stored.map((row) => [row.messageId, row.id]));
+    await applyEarlyReportsOf(
+      tx,
+      accepted.map((sms) => ({
+        organizationId: sms.organization_id,
+        sms: { id: storedId.get(sms.id)!, messageId: sms.id },
+        atMessageId: atId(sms)!,
+      })),
+    );
+  }
+  await enqueueKeyedJobs(
+    tx,
+    SMS_SETTLE_QUEUE,
+    sent.filter((sms) => atId(sms) === null).map((sms) => ({ payload: { messageId: sms.id }, uniqueKey: `sms-settle:${sms.id}` })),
+    { delayMs: SMS_UNKNOWN_AFTER_MS },
+  );
 }
 
 /**

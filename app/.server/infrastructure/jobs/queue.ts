@@ -48,6 +48,25 @@ export async function enqueueJob(queue: string, payload: unknown, options: Enque
 }
 
 /**
+ * Adds many jobs of `queue` in one statement, each with its own unique key (see EnqueueOptions):
+ * a key with a job pending adds nothing. In the caller's transaction; run now or after `delayMs`.
+ */
+export async function enqueueKeyedJobs(
+  executor: Executor,
+  queue: string,
+  jobs: { payload: unknown; uniqueKey: string }[],
+  options: Pick<EnqueueOptions, "delayMs"> = {},
+) {
+  if (!jobs.length) return;
+  await executor.execute(sql`
+    insert into jobs (queue, payload, run_at, unique_key)
+    select ${queue}, j.payload, now() + make_interval(secs => ${Math.max(0, Math.round((options.delayMs ?? 0) / 1000))}), j.unique_key
+    from unnest(${sql.param(jobs.map((j) => JSON.stringify(j.payload)))}::jsonb[], ${sql.param(jobs.map((j) => j.uniqueKey))}::text[])
+      as j(payload, unique_key)
+    on conflict (unique_key) where finished_at is null and failed_at is null do nothing`);
+}
+
+/**
  * Claims up to `limit` ready jobs of `queue` under a lease, the highest priority and then the oldest
  * first. SKIP LOCKED lets any number of workers, in any number of processes, claim disjoint jobs; a
  * worker that dies lets its lease run out and the jobs come back to the others.
