@@ -5,7 +5,8 @@ import { log } from "../log";
 import { processState } from "../process-state";
 import { instanceRegistry } from "../metrics/instance";
 import { isDatabaseUnavailableError } from "./availability";
-import type { Database } from "./client";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type * as schema from "./schema";
 import { inOpenTransaction } from "./transaction-guard";
 
 /**
@@ -24,6 +25,9 @@ import { inOpenTransaction } from "./transaction-guard";
  * A replica query that fails because the replica cannot be reached (or was cancelled by a recovery
  * conflict) runs again on the primary, so a replica going down is never an error page.
  */
+
+/** client.ts's Database, spelt here: client.ts imports this module. */
+type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /** How often each instance measures the replica's lag (and, while it is down, no more often than REPLICA_RETRY_MS). */
 export const MEASURE_EVERY_MS = 1000;
