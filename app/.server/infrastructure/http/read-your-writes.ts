@@ -5,8 +5,9 @@ import { formatLsn, parseLsn, primaryWritePosition, replicaConfigured, replicaSt
 import { readCookie, SESSION_COOKIE, WRITE_MARK_COOKIE, writeMarkCookieHeader } from "./cookies";
 
 /**
- * Read-your-writes with a read replica (decision 163). Every request of a page, a download or the
- * API runs in a read scope, so its heavy reads (readDb) may use the replica; webhooks never do.
+ * Read-your-writes with a read replica (decision 163). Every GET of a page, a download or the API
+ * runs in a read scope, so its heavy reads (readDb) may use the replica; webhooks never do, nor a
+ * request that may write (its action's reads all go to the primary).
  *
  * A request that may have written (not GET/HEAD/OPTIONS) by a signed-in person ends by reading the
  * primary's WAL insert position, after its transactions committed, and sends it in a short cookie
@@ -17,8 +18,11 @@ import { readCookie, SESSION_COOKIE, WRITE_MARK_COOKIE, writeMarkCookieHeader } 
 export const readYourWritesMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   if (!replicaConfigured() || new URL(request.url).pathname.startsWith("/webhooks/")) return next();
   const session = readCookie(request, SESSION_COOKIE);
-  const response = await withReadScope(session ? writeMark(session, readCookie(request, WRITE_MARK_COOKIE)) : null, () => next());
-  if (!session || ["GET", "HEAD", "OPTIONS"].includes(request.method)) return response;
+  // A request that may write reads everything from the primary: what its action wrote a moment ago included.
+  if (["GET", "HEAD"].includes(request.method))
+    return withReadScope(session ? writeMark(session, readCookie(request, WRITE_MARK_COOKIE)) : null, () => next());
+  const response = await next();
+  if (!session || request.method === "OPTIONS") return response;
   let position: bigint | null;
   try {
     position = await primaryWritePosition();
