@@ -425,6 +425,9 @@ export async function startServer(
           poolSize: config.DATABASE_POOL_SIZE,
           pooler: config.DATABASE_POOLER,
           directUrl: config.DATABASE_DIRECT_URL,
+          ...(config.DATABASE_REPLICA_URL
+            ? { replica: { url: config.DATABASE_REPLICA_URL, maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS } }
+            : {}),
         }
       : { dataDir: path.join(config.DATA_DIR, "pglite") },
   );

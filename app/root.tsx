@@ -21,11 +21,13 @@ import { CrashScreen, describeError } from "~/components/layout/crash-screen";
 import { NotFoundScreen } from "~/components/ui/not-found";
 import { takeToast } from "~/.server/infrastructure/http/toast";
 import { localeMiddleware } from "~/.server/infrastructure/http/locale";
+import { readYourWritesMiddleware } from "~/.server/infrastructure/http/read-your-writes";
 import { getLocale } from "~/paraglide/runtime";
 import { usePreloadModules } from "~/components/preloads";
 
-// Every request is written in its person's language (decision 071): chosen once, here.
-export const middleware: Route.MiddlewareFunction[] = [localeMiddleware];
+// Every request is written in its person's language (decision 071): chosen once, here. With a read
+// replica, a person's own writes are read back from the primary (decision 163).
+export const middleware: Route.MiddlewareFunction[] = [localeMiddleware, readYourWritesMiddleware];
 
 export const meta: Route.MetaFunction = ({ error }) => [
   { title: isNotFound(error) ? "Page not found | Jumbe" : "Jumbe | WhatsApp Business messaging for Africa" },

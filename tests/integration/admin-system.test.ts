@@ -525,6 +525,8 @@ describe("the System tab", () => {
     const page = await run(systemLoader, getRequest("/admin/system", { cookie: me.cookie }));
     expect(page.data.database.sizeBytes).toBeGreaterThan(0);
     expect(page.data.database.tables.length).toBeGreaterThan(0);
+    // No DATABASE_REPLICA_URL here: the card says every read goes to the primary (tests/integration/replica.test.ts has one).
+    expect(page.data.replica).toBeNull();
     if (page.data.database.kind === "pglite") {
       expect(page.data.database.slowestNote).toBe("The embedded database (PGlite) keeps no statement statistics.");
       expect(page.data.database.connections).toBeNull();

@@ -51,7 +51,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AdminSystem({ loaderData, actionData }: Route.ComponentProps) {
-  const { range, rangeError, health, series, database, openAlerts, alerts, moreAlerts } = loaderData;
+  const { range, rangeError, health, series, database, replica, openAlerts, alerts, moreAlerts } = loaderData;
   const words = SYSTEM_RANGES[range].words;
   return (
     <div className="space-y-8">
@@ -133,7 +133,7 @@ export default function AdminSystem({ loaderData, actionData }: Route.ComponentP
 
       <MetricsSection series={series} words={words} />
       <ResourcesSection series={series} words={words} />
-      <DatabaseSection database={database} />
+      <DatabaseSection database={database} replica={replica} />
 
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="text-lg font-semibold text-slate-900">

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { csvRow } from "../activity";
 import { log } from "../../infrastructure/log";
 import { nairobiDate } from "~/lib/dates";
@@ -13,6 +14,9 @@ export function streamedCsv(
   pages: () => AsyncGenerator<readonly (string | number | null | undefined)[][]>,
 ): Response {
   const encoder = new TextEncoder();
+  // The pages are read as the browser takes them, after the route answered: in the request's own
+  // context still, so they may read the replica and see the person's own writes (decision 163).
+  const inRequest = AsyncLocalStorage.snapshot();
   let iterator: AsyncGenerator<readonly (string | number | null | undefined)[][]> | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -20,9 +24,9 @@ export function streamedCsv(
       controller.enqueue(encoder.encode(`\uFEFF${csvRow([...header])}`));
     },
     async pull(controller) {
-      iterator ??= pages();
+      const pager = (iterator ??= pages());
       try {
-        const next = await iterator.next();
+        const next = await inRequest(() => pager.next());
         if (next.done) return controller.close();
         controller.enqueue(encoder.encode(next.value.map((row) => csvRow([...row])).join("")));
       } catch (error) {

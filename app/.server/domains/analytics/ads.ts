@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { readDb } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { csvRow } from "../activity";
 import { m } from "~/paraglide/messages";
@@ -144,7 +144,7 @@ const busiestFirst = (a: AdFigureRow, b: AdFigureRow) =>
 
 /** The period's figures by ad for one tenant: in all, per ad and per source type (ad, boosted post). */
 export async function adFigures(organizationId: string, query: AdFiguresQuery): Promise<AdFigures> {
-  const rows = await queryRows<GroupRow>(db(), adFiguresQuery(organizationId, query));
+  const rows = await queryRows<GroupRow>(await readDb(), adFiguresQuery(organizationId, query));
   // grouping(source_id, source_type): 3 the whole period, 1 one ad, 2 one source type.
   const of = (g: number) => rows.filter((r) => Number(r.g) === g);
   const byAd = of(1)

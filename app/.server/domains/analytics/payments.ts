@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { readDb } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { csvRow } from "../activity";
 import { rate } from "~/lib/analytics";
@@ -122,7 +122,7 @@ export interface PaymentFiguresQuery {
 
 /** The period's payment figures for one tenant. */
 export async function paymentFigures(organizationId: string, query: PaymentFiguresQuery): Promise<PaymentFigures> {
-  const rows = await queryRows<GroupRow>(db(), paymentFiguresQuery(organizationId, query, query.number));
+  const rows = await queryRows<GroupRow>(await readDb(), paymentFiguresQuery(organizationId, query, query.number));
   const all = rows.find((r) => r.dimension === "all");
   const table = (dimension: GroupRow["dimension"]) =>
     rows

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { readDb } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import {
   addDays,
@@ -162,7 +162,7 @@ export interface AnalyticsNumber {
 /** The tenant's business numbers, connected or not (their history stays), for the number filter. */
 export async function analyticsNumbers(organizationId: string): Promise<AnalyticsNumber[]> {
   const rows = await queryRows<{ id: string; display: string; name: string | null; gone: boolean }>(
-    db(),
+    await readDb(),
     sql`
     select distinct on (phone_number_id) phone_number_id as id, display_phone_number as display, verified_name as name,
            disconnected_at is not null as gone
@@ -180,15 +180,20 @@ export async function analyticsNumbers(organizationId: string): Promise<Analytic
 /** The whole report for a tenant and resolved filters (the number, if any, is one of the tenant's). */
 export async function analyticsReport(organizationId: string, filters: AnalyticsFilters, now = new Date()): Promise<AnalyticsReport> {
   const range = analyticsRange(filters, now);
+  // The replica when it can serve this request (decision 163); the tenant's id is in every statement.
+  const database = await readDb();
   const [figures, volume, contacts, numbers, organisation] = await Promise.all([
-    queryRows<FigureRow>(db(), figuresQuery(organizationId, range, filters.number)),
-    queryRows<{ slot: string; sent: string; delivered: string; read: string }>(db(), volumeQuery(organizationId, range, filters.number)),
+    queryRows<FigureRow>(database, figuresQuery(organizationId, range, filters.number)),
+    queryRows<{ slot: string; sent: string; delivered: string; read: string }>(
+      database,
+      volumeQuery(organizationId, range, filters.number),
+    ),
     queryRows<{ at: string; cur: boolean; active: string; first_in_range: string | null; first_in_previous: string | null }>(
-      db(),
+      database,
       contactsQuery(organizationId, range, filters.number),
     ),
     analyticsNumbers(organizationId),
-    queryRows<{ billing_type: string }>(db(), sql`select billing_type from organizations where id = ${organizationId}`),
+    queryRows<{ billing_type: string }>(database, sql`select billing_type from organizations where id = ${organizationId}`),
   ]);
 
   const current = totalsOf(figures.find((r) => r.cur && Number(r.g) === 7));
@@ -261,7 +266,7 @@ async function topTemplates(organizationId: string, figures: FigureRow[]): Promi
     .slice(0, TOP_TEMPLATES);
   if (!rows.length) return [];
   const names = await queryRows<{ id: string; name: string; language: string }>(
-    db(),
+    await readDb(),
     sql`
     select id, name, language from message_templates
     where organization_id = ${organizationId} and id = any(${sql.param(rows.map((r) => r.id))}::uuid[])`,

@@ -73,6 +73,25 @@ describe("configuration", () => {
     ).toMatchObject({ DATABASE_POOLER: "pgbouncer-transaction", DATABASE_DIRECT_URL: "postgres://jumbe@db:5432/jumbe" });
   });
 
+  it("takes a read replica only beside PostgreSQL, with its maximum lag", () => {
+    const primary = "postgres://jumbe@db:5432/jumbe";
+    const replica = "postgres://jumbe@standby:5432/jumbe";
+    expect(parseEnv({})).toMatchObject({ DATABASE_REPLICA_MAX_LAG_MS: 5000 });
+    expect(parseEnv({}).DATABASE_REPLICA_URL).toBeUndefined();
+    expect(() => parseEnv({ DATABASE_REPLICA_URL: replica })).toThrow(/DATABASE_REPLICA_URL: DATABASE_REPLICA_URL needs DATABASE_URL/);
+    expect(() => parseEnv({ DATABASE_URL: primary, DATABASE_REPLICA_URL: "standby:5432" })).toThrow(/must be a postgres:\/\/ URL/);
+    expect(() => parseEnv({ DATABASE_URL: primary, DATABASE_REPLICA_URL: `${replica}?statement_timeout=100` })).toThrow(
+      /DATABASE_REPLICA_URL sends statement_timeout at start-up/,
+    );
+    expect(() => parseEnv({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica, DATABASE_REPLICA_MAX_LAG_MS: "10" })).toThrow(
+      /DATABASE_REPLICA_MAX_LAG_MS/,
+    );
+    expect(parseEnv({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica, DATABASE_REPLICA_MAX_LAG_MS: "2000" })).toMatchObject({
+      DATABASE_REPLICA_URL: replica,
+      DATABASE_REPLICA_MAX_LAG_MS: 2000,
+    });
+  });
+
   it("turns the sandbox off in production unless SANDBOX=1 on a declared demo host", () => {
     const base = { NODE_ENV: "production", SESSION_SECRET: SECRET, ENCRYPTION_KEY: KEY, SMTP_URL: "smtp://mail.example:587", ...META };
     expect(parseEnv(base).sandbox).toBe(false);

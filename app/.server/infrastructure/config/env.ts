@@ -163,6 +163,22 @@ export const EnvVariables = z.object({
     .describe(
       "PostgreSQL itself, not the pooler: the dedicated LISTEN connection (live updates across instances) and the migrations at start-up use it. Required with `DATABASE_POOLER=pgbouncer-transaction`.",
     ),
+  DATABASE_REPLICA_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_REPLICA_URL must be a postgres:// URL")
+    .optional()
+    .describe(
+      "A streaming replica of the PostgreSQL at `DATABASE_URL` (a hot standby, or a PgBouncer before one: its statements are never prepared by name). Analytics, exports and the console's figures read it while it answers and lags no more than `DATABASE_REPLICA_MAX_LAG_MS`, otherwise the primary; a person's own writes are read back from the primary (decision 163). Unset: every read goes to `DATABASE_URL`.",
+    ),
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(5000)
+    .describe(
+      "How far behind the primary the replica may be, in milliseconds, for heavy reads to go to it; past it they go to the primary until it catches up. Lag is on /metrics (`jumbe_replica_lag_seconds`) and the System tab.",
+    ),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
     .int()
@@ -672,6 +688,7 @@ const EnvSchema = EnvVariables.transform((env) => {
 }).superRefine((env, ctx) => {
   storageIssues(env, ctx);
   poolerSettings(env, ctx);
+  replicaSettings(env, ctx);
   if (!env.production) return;
   if (env.SESSION_SECRET === DEMO_SESSION_SECRET)
     ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "refusing to start in production with the demo SESSION_SECRET" });
@@ -804,6 +821,26 @@ function poolerSettings(
       code: "custom",
       path: ["DATABASE_DIRECT_URL"],
       message: `DATABASE_POOLER=${env.DATABASE_POOLER} needs DATABASE_DIRECT_URL, PostgreSQL's own address: LISTEN (live updates across instances) and the migrations need a session, which transaction pooling does not keep`,
+    });
+}
+
+/** In any deployment (decision 163): a replica is PostgreSQL's, and a URL PgBouncer would refuse is refused here too. */
+function replicaSettings(
+  env: Pick<z.output<typeof EnvVariables>, "DATABASE_URL" | "DATABASE_REPLICA_URL">,
+  ctx: { addIssue: (issue: { code: "custom"; path: string[]; message: string }) => void },
+) {
+  if (!env.DATABASE_REPLICA_URL) return;
+  if (!env.DATABASE_URL)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_REPLICA_URL"],
+      message: "DATABASE_REPLICA_URL needs DATABASE_URL: the replica follows a PostgreSQL primary, and the embedded database has none",
+    });
+  else if (startupParameters(env.DATABASE_REPLICA_URL).length)
+    ctx.addIssue({
+      code: "custom",
+      path: ["DATABASE_REPLICA_URL"],
+      message: `DATABASE_REPLICA_URL sends ${startupParameters(env.DATABASE_REPLICA_URL).join(", ")} at start-up, which PgBouncer refuses: set them on the role (ALTER ROLE ... SET)`,
     });
 }
 

@@ -12,6 +12,7 @@ import { noteStatement } from "./statement-count";
 import { processState } from "../process-state";
 import { checkChannel, createPgListener, type ChannelListener } from "./pg-listener";
 import { guardTransactions, inOpenTransaction, StatementOutsideTransaction } from "./transaction-guard";
+import { attachReplica, detachReplica, replicaForRead } from "./replica";
 
 // Every statement the ORM sends (transactions included) is counted for its request's Server-Timing.
 const counting = { logQuery: noteStatement };
@@ -39,6 +40,16 @@ const state = processState<{ current?: DatabaseHandle }>("database", () => ({}))
 export function db(): Database {
   if (!state.current) throw new Error("Database not opened: call openDatabase() at start-up");
   return state.current.db;
+}
+
+/**
+ * The database for a heavy read (analytics, exports, the console's figures): the read replica's when
+ * one is configured and it can serve the calling request (decision 163: in a request's read scope,
+ * reachable, within the maximum lag, past the person's own last write), else the primary's, as db().
+ * Jobs and webhooks have no read scope: they always get the primary. Tenant conditions stay in the query.
+ */
+export async function readDb(): Promise<Database> {
+  return (await replicaForRead()) ?? db();
 }
 
 /** Driver-level query on the open database; see DatabaseHandle.query. */
@@ -85,6 +96,8 @@ export interface OpenOptions {
   directUrl?: string;
   /** Connections per process on PostgreSQL. */
   poolSize?: number;
+  /** A streaming replica of PostgreSQL for heavy reads (decision 163); PostgreSQL only. */
+  replica?: { url: string; maxLagMs: number };
   /** PGlite data directory; `memory://` keeps it in memory (tests). */
   dataDir?: string;
   /** PGlite only: start from this dump of a data directory (PGlite's dumpDataDir) instead of an empty one. */
@@ -95,8 +108,9 @@ export interface OpenOptions {
 /** PostgreSQL when a URL is given, otherwise embedded PGlite; migrations applied on open. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const direct = sessionUrl(options);
+  if (options.replica && !options.databaseUrl) throw new Error("A read replica needs PostgreSQL (DATABASE_URL): PGlite has none");
   const handle = options.databaseUrl
-    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, direct)
+    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10, direct, options.replica)
     : await openPglite(options.dataDir ?? "memory://", options.loadDataDir);
   if (options.migrate !== false) await (direct ? migrateDirect(direct) : migrateDatabase(handle));
   setCurrentDatabase(handle);
@@ -125,7 +139,7 @@ const CONNECT_TIMEOUT_MS = 3000;
  * clients itself (also a checked-out one once released), so the handlers only log and note that the
  * database may be down; the next query opens a fresh connection.
  */
-async function openPostgres(url: string, max: number, directUrl?: string): Promise<DatabaseHandle> {
+async function openPostgres(url: string, max: number, directUrl?: string, replica?: OpenOptions["replica"]): Promise<DatabaseHandle> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000 });
@@ -149,6 +163,7 @@ async function openPostgres(url: string, max: number, directUrl?: string): Promi
   setAvailabilityProbe(() => query("select 1"));
   // LISTEN holds its session for as long as the process listens: PostgreSQL itself, never the pooler.
   const listener = createPgListener(directUrl ?? url);
+  if (replica) await attachReplica(pool, replica, (replicaPool) => drizzle(replicaPool, { schema, logger: counting }) as Database);
   return {
     db: guardTransactions(drizzle(pool, { schema, logger: counting }) as Database),
     kind: "postgres",
@@ -156,6 +171,7 @@ async function openPostgres(url: string, max: number, directUrl?: string): Promi
     listen: listener.listen,
     close: async () => {
       setAvailabilityProbe(undefined);
+      await detachReplica();
       await listener.close();
       await pool.end();
     },

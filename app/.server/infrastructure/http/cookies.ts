@@ -24,6 +24,17 @@ export function localeCookieHeader(locale: string) {
   return parts.join("; ");
 }
 
+/**
+ * The primary's WAL position after the person's last write, signed (decision 163): their reads wait
+ * for nothing, they go to the primary until the replica has replayed past it. Short-lived.
+ */
+export const WRITE_MARK_COOKIE = "jumbe_wrote";
+export function writeMarkCookieHeader(value: string, maxAgeSeconds: number) {
+  const parts = [`${WRITE_MARK_COOKIE}=${value}`, "Path=/", `Max-Age=${maxAgeSeconds}`, "HttpOnly", "SameSite=Lax"];
+  if (secure()) parts.push("Secure");
+  return parts.join("; ");
+}
+
 export function clearSessionCookieHeader() {
   return sessionCookieHeader("", 0);
 }

@@ -1,4 +1,5 @@
 import type { DatabaseStats } from "~/.server/domains/admin/system/database-stats";
+import type { ReplicaStatus } from "~/.server/infrastructure/db/replica";
 import type { SystemSeries } from "~/.server/domains/admin/system/series";
 import { bytes } from "~/components/admin/system/system-parts";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
@@ -98,7 +99,7 @@ export function ResourcesSection({ series, words }: { series: SystemSeries; word
 }
 
 /** The database's engine, size, connections, largest tables and slowest statements. */
-export function DatabaseSection({ database }: { database: DatabaseStats }) {
+export function DatabaseSection({ database, replica }: { database: DatabaseStats; replica: ReplicaStatus | null }) {
   return (
     <section aria-labelledby="database-title">
       <h2 id="database-title" className="text-lg font-semibold text-slate-900">
@@ -130,6 +131,7 @@ export function DatabaseSection({ database }: { database: DatabaseStats }) {
           ) : (
             <p className="mt-1 text-sm text-slate-600">{database.connectionsNote}</p>
           )}
+          <ReplicaPart replica={replica} />
         </Card>
         <Card padding="none">
           <Table
@@ -171,5 +173,40 @@ export function DatabaseSection({ database }: { database: DatabaseStats }) {
         )}
       </Card>
     </section>
+  );
+}
+
+/** The read replica (decision 163): whether it serves the heavy reads, and its lag as this instance measured it. */
+function ReplicaPart({ replica }: { replica: ReplicaStatus | null }) {
+  if (!replica)
+    return (
+      <>
+        <h3 className="mt-4 text-sm font-semibold text-slate-900">{m.admin_db_replica()}</h3>
+        <p className="mt-1 text-sm text-slate-600" data-testid="replica-state">
+          {m.admin_db_replica_none()}
+        </p>
+      </>
+    );
+  const state = {
+    serving: m.admin_db_replica_serving(),
+    lagging: m.admin_db_replica_lagging({ seconds: formatNumber(replica.maxLagMs / 1000) }),
+    down: m.admin_db_replica_down(),
+  }[replica.state];
+  return (
+    <>
+      <h3 className="mt-4 text-sm font-semibold text-slate-900">{m.admin_db_replica()}</h3>
+      <p className="mt-1 text-sm text-slate-700" data-testid="replica-state" data-state={replica.state}>
+        {state}
+      </p>
+      {replica.lagMs !== null ? (
+        <dl className="mt-1 grid grid-cols-2 gap-x-3 text-sm">
+          <dt className="text-slate-500">{m.admin_db_replica_lag()}</dt>
+          <dd className="text-right font-medium" data-testid="replica-lag">
+            {m.admin_db_replica_lag_value({ seconds: formatNumber(Math.round(replica.lagMs / 100) / 10), size: bytes(replica.lagBytes) })}
+          </dd>
+        </dl>
+      ) : null}
+      <p className="mt-1 text-xs text-slate-500">{m.admin_db_replica_note()}</p>
+    </>
   );
 }

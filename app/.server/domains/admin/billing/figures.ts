@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../../infrastructure/db/client";
+import { readDb } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { nairobiMidnight, periodAt, previousPeriod } from "../../billing";
@@ -49,7 +49,7 @@ const range = (column: ReturnType<typeof sql.raw>, bounds: { from: Date | null; 
 
 export async function billingTotals(_scope: PlatformScope, bounds: { from: Date | null; to: Date | null }): Promise<BillingTotals> {
   const [row] = await queryRows<Record<string, string | number | null>>(
-    db(),
+    await readDb(),
     sql`
     select coalesce(sum(total_cents) filter (where series = 'INV' and status <> 'void'), 0)::bigint as invoiced,
            coalesce(sum(total_cents) filter (where series = 'INV' and status = 'paid'), 0)::bigint as paid,
@@ -91,7 +91,7 @@ export const METHOD_LABELS: Readonly<Record<string, string>> = {
 /** Paid tax invoices by the plan they were issued on, largest first. */
 export async function revenueByPlan(_scope: PlatformScope, bounds: { from: Date | null; to: Date | null }): Promise<RevenueLine[]> {
   const rows = await queryRows<{ plan: string | null; n: number; amount: string | number }>(
-    db(),
+    await readDb(),
     sql`
     select plan_type as plan, count(*)::int as n, sum(total_cents)::bigint as amount
     from invoices where series = 'INV' and status = 'paid' ${range(sql.raw("issued_at"), bounds)}
@@ -108,7 +108,7 @@ export async function revenueByPlan(_scope: PlatformScope, bounds: { from: Date 
 /** Money received in the period by each way in (every method listed, zero where none came). */
 export async function revenueByMethod(_scope: PlatformScope, bounds: { from: Date | null; to: Date | null }): Promise<RevenueLine[]> {
   const rows = await queryRows<{ method: string; n: number; amount: string | number }>(
-    db(),
+    await readDb(),
     sql`
     select method, count(*)::int as n, sum(amount_cents)::bigint as amount
     from payments where status = 'completed' ${range(sql.raw("completed_at"), bounds)}

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { db } from "../../../infrastructure/db/client";
+import { readDb } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { isUuid } from "../../../infrastructure/db/keyset";
@@ -180,7 +180,7 @@ export async function adminInvoicePage(
     );
   const direction = desc ? sql`desc` : sql`asc`;
   const rows = await queryRows<StoredRow>(
-    db(),
+    await readDb(),
     sql`
     select i.id, i.number, i.organization_id, o.name as business, i.buyer->>'name' as buyer_name, i.buyer->>'email' as email,
            i.plan_type, i.total_cents, i.issued_at, (${column.expr})::text as sort_key, i.due_at, i.paid_at, i.status, i.kind,

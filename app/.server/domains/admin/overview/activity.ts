@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { db } from "../../../infrastructure/db/client";
+import { readDb } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { isTimestamp } from "../../../infrastructure/db/keyset";
@@ -37,7 +37,7 @@ export async function recentActivity(_scope: PlatformScope, options: { limit?: n
     details: string;
     created_at: string | Date;
     at: string;
-  }>(db(), recentActivityStatement(limit, after, options.since));
+  }>(await readDb(), recentActivityStatement(limit, after, options.since));
   const records: TenantActivity[] = rows.slice(0, limit).map((r) => ({
     id: Number(r.id),
     organizationId: r.organization_id,

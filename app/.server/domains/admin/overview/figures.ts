@@ -1,6 +1,6 @@
 import { alertInWords } from "../system/alerts";
 import { sql } from "drizzle-orm";
-import { db } from "../../../infrastructure/db/client";
+import { db, readDb } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { nairobiMonthStart, nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
@@ -62,9 +62,10 @@ export interface PlatformOverview {
  * "Messages this month" is messageVolume's (one statement for the card and its chart).
  */
 export async function platformOverview(scope: PlatformScope): Promise<PlatformOverview> {
+  const database = await readDb();
   const [[row], volume] = await Promise.all([
     queryRows<Record<string, unknown>>(
-      db(),
+      database,
       sql`
     with bounds as (
       select (date_trunc('month', now() at time zone 'Africa/Nairobi') - interval '1 month') at time zone 'Africa/Nairobi' as starts,
@@ -162,7 +163,7 @@ export async function platformOverview(scope: PlatformScope): Promise<PlatformOv
  */
 export async function messageVolume(_scope: PlatformScope) {
   const rows = await queryRows<{ day: string; label: string; sent: number | string; this_month: boolean }>(
-    db(),
+    await readDb(),
     sql`
     with days as (select generate_series(${nairobiToday} - ${sql.raw(String(VOLUME_DAYS - 1))}, ${nairobiToday}, interval '1 day')::date as day),
     totals as (

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CurrentUser } from "../../auth";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { db } from "../../../infrastructure/db/client";
+import { replicaStatus } from "../../../infrastructure/db/replica";
 import type { RequestMeta } from "../../../infrastructure/http/request-meta";
 import { isUuid } from "../../../infrastructure/db/keyset";
 import { recordAdminAction } from "../audit";
@@ -47,6 +48,8 @@ export async function systemPage(_scope: PlatformScope, params: URLSearchParams)
       connectionsNote: database.connectionsNoteId ? say(database.connectionsNoteId) : database.connectionsNote,
       slowestNote: database.slowestNoteId ? say(database.slowestNoteId) : database.slowestNote,
     },
+    // The read replica as this instance measures it (decision 163), or null without one.
+    replica: replicaStatus(),
     openAlerts: open,
     alerts: history.alerts,
     moreAlerts: history.next !== null,

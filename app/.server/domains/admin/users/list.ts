@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { db } from "../../../infrastructure/db/client";
+import { readDb } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { isTenant } from "./tenants";
@@ -86,7 +86,7 @@ const ORDER: Record<UserSort, string> = {
 /** Organisations by status and by plan (the Users tab's counts), tenants only. */
 export async function userCounts(_scope: PlatformScope) {
   const rows = await queryRows<{ status: string | null; plan: string | null; n: number | string }>(
-    db(),
+    await readDb(),
     sql`
     select status, plan_type as plan, count(*) as n from organizations o where ${isTenant()}
     group by grouping sets ((status), (plan_type))`,
@@ -125,13 +125,13 @@ export interface AdminUserRow {
  */
 export async function userPage(_scope: PlatformScope, filters: UserFilters, pageSize = USERS_PAGE_SIZE) {
   const where = filterCondition(filters);
-  const [counted] = await queryRows<{ n: number | string }>(db(), sql`select count(*) as n from organizations o where ${where}`);
+  const [counted] = await queryRows<{ n: number | string }>(await readDb(), sql`select count(*) as n from organizations o where ${where}`);
   const total = Number(counted?.n ?? 0);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(filters.page, pages);
   const order = sql.raw(ORDER[filters.sort].replaceAll("{dir}", filters.dir));
   const rows = await queryRows<StoredUserRow>(
-    db(),
+    await readDb(),
     sql`
     with listed as (
       select o.id, o.name, o.business_id, o.plan_type, o.billing_type, o.status, o.message_limit, o.message_limit_override, o.created_at

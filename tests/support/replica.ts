@@ -1,0 +1,120 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePort } from "./local-tools";
+import { postgresBinDir } from "./private-postgres";
+
+/**
+ * A primary and its streaming standby of a test's own (decision 163), from PostgreSQL 15's binaries:
+ * the primary with `wal_level = replica` and WAL senders, the standby made by `pg_basebackup -R`
+ * (streaming, `standby.signal` and `primary_conninfo` written for it), both on free loopback ports in
+ * a temporary directory, trust authentication, fsync off (the data is thrown away). As root, the
+ * clusters belong to the `postgres` system user, as scripts/with-postgres.sh makes them.
+ */
+export interface ReplicatedClusters {
+  /** postgres://... of the primary's `jumbe` database. */
+  primaryUrl: string;
+  /** The same database on the standby. */
+  standbyUrl: string;
+  /** One statement as the superuser on the primary's or the standby's `jumbe` database. */
+  primary(text: string): Promise<Record<string, unknown>[]>;
+  standby(text: string): Promise<Record<string, unknown>[]>;
+  /** `pg_ctl stop -m fast` on the standby (its connections end, new ones are refused); `startStandby` brings it back. */
+  stopStandby(): void;
+  startStandby(): void;
+  destroy(): void;
+}
+
+/** Whether this machine can start them: PostgreSQL's server binaries with pg_basebackup. */
+export function replicationAvailable() {
+  const bindir = postgresBinDir();
+  return !!bindir && existsSync(path.join(bindir, "pg_basebackup"));
+}
+
+export async function startReplicatedClusters(): Promise<ReplicatedClusters> {
+  const bindir = postgresBinDir();
+  if (!bindir) throw new Error("PostgreSQL binaries not found (/usr/lib/postgresql/15/bin or pg_config --bindir)");
+  const root = process.getuid?.() === 0;
+  const dir = mkdtempSync(path.join(tmpdir(), "jumbe-pg-replica-"));
+  if (root) {
+    const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+    chownSync(dir, id("-u"), id("-g"));
+  }
+  chmodSync(dir, 0o700);
+  const run = (bin: string, args: string[]) => {
+    const command = root ? "runuser" : path.join(bindir, bin);
+    const argv = root ? ["-u", "postgres", "--", path.join(bindir, bin), ...args] : args;
+    const result = spawnSync(command, argv, { cwd: dir, encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
+  };
+  const primaryData = path.join(dir, "primary");
+  const standbyData = path.join(dir, "standby");
+  const [primaryPort, standbyPort] = [await freePort(), await freePort()];
+  const settings = (port: number) =>
+    `\nlisten_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${dir}'\nfsync = off\nfull_page_writes = off\nmax_connections = 60\n`;
+  // The default pg_hba.conf of `initdb -A trust` lets loopback replication connections in.
+  run("initdb", ["-D", primaryData, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  appendFileSync(path.join(primaryData, "postgresql.conf"), `${settings(primaryPort)}wal_level = replica\nmax_wal_senders = 4\n`);
+  const pgCtl = (data: string, action: "start" | "stop") =>
+    run(
+      "pg_ctl",
+      action === "start"
+        ? ["-D", data, "-l", path.join(dir, `${path.basename(data)}.log`), "-w", "-t", "60", "start"]
+        : ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"],
+    );
+  pgCtl(primaryData, "start");
+  const started = [primaryData];
+  const cleanUp = () => {
+    for (const data of started) {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } catch {
+        // already stopped
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const statement = async (port: number, database: string, text: string) => {
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/${database}` });
+      await client.connect();
+      try {
+        return (await client.query(text)).rows as Record<string, unknown>[];
+      } finally {
+        await client.end();
+      }
+    };
+    await statement(primaryPort, "postgres", "create database jumbe");
+    run("pg_basebackup", [
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(primaryPort),
+      "-U",
+      "postgres",
+      "-D",
+      standbyData,
+      "-R",
+      "-X",
+      "stream",
+      "--no-sync",
+    ]);
+    appendFileSync(path.join(standbyData, "postgresql.conf"), `${settings(standbyPort)}hot_standby = on\n`);
+    pgCtl(standbyData, "start");
+    started.push(standbyData);
+    return {
+      primaryUrl: `postgres://postgres@127.0.0.1:${primaryPort}/jumbe`,
+      standbyUrl: `postgres://postgres@127.0.0.1:${standbyPort}/jumbe`,
+      primary: (text) => statement(primaryPort, "jumbe", text),
+      standby: (text) => statement(standbyPort, "jumbe", text),
+      stopStandby: () => pgCtl(standbyData, "stop"),
+      startStandby: () => pgCtl(standbyData, "start"),
+      destroy: cleanUp,
+    };
+  } catch (error) {
+    cleanUp();
+    throw error;
+  }
+}
