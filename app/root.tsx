@@ -21,11 +21,12 @@ import { CrashScreen, describeError } from "~/components/layout/crash-screen";
 import { NotFoundScreen } from "~/components/ui/not-found";
 import { takeToast } from "~/.server/infrastructure/http/toast";
 import { localeMiddleware } from "~/.server/infrastructure/http/locale";
+import { sessionWrites } from "~/.server/domains/auth/guards";
 import { getLocale } from "~/paraglide/runtime";
 import { usePreloadModules } from "~/components/preloads";
 
 // Every request is written in its person's language (decision 071): chosen once, here.
-export const middleware: Route.MiddlewareFunction[] = [localeMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [localeMiddleware, sessionWrites];
 
 export const meta: Route.MetaFunction = ({ error }) => [
   { title: isNotFound(error) ? "Page not found | Jumbe" : "Jumbe | WhatsApp Business messaging for Africa" },

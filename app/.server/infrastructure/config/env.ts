@@ -163,6 +163,15 @@ export const EnvVariables = z.object({
     .describe(
       "PostgreSQL itself, not the pooler: the dedicated LISTEN connection (live updates across instances) and the migrations at start-up use it. Required with `DATABASE_POOLER=pgbouncer-transaction`.",
     ),
+  SESSION_CACHE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(5_000)
+    .describe(
+      "How long an instance may answer a signed-in request from its own copy of the session's lookup (session, user, organisation; never the counts), in milliseconds; `0` turns the cache off. A copy is dropped the moment PostgreSQL's NOTIFY says its session, user or organisation changed on any instance, and no copy is used while the instance's LISTEN connection is down (decision 166).",
+    ),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
     .int()
