@@ -22,12 +22,14 @@ import { NotFoundScreen } from "~/components/ui/not-found";
 import { takeToast } from "~/.server/infrastructure/http/toast";
 import { localeMiddleware } from "~/.server/infrastructure/http/locale";
 import { readYourWritesMiddleware } from "~/.server/infrastructure/http/read-your-writes";
+import { sessionWrites } from "~/.server/domains/auth/guards";
 import { getLocale } from "~/paraglide/runtime";
 import { usePreloadModules } from "~/components/preloads";
 
 // Every request is written in its person's language (decision 071): chosen once, here. With a read
-// replica, a person's own writes are read back from the primary (decision 163).
-export const middleware: Route.MiddlewareFunction[] = [localeMiddleware, readYourWritesMiddleware];
+// replica, a person's own writes are read back from the primary (decision 163); a request that may
+// write leaves no stale session copy behind on any instance (decision 166).
+export const middleware: Route.MiddlewareFunction[] = [localeMiddleware, readYourWritesMiddleware, sessionWrites];
 
 export const meta: Route.MetaFunction = ({ error }) => [
   { title: isNotFound(error) ? "Page not found | Jumbe" : "Jumbe | WhatsApp Business messaging for Africa" },

@@ -108,6 +108,10 @@ function capturingDatabase(poolSize: number) {
     kind: "postgres",
     query: async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[],
     listen: async () => async () => {},
+    // Nothing listens here: a caller waiting for notifications to arrive is told so.
+    listenerCaughtUp: async () => {
+      throw new Error("not listening");
+    },
     close: () => pool.end(),
   });
   return { pool, state };

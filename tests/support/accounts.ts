@@ -28,7 +28,7 @@ export async function sendQueuedMail() {
  * its salt. Sign-up and password changes still hash through the product's own code.
  */
 const hashes = new Map<string, Promise<string>>();
-const passwordHashFor = (password: string) => {
+export const passwordHashFor = (password: string) => {
   let found = hashes.get(password);
   if (!found) hashes.set(password, (found = hashPassword(password)));
   return found;

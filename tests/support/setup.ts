@@ -8,12 +8,18 @@ import { closeTestDatabase, disarmStatisticsTimer, openTestDatabase, resetTables
 import { answerWatchers } from "~/.server/adapters/api-v1/answer-watchers";
 import { readRouteDeclarations } from "./in-process-app";
 import { wireDomainEvents } from "~/.server/composition/domain-events";
+import { sessionCache } from "~/.server/domains/auth/sessions";
 
 // What a lower domain announces reaches the higher one that acts on it, as in the server.
 wireDomainEvents();
 
+// The session cache (decision 166) is off unless a test turns it on (tests/integration/session-cache.test.ts),
+// or a run asks for it (SESSION_CACHE_MS=5000): a test writes users and sessions in SQL of its own and
+// reads at once, where on PostgreSQL the NOTIFY reaches the cache a moment later.
+const TEST_ENV = { NODE_ENV: "test", APP_URL: "http://jumbe.test", SESSION_CACHE_MS: process.env.SESSION_CACHE_MS ?? "0" };
+
 // Every test file gets its own database: PGlite in memory, or a fresh database on TEST_DATABASE_URL.
-setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test" }));
+setEnv(parseEnv(TEST_ENV));
 
 // ...and its own file storage in a temporary folder, whatever DATA_DIR a test configures.
 const storageDir = mkdtempSync(path.join(os.tmpdir(), "jumbe-test-files-"));
@@ -28,8 +34,10 @@ beforeAll(async () => {
 }, 60_000);
 
 beforeEach(async () => {
-  setEnv(parseEnv({ NODE_ENV: "test", APP_URL: "http://jumbe.test" }));
+  setEnv(parseEnv(TEST_ENV));
   await resetTables();
+  // The reset deletes with triggers off: no NOTIFY forgets what the last test's lookups left.
+  sessionCache().clear();
   // A clock the last test moved and put back leaves PGlite no timer that fires every millisecond.
   await disarmStatisticsTimer();
 });

@@ -1,5 +1,5 @@
 import { createContext, data, redirect, RouterContextProvider, type MiddlewareFunction, type Params } from "react-router";
-import { findSession, type FindSessionOptions } from "./sessions";
+import { findSession, sessionWriteDone, type FindSessionOptions } from "./sessions";
 import { toAuthUser } from "./users";
 import { messagesUsedThisMonth } from "../billing";
 import { can, isPlatformStaff, roleOf, type Permission, type Role } from "./permissions";
@@ -47,8 +47,10 @@ export interface GuardArgs {
 }
 
 // One lookup per request: the first guard to ask stores the promise in the request's context, and
-// every later loader, action or middleware of the same request shares it. Reading the database on
-// every request (not a cache across requests) is what makes revocation and suspension instant.
+// every later loader, action or middleware of the same request shares it. Across requests, an
+// instance may answer a page's or the API's GET from its short-lived copy (decision 166), dropped the
+// moment a NOTIFY says its session, user or organisation changed: revocation and suspension stay
+// instant across instances. A request that may write always reads the database.
 const sessionContext = createContext<Promise<CurrentUser | null> | null>(null);
 
 function lookUpSession({ request, context }: GuardArgs, options: FindSessionOptions): Promise<CurrentUser | null> {
@@ -235,6 +237,20 @@ export async function requireDeclaredResource(args: RouteArgs) {
   const { permissions, signInReturnsTo } = declaredAccess(args);
   return requireResourcePermission(args, permissions, { from: signInReturnsTo });
 }
+
+/**
+ * The root's middleware for every route: after a request that may have written (any method but GET
+ * and HEAD), its answer waits until this instance's session cache has heard every change committed
+ * so far (decision 166), so the next request never meets a copy the write made stale.
+ */
+export const sessionWrites: MiddlewareFunction<Response> = async ({ request }, next) => {
+  if (request.method === "GET" || request.method === "HEAD") return next();
+  try {
+    return await next();
+  } finally {
+    await sessionWriteDone(request);
+  }
+};
 
 /**
  * The shell's middleware: resolves the session once, before any loader or action of the request,

@@ -6,6 +6,9 @@ import { messagesUsedThisMonthSql } from "../billing";
 import { shellCountsSql } from "../notifications";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { SESSION_COOKIE, readCookie, sessionCookieHeader } from "../../infrastructure/http/cookies";
+import { env } from "../../infrastructure/config/env";
+import { processState } from "../../infrastructure/process-state";
+import { databaseSessionCache, SessionCache } from "./session-cache";
 
 const DAY = 24 * 60 * 60 * 1000;
 export const PERSISTENT_SESSION_MS = 30 * DAY;
@@ -145,6 +148,41 @@ const FIND_SESSION_SQL = {
          ${SHELL.unread} as shell_unread, ${SHELL.inboxUnread} as shell_inbox_unread ${SESSION_FROM}`,
 };
 
+// On a cached lookup, what is not cached (the month's usage, the shell's counts) in one statement of its own.
+const SHELL_BY_ID = shellCountsSql("$1::uuid", "$2::uuid");
+const EXTRAS_SQL = {
+  usage: `select ${messagesUsedThisMonthSql("$1::uuid")} as messages_used`,
+  shell: `select ${SHELL_BY_ID.unread} as shell_unread, ${SHELL_BY_ID.inboxUnread} as shell_inbox_unread`,
+  both: `select ${messagesUsedThisMonthSql("$2::uuid")} as messages_used,
+         ${SHELL_BY_ID.unread} as shell_unread, ${SHELL_BY_ID.inboxUnread} as shell_inbox_unread`,
+};
+
+type Extras = { messages_used?: number; shell_unread?: number; shell_inbox_unread?: number };
+type Lookup = Pick<FoundSession, "session" | "user" | "organization">;
+
+/** This instance's cache of session lookups (decision 166); SESSION_CACHE_MS read on each use. */
+const cacheState = processState<{ cache: SessionCache<FoundSession["session"], SessionUser, Organization> }>("session-cache", () => ({
+  cache: databaseSessionCache(() => env().SESSION_CACHE_MS),
+}));
+
+export function sessionCache() {
+  return cacheState.cache;
+}
+
+/** Tests: lookups go through `cache` from now on (a second instance's, with a listener of its own). */
+export function setSessionCache(cache: SessionCache<FoundSession["session"], SessionUser, Organization>) {
+  cacheState.cache = cache;
+}
+
+/**
+ * A request of this instance that may have written is over (any method but GET and HEAD): see
+ * SessionCache.afterWrite. The answer waits for it, so the person's next request sees their write.
+ */
+export function sessionWriteDone(request: Request) {
+  const token = sessionToken(request);
+  return sessionCache().afterWrite(token && token.length <= 100 ? sha256(token) : undefined);
+}
+
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 const maybeDate = (value: Date | string | null) => (value === null ? null : date(value));
 
@@ -152,14 +190,56 @@ const maybeDate = (value: Date | string | null) => (value === null ? null : date
 export async function findSession(request: Request, options: FindSessionOptions = {}): Promise<FoundSession | null> {
   const token = sessionToken(request);
   if (!token || token.length > 100) return null;
+  const key = sha256(token);
+  const shape = options.monthUsage ? (options.shell ? "both" : "usage") : options.shell ? "shell" : "plain";
+  // A request that may write checks its permissions against the database itself, never a copy.
+  const reads = request.method === "GET" || request.method === "HEAD";
+  const cache = sessionCache();
+  const cached = reads ? cache.get(key) : undefined;
+  if (cached && cached.session.expiresAt.getTime() > Date.now()) {
+    const found = await withExtras(cached, shape);
+    if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+      const touched = await touchSession(found.session.id, found.session.persistent);
+      cache.patchSession(key, touched);
+    }
+    return found;
+  }
+  const ticket = reads ? cache.ticket() : undefined;
   // Expiry by the application's clock, as sessions are written (and as tests move it).
-  const text = FIND_SESSION_SQL[options.monthUsage ? (options.shell ? "both" : "usage") : options.shell ? "shell" : "plain"];
-  const [row] = await rawQuery<SessionRow & { messages_used?: number; shell_unread?: number; shell_inbox_unread?: number }>(text, [
-    sha256(token),
-    new Date(),
-  ]);
+  const [row] = await rawQuery<SessionRow & Extras>(FIND_SESSION_SQL[shape], [key, new Date()]);
   if (!row) return null;
-  const found: FoundSession = {
+  const found = fromRow(row);
+  if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+    const touched = await touchSession(found.session.id, found.session.persistent);
+    found.session = { ...found.session, ...touched };
+  }
+  cache.put(key, ticket, { ...copyOf(found), userId: found.user.id, organizationId: found.organization.id });
+  return found;
+}
+
+/** Each request gets its own objects: a caller may change them (a step-up's confirmation) without touching the cache. */
+function copyOf(lookup: Lookup): Lookup {
+  return { session: { ...lookup.session }, user: { ...lookup.user }, organization: { ...lookup.organization } };
+}
+
+/** A cached lookup with what the request asked for beside it (the month's usage, the shell's counts), read now. */
+async function withExtras(cached: Lookup, shape: keyof typeof FIND_SESSION_SQL): Promise<FoundSession> {
+  if (shape === "plain") return { ...copyOf(cached), ...extrasOf({}) };
+  // Each statement names its parameters: the month's usage the organisation only.
+  const params = shape === "usage" ? [cached.organization.id] : [cached.user.id, cached.organization.id];
+  const [extras = {}] = await rawQuery<Extras>(EXTRAS_SQL[shape], params);
+  return { ...copyOf(cached), ...extrasOf(extras) };
+}
+
+function extrasOf(row: Extras): Pick<FoundSession, "messagesUsedThisMonth" | "shell"> {
+  return {
+    messagesUsedThisMonth: row.messages_used === undefined ? null : Number(row.messages_used),
+    shell: row.shell_unread === undefined ? null : { unread: Number(row.shell_unread), inboxUnread: Number(row.shell_inbox_unread ?? 0) },
+  };
+}
+
+function fromRow(row: SessionRow & Extras): FoundSession {
+  return {
     session: {
       id: row.session_id,
       persistent: row.persistent,
@@ -219,19 +299,15 @@ export async function findSession(request: Request, options: FindSessionOptions 
       templateReview: row.template_review,
       defaultLocale: row.default_locale,
     },
-    messagesUsedThisMonth: row.messages_used === undefined ? null : Number(row.messages_used),
-    shell: row.shell_unread === undefined ? null : { unread: Number(row.shell_unread), inboxUnread: Number(row.shell_inbox_unread ?? 0) },
+    ...extrasOf(row),
   };
-  if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) await touchSession(found.session.id, found.session.persistent);
-  return found;
 }
 
-// Sliding expiry, written at most once an hour per session.
+// Sliding expiry, written at most once an hour per session; answers the times written.
 async function touchSession(id: string, persistent: boolean) {
-  await db()
-    .update(sessions)
-    .set({ lastUsedAt: new Date(), expiresAt: new Date(Date.now() + lifetime(persistent)) })
-    .where(eq(sessions.id, id));
+  const touched = { lastUsedAt: new Date(), expiresAt: new Date(Date.now() + lifetime(persistent)) };
+  await db().update(sessions).set(touched).where(eq(sessions.id, id));
+  return touched;
 }
 
 export async function deleteSessionByToken(token: string) {

@@ -179,6 +179,15 @@ export const EnvVariables = z.object({
     .describe(
       "How far behind the primary the replica may be, in milliseconds, for heavy reads to go to it; past it they go to the primary until it catches up. Lag is on /metrics (`jumbe_replica_lag_seconds`) and the System tab.",
     ),
+  SESSION_CACHE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(5_000)
+    .describe(
+      "How long an instance may answer a signed-in request from its own copy of the session's lookup (session, user, organisation; never the counts), in milliseconds; `0` turns the cache off. A copy is dropped the moment PostgreSQL's NOTIFY says its session, user or organisation changed on any instance, and no copy is used while the instance's LISTEN connection is down (decision 166).",
+    ),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
     .int()

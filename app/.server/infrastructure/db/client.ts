@@ -28,6 +28,8 @@ export interface DatabaseHandle {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
   /** LISTEN on a channel (pg_notify's, delivered once the sender's transaction commits); answers the unsubscribe. */
   listen(channel: string, listener: ChannelListener): Promise<() => Promise<void>>;
+  /** Resolves once every notification committed before the call has reached this process's subscribers; rejects while not listening. */
+  listenerCaughtUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,17 @@ export function rawQuery<Row = Record<string, unknown>>(text: string, params?: u
 export function listenChannel(channel: string, listener: ChannelListener) {
   if (!state.current) throw new Error("Database not opened: call openDatabase() at start-up");
   return state.current.listen(channel, listener);
+}
+
+/** See DatabaseHandle.listenerCaughtUp. */
+export function listenerCaughtUp() {
+  if (!state.current) throw new Error("Database not opened: call openDatabase() at start-up");
+  return state.current.listenerCaughtUp();
+}
+
+/** The open database's handle (undefined when none is open): what a subscriber compares to know the database it listens to is still the one open. */
+export function currentDatabaseHandle(): DatabaseHandle | undefined {
+  return state.current;
 }
 
 export function databaseKind() {
@@ -169,6 +182,7 @@ async function openPostgres(url: string, max: number, directUrl?: string, replic
     kind: "postgres",
     query,
     listen: listener.listen,
+    listenerCaughtUp: listener.caughtUp,
     close: async () => {
       setAvailabilityProbe(undefined);
       await detachReplica();
@@ -242,6 +256,8 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
       const stop = await client.listen(checkChannel(channel), listener.onMessage);
       return () => stop();
     },
+    // A NOTIFY is handed to the subscribers as the statement that committed it answers, before its caller resumes.
+    listenerCaughtUp: async () => undefined,
     close: () => client.close(),
   };
 }

@@ -5,6 +5,8 @@ export interface ChannelListener {
   onMessage: (payload: string) => void;
   /** Called when notifications may have been missed (the listening connection was lost and is back). */
   onResync?: () => void;
+  /** Called when the listening connection is lost, or could not listen: notifications may be missed until onResync. */
+  onLost?: () => void;
 }
 
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -30,6 +32,10 @@ export function createPgListener(url: string) {
   let retry: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
   let closed = false;
+
+  const tellLost = () => {
+    for (const set of channels.values()) for (const listener of set) listener.onLost?.();
+  };
 
   const dispatch = (channel: string, payload: string) => {
     for (const listener of channels.get(channel) ?? []) {
@@ -67,6 +73,7 @@ export function createPgListener(url: string) {
     if (client !== which) return;
     client = undefined;
     failures = Math.max(failures, 1);
+    tellLost();
     schedule();
   }
 
@@ -107,6 +114,7 @@ export function createPgListener(url: string) {
         // Not listening yet: the retry listens to it, then tells the subscriber to resync.
         log().warn({ reason: (error as Error).message, channel }, "LISTEN failed; retrying");
         failures = Math.max(failures, 1);
+        listener.onLost?.();
         schedule();
       }
       return async () => {
@@ -115,6 +123,15 @@ export function createPgListener(url: string) {
         channels.delete(channel);
         await client?.query(`unlisten ${channel}`).catch(() => undefined);
       };
+    },
+    /**
+     * Resolves once every notification committed before the call has reached the subscribers: one
+     * round trip on the listening connection, whose backend sends what it was signalled before it
+     * answers. Rejects when the connection is down (what was sent meanwhile may be lost).
+     */
+    async caughtUp(): Promise<void> {
+      if (!client) throw new Error("not listening");
+      await client.query("select 1");
     },
     async close() {
       closed = true;

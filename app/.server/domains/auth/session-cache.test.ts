@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SessionCache } from "./session-cache";
+
+// The cache's own rules, with a LISTEN the test drives: a copy lives for the TTL, goes on its
+// user's or organisation's notification, is never stored by a lookup an eviction overtook, and is
+// never used while the LISTEN is down or a write of this instance is still being heard.
+
+const handle = { kind: "pglite" } as never;
+
+function cacheWith(ttl = 5_000) {
+  const heard: { message?: (payload: string) => void; lost?: () => void; resync?: () => void } = {};
+  let release: (() => void) | undefined;
+  const cache = new SessionCache<{ id: string }, { id: string }, { id: string }>(
+    () => ttl,
+    async (message, lost, resync) => {
+      Object.assign(heard, { message, lost, resync });
+      return async () => {};
+    },
+    () => new Promise<void>((resolve) => (release = resolve)),
+    () => handle,
+  );
+  return { cache, heard, release: () => release?.() };
+}
+
+const lookup = (user: string, organization: string) => ({
+  session: { id: "s" },
+  user: { id: user },
+  organization: { id: organization },
+  userId: user,
+  organizationId: organization,
+});
+
+async function ready(cache: SessionCache<{ id: string }, { id: string }, { id: string }>) {
+  cache.usable();
+  await Promise.resolve();
+  await Promise.resolve();
+  expect(cache.usable()).toBe(true);
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("SessionCache", () => {
+  it("is off until its LISTEN is in place, and with a TTL of 0", async () => {
+    const { cache } = cacheWith();
+    expect(cache.ticket()).toBeUndefined();
+    await ready(cache);
+    expect(cacheWith(0).cache.usable()).toBe(false);
+  });
+
+  it("keeps a copy for the TTL only", async () => {
+    const { cache } = cacheWith(5_000);
+    await ready(cache);
+    const now = vi.spyOn(Date, "now").mockReturnValue(1_000_000);
+    cache.put("k", cache.ticket(), lookup("u1", "o1"));
+    now.mockReturnValue(1_004_999);
+    expect(cache.get("k")?.user.id).toBe("u1");
+    now.mockReturnValue(1_005_000);
+    expect(cache.get("k")).toBeUndefined();
+  });
+
+  it("drops the copies a notification names, and everything on '*'", async () => {
+    const { cache, heard } = cacheWith();
+    await ready(cache);
+    cache.put("a", cache.ticket(), lookup("u1", "o1"));
+    cache.put("b", cache.ticket(), lookup("u2", "o1"));
+    cache.put("c", cache.ticket(), lookup("u3", "o2"));
+    heard.message!("u:u9,u2");
+    expect([cache.get("a"), cache.get("b"), cache.get("c")].map(Boolean)).toEqual([true, false, true]);
+    heard.message!("o:o2");
+    expect([cache.get("a"), cache.get("c")].map(Boolean)).toEqual([true, false]);
+    heard.message!("*");
+    expect(cache.size()).toBe(0);
+  });
+
+  it("does not store a lookup that an eviction overtook", async () => {
+    const { cache, heard } = cacheWith();
+    await ready(cache);
+    const ticket = cache.ticket();
+    heard.message!("u:someone-else");
+    cache.put("k", ticket, lookup("u1", "o1"));
+    expect(cache.get("k")).toBeUndefined();
+  });
+
+  it("answers nothing while the LISTEN is down, and starts empty when it is back", async () => {
+    const { cache, heard } = cacheWith();
+    await ready(cache);
+    cache.put("k", cache.ticket(), lookup("u1", "o1"));
+    heard.lost!();
+    expect(cache.get("k")).toBeUndefined();
+    expect(cache.ticket()).toBeUndefined();
+    heard.resync!();
+    expect(cache.usable()).toBe(true);
+    expect(cache.get("k")).toBeUndefined();
+  });
+
+  it("bypasses the copies until the listener has heard a write of this instance", async () => {
+    const { cache, release } = cacheWith();
+    await ready(cache);
+    cache.put("mine", cache.ticket(), lookup("u1", "o1"));
+    cache.put("other", cache.ticket(), lookup("u2", "o1"));
+    const before = cache.ticket();
+    const done = cache.afterWrite("mine");
+    expect(cache.get("other")).toBeUndefined();
+    release();
+    await done;
+    expect(cache.get("mine")).toBeUndefined();
+    expect(cache.get("other")?.user.id).toBe("u2");
+    cache.put("late", before, lookup("u3", "o1"));
+    expect(cache.get("late")).toBeUndefined();
+  });
+});

@@ -1,0 +1,200 @@
+import { currentDatabaseHandle, listenChannel, listenerCaughtUp, type DatabaseHandle } from "../../infrastructure/db/client";
+import { log } from "../../infrastructure/log";
+
+/** The channel migration 0084's triggers notify: 'u:<user ids>', 'o:<organisation ids>' (comma-separated) or '*'. */
+export const SESSION_CHANGES_CHANNEL = "session_changes";
+
+/** What the cache holds of a lookup: the session, its user and organisation, never the counts that change all the time. */
+export interface CachedSession<S, U, O> {
+  session: S;
+  user: U;
+  organization: O;
+}
+
+interface Entry<S, U, O> extends CachedSession<S, U, O> {
+  userId: string;
+  organizationId: string;
+  /** Date.now() when the lookup it holds began. */
+  readAt: number;
+}
+
+/** Taken before a lookup reads the database; a lookup may be cached only if nothing was invalidated since. */
+export interface CacheTicket {
+  generation: number;
+  at: number;
+}
+
+/**
+ * This instance's short-lived cache of session lookups, keyed by the token's hash (decision 166).
+ * It answers only while its LISTEN on session_changes is healthy: from the moment LISTEN is in place,
+ * every change a trigger reports evicts the lookups it concerns; a lost connection empties the
+ * cache and turns it off until the connection is back. A lookup that began before an eviction (it
+ * may have read the row just before the change) is not stored. After a write through this instance
+ * (`afterWrite`), lookups bypass the cache until the listener has heard everything committed so far.
+ */
+export class SessionCache<S = unknown, U = unknown, O = unknown> {
+  private readonly entries = new Map<string, Entry<S, U, O>>();
+  private healthy = false;
+  private generation = 0;
+  private fences = 0;
+  private subscribed?: { handle: DatabaseHandle; stop?: Promise<() => Promise<void>> };
+
+  constructor(
+    private readonly ttlMs: () => number,
+    private readonly listen: (
+      onMessage: (payload: string) => void,
+      onLost: () => void,
+      onResync: () => void,
+    ) => Promise<() => Promise<void>>,
+    private readonly caughtUp: () => Promise<void>,
+    private readonly handle: () => DatabaseHandle | undefined = currentDatabaseHandle,
+  ) {}
+
+  /** Whether lookups may come from the cache now (on, listening, no write of this instance waiting to be heard). */
+  usable() {
+    if (this.ttlMs() <= 0) return false;
+    this.ensureListening();
+    return this.healthy && this.fences === 0;
+  }
+
+  /** The cached lookup for `key` read less than the TTL ago, or undefined. */
+  get(key: string): CachedSession<S, U, O> | undefined {
+    if (!this.usable()) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (Date.now() - entry.readAt >= this.ttlMs() || Date.now() < entry.readAt) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Before a lookup reads the database: what `put` checks nothing was invalidated meanwhile. */
+  ticket(): CacheTicket | undefined {
+    if (!this.usable()) return undefined;
+    return { generation: this.generation, at: Date.now() };
+  }
+
+  put(key: string, ticket: CacheTicket | undefined, value: CachedSession<S, U, O> & { userId: string; organizationId: string }) {
+    if (!ticket || ticket.generation !== this.generation || !this.usable()) return;
+    if (this.entries.size >= MAX_ENTRIES) this.sweep();
+    this.entries.set(key, { ...value, readAt: ticket.at });
+  }
+
+  /** Updates what a cached entry says of its session (this instance touched it). */
+  patchSession(key: string, patch: Partial<S>) {
+    const entry = this.entries.get(key);
+    if (entry) entry.session = { ...entry.session, ...patch };
+  }
+
+  /** A notification's payload: the lookups of these users or organisations, or all. */
+  evict(payload: string) {
+    this.generation++;
+    if (payload === "*") return this.entries.clear();
+    const kind = payload.slice(0, 2);
+    const ids = new Set(payload.slice(2).split(","));
+    const field = kind === "u:" ? "userId" : kind === "o:" ? "organizationId" : undefined;
+    if (!field) return this.entries.clear();
+    for (const [key, entry] of this.entries) if (ids.has(entry[field])) this.entries.delete(key);
+  }
+
+  /**
+   * After a request of this instance that may have written (any method but GET and HEAD): the
+   * request's own session is forgotten, and lookups bypass the cache until the listener has heard
+   * every notification committed so far (one round trip on its connection). The request's answer
+   * waits for it, so the next request of the same person never meets what the write changed.
+   */
+  async afterWrite(key?: string) {
+    if (this.ttlMs() <= 0 || !this.subscribed) return;
+    this.fences++;
+    this.generation++;
+    if (key) this.entries.delete(key);
+    try {
+      await this.caughtUp();
+    } catch {
+      // Not listening: the cache is off until the connection is back, and emptied then.
+      this.lost();
+    } finally {
+      this.fences--;
+    }
+  }
+
+  /** Forgets every lookup (tests between files; a resync). */
+  clear() {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  size() {
+    return this.entries.size;
+  }
+
+  /** Stops listening (the process ends, or a test is done with this instance). */
+  async close() {
+    const subscribed = this.subscribed;
+    this.subscribed = undefined;
+    this.healthy = false;
+    this.clear();
+    const stop = await subscribed?.stop?.catch(() => undefined);
+    await stop?.();
+  }
+
+  private lost() {
+    this.healthy = false;
+    this.clear();
+  }
+
+  private sweep() {
+    const now = Date.now();
+    for (const [key, entry] of this.entries) if (now - entry.readAt >= this.ttlMs()) this.entries.delete(key);
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+  }
+
+  /** Subscribes on first use, and again when another database was opened (tests open one per file). */
+  private ensureListening() {
+    const handle = this.handle();
+    if (!handle) {
+      this.healthy = false;
+      return;
+    }
+    if (this.subscribed?.handle === handle) return;
+    this.lost();
+    const subscription: NonNullable<typeof this.subscribed> = { handle };
+    this.subscribed = subscription;
+    let lostMeanwhile = false;
+    const current = () => this.subscribed === subscription;
+    subscription.stop = this.listen(
+      (payload) => current() && this.evict(payload),
+      () => {
+        lostMeanwhile = true;
+        if (current()) this.lost();
+      },
+      () => {
+        if (!current()) return;
+        this.clear();
+        this.healthy = true;
+      },
+    );
+    subscription.stop.then(
+      () => {
+        // LISTEN is in place unless the connection failed on the way (then the resync turns the cache on).
+        if (current() && !lostMeanwhile) this.healthy = true;
+      },
+      (error: unknown) => {
+        log().warn({ reason: (error as Error).message }, "session cache: LISTEN failed; the cache stays off");
+      },
+    );
+  }
+}
+
+/** Lookups held at most; past it the stale ones go, or all (the cache only saves work). */
+const MAX_ENTRIES = 50_000;
+
+/** A cache subscribed through the process's database (listenChannel), with the TTL read on each use. */
+export function databaseSessionCache<S, U, O>(ttlMs: () => number) {
+  return new SessionCache<S, U, O>(
+    ttlMs,
+    (onMessage, onLost, onResync) => listenChannel(SESSION_CHANGES_CHANNEL, { onMessage, onLost, onResync }),
+    listenerCaughtUp,
+  );
+}
