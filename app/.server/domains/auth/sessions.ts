@@ -178,9 +178,12 @@ export function setSessionCache(cache: SessionCache<FoundSession["session"], Ses
  * A request of this instance that may have written is over (any method but GET and HEAD): see
  * SessionCache.afterWrite. The answer waits for it, so the person's next request sees their write.
  */
-export function sessionWriteDone(request: Request) {
+export async function sessionWriteDone(request: Request) {
   const token = sessionToken(request);
-  return sessionCache().afterWrite(token && token.length <= 100 ? sha256(token) : undefined);
+  // Without a session (Meta's webhooks, the API's keys, callbacks) there is no person's next request
+  // to protect: those go on using the cache, and nothing waits on the LISTEN connection for them.
+  if (!token || token.length > 100) return;
+  await sessionCache().afterWrite(sha256(token));
 }
 
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
