@@ -74,6 +74,7 @@ export default [
     route("settings/payments", "routes/app/settings/payments.tsx"),
     route("settings/sms", "routes/app/settings/sms.tsx"),
     route("settings/ads", "routes/app/settings/ads.tsx"),
+    route("settings/retention", "routes/app/settings/retention.tsx"),
     route("settings/notifications", "routes/app/settings/notifications.tsx"),
     route("settings/security", "routes/app/settings/security.tsx"),
     route("settings/account", "routes/app/settings/account.tsx"),

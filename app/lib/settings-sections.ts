@@ -43,6 +43,13 @@ export const SETTINGS_SECTIONS: readonly { id: string; readonly label: string; t
     to: href("/settings/ads"),
   },
   {
+    id: "retention",
+    get label() {
+      return m.retention_section();
+    },
+    to: href("/settings/retention"),
+  },
+  {
     id: "notifications",
     get label() {
       return m.settings_section_notifications();

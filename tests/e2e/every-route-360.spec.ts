@@ -357,6 +357,7 @@ const BUSINESS: Walk[] = [
   ["settings/payments", "/settings/payments"],
   ["settings/sms", "/settings/sms"],
   ["settings/ads", "/settings/ads"],
+  ["settings/retention", "/settings/retention"],
   ["settings/notifications", "/settings/notifications"],
   ["settings/security", "/settings/security"],
   ["settings/account", "/settings/account"],

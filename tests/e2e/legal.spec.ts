@@ -9,8 +9,10 @@ const DOCUMENTS = [
     title: "Privacy Policy",
     paths: ["/privacy-policy", "/privacy"],
     sections: 12,
+    updated: "30 November 2026",
     facts: [
-      /about 30 days/,
+      /730 days \(2 years\) unless the organisation chooses otherwise/,
+      /Tax Procedures Act/,
       /under 16/,
       /Data Protection Act, 2019/,
       /Office of the Data Protection Commissioner/,
@@ -22,6 +24,7 @@ const DOCUMENTS = [
     title: "Terms of Service",
     paths: ["/terms-of-service", "/terms"],
     sections: 11,
+    updated: "22 November 2026",
     facts: [/30 days[’']? notice/, /non-refundable except as required by law/, /laws of Kenya/, /legal@jumbe\.co\.ke/],
   },
 ] as const;
@@ -42,7 +45,7 @@ for (const doc of DOCUMENTS) {
         expect(response?.status()).toBe(200);
         await expect(page).toHaveTitle(`${doc.title} | Jumbe`);
         await expect(page.getByRole("heading", { level: 1 })).toHaveText(doc.title);
-        await expect(page.getByText("Last updated: 22 November 2026")).toBeVisible();
+        await expect(page.getByText(`Last updated: ${doc.updated}`)).toBeVisible();
 
         const headings = await sectionHeadings(page);
         expect(headings).toHaveLength(doc.sections);

@@ -293,7 +293,6 @@ describe("retention", () => {
       webhookEvents: 1,
       apiUsage: 1,
       jobs: 2,
-      webhookDeliveries: 0,
       graphCalls: 1,
       idempotencyKeys: 1,
       messagingLimitRecipients: 1,

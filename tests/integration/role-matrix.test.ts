@@ -783,6 +783,10 @@ const ACTIONS: Record<string, Record<string, Intent>> = {
       form: () => ({ name: "Nyota Savings Sacco", timeZone: "Africa/Nairobi", postalAddress: "P.O. Box 77-20100, Nakuru" }),
     },
   },
+  // Settings → Data retention (issue 78): owners and admins (retention.test.ts shows the limits and the job).
+  "/settings/retention": {
+    "": { needs: "organization:manage", form: () => ({ messageDays: "700", mediaDays: "80", logDays: "60" }) },
+  },
   "/settings/account": {
     close: {
       needs: "organization:close",

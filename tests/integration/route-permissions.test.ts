@@ -292,6 +292,8 @@ const ROWS: Record<string, Row> = {
   // The organisation's Africa's Talking connection (decision 148): those who manage WhatsApp.
   "/settings/sms": { path: "/settings/sms", anonymous: "login", owner: "ok", admin: "ok" },
   "/settings/ads": { path: "/settings/ads", anonymous: "login", owner: "ok", admin: "ok" },
+  // How long the organisation keeps its data (issue 78): its owners and admins, not a platform administrator.
+  "/settings/retention": { path: "/settings/retention", anonymous: "login", owner: "ok", admin: "denied" },
   "/settings/security": { path: "/settings/security", anonymous: "login", owner: "ok", admin: "ok" },
   // Who each event e-mails: owners and admins of an organisation; the platform administrator has none to set.
   "/settings/notifications": { path: "/settings/notifications", anonymous: "login", owner: "ok", admin: "denied" },

@@ -46,6 +46,8 @@ const USER_BUDGETS: Record<string, number> = {
   "/billing?dialog=topup&amount=2500": 8,
   // session with the shell's counts (one statement): the organisation's details (and its closing) come with the session
   "/settings/organisation": 1,
+  // session with the shell's counts (one statement): the organisation's retention comes with the session (issue 78)
+  "/settings/retention": 1,
   "/settings/account": 1,
   // session with the shell's counts (one statement); the members and the open invitations side by side
   "/settings/team": 3,

@@ -16,7 +16,7 @@ import { checkWebhookUrl } from "~/.server/domains/webhooks-out/endpoint";
 import { enqueueMessageEvents, WEBHOOK_OUT_QUEUE, type DeliveryJob, type MessageEvent } from "~/.server/domains/webhooks-out/events";
 import { requeueLostDeliveries, RETRY_SCHEDULE_SECONDS, runDeliveryJobs } from "~/.server/domains/webhooks-out/deliver";
 import { RESPONSE_KEEP_BYTES } from "~/.server/domains/webhooks-out/send";
-import { sweepExpiredData } from "~/.server/domains/housekeeping/sweep";
+import { enforceRetention } from "~/.server/domains/housekeeping/retention";
 import * as developersPage from "~/routes/app/developers";
 import { createVerifiedUser, latestMailTo, signedInCookie } from "../support/accounts";
 import { formRequest, getRequest, run } from "../support/http";
@@ -590,7 +590,7 @@ describe("the Developers page's forms", () => {
 });
 
 describe("housekeeping", () => {
-  it("removes deliveries older than 30 days once they are done, and keeps pending ones", async () => {
+  it("removes deliveries older than the organisation keeps its logs once they are done, and keeps pending ones", async () => {
     const t = await tenant("Old Ltd", {});
     await post(t, { intent: "webhook-test" });
     await drainJobs();
@@ -598,8 +598,8 @@ describe("housekeeping", () => {
     await db().execute(
       sql`update webhook_deliveries set created_at = now() - interval '31 days' where organization_id = ${t.organizationId}`,
     );
-    const removed = await sweepExpiredData();
-    expect(removed.webhookDeliveries).toBe(1);
+    const removed = await enforceRetention({ id: t.organizationId, messageDays: 730, mediaDays: 90, logDays: 30 });
+    expect(removed.logs).toBe(1);
     expect((await deliveriesOf(t.organizationId)).map((d) => d.status)).toEqual(["pending"]);
   });
 

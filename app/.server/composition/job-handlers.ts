@@ -21,6 +21,7 @@ import { registerSmsJobs } from "../domains/sms";
 import { registerConversionJobs } from "../domains/ads";
 import { registerWebhooksOutJobs } from "../domains/webhooks-out/jobs";
 import { registerHousekeepingJob } from "./housekeeping-job";
+import { registerRetentionJobs } from "./retention-job";
 
 /**
  * The mail that requests queue instead of sending (decision 100): a code's e-mail, which the job
@@ -53,6 +54,7 @@ export function registerJobHandlers() {
   registerRevenueShareJobs();
   registerContactJobs();
   registerHousekeepingJob();
+  registerRetentionJobs();
   registerAdminJobs();
   registerBillingJobs();
   registerPaymentRequestJobs();

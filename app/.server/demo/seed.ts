@@ -1,4 +1,5 @@
 import { and, count, eq } from "drizzle-orm";
+import { RETENTION_LIMITS } from "~/lib/retention-limits";
 import { db } from "../infrastructure/db/client";
 import { toMetaComponents, type TemplateInput } from "../../lib/templates";
 import {
@@ -121,6 +122,15 @@ export async function seedDemoData() {
   if (business) await seedAds(business.organizationId);
   // The Sacco's SMS through the Africa's Talking sandbox: sent, reported, and a customer's reply (decision 150).
   if (business) await seedSms(business.organizationId);
+  // The demo shows its whole history: every organisation keeps it as long as the limits allow (decision
+  // 165), so the daily retention job that runs when a server starts removes none of it.
+  await db()
+    .update(organizations)
+    .set({
+      messageRetentionDays: RETENTION_LIMITS.messages.max,
+      mediaRetentionDays: RETENTION_LIMITS.media.max,
+      logRetentionDays: RETENTION_LIMITS.logs.max,
+    });
   return true;
 }
 

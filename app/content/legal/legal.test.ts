@@ -7,9 +7,9 @@ import { termsOfService } from "./terms-of-service";
 import { formatLegalDate } from "./types";
 
 describe.each([
-  ["Privacy Policy", privacyPolicy, 12],
-  ["Terms of Service", termsOfService, 11],
-] as const)("%s", (title, document, count) => {
+  ["Privacy Policy", privacyPolicy, 12, "2026-11-30", "30 November 2026"],
+  ["Terms of Service", termsOfService, 11, "2026-11-22", "22 November 2026"],
+] as const)("%s", (title, document, count, date, dateInWords) => {
   it(`has ${count} sections, each with a heading and a body`, () => {
     expect(document.title).toBe(title);
     expect(document.sections).toHaveLength(count);
@@ -21,9 +21,9 @@ describe.each([
     expect(new Set(document.sections.map((section) => section.heading)).size).toBe(count);
   });
 
-  it("is dated 22 November 2026", () => {
-    expect(document.lastUpdated).toBe("2026-11-22");
-    expect(formatLegalDate(document.lastUpdated)).toBe("22 November 2026");
+  it(`is dated ${dateInWords}`, () => {
+    expect(document.lastUpdated).toBe(date);
+    expect(formatLegalDate(document.lastUpdated)).toBe(dateInWords);
   });
 
   it("renders numbered headings with anchors, and every in-page link has a target", () => {

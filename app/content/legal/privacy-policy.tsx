@@ -1,10 +1,12 @@
 import { m } from "~/paraglide/messages";
 import { LegalTable, rich } from "./blocks";
 import { sectionId, type LegalDocumentContent, type LegalSection } from "./types";
+import { INBOUND_WEBHOOK_DAYS, RETENTION_LIMITS } from "~/lib/retention-limits";
 
 /*
- * Jumbe's Privacy Policy. The facts it states and that the code must keep true: conversation data
- * is kept about 30 days; the service is not for users under 16; passwords are stored as Argon2id
+ * Jumbe's Privacy Policy. The facts it states and that the code must keep true: message content,
+ * media and logs are kept as each organisation chooses within lib/retention-limits.ts's limits
+ * (their defaults and limits are read from there; decision 165), money documents as tax law asks; the service is not for users under 16; passwords are stored as Argon2id
  * hashes, one-time codes and session tokens as keyed hashes, WhatsApp tokens encrypted
  * (app/.server/infrastructure/security/crypto.ts); and data subjects' rights under Kenya's Data Protection Act,
  * 2019 and its General Regulations, 2021. Change the code and this text together.
@@ -18,6 +20,9 @@ const ODPC_URL = "https://www.odpc.go.ke";
 const ODPC_SITE = "www.odpc.go.ke";
 // Meta's product, named as Meta names it in every language.
 const CLOUD_API = "WhatsApp Cloud API";
+
+/** A retention's default and limits, as the policy's table says them. */
+const days = (limits: { min: number; max: number; default: number }) => ({ days: limits.default, min: limits.min, max: limits.max });
 
 const see = (number: number) => <a href={`#${sectionId(number)}`}>{m.public_legal_section_link({ number })}</a>;
 const privacyEmail = () => <a href={`mailto:${PRIVACY_EMAIL}`}>{PRIVACY_EMAIL}</a>;
@@ -137,7 +142,17 @@ const sections = (): LegalSection[] => [
         <h3>{m.public_privacy_conversations_retention_heading()}</h3>
         <p>
           {rich(m.public_privacy_conversations_retention_p, {
-            period: <strong>{m.public_privacy_conversations_retention_period()}</strong>,
+            period: <strong>{m.public_privacy_conversations_retention_period({ days: RETENTION_LIMITS.messages.default })}</strong>,
+            media: RETENTION_LIMITS.media.default,
+          })}
+        </p>
+        <p>
+          {m.public_privacy_conversations_retention_choice({
+            messagesMin: RETENTION_LIMITS.messages.min,
+            messagesMax: RETENTION_LIMITS.messages.max,
+            mediaMin: RETENTION_LIMITS.media.min,
+            logsMin: RETENTION_LIMITS.logs.min,
+            logsMax: RETENTION_LIMITS.logs.max,
           })}
         </p>
         <h3>{m.public_privacy_conversations_templates_heading()}</h3>
@@ -213,12 +228,14 @@ const sections = (): LegalSection[] => [
           caption={m.public_privacy_retention_table_caption()}
           head={[m.public_privacy_retention_table_data(), m.public_privacy_retention_table_period()]}
           rows={[
-            [m.public_privacy_retention_row1_data(), m.public_privacy_retention_row1_period()],
+            [m.public_privacy_retention_row1_data(), m.public_privacy_retention_row1_period(days(RETENTION_LIMITS.messages))],
+            [m.public_privacy_retention_row10_data(), m.public_privacy_retention_row10_period({ days: RETENTION_LIMITS.media.default })],
             [m.public_privacy_retention_row2_data(), m.public_privacy_retention_row2_period()],
             [m.public_privacy_retention_row3_data(), m.public_privacy_retention_row3_period()],
             [m.public_privacy_retention_row4_data(), m.public_privacy_retention_row4_period()],
             [m.public_privacy_retention_row5_data(), m.public_privacy_retention_row5_period()],
-            [m.public_privacy_retention_row6_data(), m.public_privacy_retention_row6_period()],
+            [m.public_privacy_retention_row6_data(), m.public_privacy_retention_row6_period(days(RETENTION_LIMITS.logs))],
+            [m.public_privacy_retention_row11_data(), m.public_privacy_retention_row11_period({ days: INBOUND_WEBHOOK_DAYS })],
             [m.public_privacy_retention_row7_data(), m.public_privacy_retention_row7_period()],
             [m.public_privacy_retention_row8_data(), m.public_privacy_retention_row8_period()],
             [m.public_privacy_retention_row9_data(), m.public_privacy_retention_row9_period()],
@@ -324,7 +341,7 @@ export const privacyPolicy: LegalDocumentContent = {
     return m.public_privacy_description();
   },
   path: "/privacy-policy",
-  lastUpdated: "2026-11-22",
+  lastUpdated: "2026-11-30",
   contactEmail: PRIVACY_EMAIL,
   get related() {
     return { label: m.public_terms_title(), href: "/terms-of-service" };

@@ -122,6 +122,9 @@ const PEOPLE_AND_SETTINGS: StoredSentence[] = [
   ["app_activity_detail_organisation_closing_paused", { day: "day", count: "count" }],
   ["app_activity_detail_organisation_closing_one_paused", { day: "day" }],
   ["app_activity_detail_organisation_closing", { day: "day" }],
+  // Data retention (decision 165).
+  ["retention_activity_detail_changed", { messages: "count", media: "count", logs: "count" }],
+  ["retention_activity_detail_removed", { bodies: "count", media: "count", logs: "count" }],
   // Contacts.
   [
     "app_activity_detail_contact_field_added",

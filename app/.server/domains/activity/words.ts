@@ -81,6 +81,8 @@ const ACTION_KEYS = {
   "REST hook removed by its target": "app_activity_action_rest_hook_removed_by_target",
   "REST hooks removed": "app_activity_action_rest_hooks_removed",
   "Organisation details updated": "app_activity_action_organisation_details_updated",
+  "Data retention changed": "app_activity_action_retention_changed",
+  "Retention removed old data": "app_activity_action_retention_removed",
   "M-Pesa shortcode added": "app_activity_action_mpesa_shortcode_added",
   "M-Pesa shortcode changed": "app_activity_action_mpesa_shortcode_changed",
   "M-Pesa shortcode made default": "app_activity_action_mpesa_shortcode_made_default",

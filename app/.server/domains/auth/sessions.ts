@@ -77,6 +77,9 @@ interface SessionRow {
   template_review: boolean;
   locale: User["locale"];
   default_locale: Organization["defaultLocale"];
+  message_retention_days: number;
+  media_retention_days: number;
+  log_retention_days: number;
   user_id: string;
   email: string;
   first_name: string;
@@ -134,7 +137,8 @@ const SESSION_COLUMNS = `
   o.kra_pin, o.postal_address, o.county, o.industry, o.time_zone, o.require_two_factor, o.approval_threshold,
   o.closure_requested_at, o.closure_requested_by, o.erase_after,
   o.next_plan_type, o.next_billing_type, o.next_plan_from::text as next_plan_from,
-  o.suspended_at, o.suspension_reason, o.template_review, u.locale, o.default_locale`;
+  o.suspended_at, o.suspension_reason, o.template_review, u.locale, o.default_locale,
+  o.message_retention_days, o.media_retention_days, o.log_retention_days`;
 const SESSION_FROM = `
   from sessions s join users u on u.id = s.user_id join organizations o on o.id = u.organization_id
   where s.id = $1 and s.expires_at > $2`;
@@ -301,6 +305,9 @@ function fromRow(row: SessionRow & Extras): FoundSession {
       suspensionReason: row.suspension_reason,
       templateReview: row.template_review,
       defaultLocale: row.default_locale,
+      messageRetentionDays: row.message_retention_days,
+      mediaRetentionDays: row.media_retention_days,
+      logRetentionDays: row.log_retention_days,
     },
     ...extrasOf(row),
   };

@@ -14,8 +14,6 @@ export const RETENTION_DAYS = {
   webhookEvents: 30,
   /** Public API usage per minute: the Developers page shows 30 days; a quarter leaves room for trends. */
   apiUsage: 90,
-  /** Webhooks out: events and their last answers on the Developers page, once delivered or given up. */
-  webhookDeliveries: 30,
   /** Jobs that finished. */
   finishedJobs: 7,
   /** Jobs that gave up: kept longer, for the admin console's alerts and investigation. */
@@ -59,11 +57,7 @@ export async function sweepExpiredData() {
       select id from jobs where (finished_at < now() - make_interval(days => ${RETENTION_DAYS.finishedJobs}))
                              or (failed_at < now() - make_interval(days => ${RETENTION_DAYS.failedJobs})) limit ${BATCH})`,
   );
-  const webhookDeliveries = await deleteInBatches(
-    () => sql`delete from webhook_deliveries where id in (
-      select id from webhook_deliveries where created_at < now() - make_interval(days => ${RETENTION_DAYS.webhookDeliveries})
-                                          and status <> 'pending' limit ${BATCH})`,
-  );
+  // Webhooks out's deliveries are logs of the organisation's: its own log retention removes them (retention.ts).
   const graphCalls = await deleteInBatches(
     () => sql`delete from graph_call_log where id in (
       select id from graph_call_log where created_at < now() - make_interval(days => ${RETENTION_DAYS.graphCalls}) limit ${BATCH})`,
@@ -100,7 +94,6 @@ export async function sweepExpiredData() {
     webhookEvents,
     apiUsage,
     jobs,
-    webhookDeliveries,
     graphCalls,
     idempotencyKeys,
     messagingLimitRecipients,

@@ -137,7 +137,7 @@ const ROW_SELECT = (page: string) => `
           order by p.disconnected_at nulls first limit 1) as business_digits,
          lm.id as last_id, lm.direction as last_direction, lm.status as last_status, lm.body as last_body, lm.message_type as last_type,
          lm.payload as last_payload, lm.accepted_at as last_accepted, lm.delivered_at as last_delivered, lm.read_at as last_read,
-         lm.failed_at as last_failed, v.free_entry_until,
+         lm.failed_at as last_failed, lm.body_expired_at is not null as last_body_expired, v.free_entry_until,
          ad.headline as ad_headline, ad.body as ad_body, ad.source_url as ad_source_url, ad.source_type as ad_source_type,
          case when ad.picture_file_id is not null then ad.id end as ad_picture
   from (${page}) v
@@ -145,7 +145,8 @@ const ROW_SELECT = (page: string) => `
   left join users u on u.id = v.assigned_to
   left join ad_referrals ad on ad.id = v.ad_referral_id
   left join lateral (
-    select m.id, m.direction, m.status, m.body, m.message_type, m.payload, m.accepted_at, m.delivered_at, m.read_at, m.failed_at
+    select m.id, m.direction, m.status, m.body, m.message_type, m.payload, m.accepted_at, m.delivered_at, m.read_at, m.failed_at,
+           m.body_expired_at
     from messages m
     where m.contact_id = v.contact_id and m.organization_id = v.organization_id and m.phone_number_id = v.phone_number_id
       and m.message_type <> 'reaction'
@@ -173,6 +174,7 @@ function conversationRow(row: Row, now?: Date): ConversationRow {
             messageType: String(row.last_type ?? "text"),
             body: String(row.last_body ?? ""),
             payload: row.last_payload,
+            bodyExpired: row.last_body_expired === true,
             template: null,
             mediaFile: null,
             errorTitle: null,

@@ -25,6 +25,8 @@ export interface ContentSource {
   /** Inbound media whose download failed: error_title 'media_download_failed', error_details says why. */
   errorTitle: string | null;
   errorDetails: string | null;
+  /** The organisation's retention removed its body and payload (messages.body_expired_at, decision 165). */
+  bodyExpired?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -46,6 +48,7 @@ const num = (value: unknown): number | null => {
 
 /** The message's content by kind; never throws (a payload that cannot be read shows the stored body). */
 export function messageContent(source: ContentSource): MessageContent {
+  if (source.bodyExpired) return { kind: "unsupported", text: m.retention_inbox_body_expired() };
   try {
     const payload = objOf(source.payload);
     const type = str(payload.type) ?? source.messageType;

@@ -29,7 +29,7 @@ const MESSAGE_SELECT = `
          m.accepted_at, m.delivered_at, m.read_at, m.failed_at, m.error_code, m.error_title, m.error_details, m.source, m.wamid,
          m.context_wamid, m.media_file_id, t.components as template_components, f.mime_type, f.size, f.file_name,
          ${memberColumns("u", "sender")},
-         m.retried_at is not null as retried, m.channel, ar.kind as automation_kind, rr.name as automation_rule
+         m.retried_at is not null as retried, m.body_expired_at is not null as body_expired, m.channel, ar.kind as automation_kind, rr.name as automation_rule
   from messages m
   left join automation_runs ar on ar.id = m.automation_run_id
   left join automation_rules rr on rr.id = ar.rule_id
@@ -172,7 +172,7 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
   const missing = [...new Set(rows.map(contextOf).filter((w): w is string => !!w && !byWamid.has(w)))];
   if (missing.length)
     for (const r of await rawQuery(
-      `select m.id, m.direction, m.body, m.message_type, m.payload, m.wamid from messages m
+      `select m.id, m.direction, m.body, m.message_type, m.payload, m.wamid, m.body_expired_at is not null as body_expired from messages m
        where m.organization_id = $1 and m.wamid = any($2::text[])`,
       [organizationId, missing],
     ))
@@ -250,5 +250,6 @@ function contentOfRow(row: Row) {
       : null,
     errorTitle: (row.error_title as string | null) ?? null,
     errorDetails: (row.error_details as string | null) ?? null,
+    bodyExpired: row.body_expired === true,
   });
 }

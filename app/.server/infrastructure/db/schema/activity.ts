@@ -5,7 +5,7 @@ import { organizations, users } from "./auth";
 export const activityLogs = pgTable(
   "activity_logs",
   {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint("id", { mode: "number" }).generatedAlwaysAsIdentity(),
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
@@ -18,7 +18,9 @@ export const activityLogs = pgTable(
     userAgent: text("user_agent"),
     createdAt: createdAt(),
   },
+  // Partitioned by month of created_at (decision 164): the key holds the partition key.
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     index("activity_logs_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
     // Filtered lists page through these without reading the records the filter leaves out.
     index("activity_logs_org_type_created_idx").on(t.organizationId, t.type, t.createdAt.desc(), t.id.desc()),

@@ -27,7 +27,7 @@ import { users } from "./auth";
 export const adminAuditLog = pgTable(
   "admin_audit_log",
   {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint("id", { mode: "number" }).generatedAlwaysAsIdentity(),
     adminId: uuid("admin_id").notNull(),
     adminEmail: text("admin_email").notNull(),
     /** What was done, a stable code: organization.suspend, wallet.adjust, invoice.reconcile... */
@@ -43,7 +43,9 @@ export const adminAuditLog = pgTable(
     userAgent: text("user_agent"),
     createdAt: createdAt(),
   },
+  // Partitioned by month of created_at (decision 164): the key holds the partition key.
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     index("admin_audit_log_created_idx").on(t.createdAt.desc(), t.id.desc()),
     index("admin_audit_log_org_idx").on(t.organizationId, t.createdAt.desc()),
   ],

@@ -57,8 +57,19 @@ export const organizations = pgTable(
     defaultLocale: text("default_locale", { enum: ["en", "sw", "fr"] })
       .notNull()
       .default("en"),
+    /**
+     * How long its data is kept, in days (issue 78, decision 165): message bodies and payloads, media
+     * files, and logs (activity, webhook deliveries out). Within lib/retention-limits.ts's limits, which
+     * the checks below repeat; the retention job enforces them daily.
+     */
+    messageRetentionDays: integer("message_retention_days").notNull().default(730),
+    mediaRetentionDays: integer("media_retention_days").notNull().default(90),
+    logRetentionDays: integer("log_retention_days").notNull().default(90),
   },
   (t) => [
+    check("organizations_message_retention_check", sql`message_retention_days between 30 and 2555`),
+    check("organizations_media_retention_check", sql`media_retention_days between 30 and message_retention_days`),
+    check("organizations_log_retention_check", sql`log_retention_days between 30 and 365`),
     check("organizations_kra_pin_check", sql`kra_pin is null or kra_pin ~ '^[A-Z][0-9]{9}[A-Z]$'`),
     check("organizations_default_locale_check", sql`default_locale in ('en', 'sw', 'fr')`),
     check("organizations_approval_threshold_check", sql`approval_threshold is null or approval_threshold >= 0`),

@@ -221,9 +221,18 @@ export const messages = pgTable(
      */
     priceCents: integer("price_cents"),
     chargeState: text("charge_state", { enum: ["held", "unbilled", "charged", "counted", "released", "refunded", "free"] }),
+    /**
+     * When the retention job removed its body and payload (the organisation's message retention,
+     * decision 165): the row stays (statuses, billing, the conversation's order), its words do not.
+     */
+    bodyExpiredAt: timestamp("body_expired_at", { withTimezone: true }),
   },
   (t) => [
     index("messages_org_created_idx").on(t.organizationId, t.createdAt),
+    // The retention job's messages whose body is still kept (decision 165): expired ones are not read again.
+    index("messages_org_body_kept_idx")
+      .on(t.organizationId, t.createdAt)
+      .where(sql`body_expired_at is null`),
     // A contact's messages: the timeline, a merge, an erasure, and the set-null of a deleted contact.
     index("messages_contact_idx")
       .on(t.contactId, t.createdAt)

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /**
@@ -15,7 +15,7 @@ export const WEBHOOK_WABA_ID_SQL = `substring(body from '"entry"\\s*:\\s*\\[\\s*
 export const webhookEvents = pgTable(
   "webhook_events",
   {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint("id", { mode: "number" }).generatedAlwaysAsIdentity(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
     body: text("body").notNull(),
     signature: text("signature").notNull(),
@@ -23,7 +23,9 @@ export const webhookEvents = pgTable(
     /** processed, invalid (not JSON / not a WhatsApp envelope), failed (gave up after retries). */
     outcome: text("outcome"),
   },
+  // Partitioned by month of received_at (decision 164): the key holds the partition key.
   (t) => [
+    primaryKey({ columns: [t.id, t.receivedAt] }),
     index("webhook_events_unprocessed_idx")
       .on(t.id)
       .where(sql`processed_at is null`),

@@ -1,0 +1,75 @@
+import { sql } from "drizzle-orm";
+import { db } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
+import { ADMIN_AUDIT_YEARS, RETENTION_LIMITS } from "~/lib/retention-limits";
+
+/**
+ * The tables partitioned by month (decision 164, migration 0084): each by the column that says when
+ * a row was written, and how long the platform keeps any of it. A partition whose month ended before
+ * that is dropped whole; shorter retentions (each organisation's) are deletes of rows (retention.ts).
+ */
+export const PARTITIONED_TABLES = [
+  { table: "activity_logs", key: "created_at", keepDays: RETENTION_LIMITS.logs.max },
+  { table: "webhook_events", key: "received_at", keepDays: RETENTION_LIMITS.logs.max },
+  { table: "admin_audit_log", key: "created_at", keepDays: ADMIN_AUDIT_YEARS * 366 },
+] as const;
+
+/** Months made ahead of the current one: three missed daily runs in a row still find their month. */
+export const PARTITION_MONTHS_AHEAD = 3;
+
+export const PARTITIONS_QUEUE = "partitions";
+/** Daily, once across all instances (a recurring job). */
+export const PARTITIONS_EVERY_SECONDS = 24 * 60 * 60;
+
+/**
+ * Makes each partitioned table's partitions from this month (UTC) to PARTITION_MONTHS_AHEAD ahead,
+ * those missing only (rows the default partition took for one move into it). Answers how many it made.
+ */
+export async function createPartitionsAhead(): Promise<number> {
+  let created = 0;
+  for (const { table, key } of PARTITIONED_TABLES) {
+    const [row] = await queryRows<{ created: number }>(
+      db(),
+      sql`select count(*) filter (where jumbe_ensure_month_partition(${table}, ${key}, month::date))::int as created
+          from generate_series(date_trunc('month', now() at time zone 'UTC'),
+                               date_trunc('month', now() at time zone 'UTC') + make_interval(months => ${PARTITION_MONTHS_AHEAD}),
+                               interval '1 month') as month`,
+    );
+    created += row?.created ?? 0;
+  }
+  return created;
+}
+
+/**
+ * Drops, whole, each partition whose month ended more than the platform keeps its table's rows
+ * (no organisation may keep them longer): a catalogue change, not a delete of each row. The
+ * activity log's hourly and daily counts of those months go with them. Answers the partitions dropped.
+ */
+export async function dropExpiredPartitions(): Promise<string[]> {
+  const dropped: string[] = [];
+  for (const { table, keepDays } of PARTITIONED_TABLES) {
+    const rows = await queryRows<{ name: string }>(
+      db(),
+      sql`select jumbe_drop_month_partitions(${table}, now() - make_interval(days => ${keepDays})) as name`,
+    );
+    dropped.push(...rows.map((row) => row.name));
+  }
+  if (dropped.some((name) => name.startsWith("activity_logs_"))) {
+    const before = sql`now() - make_interval(days => ${RETENTION_LIMITS.logs.max})`;
+    await db().execute(
+      sql`delete from activity_hourly_counts where hour < date_trunc('month', (${before}) at time zone 'UTC') at time zone 'UTC'`,
+    );
+    await db().execute(sql`delete from activity_daily_counts where day < date_trunc('month', (${before}) at time zone 'UTC')::date`);
+  }
+  return dropped;
+}
+
+/** The partitions a table has, oldest first (the admin console and the tests read them). */
+export async function partitionsOf(table: (typeof PARTITIONED_TABLES)[number]["table"]): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(
+    db(),
+    sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = to_regclass(${table}) order by c.relname`,
+  );
+  return rows.map((row) => row.name);
+}
