@@ -148,7 +148,7 @@ async function run() {
       optOutUrl: `${server.baseUrl}/webhooks/sms/${token}/optout`,
     });
     // The sandbox keeps the last 2,000 messages; its total counts every one.
-    const sentBefore = (await control("GET", "/messages")).total;
+    const sentBefore = (await control("GET", "/messages")).accepted;
 
     // Two audiences: contacts tagged per campaign, opted in; the unreachable ones wrote by SMS an hour ago.
     if (recipientsCount * share > 10_000 || recipientsCount > 200_000)
@@ -257,7 +257,7 @@ async function run() {
          (select count(*) from sms_fallbacks where campaign_id = $2)::int as baseline_fallbacks`,
       [fallback.id, baseline.id],
     );
-    const sandboxSent = (await control("GET", "/messages")).total - sentBefore;
+    const sandboxSent = (await control("GET", "/messages")).accepted - sentBefore;
     const n = (x, d = 0) =>
       typeof x === "number" ? x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }) : "-";
     console.log(
@@ -277,7 +277,7 @@ async function run() {
       checks.baseline_fallbacks === 0 &&
       sandboxSent === fallback.unreachable;
     console.log(
-      `  Checks: ${n(checks.fallbacks)} fallbacks, ${n(checks.sent)} sent, ${checks.to_reachable} to someone WhatsApp reached, ${checks.twice} people twice, ${checks.baseline_fallbacks} for the baseline; the sandbox sent ${n(sandboxSent)} -> ${right ? "all right" : "WRONG"}`,
+      `  Checks: ${n(checks.fallbacks)} fallbacks, ${n(checks.sent)} sent, ${checks.to_reachable} to someone WhatsApp reached, ${checks.twice} people twice, ${checks.baseline_fallbacks} for the baseline; the sandbox accepted ${n(sandboxSent)} numbers -> ${right ? "all right" : "WRONG"}`,
     );
     console.log("  Database time by statement during the fallback campaign:");
     for (const k of statements.kinds.slice(0, 12))

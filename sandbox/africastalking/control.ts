@@ -62,7 +62,11 @@ export function controlRouter(ctx: AfricastalkingContext): Router {
     res.json({ account: accountView(account) });
   });
   // The last 2,000 kept, newest first; `total`: every one sent since the sandbox started.
-  router.get("/messages", (_req, res) => void res.json({ messages: ctx.state.sent.slice().reverse(), total: ctx.state.sentTotal }));
+  router.get(
+    "/messages",
+    (_req, res) =>
+      void res.json({ messages: ctx.state.sent.slice().reverse(), total: ctx.state.sentTotal, accepted: ctx.state.acceptedTotal }),
+  );
   router.get("/inbox", (_req, res) => void res.json({ messages: ctx.state.inbox.slice().reverse() }));
   router.get("/callbacks", (_req, res) => void res.json({ callbacks: ctx.sender.list() }));
   router.post("/incoming", (req, res) => void answer(res, incomingAction(ctx, body(req))));

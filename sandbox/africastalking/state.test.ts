@@ -12,12 +12,17 @@ describe("the sandbox's record of messages sent", () => {
       parts: 1,
       enqueue: false,
       at: i,
-      recipients: [],
+      recipients: [
+        { number: "+254711000001", statusCode: 101, status: "Success", cost: "KES 0.8000", messageId: `ATXid_${i}a` },
+        { number: "+254700000406", statusCode: 406, status: "UserInBlacklist", cost: "0", messageId: "None" },
+      ],
     });
     for (let i = 0; i < 2_005; i++) state.record(message(i));
     expect(state.sent).toHaveLength(2_000);
     expect(state.sent[0]).toMatchObject({ index: 5, message: "SMS 5" });
     expect(state.sentTotal).toBe(2_005);
+    // One send to two numbers, one accepted: recipients are counted apart from sends.
+    expect(state.acceptedTotal).toBe(2_005);
     // A reset forgets the messages, not the count (the indexes stay unique).
     state.reset();
     expect(state.sent).toHaveLength(0);

@@ -120,6 +120,7 @@ export class SmsState {
   sent: SentMessage[] = [];
   inbox: IncomingMessage[] = [];
   private nextSent = 0;
+  private acceptedRecipients = 0;
   private nextIncoming = 1;
 
   constructor(private readonly initial: AccountInput[]) {
@@ -145,8 +146,14 @@ export class SmsState {
     return this.nextSent;
   }
 
+  /** Every recipient AT accepted (100-102) since the sandbox started: one send may have many. */
+  get acceptedTotal() {
+    return this.acceptedRecipients;
+  }
+
   record(message: Omit<SentMessage, "index">) {
     const stored = { ...message, index: this.nextSent++ };
+    this.acceptedRecipients += message.recipients.filter((r) => r.statusCode >= 100 && r.statusCode <= 102).length;
     this.sent.push(stored);
     if (this.sent.length > KEEP) this.sent.splice(0, this.sent.length - KEEP);
     return stored;
