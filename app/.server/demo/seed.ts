@@ -124,13 +124,11 @@ export async function seedDemoData() {
   if (business) await seedSms(business.organizationId);
   // The demo shows its whole history: every organisation keeps it as long as the limits allow (decision
   // 165), so the daily retention job that runs when a server starts removes none of it.
-  await db()
-    .update(organizations)
-    .set({
-      messageRetentionDays: RETENTION_LIMITS.messages.max,
-      mediaRetentionDays: RETENTION_LIMITS.media.max,
-      logRetentionDays: RETENTION_LIMITS.logs.max,
-    });
+  await db().update(organizations).set({
+    messageRetentionDays: RETENTION_LIMITS.messages.max,
+    mediaRetentionDays: RETENTION_LIMITS.media.max,
+    logRetentionDays: RETENTION_LIMITS.logs.max,
+  });
   return true;
 }
 
