@@ -54,11 +54,17 @@ function startLoad() {
     (async () => {
       while (running) {
         const kind = kinds[i % kinds.length]!;
+        // Every other page in Swahili (the browser's language): the outage page is said in it too.
+        const swahili = n % 2 === 0;
         const marker = `m-${randomBytes(6).toString("hex")}-${n++}`;
         const sent = Date.now();
         try {
           let response: Response;
-          if (kind === "page") response = await fetch(`${server.base}/dashboard`, { headers: { cookie }, redirect: "manual" });
+          if (kind === "page")
+            response = await fetch(`${server.base}/dashboard`, {
+              headers: { cookie, ...(swahili ? { "accept-language": "sw-KE,sw;q=0.9,en;q=0.5" } : {}) },
+              redirect: "manual",
+            });
           else if (kind === "api") response = await fetch(`${server.base}/api/auth/me`, { headers: { cookie } });
           else response = await postWebhook(marker);
           const text = await response.text();
@@ -66,7 +72,10 @@ function startLoad() {
           if (response.status === 503) {
             expect(response.headers.get("retry-after"), `${kind} 503 without Retry-After`).toMatch(/^\d+$/);
             if (kind === "api") expect(JSON.parse(text)).toEqual({ message: expect.stringMatching(/temporarily unavailable/i) });
-            if (kind === "page") expect(text).toContain("Service temporarily unavailable");
+            if (kind === "page") {
+              expect(text).toContain(swahili ? '<html lang="sw">' : '<html lang="en">');
+              expect(text).toContain(swahili ? "Huduma haipatikani kwa muda" : "Service temporarily unavailable");
+            }
           }
         } catch {
           outcomes.push({ kind, status: "network error", sent, at: Date.now() });

@@ -3,7 +3,9 @@ import type { NextFunction, Request, Response } from "express";
 import { databaseIsDown, noteDatabaseError, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "../db/availability";
 import { log } from "../log";
 import { STORAGE_UNAVAILABLE_MESSAGE, StorageUnavailableError } from "../storage/types";
-import { sendError } from "./error-page";
+import { sendError, type PageWords } from "./error-page";
+import { localeOfPath } from "./locale";
+import { m } from "~/paraglide/messages";
 
 /**
  * 503 instead of 500 while PostgreSQL cannot be reached (decision 011). Pages get the short
@@ -11,14 +13,30 @@ import { sendError } from "./error-page";
  */
 export function sendUnavailable(req: Request, res: Response, outage: Outage = DATABASE) {
   res.statusMessage = "Service Unavailable";
-  sendError(req, res, 503, outage.message, { "Retry-After": String(outage.retryAfterSeconds) });
+  sendError(req, res, 503, outage.message, { "Retry-After": String(outage.retryAfterSeconds) }, outagePage(req, outage));
 }
 
 interface Outage {
+  what: "database" | "files";
   message: string;
   retryAfterSeconds: number;
 }
-const DATABASE: Outage = { message: UNAVAILABLE_MESSAGE, retryAfterSeconds: RETRY_AFTER_SECONDS };
+const DATABASE: Outage = { what: "database", message: UNAVAILABLE_MESSAGE, retryAfterSeconds: RETRY_AFTER_SECONDS };
+
+/**
+ * The outage page in the visitor's language (`?lng=`, their cookie, their browser's: no database
+ * needed); API answers keep the English message.
+ */
+export function outagePage(req: Pick<Request, "originalUrl" | "url" | "headers">, outage: Pick<Outage, "what">): PageWords {
+  const accept = req.headers["accept-language"];
+  const locale = localeOfPath(req.originalUrl || req.url, req.headers.cookie, Array.isArray(accept) ? accept[0] : accept);
+  return {
+    lang: locale,
+    title: m.app_outage_title({}, { locale }),
+    message: outage.what === "files" ? m.app_outage_files({}, { locale }) : m.app_outage_database({}, { locale }),
+    home: m.app_outage_home({}, { locale }),
+  };
+}
 
 /** Per request: did one of its queries, or a file it read or wrote, meet an outage (set from React Router's handleError). */
 const requestState = new AsyncLocalStorage<{ unavailable: Outage | null }>();
@@ -28,7 +46,7 @@ function storageOutage(error: unknown): Outage | null {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === "object"; depth++) {
     if (current instanceof StorageUnavailableError)
-      return { message: STORAGE_UNAVAILABLE_MESSAGE, retryAfterSeconds: current.retryAfterSeconds };
+      return { what: "files", message: STORAGE_UNAVAILABLE_MESSAGE, retryAfterSeconds: current.retryAfterSeconds };
     current = (current as { cause?: unknown }).cause;
   }
   return null;

@@ -6,11 +6,26 @@ import { log } from "../log";
  * and bodies, and errors nobody else handled. `/api/...` gets the API's `{ "message" }`; pages get
  * a short page of the product's own. Never a stack trace, in any mode.
  */
-export function sendError(req: Request, res: Response, status: number, message: string, headers: Record<string, string> = {}) {
+export function sendError(
+  req: Request,
+  res: Response,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  page?: PageWords,
+) {
   if (res.headersSent) return void res.end();
   res.status(status).set({ ...headers, "Cache-Control": "no-store" });
   if (wantsJson(req)) return void res.json(isPublicApi(req) ? { code: apiCode(status), message } : { message });
-  res.type("html").send(req.method === "HEAD" ? "" : errorPage(status, message, res.locals.cspNonce as string | undefined));
+  res.type("html").send(req.method === "HEAD" ? "" : errorPage(status, message, res.locals.cspNonce as string | undefined, page));
+}
+
+/** A page's words in the visitor's language, where the answer has them (the outage pages); English otherwise. */
+export interface PageWords {
+  lang: string;
+  title: string;
+  message: string;
+  home: string;
 }
 
 // The public API answers every error as { code, message } (app/.server/adapters/api-v1/handle.ts); errors
@@ -58,15 +73,16 @@ const TITLES: Record<number, string> = {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A small self-contained page in the product's colours (the CSP allows the nonce'd style). */
-export function errorPage(status: number, message: string, nonce?: string) {
-  const title = TITLES[status] ?? (status >= 500 ? TITLES[500]! : "Request refused");
+export function errorPage(status: number, message: string, nonce?: string, page?: PageWords) {
+  const title = page?.title ?? TITLES[status] ?? (status >= 500 ? TITLES[500]! : "Request refused");
+  const words = { lang: page?.lang ?? "en", message: page?.message ?? message, home: page?.home ?? "Go to Jumbe" };
   const style = [
     "body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f8fafc;color:#0f172a;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}",
     "main{max-width:28rem;margin:1.5rem;padding:2rem;border:1px solid #e2e8f0;border-radius:.75rem;background:#fff;text-align:center;box-shadow:0 1px 2px rgb(0 0 0/.05)}",
     "h1{font-size:1.25rem;margin:0 0 .5rem}p{color:#475569;margin:0}",
     "a{display:inline-block;margin-top:1.5rem;padding:.5rem 1rem;border-radius:.5rem;background:#059669;color:#fff;text-decoration:none;font-weight:500}",
   ].join("");
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} | Jumbe</title><style${nonce ? ` nonce="${escapeHtml(nonce)}"` : ""}>${style}</style></head><body><main role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><a href="/">Go to Jumbe</a></main></body></html>`;
+  return `<!DOCTYPE html><html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} | Jumbe</title><style${nonce ? ` nonce="${escapeHtml(nonce)}"` : ""}>${style}</style></head><body><main role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(words.message)}</p><a href="/">${escapeHtml(words.home)}</a></main></body></html>`;
 }
 
 interface HttpishError {

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
-import { fileStorage, STORAGE_UNAVAILABLE_MESSAGE, StorageNotFoundError, StorageUnavailableError } from "../storage";
+import { fileStorage, StorageNotFoundError, StorageUnavailableError } from "../storage";
+import { m } from "~/paraglide/messages";
 
 /**
  * A tenant's stored file as an HTTP answer: never stored by the browser or a proxy (`private,
@@ -27,9 +28,9 @@ const EXTENSIONS: Record<string, string> = {
   "text/plain": "txt",
 };
 
-/** The file store cannot be reached: try again shortly (never a 500). */
+/** The file store cannot be reached: try again shortly (never a 500), said in the request's language. */
 export function storageUnavailable(error: StorageUnavailableError) {
-  return new Response(STORAGE_UNAVAILABLE_MESSAGE, {
+  return new Response(m.app_outage_files(), {
     status: 503,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(error.retryAfterSeconds) },
   });
