@@ -55,6 +55,10 @@ beforeAll(async () => {
   front = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
+  // fetch keeps its connection to this server alive between the test's calls. Client and server share
+  // this process's event loop: on a loaded machine the server's 5 s keep-alive timer could close the
+  // connection just as fetch, its own timer late, sent the next upload on it (ECONNRESET, seen under load).
+  front.keepAliveTimeout = 60_000;
   base = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
   setFileStorage(localFileStorage(storageDir));
 });
