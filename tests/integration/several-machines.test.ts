@@ -341,8 +341,13 @@ describe.skipIf(!ready)("two instances on a primary with a standby, PgBouncer an
         return (await replicaReads(server, "replica")) > before;
       }, `${server.base} read its analytics on the standby`);
     }
-    // The standby is a standby: what was read there was replayed, not written.
-    const [standby] = await clusters!.standby("select pg_is_in_recovery() as recovery");
-    expect(standby!.recovery).toBe(true);
+    // It is a standby, and the instances hold connections to it (the only clients it has besides this one).
+    const [standby] = await clusters!.standby(
+      `select pg_is_in_recovery() as recovery,
+              (select count(*)::int from pg_stat_activity
+                where datname = 'jumbe' and backend_type = 'client backend' and pid <> pg_backend_pid()) as clients`,
+    );
+    expect(standby).toMatchObject({ recovery: true });
+    expect(standby!.clients).toBeGreaterThan(0);
   }, 180_000);
 });
