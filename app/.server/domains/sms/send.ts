@@ -198,7 +198,7 @@ export async function deliverQueuedSms(messageId: string): Promise<Delivered> {
  * settleUnknownSms when none comes. Answers each claimed SMS's outcome.
  */
 export async function deliverQueuedSmsBatch(messageIds: readonly string[]): Promise<Map<string, Delivered>> {
-  const ids = messageIds.filter(isUuid);
+  const ids = messageIds.filter(isUuid).map((id) => id.toLowerCase());
   if (!ids.length) return new Map();
   const claimed = await queryRows<ClaimedSms>(
     db(),
