@@ -23,6 +23,7 @@ test("an owner edits the organisation's details: a bad KRA PIN is refused at the
     "Payments",
     "SMS",
     "Ads",
+    "Data retention",
     "Notifications",
     "Security",
     "Account",
@@ -92,7 +93,16 @@ test("the owner closes the organisation and every member's pages say so, then re
     await expect(admin).toHaveURL(/\/dashboard$/);
     await admin.goto("/settings");
     await expect(admin).toHaveURL(/\/settings\/organisation$/);
-    await expect(tabs(admin).getByRole("link")).toHaveText(["Organisation", "Team", "Payments", "SMS", "Ads", "Notifications", "Security"]);
+    await expect(tabs(admin).getByRole("link")).toHaveText([
+      "Organisation",
+      "Team",
+      "Payments",
+      "SMS",
+      "Ads",
+      "Data retention",
+      "Notifications",
+      "Security",
+    ]);
     await admin.goto("/settings/account");
     await expect(admin).toHaveURL(/\/unauthorized$/);
 
