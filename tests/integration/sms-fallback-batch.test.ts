@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Client } from "pg";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
@@ -7,7 +7,7 @@ import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import { africastalkingForFile, connectSms, DAYTIME, fundPrepaid, incomingSms, smsTenant, walletOf } from "../support/sms";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { testDatabaseUrl } from "../support/database";
-import { connectedTenant, fallbacks, scalar, sendCampaign } from "../support/sms-fallback";
+import { connectedTenant, daytimeClockForFile, fallbacks, scalar, sendCampaign } from "../support/sms-fallback";
 
 // Issue 77's speed goal (10,000 fallbacks within two minutes of their failures): fallbacks are
 // decided by the batch and their SMS handed to Africa's Talking by the batch, several numbers of one
@@ -16,15 +16,7 @@ import { connectedTenant, fallbacks, scalar, sendCampaign } from "../support/sms
 
 const meta = metaSandboxForFile();
 const at = africastalkingForFile({ reset: true });
-beforeEach(() => {
-  // 10:00 in Nairobi (outside SMS quiet hours), running on.
-  const today = new Date();
-  today.setUTCHours(7, 0, 0, 0);
-  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true, now: today });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+daytimeClockForFile();
 
 /** Five numbers Meta fails (…0000), one of them opted out. */
 const FAILING = ["+254712410000", "+254712420000", "+254712430000", "+254712440000", "+254712450000"];

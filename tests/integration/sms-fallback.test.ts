@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { africastalkingForFile } from "../support/sms";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
@@ -17,6 +17,7 @@ import {
   sendCampaign,
   settle,
   UNREACHABLE,
+  daytimeClockForFile,
 } from "../support/sms-fallback";
 import { metaSandboxForFile } from "../support/meta-harness";
 import { recipient } from "../support/sending-kit";
@@ -30,15 +31,7 @@ import { ApiProblem } from "~/.server/adapters/api-v1/problem";
 
 const meta = metaSandboxForFile();
 const at = africastalkingForFile({ reset: true });
-beforeEach(() => {
-  // Jumbe's clock at 10:00 in Nairobi (outside SMS quiet hours), running on; the database keeps its own.
-  const today = new Date();
-  today.setUTCHours(7, 0, 0, 0);
-  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true, now: today });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+daytimeClockForFile();
 
 const connectedTenant = (name: string, options: { sms?: boolean } = {}) => connectedTenantOf(meta, name, options);
 const smsTo = (phone: string) => at.sandbox.sent().filter((sent) => JSON.stringify(sent).includes(phone));

@@ -1,4 +1,4 @@
-import { expect, vi } from "vitest";
+import { afterEach, beforeEach, expect, vi } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
@@ -79,3 +79,15 @@ export const settle = (check: () => Promise<void>) =>
     },
     { timeout: 30_000, interval: 20 },
   );
+
+/** Each test of the file at 10:00 in Nairobi (outside SMS quiet hours), the clock running on; the database keeps its own. Call at the file's top level. */
+export function daytimeClockForFile() {
+  beforeEach(() => {
+    const today = new Date();
+    today.setUTCHours(7, 0, 0, 0);
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true, now: today });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
