@@ -53,6 +53,11 @@ const flowRequests = (organizationId: string) =>
     [organizationId],
   );
 
+const jobsWaiting = () =>
+  rawQuery<{ queue: string; attempts: number; last_error: string | null; run_at: string }>(
+    `select queue, attempts, last_error, run_at::text from jobs order by run_at limit 10`,
+  );
+
 const texts = async (t: Tenant, phone: string) =>
   (await answersTo(t.organizationId, `+${phone}`)).filter((a) => a.message_type === "text").map((a) => a.body);
 
@@ -83,9 +88,10 @@ describe("a flow's payment step", () => {
     expect((await sessionOf(t.organizationId)).step_id).toBe(waiting.step_id);
 
     await h.tap(t, from, request!.id, "pay");
+    // The request and any job still waiting are read too, so a wait that runs out says where it stopped.
     await until(
-      () => sessionOf(t.organizationId),
-      (s) => s.status === "completed",
+      async () => ({ session: await sessionOf(t.organizationId), request: await requestRow(request!.id), jobs: await jobsWaiting() }),
+      (seen) => seen.session.status === "completed",
     );
     const paid = await requestRow(request!.id);
     expect(paid.status).toBe("paid");

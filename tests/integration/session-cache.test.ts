@@ -141,6 +141,9 @@ async function teamOf() {
 
 /** B answers the member from its copy: a second request on B sends no lookup of the session. */
 async function cachedOnB(cookie: string) {
+  // B hears the sign-in's own writes first: a notification of this user arriving during the lookup
+  // would rightly keep B from storing it.
+  await b.heard();
   expect((await on("b", () => me(cookie))).status).toBe(200);
   expect(b.cache.get(keyOf(cookie)), "B holds a copy of the lookup").toBeDefined();
 }

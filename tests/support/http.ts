@@ -1,4 +1,5 @@
 import { createRequestContext } from "~/.server/infrastructure/http/context";
+import { sessionWriteDone } from "~/.server/domains/auth/sessions";
 /** What react-router's data() returns. */
 interface DataWithResponseInit<T> {
   type: "DataWithResponseInit";
@@ -89,6 +90,9 @@ export async function run<T = any>(
   } catch (thrown) {
     value = thrown;
   }
+  // What root's sessionWrites middleware does after a request that may have written, so that a
+  // test's next call reads the person's write, as their next request would (decision 166).
+  if (request.method !== "GET" && request.method !== "HEAD") await sessionWriteDone(request);
   if (value instanceof Response) {
     const text = await value.text();
     let data: unknown = text;
@@ -135,6 +139,7 @@ export async function callRoute<H extends Handler>(
   } catch (thrown) {
     value = thrown;
   }
+  if (request.method !== "GET" && request.method !== "HEAD") await sessionWriteDone(request);
   if (value instanceof Response)
     return { status: value.status, location: value.headers.get("location"), data: (await value.text()) as RouteData<H> };
   const wrapped = value as { type?: string; data?: unknown; init?: { status?: number; headers?: HeadersInit } };

@@ -74,11 +74,33 @@ describe("SessionCache", () => {
     expect(cache.size()).toBe(0);
   });
 
-  it("does not store a lookup that an eviction overtook", async () => {
+  it("does not store a lookup that an eviction of its user, its organisation or everyone overtook", async () => {
+    const { cache, heard } = cacheWith();
+    await ready(cache);
+    for (const payload of ["u:u9,u1", "o:o1", "*"]) {
+      const ticket = cache.ticket();
+      heard.message!("u:someone-else");
+      heard.message!(payload);
+      cache.put("k", ticket, lookup("u1", "o1"));
+      expect(cache.get("k"), payload).toBeUndefined();
+    }
+  });
+
+  it("stores a lookup that only evictions of other people overtook", async () => {
     const { cache, heard } = cacheWith();
     await ready(cache);
     const ticket = cache.ticket();
-    heard.message!("u:someone-else");
+    heard.message!("u:u2,u3");
+    heard.message!("o:o2");
+    cache.put("k", ticket, lookup("u1", "o1"));
+    expect(cache.get("k")?.user.id).toBe("u1");
+  });
+
+  it("does not store a lookup older than every eviction it remembers", async () => {
+    const { cache, heard } = cacheWith();
+    await ready(cache);
+    const ticket = cache.ticket();
+    for (let i = 0; i < 300; i++) heard.message!(`u:other-${i}`);
     cache.put("k", ticket, lookup("u1", "o1"));
     expect(cache.get("k")).toBeUndefined();
   });

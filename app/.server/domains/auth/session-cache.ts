@@ -18,6 +18,13 @@ interface Entry<S, U, O> extends CachedSession<S, U, O> {
   readAt: number;
 }
 
+/** A notification (or a clear: no field) as `put` checks a lookup against it. */
+interface Eviction {
+  generation: number;
+  field?: "userId" | "organizationId";
+  ids?: Set<string>;
+}
+
 /** Taken before a lookup reads the database; a lookup may be cached only if nothing was invalidated since. */
 export interface CacheTicket {
   generation: number;
@@ -36,6 +43,8 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
   private readonly entries = new Map<string, Entry<S, U, O>>();
   private healthy = false;
   private generation = 0;
+  /** The latest evictions, newest last: what `put` checks a lookup against ('*' for everything). */
+  private evictions: Eviction[] = [];
   private fences = 0;
   private subscribed?: { handle: DatabaseHandle; stop?: Promise<() => Promise<void>> };
 
@@ -76,7 +85,7 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
   }
 
   put(key: string, ticket: CacheTicket | undefined, value: CachedSession<S, U, O> & { userId: string; organizationId: string }) {
-    if (!ticket || ticket.generation !== this.generation || !this.usable()) return;
+    if (!ticket || !this.usable() || this.overtaken(ticket, value)) return;
     if (this.entries.size >= MAX_ENTRIES) this.sweep();
     this.entries.set(key, { ...value, readAt: ticket.at });
   }
@@ -89,13 +98,32 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
 
   /** A notification's payload: the lookups of these users or organisations, or all. */
   evict(payload: string) {
-    this.generation++;
-    if (payload === "*") return this.entries.clear();
     const kind = payload.slice(0, 2);
-    const ids = new Set(payload.slice(2).split(","));
     const field = kind === "u:" ? "userId" : kind === "o:" ? "organizationId" : undefined;
-    if (!field) return this.entries.clear();
+    if (payload === "*" || !field) return this.clear();
+    const ids = new Set(payload.slice(2).split(","));
+    this.remember({ generation: ++this.generation, field, ids });
     for (const [key, entry] of this.entries) if (ids.has(entry[field])) this.entries.delete(key);
+  }
+
+  /**
+   * Whether an eviction since the ticket concerns this lookup (its user, its organisation, or
+   * everything), so that what it read may already be stale. Evictions of other people do not stop
+   * it: under a steady trickle of changes elsewhere the cache still fills. Past the evictions
+   * remembered, every lookup counts as overtaken.
+   */
+  private overtaken(ticket: CacheTicket, value: { userId: string; organizationId: string }) {
+    if (ticket.generation === this.generation) return false;
+    const oldest = this.evictions[0];
+    if (!oldest || oldest.generation > ticket.generation + 1) return true;
+    return this.evictions.some(
+      (eviction) => eviction.generation > ticket.generation && (!eviction.field || eviction.ids!.has(value[eviction.field])),
+    );
+  }
+
+  private remember(eviction: Eviction) {
+    this.evictions.push(eviction);
+    if (this.evictions.length > REMEMBERED_EVICTIONS) this.evictions.shift();
   }
 
   /**
@@ -107,7 +135,7 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
   async afterWrite(key?: string) {
     if (this.ttlMs() <= 0 || !this.subscribed) return;
     this.fences++;
-    this.generation++;
+    this.remember({ generation: ++this.generation });
     if (key) this.entries.delete(key);
     try {
       await this.caughtUp();
@@ -121,7 +149,7 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
 
   /** Forgets every lookup (tests between files; a resync). */
   clear() {
-    this.generation++;
+    this.remember({ generation: ++this.generation });
     this.entries.clear();
   }
 
@@ -186,6 +214,9 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     );
   }
 }
+
+/** Evictions `put` can check a lookup against; a lookup older than all of them is not stored. */
+const REMEMBERED_EVICTIONS = 256;
 
 /** Lookups held at most; past it the stale ones go, or all (the cache only saves work). */
 const MAX_ENTRIES = 50_000;
