@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { BASE_URL, awaitMailsTo, field, randomIp, signIn, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
@@ -21,7 +22,11 @@ async function shown(page: Page) {
 /** The platform's defaults, as a new organisation has them. */
 const DEFAULTS = { messages: "730", media: "90", logs: "90" };
 
-test("an owner shortens how long messages and logs are kept: saved, confirmed, and there after a reload", async ({ page, request }) => {
+test("an owner shortens how long messages and logs are kept: saved, confirmed, and there after a reload", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   const owner = await signUpAndVerifyViaApi(request);
   await signIn(page, owner.email, owner.password, { to: "/settings" });
   await tabs(page).getByRole("link", { name: "Data retention" }).click();
@@ -30,6 +35,10 @@ test("an owner shortens how long messages and logs are kept: saved, confirmed, a
   expect(await shown(page)).toEqual(DEFAULTS);
   // Each field says its limits.
   await expect(page.getByText("From 30 to 365 days; 90 unless you choose.")).toBeVisible();
+  if (javaScriptEnabled) {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  }
 
   await field(page, "Message bodies (days)").fill("365");
   await field(page, "Logs (days)").fill("45");
