@@ -1,12 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { deliverQueuedSms, receiveIncomingSms, receiveSmsDeliveryReport } from "~/.server/domains/sms";
+import { deliverQueuedSms, receiveIncomingSms } from "~/.server/domains/sms";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import { startApiV1Server } from "../support/api-v1-server";
 import { signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
-import { africastalkingForFile, connectSms, fundPrepaid, incomingSms, smsTenant, walletOf, type SmsTenant } from "../support/sms";
+import {
+  africastalkingForFile,
+  connectSms,
+  fundPrepaid,
+  incomingSms,
+  smsTenant,
+  walletOf,
+  type SmsTenant,
+  reportDelivery,
+} from "../support/sms";
 
 // Issue 77 (decision 150): SMS in the public API. POST /api/v1/sms with an Idempotency-Key (one SMS,
 // one hold, however often it is retried), the parts and price in the answer, GET for its status and
@@ -76,7 +85,7 @@ describe("/api/v1/sms", () => {
     expect(await deliverQueuedSms(first.body.id)).toBe("sent");
     await at.sandbox.flush();
     const report = at.forms().find((f) => f.phoneNumber === "+254711300400" && f.status === "Success")!;
-    expect((await receiveSmsDeliveryReport(token, new URLSearchParams(report))).status).toBe(200);
+    expect((await reportDelivery(token, new URLSearchParams(report))).status).toBe(200);
     const delivered = await api.call(key, "GET", `/api/v1/sms/${first.body.id}`);
     expect(delivered.status).toBe(200);
     expect(delivered.body).toMatchObject({ status: "delivered", report: { status: "Success" }, error: null });

@@ -1,9 +1,19 @@
 import { describe, expect, it, vi } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { deliverQueuedSms, queueInboxSms, receiveIncomingSms, receiveSmsDeliveryReport } from "~/.server/domains/sms";
+import { deliverQueuedSms, queueInboxSms, receiveIncomingSms } from "~/.server/domains/sms";
 import { recoverUnansweredSms } from "~/.server/domains/sms/send";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
-import { africastalkingForFile, connectSms, DAYTIME, fundPrepaid, incomingSms, smsTenant, walletOf, type SmsTenant } from "../support/sms";
+import {
+  africastalkingForFile,
+  connectSms,
+  DAYTIME,
+  fundPrepaid,
+  incomingSms,
+  smsTenant,
+  walletOf,
+  type SmsTenant,
+  reportDelivery,
+} from "../support/sms";
 
 // An SMS send interrupted between its claim (written before AT is called, so it is never sent twice)
 // and the commit of AT's answer: a fault of the moment in the answers' transaction is tried again,
@@ -122,7 +132,7 @@ describe("an SMS send interrupted after its claim", () => {
 
     // A delivery report to the number (AT had sent it after all) settles it: charged once.
     const report = new URLSearchParams({ id: "ATXid_sent_before_the_crash", status: "Success", phoneNumber: phone, networkCode: "63902" });
-    expect((await receiveSmsDeliveryReport(token, report)).status).toBe(200);
+    expect((await reportDelivery(token, report)).status).toBe(200);
     expect(await messageOf(queued.messageId)).toMatchObject({ status: "delivered", charge_state: "charged" });
     expect(await walletOf(t)).toEqual({ balance: 1000 - SMS_PART_PRICE_CENTS, held: 0 });
   });

@@ -3,9 +3,19 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { deliverQueuedSms, queueInboxSms, receiveIncomingSms, receiveSmsDeliveryReport, settleUnknownSms } from "~/.server/domains/sms";
+import { deliverQueuedSms, queueInboxSms, receiveIncomingSms, settleUnknownSms } from "~/.server/domains/sms";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
-import { africastalkingForFile, connectSms, DAYTIME, fundPrepaid, incomingSms, smsTenant, walletOf, type SmsTenant } from "../support/sms";
+import {
+  africastalkingForFile,
+  connectSms,
+  DAYTIME,
+  fundPrepaid,
+  incomingSms,
+  smsTenant,
+  walletOf,
+  type SmsTenant,
+  reportDelivery,
+} from "../support/sms";
 import { SLOW_ANSWER_NUMBER } from "@jumbe/sandbox/africastalking";
 
 // Issue 77 (decision 150): an SMS whose send ends without AT's answer may have gone out. It stays
@@ -51,8 +61,8 @@ describe("an SMS whose send had no answer", () => {
     // AT's own report (it did send it), posted twice: names the message, charges it once.
     await at.sandbox.flush();
     const report = at.forms().find((f) => f.phoneNumber === SLOW_ANSWER_NUMBER && f.status === "Success")!;
-    expect((await receiveSmsDeliveryReport(token, new URLSearchParams(report))).status).toBe(200);
-    expect((await receiveSmsDeliveryReport(token, new URLSearchParams(report))).status).toBe(200);
+    expect((await reportDelivery(token, new URLSearchParams(report))).status).toBe(200);
+    expect((await reportDelivery(token, new URLSearchParams(report))).status).toBe(200);
     expect(await messageOf(queued.messageId)).toMatchObject({ status: "delivered", charge_state: "charged" });
     expect(await walletOf(t)).toEqual({ balance: 1000 - SMS_PART_PRICE_CENTS, held: 0 });
     const [sms] = await rawQuery<{ at_message_id: string }>(`select at_message_id from sms_messages where message_id = $1`, [
@@ -85,9 +95,9 @@ describe("an SMS whose send had no answer", () => {
       networkCode: "63902",
       retryCount: "0",
     });
-    expect((await receiveSmsDeliveryReport(otherToken, failed)).status).toBe(200);
+    expect((await reportDelivery(otherToken, failed)).status).toBe(200);
     expect(await messageOf(first.messageId)).toMatchObject({ status: "sent", charge_state: "held" });
-    expect((await receiveSmsDeliveryReport(token, failed)).status).toBe(200);
+    expect((await reportDelivery(token, failed)).status).toBe(200);
     // The oldest unanswered SMS to that number is the one the report names.
     expect(await messageOf(first.messageId)).toMatchObject({ status: "failed", charge_state: "released", error_title: "Failed" });
     expect(await walletOf(t)).toEqual({ balance: 1000, held: SMS_PART_PRICE_CENTS });
@@ -161,8 +171,7 @@ describe("a delivery report that comes before the send's answer is written", () 
       const report = (status: string) =>
         new URLSearchParams({ id: atId, status, phoneNumber: number, networkCode: "63902", retryCount: "0" });
       // Buffered then Success, Success twice: AT's own order and its repeats.
-      for (const status of ["Buffered", "Success", "Success"])
-        expect((await receiveSmsDeliveryReport(token, report(status))).status).toBe(200);
+      for (const status of ["Buffered", "Success", "Success"]) expect((await reportDelivery(token, report(status))).status).toBe(200);
     });
     try {
       expect(await deliverQueuedSms(queued.messageId)).toBe("sent");
@@ -180,7 +189,7 @@ describe("a delivery report that comes before the send's answer is written", () 
     expect(await rawQuery(`select * from sms_early_reports where organization_id = $1`, [t.organizationId])).toEqual([]);
     // A report after the write finds the message by its id and changes nothing more.
     const late = new URLSearchParams({ id: early, status: "Failed", phoneNumber: phone, failureReason: "UserIsInactive" });
-    expect((await receiveSmsDeliveryReport(token, late)).status).toBe(200);
+    expect((await reportDelivery(token, late)).status).toBe(200);
     expect(await messageOf(queued.messageId)).toMatchObject({ status: "delivered", charge_state: "charged" });
     expect(await walletOf(t)).toEqual({ balance: 1000 - SMS_PART_PRICE_CENTS, held: 0 });
   });
@@ -191,9 +200,9 @@ describe("a delivery report that comes before the send's answer is written", () 
     const other = await smsTenant("Duka Ripoti Jirani");
     const otherToken = await connectSms(other);
     const form = new URLSearchParams({ id: "ATXid_another_tools_message", status: "Success", phoneNumber: "+254711300901" });
-    expect((await receiveSmsDeliveryReport(otherToken, form)).status).toBe(200);
-    expect((await receiveSmsDeliveryReport(token, form)).status).toBe(200);
-    expect((await receiveSmsDeliveryReport(token, form)).status).toBe(200);
+    expect((await reportDelivery(otherToken, form)).status).toBe(200);
+    expect((await reportDelivery(token, form)).status).toBe(200);
+    expect((await reportDelivery(token, form)).status).toBe(200);
     const kept = await rawQuery<{ organization_id: string }>(
       `select organization_id from sms_early_reports where at_message_id = 'ATXid_another_tools_message' order by organization_id`,
     );

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { africastalkingForFile } from "../support/sms";
+import { africastalkingForFile, reportDelivery } from "../support/sms";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import {
   deliverQueuedSms,
   queueInboxSms,
   receiveIncomingSms,
-  receiveSmsDeliveryReport,
   receiveSmsOptOut,
   saveSmsConnection,
   smsConnectionView,
@@ -205,14 +204,14 @@ describe("an SMS from a conversation", () => {
       });
     const other = await tenant("Duka Other");
     const otherToken = await connect(other);
-    expect((await receiveSmsDeliveryReport(otherToken, report("Failed", { failureReason: "UserInBlacklist" }))).status).toBe(200);
-    expect((await receiveSmsDeliveryReport(token, report("Sent"))).status).toBe(200);
-    expect((await receiveSmsDeliveryReport(token, report("Success"))).status).toBe(200);
-    expect((await receiveSmsDeliveryReport(token, report("Success"))).status).toBe(200);
-    expect((await receiveSmsDeliveryReport(token, report("Failed", { failureReason: "UserInBlacklist" }))).status).toBe(200);
+    expect((await reportDelivery(otherToken, report("Failed", { failureReason: "UserInBlacklist" }))).status).toBe(200);
+    expect((await reportDelivery(token, report("Sent"))).status).toBe(200);
+    expect((await reportDelivery(token, report("Success"))).status).toBe(200);
+    expect((await reportDelivery(token, report("Success"))).status).toBe(200);
+    expect((await reportDelivery(token, report("Failed", { failureReason: "UserInBlacklist" }))).status).toBe(200);
     expect((await messagesOf(t)).find((m) => m.id === queued.messageId)).toMatchObject({ channel: "sms", status: "delivered" });
-    expect((await receiveSmsDeliveryReport(token, report("Whatever"))).status).toBe(400);
-    expect((await receiveSmsDeliveryReport("nope-nope-nope-nope-nope", report("Success"))).status).toBe(404);
+    expect((await reportDelivery(token, report("Whatever"))).status).toBe(400);
+    expect((await reportDelivery("nope-nope-nope-nope-nope", report("Success"))).status).toBe(404);
   });
 
   it("refuses with words: a short wallet, an opted-out customer, quiet hours, another tenant's conversation", async () => {

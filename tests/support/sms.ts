@@ -1,5 +1,8 @@
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { saveSmsConnection } from "~/.server/domains/sms";
+import { receiveSmsDeliveryReport, saveSmsConnection } from "~/.server/domains/sms";
+import { SMS_REPORT_QUEUE } from "~/.server/domains/sms/receivers";
+import { runJobBatch } from "~/.server/infrastructure/jobs/worker";
+import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { createVerifiedUser } from "./accounts";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { env, setEnv } from "~/.server/infrastructure/config/env";
@@ -77,3 +80,18 @@ export const incomingSms = (fields: Record<string, string>) =>
 
 /** 10:00 in Nairobi: outside quiet hours. */
 export const DAYTIME = new Date("2026-11-30T07:00:00Z");
+
+/** AT's delivery report through its callback, then applied as the queue's worker would: the callback's answer. */
+export async function reportDelivery(token: string, form: URLSearchParams) {
+  const answer = await receiveSmsDeliveryReport(token, form);
+  await applyQueuedReports();
+  return answer;
+}
+
+/** Applies the delivery reports waiting in their queue, as its worker would (by the batch); answers how many. */
+export async function applyQueuedReports() {
+  registerJobHandlers();
+  let applied = 0;
+  for (let n = await runJobBatch(SMS_REPORT_QUEUE); n > 0; n = await runJobBatch(SMS_REPORT_QUEUE)) applied += n;
+  return applied;
+}

@@ -1,6 +1,7 @@
 import { registerJobHandler } from "../../infrastructure/jobs/worker";
 import { deliverQueuedSmsBatch, recoverUnansweredSms, settleUnknownSms, SMS_RECOVER_QUEUE, SMS_SEND_QUEUE, SMS_SETTLE_QUEUE } from "./send";
 import { registerRecurringJob } from "../../infrastructure/jobs/recurring";
+import { applySmsReports, SMS_REPORT_QUEUE, type QueuedSmsReport } from "./receivers";
 import { runFallbacks, SMS_FALLBACK_QUEUE, SMS_FALLBACK_SWEEP_EVERY_SECONDS, SMS_FALLBACK_SWEEP_QUEUE, sweepFallbacks } from "./fallback";
 
 /** SMS's queues: each queued SMS handed to Africa's Talking (at most once: send.ts), and the WhatsApp fallback's (fallback.ts). */
@@ -14,6 +15,16 @@ export function registerSmsJobs() {
     transactional: false,
     run: async (jobs) => {
       await deliverQueuedSmsBatch(jobs.map((job) => job.payload.messageId));
+    },
+  });
+  registerJobHandler<QueuedSmsReport>({
+    queue: SMS_REPORT_QUEUE,
+    // AT's delivery reports, applied by the batch in one transaction (receivers.ts).
+    batchSize: 500,
+    maxAttempts: 5,
+    transactional: false,
+    run: async (jobs) => {
+      await applySmsReports(jobs.map((job) => ({ ...job.payload, seq: Number(job.id) })));
     },
   });
   registerJobHandler<{ messageId: string }>({

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, isNull, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
+import { queryRows } from "../../infrastructure/db/query";
+import { enqueueJob } from "../../infrastructure/jobs/queue";
+import { wakeWorkers } from "../../infrastructure/jobs/worker";
 import { conversations, messages, smsEarlyReports, smsMessages } from "../../infrastructure/db/schema";
 import { chargeAccepted, settleFailed } from "../billing";
 import { consentKeyword, recordConsent } from "../contacts";
@@ -84,7 +87,7 @@ export async function lockAtMessageId(tx: Executor, organizationId: string, atMe
 }
 
 /** lockAtMessageId for a batch of sends, in one statement, the locks taken in one order (no two batches deadlock). */
-export async function lockAtMessageIds(tx: Executor, ids: { organizationId: string; atMessageId: string }[]) {
+export async function lockAtMessageIds(tx: Executor, ids: readonly { organizationId: string; atMessageId: string }[]) {
   if (!ids.length) return;
   const keys = ids.map(({ organizationId, atMessageId }) => `sms-report:${organizationId}:${atMessageId}`);
   await tx.execute(sql`
@@ -92,11 +95,24 @@ export async function lockAtMessageIds(tx: Executor, ids: { organizationId: stri
     from (select hashtextextended(x, 0) as key from unnest(${sql.param(keys)}::text[]) as x order by 1) k`);
 }
 
+/** The queue AT's delivery reports wait in, to be applied by the batch (applySmsReports). */
+export const SMS_REPORT_QUEUE = "sms.report";
+
+/** A delivery report as its callback queued it. */
+export interface QueuedSmsReport extends SmsReport {
+  organizationId: string;
+  atMessageId: string;
+  phone: string;
+  receivedAt: string;
+  /** Its place among reports received in the same millisecond (its job's id). */
+  seq?: number;
+}
+
 /**
- * A delivery report (id, status, phoneNumber, networkCode, failureReason, retryCount) moves the SMS's
- * message status. For an SMS whose send had no answer (decision 150) it also settles the held price:
- * Success charges it (once: chargeAccepted leaves a charged message alone), Failed/Rejected release it.
- * A report naming an id not stored yet is kept for the send that is about to store it.
+ * A delivery report (id, status, phoneNumber, networkCode, failureReason, retryCount), checked and
+ * queued: one insert, so that AT's bursts of reports (ten thousand in the two minutes after a
+ * campaign's fallback) never hold the database's connections, and are applied by the batch
+ * (applySmsReports). The same report again while it waits is queued once.
  */
 export async function receiveSmsDeliveryReport(token: string, form: URLSearchParams): Promise<CallbackAnswer> {
   const connection = await smsConnectionByToken(token);
@@ -105,29 +121,83 @@ export async function receiveSmsDeliveryReport(token: string, form: URLSearchPar
   const status = field(form, "status", 40);
   if (!id) return bad("id is required");
   if (!DELIVERED.has(status) && !FAILED.has(status) && !IN_FLIGHT.has(status)) return bad("status is not a delivery status");
-  const report: SmsReport = {
+  const { organizationId } = connection;
+  const report: QueuedSmsReport = {
+    organizationId,
+    atMessageId: id,
+    phone: field(form, "phoneNumber", 20),
     status,
     failureReason: field(form, "failureReason", 200) || null,
     networkCode: field(form, "networkCode", 20) || null,
+    receivedAt: new Date().toISOString(),
   };
-  const { organizationId } = connection;
-  await db().transaction(async (tx) => {
-    await lockAtMessageId(tx, organizationId, id);
-    const sms = await reportedSms(tx, organizationId, id, field(form, "phoneNumber", 20));
-    if (sms) return applySmsReport(tx, organizationId, sms, report);
-    // Not Jumbe's yet: a send whose answer is being written, or another tool's message on the same
-    // AT application (housekeeping forgets it after two days).
-    await tx
-      .insert(smsEarlyReports)
-      .values({ organizationId, atMessageId: id, ...report })
-      .onConflictDoNothing();
-  });
+  await enqueueJob(SMS_REPORT_QUEUE, report, { uniqueKey: `sms-report:${organizationId}:${id}:${status}` });
+  wakeWorkers();
   return ok;
 }
 
 /**
+ * Queued delivery reports, in one transaction: each AT id's lock taken first and in order (the send
+ * that stores an id takes it too), the SMS they name found in one statement (or, decision 150, the
+ * oldest one to that number whose send had no answer, now named), and applied together
+ * (applyReports). A report naming no SMS of Jumbe's yet is kept (sms_early_reports) for the send
+ * that is about to store its id, or forgotten by housekeeping after two days (another tool's).
+ */
+export async function applySmsReports(reports: readonly QueuedSmsReport[]) {
+  if (!reports.length) return;
+  await db().transaction(async (tx) => {
+    await lockAtMessageIds(tx, reports);
+    const key = (organizationId: string, atMessageId: string) => `${organizationId}:${atMessageId}`;
+    const named = await queryRows<{ id: string; message_id: string; organization_id: string; at_message_id: string }>(
+      tx,
+      sql`
+      select s.id, s.message_id, s.organization_id, s.at_message_id
+      from sms_messages s
+      join unnest(${sql.param(reports.map((r) => r.organizationId))}::uuid[], ${sql.param(reports.map((r) => r.atMessageId))}::text[]) as r(o, a)
+        on s.organization_id = r.o and s.at_message_id = r.a
+      where s.direction = 'outbound'`,
+    );
+    const smsOf = new Map(named.map((row) => [key(row.organization_id, row.at_message_id), { id: row.id, messageId: row.message_id }]));
+    const items: ReportOf[] = [];
+    const early: QueuedSmsReport[] = [];
+    for (const report of inOrder(reports)) {
+      const k = key(report.organizationId, report.atMessageId);
+      if (!smsOf.has(k)) {
+        const sms = await reportedSms(tx, report.organizationId, report.atMessageId, report.phone);
+        if (sms) smsOf.set(k, sms);
+      }
+      const sms = smsOf.get(k);
+      if (sms) items.push({ organizationId: report.organizationId, sms, report: { ...report, receivedAt: new Date(report.receivedAt) } });
+      else early.push(report);
+    }
+    if (early.length)
+      await tx
+        .insert(smsEarlyReports)
+        .values(
+          early.map((r) => ({
+            organizationId: r.organizationId,
+            atMessageId: r.atMessageId,
+            status: r.status,
+            failureReason: r.failureReason,
+            networkCode: r.networkCode,
+            receivedAt: new Date(r.receivedAt),
+          })),
+        )
+        .onConflictDoNothing();
+    await applyReports(tx, items);
+  });
+}
+
+/** In-flight reports before final ones (a final status is never taken back), each kind in the order they came. */
+function inOrder<R extends { status: string; receivedAt: string | Date; seq?: number }>(reports: readonly R[]): R[] {
+  const final = (r: R) => (IN_FLIGHT.has(r.status) ? 0 : 1);
+  const at = (r: R) => new Date(r.receivedAt).getTime();
+  return [...reports].sort((a, b) => final(a) - final(b) || at(a) - at(b) || (a.seq ?? 0) - (b.seq ?? 0));
+}
+
+/**
  * In the sends' transaction, once they stored AT's ids (and under lockAtMessageIds): the reports that
- * came before, applied in order, in-flight ones before final ones (a final status is never taken back).
+ * came before, applied as the queued ones are.
  */
 export async function applyEarlyReportsOf(
   tx: Executor,
@@ -143,49 +213,92 @@ export async function applyEarlyReportsOf(
     )
     .returning();
   if (!early.length) return;
-  const final = (r: SmsReport) => (IN_FLIGHT.has(r.status) ? 0 : 1);
-  early.sort((a, b) => final(a) - final(b) || a.receivedAt.getTime() - b.receivedAt.getTime());
   const sendOf = new Map(sends.map((s) => [`${s.organizationId}:${s.atMessageId}`, s]));
-  for (const report of early) {
-    const send = sendOf.get(`${report.organizationId}:${report.atMessageId}`)!;
-    await applySmsReport(tx, send.organizationId, send.sms, report);
-  }
+  await applyReports(
+    tx,
+    early.map((report) => {
+      const send = sendOf.get(`${report.organizationId}:${report.atMessageId}`)!;
+      return { organizationId: send.organizationId, sms: send.sms, report };
+    }),
+  );
 }
 
-async function applySmsReport(tx: Executor, organizationId: string, sms: { id: string; messageId: string }, report: SmsReport) {
-  const { status } = report;
-  const now = new Date();
-  const next = DELIVERED.has(status) ? "delivered" : FAILED.has(status) ? "failed" : "sent";
-  const changed = await tx
-    .update(messages)
-    .set({
-      status: next,
-      ...(next === "delivered"
-        ? { deliveredAt: now, acceptedAt: sql`coalesce(${messages.acceptedAt}, ${now.toISOString()}::timestamptz)` }
-        : {}),
-      ...(next === "failed" ? { failedAt: now, errorTitle: status, errorDetails: report.failureReason } : {}),
-    })
-    .where(
-      and(
-        eq(messages.id, sms.messageId),
-        eq(messages.organizationId, organizationId),
-        notInArray(messages.status, next === "sent" ? [...FINAL_STATUSES, "sent"] : FINAL_STATUSES),
-      ),
-    )
-    .returning({ id: messages.id, acceptedAt: messages.acceptedAt });
+/** A report and the outbound SMS it names. */
+interface ReportOf {
+  organizationId: string;
+  sms: { id: string; messageId: string };
+  report: SmsReport & { receivedAt: Date; seq?: number };
+}
+
+/**
+ * Reports applied by the batch: for each SMS, what its reports come to (the first final one, or else
+ * the last in flight) moves its message (never out of a final status), in one statement; then its
+ * report columns, the charge of those delivered (once: chargeAccepted leaves a charged message alone),
+ * the release of those failed without an answer (decision 150), the API's `message.delivered` and
+ * `message.failed` webhooks, and the inbox's log (one lock an organisation for the whole batch).
+ */
+async function applyReports(tx: Executor, items: ReportOf[]) {
+  const bySms = new Map<string, ReportOf>();
+  for (const item of inOrder(items.map((i) => ({ ...i, status: i.report.status, receivedAt: i.report.receivedAt, seq: i.report.seq })))) {
+    const seen = bySms.get(item.sms.messageId);
+    if (seen && !IN_FLIGHT.has(seen.report.status)) continue;
+    bySms.set(item.sms.messageId, item);
+  }
+  const chosen = [...bySms.values()];
+  if (!chosen.length) return;
+  const nextOf = (status: string) => (DELIVERED.has(status) ? "delivered" : FAILED.has(status) ? "failed" : "sent");
+  const col = <T>(pick: (item: ReportOf) => T) => sql.param(chosen.map(pick));
+  const changed = await queryRows<{ id: string; next: "delivered" | "failed" | "sent"; accepted: boolean }>(
+    tx,
+    sql`
+    update messages m set status = r.next,
+      delivered_at = case when r.next = 'delivered' then r.at else m.delivered_at end,
+      accepted_at = case when r.next = 'delivered' then coalesce(m.accepted_at, r.at) else m.accepted_at end,
+      failed_at = case when r.next = 'failed' then r.at else m.failed_at end,
+      error_title = case when r.next = 'failed' then r.status else m.error_title end,
+      error_details = case when r.next = 'failed' then r.reason else m.error_details end
+    from unnest(${col((i) => i.sms.messageId)}::uuid[], ${col((i) => i.organizationId)}::uuid[], ${col((i) => nextOf(i.report.status))}::text[],
+                ${col((i) => i.report.status)}::text[], ${col((i) => i.report.failureReason)}::text[],
+                ${col((i) => i.report.receivedAt.toISOString())}::timestamptz[]) as r(id, org, next, status, reason, at)
+    where m.id = r.id and m.organization_id = r.org and m.status not in (${sql.join(
+      FINAL_STATUSES.map((s) => sql`${s}`),
+      sql`, `,
+    )})
+      and (r.next <> 'sent' or m.status <> 'sent')
+    returning m.id, r.next, m.accepted_at is not null as accepted`,
+  );
   if (!changed.length) return;
-  await tx
-    .update(smsMessages)
-    .set({ reportStatus: status, failureReason: report.failureReason, networkCode: report.networkCode, reportedAt: now })
-    .where(eq(smsMessages.id, sms.id));
-  if (next === "delivered") await chargeAccepted(tx, [sms.messageId]);
-  if (next === "failed" && !changed[0]!.acceptedAt) await settleFailed(tx, [sms.messageId]);
-  // The API's message.delivered and message.failed webhooks, as WhatsApp messages' (decision 150).
-  if (next !== "sent")
-    await enqueueMessageEvents(tx, [
-      { organizationId, type: next === "delivered" ? "message.delivered" : "message.failed", messageId: sms.messageId },
-    ]);
-  await logMessageEvents(tx, "status", [sms.messageId]);
+  const moved = changed.map((row) => bySms.get(row.id)!);
+  const param = <T>(pick: (item: ReportOf) => T) => sql.param(moved.map(pick));
+  await tx.execute(sql`
+    update sms_messages s set report_status = r.status, failure_reason = r.reason, network_code = r.network, reported_at = r.at
+    from unnest(${param((i) => i.sms.id)}::uuid[], ${param((i) => i.report.status)}::text[], ${param((i) => i.report.failureReason)}::text[],
+                ${param((i) => i.report.networkCode)}::text[], ${param((i) => i.report.receivedAt.toISOString())}::timestamptz[])
+      as r(id, status, reason, network, at)
+    where s.id = r.id`);
+  await chargeAccepted(
+    tx,
+    changed.filter((row) => row.next === "delivered").map((row) => row.id),
+  );
+  await settleFailed(
+    tx,
+    changed.filter((row) => row.next === "failed" && !row.accepted).map((row) => row.id),
+  );
+  await enqueueMessageEvents(
+    tx,
+    changed
+      .filter((row) => row.next !== "sent")
+      .map((row) => ({
+        organizationId: bySms.get(row.id)!.organizationId,
+        type: row.next === "delivered" ? ("message.delivered" as const) : ("message.failed" as const),
+        messageId: row.id,
+      })),
+  );
+  await logMessageEvents(
+    tx,
+    "status",
+    changed.map((row) => row.id),
+  );
 }
 
 /** AT's incoming date ("2026-11-30 05:01:02", UTC), or now when missing or unreadable. */
