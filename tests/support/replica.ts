@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./local-tools";
@@ -23,7 +23,36 @@ export interface ReplicatedClusters {
   /** `pg_ctl stop -m fast` on the standby (its connections end, new ones are refused); `startStandby` brings it back. */
   stopStandby(): void;
   startStandby(): void;
+  /**
+   * SIGKILL to the standby's postmaster, as a crash ends it (no shutdown); resolves once its backends,
+   * which notice the postmaster's death, have gone, so `startStandby` finds its shared memory free.
+   */
+  killStandby(): Promise<void>;
   destroy(): void;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** SIGKILL to the postmaster of `data` (postmaster.pid's first line), then waits for its children to end. */
+async function killPostmaster(data: string) {
+  const pid = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = () =>
+    spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map(Number);
+  const orphans = children();
+  process.kill(pid, "SIGKILL");
+  // A hang detector, not a timing: the backends exit within moments of their postmaster's death.
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && [pid, ...orphans].some(alive)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Whether this machine can start them: PostgreSQL's server binaries with pg_basebackup. */
@@ -110,6 +139,7 @@ export async function startReplicatedClusters(): Promise<ReplicatedClusters> {
       primary: (text) => statement(primaryPort, "jumbe", text),
       standby: (text) => statement(standbyPort, "jumbe", text),
       stopStandby: () => pgCtl(standbyData, "stop"),
+      killStandby: () => killPostmaster(standbyData),
       startStandby: () => pgCtl(standbyData, "start"),
       destroy: cleanUp,
     };
