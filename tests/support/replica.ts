@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -28,6 +28,8 @@ export interface ReplicatedClusters {
    * which notice the postmaster's death, have gone, so `startStandby` finds its shared memory free.
    */
   killStandby(): Promise<void>;
+  /** `startStandby` without blocking this process meanwhile (a bench's prober keeps probing). */
+  startStandbyInBackground(): Promise<void>;
   destroy(): void;
 }
 
@@ -71,6 +73,17 @@ export async function startReplicatedClusters(): Promise<ReplicatedClusters> {
     chownSync(dir, id("-u"), id("-g"));
   }
   chmodSync(dir, 0o700);
+  const command = (bin: string, args: string[]) =>
+    root
+      ? { file: "runuser", argv: ["-u", "postgres", "--", path.join(bindir, bin), ...args] }
+      : { file: path.join(bindir, bin), argv: args };
+  const runInBackground = (bin: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const { file, argv } = command(bin, args);
+      execFile(file, argv, { cwd: dir, encoding: "utf8" }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${bin} ${args.join(" ")} failed:\n${stdout}${stderr}`)) : resolve(),
+      );
+    });
   const run = (bin: string, args: string[]) => {
     const command = root ? "runuser" : path.join(bindir, bin);
     const argv = root ? ["-u", "postgres", "--", path.join(bindir, bin), ...args] : args;
@@ -141,6 +154,8 @@ export async function startReplicatedClusters(): Promise<ReplicatedClusters> {
       stopStandby: () => pgCtl(standbyData, "stop"),
       killStandby: () => killPostmaster(standbyData),
       startStandby: () => pgCtl(standbyData, "start"),
+      startStandbyInBackground: () =>
+        runInBackground("pg_ctl", ["-D", standbyData, "-l", path.join(dir, "standby.log"), "-w", "-t", "60", "start"]),
       destroy: cleanUp,
     };
   } catch (error) {

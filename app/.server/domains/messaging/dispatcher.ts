@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { databaseIsDown, noteDatabaseError } from "../../infrastructure/db/availability";
+import { databaseIsDown, isDatabaseUnavailableError, noteDatabaseError } from "../../infrastructure/db/availability";
 import { createIdler } from "../../infrastructure/jobs/idle";
 import { log } from "../../infrastructure/log";
 import { env } from "../../infrastructure/config/env";
@@ -91,15 +91,54 @@ export interface DispatchOutcome {
   deferred: number;
 }
 
-const { wakers } = processState("messaging.dispatcher", () => ({ wakers: new Set<() => void>() }));
+/**
+ * This process's claims whose round ended because the database could not be reached before their
+ * calls to Meta started: put back on the next round that reaches it, instead of waiting out their
+ * lease (CLAIM_LEASE_SECONDS, the campaign stalled that long after PgBouncer came back:
+ * docs/fault-runs.md).
+ */
+interface AbandonedClaim {
+  ids: string[];
+  /** The claim's locked_until, as PostgreSQL wrote it (text keeps its microseconds). */
+  lease: string;
+}
+
+const { wakers, abandoned } = processState("messaging.dispatcher", () => ({
+  wakers: new Set<() => void>(),
+  abandoned: [] as AbandonedClaim[],
+}));
 
 /** Tells this process's dispatcher there is a message to send (other processes find it by polling). */
 export function wakeDispatcher() {
   for (const wake of wakers) wake();
 }
 
+/**
+ * Puts back the abandoned claims' messages still under that claim: `locked_until` unchanged since it
+ * (a message whose call was about to start was held in doubt first, so it keeps its longer hold; one
+ * accepted, put back or taken by another worker after the lease no longer matches). Untried: the
+ * claim's attempt is given back, as deferMessages does.
+ */
+async function releaseAbandonedClaims() {
+  // Taken off the list first: this process's other workers do not put the same ones back meanwhile.
+  const claims = abandoned.splice(0);
+  try {
+    while (claims.length) {
+      const claim = claims[0]!;
+      await db().execute(sql`
+        update messages set locked_until = null, attempts = greatest(attempts - 1, 0)
+        where id = any(${sql.param(claim.ids)}::uuid[]) and locked_until = ${claim.lease}::timestamptz
+          and accepted_at is null and failed_at is null`);
+      claims.shift();
+    }
+  } finally {
+    // Still gone: the rest wait for the next round.
+    abandoned.push(...claims);
+  }
+}
+
 /** Claims due messages, oldest due first. */
-async function claimMessages(limit: number): Promise<Claimed[]> {
+async function claimMessages(limit: number): Promise<(Claimed & { lease: string })[]> {
   const result = await queryRows<Claimed>(
     db(),
     sql`
@@ -115,7 +154,8 @@ async function claimMessages(limit: number): Promise<Claimed[]> {
     )
     update messages m set locked_until = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}), attempts = m.attempts + 1
     from ready where m.id = ready.id
-    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at, m.seq`,
+    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at, m.seq,
+              m.locked_until::text as lease`,
   );
   return result;
 }
@@ -294,13 +334,22 @@ function failureOf(id: string, organizationId: string, error: unknown): Failure 
  * One round: claim a batch, keep the rate limits, send, settle. Answers what happened; 0 claimed
  * means nothing was due.
  */
-// long: one round of the sending engine under one claim (rate limits, holds, calls, settles), in the order its comments tell; the steps share the claimed rows and the outcome
 export async function dispatchBatch(client: GraphClient = graphClient(), limit = DISPATCH_BATCH): Promise<DispatchOutcome> {
-  const outcome: DispatchOutcome = { claimed: 0, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
+  await releaseAbandonedClaims();
   const claimedAt = Date.now();
   const claimed = await claimMessages(limit);
-  outcome.claimed = claimed.length;
-  if (!claimed.length) return outcome;
+  if (!claimed.length) return { claimed: 0, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
+  try {
+    return await sendClaimed(claimed, claimedAt, client);
+  } catch (error) {
+    if (isDatabaseUnavailableError(error)) abandoned.push({ ids: claimed.map((m) => m.id), lease: claimed[0]!.lease });
+    throw error;
+  }
+}
+
+// long: one round of the sending engine under one claim (rate limits, holds, calls, settles), in the order its comments tell; the steps share the claimed rows and the outcome
+async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphClient): Promise<DispatchOutcome> {
+  const outcome: DispatchOutcome = { claimed: claimed.length, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
 
   const deferred: Deferral[] = [];
   const failures: Failure[] = [];
@@ -501,8 +550,9 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
     );
     await markTokensRefused(refused);
   }
-  // The deferred messages stay claimed until their lease runs out, then go round again: unsent, so
-  // nothing is lost or doubled.
+  // The deferred messages stay claimed until their lease runs out (or, the database gone, until the
+  // next round that reaches it: releaseAbandonedClaims), then go round again: unsent, so nothing is
+  // lost or doubled.
   if (deferFailure) throw deferFailure.error;
   return outcome;
 }
