@@ -92,15 +92,21 @@ export interface DispatchOutcome {
 }
 
 /**
- * This process's claims whose round ended because the database could not be reached before their
- * calls to Meta started: put back on the next round that reaches it, instead of waiting out their
- * lease (CLAIM_LEASE_SECONDS, the campaign stalled that long after PgBouncer came back:
- * docs/fault-runs.md).
+ * The messages of this process's rounds cut off because the database could not be reached, whose
+ * call to Meta never started: put back on the next round that reaches it, instead of waiting out
+ * their claim (CLAIM_LEASE_SECONDS) or the hold of a call about to start (SEND_IN_DOUBT_HOLD_SECONDS):
+ * the campaign stalled that long after PgBouncer came back (docs/fault-runs.md).
  */
 interface AbandonedClaim {
   ids: string[];
-  /** The claim's locked_until, as PostgreSQL wrote it (text keeps its microseconds). */
-  lease: string;
+  /** The round's locked_until values (the claim's, each hold's), as PostgreSQL wrote them (text keeps microseconds). */
+  leases: string[];
+}
+
+/** What a round did that its end on an error must know: the holds it wrote and the calls it started. */
+interface RoundTrace {
+  holds: string[];
+  called: Set<string>;
 }
 
 const { wakers, abandoned } = processState("messaging.dispatcher", () => ({
@@ -114,10 +120,9 @@ export function wakeDispatcher() {
 }
 
 /**
- * Puts back the abandoned claims' messages still under that claim: `locked_until` unchanged since it
- * (a message whose call was about to start was held in doubt first, so it keeps its longer hold; one
- * accepted, put back or taken by another worker after the lease no longer matches). Untried: the
- * claim's attempt is given back, as deferMessages does.
+ * Puts back the abandoned claims' messages still as that round left them: `locked_until` one the
+ * round wrote (one accepted, put back, or taken by another worker after the lease no longer
+ * matches). Untried: the claim's attempt is given back, as deferMessages does.
  */
 async function releaseAbandonedClaims() {
   // Taken off the list first: this process's other workers do not put the same ones back meanwhile.
@@ -127,7 +132,7 @@ async function releaseAbandonedClaims() {
       const claim = claims[0]!;
       await db().execute(sql`
         update messages set locked_until = null, attempts = greatest(attempts - 1, 0)
-        where id = any(${sql.param(claim.ids)}::uuid[]) and locked_until = ${claim.lease}::timestamptz
+        where id = any(${sql.param(claim.ids)}::uuid[]) and locked_until = any(${sql.param(claim.leases)}::timestamptz[])
           and accepted_at is null and failed_at is null`);
       claims.shift();
     }
@@ -339,16 +344,21 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   const claimedAt = Date.now();
   const claimed = await claimMessages(limit);
   if (!claimed.length) return { claimed: 0, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
+  const trace: RoundTrace = { holds: [], called: new Set() };
   try {
-    return await sendClaimed(claimed, claimedAt, client);
+    return await sendClaimed(claimed, claimedAt, client, trace);
   } catch (error) {
-    if (isDatabaseUnavailableError(error)) abandoned.push({ ids: claimed.map((m) => m.id), lease: claimed[0]!.lease });
+    if (isDatabaseUnavailableError(error))
+      abandoned.push({
+        ids: claimed.filter((m) => !trace.called.has(m.id)).map((m) => m.id),
+        leases: [claimed[0]!.lease, ...trace.holds],
+      });
     throw error;
   }
 }
 
 // long: one round of the sending engine under one claim (rate limits, holds, calls, settles), in the order its comments tell; the steps share the claimed rows and the outcome
-async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphClient): Promise<DispatchOutcome> {
+async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphClient, trace: RoundTrace): Promise<DispatchOutcome> {
   const outcome: DispatchOutcome = { claimed: claimed.length, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
 
   const deferred: Deferral[] = [];
@@ -480,7 +490,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
   const refused: { phoneNumberId: string; organizationId: string; reason: string }[] = [];
   const held: Deferral[] = [];
   const askSuspended = suspendedNow([...new Set(toSend.map((m) => m.organization_id))]);
-  const callsStarting = markCallsStarting(toSend);
+  const callsStarting = markCallsStarting(toSend, trace);
   let next = 0;
   const worker = async () => {
     while (next < toSend.length) {
@@ -510,6 +520,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
           suspendedClaims.push(message);
           continue;
         }
+        trace.called.add(message.id);
         const sent = await client.sendMessage(message.phone_number_id, message.token, payload);
         accepted.push({ id: message.id, wamid: sent.wamid, waId: sent.waId ?? null });
         if (accepted.length - settled >= SETTLE_EVERY) settleUpTo(accepted.length);
@@ -562,7 +573,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
  * SEND_IN_DOUBT_HOLD_SECONDS (their claim's end moved on). Answers, for a message's place in the
  * batch, whether that was written (false: the database refused it, so its call must not start).
  */
-function markCallsStarting(toSend: { id: string }[]) {
+function markCallsStarting(toSend: { id: string }[], trace: RoundTrace) {
   let marked = 0;
   let marking: Promise<boolean> = Promise.resolve(true);
   return (index: number): Promise<boolean> => {
@@ -572,18 +583,21 @@ function markCallsStarting(toSend: { id: string }[]) {
       marking = marking.then(
         async (ok) =>
           ok &&
-          db()
-            .execute(
-              sql`update messages set locked_until = now() + make_interval(secs => ${SEND_IN_DOUBT_HOLD_SECONDS})
-                  where id = any(${sql.param(ids)}::uuid[]) and accepted_at is null`,
-            )
-            .then(
-              () => true,
-              (error: unknown) => {
-                log().warn({ err: error }, "could not record the calls about to start: they go back untried");
-                return false;
-              },
-            ),
+          queryRows<{ hold: string }>(
+            db(),
+            sql`update messages set locked_until = now() + make_interval(secs => ${SEND_IN_DOUBT_HOLD_SECONDS})
+                where id = any(${sql.param(ids)}::uuid[]) and accepted_at is null
+                returning locked_until::text as hold`,
+          ).then(
+            (rows) => {
+              if (rows[0]) trace.holds.push(rows[0].hold);
+              return true;
+            },
+            (error: unknown) => {
+              log().warn({ err: error }, "could not record the calls about to start: they go back untried");
+              return false;
+            },
+          ),
       );
     }
     return marking;
