@@ -57,7 +57,6 @@ const { values: args } = parseArgs({
     rate: { type: "string", default: "100" },
     "down-seconds": { type: "string", default: "5" },
     faults: { type: "string", default: FAULTS.join(",") },
-    baseline: { type: "boolean", default: true },
     "no-baseline": { type: "boolean", default: false },
     "kill-at": { type: "string", default: "0.33" },
     build: { type: "string" },
