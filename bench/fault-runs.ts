@@ -75,7 +75,6 @@ const runs: (Fault | "none")[] = [...(args["no-baseline"] ? [] : (["none"] as co
 interface Instance {
   name: "A" | "B";
   baseUrl: string;
-  pid: number;
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -164,7 +163,7 @@ async function main() {
   const client = new pg.Client({ connectionString: clusters.primaryUrl });
   const query = async <Row = Record<string, unknown>>(text: string, values?: unknown[]) => (await client.query(text, values)).rows as Row[];
   const instances: Instance[] = [];
-  let meta: { base: string; pid: number; stop: () => Promise<void>; output: () => string } | undefined;
+  let meta: { base: string; stop: () => Promise<void>; output: () => string } | undefined;
   try {
     const appSecret = randomBytes(24).toString("hex");
     const encryptionKey = randomBytes(32).toString("hex");
@@ -209,10 +208,11 @@ async function main() {
       SANDBOX_CONTROL_TOKEN: controlToken,
     });
     await client.connect();
-    const [{ organization_id: organizationId }] = await query<{ organization_id: string }>(
-      `select organization_id from users where lower(email) = lower($1)`,
-      [DEMO.email],
-    );
+    const [demo] = await query<{ organization_id: string }>(`select organization_id from users where lower(email) = lower($1)`, [
+      DEMO.email,
+    ]);
+    if (!demo) throw new Error("the demo seed made no demo organisation");
+    const organizationId = demo.organization_id;
     await query(`update organizations set approval_threshold = null, billing_type = 'postpaid' where id = $1`, [organizationId]);
     const [media] = await query<{ id: string }>(
       `select id from messages where organization_id = $1 and direction = 'inbound' and media_file_id is not null order by created_at desc limit 1`,

@@ -144,7 +144,7 @@ async function releaseAbandonedClaims() {
 
 /** Claims due messages, oldest due first. */
 async function claimMessages(limit: number): Promise<(Claimed & { lease: string })[]> {
-  const result = await queryRows<Claimed>(
+  const result = await queryRows<Claimed & { lease: string }>(
     db(),
     sql`
     with ready as (
