@@ -341,10 +341,17 @@ async function main() {
       // A few seconds for a late status to land before the rows are compared with Meta's.
       const sandboxSends = ((await control("GET", `/messages?phoneNumberId=${encodeURIComponent(business.phoneNumberId)}`)).messages ??
         []) as { wamid: string; waId: string; acceptedAt: string }[];
-      const stored = await query<{ phone: string; wamid: string | null; status: string }>(
-        `select recipient_phone as phone, wamid, status from messages where campaign_id = $1`,
+      const stored = await query<{ phone: string; wamid: string | null; status: string; attempts: number }>(
+        `select recipient_phone as phone, wamid, status, attempts from messages where campaign_id = $1`,
         [campaign.id],
       );
+      // The messages claimed more than once: when Meta accepted them, in seconds from the restart
+      // (about 30 s: they waited out a claim's lease; about 300 s: a call's in-doubt hold).
+      const acceptedAt = new Map(sandboxSends.map((m) => [m.wamid, Date.parse(m.acceptedAt)]));
+      const retriedAfterRestart = stored
+        .filter((r) => r.attempts > 1 && r.wamid && acceptedAt.has(r.wamid) && restartedAt !== null)
+        .map((r) => (acceptedAt.get(r.wamid!)! - restartedAt!) / 1000)
+        .sort((x, y) => x - y);
       const atMeta = sendTimeline(
         sandboxSends.map((m) => Date.parse(m.acceptedAt)),
         restartedAt,
@@ -381,6 +388,14 @@ async function main() {
           sendSeconds: round(timing?.send_seconds ?? 0, 1),
           finalSeconds: round(timing?.final_seconds ?? 0, 1),
           triedMoreThanOnce: timing?.attempts_over_one ?? 0,
+          retriedAcceptedAfterRestart: retriedAfterRestart.length
+            ? {
+                first: round(retriedAfterRestart[0]!, 1),
+                median: round(retriedAfterRestart[Math.floor(retriedAfterRestart.length / 2)]!, 1),
+                last: round(retriedAfterRestart.at(-1)!, 1),
+                over20s: retriedAfterRestart.filter((x) => x > 20).length,
+              }
+            : null,
         },
         delivery: {
           clean: deliveryClean(delivery),
