@@ -500,8 +500,8 @@ export async function statementTimes(query) {
   }
   const top = [...rows]
     .sort((a, b) => b.ms - a.ms)
-    .slice(0, 12)
-    .map((r) => ({ query: r.query.replace(/\s+/g, " ").slice(0, 160), calls: r.calls, ms: r.ms, meanMs: r.ms / r.calls, rows: r.rows }));
+    .slice(0, 20)
+    .map((r) => ({ query: r.query.replace(/\s+/g, " ").slice(0, 220), calls: r.calls, ms: r.ms, meanMs: r.ms / r.calls, rows: r.rows }));
   return {
     totalMs: rows.reduce((sum, r) => sum + r.ms, 0),
     kinds: [...kinds.values()].map((k) => ({ ...k, meanMs: k.calls ? k.ms / k.calls : 0 })).sort((a, b) => b.ms - a.ms),

@@ -44,13 +44,26 @@ export interface RunningNginx {
   stop: () => Promise<void>;
 }
 
+/** The response header `answerUpstream` asks for: the instance (`$upstream_addr`) that answered. */
+export const UPSTREAM_HEADER = "x-test-upstream";
+
 /**
  * Runs nginx in the foreground (`daemon off`) as a child process with everything under a temporary
  * prefix: the configuration, the pid file, the logs and the temp paths for bodies and proxied
  * responses, so it needs no root and touches nothing of the machine's own nginx. Run as root, its
  * workers drop to nobody, hence a prefix others may enter.
+ *
+ * `answerUpstream`: each answer names the instance nginx chose in UPSTREAM_HEADER, set in the
+ * test's http block around the site (which inherits it: the site's own add_header is in /assets/
+ * only), so a test knows where a request went as the answer starts: a stream still open, or the
+ * webhook, which the site does not log.
  */
-export async function startNginx(binary: string, site: string, ports: { http: number; https: number }): Promise<RunningNginx> {
+export async function startNginx(
+  binary: string,
+  site: string,
+  ports: { http: number; https: number },
+  options: { answerUpstream?: boolean } = {},
+): Promise<RunningNginx> {
   const prefix = mkdtempSync(path.join(tmpdir(), "jumbe-nginx-"));
   chmodSync(prefix, 0o755);
   for (const dir of ["logs", "temp"]) mkdirSync(path.join(prefix, dir), { mode: 0o777 });
@@ -71,6 +84,7 @@ export async function startNginx(binary: string, site: string, ports: { http: nu
       `    scgi_temp_path ${temp("scgi")};`,
       "    log_format upstream '$status $upstream_addr $request_method $request_uri';",
       `    access_log ${path.join(prefix, "logs", "access.log")} upstream;`,
+      ...(options.answerUpstream ? [`    add_header ${UPSTREAM_HEADER} $upstream_addr always;`] : []),
       `    include ${path.join(prefix, "jumbe.conf")};`,
       "}",
       "",

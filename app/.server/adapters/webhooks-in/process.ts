@@ -6,6 +6,7 @@ import { applyChanges, storeUnrouted } from "./route";
 import { rows } from "./write";
 import { gatheringInboxLog, writeInboxLog, type InboxLogEntry } from "../../domains/messaging/conversation-events";
 import type { Executor } from "../../infrastructure/db/client";
+import { isRace, isTransientFault } from "../../infrastructure/db/errors";
 
 /**
  * The webhook queue's job handler: turns stored deliveries into tenant data. Parsing lives in
@@ -95,34 +96,8 @@ async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<{ 
   return { failed, inboxLog };
 }
 
-// SQLSTATE classes of faults that pass: connection, transaction rollback (serialization, deadlock),
-// insufficient resources, lock not available, operator intervention, system error.
-const TRANSIENT_SQLSTATE = /^(08|40|53|55P03|57|58)/;
-
 /** Tries of a whole batch that met another transaction, before its deliveries go one by one. */
 const BATCH_ATTEMPTS = 3;
-// Serialization failure, deadlock, and a unique key taken meanwhile by another transaction.
-const RACE_SQLSTATE = /^(40001|40P01|23505)$/;
-
-/** Whether the error (or one it wraps, as drizzle does) is a database fault that a retry may not meet. */
-function isTransientFault(error: unknown): boolean {
-  return sqlStates(error).some((code) => TRANSIENT_SQLSTATE.test(code));
-}
-
-/** Whether the error says another transaction got in the way, which the batch's next try may not meet. */
-function isRace(error: unknown): boolean {
-  return sqlStates(error).some((code) => RACE_SQLSTATE.test(code));
-}
-
-/** The SQLSTATEs of the error and of those it wraps (drizzle wraps the driver's). */
-function sqlStates(error: unknown): string[] {
-  const codes: string[] = [];
-  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) codes.push(code);
-  }
-  return codes;
-}
 
 /** Runs `work` so that its failure undoes only its own writes and leaves `tx` usable. */
 async function inSavepoint(tx: Executor, work: () => Promise<void>) {

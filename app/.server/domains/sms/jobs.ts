@@ -1,5 +1,5 @@
 import { registerJobHandler } from "../../infrastructure/jobs/worker";
-import { deliverQueuedSmsBatch, settleUnknownSms, SMS_SEND_QUEUE, SMS_SETTLE_QUEUE } from "./send";
+import { deliverQueuedSmsBatch, recoverUnansweredSms, settleUnknownSms, SMS_RECOVER_QUEUE, SMS_SEND_QUEUE, SMS_SETTLE_QUEUE } from "./send";
 import { registerRecurringJob } from "../../infrastructure/jobs/recurring";
 import { runFallbacks, SMS_FALLBACK_QUEUE, SMS_FALLBACK_SWEEP_EVERY_SECONDS, SMS_FALLBACK_SWEEP_QUEUE, sweepFallbacks } from "./fallback";
 
@@ -47,5 +47,15 @@ export function registerSmsJobs() {
       await sweepFallbacks();
     },
   });
+  registerJobHandler<Record<string, never>>({
+    queue: SMS_RECOVER_QUEUE,
+    batchSize: 1,
+    maxAttempts: 1,
+    transactional: false,
+    run: async () => {
+      while ((await recoverUnansweredSms()) > 0);
+    },
+  });
+  registerRecurringJob({ name: "sms-recover-unanswered", queue: SMS_RECOVER_QUEUE, everySeconds: 60 });
   registerRecurringJob({ name: "sms-fallback-sweep", queue: SMS_FALLBACK_SWEEP_QUEUE, everySeconds: SMS_FALLBACK_SWEEP_EVERY_SECONDS });
 }

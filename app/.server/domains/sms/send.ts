@@ -1,7 +1,9 @@
-import { and, eq, isNull, max, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { contacts, conversations, messages, smsMessages } from "../../infrastructure/db/schema";
+import { contacts, conversations, messages, smsConnections, smsMessages } from "../../infrastructure/db/schema";
+import { isTransientFault } from "../../infrastructure/db/errors";
+import { isDatabaseUnavailableError } from "../../infrastructure/db/availability";
 import { AfricastalkingError, africastalkingClient } from "../../infrastructure/clients/africastalking";
 import { enqueueJob, enqueueKeyedJobs } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
@@ -19,6 +21,8 @@ import { m } from "~/paraglide/messages";
 
 /** The queue whose job hands a queued SMS to Africa's Talking (sms/jobs.ts). */
 export const SMS_SEND_QUEUE = "sms.send";
+/** The recurring search for SMS claimed for a send whose answers were never written (recoverUnansweredSms). */
+export const SMS_RECOVER_QUEUE = "sms.recover-unanswered";
 /** The later check of an SMS whose send had no answer (settleUnknownSms). */
 export const SMS_SETTLE_QUEUE = "sms.settle-unknown";
 /** How long AT's delivery reports may take before an unanswered send is taken as not sent: two days. */
@@ -196,14 +200,20 @@ export async function deliverQueuedSms(messageId: string): Promise<Delivered> {
  * stored for the reports. Refused: failed, its hold released. No answer (decision 150): `sent` with
  * the hold kept and no AT id; the first delivery report to its number settles it (receivers.ts), or
  * settleUnknownSms when none comes. Answers each claimed SMS's outcome.
+ *
+ * Between the claim and the answers' commit nothing but the calls may fail: the connections are read
+ * before the claim, and the answers' transaction is tried again while the database refuses it for a
+ * moment (a deadlock, a pool with no connection free). A claim whose answers were still not written
+ * (the process died, the database stayed away) is found by recoverUnansweredSms once its time is up.
  */
 export async function deliverQueuedSmsBatch(messageIds: readonly string[]): Promise<Map<string, Delivered>> {
   const ids = messageIds.filter(isUuid).map((id) => id.toLowerCase());
   if (!ids.length) return new Map();
+  const connections = await connectionsFor(ids);
   const claimed = await queryRows<ClaimedSms>(
     db(),
     sql`
-    update messages set attempts = 1
+    update messages set attempts = 1, locked_until = now() + make_interval(secs => ${CLAIM_SECONDS})
     where id = any(${sql.param(ids)}::uuid[]) and channel = 'sms' and attempts = 0 and accepted_at is null and failed_at is null
     returning id, organization_id, recipient_phone, body`,
   );
@@ -212,22 +222,86 @@ export async function deliverQueuedSmsBatch(messageIds: readonly string[]): Prom
   const order = new Map(ids.map((id, i) => [id, i]));
   claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   const calls: ClaimedSms[][] = [];
-  const connections = new Map<string, SmsConnection | null>();
-  for (const [organizationId, ofOrganisation] of groupBy(claimed, (sms) => sms.organization_id)) {
-    connections.set(organizationId, await smsConnectionOf(organizationId));
+  for (const ofOrganisation of groupBy(claimed, (sms) => sms.organization_id).values())
     for (const sameText of groupBy(ofOrganisation, (sms) => sms.body).values()) calls.push(...oneNumberOnce(sameText));
-  }
   const outcomes = new Map<string, SendOutcome>();
   await inParallel(calls, CALLS_AT_ONCE, async (group) => {
     for (const [id, outcome] of await callAt(connections.get(group[0]!.organization_id) ?? null, group)) outcomes.set(id, outcome);
   });
-  await db().transaction((tx) => writeOutcomes(tx, claimed, outcomes));
+  const written = await retryingTransientFaults(
+    () => db().transaction((tx) => writeOutcomes(tx, claimed, outcomes)),
+    (error, attempt) =>
+      log().warn({ err: error, attempt, messageIds: claimed.map((sms) => sms.id) }, "SMS answers not written yet; trying again"),
+  );
   return new Map(
     claimed.map((sms) => {
       const outcome = outcomes.get(sms.id)!;
+      if (!written.has(sms.id)) return [sms.id, "skipped"];
       return [sms.id, "error" in outcome ? "failed" : "messageId" in outcome ? "sent" : "unknown"];
     }),
   );
+}
+
+/** How long a claim is left to its batch before recoverUnansweredSms takes it as sent without an answer. */
+export const CLAIM_SECONDS = 600;
+/** Tries of the answers' transaction, 0.2 s, 0.4 s... apart (about 25 s in all). */
+const WRITE_ATTEMPTS = 8;
+
+/** Runs `work`, again after a pause while it fails for a moment only (a deadlock, the database or its pool away). */
+async function retryingTransientFaults<T>(work: () => Promise<T>, onRetry: (error: unknown, attempt: number) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= WRITE_ATTEMPTS || !(isTransientFault(error) || isDatabaseUnavailableError(error))) throw error;
+      onRetry(error, attempt);
+      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+    }
+  }
+}
+
+/** The SMS connections of the organisations whose SMS these are, in one statement. */
+async function connectionsFor(ids: string[]): Promise<Map<string, SmsConnection>> {
+  const rows = await db()
+    .select()
+    .from(smsConnections)
+    .where(
+      inArray(
+        smsConnections.organizationId,
+        db()
+          .select({ organizationId: messages.organizationId })
+          .from(messages)
+          .where(and(inArray(messages.id, ids), eq(messages.channel, "sms"))),
+      ),
+    );
+  return new Map(rows.map((row) => [row.organizationId, row]));
+}
+
+/**
+ * SMS claimed for a send more than CLAIM_SECONDS ago whose answers were never written (the process
+ * died between the claim and the commit, or the database stayed away past the retries): AT may have
+ * sent them, so they are taken as sent without an answer (decision 150), never sent again: the hold
+ * is kept, a delivery report to the number settles them, or settleUnknownSms two days later.
+ * Answers how many it found. Run by the SMS sweep.
+ */
+export async function recoverUnansweredSms(limit = 500): Promise<number> {
+  return db().transaction(async (tx) => {
+    const stranded = await queryRows<ClaimedSms>(
+      tx,
+      sql`
+      select id, organization_id, recipient_phone, body from messages
+      where direction = 'outbound' and accepted_at is null and failed_at is null
+        and channel = 'sms' and status = 'queued' and attempts = 1 and locked_until < now()
+      order by id
+      limit ${limit}
+      for update skip locked`,
+    );
+    if (!stranded.length) return 0;
+    log().warn({ messageIds: stranded.map((sms) => sms.id) }, "SMS claimed without an answer written: taken as sent without an answer");
+    const unknown: SendOutcome = { unknown: "Africa's Talking's answer was not recorded" };
+    await writeOutcomes(tx, stranded, new Map(stranded.map((sms) => [sms.id, unknown])));
+    return stranded.length;
+  });
 }
 
 /** Calls of at most RECIPIENTS_PER_CALL SMS, no number twice in one. */
@@ -247,21 +321,32 @@ function oneNumberOnce(sms: ClaimedSms[]): ClaimedSms[][] {
  * AT's answers, in one transaction: refused ones failed (holds released, `message.failed` events),
  * accepted and unknown ones `sent` with their sms_messages rows, accepted ones charged and their early
  * delivery reports applied (under each AT id's lock, taken first and in order: a report arriving now
- * waits for this commit), unknown ones given their later check.
+ * waits for this commit), unknown ones given their later check. Only for SMS still queued, locked
+ * (a claim recoverUnansweredSms took meanwhile is left as it settled it); answers their ids.
  */
-async function writeOutcomes(tx: Executor, claimed: ClaimedSms[], outcomes: Map<string, SendOutcome>) {
+async function writeOutcomes(tx: Executor, batch: ClaimedSms[], outcomes: Map<string, SendOutcome>): Promise<Set<string>> {
   const now = new Date();
-  const failed = claimed.filter((sms) => "error" in outcomes.get(sms.id)!);
-  const sent = claimed.filter((sms) => !("error" in outcomes.get(sms.id)!));
   const atId = (sms: ClaimedSms) => {
     const outcome = outcomes.get(sms.id)!;
     return "messageId" in outcome ? outcome.messageId : null;
   };
-  const accepted = sent.filter((sms) => atId(sms) !== null);
   await lockAtMessageIds(
     tx,
-    accepted.map((sms) => ({ organizationId: sms.organization_id, atMessageId: atId(sms)! })),
+    batch.flatMap((sms) => (atId(sms) === null ? [] : [{ organizationId: sms.organization_id, atMessageId: atId(sms)! }])),
   );
+  // Only those still waiting for their answers: a claim recoverUnansweredSms took meanwhile is settled.
+  const waiting = new Set(
+    (
+      await queryRows<{ id: string }>(
+        tx,
+        sql`select id from messages where id = any(${sql.param(batch.map((sms) => sms.id))}::uuid[]) and status = 'queued'
+            order by id for update`,
+      )
+    ).map((row) => row.id),
+  );
+  const claimed = batch.filter((sms) => waiting.has(sms.id));
+  const failed = claimed.filter((sms) => "error" in outcomes.get(sms.id)!);
+  const sent = claimed.filter((sms) => !("error" in outcomes.get(sms.id)!));
   if (failed.length) {
     await tx.execute(sql`
       update messages m set status = 'failed', failed_at = ${now.toISOString()}::timestamptz, error_title = f.words
@@ -278,11 +363,13 @@ async function writeOutcomes(tx: Executor, claimed: ClaimedSms[], outcomes: Map<
     );
   }
   if (sent.length) await writeSent(tx, sent, outcomes, now);
-  await logMessageEvents(
-    tx,
-    "status",
-    claimed.map((sms) => sms.id),
-  );
+  if (claimed.length)
+    await logMessageEvents(
+      tx,
+      "status",
+      claimed.map((sms) => sms.id),
+    );
+  return waiting;
 }
 
 async function writeSent(tx: Executor, sent: ClaimedSms[], outcomes: Map<string, SendOutcome>, now: Date) {
