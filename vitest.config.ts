@@ -39,6 +39,7 @@ export default defineConfig({
             "scripts/**/*.test.ts",
             "tests/architecture/**/*.test.ts",
             "tests/sandbox/**/*.test.ts",
+            "bench/lib/**/*.test.ts",
           ],
           environment: "node",
           hookTimeout: 60_000,

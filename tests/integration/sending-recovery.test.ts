@@ -38,6 +38,7 @@ import {
 } from "../support/sending-kit";
 import { envelope, metaJson, startReceiver } from "../support/whatsapp";
 import { isRefusal } from "~/.server/infrastructure/refusal";
+import { isDatabaseUnavailableError } from "~/.server/infrastructure/db/availability";
 
 // The sending engine when things go wrong: a worker that dies mid-batch, the service window's edge
 // with a controlled clock, Meta's temporary and permanent errors and an unreachable Meta, statuses
@@ -237,6 +238,44 @@ describe("a worker killed mid-batch", () => {
     },
     60_000,
   );
+});
+
+describe("the database gone in the middle of a round", () => {
+  it("puts the round's untried messages back as soon as the database answers again, not after their lease, and sends each once", async () => {
+    const t = await connectedTenant("Mvua Traders");
+    await approvedTemplate(graph, t);
+    const ids = await queueTemplates(
+      t.organizationId,
+      Array.from({ length: 6 }, (_, i) => recipient(i)),
+    );
+    // After the claim, the round's send-bucket statement fails as on a server shutting down (57P01),
+    // the error a killed PgBouncer or PostgreSQL gives: the round ends before any call to Meta.
+    await rawQuery(
+      `create function test_database_gone() returns trigger language plpgsql as $$
+       begin raise exception 'terminating connection due to administrator command' using errcode = '57P01'; end $$`,
+    );
+    await rawQuery(
+      `create trigger test_database_gone before insert on sending_buckets for each statement execute function test_database_gone()`,
+    );
+    try {
+      await expect(dispatchBatch()).rejects.toSatisfy(isDatabaseUnavailableError);
+    } finally {
+      await rawQuery(`drop trigger test_database_gone on sending_buckets`);
+      await rawQuery(`drop function test_database_gone()`);
+    }
+    expect(await metaReceived(graph, t.phoneNumberId)).toEqual([]);
+    expect(await claimState(ids)).toEqual({ locked: 6, accepted: 0, wamids: 0 });
+
+    // The database answers again: the next round puts the claim back and sends, its 30 s lease unspent.
+    await drainDispatcher();
+    const perMessage = acceptsPerMessage(await metaReceived(graph, t.phoneNumberId));
+    expect([...perMessage.keys()].sort()).toEqual([...ids].sort());
+    expect([...perMessage.values()]).toEqual(ids.map(() => 1));
+    // The lost round is no try of theirs.
+    const rows = await messageRows(ids);
+    expect(ids.map((id) => rows.get(id)!.attempts)).toEqual(ids.map(() => 1));
+    await settleStatuses(ids, ["read"]);
+  });
 });
 
 describe("a worker slower than its lease", () => {

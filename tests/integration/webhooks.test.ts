@@ -615,6 +615,33 @@ describe("faults of the moment", () => {
     expect(await db().select().from(messages)).toHaveLength(6);
   });
 
+  it("does not mark a delivery failed when the database connection went (no SQLSTATE, as node-postgres says it): the job is retried", async () => {
+    await tenant("Tenant A", A);
+    // A trigger stands in for a connection PgBouncer's death cut (docs/fault-runs.md): its error says
+    // what node-postgres says then, under no connection SQLSTATE (P0001, a raised exception).
+    await db().execute(
+      sql.raw(`
+      create function gone_boom() returns trigger language plpgsql as $$
+      begin if new.wamid = 'wamid.G2' then raise exception 'Connection terminated unexpectedly'; end if; return new; end $$`),
+    );
+    await db().execute(sql.raw(`create trigger gone_boom before insert on messages for each row execute function gone_boom()`));
+    try {
+      const ids = await stored(
+        Array.from({ length: 4 }, (_, i) =>
+          deliveryToA({ id: `wamid.G${i}`, from: "254712345678", name: "Amina", text: `Habari ${i}`, timestamp: 1750070000 + i }),
+        ),
+      );
+      await expect(db().transaction((tx) => processIn(tx, ids))).rejects.toThrow();
+      expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(Array(4).fill(null));
+    } finally {
+      await db().execute(sql.raw(`drop trigger gone_boom on messages`));
+      await db().execute(sql.raw(`drop function gone_boom()`));
+    }
+    await drainJobs();
+    expect((await db().select().from(webhookEvents)).map((e) => e.outcome)).toEqual(Array(4).fill("processed"));
+    expect(await db().select().from(messages)).toHaveLength(4);
+  });
+
   it("tries a batch that met another transaction again whole, in the same run: none applied one by one, none failed", async () => {
     await tenant("Tenant A", A);
     // The batch's first two tries meet a deadlock (a sequence is not rolled back), the third goes through.

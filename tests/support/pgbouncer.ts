@@ -57,6 +57,8 @@ export interface RunningPgBouncer {
   admin<Row = Record<string, unknown>>(text: string): Promise<Row[]>;
   output: () => string;
   stop: () => Promise<void>;
+  /** SIGKILL, as a machine's crash or the OOM killer ends it (no shutdown), then its folder removed. */
+  kill: () => Promise<void>;
 }
 
 /**
@@ -68,11 +70,12 @@ export interface RunningPgBouncer {
 export async function startPgBouncer(
   binary: string,
   upstreamUrl: string,
-  options: { poolSize: number; mode?: "transaction" | "session"; runAs?: string },
+  options: { poolSize: number; mode?: "transaction" | "session"; runAs?: string; port?: number },
 ): Promise<RunningPgBouncer> {
   const upstream = new URL(upstreamUrl);
   const user = decodeURIComponent(upstream.username || "postgres");
-  const port = await freePort();
+  // A port given: a PgBouncer brought back where the instances' DATABASE_URL points (bench/fault-runs.ts).
+  const port = options.port ?? (await freePort());
   const dir = mkdtempSync(path.join(tmpdir(), "jumbe-pgbouncer-"));
   chmodSync(dir, 0o755);
   writeFileSync(path.join(dir, "userlist.txt"), `"${user}" ""\n`);
@@ -122,13 +125,21 @@ export async function startPgBouncer(
     }
     rmSync(dir, { recursive: true, force: true });
   };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
   // Ready once the console answers (a deadline, not a number of tries).
   const deadline = Date.now() + 30_000;
   let last: unknown;
   while (Date.now() < deadline && child.exitCode === null) {
     try {
       await admin("SHOW VERSION");
-      return { pid: child.pid!, through, admin, output: () => output, stop };
+      return { pid: child.pid!, through, admin, output: () => output, stop, kill };
     } catch (error) {
       last = error;
       await new Promise((resolve) => setTimeout(resolve, 100));

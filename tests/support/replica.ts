@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./local-tools";
@@ -23,7 +23,38 @@ export interface ReplicatedClusters {
   /** `pg_ctl stop -m fast` on the standby (its connections end, new ones are refused); `startStandby` brings it back. */
   stopStandby(): void;
   startStandby(): void;
+  /**
+   * SIGKILL to the standby's postmaster, as a crash ends it (no shutdown); resolves once its backends,
+   * which notice the postmaster's death, have gone, so `startStandby` finds its shared memory free.
+   */
+  killStandby(): Promise<void>;
+  /** `startStandby` without blocking this process meanwhile (a bench's prober keeps probing). */
+  startStandbyInBackground(): Promise<void>;
   destroy(): void;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** SIGKILL to the postmaster of `data` (postmaster.pid's first line), then waits for its children to end. */
+async function killPostmaster(data: string) {
+  const pid = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = () =>
+    spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map(Number);
+  const orphans = children();
+  process.kill(pid, "SIGKILL");
+  // A hang detector, not a timing: the backends exit within moments of their postmaster's death.
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && [pid, ...orphans].some(alive)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Whether this machine can start them: PostgreSQL's server binaries with pg_basebackup. */
@@ -42,6 +73,17 @@ export async function startReplicatedClusters(): Promise<ReplicatedClusters> {
     chownSync(dir, id("-u"), id("-g"));
   }
   chmodSync(dir, 0o700);
+  const command = (bin: string, args: string[]) =>
+    root
+      ? { file: "runuser", argv: ["-u", "postgres", "--", path.join(bindir, bin), ...args] }
+      : { file: path.join(bindir, bin), argv: args };
+  const runInBackground = (bin: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const { file, argv } = command(bin, args);
+      execFile(file, argv, { cwd: dir, encoding: "utf8" }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${bin} ${args.join(" ")} failed:\n${stdout}${stderr}`)) : resolve(),
+      );
+    });
   const run = (bin: string, args: string[]) => {
     const command = root ? "runuser" : path.join(bindir, bin);
     const argv = root ? ["-u", "postgres", "--", path.join(bindir, bin), ...args] : args;
@@ -110,7 +152,10 @@ export async function startReplicatedClusters(): Promise<ReplicatedClusters> {
       primary: (text) => statement(primaryPort, "jumbe", text),
       standby: (text) => statement(standbyPort, "jumbe", text),
       stopStandby: () => pgCtl(standbyData, "stop"),
+      killStandby: () => killPostmaster(standbyData),
       startStandby: () => pgCtl(standbyData, "start"),
+      startStandbyInBackground: () =>
+        runInBackground("pg_ctl", ["-D", standbyData, "-l", path.join(dir, "standby.log"), "-w", "-t", "60", "start"]),
       destroy: cleanUp,
     };
   } catch (error) {

@@ -7,6 +7,7 @@ import { rows } from "./write";
 import { gatheringInboxLog, writeInboxLog, type InboxLogEntry } from "../../domains/messaging/conversation-events";
 import type { Executor } from "../../infrastructure/db/client";
 import { isRace, isTransientFault } from "../../infrastructure/db/errors";
+import { isDatabaseUnavailableError } from "../../infrastructure/db/availability";
 
 /**
  * The webhook queue's job handler: turns stored deliveries into tenant data. Parsing lives in
@@ -85,7 +86,9 @@ async function applyIsolated(tx: Executor, changes: WebhookChange[]): Promise<{ 
       await inSavepoint(tx, () => apply(list));
     } catch (error) {
       // A fault of the moment says nothing about the delivery: the whole job is tried again later.
-      if (isTransientFault(error)) throw error;
+      // That includes a connection the driver dropped, which has no SQLSTATE (PgBouncer killed:
+      // docs/fault-runs.md).
+      if (isTransientFault(error) || isDatabaseUnavailableError(error)) throw error;
       failed.push(eventId);
       lastError = error;
       log().error({ eventId, err: error }, "webhook delivery could not be applied; kept and marked failed");

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
-import { databaseIsDown, noteDatabaseError } from "../../infrastructure/db/availability";
+import { databaseIsDown, isDatabaseUnavailableError, noteDatabaseError } from "../../infrastructure/db/availability";
 import { createIdler } from "../../infrastructure/jobs/idle";
 import { log } from "../../infrastructure/log";
 import { env } from "../../infrastructure/config/env";
@@ -91,16 +91,60 @@ export interface DispatchOutcome {
   deferred: number;
 }
 
-const { wakers } = processState("messaging.dispatcher", () => ({ wakers: new Set<() => void>() }));
+/**
+ * The messages of this process's rounds cut off because the database could not be reached, whose
+ * call to Meta never started: put back on the next round that reaches it, instead of waiting out
+ * their claim (CLAIM_LEASE_SECONDS) or the hold of a call about to start (SEND_IN_DOUBT_HOLD_SECONDS):
+ * the campaign stalled that long after PgBouncer came back (docs/fault-runs.md).
+ */
+interface AbandonedClaim {
+  ids: string[];
+  /** The round's locked_until values (the claim's, each hold's), as PostgreSQL wrote them (text keeps microseconds). */
+  leases: string[];
+}
+
+/** What a round did that its end on an error must know: the holds it wrote and the calls it started. */
+interface RoundTrace {
+  holds: string[];
+  called: Set<string>;
+}
+
+const { wakers, abandoned } = processState("messaging.dispatcher", () => ({
+  wakers: new Set<() => void>(),
+  abandoned: [] as AbandonedClaim[],
+}));
 
 /** Tells this process's dispatcher there is a message to send (other processes find it by polling). */
 export function wakeDispatcher() {
   for (const wake of wakers) wake();
 }
 
+/**
+ * Puts back the abandoned claims' messages still as that round left them: `locked_until` one the
+ * round wrote (one accepted, put back, or taken by another worker after the lease no longer
+ * matches). Untried: the claim's attempt is given back, as deferMessages does.
+ */
+async function releaseAbandonedClaims() {
+  // Taken off the list first: this process's other workers do not put the same ones back meanwhile.
+  const claims = abandoned.splice(0);
+  try {
+    while (claims.length) {
+      const claim = claims[0]!;
+      await db().execute(sql`
+        update messages set locked_until = null, attempts = greatest(attempts - 1, 0)
+        where id = any(${sql.param(claim.ids)}::uuid[]) and locked_until = any(${sql.param(claim.leases)}::timestamptz[])
+          and accepted_at is null and failed_at is null`);
+      claims.shift();
+    }
+  } finally {
+    // Still gone: the rest wait for the next round.
+    abandoned.push(...claims);
+  }
+}
+
 /** Claims due messages, oldest due first. */
-async function claimMessages(limit: number): Promise<Claimed[]> {
-  const result = await queryRows<Claimed>(
+async function claimMessages(limit: number): Promise<(Claimed & { lease: string })[]> {
+  const result = await queryRows<Claimed & { lease: string }>(
     db(),
     sql`
     with ready as (
@@ -115,7 +159,8 @@ async function claimMessages(limit: number): Promise<Claimed[]> {
     )
     update messages m set locked_until = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}), attempts = m.attempts + 1
     from ready where m.id = ready.id
-    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at, m.seq`,
+    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at, m.seq,
+              m.locked_until::text as lease`,
   );
   return result;
 }
@@ -294,13 +339,27 @@ function failureOf(id: string, organizationId: string, error: unknown): Failure 
  * One round: claim a batch, keep the rate limits, send, settle. Answers what happened; 0 claimed
  * means nothing was due.
  */
-// long: one round of the sending engine under one claim (rate limits, holds, calls, settles), in the order its comments tell; the steps share the claimed rows and the outcome
 export async function dispatchBatch(client: GraphClient = graphClient(), limit = DISPATCH_BATCH): Promise<DispatchOutcome> {
-  const outcome: DispatchOutcome = { claimed: 0, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
+  await releaseAbandonedClaims();
   const claimedAt = Date.now();
   const claimed = await claimMessages(limit);
-  outcome.claimed = claimed.length;
-  if (!claimed.length) return outcome;
+  if (!claimed.length) return { claimed: 0, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
+  const trace: RoundTrace = { holds: [], called: new Set() };
+  try {
+    return await sendClaimed(claimed, claimedAt, client, trace);
+  } catch (error) {
+    if (isDatabaseUnavailableError(error))
+      abandoned.push({
+        ids: claimed.filter((m) => !trace.called.has(m.id)).map((m) => m.id),
+        leases: [claimed[0]!.lease, ...trace.holds],
+      });
+    throw error;
+  }
+}
+
+// long: one round of the sending engine under one claim (rate limits, holds, calls, settles), in the order its comments tell; the steps share the claimed rows and the outcome
+async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphClient, trace: RoundTrace): Promise<DispatchOutcome> {
+  const outcome: DispatchOutcome = { claimed: claimed.length, accepted: 0, retrying: 0, failed: 0, deferred: 0 };
 
   const deferred: Deferral[] = [];
   const failures: Failure[] = [];
@@ -431,7 +490,7 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   const refused: { phoneNumberId: string; organizationId: string; reason: string }[] = [];
   const held: Deferral[] = [];
   const askSuspended = suspendedNow([...new Set(toSend.map((m) => m.organization_id))]);
-  const callsStarting = markCallsStarting(toSend);
+  const callsStarting = markCallsStarting(toSend, trace);
   let next = 0;
   const worker = async () => {
     while (next < toSend.length) {
@@ -461,6 +520,7 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
           suspendedClaims.push(message);
           continue;
         }
+        trace.called.add(message.id);
         const sent = await client.sendMessage(message.phone_number_id, message.token, payload);
         accepted.push({ id: message.id, wamid: sent.wamid, waId: sent.waId ?? null });
         if (accepted.length - settled >= SETTLE_EVERY) settleUpTo(accepted.length);
@@ -501,8 +561,9 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
     );
     await markTokensRefused(refused);
   }
-  // The deferred messages stay claimed until their lease runs out, then go round again: unsent, so
-  // nothing is lost or doubled.
+  // The deferred messages stay claimed until their lease runs out (or, the database gone, until the
+  // next round that reaches it: releaseAbandonedClaims), then go round again: unsent, so nothing is
+  // lost or doubled.
   if (deferFailure) throw deferFailure.error;
   return outcome;
 }
@@ -512,7 +573,7 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
  * SEND_IN_DOUBT_HOLD_SECONDS (their claim's end moved on). Answers, for a message's place in the
  * batch, whether that was written (false: the database refused it, so its call must not start).
  */
-function markCallsStarting(toSend: { id: string }[]) {
+function markCallsStarting(toSend: { id: string }[], trace: RoundTrace) {
   let marked = 0;
   let marking: Promise<boolean> = Promise.resolve(true);
   return (index: number): Promise<boolean> => {
@@ -522,18 +583,21 @@ function markCallsStarting(toSend: { id: string }[]) {
       marking = marking.then(
         async (ok) =>
           ok &&
-          db()
-            .execute(
-              sql`update messages set locked_until = now() + make_interval(secs => ${SEND_IN_DOUBT_HOLD_SECONDS})
-                  where id = any(${sql.param(ids)}::uuid[]) and accepted_at is null`,
-            )
-            .then(
-              () => true,
-              (error: unknown) => {
-                log().warn({ err: error }, "could not record the calls about to start: they go back untried");
-                return false;
-              },
-            ),
+          queryRows<{ hold: string }>(
+            db(),
+            sql`update messages set locked_until = now() + make_interval(secs => ${SEND_IN_DOUBT_HOLD_SECONDS})
+                where id = any(${sql.param(ids)}::uuid[]) and accepted_at is null
+                returning locked_until::text as hold`,
+          ).then(
+            (rows) => {
+              if (rows[0]) trace.holds.push(rows[0].hold);
+              return true;
+            },
+            (error: unknown) => {
+              log().warn({ err: error }, "could not record the calls about to start: they go back untried");
+              return false;
+            },
+          ),
       );
     }
     return marking;
