@@ -87,15 +87,16 @@ export async function seed(query: Query, { organizations, messages, retentionMon
   await query(
     `create table if not exists scale_progress (step text primary key, seconds real not null, rows bigint, at timestamptz not null default now())`,
   );
-  const contacts = Math.max(organizations * 10, Math.round(messages / MESSAGES_PER_CONTACT));
   const large = Math.min(LARGE_ORGANISATIONS, organizations - 1);
   // The run's clock: every time is relative to it, so a resumed run continues the same 12 months.
   await query(
     `create table if not exists scale_settings as
                select now() as t0, $1::int as organizations, $2::bigint as messages, $3::int as contacts, $4::bigint as retention_month`,
-    [organizations, messages, contacts, retentionMonth],
+    [organizations, messages, Math.max(organizations * 10, Math.round(messages / MESSAGES_PER_CONTACT)), retentionMonth],
   );
   const [settings] = (await query(`select * from scale_settings`)).rows;
+  // The contacts as the first run made them (a run resumed with fewer messages keeps them).
+  const contacts = Number(settings.contacts);
   if (
     Number(settings.messages) !== messages ||
     settings.organizations !== organizations ||
