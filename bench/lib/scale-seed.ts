@@ -341,8 +341,8 @@ const messageInsert = `
            case when r1 < 0.45 * 0.9 then 'text' when r1 < 0.45 * 0.95 then 'image' when r1 < 0.45 * 0.98 then 'reaction' when r1 < 0.45 then 'location' else 'text' end as kind,
            case when r1 < 0.45 then null when r1 < 0.45 + 0.55 * 0.4 then 'campaign' when r1 < 0.45 + 0.55 * 0.8 then 'inbox' else 'api' end as source,
            1 + (x % 5)::int as tpl,
-           case when x <= $8::bigint then (select t0 from scale_settings) - interval '395 days' + interval '30 days' * (x - 1) / greatest($8::bigint, 1)
-                else (select t0 from scale_settings) - interval '365 days' + interval '365 days' * (x - $8::bigint - 1) / $3::bigint end
+           case when x <= $8::bigint then (select t0 from scale_settings) - interval '395 days' + interval '30 days' * ((x - 1)::float8 / greatest($8::bigint, 1))
+                else (select t0 from scale_settings) - interval '365 days' + interval '365 days' * ((x - $8::bigint - 1)::float8 / $3::bigint) end
              + interval '1 second' * ((x * 37) % 3600) as t
     from (select ((x * 2654435761) % 1000003) / 1000003.0 as r1, ((x * 40503) % 999983) / 999983.0 as r2) r
   ) d
