@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { ConversationRow, InboxFilter, MessageStatus } from "~/lib/inbox";
 import { rawQuery } from "../../infrastructure/db/client";
+import { PLANNED_FOR_ITS_VALUES } from "../../infrastructure/db/pg-statements";
 import { decodeKeysetCursor, encodeKeysetCursor } from "../../infrastructure/db/keyset";
 import { memberColumns, memberOf } from "./members";
 import { contentLine, messageContent } from "./message-content";
@@ -89,8 +90,9 @@ export async function listConversations(organizationId: string, query: ListQuery
   const after = decodeKeysetCursor(query.cursor);
   if (after) where.push(`(v.last_message_at, v.id) < (${add(after.at)}::timestamptz, ${add(after.id)}::uuid)`);
   const limit = add(LIST_PAGE_SIZE + 1);
+  // A search is planned for its values each run (its best plan depends on the organisation's size).
   const rows = await rawQuery(
-    `${ROW_SELECT(`select v.* from conversations v where ${where.join(" and ")} order by v.last_message_at desc nulls last, v.id desc nulls last limit ${limit}`)}
+    `${q ? PLANNED_FOR_ITS_VALUES : ""}${ROW_SELECT(`select v.* from conversations v where ${where.join(" and ")} order by v.last_message_at desc nulls last, v.id desc nulls last limit ${limit}`)}
      order by v.last_message_at desc, v.id desc`,
     params,
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ClientBase } from "pg";
-import { nameStatements, StatementNames } from "./pg-statements";
+import { nameStatements, PLANNED_FOR_ITS_VALUES, StatementNames } from "./pg-statements";
 
 /** A client that records what its query was called with. */
 function recordingClient() {
@@ -43,11 +43,14 @@ describe("nameStatements", () => {
     client.query("set local statement_timeout = 1000");
     client.query("select 1; select 2");
     client.query({ name: "mine", text: "select 3" } as never);
+    // Marked to be planned for its values each run: never named, however often it comes.
+    for (let i = 0; i < 3; i++) client.query(`${PLANNED_FOR_ITS_VALUES}select 4 where $1 = 1`, [i]);
     expect(calls).toEqual([
       ["BEGIN"],
       ["set local statement_timeout = 1000"],
       ["select 1; select 2"],
       [{ name: "mine", text: "select 3" }],
+      ...[0, 1, 2].map((i) => [`${PLANNED_FOR_ITS_VALUES}select 4 where $1 = 1`, [i]]),
     ]);
     expect(names.size).toBe(0);
   });
