@@ -35,7 +35,6 @@ const unknownToken: CallbackAnswer = { status: 404, body: "Not found\n" };
 const DELIVERED = new Set(["Success"]);
 const FAILED = new Set(["Failed", "Rejected"]);
 const IN_FLIGHT = new Set(["Buffered", "Sent", "Submitted"]);
-const FINAL_STATUSES = ["delivered", "failed"];
 
 /** The outbound SMS AT's id names, or (decision 150) the oldest one to that number whose send had no answer, now named. */
 async function reportedSms(tx: Executor, organizationId: string, atMessageId: string, phone: string) {
@@ -260,10 +259,7 @@ async function applyReports(tx: Executor, items: ReportOf[]) {
     from unnest(${col((i) => i.sms.messageId)}::uuid[], ${col((i) => i.organizationId)}::uuid[], ${col((i) => nextOf(i.report.status))}::text[],
                 ${col((i) => i.report.status)}::text[], ${col((i) => i.report.failureReason)}::text[],
                 ${col((i) => i.report.receivedAt.toISOString())}::timestamptz[]) as r(id, org, next, status, reason, at)
-    where m.id = r.id and m.organization_id = r.org and m.status not in (${sql.join(
-      FINAL_STATUSES.map((s) => sql`${s}`),
-      sql`, `,
-    )})
+    where m.id = r.id and m.organization_id = r.org and m.status not in ('delivered', 'failed')
       and (r.next <> 'sent' or m.status <> 'sent')
     returning m.id, r.next, m.accepted_at is not null as accepted`,
   );
