@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { deliverQueuedSms, queueInboxSms, receiveIncomingSms, receiveSmsDeliveryReport } from "~/.server/domains/sms";
+import { deliverQueuedSms, queueInboxSms, receiveSmsDeliveryReport } from "~/.server/domains/sms";
 import { SMS_REPORT_QUEUE } from "~/.server/domains/sms/receivers";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import {
@@ -9,10 +9,10 @@ import {
   connectSms,
   DAYTIME,
   fundPrepaid,
-  incomingSms,
   smsTenant,
   walletOf,
   type SmsTenant,
+  smsConversationWith,
 } from "../support/sms";
 
 // AT's delivery reports are queued by their callback (one insert) and applied by the batch in one
@@ -23,12 +23,8 @@ import {
 africastalkingForFile();
 
 async function sentSms(t: SmsTenant, token: string, phone: string, id: string, body: string) {
-  await receiveIncomingSms(token, incomingSms({ from: phone, text: "Habari", id }));
-  const [conversation] = await rawQuery<{ id: string }>(
-    `select c.id from conversations c join contacts k on k.id = c.contact_id where c.organization_id = $1 and k.phone = $2`,
-    [t.organizationId, phone],
-  );
-  const queued = await queueInboxSms(t.actor, { conversationId: conversation!.id, body }, DAYTIME);
+  const conversationId = await smsConversationWith(t, token, phone, id);
+  const queued = await queueInboxSms(t.actor, { conversationId, body }, DAYTIME);
   expect(await deliverQueuedSms(queued.messageId)).toBe("sent");
   const [sms] = await rawQuery<{ at_message_id: string }>(`select at_message_id from sms_messages where message_id = $1`, [
     queued.messageId,

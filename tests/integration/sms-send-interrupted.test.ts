@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { deliverQueuedSms, queueInboxSms, receiveIncomingSms } from "~/.server/domains/sms";
+import { deliverQueuedSms, queueInboxSms } from "~/.server/domains/sms";
 import { recoverUnansweredSms } from "~/.server/domains/sms/send";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import {
@@ -8,11 +8,10 @@ import {
   connectSms,
   DAYTIME,
   fundPrepaid,
-  incomingSms,
   smsTenant,
   walletOf,
-  type SmsTenant,
   reportDelivery,
+  smsConversationWith,
 } from "../support/sms";
 
 // An SMS send interrupted between its claim (written before AT is called, so it is never sent twice)
@@ -22,15 +21,6 @@ import {
 // by a delivery report to its number.
 
 const at = africastalkingForFile();
-
-async function conversationWith(t: SmsTenant, token: string, phone: string, id: string) {
-  await receiveIncomingSms(token, incomingSms({ from: phone, text: "Habari", id }));
-  const [conversation] = await rawQuery<{ id: string }>(
-    `select c.id from conversations c join contacts k on k.id = c.contact_id where c.organization_id = $1 and k.phone = $2`,
-    [t.organizationId, phone],
-  );
-  return conversation!.id;
-}
 
 const messageOf = async (id: string) =>
   (
@@ -82,7 +72,7 @@ describe("an SMS send interrupted after its claim", () => {
     const token = await connectSms(t);
     await fundPrepaid(t, 1000);
     const phone = "+254712000301";
-    const conversationId = await conversationWith(t, token, phone, "9301");
+    const conversationId = await smsConversationWith(t, token, phone, "9301");
     const queued = await queueInboxSms(t.actor, { conversationId, body: "Oda yako iko njiani" }, DAYTIME);
     await deadlockNextSmsInserts(2);
     try {
@@ -106,7 +96,7 @@ describe("an SMS send interrupted after its claim", () => {
     const token = await connectSms(t);
     await fundPrepaid(t, 1000);
     const phone = "+254712000302";
-    const conversationId = await conversationWith(t, token, phone, "9401");
+    const conversationId = await smsConversationWith(t, token, phone, "9401");
     const queued = await queueInboxSms(t.actor, { conversationId, body: "Karibu tena" }, DAYTIME);
     // The process died after the claim: attempts written, nothing else.
     await rawQuery(`update messages set attempts = 1, locked_until = now() + interval '10 minutes' where id = $1`, [queued.messageId]);
@@ -142,7 +132,7 @@ describe("an SMS send interrupted after its claim", () => {
     const token = await connectSms(t);
     await fundPrepaid(t, 1000);
     const phone = "+254712000303";
-    const conversationId = await conversationWith(t, token, phone, "9501");
+    const conversationId = await smsConversationWith(t, token, phone, "9501");
     const queued = await queueInboxSms(t.actor, { conversationId, body: "Asante" }, DAYTIME);
     // The batch's answer fails to commit four times (about 3 s of its retries)...
     await deadlockNextSmsInserts(4);

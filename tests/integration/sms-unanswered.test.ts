@@ -3,18 +3,17 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { env, setEnv } from "~/.server/infrastructure/config/env";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { deliverQueuedSms, queueInboxSms, receiveIncomingSms, settleUnknownSms } from "~/.server/domains/sms";
+import { deliverQueuedSms, queueInboxSms, settleUnknownSms } from "~/.server/domains/sms";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import {
   africastalkingForFile,
   connectSms,
   DAYTIME,
   fundPrepaid,
-  incomingSms,
   smsTenant,
   walletOf,
-  type SmsTenant,
   reportDelivery,
+  smsConversationWith,
 } from "../support/sms";
 import { SLOW_ANSWER_NUMBER } from "@jumbe/sandbox/africastalking";
 
@@ -23,16 +22,8 @@ import { SLOW_ANSWER_NUMBER } from "@jumbe/sandbox/africastalking";
 // charged once, failed released; a definite refusal still fails at once.
 
 // The sandbox holds its answer to the slow number far past Jumbe's (shortened) timeout.
-const at = africastalkingForFile({ sandbox: { slowAnswerMs: 600_000 }, env: { AFRICASTALKING_TIMEOUT_MS: 300 } });
-
-async function conversationWith(t: SmsTenant, token: string, phone: string, id: string) {
-  await receiveIncomingSms(token, incomingSms({ from: phone, text: "Habari", id }));
-  const [conversation] = await rawQuery<{ id: string }>(
-    `select c.id from conversations c join contacts k on k.id = c.contact_id where c.organization_id = $1 and k.phone = $2`,
-    [t.organizationId, phone],
-  );
-  return conversation!.id;
-}
+// 1.5 s: long enough for the sandbox to have read the request on a loaded machine (it counts it then), far short of its answer.
+const at = africastalkingForFile({ sandbox: { slowAnswerMs: 600_000 }, env: { AFRICASTALKING_TIMEOUT_MS: 1500 } });
 
 const messageOf = async (id: string) =>
   (
@@ -49,7 +40,7 @@ describe("an SMS whose send had no answer", () => {
     const t = await smsTenant("Duka Polepole");
     const token = await connectSms(t);
     await fundPrepaid(t, 1000);
-    const conversationId = await conversationWith(t, token, SLOW_ANSWER_NUMBER, "9001");
+    const conversationId = await smsConversationWith(t, token, SLOW_ANSWER_NUMBER, "9001");
     const queued = await queueInboxSms(t.actor, { conversationId, body: "Oda yako imefika" }, DAYTIME);
 
     expect(await deliverQueuedSms(queued.messageId)).toBe("unknown");
@@ -80,7 +71,7 @@ describe("an SMS whose send had no answer", () => {
     const other = await smsTenant("Duka Jirani");
     const otherToken = await connectSms(other);
     await fundPrepaid(t, 1000);
-    const conversationId = await conversationWith(t, token, SLOW_ANSWER_NUMBER, "9101");
+    const conversationId = await smsConversationWith(t, token, SLOW_ANSWER_NUMBER, "9101");
     const first = await queueInboxSms(t.actor, { conversationId, body: "Ya kwanza" }, DAYTIME);
     const second = await queueInboxSms(t.actor, { conversationId, body: "Ya pili" }, DAYTIME);
     expect(await deliverQueuedSms(first.messageId)).toBe("unknown");
@@ -118,7 +109,7 @@ describe("an SMS whose send had no answer", () => {
     const t = await smsTenant("Duka Kataa");
     const token = await connectSms(t);
     await fundPrepaid(t, 1000);
-    const conversationId = await conversationWith(t, token, "+254700000403", "9201");
+    const conversationId = await smsConversationWith(t, token, "+254700000403", "9201");
     const queued = await queueInboxSms(t.actor, { conversationId, body: "Habari" }, DAYTIME);
     expect(await deliverQueuedSms(queued.messageId)).toBe("failed");
     expect(await messageOf(queued.messageId)).toMatchObject({
@@ -163,7 +154,7 @@ describe("a delivery report that comes before the send's answer is written", () 
     const token = await connectSms(t);
     await fundPrepaid(t, 1000);
     const phone = "+254711300900";
-    const conversationId = await conversationWith(t, token, phone, "9301");
+    const conversationId = await smsConversationWith(t, token, phone, "9301");
     const queued = await queueInboxSms(t.actor, { conversationId, body: "Oda yako iko njiani" }, DAYTIME);
     let early = "";
     const close = await reportsFirst(async (atId, number) => {

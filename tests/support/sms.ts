@@ -1,5 +1,5 @@
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { receiveSmsDeliveryReport, saveSmsConnection } from "~/.server/domains/sms";
+import { receiveIncomingSms, receiveSmsDeliveryReport, saveSmsConnection } from "~/.server/domains/sms";
 import { SMS_REPORT_QUEUE } from "~/.server/domains/sms/receivers";
 import { runJobBatch } from "~/.server/infrastructure/jobs/worker";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
@@ -94,4 +94,14 @@ export async function applyQueuedReports() {
   let applied = 0;
   for (let n = await runJobBatch(SMS_REPORT_QUEUE); n > 0; n = await runJobBatch(SMS_REPORT_QUEUE)) applied += n;
   return applied;
+}
+
+/** The customer at `phone` writes by SMS (id: AT's id of their SMS): answers the conversation it lands in. */
+export async function smsConversationWith(t: Pick<SmsTenant, "organizationId">, token: string, phone: string, id: string) {
+  await receiveIncomingSms(token, incomingSms({ from: phone, text: "Habari", id }));
+  const [conversation] = await rawQuery<{ id: string }>(
+    `select c.id from conversations c join contacts k on k.id = c.contact_id where c.organization_id = $1 and k.phone = $2`,
+    [t.organizationId, phone],
+  );
+  return conversation!.id;
 }
