@@ -108,10 +108,20 @@ export function paymentRequestsHarnessForFile() {
   return { meta, pay, tenant, customerWrites, tap, sentWamid, setHarnessEnv };
 }
 
-/** Waits until the condition holds, running the job queue meanwhile. */
+/**
+ * Waits until the condition holds, running the job queue meanwhile. A job put back after a failure
+ * of the moment (its backoff grows 2, 4, 8 s...) is run again at once, and said on stderr with its
+ * error: the outcome is what is checked, and on a loaded machine a retry's wait alone outlasted the
+ * test's (CI's PostgreSQL pass, twice).
+ */
 export async function until<T>(read: () => Promise<T>, check: (value: T) => boolean) {
   return vi.waitFor(
     async () => {
+      const retried = await rawQuery<{ queue: string; attempts: number; last_error: string }>(
+        `update jobs set run_at = now() where finished_at is null and failed_at is null and attempts > 0 and last_error is not null
+           and run_at > now() returning queue, attempts, last_error`,
+      );
+      for (const job of retried) console.warn(`retried at once: ${job.queue} (attempt ${job.attempts}): ${job.last_error}`);
       await drainJobs();
       // The answers and requests queued meanwhile, sent to Meta (their wamids).
       await drainDispatcher();
