@@ -30,7 +30,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { startS3Sandbox } from "../sandbox/s3/test-support";
 import { findPgBouncer, startPgBouncer, type RunningPgBouncer } from "../tests/support/pgbouncer";
-import { replicationAvailable, startReplicatedClusters } from "../tests/support/replica";
+import { replicationAvailable, severalMachinesEnv, startReplicatedClusters } from "../tests/support/replica";
 import { apiKeyFor } from "./api-v1.mjs";
 import { signIn } from "./lib/http.mjs";
 import { machineBusySeconds } from "./lib/proc.mjs";
@@ -171,16 +171,7 @@ async function main() {
     const metricsToken = randomBytes(24).toString("hex");
     const sandboxPort = await freePort();
     const machine = {
-      DATABASE_POOLER: "pgbouncer-transaction",
-      DATABASE_DIRECT_URL: clusters.primaryUrl,
-      DATABASE_REPLICA_URL: clusters.standbyUrl,
-      STORAGE: "s3",
-      S3_ENDPOINT: s3.endpoint,
-      S3_BUCKET: s3.bucket!,
-      S3_REGION: s3.region,
-      S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-      S3_FORCE_PATH_STYLE: "1",
+      ...severalMachinesEnv(clusters, s3),
       META_APP_SECRET: appSecret,
       ENCRYPTION_KEY: encryptionKey,
       // One secret for both instances: a session signed in at one is good at the other.

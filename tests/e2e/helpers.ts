@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 import { e2eServer } from "./server-env";
 
 // This run's server (playwright.config.ts picks a free port once and hands it down in the environment).
@@ -269,4 +269,26 @@ export async function openSignupDialog(page: Page, javaScriptEnabled: boolean): 
 export async function expectSignupCompleteThenSetup(page: Page) {
   await expect(page.getByTestId("callback-result")).toHaveAttribute("data-state", "success");
   await expect(page).toHaveURL(/\/whatsapp$/, { timeout: 30_000 });
+}
+
+/** Invites an agent to the owner's organisation (signed in on `page`) and signs them in, in a browser context of their own. */
+export async function invitedAgent(page: Page, request: APIRequestContext, browser: Browser, javaScriptEnabled: boolean) {
+  const email = uniqueEmail("agent");
+  await page.goto("/settings/team");
+  await field(page, "E-mail").fill(email);
+  await field(page, "Role").selectOption("agent");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
+  const [mail] = await awaitMailsTo(request, email);
+  const link = mail!.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)![0];
+  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
+  const agent = await context.newPage();
+  await agent.goto(new URL(link).pathname);
+  await field(agent, "First name").fill("Brian");
+  await field(agent, "Last name").fill("Otieno");
+  await field(agent, "New password").fill("Agent#Pass2026");
+  await field(agent, "Confirm password").fill("Agent#Pass2026");
+  await agent.getByRole("button", { name: "Join the team" }).click();
+  await expect(agent).toHaveURL(/\/dashboard$/);
+  return { context, agent, name: "Brian Otieno" };
 }

@@ -1,11 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import { randomBytes } from "node:crypto";
 import { deflateSync } from "node:zlib";
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 import { readyBusiness } from "./campaign-helpers";
 import { connectWhatsApp } from "./template-helpers";
-import { awaitMailsTo, BASE_URL, field, randomIp, signIn, signUpAndVerifyViaApi, uniqueEmail, type TestUser } from "./helpers";
+import { BASE_URL, field, invitedAgent, randomIp, signIn, signUpAndVerifyViaApi, type TestUser } from "./helpers";
 import {
   awaitRow,
   bubble,
@@ -71,28 +71,6 @@ async function seriousViolations(page: Page) {
   return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
-/** Invites an agent to the owner's organisation (signed in on `page`) and signs them in, in a browser context of their own. */
-async function invitedAgent(page: Page, request: APIRequestContext, browser: Browser, javaScriptEnabled: boolean) {
-  const email = uniqueEmail("agent");
-  await page.goto("/settings/team");
-  await field(page, "E-mail").fill(email);
-  await field(page, "Role").selectOption("agent");
-  await page.getByRole("button", { name: "Send invitation" }).click();
-  await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
-  const [mail] = await awaitMailsTo(request, email);
-  const link = mail!.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)![0];
-  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
-  const agent = await context.newPage();
-  await agent.goto(new URL(link).pathname);
-  await field(agent, "First name").fill("Brian");
-  await field(agent, "Last name").fill("Otieno");
-  await field(agent, "New password").fill("Agent#Pass2026");
-  await field(agent, "Confirm password").fill("Agent#Pass2026");
-  await agent.getByRole("button", { name: "Join the team" }).click();
-  await expect(agent).toHaveURL(/\/dashboard$/);
-  return { context, agent, name: "Brian Otieno" };
 }
 
 const fullName = (user: TestUser) => `${user.firstName} ${user.lastName}`;

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
-import { BASE_URL, awaitMailsTo, field, randomIp, signIn, signUpAndVerifyViaApi, uniqueEmail } from "./helpers";
+import { BASE_URL, field, invitedAgent, signIn, signUpAndVerifyViaApi } from "./helpers";
 
 // Issue 78, Settings → Data retention: how long an organisation's message bodies, media and logs are
 // kept, within the platform's limits (app/lib/retention-limits.ts), chosen by its owners and admins.
@@ -82,28 +82,6 @@ test("a value outside the platform's limits is refused at its field, and nothing
   expect(await shown(page)).toEqual(DEFAULTS);
 });
 
-/** Invites `email` as an agent from the team page and has them join in a browser of their own: their page, signed in. */
-async function invitedAgent(page: Page, browser: Browser, request: Parameters<typeof awaitMailsTo>[0], javaScriptEnabled: boolean) {
-  const email = uniqueEmail("agent");
-  await page.goto("/settings/team");
-  await field(page, "E-mail").fill(email);
-  await field(page, "Role").selectOption("agent");
-  await page.getByRole("button", { name: "Send invitation" }).click();
-  await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
-  const [mail] = await awaitMailsTo(request, email);
-  const link = mail!.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)![0];
-  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": randomIp() } });
-  const agent = await context.newPage();
-  await agent.goto(new URL(link).pathname);
-  await field(agent, "First name").fill("Brian");
-  await field(agent, "Last name").fill("Otieno");
-  await field(agent, "New password").fill("Agent#Pass2026");
-  await field(agent, "Confirm password").fill("Agent#Pass2026");
-  await agent.getByRole("button", { name: "Join the team" }).click();
-  await expect(agent).toHaveURL(/\/dashboard$/);
-  return { context, agent };
-}
-
 test("an agent can neither open the retention settings nor post a change to them", async ({
   page,
   request,
@@ -113,7 +91,7 @@ test("an agent can neither open the retention settings nor post a change to them
   test.setTimeout(90_000);
   const owner = await signUpAndVerifyViaApi(request);
   await signIn(page, owner.email, owner.password);
-  const { context, agent } = await invitedAgent(page, browser, request, javaScriptEnabled);
+  const { context, agent } = await invitedAgent(page, request, browser, javaScriptEnabled);
   try {
     await agent.goto("/settings/retention");
     await expect(agent).toHaveURL(/\/unauthorized$/);

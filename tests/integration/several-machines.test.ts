@@ -25,7 +25,7 @@ import { s3Client } from "~/.server/infrastructure/storage/s3";
 import { buildExists, DEMO, reservePort, startBuiltServer, type BuiltServer } from "../support/built-server";
 import { findNginx, siteConfigForTest, SITE_CONFIG, startNginx, UPSTREAM_HEADER, type RunningNginx } from "../support/nginx";
 import { findPgBouncer, startPgBouncer, type RunningPgBouncer } from "../support/pgbouncer";
-import { replicationAvailable, startReplicatedClusters, type ReplicatedClusters } from "../support/replica";
+import { replicationAvailable, severalMachinesEnv, startReplicatedClusters, type ReplicatedClusters } from "../support/replica";
 import { envelope, inboundChange, metaJson, sign } from "../support/whatsapp";
 
 const postgres = !!process.env.TEST_DATABASE_URL;
@@ -119,16 +119,7 @@ beforeAll(async () => {
   bouncer = await startPgBouncer(bouncerBinary!, clusters.primaryUrl, { poolSize: 6 });
   s3 = await startS3Sandbox();
   const machine = {
-    DATABASE_POOLER: "pgbouncer-transaction",
-    DATABASE_DIRECT_URL: clusters.primaryUrl,
-    DATABASE_REPLICA_URL: clusters.standbyUrl,
-    STORAGE: "s3",
-    S3_ENDPOINT: s3.endpoint,
-    S3_BUCKET: s3.bucket!,
-    S3_REGION: s3.region,
-    S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-    S3_FORCE_PATH_STYLE: "1",
+    ...severalMachinesEnv(clusters, s3),
     META_APP_SECRET: APP_SECRET,
     METRICS_TOKEN,
     JOB_WORKERS: "2",

@@ -163,3 +163,27 @@ export async function startReplicatedClusters(): Promise<ReplicatedClusters> {
     throw error;
   }
 }
+
+/**
+ * The settings an instance of a multi-machine deployment shares with the others: the database
+ * through PgBouncer in transaction pooling (its direct connection for LISTEN and migrations), heavy
+ * reads on the standby, and files in the S3 sandbox's bucket. The several-machines test and the
+ * fault runs (bench/fault-runs.ts) start their instances with it.
+ */
+export function severalMachinesEnv(
+  clusters: Pick<ReplicatedClusters, "primaryUrl" | "standbyUrl">,
+  s3: { endpoint: string; bucket?: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } },
+) {
+  return {
+    DATABASE_POOLER: "pgbouncer-transaction",
+    DATABASE_DIRECT_URL: clusters.primaryUrl,
+    DATABASE_REPLICA_URL: clusters.standbyUrl,
+    STORAGE: "s3",
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket!,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    S3_FORCE_PATH_STYLE: "1",
+  };
+}

@@ -2,8 +2,7 @@ import { and, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { contacts, conversations, messages, smsConnections, smsMessages } from "../../infrastructure/db/schema";
-import { isTransientFault } from "../../infrastructure/db/errors";
-import { isDatabaseUnavailableError } from "../../infrastructure/db/availability";
+import { retryingTransientFaults } from "../../infrastructure/db/errors";
 import { AfricastalkingError, africastalkingClient } from "../../infrastructure/clients/africastalking";
 import { enqueueJob, enqueueKeyedJobs } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
@@ -230,6 +229,7 @@ export async function deliverQueuedSmsBatch(messageIds: readonly string[]): Prom
   });
   const written = await retryingTransientFaults(
     () => db().transaction((tx) => writeOutcomes(tx, claimed, outcomes)),
+    WRITE_ATTEMPTS,
     (error, attempt) =>
       log().warn({ err: error, attempt, messageIds: claimed.map((sms) => sms.id) }, "SMS answers not written yet; trying again"),
   );
@@ -246,19 +246,6 @@ export async function deliverQueuedSmsBatch(messageIds: readonly string[]): Prom
 export const CLAIM_SECONDS = 600;
 /** Tries of the answers' transaction, 0.2 s, 0.4 s... apart (about 25 s in all). */
 const WRITE_ATTEMPTS = 8;
-
-/** Runs `work`, again after a pause while it fails for a moment only (a deadlock, the database or its pool away). */
-async function retryingTransientFaults<T>(work: () => Promise<T>, onRetry: (error: unknown, attempt: number) => void): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (attempt >= WRITE_ATTEMPTS || !(isTransientFault(error) || isDatabaseUnavailableError(error))) throw error;
-      onRetry(error, attempt);
-      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
-    }
-  }
-}
 
 /** The SMS connections of the organisations whose SMS these are, in one statement. */
 async function connectionsFor(ids: string[]): Promise<Map<string, SmsConnection>> {

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailableError } from "./availability";
+
 /** PostgreSQL's unique_violation, wherever the driver put it (PGlite and node-postgres wrap errors differently). */
 export function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause)
@@ -29,4 +31,25 @@ export function isTransientFault(error: unknown): boolean {
 /** Whether the error says another transaction got in the way, which the next try may not meet. */
 export function isRace(error: unknown): boolean {
   return sqlStates(error).some((code) => RACE_SQLSTATE.test(code));
+}
+
+/**
+ * Runs `work`, again after a pause (0.2 s, 0.4 s, 0.8 s...) while it fails for a moment only: a
+ * transient SQLSTATE (a deadlock, a serialization failure) or the database or its pool away. For
+ * work that must not be given up once begun, such as writing the answer of a call already made.
+ */
+export async function retryingTransientFaults<T>(
+  work: () => Promise<T>,
+  attempts: number,
+  onRetry: (error: unknown, attempt: number) => void,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !(isTransientFault(error) || isDatabaseUnavailableError(error))) throw error;
+      onRetry(error, attempt);
+      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+    }
+  }
 }
