@@ -406,6 +406,77 @@ describe("messages", () => {
   });
 });
 
+describe("messages since the last sync (decision 172)", () => {
+  it("reads only what is new since the cursor, and still logs a message sent later, a contact linked later, and what the sweep finds", async () => {
+    const t = await tenant("Kitui Honey");
+    const wanjiru = (await saveContact(t, { name: "Wanjiru Kamau", phone: "+254711000021" })).contact;
+    const message = async (contactId: string, direction: string, status: string, body: string, age = "0 seconds") =>
+      (
+        await rows<{ id: string }>(
+          `insert into messages (organization_id, contact_id, direction, status, body, created_at) values ($1, $2, $3, $4, $5, now() - $6::interval) returning id`,
+          [t.organizationId, contactId, direction, status, body, age],
+        )
+      )[0]!.id;
+    const bodies = async () =>
+      (
+        await h.control<{ communications: { properties: Record<string, string> }[] }>(`/portals/${DUKA_HUB_ID}/communications`)
+      ).json.communications.map((c) => c.properties.hs_communication_body);
+    const cursor = async () =>
+      (
+        await rows<{ log: { from: string; sweptAt: string } }>(
+          `select sync_state->'hubspotLog' as log from integration_connections where organization_id = $1 and provider = 'hubspot'`,
+          [t.organizationId],
+        )
+      )[0]!.log;
+
+    await message(wanjiru.id, "inbound", "received", "Asali iko?");
+    await connect(t);
+    await sync(t);
+    expect(await bodies()).toEqual(["← Asali iko?"]);
+    const first = await cursor();
+    expect(Date.parse(first.sweptAt)).toBeGreaterThan(Date.now() - 60_000);
+
+    // A reply waiting to be sent holds the cursor back; once sent, the next sync logs it.
+    const reply = await message(wanjiru.id, "outbound", "queued", "Ndiyo, kilo moja 800.");
+    await sync(t);
+    expect(await bodies()).toEqual(["← Asali iko?"]);
+    const held = await cursor();
+    await rows(`update messages set status = 'delivered', sent_at = now() where id = $1`, [reply]);
+    await sync(t);
+    expect(await bodies()).toEqual(["← Asali iko?", "→ Ndiyo, kilo moja 800."]);
+    expect(held.from <= (await cursor()).from).toBe(true);
+
+    // A message written as if its transaction had started long before the cursor: a run does not read
+    // that far back (the proof that a run reads from its cursor, not the whole history), once the link
+    // is older than the cursor too (a new link's contact is read whole)...
+    await rows(`update hubspot_contact_links set created_at = now() - interval '1 day' where contact_id = $1`, [wanjiru.id]);
+    await message(wanjiru.id, "inbound", "received", "Nimechelewa kujibu.", "30 minutes");
+    await sync(t);
+    expect(await bodies()).toHaveLength(2);
+    // ...and a contact linked after the cursor has its older messages logged at the next sync.
+    const otieno = (await saveContact(t, { name: "Otieno Ouma", phone: "+254711000022" })).contact;
+    await message(otieno.id, "inbound", "received", "Habari ya jana", "2 days");
+    await sync(t);
+    expect(await link(t, otieno.id)).toBeTruthy();
+    await sync(t);
+    expect((await bodies()).slice(2)).toEqual(["← Habari ya jana"]);
+
+    // The sweep, six hours on, reads every linked contact's messages and finds the late one.
+    await rows(
+      `update integration_connections set sync_state = jsonb_set(sync_state, '{hubspotLog,sweptAt}', to_jsonb((now() - interval '7 hours')::text))
+       where organization_id = $1 and provider = 'hubspot'`,
+      [t.organizationId],
+    );
+    await sync(t);
+    expect((await bodies()).slice(3)).toEqual(["← Nimechelewa kujibu."]);
+    expect(Date.parse((await cursor()).sweptAt)).toBeGreaterThan(Date.now() - 60_000);
+    // Each message once.
+    expect(await rows(`select count(*)::int as n from hubspot_logged_messages where organization_id = $1`, [t.organizationId])).toEqual([
+      { n: 4 },
+    ]);
+  });
+});
+
 describe("messages after a crash", () => {
   it("a batch HubSpot logged but Jumbe never recorded is found by its message ids, and each message is logged once (decision 091)", async () => {
     const t = await tenant("Embu Tea Growers");
