@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { deliverQueuedSms, queueInboxSms, receiveSmsDeliveryReport } from "~/.server/domains/sms";
+import { eraseContact } from "~/.server/domains/contacts/rights";
 import { SMS_REPORT_QUEUE } from "~/.server/domains/sms/receivers";
 import { SMS_PART_PRICE_CENTS } from "~/lib/sms-price";
 import {
@@ -107,5 +108,37 @@ describe("AT's delivery reports by the batch", () => {
     expect(await messageOf(a.messageId)).toMatchObject({ status: "delivered", charge_state: "charged" });
     expect(await messageOf(b.messageId)).toMatchObject({ status: "failed", charge_state: "charged" });
     expect(await walletOf(t)).toEqual({ balance: 1000 - 3 * SMS_PART_PRICE_CENTS, held: 0 });
+  });
+
+  it("an erased person's number leaves the reports to it, waiting or applied, and a waiting one still settles its SMS", async () => {
+    const t = await smsTenant("Duka Sahau Namba");
+    const token = await connectSms(t);
+    await fundPrepaid(t, 1000);
+    const gone = await sentSms(t, token, "+254712000411", "9611", "Oda ya kufutwa");
+    const kept = await sentSms(t, token, "+254712000412", "9612", "Oda nyingine");
+    // Each report's number, by its SMS and status (Sent applied, Success waiting).
+    const numbersIn = async () =>
+      Object.fromEntries(
+        (
+          await rawQuery<{ at: string; status: string; phone: string }>(
+            `select payload ->> 'atMessageId' as at, payload ->> 'status' as status, payload ->> 'phone' as phone from jobs
+             where queue = $1 and payload ->> 'organizationId' = $2`,
+            [SMS_REPORT_QUEUE, t.organizationId],
+          )
+        ).map((r) => [`${r.at === gone.atId ? "gone" : "kept"} ${r.status}`, r.phone]),
+      );
+    // One report applied, then one waiting for the batch, for each of the two.
+    for (const sms of [gone, kept]) await receiveSmsDeliveryReport(token, report(sms, "Sent"));
+    await applyQueuedReports();
+    for (const sms of [gone, kept]) await receiveSmsDeliveryReport(token, report(sms, "Success"));
+    const [contact] = await rawQuery<{ id: string }>(`select id from contacts where organization_id = $1 and phone = $2`, [
+      t.organizationId,
+      gone.phone,
+    ]);
+    await eraseContact({ organizationId: t.organizationId, userId: t.actor.user.id }, contact!.id);
+    expect(await numbersIn()).toEqual({ "gone Sent": "", "gone Success": "", "kept Sent": kept.phone, "kept Success": kept.phone });
+    await applyQueuedReports();
+    expect(await messageOf(gone.messageId)).toMatchObject({ status: "delivered", charge_state: "charged" });
+    expect(await messageOf(kept.messageId)).toMatchObject({ status: "delivered", charge_state: "charged" });
   });
 });

@@ -7,7 +7,7 @@ import { onPaymentRequestClosed } from "../domains/payments";
 import { settleOrderOfRequest } from "../domains/shop";
 import { shopifyOrderPaymentClosed } from "../domains/integrations/shopify/order-payments";
 import { onMessageStatusChanges } from "../domains/messaging";
-import { fallbackOnStatusChanges } from "../domains/sms";
+import { fallbackOnStatusChanges, forgetReportNumbers } from "../domains/sms";
 import { conversionOnRequestClosed } from "../domains/ads";
 
 /**
@@ -17,6 +17,7 @@ import { conversionOnRequestClosed } from "../domains/ads";
 export function wireDomainEvents() {
   onWalletCredited("campaigns.resume-wallet-paused", resumeWalletPausedCampaigns);
   onContactErasing("integrations.erase-copies", queueCopiesErasure);
+  onContactErasing("sms.report-numbers", forgetReportNumbers);
   onPaymentRequestClosed("shop.settle-order", settleOrderOfRequest);
   onPaymentRequestClosed("automations.flow-payment", flowPaymentClosed);
   onPaymentRequestClosed("integrations.shopify-order-paid", shopifyOrderPaymentClosed);

@@ -24,6 +24,7 @@ export {
   SMS_UNKNOWN_AFTER_MS,
 } from "./send";
 export { registerSmsJobs } from "./jobs";
+export { forgetReportNumbers } from "./erasure";
 export { inSmsQuietHours } from "./quiet-hours";
 export { SMS_ONLY_NUMBER, smsOnlyOf } from "~/lib/sms-only";
 export { apiSmsById, queueApiSms } from "./api";
