@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { messages, restHooks, webhookEndpoints } from "~/.server/infrastructure/db/schema";
@@ -9,7 +16,12 @@ import { encryptSecret } from "~/.server/infrastructure/security/crypto";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { enqueueMessageEvents, WEBHOOK_OUT_QUEUE, type MessageEvent } from "~/.server/domains/webhooks-out/events";
-import { createPartitionsAhead, dropExpiredPartitions, partitionsOf, PARTITION_MONTHS_AHEAD } from "~/.server/domains/housekeeping/partitions";
+import {
+  createPartitionsAhead,
+  dropExpiredPartitions,
+  partitionsOf,
+  PARTITION_MONTHS_AHEAD,
+} from "~/.server/domains/housekeeping/partitions";
 import { enforceRetention } from "~/.server/domains/housekeeping/retention";
 import { createVerifiedUser } from "../support/accounts";
 
@@ -276,4 +288,96 @@ describe("retention of deliveries and their keys", () => {
     await rawQuery(`delete from organizations where id = $1`, [t.organizationId]);
     expect(await stored(t)).toEqual({ deliveries: [], keys: [] });
   });
+});
+
+/** Applies the project's migrations up to and including number `last` to `database`. */
+async function migrateUpTo(database: PGlite, last: number) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "jumbe-migrations-"));
+  try {
+    cpSync("drizzle", folder, { recursive: true });
+    const journalFile = path.join(folder, "meta/_journal.json");
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { idx: number }[] };
+    journal.entries = journal.entries.filter((entry) => entry.idx <= last);
+    writeFileSync(journalFile, JSON.stringify(journal));
+    await migrate(drizzle(database), { migrationsFolder: folder });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+describe("migration 0086", () => {
+  // Its own in-memory PGlite (the test database is migrated already): the same SQL runs on PostgreSQL.
+  it(
+    "moves every delivery, with its id, into its month's partition and gives each message event its key",
+    { timeout: 300_000 },
+    async () => {
+      const database = await PGlite.create("memory://", { extensions: { pg_trgm } });
+      try {
+        await migrateUpTo(database, 85);
+        const [org] = (
+          await database.query<{ id: string }>(
+            `insert into organizations (name, business_id) values ('Migrated Ltd', 'MIG-1') returning id`,
+          )
+        ).rows;
+        const [hook] = (
+          await database.query<{ id: string }>(
+            `insert into rest_hooks (organization_id, event, target_url, secret_encrypted) values ($1, 'message.status', 'https://hooks.example.com/x', 'sealed') returning id`,
+            [org!.id],
+          )
+        ).rows;
+        const before = (
+          await database.query<{
+            id: string;
+            event_type: string;
+            message_id: string | null;
+            hook_id: string | null;
+            created_at: string;
+            month: string;
+          }>(
+            `insert into webhook_deliveries (organization_id, event_type, message_id, hook_id, payload, status, created_at)
+           values ($1, 'message.read', gen_random_uuid(), null, '{"n":1}', 'delivered', now() - interval '14 months'),
+                  ($1, 'message.read', gen_random_uuid(), $2, '{"n":2}', 'pending', now()),
+                  ($1, 'webhook.test', null, null, '{"n":3}', 'failed', now())
+           returning id, event_type, message_id, hook_id, created_at::text as created_at,
+                     to_char(created_at at time zone 'UTC', 'YYYY_MM') as month`,
+            [org!.id, hook!.id],
+          )
+        ).rows;
+
+        await migrateUpTo(database, 86);
+
+        const [kind] = (
+          await database.query<{ relkind: string }>(`select relkind::text from pg_class where relname = 'webhook_deliveries'`)
+        ).rows;
+        expect(kind).toEqual({ relkind: "p" });
+        const after = (
+          await database.query<{ id: string; created_at: string; part: string }>(
+            `select id, created_at::text as created_at, tableoid::regclass::text as part from webhook_deliveries order by payload->>'n'`,
+          )
+        ).rows;
+        expect(after).toEqual(before.map((row) => ({ id: row.id, created_at: row.created_at, part: `webhook_deliveries_p${row.month}` })));
+        const keys = (
+          await database.query<{ delivery_id: string; hook_id: string | null; message_id: string; event_type: string; created_at: string }>(
+            `select delivery_id, hook_id, message_id, event_type, created_at::text as created_at from webhook_delivery_keys order by created_at`,
+          )
+        ).rows;
+        expect(keys).toEqual(
+          before
+            .filter((row) => row.message_id)
+            .map((row) => ({
+              delivery_id: row.id,
+              hook_id: row.hook_id,
+              message_id: row.message_id,
+              event_type: row.event_type,
+              created_at: row.created_at,
+            })),
+        );
+        // The delete trigger: a delivery removed takes its key.
+        await database.query(`delete from webhook_deliveries where id = $1`, [before[0]!.id]);
+        expect((await database.query(`select 1 from webhook_delivery_keys where delivery_id = $1`, [before[0]!.id])).rows).toEqual([]);
+      } finally {
+        await database.close();
+      }
+    },
+  );
 });
