@@ -236,7 +236,7 @@ describe("monthly partitions", () => {
   it("are made ahead: a missing month is made again, with the rows its default partition took", async () => {
     const { organization } = await createVerifiedUser({ businessName: "Partition Ahead Ltd" });
     await createPartitionsAhead();
-    for (const table of ["activity_logs", "webhook_events", "admin_audit_log"] as const) {
+    for (const table of ["activity_logs", "webhook_events", "admin_audit_log", "webhook_deliveries"] as const) {
       const names = await partitionsOf(table);
       for (let offset = 0; offset <= PARTITION_MONTHS_AHEAD; offset++) expect(names).toContain(`${table}_p${month(offset).suffix}`);
       expect(names).toContain(`${table}_default`);

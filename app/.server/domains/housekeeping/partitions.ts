@@ -3,15 +3,20 @@ import { db } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { ADMIN_AUDIT_YEARS, RETENTION_LIMITS } from "~/lib/retention-limits";
 
+/** How long the platform keeps a webhook delivery out, and so its idempotency key (decision 169). */
+const DELIVERIES_KEEP_DAYS = RETENTION_LIMITS.logs.max;
+
 /**
- * The tables partitioned by month (decision 164, migration 0084): each by the column that says when
- * a row was written, and how long the platform keeps any of it. A partition whose month ended before
- * that is dropped whole; shorter retentions (each organisation's) are deletes of rows (retention.ts).
+ * The tables partitioned by month (decisions 164 and 169, migrations 0085 and 0086): each by the
+ * column that says when a row was written, and how long the platform keeps any of it. A partition
+ * whose month ended before that is dropped whole; shorter retentions (each organisation's) are
+ * deletes of rows (retention.ts).
  */
 export const PARTITIONED_TABLES = [
   { table: "activity_logs", key: "created_at", keepDays: RETENTION_LIMITS.logs.max },
   { table: "webhook_events", key: "received_at", keepDays: RETENTION_LIMITS.logs.max },
   { table: "admin_audit_log", key: "created_at", keepDays: ADMIN_AUDIT_YEARS * 366 },
+  { table: "webhook_deliveries", key: "created_at", keepDays: DELIVERIES_KEEP_DAYS },
 ] as const;
 
 /** Months made ahead of the current one: three missed daily runs in a row still find their month. */
@@ -54,6 +59,7 @@ export async function dropExpiredPartitions(): Promise<string[]> {
     );
     dropped.push(...rows.map((row) => row.name));
   }
+  await dropExpiredDeliveryKeys();
   if (dropped.some((name) => name.startsWith("activity_logs_"))) {
     const before = sql`now() - make_interval(days => ${RETENTION_LIMITS.logs.max})`;
     await db().execute(
@@ -62,6 +68,20 @@ export async function dropExpiredPartitions(): Promise<string[]> {
     await db().execute(sql`delete from activity_daily_counts where day < date_trunc('month', (${before}) at time zone 'UTC')::date`);
   }
   return dropped;
+}
+
+/**
+ * The idempotency keys of webhook deliveries out (decision 169) whose month was dropped: one
+ * statement by the keys' created_at range, up to the first month kept. A key whose delivery is still
+ * there (a row the default partition holds) stays. After the drop and apart from it, so the parent's
+ * lock is not held while it runs; a run that fails is made up by the next day's, which finds the same keys.
+ */
+async function dropExpiredDeliveryKeys() {
+  const before = sql`now() - make_interval(days => ${DELIVERIES_KEEP_DAYS})`;
+  await db().execute(sql`
+    delete from webhook_delivery_keys k
+    where k.created_at < date_trunc('month', (${before}) at time zone 'UTC') at time zone 'UTC'
+      and not exists (select 1 from webhook_deliveries d where d.id = k.delivery_id and d.created_at = k.created_at)`);
 }
 
 /** The partitions a table has, oldest first (the admin console and the tests read them). */

@@ -80,7 +80,11 @@ async function deleteMedia(organizationId: string, days: number) {
   }
 }
 
-/** Activity records and finished webhook deliveries out older than the log retention. */
+/**
+ * Activity records and finished webhook deliveries out older than the log retention. Both tables are
+ * partitioned by month, but an organisation's retention is its own rows of months every tenant shares:
+ * deletes in chunks (the deliveries' keys go with them, by the table's statement trigger, decision 169).
+ */
 async function deleteLogs(organizationId: string, days: number) {
   const activity = await inChunks(() =>
     countAffected(
@@ -96,8 +100,8 @@ async function deleteLogs(organizationId: string, days: number) {
     countAffected(
       db(),
       sql`
-      delete from webhook_deliveries where id in (
-        select id from webhook_deliveries
+      delete from webhook_deliveries where (id, created_at) in (
+        select id, created_at from webhook_deliveries
         where organization_id = ${organizationId} and created_at < now() - make_interval(days => ${days}) and status <> 'pending'
         limit ${CHUNK})`,
     ),

@@ -43,6 +43,8 @@ export async function runDeliveryJobs(jobs: Job<DeliveryJob>[], options: Deliver
 
 interface PendingDelivery {
   id: string;
+  /** As text, exact to the microsecond: the updates name the row's partition by it. */
+  created_at: string;
   organization_id: string;
   event_type: string;
   body: string;
@@ -63,20 +65,21 @@ export async function deliverOnce(job: DeliveryJob, options: DeliveryOptions = {
   const [row] = await queryRows<PendingDelivery>(
     db(),
     sql`
-    select d.id, d.organization_id, d.event_type, d.payload::text as body, d.step, d.hook_id, h.secret_encrypted as hook_secret,
+    select d.id, d.created_at::text as created_at, d.organization_id, d.event_type, d.payload::text as body, d.step, d.hook_id, h.secret_encrypted as hook_secret,
            case when d.hook_id is null then w.url else h.target_url end as url,
            case when d.hook_id is null then w.disabled_at is not null else false end as disabled
     from webhook_deliveries d
     left join webhook_endpoints w on w.organization_id = d.organization_id and d.hook_id is null
     left join rest_hooks h on h.id = d.hook_id
-    where d.id = ${job.deliveryId} and d.seq = ${job.seq} and d.status = 'pending'`,
+    where d.id = ${job.deliveryId} and d.seq = ${job.seq} and d.status = 'pending'
+      ${job.createdAt ? sql`and d.created_at = ${job.createdAt}::timestamptz` : sql``}`,
   );
   if (!row) return;
   if (!row.url || row.disabled) {
     const why = row.url ? "Not sent: the endpoint is disabled." : "Not sent: there is no webhook endpoint any more.";
     await db().execute(sql`
       update webhook_deliveries set status = 'failed', error = ${why}, next_attempt_at = null, seq = seq + 1
-      where id = ${row.id} and seq = ${job.seq}`);
+      where id = ${row.id} and created_at = ${row.created_at}::timestamptz and seq = ${job.seq}`);
     return;
   }
   const outcome = await attempt(row, row.url, options.resolve ?? systemResolver);
@@ -160,11 +163,12 @@ async function recordOutcome(row: PendingDelivery, seq: number, outcome: SendOut
           response_status = ${outcome.status}, response_body = ${outcome.body}, error = ${error}, status = ${status},
           delivered_at = case when ${delivered} then now() else delivered_at end,
           next_attempt_at = ${delay === undefined ? null : sql`now() + make_interval(secs => ${delay})`}
-        where id = ${row.id} and seq = ${seq}
-        returning id, seq, status, next_attempt_at
+        where id = ${row.id} and created_at = ${row.created_at}::timestamptz and seq = ${seq}
+        returning id, seq, status, next_attempt_at, created_at
       ), retry as (
         insert into jobs (queue, payload, run_at)
-        select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq), d.next_attempt_at from d where d.status = 'pending'
+        select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq, 'createdAt', d.created_at), d.next_attempt_at
+        from d where d.status = 'pending'
       )
       select id from d`,
     );
@@ -263,7 +267,7 @@ export async function requeueLostDeliveries(limit = 500): Promise<number> {
     db(),
     sql`
     insert into jobs (queue, payload)
-    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq)
+    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq, 'createdAt', d.created_at)
     from webhook_deliveries d
     where d.status = 'pending' and d.next_attempt_at < now() - make_interval(mins => ${LOST_AFTER_MINUTES})
       and not exists (

@@ -8,6 +8,11 @@ export const WEBHOOK_OUT_QUEUE = "webhooks-out.deliver";
 export interface DeliveryJob {
   deliveryId: string;
   seq: number;
+  /**
+   * The delivery's created_at, so that the attempt reads and writes its one month's partition
+   * (decision 169); a job queued before the table was partitioned has none and finds it by id alone.
+   */
+  createdAt?: string;
 }
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
@@ -70,8 +75,10 @@ const HOOK_EVENT_SQL = `case when e.type = 'message.received' then 'message.rece
  * whole batch: one delivery per event whose tenant has an endpoint that is enabled and subscribes to
  * the event's type (a tenant without one costs the join and nothing more), and one per REST hook
  * subscribed to it, each payload built from the messages row as it stands in that transaction, and
- * its first job. The same message's same event is queued once (per hook) however often it is
- * reported. Answers how many deliveries were queued.
+ * its first job. The same message's same event is queued once (per hook) however often and however
+ * much later it is reported: its key is inserted into webhook_delivery_keys first (unique across
+ * every month of the partitioned deliveries, decision 169), and a delivery written only for a key
+ * that went in. Answers how many deliveries were queued.
  */
 export async function enqueueMessageEvents(executor: Executor, events: MessageEvent[]): Promise<number> {
   if (!events.length) return 0;
@@ -82,27 +89,37 @@ export async function enqueueMessageEvents(executor: Executor, events: MessageEv
       select * from unnest(${sql.param(events.map((e) => e.organizationId))}::uuid[],
                            ${sql.param(events.map((e) => e.type))}::text[],
                            ${sql.param(events.map((e) => e.messageId))}::uuid[]) as e(organization_id, type, message_id)
+    ), wanted as materialized (
+      -- One row a key (an event reported twice in the batch is one delivery; distinct takes nulls as equal), with its id.
+      select distinct on (organization_id, message_id, event_type, hook_id)
+             gen_random_uuid() as id, organization_id, event_type, message_id, hook_id, payload
+      from (
+        select e.organization_id, e.type as event_type, m.id as message_id, null::uuid as hook_id, ${sql.raw(MESSAGE_PAYLOAD)} as payload
+        from e
+        join webhook_endpoints w on w.organization_id = e.organization_id and w.disabled_at is null and e.type = any(w.events)
+        join messages m on m.id = e.message_id and m.organization_id = e.organization_id
+        left join contacts c on c.id = m.contact_id
+        union all
+        select e.organization_id, e.type, m.id, h.id, ${sql.raw(HOOK_MESSAGE_PAYLOAD)}
+        from e
+        join rest_hooks h on h.organization_id = e.organization_id and h.event = ${sql.raw(HOOK_EVENT_SQL)}
+        join messages m on m.id = e.message_id and m.organization_id = e.organization_id
+        left join contacts c on c.id = m.contact_id
+      ) candidates
+    ), keyed as (
+      -- Either unique index (the endpoint's, hook_id null, or the hook's) turns a repeat away.
+      insert into webhook_delivery_keys (delivery_id, organization_id, hook_id, message_id, event_type, created_at)
+      select id, organization_id, hook_id, message_id, event_type, now() from wanted
+      on conflict do nothing
+      returning delivery_id, created_at
     ), queued as (
-      insert into webhook_deliveries (organization_id, event_type, message_id, payload, next_attempt_at)
-      select e.organization_id, e.type, m.id, ${sql.raw(MESSAGE_PAYLOAD)}, now()
-      from e
-      join webhook_endpoints w on w.organization_id = e.organization_id and w.disabled_at is null and e.type = any(w.events)
-      join messages m on m.id = e.message_id and m.organization_id = e.organization_id
-      left join contacts c on c.id = m.contact_id
-      on conflict (organization_id, message_id, event_type) where message_id is not null and hook_id is null do nothing
-      returning id
-    ), hooked as (
-      insert into webhook_deliveries (organization_id, event_type, message_id, hook_id, payload, next_attempt_at)
-      select e.organization_id, e.type, m.id, h.id, ${sql.raw(HOOK_MESSAGE_PAYLOAD)}, now()
-      from e
-      join rest_hooks h on h.organization_id = e.organization_id and h.event = ${sql.raw(HOOK_EVENT_SQL)}
-      join messages m on m.id = e.message_id and m.organization_id = e.organization_id
-      left join contacts c on c.id = m.contact_id
-      on conflict (hook_id, message_id, event_type) where message_id is not null and hook_id is not null do nothing
-      returning id
+      insert into webhook_deliveries (id, organization_id, event_type, message_id, hook_id, payload, next_attempt_at, created_at)
+      select w.id, w.organization_id, w.event_type, w.message_id, w.hook_id, w.payload, now(), k.created_at
+      from keyed k join wanted w on w.id = k.delivery_id
+      returning id, created_at
     )
     insert into jobs (queue, payload)
-    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', 0) from (select id from queued union all select id from hooked) d
+    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', 0, 'createdAt', d.created_at) from queued d
     returning id`,
   );
   return result.length;
@@ -131,10 +148,10 @@ export async function emitWebhookEvent(
       union all
       select h.organization_id, ${event.type}::text, h.id, ${JSON.stringify(payload)}::json, now()
       from rest_hooks h where h.organization_id = ${event.organizationId} and h.event = ${event.type}::text
-      returning id
+      returning id, created_at
     )
     insert into jobs (queue, payload)
-    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', queued.id, 'seq', 0) from queued
+    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', queued.id, 'seq', 0, 'createdAt', queued.created_at) from queued
     returning id`,
   );
   return result.length;
@@ -168,10 +185,10 @@ export async function enqueueContactsCreated(executor: Executor, created: Create
       insert into webhook_deliveries (organization_id, event_type, hook_id, payload, next_attempt_at)
       select e.organization_id, 'contact.created', h.id, e.payload::json, now()
       from e join rest_hooks h on h.organization_id = e.organization_id and h.event = 'contact.created'
-      returning id
+      returning id, created_at
     )
     insert into jobs (queue, payload)
-    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', queued.id, 'seq', 0) from queued
+    select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', queued.id, 'seq', 0, 'createdAt', queued.created_at) from queued
     returning id`,
   );
   return result.length;

@@ -80,9 +80,10 @@ export async function sendTestEvent(current: CurrentUser, meta: RequestMeta): Pr
                                                          'message', 'A test event from Jumbe: your endpoint is receiving webhooks.'::text)),
              now()
       from webhook_endpoints w where w.organization_id = ${organizationId} and w.disabled_at is null
-      returning id
+      returning id, created_at
     ), job as (
-      insert into jobs (queue, payload) select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', 0) from d
+      insert into jobs (queue, payload)
+      select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', 0, 'createdAt', d.created_at) from d
     )
     select id from d`,
   );
@@ -108,10 +109,12 @@ export async function sendTestEvent(current: CurrentUser, meta: RequestMeta): Pr
 export async function redeliver(current: CurrentUser, deliveryId: string, meta: RequestMeta) {
   const organizationId = current.organization.id;
   const outcome = await db().transaction(async (tx) => {
-    const [found] = await queryRows<{ event_type: string; sendable: boolean }>(
+    // The page names a delivery by its id alone: this lookup reads each month's partition's index
+    // once; the update and the job then name its month (decision 169).
+    const [found] = await queryRows<{ event_type: string; sendable: boolean; created_at: string }>(
       tx,
       sql`
-        select d.event_type, w.organization_id is not null and w.disabled_at is null as sendable
+        select d.event_type, w.organization_id is not null and w.disabled_at is null as sendable, d.created_at::text as created_at
         from webhook_deliveries d left join webhook_endpoints w on w.organization_id = d.organization_id
         where d.id = ${deliveryId} and d.organization_id = ${organizationId} and d.hook_id is null
         for update of d`,
@@ -121,10 +124,11 @@ export async function redeliver(current: CurrentUser, deliveryId: string, meta: 
     await tx.execute(sql`
       with d as (
         update webhook_deliveries set status = 'pending', step = 0, seq = seq + 1, next_attempt_at = now()
-        where id = ${deliveryId} and organization_id = ${organizationId}
-        returning id, seq
+        where id = ${deliveryId} and created_at = ${found.created_at}::timestamptz and organization_id = ${organizationId}
+        returning id, seq, created_at
       )
-      insert into jobs (queue, payload) select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq) from d`);
+      insert into jobs (queue, payload)
+      select ${WEBHOOK_OUT_QUEUE}, jsonb_build_object('deliveryId', d.id, 'seq', d.seq, 'createdAt', d.created_at) from d`);
     return found.event_type;
   });
   if (outcome === "not_found" || outcome === "disabled") return outcome;

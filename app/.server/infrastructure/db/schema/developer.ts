@@ -119,12 +119,13 @@ export const restHooks = pgTable(
  * One event for a tenant's endpoint and how its delivery went: the body as it is sent (json keeps
  * its text and key order), the last attempt's answer, the next retry. `seq` names the one job
  * allowed to act on the row: each attempt's outcome and each redelivery move it on, so a stale job
- * does nothing.
+ * does nothing. Partitioned by month of created_at (decision 169): a message's event is delivered
+ * once per endpoint or hook by its key in webhook_delivery_keys, not by an index here.
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuid("id").notNull().defaultRandom(),
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
@@ -151,14 +152,10 @@ export const webhookDeliveries = pgTable(
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
+  // Partitioned by month of created_at (decision 169): the key holds the partition key.
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     index("webhook_deliveries_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
-    uniqueIndex("webhook_deliveries_org_message_event_idx")
-      .on(t.organizationId, t.messageId, t.eventType)
-      .where(sql`message_id is not null and hook_id is null`),
-    uniqueIndex("webhook_deliveries_hook_message_event_idx")
-      .on(t.hookId, t.messageId, t.eventType)
-      .where(sql`message_id is not null and hook_id is not null`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
     // A hook's deliveries go with it (on delete cascade).
     index("webhook_deliveries_hook_idx")
@@ -168,5 +165,38 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_pending_idx")
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
+  ],
+);
+
+/**
+ * What makes a message's event delivered once (decision 169): one row per delivery of a message
+ * event, unique per organisation endpoint (hook_id null) or per REST hook, across every month.
+ * webhook_deliveries is partitioned by month and a partitioned table's unique index must hold the
+ * partition key, so the keys live here, written by the enqueue's statement before the delivery
+ * (`on conflict do nothing`; the delivery is inserted only for a key inserted). No foreign key to
+ * the delivery (a partition's creation moves rows out of the default partition by a delete, which
+ * would cascade): a statement trigger on webhook_deliveries removes the keys of deleted deliveries,
+ * and a dropped month's keys go by created_at range (migration 0086, partitions.ts).
+ */
+export const webhookDeliveryKeys = pgTable(
+  "webhook_delivery_keys",
+  {
+    deliveryId: uuid("delivery_id").primaryKey(),
+    organizationId: uuid("organization_id").notNull(),
+    hookId: uuid("hook_id"),
+    messageId: uuid("message_id").notNull(),
+    eventType: text("event_type").notNull(),
+    /** The delivery's created_at (its partition), the same value. */
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("webhook_delivery_keys_org_message_event_idx")
+      .on(t.organizationId, t.messageId, t.eventType)
+      .where(sql`hook_id is null`),
+    uniqueIndex("webhook_delivery_keys_hook_message_event_idx")
+      .on(t.hookId, t.messageId, t.eventType)
+      .where(sql`hook_id is not null`),
+    // A dropped month's keys go by range, in one statement.
+    index("webhook_delivery_keys_created_idx").on(t.createdAt),
   ],
 );
