@@ -73,6 +73,9 @@ CREATE TABLE "activity_logs_next" (
 	CONSTRAINT "activity_logs_id_created_at_pk" PRIMARY KEY("id","created_at")
 ) PARTITION BY RANGE ("created_at");
 --> statement-breakpoint
+-- Its default partition before the copy: a partitioned table with no partition takes no row.
+CREATE TABLE "activity_logs_default" PARTITION OF "activity_logs_next" DEFAULT;
+--> statement-breakpoint
 INSERT INTO "activity_logs_next" OVERRIDING SYSTEM VALUE
   SELECT "id", "organization_id", "user_id", "type", "status", "action", "details", "ip_address", "user_agent", "created_at" FROM "activity_logs";
 --> statement-breakpoint
@@ -94,6 +97,9 @@ CREATE TABLE "webhook_events_next" (
 	"outcome" text,
 	CONSTRAINT "webhook_events_id_received_at_pk" PRIMARY KEY("id","received_at")
 ) PARTITION BY RANGE ("received_at");
+--> statement-breakpoint
+-- Its default partition before the copy: a partitioned table with no partition takes no row.
+CREATE TABLE "webhook_events_default" PARTITION OF "webhook_events_next" DEFAULT;
 --> statement-breakpoint
 INSERT INTO "webhook_events_next" OVERRIDING SYSTEM VALUE
   SELECT "id", "received_at", "body", "signature", "processed_at", "outcome" FROM "webhook_events";
@@ -124,6 +130,9 @@ CREATE TABLE "admin_audit_log_next" (
 	CONSTRAINT "admin_audit_log_id_created_at_pk" PRIMARY KEY("id","created_at")
 ) PARTITION BY RANGE ("created_at");
 --> statement-breakpoint
+-- Its default partition before the copy: a partitioned table with no partition takes no row.
+CREATE TABLE "admin_audit_log_default" PARTITION OF "admin_audit_log_next" DEFAULT;
+--> statement-breakpoint
 INSERT INTO "admin_audit_log_next" OVERRIDING SYSTEM VALUE
   SELECT "id", "admin_id", "admin_email", "action", "organization_id", "target_type", "target_id", "reason", "before", "after", "ip_address", "user_agent", "created_at" FROM "admin_audit_log";
 --> statement-breakpoint
@@ -135,13 +144,8 @@ ALTER SEQUENCE "admin_audit_log_next_id_seq" RENAME TO "admin_audit_log_id_seq";
 --> statement-breakpoint
 SELECT setval('admin_audit_log_id_seq', coalesce((SELECT max("id") FROM "admin_audit_log"), 0) + 1, false);
 --> statement-breakpoint
--- Each table's default partition, then one partition per month from its oldest row's to three months ahead.
-CREATE TABLE "activity_logs_default" PARTITION OF "activity_logs" DEFAULT;
---> statement-breakpoint
-CREATE TABLE "webhook_events_default" PARTITION OF "webhook_events" DEFAULT;
---> statement-breakpoint
-CREATE TABLE "admin_audit_log_default" PARTITION OF "admin_audit_log" DEFAULT;
---> statement-breakpoint
+-- One partition per month from each table's oldest row's to three months ahead, their rows moved
+-- out of the default partition the copy wrote them into.
 SELECT jumbe_ensure_month_partition(t.parent, t.key, m::date)
 FROM (VALUES ('activity_logs', 'created_at', (SELECT min("created_at") FROM "activity_logs")),
              ('webhook_events', 'received_at', (SELECT min("received_at") FROM "webhook_events")),

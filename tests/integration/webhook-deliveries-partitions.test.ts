@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { drizzle } from "drizzle-orm/pglite";
-import { migrate } from "drizzle-orm/pglite/migrator";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { messages, restHooks, webhookEndpoints } from "~/.server/infrastructure/db/schema";
@@ -23,6 +18,7 @@ import {
   PARTITION_MONTHS_AHEAD,
 } from "~/.server/domains/housekeeping/partitions";
 import { enforceRetention } from "~/.server/domains/housekeeping/retention";
+import { migrateUpTo } from "../support/migrations";
 import { createVerifiedUser } from "../support/accounts";
 
 // Decision 169 (amends 164): webhook deliveries out are partitioned by month of created_at, and a
@@ -289,21 +285,6 @@ describe("retention of deliveries and their keys", () => {
     expect(await stored(t)).toEqual({ deliveries: [], keys: [] });
   });
 });
-
-/** Applies the project's migrations up to and including number `last` to `database`. */
-async function migrateUpTo(database: PGlite, last: number) {
-  const folder = mkdtempSync(path.join(os.tmpdir(), "jumbe-migrations-"));
-  try {
-    cpSync("drizzle", folder, { recursive: true });
-    const journalFile = path.join(folder, "meta/_journal.json");
-    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { idx: number }[] };
-    journal.entries = journal.entries.filter((entry) => entry.idx <= last);
-    writeFileSync(journalFile, JSON.stringify(journal));
-    await migrate(drizzle(database), { migrationsFolder: folder });
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
 
 describe("migration 0086", () => {
   // Its own in-memory PGlite (the test database is migrated already): the same SQL runs on PostgreSQL.
