@@ -136,7 +136,7 @@ type Query = (text: string, params?: unknown[]) => Promise<Record<string, unknow
 
 /** The demo's picture message in `databaseUrl`: its id, and its file's row (to point at another object). */
 async function demoPicture(databaseUrl: string) {
-  return withDatabase({ databaseUrl }, async (query: Query) => {
+  return withDatabase({ databaseUrl, dataDir: undefined }, async (query: Query) => {
     const [row] = await query(
       `select m.id as message, f.id as file, f.size from messages m join media_files f on f.id = m.media_file_id
        join users u on u.organization_id = m.organization_id
@@ -150,7 +150,7 @@ async function demoPicture(databaseUrl: string) {
 
 /** Points the message's file row at `stored` (a 1 MB object written to that server's store). */
 async function repoint(databaseUrl: string, file: string, stored: { key: string; size: number; sha256: string }) {
-  await withDatabase({ databaseUrl }, (query: Query) =>
+  await withDatabase({ databaseUrl, dataDir: undefined }, (query: Query) =>
     query(`update media_files set storage_key = $1, size = $2, sha256 = $3 where id = $4`, [stored.key, stored.size, stored.sha256, file]),
   );
 }
@@ -176,7 +176,7 @@ type Side = (typeof SIDES)[number];
 async function routeRun(sandbox: S3StorageConfig, reads: number) {
   const postgres = await startPrivatePostgres();
   const databaseOf = (side: Side) => postgres.url.replace(/\/jumbe$/, `/jumbe_${side.toLowerCase()}`);
-  await withDatabase({ databaseUrl: postgres.url.replace(/\/jumbe$/, "/postgres") }, async (query: Query) => {
+  await withDatabase({ databaseUrl: postgres.url.replace(/\/jumbe$/, "/postgres"), dataDir: undefined }, async (query: Query) => {
     for (const side of SIDES) await query(`create database jumbe_${side.toLowerCase()}`);
   });
   const environments: Record<Side, Record<string, string>> = {
@@ -221,7 +221,7 @@ async function routeRun(sandbox: S3StorageConfig, reads: number) {
     const replace = async (bytes: number) => {
       for (const side of SIDES) {
         const { databaseUrl, store, file } = sides[side];
-        const organisationId = await withDatabase({ databaseUrl }, async (query: Query) =>
+        const organisationId = await withDatabase({ databaseUrl, dataDir: undefined }, async (query: Query) =>
           String((await query(`select organization_id from users where email = $1`, [DEMO.email]))[0]!.organization_id),
         );
         await repoint(

@@ -215,7 +215,7 @@ describe.skipIf(!enabled)("exports on the read replica", () => {
     const t = await owner("Nyota Savings Sacco");
     await recordActivity({ organizationId: t.actor.organizationId, type: "settings", status: "success", action: "Webhook configured" });
     await replayPaused(async () => {
-      await recordActivity({ organizationId: t.actor.organizationId, type: "payment", status: "success", action: "Payment received" });
+      await recordActivity({ organizationId: t.actor.organizationId, type: "billing", status: "success", action: "Payment received" });
       const visitor = await download(ACTIVITY, t.cookie);
       expect(visitor).toMatchObject({ status: 200, type: "text/csv; charset=utf-8" });
       expect(visitor.text).toContain("Webhook configured");
@@ -243,7 +243,7 @@ describe.skipIf(!enabled)("exports on the read replica", () => {
     await caughtUp();
 
     // The standby stopped: the export is the primary's, with no error.
-    await recordActivity({ organizationId: t.actor.organizationId, type: "payment", status: "success", action: "Refund issued" });
+    await recordActivity({ organizationId: t.actor.organizationId, type: "billing", status: "success", action: "Refund issued" });
     clusters.stopStandby();
     try {
       const down = await download(ACTIVITY, t.cookie);
