@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { ActivityFilter } from "./filters";
 import { nairobiDate } from "./filters";
 import { activityChunks, type ActivityRecord, type ActivityScope } from "./log-queries";
@@ -35,6 +36,9 @@ export async function openActivityCsv(scope: ActivityScope, filter: ActivityFilt
   const chunks = activityChunks(scope, filter);
   // The first chunk is read before answering: a failure there can still become an error page.
   let pending: IteratorResult<ActivityRecord[], void> | null = await chunks.next();
+  // The rest are read as the client takes them, after the route answered: in the request's own
+  // context still, so they may read the replica and see the person's own writes (decision 163).
+  const inRequest = AsyncLocalStorage.snapshot();
   let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -44,7 +48,7 @@ export async function openActivityCsv(scope: ActivityScope, filter: ActivityFilt
         return;
       }
       try {
-        const next = pending ?? (await chunks.next());
+        const next = pending ?? (await inRequest(() => chunks.next()));
         pending = null;
         if (next.done) return controller.close();
         controller.enqueue(

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { db, readDb } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { ActivityFilter } from "./filters";
 import { scopeCondition, type DataScope } from "../../infrastructure/db/scope";
@@ -97,12 +97,16 @@ export async function listActivity(scope: ActivityScope, filter: ActivityFilter,
   return { logs: page.map(toRecord), nextCursor: rows.length > limit && last ? encodeCursor(last.at, Number(last.id)) : null };
 }
 
-/** Every matching record, newest first, in chunks read by keyset (the export streams these). */
+/**
+ * Every matching record, newest first, in chunks read by keyset (the export streams these): a heavy
+ * read, on the replica when it can serve the request (decision 163), each chunk asking again so a
+ * replica that went down or fell behind mid-export hands over to the primary.
+ */
 export async function* activityChunks(scope: ActivityScope, filter: ActivityFilter, chunkSize = 2000) {
   let after: { at: string; id: number } | null = null;
   for (;;) {
     const rows: Row[] = await queryRows<Row>(
-      db(),
+      await readDb(),
       sql`select ${COLUMNS} from activity_logs where ${conditions(scope, filter, after)} order by ${NEWEST_FIRST} limit ${chunkSize}`,
     );
     if (!rows.length) return;

@@ -1,11 +1,14 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
-import { db } from "../../infrastructure/db/client";
+import { readDb } from "../../infrastructure/db/client";
+import { ownWritesWindowMs, primaryWritePosition } from "../../infrastructure/db/replica";
 import { queryRows } from "../../infrastructure/db/query";
 import { csvRow, nairobiDate } from "../activity";
 import { log } from "../../infrastructure/log";
 import { englishOf, words, type Message, type MessageKey } from "../../infrastructure/words/said";
 import { attributeDefinitions, type AttributeDefinition } from "./attributes";
 import { contactConditions, type ContactFilter } from "./manage";
+import { importsUnderWay } from "./import";
 import { readContactFilterParams } from "~/lib/contact-filter";
 
 /** Rows read per query: the export's memory is one chunk, whatever the book's size. */
@@ -79,11 +82,25 @@ function header(definitions: AttributeDefinition[]) {
   return ["Name", "Phone", "Tags", "Opt-in", "Language", "Notes", "Last seen", "Created", ...definitions.map((d) => d.label)];
 }
 
-async function* contactChunks(organizationId: string, filter: ContactFilter) {
+/**
+ * The primary position the export must see besides the person's own write mark (decision 171): an
+ * import writes its rows in a job, after the request that started it, so they carry no mark. While
+ * one of the tenant's imports is under way, or for the mark's lifetime after it ended, the export
+ * reads the replica only once it has replayed the primary's present position. Null without a replica.
+ */
+async function importedRowsPosition(organizationId: string) {
+  const window = ownWritesWindowMs();
+  if (window === null || !(await importsUnderWay(organizationId, window))) return null;
+  // Read after the import's row: every batch committed before it is before this position.
+  return primaryWritePosition();
+}
+
+async function* contactChunks(organizationId: string, filter: ContactFilter, seen: bigint | null) {
   let after: { at: string; id: string } | undefined;
   for (;;) {
     const rows = await queryRows<ExportRow>(
-      db(),
+      // Each chunk asks again: a replica that went down or fell behind mid-export hands over to the primary.
+      await readDb({ after: seen }),
       sql`
         select c.id, c.name, c.phone, c.tags, c.attributes, c.opt_in, c.language, c.notes,
                c.last_seen_at, c.created_at, c.created_at::text as cursor_at
@@ -111,9 +128,12 @@ const iso = (value: string | Date | null) => (value === null ? "" : new Date(val
 export async function openContactsCsv(organizationId: string, filter: ContactFilter) {
   const encoder = new TextEncoder();
   const definitions = [...(await attributeDefinitions(organizationId)).values()];
-  const chunks = contactChunks(organizationId, filter);
+  const chunks = contactChunks(organizationId, filter, await importedRowsPosition(organizationId));
   // The first chunk is read before answering: a failure there can still become an error page.
   let pending: IteratorResult<ExportRow[], void> | null = await chunks.next();
+  // The rest are read as the client takes them, after the route answered: in the request's own
+  // context still, so they may read the replica and see the person's own writes (decision 163).
+  const inRequest = AsyncLocalStorage.snapshot();
   let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -123,7 +143,7 @@ export async function openContactsCsv(organizationId: string, filter: ContactFil
         return;
       }
       try {
-        const next = pending ?? (await chunks.next());
+        const next = pending ?? (await inRequest(() => chunks.next()));
         pending = null;
         if (next.done) return controller.close();
         controller.enqueue(

@@ -148,6 +148,22 @@ export async function recentImports(organizationId: string, limit = 10): Promise
   return rows.map(importView);
 }
 
+/**
+ * Whether one of the tenant's imports is queued or running, or ended (done or failed, its batches
+ * committed) within the last `withinMs`: its rows were written by a job, not by a request.
+ */
+export async function importsUnderWay(organizationId: string, withinMs: number) {
+  const rows = await queryRows<{ id: string }>(
+    db(),
+    sql`
+      select id from contact_imports
+      where organization_id = ${organizationId}
+        and (status in ('queued', 'running') or finished_at > now() - make_interval(secs => ${withinMs / 1000}))
+      limit 1`,
+  );
+  return rows.length > 0;
+}
+
 /** A file name to show: the last path segment, printable, at most 200 characters. */
 function displayName(name: string | undefined) {
   const base = path

@@ -49,9 +49,11 @@ export function db(): Database {
  * one is configured and it can serve the calling request (decision 163: in a request's read scope,
  * reachable, within the maximum lag, past the person's own last write), else the primary's, as db().
  * Jobs and webhooks have no read scope: they always get the primary. Tenant conditions stay in the query.
+ * `after`: a primary position (replica.ts's primaryWritePosition) the read must also see, for
+ * writes made on the person's behalf outside their requests (a job's).
  */
-export async function readDb(): Promise<Database> {
-  return (await replicaForRead()) ?? db();
+export async function readDb(options: { after?: bigint | null } = {}): Promise<Database> {
+  return (await replicaForRead(options.after ?? null)) ?? db();
 }
 
 /** Driver-level query on the open database; see DatabaseHandle.query. */

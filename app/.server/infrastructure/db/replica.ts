@@ -118,12 +118,17 @@ export function replicaConfigured() {
   return st.current.attached !== undefined;
 }
 
-/** The replica's database when it can serve this request's heavy read, else null (the primary's): see readDb. */
-export async function replicaForRead(): Promise<Database | null> {
+/**
+ * The replica's database when it can serve this request's heavy read, else null (the primary's): see
+ * readDb. `after`: a primary position the read must see besides the person's own mark (writes made on
+ * their behalf outside their requests, by a job: an import's rows).
+ */
+export async function replicaForRead(after: bigint | null = null): Promise<Database | null> {
   const attached = st.current.attached;
   const scope = scopes.getStore();
   if (!attached || !scope || inOpenTransaction()) return null;
-  if (await replicaServes(attached, scope.after)) {
+  const floor = scope.after === null || (after !== null && after > scope.after) ? after : scope.after;
+  if (await replicaServes(attached, floor)) {
     metrics().reads.inc({ target: "replica" });
     return attached.db;
   }
@@ -214,6 +219,16 @@ export function replicaStatus(): ReplicaStatus | null {
     measuredAt: s.measuredAt === null ? null : new Date(s.measuredAt).toISOString(),
     reason: down ? s.reason : null,
   };
+}
+
+/**
+ * How long after a write its reader must be sent to the primary unless the replica shows it has
+ * replayed it: long enough for a replica within the maximum lag to have replayed it, with a margin
+ * (the write mark's lifetime). Null without a replica.
+ */
+export function ownWritesWindowMs(): number | null {
+  const attached = st.current.attached;
+  return attached ? attached.maxLagMs + 60_000 : null;
 }
 
 /** The primary's WAL insert position: every write this connection's transactions made is before it. */

@@ -1,7 +1,7 @@
 import type { MiddlewareFunction } from "react-router";
 import { log } from "../log";
 import { keyedHash, constantTimeEqual } from "../security/crypto";
-import { formatLsn, parseLsn, primaryWritePosition, replicaConfigured, replicaStatus, withReadScope } from "../db/replica";
+import { formatLsn, ownWritesWindowMs, parseLsn, primaryWritePosition, replicaConfigured, withReadScope } from "../db/replica";
 import { readCookie, SESSION_COOKIE, WRITE_MARK_COOKIE, writeMarkCookieHeader } from "./cookies";
 
 /**
@@ -37,7 +37,7 @@ export const readYourWritesMiddleware: MiddlewareFunction<Response> = async ({ r
 
 /** Long enough for a replica within the maximum lag to have replayed the write, with a margin. */
 function markSeconds() {
-  return Math.ceil((replicaStatus()?.maxLagMs ?? 5000) / 1000) + 60;
+  return Math.ceil((ownWritesWindowMs() ?? 65_000) / 1000);
 }
 
 function signature(session: string, lsn: string) {
