@@ -18,6 +18,12 @@ interface Entry<S, U, O> extends CachedSession<S, U, O> {
   readAt: number;
 }
 
+/** An organisation's month's usage as read (decision 170): kept beside the lookups, under the same TTL. */
+interface Usage {
+  value: number;
+  readAt: number;
+}
+
 /** A notification (or a clear: no field) as `put` checks a lookup against it. */
 interface Eviction {
   generation: number;
@@ -41,6 +47,8 @@ export interface CacheTicket {
  */
 export class SessionCache<S = unknown, U = unknown, O = unknown> {
   private readonly entries = new Map<string, Entry<S, U, O>>();
+  /** The month's usage by organisation id (decision 170). */
+  private readonly usages = new Map<string, Usage>();
   private healthy = false;
   private generation = 0;
   /** The latest evictions, newest last: what `put` checks a lookup against ('*' for everything). */
@@ -78,6 +86,34 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     return entry;
   }
 
+  /**
+   * The organisation's month's usage read less than the TTL ago, or undefined (decision 170). No
+   * notification announces a charge, so unlike a lookup it may be up to the TTL behind the
+   * database; a change of the organisation's own row (its plan, its limit) still drops it at once.
+   */
+  usage(organizationId: string): number | undefined {
+    if (!this.usable()) return undefined;
+    const usage = this.usages.get(organizationId);
+    if (!usage) return undefined;
+    if (Date.now() - usage.readAt >= this.ttlMs() || Date.now() < usage.readAt) {
+      this.usages.delete(organizationId);
+      return undefined;
+    }
+    return usage.value;
+  }
+
+  /** Keeps the month's usage as a read that took `ticket` before it began found it (unless an eviction of its organisation overtook it). */
+  putUsage(organizationId: string, ticket: CacheTicket | undefined, value: number) {
+    if (!ticket || !this.usable() || this.overtaken(ticket, { organizationId })) return;
+    if (this.usages.size >= MAX_ENTRIES) this.sweepUsages();
+    this.usages.set(organizationId, { value, readAt: ticket.at });
+  }
+
+  /** A request that may write is under way for this organisation: its usage is read again from now on (see afterWrite). */
+  forgetUsage(organizationId: string) {
+    this.usages.delete(organizationId);
+  }
+
   /** Before a lookup reads the database: what `put` checks nothing was invalidated meanwhile. */
   ticket(): CacheTicket | undefined {
     if (!this.usable()) return undefined;
@@ -104,6 +140,7 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     const ids = new Set(payload.slice(2).split(","));
     this.remember({ generation: ++this.generation, field, ids });
     for (const [key, entry] of this.entries) if (ids.has(entry[field])) this.entries.delete(key);
+    if (field === "organizationId") for (const id of ids) this.usages.delete(id);
   }
 
   /**
@@ -112,12 +149,12 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
    * it: under a steady trickle of changes elsewhere the cache still fills. Past the evictions
    * remembered, every lookup counts as overtaken.
    */
-  private overtaken(ticket: CacheTicket, value: { userId: string; organizationId: string }) {
+  private overtaken(ticket: CacheTicket, value: { userId?: string; organizationId: string }) {
     if (ticket.generation === this.generation) return false;
     const oldest = this.evictions[0];
     if (!oldest || oldest.generation > ticket.generation + 1) return true;
     return this.evictions.some(
-      (eviction) => eviction.generation > ticket.generation && (!eviction.field || eviction.ids!.has(value[eviction.field])),
+      (eviction) => eviction.generation > ticket.generation && (!eviction.field || eviction.ids!.has(value[eviction.field] ?? "")),
     );
   }
 
@@ -130,7 +167,8 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
    * After a request of this instance that may have written (any method but GET and HEAD): the
    * request's own session is forgotten, and lookups bypass the cache until the listener has heard
    * every notification committed so far (one round trip on its connection). The request's answer
-   * waits for it, so the next request of the same person never meets what the write changed.
+   * waits for it, so the next request of the same person never meets what the write changed. A
+   * read that began before it (a lookup, a usage) is not stored.
    */
   async afterWrite(key?: string) {
     if (this.ttlMs() <= 0 || !this.subscribed) return;
@@ -151,6 +189,7 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
   clear() {
     this.remember({ generation: ++this.generation });
     this.entries.clear();
+    this.usages.clear();
   }
 
   size() {
@@ -176,6 +215,12 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     const now = Date.now();
     for (const [key, entry] of this.entries) if (now - entry.readAt >= this.ttlMs()) this.entries.delete(key);
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+  }
+
+  private sweepUsages() {
+    const now = Date.now();
+    for (const [id, usage] of this.usages) if (now - usage.readAt >= this.ttlMs()) this.usages.delete(id);
+    if (this.usages.size >= MAX_ENTRIES) this.usages.clear();
   }
 
   /** Subscribes on first use, and again when another database was opened (tests open one per file). */
