@@ -44,6 +44,8 @@ export interface CacheTicket {
  * cache and turns it off until the connection is back. A lookup that began before an eviction (it
  * may have read the row just before the change) is not stored. After a write through this instance
  * (`afterWrite`), lookups bypass the cache until the listener has heard everything committed so far.
+ * Beside the lookups it keeps each organisation's month's usage for the same TTL (decision 170): no
+ * notification announces a charge, so that figure alone may be up to the TTL behind.
  */
 export class SessionCache<S = unknown, U = unknown, O = unknown> {
   private readonly entries = new Map<string, Entry<S, U, O>>();
