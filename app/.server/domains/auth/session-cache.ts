@@ -51,6 +51,8 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
   private readonly entries = new Map<string, Entry<S, U, O>>();
   /** The month's usage by organisation id (decision 170). */
   private readonly usages = new Map<string, Usage>();
+  /** The organisation of each request of this instance that may write, by its session key, until afterWrite. */
+  private readonly writers = new Map<string, string>();
   private healthy = false;
   private generation = 0;
   /** The latest evictions, newest last: what `put` checks a lookup against ('*' for everything). */
@@ -111,9 +113,15 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     this.usages.set(organizationId, { value, readAt: ticket.at });
   }
 
-  /** A request that may write is under way for this organisation: its usage is read again from now on (see afterWrite). */
-  forgetUsage(organizationId: string) {
+  /**
+   * A request that may write, with the session `key`, is under way for this organisation: its usage
+   * is read again from now on, and once more after the write (afterWrite drops what a read made
+   * meanwhile may have kept from before the write's commit).
+   */
+  writing(key: string, organizationId: string) {
     this.usages.delete(organizationId);
+    if (this.writers.size >= MAX_ENTRIES) this.writers.clear();
+    this.writers.set(key, organizationId);
   }
 
   /** Before a lookup reads the database: what `put` checks nothing was invalidated meanwhile. */
@@ -173,6 +181,8 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
    * read that began before it (a lookup, a usage) is not stored.
    */
   async afterWrite(key?: string) {
+    const writer = key === undefined ? undefined : this.writers.get(key);
+    if (key !== undefined) this.writers.delete(key);
     if (this.ttlMs() <= 0 || !this.subscribed) return;
     this.fences++;
     this.remember({ generation: ++this.generation });
@@ -185,6 +195,8 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     } finally {
       this.fences--;
     }
+    // A usage read between the write's commit and the fence may have kept the figure from before it.
+    if (writer) this.usages.delete(writer);
   }
 
   /** Forgets every lookup (tests between files; a resync). */

@@ -218,7 +218,7 @@ export async function findSession(request: Request, options: FindSessionOptions 
   if (!row) return null;
   const found = fromRow(row);
   // A request that may write: what it changes may show in the month's usage, read afresh after it (decision 170).
-  if (!reads) cache.forgetUsage(found.organization.id);
+  if (!reads) cache.writing(key, found.organization.id);
   if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     const touched = await touchSession(found.session.id, found.session.persistent);
     found.session = { ...found.session, ...touched };
