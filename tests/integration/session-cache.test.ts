@@ -8,6 +8,7 @@ import { deleteUserSessions, sessionCache, setSessionCache } from "~/.server/dom
 import { SESSION_CHANGES_CHANNEL, SessionCache } from "~/.server/domains/auth/session-cache";
 import { changeMemberRole, removeMember } from "~/.server/domains/team/members";
 import { sha256 } from "~/.server/infrastructure/security/crypto";
+import { countStatements } from "~/.server/infrastructure/db/statement-count";
 import { appFetch } from "../support/in-process-app";
 import { createVerifiedUser, META, passwordHashFor, signedInCookie, uniqueEmail } from "../support/accounts";
 import { getRequest, jsonRequest } from "../support/http";
@@ -262,6 +263,51 @@ describe("the session cache across two instances", () => {
     expect((await on("b", () => me(agentCookie))).status).toBe(200);
     const [second] = await rawQuery<{ last_used_at: Date }>(`select last_used_at from sessions where id = $1`, [key]);
     expect(Date.now() - new Date(second!.last_used_at).getTime()).toBeGreaterThan(3_600_000);
+  });
+});
+
+describe("a cached hit of /api/auth/me (decision 170)", () => {
+  const usedOn = async (instance: "a" | "b", cookie: string) => {
+    const { result, statements } = await countStatements(() => on(instance, () => me(cookie)));
+    expect(result.status).toBe(200);
+    return { used: ((await result.json()) as { user: { messagesUsed: number } }).user.messagesUsed, statements };
+  };
+  const charge = (organizationId: string, messages: number) =>
+    db().execute(sql`
+      insert into billing_usage_daily (organization_id, day, phone_number_id, category, messages, amount_cents)
+      values (${organizationId}, (now() at time zone 'Africa/Nairobi')::date, 'test-number', 'marketing', ${messages}, 0)
+      on conflict (organization_id, day, phone_number_id, category) do update set messages = billing_usage_daily.messages + excluded.messages`);
+
+  it("sends no statement: the session and the month's usage both come from B's copies", async () => {
+    const { agentCookie } = await teamOf();
+    await b.heard();
+    const first = await usedOn("b", agentCookie);
+    expect(first.statements, "a miss reads the session with the usage, in one statement").toBe(1);
+    expect(await usedOn("b", agentCookie)).toEqual({ used: first.used, statements: 0 });
+  });
+
+  it("shows a charge within the TTL at worst, and at once after a write of a member on the instance or a change of the organisation", async () => {
+    const team = await teamOf();
+    const organizationId = team.owner.organization.id;
+    await b.heard();
+    expect((await usedOn("b", team.agentCookie)).used).toBe(0);
+    // A charge announces nothing: B answers its copy, read less than the TTL (a minute here) ago.
+    await charge(organizationId, 5);
+    await b.heard();
+    expect(await usedOn("b", team.agentCookie)).toEqual({ used: 0, statements: 0 });
+    // On A, a member's write (here signing out) makes A read the usage again after it: the session
+    // still comes from A's copy, the usage alone is read.
+    expect((await usedOn("a", team.agentCookie)).used).toBe(5);
+    await charge(organizationId, 2);
+    expect(await usedOn("a", team.agentCookie)).toEqual({ used: 5, statements: 0 });
+    const out = await on("a", () => appFetch(jsonRequest("/api/auth/logout", {}, { cookie: team.ownerCookie })));
+    expect(out.status).toBe(200);
+    expect(await usedOn("a", team.agentCookie)).toEqual({ used: 7, statements: 1 });
+    expect((await usedOn("b", team.agentCookie)).used, "B's copy is still within its TTL").toBe(0);
+    // The organisation's own row changes (a limit set in the console): every instance reads the usage again.
+    await db().execute(sql`update organizations set message_limit_override = 5000 where id = ${organizationId}`);
+    await b.heard();
+    expect((await usedOn("b", team.agentCookie)).used).toBe(7);
   });
 });
 

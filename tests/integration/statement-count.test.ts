@@ -253,6 +253,20 @@ describe.skipIf(!buildExists())("SQL statements per page (built server)", () => 
     expect(over).toEqual([]);
   });
 
+  it.skipIf(process.env.SESSION_CACHE_MS === "0")(
+    "answers /api/auth/me again from the instance's copies: no statement (decision 170)",
+    async () => {
+      // The first requests may find the cache's LISTEN not yet in place, or the sign-in's own
+      // notification on its way; within a few, the session and the month's usage are both copies.
+      const counts: number[] = [];
+      for (let i = 0; i < 20 && counts.at(-1) !== 0; i++) {
+        const { statements } = await statementsOf("/api/auth/me", demo, { cookie: demo, accept: "application/json" });
+        counts.push(statements);
+      }
+      expect(counts.at(-1), `statements of each request: ${counts.join(", ")}`).toBe(0);
+    },
+  );
+
   it("reads the session once however many loaders a page runs", async () => {
     // /change-password runs the shell's loader and its own, both needing the user: one session read,
     // with the shell's counts in its statement. A second lookup would make it 2.

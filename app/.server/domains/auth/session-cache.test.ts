@@ -132,4 +132,63 @@ describe("SessionCache", () => {
     cache.put("late", before, lookup("u3", "o1"));
     expect(cache.get("late")).toBeUndefined();
   });
+  it("keeps an organisation's month's usage for the TTL, and drops it with its organisation or everything", async () => {
+    const { cache, heard } = cacheWith(5_000);
+    await ready(cache);
+    const now = vi.spyOn(Date, "now").mockReturnValue(1_000_000);
+    cache.putUsage("o1", cache.ticket(), 42);
+    cache.putUsage("o2", cache.ticket(), 7);
+    now.mockReturnValue(1_004_999);
+    expect(cache.usage("o1")).toBe(42);
+    // A user's notification (a member of o1 changed) leaves the organisation's usage alone.
+    heard.message!("u:u1");
+    expect(cache.usage("o1")).toBe(42);
+    heard.message!("o:o9,o1");
+    expect([cache.usage("o1"), cache.usage("o2")]).toEqual([undefined, 7]);
+    now.mockReturnValue(1_005_000);
+    expect(cache.usage("o2")).toBeUndefined();
+    cache.putUsage("o3", cache.ticket(), 1);
+    heard.message!("*");
+    expect(cache.usage("o3")).toBeUndefined();
+  });
+
+  it("does not keep a usage read that an eviction of its organisation overtook, nor any while the LISTEN is down", async () => {
+    const { cache, heard } = cacheWith();
+    await ready(cache);
+    const ticket = cache.ticket();
+    heard.message!("o:o2");
+    cache.putUsage("o1", ticket, 3);
+    expect(cache.usage("o1"), "another organisation's change does not stop it").toBe(3);
+    const late = cache.ticket();
+    heard.message!("o:o1");
+    cache.putUsage("o1", late, 4);
+    expect(cache.usage("o1")).toBeUndefined();
+    cache.putUsage("o1", cache.ticket(), 5);
+    heard.lost!();
+    expect(cache.usage("o1")).toBeUndefined();
+    heard.resync!();
+    expect(cache.usage("o1"), "emptied when the LISTEN is back").toBeUndefined();
+  });
+
+  it("reads an organisation's usage again for a write of one of its members, and once more when the write was heard", async () => {
+    const { cache, release } = cacheWith();
+    await ready(cache);
+    cache.putUsage("o1", cache.ticket(), 10);
+    cache.putUsage("o2", cache.ticket(), 20);
+    cache.writing("mine", "o1");
+    expect([cache.usage("o1"), cache.usage("o2")]).toEqual([undefined, 20]);
+    // Another member's read of o1 while the write runs, which may have seen the row before its commit.
+    cache.putUsage("o1", cache.ticket(), 10);
+    const before = cache.ticket();
+    const done = cache.afterWrite("mine");
+    expect(cache.usage("o2"), "bypassed while the write is being heard").toBeUndefined();
+    release();
+    await done;
+    expect([cache.usage("o1"), cache.usage("o2")]).toEqual([undefined, 20]);
+    // A read that began before the write was heard is not kept either.
+    cache.putUsage("o1", before, 11);
+    expect(cache.usage("o1")).toBeUndefined();
+    cache.putUsage("o1", cache.ticket(), 12);
+    expect(cache.usage("o1")).toBe(12);
+  });
 });

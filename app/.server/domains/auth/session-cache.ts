@@ -18,6 +18,12 @@ interface Entry<S, U, O> extends CachedSession<S, U, O> {
   readAt: number;
 }
 
+/** An organisation's month's usage as read (decision 170): kept beside the lookups, under the same TTL. */
+interface Usage {
+  value: number;
+  readAt: number;
+}
+
 /** A notification (or a clear: no field) as `put` checks a lookup against it. */
 interface Eviction {
   generation: number;
@@ -38,9 +44,15 @@ export interface CacheTicket {
  * cache and turns it off until the connection is back. A lookup that began before an eviction (it
  * may have read the row just before the change) is not stored. After a write through this instance
  * (`afterWrite`), lookups bypass the cache until the listener has heard everything committed so far.
+ * Beside the lookups it keeps each organisation's month's usage for the same TTL (decision 170): no
+ * notification announces a charge, so that figure alone may be up to the TTL behind.
  */
 export class SessionCache<S = unknown, U = unknown, O = unknown> {
   private readonly entries = new Map<string, Entry<S, U, O>>();
+  /** The month's usage by organisation id (decision 170). */
+  private readonly usages = new Map<string, Usage>();
+  /** The organisation of each request of this instance that may write, by its session key, until afterWrite. */
+  private readonly writers = new Map<string, string>();
   private healthy = false;
   private generation = 0;
   /** The latest evictions, newest last: what `put` checks a lookup against ('*' for everything). */
@@ -78,6 +90,40 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     return entry;
   }
 
+  /**
+   * The organisation's month's usage read less than the TTL ago, or undefined (decision 170). No
+   * notification announces a charge, so unlike a lookup it may be up to the TTL behind the
+   * database; a change of the organisation's own row (its plan, its limit) still drops it at once.
+   */
+  usage(organizationId: string): number | undefined {
+    if (!this.usable()) return undefined;
+    const usage = this.usages.get(organizationId);
+    if (!usage) return undefined;
+    if (Date.now() - usage.readAt >= this.ttlMs() || Date.now() < usage.readAt) {
+      this.usages.delete(organizationId);
+      return undefined;
+    }
+    return usage.value;
+  }
+
+  /** Keeps the month's usage as a read that took `ticket` before it began found it (unless an eviction of its organisation overtook it). */
+  putUsage(organizationId: string, ticket: CacheTicket | undefined, value: number) {
+    if (!ticket || !this.usable() || this.overtaken(ticket, { organizationId })) return;
+    if (this.usages.size >= MAX_ENTRIES) this.sweepUsages();
+    this.usages.set(organizationId, { value, readAt: ticket.at });
+  }
+
+  /**
+   * A request that may write, with the session `key`, is under way for this organisation: its usage
+   * is read again from now on, and once more after the write (afterWrite drops what a read made
+   * meanwhile may have kept from before the write's commit).
+   */
+  writing(key: string, organizationId: string) {
+    this.usages.delete(organizationId);
+    if (this.writers.size >= MAX_ENTRIES) this.writers.clear();
+    this.writers.set(key, organizationId);
+  }
+
   /** Before a lookup reads the database: what `put` checks nothing was invalidated meanwhile. */
   ticket(): CacheTicket | undefined {
     if (!this.usable()) return undefined;
@@ -104,6 +150,7 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     const ids = new Set(payload.slice(2).split(","));
     this.remember({ generation: ++this.generation, field, ids });
     for (const [key, entry] of this.entries) if (ids.has(entry[field])) this.entries.delete(key);
+    if (field === "organizationId") for (const id of ids) this.usages.delete(id);
   }
 
   /**
@@ -112,12 +159,12 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
    * it: under a steady trickle of changes elsewhere the cache still fills. Past the evictions
    * remembered, every lookup counts as overtaken.
    */
-  private overtaken(ticket: CacheTicket, value: { userId: string; organizationId: string }) {
+  private overtaken(ticket: CacheTicket, value: { userId?: string; organizationId: string }) {
     if (ticket.generation === this.generation) return false;
     const oldest = this.evictions[0];
     if (!oldest || oldest.generation > ticket.generation + 1) return true;
     return this.evictions.some(
-      (eviction) => eviction.generation > ticket.generation && (!eviction.field || eviction.ids!.has(value[eviction.field])),
+      (eviction) => eviction.generation > ticket.generation && (!eviction.field || eviction.ids!.has(value[eviction.field] ?? "")),
     );
   }
 
@@ -130,9 +177,12 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
    * After a request of this instance that may have written (any method but GET and HEAD): the
    * request's own session is forgotten, and lookups bypass the cache until the listener has heard
    * every notification committed so far (one round trip on its connection). The request's answer
-   * waits for it, so the next request of the same person never meets what the write changed.
+   * waits for it, so the next request of the same person never meets what the write changed. A
+   * read that began before it (a lookup, a usage) is not stored.
    */
   async afterWrite(key?: string) {
+    const writer = key === undefined ? undefined : this.writers.get(key);
+    if (key !== undefined) this.writers.delete(key);
     if (this.ttlMs() <= 0 || !this.subscribed) return;
     this.fences++;
     this.remember({ generation: ++this.generation });
@@ -145,12 +195,15 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     } finally {
       this.fences--;
     }
+    // A usage read between the write's commit and the fence may have kept the figure from before it.
+    if (writer) this.usages.delete(writer);
   }
 
   /** Forgets every lookup (tests between files; a resync). */
   clear() {
     this.remember({ generation: ++this.generation });
     this.entries.clear();
+    this.usages.clear();
   }
 
   size() {
@@ -176,6 +229,12 @@ export class SessionCache<S = unknown, U = unknown, O = unknown> {
     const now = Date.now();
     for (const [key, entry] of this.entries) if (now - entry.readAt >= this.ttlMs()) this.entries.delete(key);
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+  }
+
+  private sweepUsages() {
+    const now = Date.now();
+    for (const [id, usage] of this.usages) if (now - usage.readAt >= this.ttlMs()) this.usages.delete(id);
+    if (this.usages.size >= MAX_ENTRIES) this.usages.clear();
   }
 
   /** Subscribes on first use, and again when another database was opened (tests open one per file). */

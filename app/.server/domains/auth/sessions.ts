@@ -162,6 +162,7 @@ const EXTRAS_SQL = {
 };
 
 type Extras = { messages_used?: number; shell_unread?: number; shell_inbox_unread?: number };
+type Shape = keyof typeof FIND_SESSION_SQL;
 type Lookup = Pick<FoundSession, "session" | "user" | "organization">;
 
 /** This instance's cache of session lookups (decision 166); SESSION_CACHE_MS read on each use. */
@@ -198,13 +199,13 @@ export async function findSession(request: Request, options: FindSessionOptions 
   const token = sessionToken(request);
   if (!token || token.length > 100) return null;
   const key = sha256(token);
-  const shape = options.monthUsage ? (options.shell ? "both" : "usage") : options.shell ? "shell" : "plain";
+  const shape: Shape = options.monthUsage ? (options.shell ? "both" : "usage") : options.shell ? "shell" : "plain";
   // A request that may write checks its permissions against the database itself, never a copy.
   const reads = request.method === "GET" || request.method === "HEAD";
   const cache = sessionCache();
   const cached = reads ? cache.get(key) : undefined;
   if (cached && cached.session.expiresAt.getTime() > Date.now()) {
-    const found = await withExtras(cached, shape);
+    const found = await withExtras(cache, cached, shape);
     if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
       const touched = await touchSession(found.session.id, found.session.persistent);
       cache.patchSession(key, touched);
@@ -216,11 +217,14 @@ export async function findSession(request: Request, options: FindSessionOptions 
   const [row] = await rawQuery<SessionRow & Extras>(FIND_SESSION_SQL[shape], [key, new Date()]);
   if (!row) return null;
   const found = fromRow(row);
+  // A request that may write: what it changes may show in the month's usage, read afresh after it (decision 170).
+  if (!reads) cache.writing(key, found.organization.id);
   if (Date.now() - found.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     const touched = await touchSession(found.session.id, found.session.persistent);
     found.session = { ...found.session, ...touched };
   }
   cache.put(key, ticket, { ...copyOf(found), userId: found.user.id, organizationId: found.organization.id });
+  if (found.messagesUsedThisMonth !== null) cache.putUsage(found.organization.id, ticket, found.messagesUsedThisMonth);
   return found;
 }
 
@@ -229,13 +233,23 @@ function copyOf(lookup: Lookup): Lookup {
   return { session: { ...lookup.session }, user: { ...lookup.user }, organization: { ...lookup.organization } };
 }
 
-/** A cached lookup with what the request asked for beside it (the month's usage, the shell's counts), read now. */
-async function withExtras(cached: Lookup, shape: keyof typeof FIND_SESSION_SQL): Promise<FoundSession> {
-  if (shape === "plain") return { ...copyOf(cached), ...extrasOf({}) };
+/**
+ * A cached lookup with what the request asked for beside it: the shell's counts read now; the month's
+ * usage from this instance's copy when one was read within the TTL (decision 170), else read now and
+ * kept. /api/auth/me's hit then sends no statement at all.
+ */
+async function withExtras(cache: SessionCache<FoundSession["session"], SessionUser, Organization>, cached: Lookup, shape: Shape) {
+  const organizationId = cached.organization.id;
+  const kept = shape === "usage" || shape === "both" ? cache.usage(organizationId) : undefined;
+  const read: Shape = kept === undefined ? shape : shape === "both" ? "shell" : "plain";
+  const used = kept === undefined ? {} : { messages_used: kept };
+  if (read === "plain") return { ...copyOf(cached), ...extrasOf(used) };
+  const ticket = read === "shell" ? undefined : cache.ticket();
   // Each statement names its parameters: the month's usage the organisation only.
-  const params = shape === "usage" ? [cached.organization.id] : [cached.user.id, cached.organization.id];
-  const [extras = {}] = await rawQuery<Extras>(EXTRAS_SQL[shape], params);
-  return { ...copyOf(cached), ...extrasOf(extras) };
+  const params = read === "usage" ? [organizationId] : [cached.user.id, organizationId];
+  const [extras = {}] = await rawQuery<Extras>(EXTRAS_SQL[read], params);
+  if (extras.messages_used !== undefined) cache.putUsage(organizationId, ticket, Number(extras.messages_used));
+  return { ...copyOf(cached), ...extrasOf({ ...extras, ...used }) };
 }
 
 function extrasOf(row: Extras): Pick<FoundSession, "messagesUsedThisMonth" | "shell"> {
