@@ -6,6 +6,7 @@ import { drainDispatcher } from "~/.server/domains/messaging/dispatcher";
 import { failMessages } from "~/.server/domains/messaging/failures";
 import { changeWallet, holdForMessages, walletState } from "~/.server/domains/billing/ledger";
 import { WALLET_EMPTY_PAUSE } from "~/.server/domains/billing/charging";
+import { foldUsage } from "~/.server/domains/billing/usage-fold";
 import { resumeWalletPausedCampaigns } from "~/.server/domains/campaigns/wallet-resume";
 import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { feedCampaigns } from "~/.server/domains/campaigns/feeder";
@@ -136,6 +137,7 @@ describe("charging through the sending engine", () => {
     expect(await expectLedgerAgrees(t.organizationId)).toMatchObject({ balanceCents: 100, heldCents: 0 });
     const ledger = await ledgerOf(t.organizationId);
     expect(ledger.filter((e) => e.kind === "charge").reduce((n, e) => n + e.amount_cents, 0)).toBe(-400);
+    await foldUsage();
     const [usage] = await rawQuery<{ messages: number; amount: number }>(
       `select sum(messages)::int as messages, sum(amount_cents)::int as amount from billing_usage_daily where organization_id = $1`,
       [t.organizationId],
@@ -170,6 +172,7 @@ describe("charging through the sending engine", () => {
     );
     expect(await expectLedgerAgrees(t.organizationId)).toMatchObject({ balanceCents: 1_000, heldCents: 0 });
     expect((await ledgerOf(t.organizationId)).map((e) => e.kind)).toEqual(["adjustment", "hold", "release", "hold", "charge", "refund"]);
+    await foldUsage();
     const [usage] = await rawQuery<{ messages: number }>(
       `select coalesce(sum(messages), 0)::int as messages from billing_usage_daily where organization_id = $1`,
       [t.organizationId],
@@ -192,6 +195,7 @@ describe("charging through the sending engine", () => {
       { timeout: 30_000 },
     );
     expect(await ledgerOf(t.organizationId)).toEqual([]);
+    await foldUsage();
     const [usage] = await rawQuery<{ messages: number; amount: number; category: string }>(
       `select messages, amount_cents::int as amount, category from billing_usage_daily where organization_id = $1`,
       [t.organizationId],

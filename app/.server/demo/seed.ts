@@ -43,6 +43,7 @@ import { seedPaymentRequests } from "./seed-payment-requests";
 import { seedAds } from "./seed-ads";
 import { seedSms } from "./seed-sms";
 import { paymentTemplateInput } from "../domains/payments";
+import { foldUsage } from "../domains/billing";
 
 export const DEMO_ACCOUNTS = [
   {
@@ -129,6 +130,8 @@ export async function seedDemoData() {
     mediaRetentionDays: RETENTION_LIMITS.media.max,
     logRetentionDays: RETENTION_LIMITS.logs.max,
   });
+  // Every charge's usage into its daily rollup (decision 173: the job would within seconds).
+  await foldUsage();
   return true;
 }
 

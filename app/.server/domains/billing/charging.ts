@@ -173,19 +173,20 @@ function byOrganisation(rows: Settled[]) {
   return totals;
 }
 
-/** Adds (sign 1) or takes back (sign −1) messages and spend on the usage rollup. */
+/**
+ * Adds (sign 1) or takes back (sign −1) messages and spend on the usage rollup: as pending rows the
+ * usage fold adds in (decision 173), so that a charge never waits for another charge's commit.
+ */
 async function addUsage(tx: Executor, rows: Settled[], sign: 1 | -1) {
   const usable = rows.filter((r) => r.day);
   if (!usable.length) return;
   await tx.execute(sql`
-    insert into billing_usage_daily (organization_id, day, phone_number_id, category, messages, amount_cents)
+    insert into billing_usage_pending (organization_id, day, phone_number_id, category, messages, amount_cents)
     select u.organization_id, u.day, u.phone_number_id, u.category, u.n * ${sign}, u.cents * ${sign}
     from unnest(${sql.param(usable.map((r) => r.organization_id))}::uuid[], ${sql.param(usable.map((r) => r.day))}::date[],
                 ${sql.param(usable.map((r) => r.phone_number_id ?? ""))}::text[], ${sql.param(usable.map((r) => r.category))}::text[],
                 ${sql.param(usable.map((r) => Number(r.n)))}::int[], ${sql.param(usable.map((r) => Number(r.cents)))}::bigint[])
-         as u(organization_id, day, phone_number_id, category, n, cents)
-    on conflict (organization_id, day, phone_number_id, category) do update
-      set messages = billing_usage_daily.messages + excluded.messages, amount_cents = billing_usage_daily.amount_cents + excluded.amount_cents`);
+         as u(organization_id, day, phone_number_id, category, n, cents)`);
 }
 
 /**

@@ -5,6 +5,7 @@ import { runWalletAlerts } from "./alerts";
 import { BILLING_CYCLE_EVERY_SECONDS, BILLING_CYCLE_QUEUE, runBillingCycle } from "./cycle";
 import { settlePendingPrompts } from "./mpesa";
 import { settlePendingCards } from "./card";
+import { foldUsage, USAGE_FOLD_EVERY_SECONDS, USAGE_FOLD_QUEUE } from "./usage-fold";
 
 /** Pending M-Pesa prompts and card checkouts are looked at this often (their own schedules inside). */
 export const PAYMENTS_CHECK_QUEUE = "billing.payments-check";
@@ -29,6 +30,15 @@ export function registerBillingJobs() {
     run: () => runBillingCycle().then(() => undefined),
   });
   registerRecurringJob({ name: "billing-cycle", queue: BILLING_CYCLE_QUEUE, everySeconds: BILLING_CYCLE_EVERY_SECONDS });
+  // The usage fold (decision 173): charges' pending usage added into the daily rollup, every 2 s.
+  registerJobHandler({
+    queue: USAGE_FOLD_QUEUE,
+    batchSize: 1,
+    maxAttempts: 3,
+    transactional: false,
+    run: () => foldUsage().then(() => undefined),
+  });
+  registerRecurringJob({ name: "billing-usage-fold", queue: USAGE_FOLD_QUEUE, everySeconds: USAGE_FOLD_EVERY_SECONDS });
   // Payments whose callback never came: Safaricom's STK query, Paystack's verification (calls out).
   registerJobHandler({
     queue: PAYMENTS_CHECK_QUEUE,

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rawQuery } from "../../infrastructure/db/client";
+import { USAGE_ROWS } from "./usage-fold";
 
 /** Options of messagesUsedThisMonthSql: whose messages. */
 export interface MonthUsageScope {
@@ -14,7 +15,7 @@ export interface MonthUsageScope {
 /**
  * "Messages this month", the one definition every page uses: the messages counted against the plan
  * this Africa/Nairobi month, as the plan's charges counted them (`billing_usage_daily`, kept by
- * every charge and refund). The tenant's Dashboard and Billing usage bar, the console's Overview,
+ * every charge and refund, with what waits for the usage fold: decision 173). The tenant's Dashboard and Billing usage bar, the console's Overview,
  * Users and WhatsApp tabs, the session's user and the public API's account all read it, as SQL for a
  * scalar subquery. SMS (category `sms`, issue 77) are not among them: they are priced per part, on
  * their own invoice line (cycle.ts). It reads a row per day, number and category, never the messages themselves, so
@@ -23,7 +24,7 @@ export interface MonthUsageScope {
 export function messagesUsedThisMonthSql(scope: string | MonthUsageScope) {
   const { organization, phoneNumbers, at = "now()" } = typeof scope === "string" ? { organization: scope } : scope;
   const month = `date_trunc('month', ${at} at time zone 'Africa/Nairobi')`;
-  return `(select coalesce(sum(u.messages), 0)::int from billing_usage_daily u
+  return `(select coalesce(sum(u.messages), 0)::int from ${USAGE_ROWS} u
             where u.day >= (${month})::date and u.day < (${month} + interval '1 month')::date and u.category <> 'sms'${
               organization === null ? "" : `\n              and u.organization_id = ${organization}`
             }${phoneNumbers ? `\n              and u.phone_number_id in ${phoneNumbers}` : ""})`;

@@ -4,6 +4,7 @@ import { paymentView, type PaymentRow, type PaymentView } from "./payments";
 import { periodAt, type Period } from "./periods";
 import { listPlans } from "./settings";
 import { walletSummary } from "./summary";
+import { USAGE_ROWS } from "./usage-fold";
 import { m } from "~/paraglide/messages";
 
 /**
@@ -37,7 +38,7 @@ export async function spendBreakdown(organizationId: string, period: Pick<Period
     `select u.category, u.phone_number_id, max(n.display_phone_number) as display,
             grouping(u.category)::int as grouped_by_category,
             sum(u.messages)::bigint as messages, sum(u.amount_cents)::bigint as amount_cents
-     from billing_usage_daily u
+     from ${USAGE_ROWS} u
      left join whatsapp_phone_numbers n on n.phone_number_id = u.phone_number_id and n.organization_id = u.organization_id
      where u.organization_id = $1 and u.day between $2::date and $3::date
      group by grouping sets ((u.category), (u.phone_number_id))

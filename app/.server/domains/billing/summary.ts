@@ -1,6 +1,7 @@
 import { rawQuery } from "../../infrastructure/db/client";
 import { periodAt } from "./periods";
 import { messagesUsedThisMonthSql } from "./month-usage";
+import { USAGE_ROWS } from "./usage-fold";
 
 /**
  * The organisation's billing at a glance: the wallet, the plan and this period's usage against its
@@ -25,7 +26,7 @@ export async function walletSummary(organizationId: string, now = new Date()) {
             ${messagesUsedThisMonthSql({ organization: "o.id", at: "$4::timestamptz" })} as used, coalesce(u.spent, 0) as spent
      from organizations o
      left join wallets w on w.organization_id = o.id
-     left join lateral (select sum(amount_cents) as spent from billing_usage_daily
+     left join lateral (select sum(amount_cents) as spent from ${USAGE_ROWS} x
                         where organization_id = o.id and day between $2::date and $3::date) u on true
      where o.id = $1`,
     [organizationId, period.start, period.end, now.toISOString()],

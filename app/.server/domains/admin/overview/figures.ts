@@ -1,4 +1,5 @@
 import { alertInWords } from "../system/alerts";
+import { USAGE_ROWS } from "../../billing";
 import { sql } from "drizzle-orm";
 import { db, readDb } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
@@ -167,7 +168,7 @@ export async function messageVolume(_scope: PlatformScope) {
     sql`
     with days as (select generate_series(${nairobiToday} - ${sql.raw(String(VOLUME_DAYS - 1))}, ${nairobiToday}, interval '1 day')::date as day),
     totals as (
-      select u.day, sum(u.messages) as sent from billing_usage_daily u
+      select u.day, sum(u.messages) as sent from ${sql.raw(USAGE_ROWS)} u
       where u.day > ${nairobiToday} - ${sql.raw(String(VOLUME_DAYS))} and u.day <= ${nairobiToday} and u.category <> 'sms'
       group by u.day)
     select d.day::text as day, to_char(d.day, 'FMDD Mon') as label, coalesce(t.sent, 0) as sent,

@@ -146,6 +146,21 @@ export const billingUsageDaily = pgTable(
   ],
 );
 
+/**
+ * What charges and refunds add to billing_usage_daily, waiting for the usage fold (decision 173): an
+ * insert that never waits, where an upsert of the day's row made every charge of an organisation wait
+ * for the one before it to commit. Readers add these rows to the rollup's, so nothing lags.
+ */
+export const billingUsagePending = pgTable("billing_usage_pending", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  organizationId: uuid("organization_id").notNull(),
+  day: date("day").notNull(),
+  phoneNumberId: text("phone_number_id").notNull(),
+  category: text("category").notNull(),
+  messages: integer("messages").notNull(),
+  amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+});
+
 export const PAYMENT_METHODS = ["mpesa", "card", "bank", "c2b"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const PAYMENT_STATUSES = ["pending", "completed", "failed"] as const;
