@@ -153,7 +153,15 @@ async function run() {
     // Two audiences: contacts tagged per campaign, opted in; the unreachable ones wrote by SMS an hour ago.
     if (recipientsCount * share > 10_000 || recipientsCount > 200_000)
       throw new Error("at most 10,000 unreachable and 200,000 people a campaign");
-    const groups = { baseline: audience("7", recipientsCount, share), fallback: audience("1", recipientsCount, share) };
+    // A warm-up campaign first (a twentieth of the size, not measured): the first campaign after the
+    // server starts also pays for HubSpot's first sweep (decision 172) and the analytics fold's
+    // catching up with the demo's history, which made the baseline look slower than it is.
+    const warmupCount = Math.max(1000, Math.round(recipientsCount / 20));
+    const groups = {
+      warmup: audience("9", warmupCount, share),
+      baseline: audience("7", recipientsCount, share),
+      fallback: audience("1", recipientsCount, share),
+    };
     for (const [tag, people] of Object.entries(groups)) {
       await query(
         `${BENCH_SQL} insert into contacts (organization_id, name, phone, tags, opt_in)
@@ -195,6 +203,7 @@ async function run() {
         ...(smsFallback ? { smsFallback } : {}),
       });
       const unreachable = groups[tag].filter((p) => p.unreachable).length;
+      const size = groups[tag].length;
       const wall = performance.now();
       for (let last = 0; ;) {
         await sleep(1000);
@@ -210,7 +219,7 @@ async function run() {
           last = at;
           console.log(`  ${tag} ${at.toFixed(0)} s: ${p.accepted} accepted, ${p.failed} failed, ${p.sms} SMS accepted by Africa's Talking`);
         }
-        const done = p.accepted >= recipientsCount && p.failed >= unreachable && (!smsFallback || p.sms >= unreachable);
+        const done = p.accepted >= size && p.failed >= unreachable && (!smsFallback || p.sms >= unreachable);
         if (done || at > Number(args["timeout-seconds"])) break;
       }
       const times = (
@@ -225,6 +234,9 @@ async function run() {
       return { id: campaign.id, accepted: times.length, sustained, lastAccepted: times.at(-1), unreachable };
     };
 
+    console.log(`Warm-up: ${warmupCount.toLocaleString("en-US")} people, no fallback, not measured ...`);
+    await runCampaign("warmup", null);
+    await sleep(5000);
     console.log(`Baseline: ${recipientsCount.toLocaleString("en-US")} people, no fallback ...`);
     await query("select pg_stat_statements_reset()");
     const baseline = await runCampaign("baseline", null);
