@@ -20,6 +20,12 @@ import { paymentsHarnessForFile } from "./payments-harness";
 export function paymentRequestsHarnessForFile() {
   const meta = metaSandboxForFile();
   const pay = paymentsHarnessForFile();
+  // What `until` reports when it gives up: the customer's webhooks the Meta sandbox has not delivered.
+  sandboxState = () =>
+    meta.sandbox
+      .deliveries()
+      .filter((d) => d.state !== "delivered")
+      .map((d) => ({ fields: d.fields, state: d.state, attempts: d.attempts, lastStatus: d.lastStatus, lastError: d.lastError }));
   /** Both harnesses' settings at once (each sets the whole environment), with `extra` over them. */
   function setHarnessEnv(extra: Record<string, string> = {}) {
     setEnv(
@@ -115,6 +121,28 @@ export function paymentRequestsHarnessForFile() {
  * test's (CI's PostgreSQL pass, twice).
  */
 export async function until<T>(read: () => Promise<T>, check: (value: T) => boolean) {
+  try {
+    return await waitRunningJobs(read, check);
+  } catch (error) {
+    // Where it stopped: the jobs not finished, the request's attempts, the webhooks not delivered.
+    const jobs = await rawQuery(
+      `select queue, attempts, run_at, locked_until, last_error from jobs where finished_at is null and failed_at is null order by id desc limit 20`,
+    );
+    const attempts = await rawQuery(
+      `select request_id, state, result_code, result_desc, checkout_request_id, finished_at from payment_attempts order by created_at desc limit 5`,
+    );
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\n` +
+        `jobs waiting: ${JSON.stringify(jobs)}\nlatest payment attempts: ${JSON.stringify(attempts)}\n` +
+        `webhooks not delivered: ${JSON.stringify(sandboxState?.() ?? [])}`,
+    );
+  }
+}
+
+/** The customer's webhooks the Meta sandbox has not delivered (set by the harness of the file). */
+let sandboxState: (() => unknown[]) | undefined;
+
+function waitRunningJobs<T>(read: () => Promise<T>, check: (value: T) => boolean) {
   return vi.waitFor(
     async () => {
       const retried = await rawQuery<{ queue: string; attempts: number; last_error: string }>(
@@ -129,7 +157,9 @@ export async function until<T>(read: () => Promise<T>, check: (value: T) => bool
       if (!check(value)) throw new Error(`not yet: ${JSON.stringify(value)}`);
       return value;
     },
-    { timeout: 30_000, interval: 25 },
+    // A minute: the customer's webhook is retried by the Meta sandbox (10 s a try, then 1, 2, 4 s...) when Jumbe answered
+    // late on a loaded machine.
+    { timeout: 60_000, interval: 25 },
   );
 }
 
