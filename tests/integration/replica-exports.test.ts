@@ -6,7 +6,7 @@
 // import the job wrote; a standby stopped mid-export, or lagging past the maximum, hands the rest to
 // the primary with no error. PostgreSQL only: PGlite has no replica.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { closeDatabase, openDatabase, rawQuery } from "~/.server/infrastructure/db/client";
+import { closeDatabase, rawQuery } from "~/.server/infrastructure/db/client";
 import { measureReplica, replicaStatus } from "~/.server/infrastructure/db/replica";
 import { WRITE_MARK_COOKIE } from "~/.server/infrastructure/http/cookies";
 import { saveContact } from "~/.server/domains/contacts/manage";
@@ -18,6 +18,7 @@ import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { APP, cookieHeader, formRequest } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 import { replicationAvailable, startReplicatedClusters, type ReplicatedClusters } from "../support/replica";
+import { openOnReplicatedClusters, standbyCaughtUp } from "../support/replica-db";
 
 const enabled = !!process.env.TEST_DATABASE_URL && replicationAvailable();
 if (process.env.TEST_DATABASE_URL && !enabled) console.warn("pg_basebackup not found: skipping the replica export tests");
@@ -55,20 +56,8 @@ function uploadOf(csv: string) {
 describe.skipIf(!enabled)("exports on the read replica", () => {
   let clusters: ReplicatedClusters;
 
-  async function open(maxLagMs: number) {
-    await closeDatabase();
-    await openDatabase({ databaseUrl: clusters.primaryUrl, poolSize: 4, replica: { url: clusters.standbyUrl, maxLagMs } });
-  }
-
-  async function caughtUp() {
-    await vi.waitFor(
-      async () => {
-        await measureReplica();
-        expect(replicaStatus()).toMatchObject({ state: "serving", lagBytes: 0 });
-      },
-      { timeout: 60_000, interval: 100 },
-    );
-  }
+  const open = (maxLagMs: number) => openOnReplicatedClusters(clusters, maxLagMs);
+  const caughtUp = standbyCaughtUp;
 
   /** Runs `work` with the standby's replay paused, and waits for it to catch up afterwards. */
   async function replayPaused(work: () => Promise<void>) {

@@ -6,7 +6,7 @@
 // with no error, and back. PostgreSQL only: PGlite has no replica.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { closeDatabase, openDatabase, readDb } from "~/.server/infrastructure/db/client";
+import { closeDatabase, readDb } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
 import { measureReplica, parseLsn, replicaStatus, withReadScope } from "~/.server/infrastructure/db/replica";
 import { writeMark } from "~/.server/infrastructure/http/read-your-writes";
@@ -18,6 +18,7 @@ import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { formRequest } from "../support/http";
 import { appFetch } from "../support/in-process-app";
 import { replicationAvailable, startReplicatedClusters, type ReplicatedClusters } from "../support/replica";
+import { openOnReplicatedClusters, standbyCaughtUp } from "../support/replica-db";
 
 const enabled = !!process.env.TEST_DATABASE_URL && replicationAvailable();
 if (process.env.TEST_DATABASE_URL && !enabled) console.warn("pg_basebackup not found: skipping the read replica tests");
@@ -35,20 +36,8 @@ const asVisitor = <T>(work: () => Promise<T>) => withReadScope(null, work);
 describe.skipIf(!enabled)("a read replica for heavy reads", () => {
   let clusters: ReplicatedClusters;
 
-  async function open(maxLagMs: number) {
-    await closeDatabase();
-    await openDatabase({ databaseUrl: clusters.primaryUrl, poolSize: 4, replica: { url: clusters.standbyUrl, maxLagMs } });
-  }
-
-  async function caughtUp() {
-    await vi.waitFor(
-      async () => {
-        await measureReplica();
-        expect(replicaStatus()).toMatchObject({ state: "serving", lagBytes: 0 });
-      },
-      { timeout: 60_000, interval: 100 },
-    );
-  }
+  const open = (maxLagMs: number) => openOnReplicatedClusters(clusters, maxLagMs);
+  const caughtUp = standbyCaughtUp;
 
   beforeAll(async () => {
     clusters = await startReplicatedClusters();
