@@ -7,3 +7,5 @@ CREATE TABLE "billing_usage_pending" (
 	"messages" integer NOT NULL,
 	"amount_cents" bigint NOT NULL
 );
+--> statement-breakpoint
+CREATE INDEX "billing_usage_pending_org_day_idx" ON "billing_usage_pending" USING btree ("organization_id","day");

@@ -5,8 +5,8 @@
 // (the standby), the person who wrote it gets it (the primary), and so does an export right after an
 // import the job wrote; a standby stopped mid-export, or lagging past the maximum, hands the rest to
 // the primary with no error. PostgreSQL only: PGlite has no replica.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { closeDatabase, rawQuery } from "~/.server/infrastructure/db/client";
+import { describe, expect, it, vi } from "vitest";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 import { measureReplica, replicaStatus } from "~/.server/infrastructure/db/replica";
 import { WRITE_MARK_COOKIE } from "~/.server/infrastructure/http/cookies";
 import { saveContact } from "~/.server/domains/contacts/manage";
@@ -17,8 +17,8 @@ import { runJobBatch } from "~/.server/infrastructure/jobs/worker";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { APP, cookieHeader, formRequest } from "../support/http";
 import { appFetch } from "../support/in-process-app";
-import { replicationAvailable, startReplicatedClusters, type ReplicatedClusters } from "../support/replica";
-import { openOnReplicatedClusters, standbyCaughtUp } from "../support/replica-db";
+import { replicationAvailable } from "../support/replica";
+import { replicatedPairForFile } from "../support/replica-db";
 
 const enabled = !!process.env.TEST_DATABASE_URL && replicationAvailable();
 if (process.env.TEST_DATABASE_URL && !enabled) console.warn("pg_basebackup not found: skipping the replica export tests");
@@ -54,33 +54,20 @@ function uploadOf(csv: string) {
 }
 
 describe.skipIf(!enabled)("exports on the read replica", () => {
-  let clusters: ReplicatedClusters;
-
-  const open = (maxLagMs: number) => openOnReplicatedClusters(clusters, maxLagMs);
-  const caughtUp = standbyCaughtUp;
+  const pair = replicatedPairForFile();
+  const { open, caughtUp } = pair;
 
   /** Runs `work` with the standby's replay paused, and waits for it to catch up afterwards. */
   async function replayPaused(work: () => Promise<void>) {
     await caughtUp();
-    await clusters.standby("select pg_wal_replay_pause()");
+    await pair.clusters.standby("select pg_wal_replay_pause()");
     try {
       await work();
     } finally {
-      await clusters.standby("select pg_wal_replay_resume()");
+      await pair.clusters.standby("select pg_wal_replay_resume()");
     }
     await caughtUp();
   }
-
-  beforeAll(async () => {
-    clusters = await startReplicatedClusters();
-    await open(60_000);
-    await caughtUp();
-  }, 120_000);
-
-  afterAll(async () => {
-    await closeDatabase();
-    clusters?.destroy();
-  });
 
   it("serves the contacts export from the standby, and the person's own new contact from the primary", async () => {
     const t = await owner("Soko Fresh Grocers");
@@ -151,7 +138,7 @@ describe.skipIf(!enabled)("exports on the read replica", () => {
       [t.actor.organizationId],
     );
     await caughtUp();
-    await clusters.standby("select pg_wal_replay_pause()");
+    await pair.clusters.standby("select pg_wal_replay_pause()");
     let stopped = false;
     try {
       // Only the primary has these: one first in the export's order (in its first chunk), one last.
@@ -179,7 +166,7 @@ describe.skipIf(!enabled)("exports on the read replica", () => {
       // The first chunk came from the standby: Early Bird, first in order on the primary, is not in it.
       expect(text).toContain("Mteja ");
       expect(text).not.toContain("Early Bird");
-      clusters.stopStandby();
+      pair.clusters.stopStandby();
       stopped = true;
       for (;;) {
         const { value, done } = await reader.read();
@@ -193,8 +180,8 @@ describe.skipIf(!enabled)("exports on the read replica", () => {
       expect(text).toContain("Late Comer");
       expect(replicaStatus()).toMatchObject({ state: "down" });
     } finally {
-      if (stopped) clusters.startStandby();
-      else await clusters.standby("select pg_wal_replay_resume()");
+      if (stopped) pair.clusters.startStandby();
+      else await pair.clusters.standby("select pg_wal_replay_resume()");
     }
     await caughtUp();
     expect((await download(CONTACTS, t.cookie)).text).toContain("Early Bird");
@@ -233,14 +220,14 @@ describe.skipIf(!enabled)("exports on the read replica", () => {
 
     // The standby stopped: the export is the primary's, with no error.
     await recordActivity({ organizationId: t.actor.organizationId, type: "billing", status: "success", action: "Refund issued" });
-    clusters.stopStandby();
+    pair.clusters.stopStandby();
     try {
       const down = await download(ACTIVITY, t.cookie);
       expect(down.status).toBe(200);
       expect(down.text).toContain("Refund issued");
       expect(replicaStatus()).toMatchObject({ state: "down" });
     } finally {
-      clusters.startStandby();
+      pair.clusters.startStandby();
     }
     await caughtUp();
   });

@@ -4,9 +4,9 @@
 // standby's replay is paused, when other people still read the replica until its lag passes the
 // maximum; /metrics shows the lag; the standby stopped and started again sends reads to the primary
 // with no error, and back. PostgreSQL only: PGlite has no replica.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { closeDatabase, readDb } from "~/.server/infrastructure/db/client";
+import { readDb } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
 import { measureReplica, parseLsn, replicaStatus, withReadScope } from "~/.server/infrastructure/db/replica";
 import { writeMark } from "~/.server/infrastructure/http/read-your-writes";
@@ -17,8 +17,8 @@ import { prometheusText } from "~/.server/domains/admin/system/prometheus";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { formRequest } from "../support/http";
 import { appFetch } from "../support/in-process-app";
-import { replicationAvailable, startReplicatedClusters, type ReplicatedClusters } from "../support/replica";
-import { openOnReplicatedClusters, standbyCaughtUp } from "../support/replica-db";
+import { replicationAvailable } from "../support/replica";
+import { replicatedPairForFile } from "../support/replica-db";
 
 const enabled = !!process.env.TEST_DATABASE_URL && replicationAvailable();
 if (process.env.TEST_DATABASE_URL && !enabled) console.warn("pg_basebackup not found: skipping the read replica tests");
@@ -34,22 +34,8 @@ const onStandby = async () =>
 const asVisitor = <T>(work: () => Promise<T>) => withReadScope(null, work);
 
 describe.skipIf(!enabled)("a read replica for heavy reads", () => {
-  let clusters: ReplicatedClusters;
-
-  const open = (maxLagMs: number) => openOnReplicatedClusters(clusters, maxLagMs);
-  const caughtUp = standbyCaughtUp;
-
-  beforeAll(async () => {
-    clusters = await startReplicatedClusters();
-    // The file's own pair in place of the file's database: migrated on the primary, streamed to the standby.
-    await open(60_000);
-    await caughtUp();
-  }, 120_000);
-
-  afterAll(async () => {
-    await closeDatabase();
-    clusters?.destroy();
-  });
+  const pair = replicatedPairForFile();
+  const { open, caughtUp } = pair;
 
   it("reads analytics and the console's figures from the standby, and nothing outside a request's read scope", async () => {
     const { organization } = await createVerifiedUser({ businessName: "Nyota Savings Sacco" });
@@ -69,10 +55,10 @@ describe.skipIf(!enabled)("a read replica for heavy reads", () => {
     const owner = await createVerifiedUser({ businessName: "Baraka Hardware" });
     const cookie = await signedInCookie(owner.email, owner.password);
     await caughtUp();
-    await clusters.standby("select pg_wal_replay_pause()");
+    await pair.clusters.standby("select pg_wal_replay_pause()");
     try {
       // The person changes their language (a POST that writes): the answer carries the primary's position.
-      const [{ lsn: before }] = (await clusters.primary("select pg_current_wal_lsn()::text as lsn")) as [{ lsn: string }];
+      const [{ lsn: before }] = (await pair.clusters.primary("select pg_current_wal_lsn()::text as lsn")) as [{ lsn: string }];
       const answer = await appFetch(formRequest("/language", { locale: "sw", redirectTo: "/dashboard" }, { cookie }));
       expect(answer.status).toBe(302);
       const set = answer.headers.getSetCookie().find((c) => c.startsWith(`${WRITE_MARK_COOKIE}=`));
@@ -96,7 +82,7 @@ describe.skipIf(!enabled)("a read replica for heavy reads", () => {
 
       // A new organisation on the primary, not replayed: the person who wrote reads it, a visitor the standby's figure.
       await createVerifiedUser({ businessName: "Mama Oliech Foods" });
-      const [{ lsn: after }] = (await clusters.primary("select pg_current_wal_insert_lsn()::text as lsn")) as [{ lsn: string }];
+      const [{ lsn: after }] = (await pair.clusters.primary("select pg_current_wal_insert_lsn()::text as lsn")) as [{ lsn: string }];
       const asWriter = <T>(work: () => Promise<T>) => withReadScope(parseLsn(after), work);
       expect(await asWriter(organisations)).toBe(2);
       expect(await asWriter(onStandby)).toBe(false);
@@ -121,7 +107,7 @@ describe.skipIf(!enabled)("a read replica for heavy reads", () => {
       expect(Number(/^jumbe_replica_lag_seconds (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(1);
       expect(Number(/^jumbe_replica_lag_bytes (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
     } finally {
-      await clusters.standby("select pg_wal_replay_resume()");
+      await pair.clusters.standby("select pg_wal_replay_resume()");
     }
     // Replay resumed: the standby catches up and serves again.
     await caughtUp();
@@ -137,7 +123,7 @@ describe.skipIf(!enabled)("a read replica for heavy reads", () => {
     await createVerifiedUser({ businessName: "Tumaini Pharmacy" });
     await caughtUp();
     expect(await asVisitor(onStandby)).toBe(true);
-    clusters.stopStandby();
+    pair.clusters.stopStandby();
     try {
       // The first read finds the standby gone and is answered by the primary; the next ones go there at once.
       expect(await asVisitor(organisations)).toBe(1);
@@ -146,7 +132,7 @@ describe.skipIf(!enabled)("a read replica for heavy reads", () => {
       const { text } = await prometheusText();
       expect(text).toMatch(/^jumbe_replica_up 0$/m);
     } finally {
-      clusters.startStandby();
+      pair.clusters.startStandby();
     }
     await caughtUp();
     expect(await asVisitor(onStandby)).toBe(true);

@@ -1,7 +1,7 @@
-import { expect, vi } from "vitest";
+import { afterAll, beforeAll, expect, vi } from "vitest";
 import { closeDatabase, openDatabase } from "~/.server/infrastructure/db/client";
 import { measureReplica, replicaStatus } from "~/.server/infrastructure/db/replica";
-import type { ReplicatedClusters } from "./replica";
+import { startReplicatedClusters, type ReplicatedClusters } from "./replica";
 
 // Jumbe opened on a replicated pair of tests/support/replica.ts (kept apart from it: bench/fault-runs.ts
 // starts the clusters outside the test runner).
@@ -21,4 +21,30 @@ export async function standbyCaughtUp() {
     },
     { timeout: 60_000, interval: 100 },
   );
+}
+
+/**
+ * The file's own replicated pair in place of the file's database (migrated on the primary, streamed
+ * to the standby), Jumbe opened on both with a 60 s lag limit; gone after the file.
+ */
+export function replicatedPairForFile() {
+  let clusters: ReplicatedClusters | undefined;
+  const pair = {
+    get clusters() {
+      if (!clusters) throw new Error("The replicated pair is not started yet.");
+      return clusters;
+    },
+    open: (maxLagMs: number) => openOnReplicatedClusters(pair.clusters, maxLagMs),
+    caughtUp: standbyCaughtUp,
+  };
+  beforeAll(async () => {
+    clusters = await startReplicatedClusters();
+    await pair.open(60_000);
+    await standbyCaughtUp();
+  }, 120_000);
+  afterAll(async () => {
+    await closeDatabase();
+    clusters?.destroy();
+  });
+  return pair;
 }
