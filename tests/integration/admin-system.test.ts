@@ -616,6 +616,11 @@ describe("/metrics", () => {
     await db().execute(sql`insert into jobs (queue, payload, run_at) values ('test.slow', '{}'::jsonb, now() - interval '10 minutes')`);
     await db().execute(sql`insert into webhook_events (body, signature) values ('{}', 'sha256=x')`);
     await db().execute(sql`insert into system_alerts (rule, key, level, title) values ('queue_lag', 'test.slow', 'error', 'Slow')`);
+    // Two charges the fold has not reached yet.
+    await db().execute(
+      sql`insert into billing_usage_pending (organization_id, day, phone_number_id, category, messages, amount_cents)
+          values (gen_random_uuid(), current_date, 'pn', 'marketing', 1, 120), (gen_random_uuid(), current_date, 'pn', 'utility', 1, 40)`,
+    );
     noteRequest("GET", 200, 8);
     const ok = await scrape(`Bearer ${token}`);
     expect(ok.status).toBe(200);
@@ -623,6 +628,7 @@ describe("/metrics", () => {
     expect(ok.data).toMatch(/^jumbe_jobs_ready 1$/m);
     expect(ok.data).toMatch(/^jumbe_jobs_oldest_ready_seconds (59\d|6\d\d)$/m);
     expect(ok.data).toMatch(/^jumbe_webhook_backlog 1$/m);
+    expect(ok.data).toMatch(/^jumbe_usage_pending 2$/m);
     expect(ok.data).toMatch(/^jumbe_alerts_open\{level="error"\} 1$/m);
     expect(ok.data).toMatch(/^jumbe_alerts_open\{level="warning"\} 0$/m);
     expect(ok.data).toMatch(/^jumbe_http_requests_total\{method="GET",status="2xx"\} \d+$/m);

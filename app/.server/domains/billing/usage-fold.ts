@@ -47,3 +47,9 @@ export async function foldUsage() {
     if (n < BATCH) return moved;
   }
 }
+
+/** How many charges wait for the fold (/metrics): a few seconds' worth, unless the fold has stopped. */
+export async function pendingUsageRows() {
+  const [row] = await queryRows<{ n: number | string }>(db(), sql`select count(*) as n from billing_usage_pending`);
+  return Number(row?.n ?? 0);
+}

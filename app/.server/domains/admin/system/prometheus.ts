@@ -6,6 +6,7 @@ import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { processState } from "../../../infrastructure/process-state";
 import { instanceRegistry } from "../../../infrastructure/metrics/instance";
+import { pendingUsageRows } from "../../billing/usage-fold";
 import { queueFigures } from "./figures";
 
 /**
@@ -36,14 +37,19 @@ const platform = processState("admin-system-prometheus", () => {
     webhookBacklog: gauge("jumbe_webhook_backlog", "Webhook deliveries stored and not yet processed."),
     webhookLag: gauge("jumbe_webhook_lag_seconds", "How long the oldest unprocessed webhook delivery has waited, in seconds."),
     webhooksReceived: gauge("jumbe_webhooks_received_last_minute", "Webhook deliveries received in the last minute."),
+    usagePending: gauge(
+      "jumbe_usage_pending",
+      "Charges counted and not yet folded into the daily usage rollup (billing.usage-fold runs every 2 s): a figure that keeps growing means the fold has stopped.",
+    ),
     alerts: gauge("jumbe_alerts_open", "Open system alerts, by level.", ["level"]),
   };
 });
 
 /** The scrape's text: the platform gauges read now, then this instance's metrics. */
 export async function prometheusText() {
-  const [figures, alerts] = await Promise.all([
+  const [figures, usagePending, alerts] = await Promise.all([
     queueFigures(),
+    pendingUsageRows(),
     queryRows<{ level: string; n: number }>(
       db(),
       sql`select level, count(*)::int as n from system_alerts where resolved_at is null group by level`,
@@ -54,6 +60,7 @@ export async function prometheusText() {
   platform.webhookBacklog.set(figures.webhookBacklog);
   platform.webhookLag.set(figures.webhookLagSeconds);
   platform.webhooksReceived.set(figures.webhooksLastMinute);
+  platform.usagePending.set(usagePending);
   for (const level of ["warning", "error"]) platform.alerts.set({ level }, Number(alerts.find((a) => a.level === level)?.n ?? 0));
   const merged = Registry.merge([instanceRegistry(), platform.registry]);
   return { contentType: instanceRegistry().contentType, text: await merged.metrics() };
