@@ -46,8 +46,9 @@ export function signedInPages(routesSource) {
       continue;
     }
     const route = as && line.match(/^\s*route\("([^"]+)",\s*"([^"]+)"/);
-    // A path with a parameter (templates/:id/edit) needs a record to name; it is left out.
-    if (route && route[2].endsWith(".tsx") && !(route[1] in NOT_PAGES) && !route[1].includes(":"))
+    // A path with a parameter (templates/:id/edit) needs a record to name, and a splat (the console's
+    // "admin/*", its 404 page) names no page: both are left out.
+    if (route && route[2].endsWith(".tsx") && !(route[1] in NOT_PAGES) && !/[:*]/.test(route[1]))
       pages.push({ path: `/${route[1]}${QUERIES[route[1]] ?? ""}`, as: ADMIN_SHELL_PAGES.has(route[1]) ? "admin" : as });
   }
   if (pages.length) return pages;

@@ -281,6 +281,32 @@ describe("contacts both ways", () => {
     expect((await settingsPost(t, { intent: "follow-list", listId: "999999" })).status).toBe(400);
   });
 
+  it("the settings page asks HubSpot for the portal's lists once a minute; following a list checks it against HubSpot now (decision 176)", async () => {
+    const t = await tenant("Nanyuki Dairy");
+    await connect(t);
+    const listSearches = () => h.sandbox.calls().filter((c) => c.path.endsWith("/crm/v3/lists/search")).length;
+    const names = (page: { data: Record<string, unknown> }) => (page.data.lists as { name: string }[]).map((l) => l.name).sort();
+    const first = await settings(t);
+    expect(first.status).toBe(200);
+    expect(names(first)).toContain("VIP customers");
+    const asked = listSearches();
+    expect(asked).toBeGreaterThan(0);
+    // Ten more views within the minute: the lists as read, no call to HubSpot (its 100 calls per 10 s are the sync's).
+    for (let i = 0; i < 10; i++) expect(names(await settings(t))).toEqual(names(first));
+    expect(listSearches()).toBe(asked);
+    // A list made in HubSpot meanwhile: following it is checked against HubSpot's lists now, and the page then shows it.
+    const { json: made } = await h.control<{ list: { listId: string } }>(`/portals/${DUKA_HUB_ID}/lists`, {
+      method: "POST",
+      body: { name: "Wholesale buyers", contactIds: [] },
+    });
+    expect((await settingsPost(t, { intent: "follow-list", listId: made.list.listId })).status).toBe(302);
+    expect(listSearches()).toBe(asked + 1);
+    const after = await settings(t);
+    expect(names(after)).toEqual([...names(first), "Wholesale buyers"].sort());
+    expect((after.data.sources as { name: string }[]).map((s) => s.name)).toContain("Wholesale buyers");
+    expect(listSearches()).toBe(asked + 1);
+  });
+
   it("the conflict rule: the later change wins; on a tie Jumbe's", async () => {
     expect(hubspotWins({ jumbeSyncedAt: 100, hubspotModifiedAt: 100, jumbeChangedAt: 100 }, 150)).toBe(true);
     expect(hubspotWins({ jumbeSyncedAt: 100, hubspotModifiedAt: 100, jumbeChangedAt: 200 }, 150)).toBe(false);

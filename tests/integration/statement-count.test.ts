@@ -228,6 +228,17 @@ describe.skipIf(!buildExists())("SQL statements per page (built server)", () => 
     expect(over).toEqual([]);
   });
 
+  it("reads HubSpot's settings page's connection once, and its kept lists without the token (decision 176)", async () => {
+    // The first view asks HubSpot for the portal's lists (the token, its pacing); within the minute the next views take them as read.
+    const first = await statementsOf("/integrations/hubspot", demo);
+    expect(first.status).toBe(200);
+    // session with the shell's counts (one statement); side by side: the connections, the HubSpot connection (read once
+    // for the lists and the missing properties: it was read twice more), the followed sources
+    const again = await statementsOf("/integrations/hubspot", demo);
+    expect(again.status).toBe(200);
+    expect(again.statements, `the first view sent ${first.statements}`).toBe(4);
+  });
+
   it("keeps a payment's page and an invoice's page within their budgets", async () => {
     // A bank transfer makes a pending payment and its invoice through the JSON API.
     const started = await rawRequest(server.base, {

@@ -333,11 +333,21 @@ export function actionInWords(action: string): string {
 // The notification e-mail rules' changes: "Campaign finished: Owner, Admin to Owner, Agent; ...".
 const RULE_CHANGE = /^(?<event>[^:;]+): (?<before>[^;]+?) to (?<after>[^;]+)$/;
 
+/** The events' and roles' English names as a rule's change stores them, read once. */
+function englishRuleWords() {
+  return {
+    events: new Map<string, NotificationEvent>(EVENT_SETTINGS.map((setting) => [eventLabel(setting.event, "en"), setting.event])),
+    roles: new Map<string, OrgRole>(ORG_ROLES.map((role) => [inLocale("en", () => ROLE_WORDS[role]), role])),
+    nobody: m.app_activity_detail_nobody({}, { locale: "en" }),
+  };
+}
+let ruleWords: ReturnType<typeof englishRuleWords> | undefined;
+
 /** A saved rule's change in the request's language, if every part of it is Jumbe's words. */
 function ruleChangesInWords(text: string): string | undefined {
-  const events = new Map<string, NotificationEvent>(EVENT_SETTINGS.map((setting) => [eventLabel(setting.event, "en"), setting.event]));
-  const roles = new Map<string, OrgRole>(ORG_ROLES.map((role) => [inLocale("en", () => ROLE_WORDS[role]), role]));
-  const nobody = m.app_activity_detail_nobody({}, { locale: "en" });
+  // Most details are not a rule's change: they go before the English names are looked up.
+  if (!RULE_CHANGE.test(text.split("; ", 1)[0]!)) return undefined;
+  const { events, roles, nobody } = (ruleWords ??= englishRuleWords());
   const rolesInWords = (list: string) => {
     if (list === nobody) return m.app_activity_detail_nobody();
     const found = list.split(", ").map((name) => roles.get(name));

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { inLocale } from "../http/display-zone";
 import { englishOf, sayIn, words } from "./said";
 import { storedSentences } from "./stored";
@@ -35,6 +35,22 @@ describe("stored sentences", () => {
     ["app_notice_outcome_sent", { count: "count" }],
     ["app_notice_invoice_overdue_undated_body"],
   ]);
+
+  it("reads a text once: the same text again is answered without trying the patterns (decision 176)", () => {
+    const english = englishOf(words("app_notice_outcome_sent", { count: 12 }));
+    const first = sentences.read(english);
+    expect(first).toEqual(["app_notice_outcome_sent", { count: 12 }]);
+    expect(sentences.read("Not a sentence Jumbe stores")).toBeUndefined();
+    const exec = vi.spyOn(RegExp.prototype, "exec");
+    try {
+      expect(sentences.read(english)).toEqual(first);
+      expect(sentences.read("Not a sentence Jumbe stores")).toBeUndefined();
+      expect(sentences.say(english, "sw")).toBe(sayIn("sw", first));
+      expect(exec).not.toHaveBeenCalled();
+    } finally {
+      exec.mockRestore();
+    }
+  });
 
   it("reads each kind of input back from the English and says the sentence in the reader's language", () => {
     const english = englishOf(words("app_notice_invoice_issued_title", { number: "INV-2026-000123", amount: { kes: 123_456_750 } }));

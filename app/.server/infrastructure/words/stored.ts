@@ -98,6 +98,9 @@ function compile([key, inputs = {}]: StoredSentence): Compiled {
   return { key, names: order, regex: new RegExp(`^${source}$`) };
 }
 
+/** Texts whose reading each list keeps; past it, it starts again (the texts are a person's, unbounded). */
+const READ_BACK_KEPT = 2000;
+
 /**
  * The sentences one part of Jumbe stores, tried in order (list the more particular first: the first
  * whose inputs all read back wins).
@@ -105,7 +108,18 @@ function compile([key, inputs = {}]: StoredSentence): Compiled {
 export function storedSentences(list: readonly StoredSentence[]): StoredSentences {
   let compiled: Compiled[] | undefined;
   const kinds = new Map(list.map(([key, inputs = {}]) => [key, inputs]));
+  // What a text reads back to, once found: a page of the activity log says the same few sentences
+  // again and again, and each one not yet read is tried against every pattern (decision 176).
+  const known = new Map<string, Message | null>();
   const read = (text: string): Message | undefined => {
+    const found = known.get(text);
+    if (found !== undefined) return found ?? undefined;
+    const message = readAfresh(text);
+    if (known.size >= READ_BACK_KEPT) known.clear();
+    known.set(text, message ?? null);
+    return message;
+  };
+  const readAfresh = (text: string): Message | undefined => {
     compiled ??= list.map(compile);
     for (const { key, names, regex } of compiled) {
       const match = regex.exec(text);
