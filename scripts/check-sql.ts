@@ -11,10 +11,10 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { rawStatements, type Kind, type Statement, type Unverifiable } from "./raw-sql";
+import { pgliteExtensions } from "../app/.server/infrastructure/db/pglite-extensions";
 
 /**
  * What the drivers give for a column's type: both drizzle drivers leave dates, timestamps and
@@ -153,7 +153,7 @@ export function unverifiableProblems(unverifiable: Unverifiable[], allowed: Reco
 
 /** An in-memory PGlite with the project's migrations applied. */
 export async function migratedDatabase(root: string): Promise<PGlite> {
-  const database = await PGlite.create("memory://", { extensions: { pg_trgm } });
+  const database = await PGlite.create("memory://", { extensions: await pgliteExtensions() });
   await migrate(drizzle(database), { migrationsFolder: path.join(root, "drizzle") });
   return database;
 }

@@ -22,8 +22,11 @@ export async function withDatabase({ databaseUrl, dataDir }, work) {
   }
   const { PGlite } = await import("@electric-sql/pglite");
   // The server's extensions (app/.server/infrastructure/db/client.ts), or tables with their indexes cannot be written.
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const client = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { pg_trgm } });
+  const [{ pg_trgm }, { btree_gin }] = await Promise.all([
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("@electric-sql/pglite/contrib/btree_gin"),
+  ]);
+  const client = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { pg_trgm, btree_gin } });
   try {
     return await work(async (text, params) => (await client.query(text, params)).rows);
   } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { migrateUpTo } from "../support/migrations";
+import { pgliteExtensions } from "~/.server/infrastructure/db/pglite-extensions";
 
 // Migration 0085 (decision 164) rebuilds activity_logs, admin_audit_log and webhook_events as tables
 // partitioned by month. A database that already has rows in them must come out with every row, its
@@ -11,7 +11,7 @@ import { migrateUpTo } from "../support/migrations";
 
 describe("migration 0085", () => {
   it("moves each log's rows, ids kept, into their months' partitions", { timeout: 300_000 }, async () => {
-    const database = await PGlite.create("memory://", { extensions: { pg_trgm } });
+    const database = await PGlite.create("memory://", { extensions: await pgliteExtensions() });
     try {
       await migrateUpTo(database, 84);
       const [org] = (

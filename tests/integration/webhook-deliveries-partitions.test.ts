@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { messages, restHooks, webhookEndpoints } from "~/.server/infrastructure/db/schema";
@@ -20,6 +19,7 @@ import {
 import { enforceRetention } from "~/.server/domains/housekeeping/retention";
 import { migrateUpTo } from "../support/migrations";
 import { createVerifiedUser } from "../support/accounts";
+import { pgliteExtensions } from "~/.server/infrastructure/db/pglite-extensions";
 
 // Decision 169 (amends 164): webhook deliveries out are partitioned by month of created_at, and a
 // message's event is still delivered once per endpoint or REST hook however much later it is
@@ -292,7 +292,7 @@ describe("migration 0086", () => {
     "moves every delivery, with its id, into its month's partition and gives each message event its key",
     { timeout: 300_000 },
     async () => {
-      const database = await PGlite.create("memory://", { extensions: { pg_trgm } });
+      const database = await PGlite.create("memory://", { extensions: await pgliteExtensions() });
       try {
         await migrateUpTo(database, 85);
         const [org] = (

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { pgliteExtensions } from "~/.server/infrastructure/db/pglite-extensions";
 
 // Vitest's global setup for the integration tests: one database is created and migrated here, once
 // per run, and every test file's database starts from it.
@@ -57,11 +58,10 @@ export default async function setup(project: TestProject) {
     };
   }
   const { PGlite } = await import("@electric-sql/pglite");
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   // The extensions and migrations the app's own openDatabase uses (app/.server/infrastructure/db/client.ts).
-  const client = await PGlite.create("memory://", { extensions: { pg_trgm } });
+  const client = await PGlite.create("memory://", { extensions: await pgliteExtensions() });
   await migrate(drizzle(client), { migrationsFolder: MIGRATIONS });
   const dump = await client.dumpDataDir("none");
   await client.close();

@@ -13,6 +13,7 @@ import { processState } from "../process-state";
 import { checkChannel, createPgListener, type ChannelListener } from "./pg-listener";
 import { guardTransactions, inOpenTransaction, StatementOutsideTransaction } from "./transaction-guard";
 import { attachReplica, detachReplica, replicaForRead } from "./replica";
+import { pgliteExtensions } from "./pglite-extensions";
 
 // Every statement the ORM sends (transactions included) is counted for its request's Server-Timing.
 const counting = { logQuery: noteStatement };
@@ -238,11 +239,9 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  // pg_trgm: contact and inbox search by any part of a name or number (migration 0018), as on PostgreSQL.
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const { pgliteWasmModule, fsBundle } = await pgliteAssets();
+  const [{ pgliteWasmModule, fsBundle }, extensions] = await Promise.all([pgliteAssets(), pgliteExtensions()]);
   const opened = await PGlite.create(dataDir, {
-    extensions: { pg_trgm },
+    extensions,
     pgliteWasmModule,
     fsBundle,
     ...(loadDataDir ? { loadDataDir } : {}),
