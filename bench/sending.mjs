@@ -472,7 +472,7 @@ const STATEMENT_KINDS = [
   ["dispatcher: settle accepted", /set wamid = a\.wamid/],
   ["dispatcher: retries", /next_attempt_at = now\(\) \+ make_interval\(secs => r\.delay_ms/],
   // "with kept as" before decision 024, one pass with a lateral aggregate since.
-  ["statuses: apply kept statuses to messages", /with kept as|m\.status as previous, k\.\*|m\.previous, k\.\*/],
+  ["statuses: apply kept statuses to messages", /with kept as|m\.status as previous, k\.\*|m\.previous, (p\.wamid as pair_wamid, )?k\.\*/],
   ["statuses: adopt lost accepts", /set wamid = f\.wamid|set wamid = lost\.wamid/],
   ["webhook ingest: store statuses", /insert into message_statuses/],
   ["webhook receiver: store deliveries + job", /insert into webhook_events/],

@@ -21,6 +21,7 @@
 // process (Jumbe, PostgreSQL, each sandbox, this script) from /proc, so the ratio can be read against
 // what each side cost.
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -68,6 +69,33 @@ function audience(series, n, share) {
   return out;
 }
 
+/** Inclusive CPU µs by function (name and place, each counted once a stack) in each window of a .cpuprofile. */
+function inclusiveByFunction(file, windows) {
+  const profile = JSON.parse(readFileSync(file, "utf8"));
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const result = windows.map(() => new Map());
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const at = (t += profile.timeDeltas[i]);
+    const w = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0;
+    const k = windows.findIndex((x) => at >= x.fromUs && at <= x.toUs);
+    if (k < 0 || w <= 0 || w > 1_000_000) continue;
+    const leaf = nodes.get(profile.samples[i]);
+    if (leaf.callFrame.functionName === "(idle)") continue;
+    const seen = new Set();
+    for (let id = leaf.id; id !== undefined; id = parent.get(id)) {
+      const { functionName, url, lineNumber } = nodes.get(id).callFrame;
+      const key = `${functionName || "(anonymous)"} ${url.replace(/^.*\/(node_modules\/)?/, "")}:${lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      result[k].set(key, (result[k].get(key) ?? 0) + w);
+    }
+  }
+  return result;
+}
+
 async function run() {
   const recipientsCount = Number(args.recipients);
   const share = Number(args.unreachable);
@@ -106,6 +134,8 @@ async function run() {
         GRAPH_API_BASE_URL: `http://127.0.0.1:${sandboxPort}/sandbox/meta/graph`,
         GRAPH_API_VERSION: GRAPH_VERSION,
         AFRICASTALKING_BASE_URL: `${smsSandbox.base}/sandbox/africastalking`,
+        // A profiled server must exit by itself (its profile is written then), before the bench's kill.
+        ...(process.env.BENCH_CPU_PROF_DIR ? { SHUTDOWN_GRACE_MS: "1000" } : {}),
       },
     });
     sandbox = await startSandbox(started.root, {
@@ -238,12 +268,21 @@ async function run() {
       const loop = (async () => {
         while (running) {
           const { rows } = await sampler.query(
-            `${BENCH_SQL} select coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
-             from pg_stat_activity where state = 'active' and backend_type = 'client backend' and pid <> pg_backend_pid()
-               and query not like '/* bench:%'`,
+            // A lock wait also names what its first blocker is doing: a statement, or its transaction idle
+            // between statements (the process holding locks while it works outside the database).
+            `${BENCH_SQL} select coalesce(a.wait_event_type || ':' || a.wait_event, 'CPU') as wait,
+                    left(regexp_replace(a.query, '\\s+', ' ', 'g'), 90) as query,
+                    case when b.pid is not null then
+                      case when b.state = 'active' then 'behind ' || left(regexp_replace(b.query, '\\s+', ' ', 'g'), 60)
+                           else 'behind ' || b.state || ' after ' || left(regexp_replace(b.query, '\\s+', ' ', 'g'), 50) end end as behind
+             from pg_stat_activity a
+             left join lateral (select p.pid, p.state, p.query from pg_stat_activity p
+                                where p.pid = (pg_blocking_pids(a.pid))[1]) b on a.wait_event_type = 'Lock'
+             where a.state = 'active' and a.backend_type = 'client backend' and a.pid <> pg_backend_pid()
+               and a.query not like '/* bench:%'`,
           );
           for (const r of rows) {
-            const key = `${r.wait.padEnd(28)} ${r.query}`;
+            const key = `${r.wait.padEnd(28)} ${r.query}${r.behind ? `\n${" ".repeat(44)}${r.behind}` : ""}`;
             tally.set(key, (tally.get(key) ?? 0) + 1);
           }
           await sleep(100);
@@ -259,6 +298,7 @@ async function run() {
     };
 
     const runCampaign = async (tag, smsFallback) => {
+      const fromUs = Number(process.hrtime.bigint() / 1000n);
       const cpuBefore = cpuNow();
       const waits = sampleWaits();
       const campaign = await api("POST", "/api/v1/campaigns", {
@@ -307,6 +347,7 @@ async function run() {
         unreachable,
         cpu,
         waits: await waits.stop(),
+        window: { fromUs, toUs: Number(process.hrtime.bigint() / 1000n) },
       };
     };
 
@@ -408,6 +449,32 @@ async function run() {
         console.log(`  Busy backends sampled every 100 ms, ${tag} campaign (samples; the wait, the statement):`);
         for (const [key, count] of result.waits.slice(0, 25)) console.log(`    ${String(count).padStart(6)}  ${key}`);
       }
+    // BENCH_CPU_PROF_DIR (bench/lib/server.mjs): Jumbe's CPU by function in each campaign, from its profile.
+    if (process.env.BENCH_CPU_PROF_DIR) {
+      await server.stop();
+      server = null;
+      const file = readdirSync(process.env.BENCH_CPU_PROF_DIR).find((f) => f.endsWith(".cpuprofile"));
+      if (file) {
+        const byWindow = inclusiveByFunction(path.join(process.env.BENCH_CPU_PROF_DIR, file), [baseline.window, fallback.window]);
+        const added = (name) => (byWindow[1].get(name) ?? 0) - (byWindow[0].get(name) ?? 0);
+        const names = [
+          ...new Set(
+            byWindow.flatMap((w) =>
+              [...w.entries()]
+                .sort((a, b) => b[1] - a[1])
+                .slice(0, 60)
+                .map(([k]) => k),
+            ),
+          ),
+        ];
+        names.sort((a, b) => added(b) - added(a));
+        console.log("  Jumbe's CPU by function, inclusive (baseline | fallback, seconds), by what the fallback adds:");
+        for (const name of names.slice(0, 45))
+          console.log(
+            `    ${n((byWindow[0].get(name) ?? 0) / 1e6, 2).padStart(7)} | ${n((byWindow[1].get(name) ?? 0) / 1e6, 2).padStart(7)}  ${name}`,
+          );
+      }
+    }
     if (!right) process.exitCode = 1;
   } finally {
     await client.end().catch(() => {});
