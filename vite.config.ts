@@ -26,11 +26,17 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   // server.ts is the server bundle's entry: Express, security headers, sandboxes and the React Router handler.
   build: {
     // The Meta sandbox's standalone process (sandbox/meta/standalone.ts) builds beside it: build/server/meta-sandbox.js,
+    // Africa's Talking's (sandbox/africastalking/standalone.ts) too: build/server/africastalking-sandbox.js,
     // and so does the operators' command that makes the first administrator: build/server/admin-create.js (issue 74).
     ...(isSsrBuild
       ? {
           rollupOptions: {
-            input: { index: "./server.ts", "meta-sandbox": "./sandbox/meta/standalone.ts", "admin-create": "./scripts/admin-create.ts" },
+            input: {
+              index: "./server.ts",
+              "meta-sandbox": "./sandbox/meta/standalone.ts",
+              "africastalking-sandbox": "./sandbox/africastalking/standalone.ts",
+              "admin-create": "./scripts/admin-create.ts",
+            },
             onwarn: knownWarningsOnly({ server: true }),
           },
           target: "node20",
@@ -258,7 +264,8 @@ function serverEntryNames(): Plugin {
       if (output.entryFileNames !== "index.js") return null;
       return {
         ...output,
-        entryFileNames: (chunk) => (["meta-sandbox", "admin-create"].includes(chunk.name) ? `${chunk.name}.js` : "index.js"),
+        entryFileNames: (chunk) =>
+          ["meta-sandbox", "africastalking-sandbox", "admin-create"].includes(chunk.name) ? `${chunk.name}.js` : "index.js",
       };
     },
   };

@@ -114,10 +114,10 @@ export function rootFor(root, buildDir) {
   return { root: dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** build/server/meta-sandbox.js in its own process; resolves once /healthz answers. */
-export async function startSandbox(root, env) {
-  const entry = path.join(root, "build/server/meta-sandbox.js");
-  if (!existsSync(entry)) throw new Error("build/server/meta-sandbox.js is missing: run `npm run build` first.");
+/** build/server/meta-sandbox.js (or another sandbox's standalone `file`) in its own process; resolves once /healthz answers. */
+export async function startSandbox(root, env, { file = "meta-sandbox.js", name = "the Meta sandbox" } = {}) {
+  const entry = path.join(root, "build/server", file);
+  if (!existsSync(entry)) throw new Error(`build/server/${file} is missing: run \`npm run build\` first.`);
   const child = spawn(process.execPath, [entry], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", ...env },
@@ -147,7 +147,7 @@ export async function startSandbox(root, env) {
     await sleep(100);
   }
   await stop();
-  throw new Error(`the Meta sandbox did not start:\n${output}`);
+  throw new Error(`${name} did not start:\n${output}`);
 }
 
 async function json(response, what) {
@@ -472,7 +472,7 @@ const STATEMENT_KINDS = [
   ["dispatcher: settle accepted", /set wamid = a\.wamid/],
   ["dispatcher: retries", /next_attempt_at = now\(\) \+ make_interval\(secs => r\.delay_ms/],
   // "with kept as" before decision 024, one pass with a lateral aggregate since.
-  ["statuses: apply kept statuses to messages", /with kept as|m\.status as previous, k\.\*|m\.previous, k\.\*/],
+  ["statuses: apply kept statuses to messages", /with kept as|m\.status as previous, k\.\*|m\.previous, (p\.wamid as pair_wamid, )?k\.\*/],
   ["statuses: adopt lost accepts", /set wamid = f\.wamid|set wamid = lost\.wamid/],
   ["webhook ingest: store statuses", /insert into message_statuses/],
   ["webhook receiver: store deliveries + job", /insert into webhook_events/],

@@ -9,20 +9,25 @@
 // - the fallback: an SMS of its own for anyone WhatsApp cannot reach.
 // A tenth of each audience has numbers the Meta sandbox fails with 131026 "Message undeliverable"
 // (their last four digits 0000) after accepting them. The SMS goes through Jumbe's Africa's Talking
-// client to the sandbox mounted in the server (its demo application, its balance raised, its delivery
-// reports sent back to Jumbe). The customers not on WhatsApp wrote by SMS in the last day, so SMS quiet
+// client to the Africa's Talking sandbox in a process of its own, as the Meta sandbox is (in production
+// both are remote, so neither's CPU is Jumbe's): its demo application, its balance raised, its delivery
+// reports sent back to Jumbe. The customers not on WhatsApp wrote by SMS in the last day, so SMS quiet
 // hours never hold the SMS back whatever the time of the run.
 //
 // Measured: each campaign's WhatsApp send rate (accepted a second over the middle 80%); for the
 // fallback, each SMS's delay from its WhatsApp failure (Meta's failed status) to Africa's Talking's
 // acceptance (p50, p99, max) and when the last one left; checked: one SMS per unreachable person and
-// none to anyone else, Jumbe's rows against the sandbox's record.
+// none to anyone else, Jumbe's rows against the sandbox's record. Each campaign's CPU seconds by
+// process (Jumbe, PostgreSQL, each sandbox, this script) from /proc, so the ratio can be read against
+// what each side cost.
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { postgresBinDir, startPrivatePostgres } from "./lib/database.mjs";
+import { cpuOf, cpuSeconds, machineBusySeconds, reapedChildrenSeconds } from "./lib/proc.mjs";
 import { signIn } from "./lib/http.mjs";
 import { freePort, startServer } from "./lib/server.mjs";
 import { apiKeyFor } from "./api-v1.mjs";
@@ -40,6 +45,8 @@ const { values: args } = parseArgs({
     rate: { type: "string", default: "1000" },
     build: { type: "string" },
     "timeout-seconds": { type: "string", default: "900" },
+    // Samples pg_stat_activity every 100 ms during each campaign: what the busy backends ran and waited on.
+    "sample-waits": { type: "boolean", default: false },
   },
 });
 
@@ -62,6 +69,33 @@ function audience(series, n, share) {
   return out;
 }
 
+/** Inclusive CPU µs by function (name and place, each counted once a stack) in each window of a .cpuprofile. */
+function inclusiveByFunction(file, windows) {
+  const profile = JSON.parse(readFileSync(file, "utf8"));
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const result = windows.map(() => new Map());
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const at = (t += profile.timeDeltas[i]);
+    const w = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0;
+    const k = windows.findIndex((x) => at >= x.fromUs && at <= x.toUs);
+    if (k < 0 || w <= 0 || w > 1_000_000) continue;
+    const leaf = nodes.get(profile.samples[i]);
+    if (leaf.callFrame.functionName === "(idle)") continue;
+    const seen = new Set();
+    for (let id = leaf.id; id !== undefined; id = parent.get(id)) {
+      const { functionName, url, lineNumber } = nodes.get(id).callFrame;
+      const key = `${functionName || "(anonymous)"} ${url.replace(/^.*\/(node_modules\/)?/, "")}:${lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      result[k].set(key, (result[k].get(key) ?? 0) + w);
+    }
+  }
+  return result;
+}
+
 async function run() {
   const recipientsCount = Number(args.recipients);
   const share = Number(args.unreachable);
@@ -76,11 +110,19 @@ async function run() {
   const query = async (text, params) => (await client.query(text, params)).rows;
   let server = null;
   let sandbox = null;
+  let smsSandbox = null;
+  let sampler = null;
   try {
     const appSecret = randomBytes(24).toString("hex");
     const encryptionKey = randomBytes(32).toString("hex");
     const controlToken = randomBytes(24).toString("base64url");
     const sandboxPort = await freePort();
+    const smsPort = await freePort();
+    smsSandbox = await startSandbox(
+      started.root,
+      { PORT: String(smsPort), SANDBOX_CONTROL_TOKEN: controlToken },
+      { file: "africastalking-sandbox.js", name: "the Africa's Talking sandbox" },
+    );
     server = await startServer({
       root: started.root,
       databaseUrl: postgres.url,
@@ -91,6 +133,9 @@ async function run() {
         SANDBOX_CONTROL_TOKEN: controlToken,
         GRAPH_API_BASE_URL: `http://127.0.0.1:${sandboxPort}/sandbox/meta/graph`,
         GRAPH_API_VERSION: GRAPH_VERSION,
+        AFRICASTALKING_BASE_URL: `${smsSandbox.base}/sandbox/africastalking`,
+        // A profiled server must exit by itself (its profile is written then), before the bench's kill.
+        ...(process.env.BENCH_CPU_PROF_DIR ? { SHUTDOWN_GRACE_MS: "1000" } : {}),
       },
     });
     sandbox = await startSandbox(started.root, {
@@ -104,7 +149,7 @@ async function run() {
     });
     await client.connect();
     await query("create extension if not exists pg_stat_statements");
-    console.log(`Jumbe at ${server.baseUrl} (PostgreSQL), the Meta sandbox at ${sandbox.base}`);
+    console.log(`Jumbe at ${server.baseUrl} (PostgreSQL), the Meta sandbox at ${sandbox.base}, Africa's Talking's at ${smsSandbox.base}`);
 
     const [{ organization_id: organizationId }] = await query(`select organization_id from users where lower(email) = lower($1)`, [
       ACCOUNT.email,
@@ -127,7 +172,7 @@ async function run() {
     const [{ callback_token: token }] = await query(`select callback_token from sms_connections where organization_id = $1`, [
       organizationId,
     ]);
-    const at = `${server.baseUrl}/sandbox/africastalking/control`;
+    const at = `${smsSandbox.base}/sandbox/africastalking/control`;
     const control = async (method, route, body) => {
       const answer = await fetch(`${at}${route}`, {
         method,
@@ -193,7 +238,69 @@ async function run() {
       return JSON.parse(text);
     };
 
+    // CPU seconds so far by process; PostgreSQL's backends that ended count in the postmaster's reaped time.
+    const postmaster = postgres.processIds()[0];
+    const cpuNow = () => {
+      const bench = process.cpuUsage();
+      return {
+        jumbe: cpuSeconds(server.pid),
+        postgres: [...cpuOf(postgres.processIds()).values()].reduce((a, b) => a + b, 0) + reapedChildrenSeconds(postmaster),
+        meta: cpuSeconds(sandbox.pid),
+        africastalking: cpuSeconds(smsSandbox.pid),
+        bench: (bench.user + bench.system) / 1e6,
+        machine: machineBusySeconds(),
+        wall: performance.now() / 1000,
+      };
+    };
+    const cpuSince = (before) => {
+      const now = cpuNow();
+      return Object.fromEntries(Object.entries(now).map(([k, v]) => [k, v - before[k]]));
+    };
+
+    // What the busy backends run and wait on, sampled (--sample-waits): each sample is 100 ms of one
+    // backend, so a count tenfold is seconds. "CPU" is a backend with no wait event.
+    sampler = args["sample-waits"] ? new pg.Client({ connectionString: postgres.url }) : null;
+    await sampler?.connect();
+    const sampleWaits = () => {
+      if (!sampler) return { stop: async () => [] };
+      const tally = new Map();
+      let running = true;
+      const loop = (async () => {
+        while (running) {
+          const { rows } = await sampler.query(
+            // A lock wait also names what its first blocker is doing: a statement, or its transaction idle
+            // between statements (the process holding locks while it works outside the database).
+            `${BENCH_SQL} select coalesce(a.wait_event_type || ':' || a.wait_event, 'CPU') as wait,
+                    left(regexp_replace(a.query, '\\s+', ' ', 'g'), 90) as query,
+                    case when b.pid is not null then
+                      case when b.state = 'active' then 'behind ' || left(regexp_replace(b.query, '\\s+', ' ', 'g'), 60)
+                           else 'behind ' || b.state || ' after ' || left(regexp_replace(b.query, '\\s+', ' ', 'g'), 50) end end as behind
+             from pg_stat_activity a
+             left join lateral (select p.pid, p.state, p.query from pg_stat_activity p
+                                where p.pid = (pg_blocking_pids(a.pid))[1]) b on a.wait_event_type = 'Lock'
+             where a.state = 'active' and a.backend_type = 'client backend' and a.pid <> pg_backend_pid()
+               and a.query not like '/* bench:%'`,
+          );
+          for (const r of rows) {
+            const key = `${r.wait.padEnd(28)} ${r.query}${r.behind ? `\n${" ".repeat(44)}${r.behind}` : ""}`;
+            tally.set(key, (tally.get(key) ?? 0) + 1);
+          }
+          await sleep(100);
+        }
+      })();
+      return {
+        stop: async () => {
+          running = false;
+          await loop;
+          return [...tally.entries()].sort((a, b) => b[1] - a[1]);
+        },
+      };
+    };
+
     const runCampaign = async (tag, smsFallback) => {
+      const fromUs = Number(process.hrtime.bigint() / 1000n);
+      const cpuBefore = cpuNow();
+      const waits = sampleWaits();
       const campaign = await api("POST", "/api/v1/campaigns", {
         name: `Bench: ${tag}`,
         template: TEMPLATE.name,
@@ -231,7 +338,17 @@ async function run() {
       const lo = times[Math.floor(times.length * 0.1)];
       const hi = times[Math.floor(times.length * 0.9)];
       const sustained = (times.length * 0.8) / Math.max(0.001, hi - lo);
-      return { id: campaign.id, accepted: times.length, sustained, lastAccepted: times.at(-1), unreachable };
+      const cpu = cpuSince(cpuBefore);
+      return {
+        id: campaign.id,
+        accepted: times.length,
+        sustained,
+        lastAccepted: times.at(-1),
+        unreachable,
+        cpu,
+        waits: await waits.stop(),
+        window: { fromUs, toUs: Number(process.hrtime.bigint() / 1000n) },
+      };
     };
 
     console.log(`Warm-up: ${warmupCount.toLocaleString("en-US")} people, no fallback, not measured ...`);
@@ -293,6 +410,23 @@ async function run() {
     console.log(
       `  Checks: ${n(checks.fallbacks)} fallbacks, ${n(checks.sent)} sent, ${checks.to_reachable} to someone WhatsApp reached, ${checks.twice} people twice, ${checks.baseline_fallbacks} for the baseline; the sandbox accepted ${n(sandboxSent)} numbers -> ${right ? "all right" : "WRONG"}`,
     );
+    console.log("  CPU seconds by process over each campaign (from its start until its last message and SMS were in):");
+    const processes = [
+      ["jumbe", "Jumbe (server, workers, dispatcher)"],
+      ["postgres", "PostgreSQL (every backend)"],
+      ["meta", "Meta sandbox (own process)"],
+      ["africastalking", "Africa's Talking sandbox (own process)"],
+      ["bench", "this script"],
+      ["machine", "the whole machine, busy"],
+      ["wall", "wall clock"],
+    ];
+    for (const [key, label] of processes)
+      console.log(
+        `    ${label.padEnd(42)} baseline ${n(baseline.cpu[key], 1).padStart(7)} s | fallback ${n(fallback.cpu[key], 1).padStart(7)} s`,
+      );
+    console.log(
+      `    Jumbe's CPU per 1,000 WhatsApp messages: baseline ${n((baseline.cpu.jumbe / baseline.accepted) * 1000, 2)} s, fallback ${n((fallback.cpu.jumbe / fallback.accepted) * 1000, 2)} s`,
+    );
     // Each kind in both campaigns: what the fallback adds is the difference.
     const before = new Map(baselineStatements.kinds.map((k) => [k.kind, k]));
     console.log(
@@ -307,10 +441,46 @@ async function run() {
     console.log("  The fallback campaign's costliest statements:");
     for (const t of statements.top)
       console.log(`    ${n(t.ms).padStart(9)} ms ${n(t.calls).padStart(8)} calls ${n(t.meanMs, 2).padStart(7)} ms each  ${t.query}`);
+    if (sampler)
+      for (const [tag, result] of [
+        ["baseline", baseline],
+        ["fallback", fallback],
+      ]) {
+        console.log(`  Busy backends sampled every 100 ms, ${tag} campaign (samples; the wait, the statement):`);
+        for (const [key, count] of result.waits.slice(0, 25)) console.log(`    ${String(count).padStart(6)}  ${key}`);
+      }
+    // BENCH_CPU_PROF_DIR (bench/lib/server.mjs): Jumbe's CPU by function in each campaign, from its profile.
+    if (process.env.BENCH_CPU_PROF_DIR) {
+      await server.stop();
+      server = null;
+      const file = readdirSync(process.env.BENCH_CPU_PROF_DIR).find((f) => f.endsWith(".cpuprofile"));
+      if (file) {
+        const byWindow = inclusiveByFunction(path.join(process.env.BENCH_CPU_PROF_DIR, file), [baseline.window, fallback.window]);
+        const added = (name) => (byWindow[1].get(name) ?? 0) - (byWindow[0].get(name) ?? 0);
+        const names = [
+          ...new Set(
+            byWindow.flatMap((w) =>
+              [...w.entries()]
+                .sort((a, b) => b[1] - a[1])
+                .slice(0, 60)
+                .map(([k]) => k),
+            ),
+          ),
+        ];
+        names.sort((a, b) => added(b) - added(a));
+        console.log("  Jumbe's CPU by function, inclusive (baseline | fallback, seconds), by what the fallback adds:");
+        for (const name of names.slice(0, 45))
+          console.log(
+            `    ${n((byWindow[0].get(name) ?? 0) / 1e6, 2).padStart(7)} | ${n((byWindow[1].get(name) ?? 0) / 1e6, 2).padStart(7)}  ${name}`,
+          );
+      }
+    }
     if (!right) process.exitCode = 1;
   } finally {
     await client.end().catch(() => {});
+    await sampler?.end().catch(() => {});
     await sandbox?.stop();
+    await smsSandbox?.stop();
     await server?.stop();
     postgres.destroy();
     started.remove();

@@ -27,6 +27,16 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
 }
 
+/**
+ * CPU seconds (user + system) of the process's children that have exited and been waited for: a
+ * PostgreSQL backend that ended during a measurement is counted here, in its postmaster's figures.
+ */
+export function reapedChildrenSeconds(pid) {
+  const fields = statFields(pid);
+  // cutime is field 16, cstime field 17.
+  return (Number(fields[13]) + Number(fields[14])) / ticksPerSecond();
+}
+
 /** Processes whose parent is `parent`. */
 export function childProcesses(parent) {
   const children = [];

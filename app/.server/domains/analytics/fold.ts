@@ -152,29 +152,64 @@ const column = <K extends keyof PendingEvent>(events: PendingEvent[], key: K) =>
 
 /**
  * The contact was active in the event's hour and Nairobi day, on its number and on any number ('').
- * One call per period in time order; the function keeps the counts exact whatever the order. Their
- * changes to contact_first_counts are added up by key and written once a key (decision 096): the
- * hour's "first seen" row of a number is shared by every new contact of the hour.
+ * contact_first_counts counts each period of a contact's series (contact, number, grain) under the
+ * period before it ('-infinity' for none). The periods this batch adds are inserted at once; the
+ * counts move by what adding them changes, worked out against the series as they were before (a
+ * statement's parts all read the table as it was when it began):
+ * - each new period counts under the period just before it, old or new;
+ * - an old period with new ones just before it moves from under its old predecessor to under the
+ *   latest of them.
+ * That is the sum of what inserting them one at a time in order would change (analytics_contact_period,
+ * which did it a row at a time, drizzle/0054), added up by key and written once a key (decision 096).
+ * Set-based rather than a function call, three statements, per period (decision 175).
  */
-async function noteActiveContacts(tx: Executor, events: PendingEvent[]) {
-  if (!events.length) return;
-  await tx.execute(sql`
-    with deltas as materialized (
-      select p.organization_id, p.number, p.grain, d.at, d.previous_at, d.delta
-      from (
-        select distinct e.organization_id, e.contact_id, n.number, g.grain,
-               case g.grain when 'hour' then date_trunc('hour', e.at at time zone 'UTC') at time zone 'UTC'
-                            else date_trunc('day', e.at at time zone 'Africa/Nairobi') at time zone 'Africa/Nairobi' end as at
-        from unnest(${column(events, "organization_id")}::uuid[], ${column(events, "contact_id")}::uuid[],
-                    ${column(events, "phone_number_id")}::text[], ${column(events, "at")}::timestamptz[])
-             as e(organization_id, contact_id, phone_number_id, at)
-        cross join lateral (values (e.phone_number_id), ('')) as n(number)
-        cross join (values ('hour'), ('day')) as g(grain)
-        where g.grain = 'day' or e.at >= now() - make_interval(hours => ${HOURLY_CONTACTS_ACCEPT_HOURS})
-        order by 5, 1, 2, 3, 4
-      ) p
-      cross join lateral analytics_contact_period(p.organization_id, p.contact_id, p.number, p.grain, p.at) d
-      where exists (select 1 from organizations o where o.id = p.organization_id)
+async function noteActiveContacts(tx: Executor, events: ContactEvent[]) {
+  if (events.length) await tx.execute(activeContactsStatement(events));
+}
+
+type ContactEvent = Pick<PendingEvent, "organization_id" | "contact_id" | "phone_number_id" | "at">;
+
+/** noteActiveContacts' statement (bench/analytics-fold.ts explains it). */
+export function activeContactsStatement(events: ContactEvent[]) {
+  const col = <K extends keyof ContactEvent>(key: K) => sql.param(events.map((e) => e[key]));
+  return sql`
+    with periods as (
+      select distinct e.organization_id, e.contact_id, n.number, g.grain,
+             case g.grain when 'hour' then date_trunc('hour', e.at at time zone 'UTC') at time zone 'UTC'
+                          else date_trunc('day', e.at at time zone 'Africa/Nairobi') at time zone 'Africa/Nairobi' end as at
+      from unnest(${col("organization_id")}::uuid[], ${col("contact_id")}::uuid[],
+                  ${col("phone_number_id")}::text[], ${col("at")}::timestamptz[])
+           as e(organization_id, contact_id, phone_number_id, at)
+      cross join lateral (values (e.phone_number_id), ('')) as n(number)
+      cross join (values ('hour'), ('day')) as g(grain)
+      where (g.grain = 'day' or e.at >= now() - make_interval(hours => ${HOURLY_CONTACTS_ACCEPT_HOURS}))
+        and exists (select 1 from organizations o where o.id = e.organization_id)
+    ),
+    added as (
+      insert into contact_active_periods (organization_id, contact_id, phone_number_id, grain, at)
+      select organization_id, contact_id, number, grain, at from periods order by contact_id, number, grain, at
+      on conflict do nothing
+      returning organization_id, contact_id, phone_number_id as number, grain, at
+    ),
+    placed as materialized (
+      select a.organization_id, a.contact_id, a.number, a.grain, a.at,
+             coalesce((select max(c.at) from contact_active_periods c
+                       where c.contact_id = a.contact_id and c.phone_number_id = a.number and c.grain = a.grain and c.at < a.at),
+                      '-infinity') as old_previous,
+             (select min(c.at) from contact_active_periods c
+              where c.contact_id = a.contact_id and c.phone_number_id = a.number and c.grain = a.grain and c.at > a.at) as old_next,
+             lag(a.at) over (partition by a.contact_id, a.number, a.grain order by a.at) as new_previous
+      from added a
+    ),
+    deltas as (
+      select organization_id, number, grain, at, greatest(old_previous, coalesce(new_previous, '-infinity')) as previous_at, 1 as delta
+      from placed
+      union all
+      select organization_id, number, grain, old_next, old_previous, -1
+      from placed where old_next is not null group by organization_id, contact_id, number, grain, old_next, old_previous
+      union all
+      select organization_id, number, grain, old_next, max(at), 1
+      from placed where old_next is not null group by organization_id, contact_id, number, grain, old_next, old_previous
     ),
     summed as (
       select organization_id, number, grain, at, previous_at, sum(delta)::bigint as n
@@ -188,8 +223,9 @@ async function noteActiveContacts(tx: Executor, events: PendingEvent[]) {
     where s.n > 0 or (s.n < 0 and exists (select 1 from contact_first_counts c
                                           where c.organization_id = s.organization_id and c.phone_number_id = s.number
                                             and c.grain = s.grain and c.at = s.at and c.previous_at = s.previous_at))
+    order by 1, 2, 3, 4, 5
     on conflict (organization_id, phone_number_id, grain, at, previous_at)
-    do update set contacts = contact_first_counts.contacts + excluded.contacts`);
+    do update set contacts = contact_first_counts.contacts + excluded.contacts`;
 }
 
 /**
