@@ -19,7 +19,7 @@ export { winAnsiText } from "./invoice-pdf";
 export { AMOUNT_DUE_SQL, invoiceDocument, issueInvoice } from "./invoices";
 export { changeWallet, walletState } from "./ledger";
 export { messagesUsedThisMonth, messagesUsedThisMonthAt, messagesUsedThisMonthSql } from "./month-usage";
-export { foldUsage, USAGE_FOLD_QUEUE, USAGE_ROWS } from "./usage-fold";
+export { foldUsage, pendingUsageRows, USAGE_FOLD_QUEUE, USAGE_ROWS } from "./usage-fold";
 export { callbackSourceAllowed, fromSafaricom } from "./mpesa";
 export { createPayment } from "./payments";
 export { nairobiDate, nairobiMidnight, nairobiMonth, nairobiMonthBounds, periodAt, previousPeriod } from "./periods";

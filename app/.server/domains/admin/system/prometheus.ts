@@ -6,7 +6,7 @@ import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
 import { processState } from "../../../infrastructure/process-state";
 import { instanceRegistry } from "../../../infrastructure/metrics/instance";
-import { pendingUsageRows } from "../../billing/usage-fold";
+import { pendingUsageRows } from "../../billing";
 import { queueFigures } from "./figures";
 
 /**
