@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { migrateUpTo } from "../support/migrations";
+import { pgliteExtensions } from "~/.server/infrastructure/db/pglite-extensions";
 
 // Migration 0088 (decision 174) gives every message that holds a wamid its key in message_wamids,
 // with the message's id and created_at; a message without a wamid (queued, not yet accepted) has none.
 
 describe("migration 0088", () => {
   it("writes a key for each message's wamid, and the triggers keep them from then on", { timeout: 300_000 }, async () => {
-    const database = await PGlite.create("memory://", { extensions: { pg_trgm } });
+    const database = await PGlite.create("memory://", { extensions: await pgliteExtensions() });
     try {
       await migrateUpTo(database, 87);
       const orgs = (
