@@ -448,12 +448,24 @@ export class ChangeWork {
       wamid: string;
     }>(
       tx,
-      sql`insert into messages (organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, payload, sent_at, recipient_phone, created_at)
-          select o, c, 'inbound', 'received', b, w, p, ty, pl, s, case when f is null then null else '+' || f end, now()
-          from unnest(${mcol("organizationId")}::uuid[], ${sql.param(list.map(contactOf))}::uuid[],
-                      ${mcol("body")}::text[], ${mcol("wamid")}::text[], ${mcol("phoneNumberId")}::text[], ${mcol("type")}::text[],
-                      ${mcol("payload")}::jsonb[], ${mcol("sentAt")}::timestamptz[], ${mcol("waId")}::text[]) as t(o, c, b, w, p, ty, pl, s, f)
-          on conflict (organization_id, wamid) where wamid is not null do nothing
+      // A message Meta delivers again (a retry, a batch replayed, in any later month) is recognised by
+      // its key in message_wamids (decision 174): the keys go in first, and a message is inserted
+      // only for a key that went in, with the id and created_at the key names. Two batches racing on
+      // one wamid wait on the key's primary key.
+      sql`with t as materialized (
+            select gen_random_uuid() as id, now() as at, t.*
+            from unnest(${mcol("organizationId")}::uuid[], ${sql.param(list.map(contactOf))}::uuid[],
+                        ${mcol("body")}::text[], ${mcol("wamid")}::text[], ${mcol("phoneNumberId")}::text[], ${mcol("type")}::text[],
+                        ${mcol("payload")}::jsonb[], ${mcol("sentAt")}::timestamptz[], ${mcol("waId")}::text[]) as t(o, c, b, w, p, ty, pl, s, f)
+          ), k as (
+            insert into message_wamids (organization_id, wamid, message_id, created_at)
+            select o, w, id, at from t
+            on conflict (organization_id, wamid) do nothing
+            returning message_id
+          )
+          insert into messages (id, organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, payload, sent_at, recipient_phone, created_at)
+          select t.id, o, c, 'inbound', 'received', b, w, p, ty, pl, s, case when f is null then null else '+' || f end, t.at
+          from t join k on k.message_id = t.id
           returning id, organization_id, message_type, phone_number_id, contact_id, wamid`,
     );
     // Customers' images, voice notes, documents...: downloaded into storage by a job of their own.

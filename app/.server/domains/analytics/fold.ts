@@ -246,9 +246,9 @@ async function creditReplies(tx: Executor, events: PendingEvent[]) {
       from e
       join messages i on i.id = e.message_id
       left join lateral (
-        select m.id, m.replied_at from messages m
-        where m.organization_id = e.organization_id and m.wamid = i.payload -> 'context' ->> 'id' and m.direction = 'outbound'
-          and m.accepted_at <= e.at
+        select m.id, m.replied_at from message_wamids w join messages m on m.id = w.message_id and m.created_at = w.created_at
+        where w.organization_id = e.organization_id and w.wamid = i.payload -> 'context' ->> 'id'
+          and m.organization_id = e.organization_id and m.direction = 'outbound' and m.accepted_at <= e.at
         limit 1
       ) q on i.payload -> 'context' ->> 'id' is not null
       left join lateral (

@@ -90,9 +90,11 @@ export async function applyMarketingStops(
   if (!stopped.length) return;
   const found = await rows<{ organization_id: string; contact_id: string; wamid: string }>(
     tx,
-    sql`select m.organization_id, coalesce(m.contact_id, c.id) as contact_id, m.wamid from messages m
+    sql`select m.organization_id, coalesce(m.contact_id, c.id) as contact_id, m.wamid
+        from message_wamids w
+        join messages m on m.id = w.message_id and m.created_at = w.created_at and m.organization_id = w.organization_id
         left join contacts c on c.organization_id = m.organization_id and c.phone = m.recipient_phone
-        where (m.organization_id, m.wamid) in (select * from unnest(${sql.param(stopped.map((s) => s.organizationId))}::uuid[],
+        where (w.organization_id, w.wamid) in (select * from unnest(${sql.param(stopped.map((s) => s.organizationId))}::uuid[],
                                                                    ${sql.param(stopped.map((s) => s.wamid))}::text[]))
           and coalesce(m.contact_id, c.id) is not null`,
   );

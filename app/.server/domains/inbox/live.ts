@@ -52,7 +52,7 @@ export async function buildLiveEvents(organizationId: string, events: readonly L
   const reactions = events.filter((e) => e.messageId && !messageOf.has(e.messageId)).map((e) => e.messageId!);
   if (reactions.length)
     for (const r of await rawQuery<{ id: string; target: string }>(
-      `select r.id, t.id as target from messages r join messages t on t.organization_id = r.organization_id and t.wamid = r.payload->'reaction'->>'message_id'
+      `select r.id, t.message_id as target from messages r join message_wamids t on t.organization_id = r.organization_id and t.wamid = r.payload->'reaction'->>'message_id'
        where r.organization_id = $1 and r.id = any($2::uuid[])`,
       [organizationId, reactions],
     )) {

@@ -94,7 +94,7 @@ export async function threadMessagesByIds(organizationId: string, ids: readonly 
   const rows = await rawQuery(
     `${MESSAGE_SELECT}
      where m.organization_id = $1 and m.id = any($2::uuid[])
-        or m.id in (select t.id from messages r join messages t on t.organization_id = r.organization_id and t.wamid = r.payload->'reaction'->>'message_id'
+        or m.id in (select w.message_id from messages r join message_wamids w on w.organization_id = r.organization_id and w.wamid = r.payload->'reaction'->>'message_id'
                     where r.organization_id = $1 and r.id = any($2::uuid[]) and r.message_type = 'reaction')
      order by m.created_at, m.seq`,
     [organizationId, wanted],
@@ -172,8 +172,9 @@ async function messagesOf(organizationId: string, rows: Row[]): Promise<ThreadMe
   const missing = [...new Set(rows.map(contextOf).filter((w): w is string => !!w && !byWamid.has(w)))];
   if (missing.length)
     for (const r of await rawQuery(
-      `select m.id, m.direction, m.body, m.message_type, m.payload, m.wamid, m.body_expired_at is not null as body_expired from messages m
-       where m.organization_id = $1 and m.wamid = any($2::text[])`,
+      `select m.id, m.direction, m.body, m.message_type, m.payload, m.wamid, m.body_expired_at is not null as body_expired
+       from message_wamids w join messages m on m.id = w.message_id and m.created_at = w.created_at and m.organization_id = w.organization_id
+       where w.organization_id = $1 and w.wamid = any($2::text[])`,
       [organizationId, missing],
     ))
       byWamid.set(String(r.wamid), r);

@@ -218,7 +218,11 @@ function productsObject(interactive: InteractiveProducts): Record<string, unknow
 async function wamidOf(organizationId: string, sender: SenderNumber, id: string) {
   const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
   const [row] = await rawQuery<{ wamid: string | null }>(
-    `select wamid from messages where organization_id = $1 and phone_number_id = $2 and ${byId ? "id = $3::uuid" : "wamid = $3"} limit 1`,
+    byId
+      ? `select wamid from messages where organization_id = $1 and phone_number_id = $2 and id = $3::uuid limit 1`
+      : // By wamid: through its key (decision 174), then the message in its month.
+        `select m.wamid from message_wamids w join messages m on m.id = w.message_id and m.created_at = w.created_at
+         where w.organization_id = $1 and w.wamid = $3 and m.organization_id = $1 and m.phone_number_id = $2 limit 1`,
     [organizationId, sender.phoneNumberId, id],
   );
   if (!row?.wamid)

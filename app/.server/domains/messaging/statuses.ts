@@ -29,10 +29,11 @@ export interface StatusChange {
  * ranked status, each status's time, Meta's error of a failure and the pricing Meta reported.
  * Answers the messages whose status moved, with the status before.
  *
- * One pass (decision 024): each pair finds its message by messages_org_wamid_idx and its kept
+ * One pass (decision 024): each pair finds its message through its key in message_wamids, then the
+ * message by id and created_at (one partition, decision 174), and its kept
  * statuses by message_statuses_org_wamid_status_idx (a lateral aggregate, so only that message's
  * rows are read and no pair is grouped twice), the message is locked, which gives the status before
- * this statement as a concurrent writer left it, and updated by its id. It was three passes: the kept
+ * this statement as a concurrent writer left it, and updated by its id and created_at. It was three passes: the kept
  * statuses grouped in a CTE, joined to messages to lock them, then joined again with a hash join.
  *
  * The message is found by a lateral probe (LIMIT keeps the planner from flattening it into a join):
@@ -74,14 +75,16 @@ export async function applyKeptStatusesFound(
     tx,
     sql`
     with target as (
-      select m.id, m.previous, p.wamid as pair_wamid, k.*
+      select m.id, m.created_at, m.previous, p.wamid as pair_wamid, k.*
       from unnest(${sql.param(pairs.map((p) => p.organizationId))}::uuid[], ${sql.param(pairs.map((p) => p.wamid))}::text[])
            as p(organization_id, wamid)
       cross join lateral (
-        select m.id, m.status as previous from messages m
-        where m.organization_id = p.organization_id and m.wamid = p.wamid and m.direction = 'outbound'
+        select m.id, m.created_at, m.status as previous
+        from message_wamids w join messages m on m.id = w.message_id and m.created_at = w.created_at
+        where w.organization_id = p.organization_id and w.wamid = p.wamid
+          and m.organization_id = p.organization_id and m.direction = 'outbound'
         limit 1
-        for update
+        for update of m
       ) m
       cross join lateral (
         select (array_agg(s.status order by ${sql.raw(STATUS_RANK_SQL("s.status"))} desc))[1] as best,
@@ -112,7 +115,7 @@ export async function applyKeptStatusesFound(
       billable = coalesce((t.pricing ->> 'billable')::boolean, m.billable),
       locked_until = null
     from target t
-    where m.id = t.id
+    where m.id = t.id and m.created_at = t.created_at
     returning m.id, m.organization_id, m.status, t.previous, m.campaign_id, m.message_type = 'template' as template, t.pair_wamid as wamid`,
   );
   const found = new Set(result.map((r) => `${r.organization_id}|${r.wamid}`));
@@ -157,7 +160,7 @@ export async function adoptLostAccepts(tx: Executor, found: { organizationId: st
       cross join lateral (
         select m.id from messages m
         where m.id = f.id and m.organization_id = f.organization_id and m.direction = 'outbound' and m.wamid is null
-          and not exists (select 1 from messages o where o.organization_id = f.organization_id and o.wamid = f.wamid)
+          and not exists (select 1 from message_wamids o where o.organization_id = f.organization_id and o.wamid = f.wamid)
         for update skip locked
       ) m
     )

@@ -367,6 +367,28 @@ export const mediaUploads = pgTable(
   (t) => [primaryKey({ columns: [t.mediaFileId, t.phoneNumberId] })],
 );
 
+/**
+ * Each WhatsApp message id (wamid) a tenant's message holds, once (decision 174): the key that
+ * recognises a duplicate delivery of an inbound message and finds an outbound message for its
+ * status, whatever month the message is in. Written by triggers on messages in the statement that
+ * gives a message its wamid (insert, the dispatcher's settle, a lost accept adopted), removed when
+ * the message loses it (erasure) or is deleted; the inbound insert writes the keys first and inserts
+ * only the messages whose key went in. No foreign key to messages: see decision 174.
+ */
+export const messageWamids = pgTable(
+  "message_wamids",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    wamid: text("wamid").notNull(),
+    messageId: uuid("message_id").notNull(),
+    /** The message's created_at (its partition), the same value. */
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.wamid] }), index("message_wamids_message_idx").on(t.messageId)],
+);
+
 /** Message statuses from webhooks, one row per (message, status): kept even before Jumbe knows the message. */
 export const messageStatuses = pgTable(
   "message_statuses",
