@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { rawQuery } from "~/.server/infrastructure/db/client";
 import { hitRateLimit, refundRateLimit } from "~/.server/infrastructure/security/rate-limit";
 
 describe("database rate limits", () => {
@@ -34,5 +35,15 @@ describe("database rate limits", () => {
     expect((await hitRateLimit(rule, "2001:db8:5:7::1")).allowed).toBe(true);
     expect((await hitRateLimit(rule, "203.0.113.9")).allowed).toBe(true);
     expect((await hitRateLimit(rule, "::ffff:203.0.113.9")).allowed).toBe(false);
+  });
+
+  it("keeps its counters in an unlogged table, so a hit's commit waits for no disk flush (decision 178)", async () => {
+    const [table] = await rawQuery<{ relpersistence: string }>(`select relpersistence from pg_class where oid = 'rate_limits'::regclass`);
+    expect(table?.relpersistence).toBe("u");
+    // Its primary key index goes with it: nothing of the table is logged.
+    const logged = await rawQuery<{ relname: string }>(
+      `select c.relname from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = 'rate_limits'::regclass and c.relpersistence <> 'u'`,
+    );
+    expect(logged).toEqual([]);
   });
 });

@@ -75,7 +75,8 @@ export const contacts = pgTable(
     index("contacts_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
     index("contacts_org_seen_idx").on(t.organizationId, t.lastSeenAt.desc().nullsLast()),
     index("contacts_tags_idx").using("gin", t.tags),
-    index("contacts_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+    // The organisation first (btree_gin, decision 177): a search reads only its organisation's entries of each trigram.
+    index("contacts_search_trgm_idx").using("gin", t.organizationId, sql`${t.searchText} gin_trgm_ops`),
     uniqueIndex("contacts_org_wa_id_idx")
       .on(t.organizationId, t.waId)
       .where(sql`wa_id is not null`),
@@ -266,8 +267,9 @@ export const messages = pgTable(
       .where(sql`campaign_id is not null and accepted_at is null and failed_at is null`),
     // The pair order: a person's earlier unsent message (dispatcher.ts pairState), one probe per message.
     // The inbox's search of what customers and agents wrote (not campaigns' templates, the same for everyone).
+    // The organisation first (btree_gin, decision 177): a search reads only its organisation's entries of each trigram.
     index("messages_inbox_search_trgm_idx")
-      .using("gin", sql`lower(${t.body}) gin_trgm_ops`)
+      .using("gin", t.organizationId, sql`lower(${t.body}) gin_trgm_ops`)
       .where(sql`contact_id is not null and (direction = 'inbound' or source = 'inbox')`),
     index("messages_queued_pair_idx")
       .on(t.organizationId, t.phoneNumberId, t.recipientPhone, t.seq)
