@@ -21,12 +21,10 @@ export async function withDatabase({ databaseUrl, dataDir }, work) {
     }
   }
   const { PGlite } = await import("@electric-sql/pglite");
-  // The server's extensions (app/.server/infrastructure/db/client.ts), or tables with their indexes cannot be written.
-  const [{ pg_trgm }, { btree_gin }] = await Promise.all([
-    import("@electric-sql/pglite/contrib/pg_trgm"),
-    import("@electric-sql/pglite/contrib/btree_gin"),
-  ]);
-  const client = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { pg_trgm, btree_gin } });
+  // The server's extensions (app/.server/infrastructure/db/pglite-extensions.ts: pg_trgm, not btree_gin,
+  // decision 179), or tables with their indexes cannot be written.
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const client = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { pg_trgm } });
   try {
     return await work(async (text, params) => (await client.query(text, params)).rows);
   } finally {

@@ -9,6 +9,7 @@ import { answerWatchers } from "~/.server/adapters/api-v1/answer-watchers";
 import { readRouteDeclarations } from "./in-process-app";
 import { wireDomainEvents } from "~/.server/composition/domain-events";
 import { sessionCache } from "~/.server/domains/auth/sessions";
+import { watchForHangs } from "./hang-watchdog";
 
 // What a lower domain announces reaches the higher one that acts on it, as in the server.
 wireDomainEvents();
@@ -24,6 +25,9 @@ setEnv(parseEnv(TEST_ENV));
 // ...and its own file storage in a temporary folder, whatever DATA_DIR a test configures.
 const storageDir = mkdtempSync(path.join(os.tmpdir(), "jumbe-test-files-"));
 setFileStorage(localFileStorage(storageDir));
+
+// A worker stuck inside the database is ended after minutes, naming its test (decision 179).
+watchForHangs();
 
 beforeAll(async () => {
   await openTestDatabase();
