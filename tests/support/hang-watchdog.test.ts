@@ -12,6 +12,9 @@ ${body}`;
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
     env: { ...process.env, JUMBE_TEST_HANG_MS: "1500" },
     stdio: ["ignore", "ignore", "pipe"],
+    // Never left spinning if the watchdog fails: ended then without its words, which the test reads.
+    timeout: 30_000,
+    killSignal: "SIGKILL",
   });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
