@@ -29,6 +29,7 @@ const WAIT_MS = Math.max(120_000, AUDIENCE * 6);
 const POLL_MS = AUDIENCE > 10_000 ? 1000 : 50;
 
 let graph: GraphSandbox;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 /**
  * What Meta (the sandbox) and the database say of people sent to twice, for the failure's message:
@@ -50,7 +51,6 @@ async function howSentTwice(received: SandboxMessage[], phones: string[]) {
   const accepted = sends.map(({ to, wamid, callbackData, acceptedAt, statuses }) => ({ to, wamid, callbackData, acceptedAt, statuses }));
   return JSON.stringify({ accepted, messages: rows, statuses }, null, 1);
 }
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   receiver = await startReceiver();

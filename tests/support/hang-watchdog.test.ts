@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { hangLimitMs } from "./hang-watchdog";
 
 // The watchdog (decision 179) in a process of its own: one that spins where no timer can fire is
 // ended, its standard error naming the test it was in; one that comes back to its event loop is not.
@@ -36,4 +37,11 @@ it("leaves a worker alone that keeps coming back to its event loop, however long
     "const until = Date.now() + 4_000; const step = () => { if (Date.now() < until) setTimeout(step, 200); }; step();",
   );
   expect(ended).toEqual({ code: 0, signal: null, stderr: "" });
+});
+
+it("reads its limit strictly: five minutes unless told, 0 for none, anything else refused", () => {
+  expect(hangLimitMs(undefined)).toBe(300_000);
+  expect(hangLimitMs("1500")).toBe(1500);
+  expect(hangLimitMs("0")).toBeNull();
+  for (const bad of ["five", "-1", "1.5"]) expect(() => hangLimitMs(bad)).toThrow(`JUMBE_TEST_HANG_MS is "${bad}"`);
 });

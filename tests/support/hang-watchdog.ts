@@ -10,7 +10,15 @@ import { beforeAll, beforeEach, expect } from "vitest";
  * standard error and ends the worker, so the run fails then, naming the test, rather than at CI's
  * deadline with no word of where.
  */
-const HANG_MS = Number(process.env.JUMBE_TEST_HANG_MS ?? 300_000);
+export function hangLimitMs(value = process.env.JUMBE_TEST_HANG_MS): number | null {
+  if (value === undefined || value === "") return 300_000;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0)
+    throw new Error(
+      `JUMBE_TEST_HANG_MS is "${value}": a whole number of milliseconds, or 0 for no watchdog (a debugger held at a breakpoint)`,
+    );
+  return ms === 0 ? null : ms;
+}
 
 const WATCHER = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -31,14 +39,17 @@ setInterval(() => {
 `;
 
 type Watchdog = { running: (what: string) => void };
+const OFF: Watchdog = { running: () => {} };
 const KEY = Symbol.for("jumbe.test.hang-watchdog");
 
 /** The process's watchdog, started by its first test file (the files of a worker share the process). */
 export function hangWatchdog(): Watchdog {
   const global = globalThis as { [KEY]?: Watchdog };
   if (global[KEY]) return global[KEY];
+  const hangMs = hangLimitMs();
+  if (hangMs === null) return (global[KEY] = OFF);
   const ticks = new Int32Array(new SharedArrayBuffer(4));
-  const watcher = new Worker(WATCHER, { eval: true, execArgv: [], workerData: { ticks: ticks.buffer, hangMs: HANG_MS } });
+  const watcher = new Worker(WATCHER, { eval: true, execArgv: [], workerData: { ticks: ticks.buffer, hangMs } });
   watcher.unref();
   // The timers of node:timers, not the globals a test may replace with fake ones.
   setIntervalReal(() => Atomics.add(ticks, 0, 1), 1_000).unref();
