@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations, users } from "./auth";
-import { contacts, conversations, messages } from "./messaging";
+import { contacts, conversations } from "./messaging";
 
 /** How a keyword rule compares a customer's message with its keywords (domains/automations/match.ts). */
 export const AUTOMATION_MATCH_TYPES = ["exact", "contains", "starts_with", "fuzzy", "regex"] as const;
@@ -88,8 +88,12 @@ export const automationRuns = pgTable(
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    /** The customer's message that set it off; null for a flow's own messages (a wait's end, the idle timeout). */
-    messageId: uuid("message_id").references(() => messages.id, { onDelete: "cascade" }),
+    /**
+     * The customer's message that set it off; null for a flow's own messages (a wait's end, the idle
+     * timeout). Deleted with it; no foreign key: a trigger checks and cascades it, as it will across
+     * messages' monthly partitions (decision 180).
+     */
+    messageId: uuid("message_id"),
     conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
     contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "cascade" }),
     phoneNumberId: text("phone_number_id").notNull(),

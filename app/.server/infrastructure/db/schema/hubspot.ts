@@ -1,7 +1,7 @@
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations } from "./auth";
-import { contacts, messages } from "./messaging";
+import { contacts } from "./messaging";
 import { segments } from "./contacts";
 
 /**
@@ -36,9 +36,11 @@ export const hubspotContactLinks = pgTable(
 export const hubspotLoggedMessages = pgTable(
   "hubspot_logged_messages",
   {
-    messageId: uuid("message_id")
-      .primaryKey()
-      .references(() => messages.id, { onDelete: "cascade" }),
+    /**
+     * Deleted with its message; no foreign key: a trigger checks and cascades it, as it will across messages'
+     * monthly partitions (decision 180).
+     */
+    messageId: uuid("message_id").primaryKey(),
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),

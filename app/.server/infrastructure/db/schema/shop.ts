@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations } from "./auth";
-import { contacts, conversations, messages } from "./messaging";
+import { contacts, conversations } from "./messaging";
 import { whatsappAccounts } from "./whatsapp";
 import { paymentRequests } from "./payment-requests";
 import { ORDER_STATUSES } from "../../../../lib/shop";
@@ -95,8 +95,11 @@ export const orders = pgTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     contactId: uuid("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
-    /** The inbound message that carried the cart (null once that message is deleted). */
-    messageId: uuid("message_id").references(() => messages.id, { onDelete: "set null" }),
+    /**
+     * The inbound message that carried the cart (null once that message is deleted); no foreign key:
+     * a trigger checks and clears it, as it will across messages' monthly partitions (decision 180).
+     */
+    messageId: uuid("message_id"),
     /** The cart message's wamid: an order delivered twice is one order. */
     wamid: text("wamid").notNull(),
     catalogId: text("catalog_id").notNull(),
@@ -115,7 +118,10 @@ export const orders = pgTable(
     index("orders_org_received_idx").on(t.organizationId, t.receivedAt.desc()),
     index("orders_conversation_idx")
       .on(t.conversationId)
-      .where(sql`conversation_id is not null`),
+      .where(sql`conversation_id is not null`), // A deleted message's orders are found by it (decision 180's trigger clears their message_id).
+    index("orders_message_idx")
+      .on(t.messageId)
+      .where(sql`message_id is not null`),
   ],
 );
 

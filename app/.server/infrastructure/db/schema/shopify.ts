@@ -3,7 +3,6 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, 
 import { createdAt } from "./columns";
 import { organizations } from "./auth";
 import { messageTemplates } from "./templates";
-import { messages } from "./messaging";
 import { paymentRequests } from "./payment-requests";
 
 /** The store events a business can answer with a template (issue 45, the Shopify connector). */
@@ -67,13 +66,20 @@ export const shopifyEvents = pgTable(
     /** The order's name (#1001) or the checkout's token, for people. */
     reference: text("reference"),
     phone: text("phone"),
-    messageId: uuid("message_id").references(() => messages.id, { onDelete: "set null" }),
+    /**
+     * The message sent about it (null once that message is deleted); no foreign key: a trigger checks and
+     * clears it, as it will across messages' monthly partitions (decision 180).
+     */
+    messageId: uuid("message_id"),
     receivedAt: createdAt(),
     processedAt: timestamp("processed_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("shopify_events_org_event_idx").on(t.organizationId, t.eventId),
-    index("shopify_events_org_received_idx").on(t.organizationId, t.receivedAt.desc()),
+    index("shopify_events_org_received_idx").on(t.organizationId, t.receivedAt.desc()), // A deleted message's events are found by it (decision 180's trigger clears their message_id).
+    index("shopify_events_message_idx")
+      .on(t.messageId)
+      .where(sql`message_id is not null`),
   ],
 );
 

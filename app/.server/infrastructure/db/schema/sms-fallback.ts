@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { organizations } from "./auth";
-import { messages } from "./messaging";
 import { campaigns } from "./campaigns";
 import { SMS_FALLBACK_AUTOMATIONS } from "../../../../lib/sms-fallback";
 export { SMS_FALLBACK_AUTOMATIONS, type SmsFallbackAutomation } from "../../../../lib/sms-fallback";
@@ -22,9 +21,11 @@ export const smsFallbacks = pgTable(
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    sourceMessageId: uuid("source_message_id")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
+    /**
+     * Deleted with its message; no foreign key: a trigger checks and cascades it, as it will across messages'
+     * monthly partitions (decision 180).
+     */
+    sourceMessageId: uuid("source_message_id").notNull(),
     campaignId: uuid("campaign_id").references(() => campaigns.id, { onDelete: "cascade" }),
     /** The automation that armed it (decision 159); null for a campaign's or a broadcast's. */
     automation: text("automation", { enum: SMS_FALLBACK_AUTOMATIONS }),
