@@ -1078,7 +1078,8 @@ async function verify(query, { organizationId, phoneNumberId, messages, sampleId
   // A second send of one message would leave statuses under a wamid no message has.
   const [statuses] = await query(
     `${BENCH_SQL} select count(*)::int as rows, count(distinct wamid)::int as wamids,
-            count(*) filter (where not exists (select 1 from messages m where m.organization_id = s.organization_id and m.wamid = s.wamid))::int as orphans
+            count(*) filter (where not exists (select 1 from message_wamids k join messages m on m.id = k.message_id and m.created_at = k.created_at
+                                               where k.organization_id = s.organization_id and k.wamid = s.wamid))::int as orphans
      from message_statuses s where organization_id = $1 and phone_number_id = $2`,
     [organizationId, phoneNumberId],
   );
