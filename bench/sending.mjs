@@ -486,15 +486,16 @@ const STATEMENT_KINDS = [
 
 export async function statementTimes(query) {
   const rows = await query(
-    `${BENCH_SQL} select query, calls::float8 as calls, total_exec_time as ms, rows::float8 as rows from pg_stat_statements
+    `${BENCH_SQL} select query, calls::float8 as calls, total_exec_time as ms, total_plan_time as plan_ms, rows::float8 as rows from pg_stat_statements
      where dbid = (select oid from pg_database where datname = current_database()) and query not like '/* bench:%'`,
   );
   const kinds = new Map();
   for (const row of rows) {
     const [kind] = STATEMENT_KINDS.find(([, pattern]) => pattern.test(row.query));
-    const entry = kinds.get(kind) ?? { kind, calls: 0, ms: 0, rows: 0 };
+    const entry = kinds.get(kind) ?? { kind, calls: 0, ms: 0, planMs: 0, rows: 0 };
     entry.calls += row.calls;
     entry.ms += row.ms;
+    entry.planMs += row.plan_ms;
     entry.rows += row.rows;
     kinds.set(kind, entry);
   }
@@ -547,7 +548,12 @@ export async function benchSending({
   const burstSeconds = dispatcherBurstSeconds(root);
   const started = rootFor(root, buildDir);
   const postgres = await startPrivatePostgres({
-    extraSettings: { shared_preload_libraries: "'pg_stat_statements'", "pg_stat_statements.max": "1000" },
+    extraSettings: {
+      shared_preload_libraries: "'pg_stat_statements'",
+      "pg_stat_statements.max": "1000",
+      // BENCH_TRACK_PLANNING=1: each statement's planning time too (its own column below).
+      ...(process.env.BENCH_TRACK_PLANNING === "1" ? { "pg_stat_statements.track_planning": "on" } : {}),
+    },
   });
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: postgres.url });
@@ -1247,10 +1253,20 @@ export function formatSending(report, { table }) {
       `\n  Updates of messages over the run: ${int(r.updates.updated)}, of which HOT (on the row's page, no index entries) ${int(r.updates.hot)} (${pct(r.updates.hotShare)})`,
     );
   lines.push(`\n  Database time by statement (pg_stat_statements over the run: ${int(r.statements.totalMs)} ms in all)`);
+  // Planning is counted only with BENCH_TRACK_PLANNING=1 (zero otherwise): shown apart, not in the shares.
+  const planned = r.statements.kinds.some((k) => k.planMs > 0);
   lines.push(
     table(
-      ["statement", "calls", "total ms", "mean ms", "rows", "share"],
-      r.statements.kinds.map((k) => [k.kind, int(k.calls), int(k.ms), fixed(k.meanMs, 2), int(k.rows), pct(k.ms / r.statements.totalMs)]),
+      ["statement", "calls", "total ms", "mean ms", "rows", "share", ...(planned ? ["plan ms", "mean plan ms"] : [])],
+      r.statements.kinds.map((k) => [
+        k.kind,
+        int(k.calls),
+        int(k.ms),
+        fixed(k.meanMs, 2),
+        int(k.rows),
+        pct(k.ms / r.statements.totalMs),
+        ...(planned ? [int(k.planMs ?? 0), fixed(k.calls ? (k.planMs ?? 0) / k.calls : 0, 2)] : []),
+      ]),
     ),
   );
   if (r.profile && !r.profile.problem) {
