@@ -118,7 +118,8 @@ export const orders = pgTable(
     index("orders_org_received_idx").on(t.organizationId, t.receivedAt.desc()),
     index("orders_conversation_idx")
       .on(t.conversationId)
-      .where(sql`conversation_id is not null`), // A deleted message's orders are found by it (decision 180's trigger clears their message_id).
+      .where(sql`conversation_id is not null`),
+    // A deleted message's orders are found by it (decision 180's trigger clears their message_id).
     index("orders_message_idx")
       .on(t.messageId)
       .where(sql`message_id is not null`),

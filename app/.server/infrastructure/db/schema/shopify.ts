@@ -76,7 +76,8 @@ export const shopifyEvents = pgTable(
   },
   (t) => [
     uniqueIndex("shopify_events_org_event_idx").on(t.organizationId, t.eventId),
-    index("shopify_events_org_received_idx").on(t.organizationId, t.receivedAt.desc()), // A deleted message's events are found by it (decision 180's trigger clears their message_id).
+    index("shopify_events_org_received_idx").on(t.organizationId, t.receivedAt.desc()),
+    // A deleted message's events are found by it (decision 180's trigger clears their message_id).
     index("shopify_events_message_idx")
       .on(t.messageId)
       .where(sql`message_id is not null`),
