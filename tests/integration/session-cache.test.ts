@@ -4,8 +4,14 @@ import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { databaseKind, db, listenChannel, listenerCaughtUp, rawQuery } from "~/.server/infrastructure/db/client";
 import { createPgListener } from "~/.server/infrastructure/db/pg-listener";
 import { currentUser } from "~/.server/domains/auth/guards";
-import { deleteUserSessions, sessionCache, setSessionCache } from "~/.server/domains/auth/sessions";
-import { SESSION_CHANGES_CHANNEL, SessionCache } from "~/.server/domains/auth/session-cache";
+import { deleteUserSessions, findSession, sessionCache, setSessionCache } from "~/.server/domains/auth/sessions";
+import { listenSessionChannels, SESSION_CHANGES_CHANNEL, SessionCache } from "~/.server/domains/auth/session-cache";
+import { notify } from "~/.server/domains/notifications";
+import { INBOX_CHANNEL, NOTIFICATION_CHANNEL } from "~/.server/infrastructure/db/channels";
+import { markRead } from "~/.server/domains/notifications/queries";
+import { logConversationEvents } from "~/.server/domains/messaging/conversation-events";
+import { conversationOr404 } from "~/.server/domains/inbox/list";
+import { markConversationOpened } from "~/.server/domains/inbox/actions";
 import { changeMemberRole, removeMember } from "~/.server/domains/team/members";
 import { sha256 } from "~/.server/infrastructure/security/crypto";
 import { countStatements } from "~/.server/infrastructure/db/statement-count";
@@ -39,14 +45,19 @@ interface Instance {
 let a: ReturnType<typeof sessionCache>;
 let b: Instance;
 
+/** The shell's channels (decision 182), as the process's own cache listens to them. */
+const SHELL_CHANNELS = { member: NOTIFICATION_CHANNEL, organization: INBOX_CHANNEL };
+
 function secondInstance(): Instance {
   const ttl = () => 60_000;
   if (databaseKind() === "pglite") {
     // PGlite: one connection, whose LISTEN hears every NOTIFY as the committing statement answers.
     const cache = new SessionCache<never, never, never>(
       ttl,
-      (onMessage, onLost, onResync) => listenChannel(SESSION_CHANGES_CHANNEL, { onMessage, onLost, onResync }),
+      (onMessage, onLost, onResync) => listenSessionChannels(SHELL_CHANNELS, listenChannel, onMessage, onLost, onResync),
       async () => undefined,
+      undefined,
+      SHELL_CHANNELS,
     );
     return { cache, heard: async () => undefined, close: () => cache.close() };
   }
@@ -55,9 +66,11 @@ function secondInstance(): Instance {
   const marker = { kind: "postgres" } as never;
   const cache = new SessionCache<never, never, never>(
     ttl,
-    (onMessage, onLost, onResync) => listener.listen(SESSION_CHANGES_CHANNEL, { onMessage, onLost, onResync }),
+    (onMessage, onLost, onResync) =>
+      listenSessionChannels(SHELL_CHANNELS, (channel, handlers) => listener.listen(channel, handlers), onMessage, onLost, onResync),
     () => listener.caughtUp(),
     () => marker,
+    SHELL_CHANNELS,
   );
   return {
     cache,
@@ -362,3 +375,80 @@ async function waitForResync(cache: SessionCache<never, never, never>) {
     check();
   });
 }
+
+describe("the shell's counts kept beside the session (decision 182)", () => {
+  /** A page's lookup through `instance`: the shell's counts, and the statements it sent. */
+  const shellOn = async (instance: "a" | "b", cookie: string) => {
+    const { result, statements } = await countStatements(() =>
+      on(instance, () => findSession(getRequest("/dashboard", { cookie }), { shell: true })),
+    );
+    return { shell: result?.shell, statements };
+  };
+  /** A conversation of the organisation with unread messages, announced as the inbox's writes announce it. */
+  const unreadConversation = async (organizationId: string) => {
+    const phone = `+2547${String(Date.now()).slice(-8)}`;
+    const [row] = await rawQuery<{ id: string }>(
+      `with c as (insert into contacts (organization_id, name, phone, wa_id) values ($1, 'Mteja', $2, $3) returning id)
+       insert into conversations (organization_id, phone_number_id, contact_id, last_message_at, unread_count)
+       select $1, '106540352242922', id, now(), 2 from c returning id`,
+      [organizationId, phone, phone.slice(1)],
+    );
+    await logConversationEvents(db(), [{ organizationId, conversationId: row!.id }]);
+    return row!.id;
+  };
+  const finished = (organizationId: string, key: string) =>
+    notify({
+      organizationId,
+      event: "campaign_finished",
+      title: "Campaign finished: Water rationing",
+      body: "400 sent, 0 failed.",
+      link: "/messaging",
+      dedupeKey: key,
+    });
+
+  it("answers a page's hit on B with no statement, and reads the counts again for a notification of the member or a change of the inbox made on A", async () => {
+    const team = await teamOf();
+    const organizationId = team.owner.organization.id;
+    await b.heard();
+    expect(await shellOn("b", team.ownerCookie)).toEqual({ shell: { unread: 0, inboxUnread: 0 }, statements: 1 });
+    expect(await shellOn("b", team.ownerCookie)).toEqual({ shell: { unread: 0, inboxUnread: 0 }, statements: 0 });
+    expect(await shellOn("b", team.agentCookie)).toMatchObject({ statements: 1 });
+    // The campaign's end notifies the owner (its audience), not the agent.
+    await finished(organizationId, "shell-1");
+    await b.heard();
+    expect(await shellOn("b", team.ownerCookie)).toEqual({ shell: { unread: 1, inboxUnread: 0 }, statements: 1 });
+    expect(await shellOn("b", team.agentCookie), "another member's notification leaves the agent's counts").toEqual({
+      shell: { unread: 0, inboxUnread: 0 },
+      statements: 0,
+    });
+    // A conversation with unread messages: every member of the organisation reads the counts again.
+    await unreadConversation(organizationId);
+    await b.heard();
+    expect(await shellOn("b", team.ownerCookie)).toEqual({ shell: { unread: 1, inboxUnread: 1 }, statements: 1 });
+    expect(await shellOn("b", team.agentCookie)).toEqual({ shell: { unread: 0, inboxUnread: 1 }, statements: 1 });
+    // Another organisation's inbox leaves them alone.
+    await unreadConversation((await teamOf()).owner.organization.id);
+    await b.heard();
+    expect(await shellOn("b", team.ownerCookie)).toEqual({ shell: { unread: 1, inboxUnread: 1 }, statements: 0 });
+  });
+
+  it("shows the next page the counts after a GET of the same instance changed them: a conversation opened, a notification followed", async () => {
+    const team = await teamOf();
+    const organizationId = team.owner.organization.id;
+    const conversationId = await unreadConversation(organizationId);
+    await finished(organizationId, "shell-2");
+    await listenerCaughtUp();
+    expect(await shellOn("a", team.ownerCookie)).toMatchObject({ shell: { unread: 1, inboxUnread: 1 } });
+    expect(await shellOn("a", team.ownerCookie)).toEqual({ shell: { unread: 1, inboxUnread: 1 }, statements: 0 });
+    // Opening the conversation (a page's GET) zeroes its unread count; the next page, at once, shows it.
+    await markConversationOpened(organizationId, await conversationOr404(organizationId, conversationId));
+    expect(await shellOn("a", team.ownerCookie)).toEqual({ shell: { unread: 1, inboxUnread: 0 }, statements: 1 });
+    // Following the notification marks it read; the page it leads to shows the bell without it.
+    const [notification] = await rawQuery<{ id: string }>(`select id from notifications where user_id = $1`, [team.owner.user.id]);
+    expect(await markRead({ userId: team.owner.user.id, organizationId }, notification!.id)).toEqual({ link: "/messaging" });
+    expect(await shellOn("a", team.ownerCookie)).toEqual({ shell: { unread: 0, inboxUnread: 0 }, statements: 1 });
+    // And B, once it has heard both.
+    await b.heard();
+    expect((await shellOn("b", team.ownerCookie)).shell).toEqual({ unread: 0, inboxUnread: 0 });
+  });
+});

@@ -7,8 +7,10 @@ import { SessionCache } from "./session-cache";
 
 const handle = { kind: "pglite" } as never;
 
-function cacheWith(ttl = 5_000) {
-  const heard: { message?: (payload: string) => void; lost?: () => void; resync?: () => void } = {};
+const SHELL_CHANNELS = { member: "member_channel", organization: "inbox_channel" };
+
+function cacheWith(ttl = 5_000, shellChannels: typeof SHELL_CHANNELS | null = SHELL_CHANNELS) {
+  const heard: { message?: (payload: string, channel?: string) => void; lost?: () => void; resync?: () => void } = {};
   let release: (() => void) | undefined;
   const cache = new SessionCache<{ id: string }, { id: string }, { id: string }>(
     () => ttl,
@@ -18,6 +20,7 @@ function cacheWith(ttl = 5_000) {
     },
     () => new Promise<void>((resolve) => (release = resolve)),
     () => handle,
+    shellChannels ?? undefined,
   );
   return { cache, heard, release: () => release?.() };
 }
@@ -190,5 +193,68 @@ describe("SessionCache", () => {
     expect(cache.usage("o1")).toBeUndefined();
     cache.putUsage("o1", cache.ticket(), 12);
     expect(cache.usage("o1")).toBe(12);
+  });
+
+  it("keeps a member's shell counts for the TTL; a notification of the member or a change of the organisation's inbox drops them", async () => {
+    const { cache, heard } = cacheWith(5_000);
+    await ready(cache);
+    const now = vi.spyOn(Date, "now").mockReturnValue(1_000_000);
+    cache.putShell("u1", "o1", cache.ticket(), { unread: 2, inboxUnread: 5 });
+    cache.putShell("u2", "o1", cache.ticket(), { unread: 1, inboxUnread: 5 });
+    cache.putShell("u3", "o2", cache.ticket(), { unread: 0, inboxUnread: 9 });
+    now.mockReturnValue(1_004_999);
+    expect(cache.shell("u1", "o1")).toEqual({ unread: 2, inboxUnread: 5 });
+    // Another member's notification leaves u1's counts alone; u2's own drops u2's.
+    heard.message!("u2", "member_channel");
+    expect([cache.shell("u1", "o1"), cache.shell("u2", "o1")].map(Boolean)).toEqual([true, false]);
+    // A message into o1's inbox drops every o1 member's counts, not o2's.
+    heard.message!("o1", "inbox_channel");
+    expect([cache.shell("u1", "o1"), cache.shell("u3", "o2")].map(Boolean)).toEqual([false, true]);
+    now.mockReturnValue(1_005_000);
+    expect(cache.shell("u3", "o2"), "past the TTL").toBeUndefined();
+    cache.putShell("u4", "o3", cache.ticket(), { unread: 1, inboxUnread: 1 });
+    heard.message!("*");
+    expect(cache.shell("u4", "o3")).toBeUndefined();
+  });
+
+  it("does not keep shell counts that a change of them overtook, and keeps them apart from the lookups' evictions", async () => {
+    const { cache, heard } = cacheWith();
+    await ready(cache);
+    for (const [payload, channel] of [
+      ["u1", "member_channel"],
+      ["o1", "inbox_channel"],
+      ["u:u1", undefined],
+      ["*", undefined],
+    ] as const) {
+      const ticket = cache.ticket();
+      heard.message!("o9", "inbox_channel");
+      heard.message!(payload, channel);
+      cache.putShell("u1", "o1", ticket, { unread: 1, inboxUnread: 1 });
+      expect(cache.shell("u1", "o1"), `${channel}: ${payload}`).toBeUndefined();
+    }
+    // A burst of inbox changes elsewhere (a campaign's statuses) does not stop a session's lookup being stored.
+    const ticket = cache.ticket();
+    for (let i = 0; i < 300; i++) heard.message!(`other-${i}`, "inbox_channel");
+    cache.put("k", ticket, lookup("u1", "o1"));
+    expect(cache.get("k")?.user.id).toBe("u1");
+  });
+
+  it("keeps no shell counts without their channels, nor while the LISTEN is down or a write is being heard", async () => {
+    const bare = cacheWith(5_000, null);
+    await ready(bare.cache);
+    bare.cache.putShell("u1", "o1", bare.cache.ticket(), { unread: 1, inboxUnread: 1 });
+    expect(bare.cache.shell("u1", "o1"), "nothing would ever drop them").toBeUndefined();
+    const { cache, heard, release } = cacheWith();
+    await ready(cache);
+    cache.putShell("u1", "o1", cache.ticket(), { unread: 1, inboxUnread: 1 });
+    const done = cache.afterWrite("mine");
+    expect(cache.shell("u1", "o1")).toBeUndefined();
+    release();
+    await done;
+    expect(cache.shell("u1", "o1")).toEqual({ unread: 1, inboxUnread: 1 });
+    heard.lost!();
+    expect(cache.shell("u1", "o1")).toBeUndefined();
+    heard.resync!();
+    expect(cache.shell("u1", "o1"), "emptied when the LISTEN is back").toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { sessions, type Organization, type User } from "../../infrastructure/db/
 import { randomToken, sha256 } from "../../infrastructure/security/crypto";
 import { messagesUsedThisMonthSql } from "../billing";
 import { shellCountsSql } from "../notifications";
+import { INBOX_CHANNEL, NOTIFICATION_CHANNEL } from "../../infrastructure/db/channels";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { SESSION_COOKIE, readCookie, sessionCookieHeader } from "../../infrastructure/http/cookies";
 import { env } from "../../infrastructure/config/env";
@@ -167,7 +168,7 @@ type Lookup = Pick<FoundSession, "session" | "user" | "organization">;
 
 /** This instance's cache of session lookups (decision 166); SESSION_CACHE_MS read on each use. */
 const cacheState = processState<{ cache: SessionCache<FoundSession["session"], SessionUser, Organization> }>("session-cache", () => ({
-  cache: databaseSessionCache(() => env().SESSION_CACHE_MS),
+  cache: databaseSessionCache(() => env().SESSION_CACHE_MS, { member: NOTIFICATION_CHANNEL, organization: INBOX_CHANNEL }),
 }));
 
 export function sessionCache() {
@@ -225,6 +226,7 @@ export async function findSession(request: Request, options: FindSessionOptions 
   }
   cache.put(key, ticket, { ...copyOf(found), userId: found.user.id, organizationId: found.organization.id });
   if (found.messagesUsedThisMonth !== null) cache.putUsage(found.organization.id, ticket, found.messagesUsedThisMonth);
+  if (found.shell) cache.putShell(found.user.id, found.organization.id, ticket, found.shell);
   return found;
 }
 
@@ -234,22 +236,36 @@ function copyOf(lookup: Lookup): Lookup {
 }
 
 /**
- * A cached lookup with what the request asked for beside it: the shell's counts read now; the month's
- * usage from this instance's copy when one was read within the TTL (decision 170), else read now and
- * kept. /api/auth/me's hit then sends no statement at all.
+ * A cached lookup with what the request asked for beside it: the month's usage and the shell's counts
+ * from this instance's copies when read within the TTL (decisions 170 and 182), else read now and
+ * kept. A page's hit, and /api/auth/me's, then sends no statement at all.
  */
 async function withExtras(cache: SessionCache<FoundSession["session"], SessionUser, Organization>, cached: Lookup, shape: Shape) {
   const organizationId = cached.organization.id;
-  const kept = shape === "usage" || shape === "both" ? cache.usage(organizationId) : undefined;
-  const read: Shape = kept === undefined ? shape : shape === "both" ? "shell" : "plain";
-  const used = kept === undefined ? {} : { messages_used: kept };
-  if (read === "plain") return { ...copyOf(cached), ...extrasOf(used) };
-  const ticket = read === "shell" ? undefined : cache.ticket();
+  const userId = cached.user.id;
+  const wantsUsage = shape === "usage" || shape === "both";
+  const wantsShell = shape === "shell" || shape === "both";
+  const usage = wantsUsage ? cache.usage(organizationId) : undefined;
+  const shell = wantsShell ? cache.shell(userId, organizationId) : undefined;
+  const kept: Extras = {
+    ...(usage === undefined ? {} : { messages_used: usage }),
+    ...(shell === undefined ? {} : { shell_unread: shell.unread, shell_inbox_unread: shell.inboxUnread }),
+  };
+  const readUsage = wantsUsage && usage === undefined;
+  const readShell = wantsShell && shell === undefined;
+  const read: Shape = readUsage ? (readShell ? "both" : "usage") : readShell ? "shell" : "plain";
+  if (read === "plain") return { ...copyOf(cached), ...extrasOf(kept) };
+  const ticket = cache.ticket();
   // Each statement names its parameters: the month's usage the organisation only.
-  const params = read === "usage" ? [organizationId] : [cached.user.id, organizationId];
+  const params = read === "usage" ? [organizationId] : [userId, organizationId];
   const [extras = {}] = await rawQuery<Extras>(EXTRAS_SQL[read], params);
   if (extras.messages_used !== undefined) cache.putUsage(organizationId, ticket, Number(extras.messages_used));
-  return { ...copyOf(cached), ...extrasOf({ ...extras, ...used }) };
+  if (extras.shell_unread !== undefined)
+    cache.putShell(userId, organizationId, ticket, {
+      unread: Number(extras.shell_unread),
+      inboxUnread: Number(extras.shell_inbox_unread ?? 0),
+    });
+  return { ...copyOf(cached), ...extrasOf({ ...extras, ...kept }) };
 }
 
 function extrasOf(row: Extras): Pick<FoundSession, "messagesUsedThisMonth" | "shell"> {

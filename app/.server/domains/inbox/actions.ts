@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { ConversationRow } from "~/lib/inbox";
 import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
-import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
+import { db, heardOwnChange, rawQuery, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
 import {
@@ -275,21 +275,25 @@ async function writeEntry(
  */
 export async function markConversationOpened(organizationId: string, conversation: ConversationRow) {
   if (conversation.unread === 0) return;
-  await db().transaction(async (tx) => {
+  const zeroed = await db().transaction(async (tx) => {
     const zeroed = await queryRows<unknown>(
       tx,
       sql`
       update conversations set unread_count = 0 where id = ${conversation.id} and organization_id = ${organizationId} and unread_count > 0
       returning id`,
     );
-    if (!zeroed.length) return;
+    if (!zeroed.length) return false;
     await logConversationEvents(tx, [{ organizationId, conversationId: conversation.id }]);
     await enqueueJob(
       INBOX_MARK_READ_QUEUE,
       { organizationId, conversationId: conversation.id },
       { executor: tx, uniqueKey: `inbox-read:${conversation.id}` },
     );
+    return true;
   });
+  // The inbox's unread count in every page's shell is kept per instance (decision 182): this GET's
+  // NOTIFY drops it, and the agent's next page must not show the count from before.
+  if (zeroed) await heardOwnChange();
 }
 
 /** The last customer message of the conversation not yet marked read at Meta (marking it marks all before it). */

@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
 import { countAffected, queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
+import { INBOX_CHANNEL } from "../../infrastructure/db/channels";
 
 /** The pg_notify channel an inbox change is announced on; the payload is the organisation's id. */
-export const INBOX_CHANNEL = "jumbe_inbox";
+export { INBOX_CHANNEL };
+
 /** How long the change log is kept: a browser away longer reloads instead of replaying. */
 export const INBOX_EVENT_RETENTION_HOURS = 48;
 

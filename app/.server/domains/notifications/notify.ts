@@ -3,10 +3,12 @@ import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
 import type { NotificationEvent, OrgRole } from "../../infrastructure/db/schema";
 import { EVENT_SETTING, isInProductLink } from "~/lib/notifications";
+import { NOTIFICATION_CHANNEL } from "../../infrastructure/db/channels";
 import { inEnglish, type NoticeWords } from "./words";
 
 /** The pg_notify channel a new (or newly read) notification is announced on; the payload is the member's id. */
-export const NOTIFICATION_CHANNEL = "jumbe_notifications";
+export { NOTIFICATION_CHANNEL };
+
 /** One e-mail per notification the organisation's rule selects, sent by a job (an SMTP failure never fails the caller). */
 export const NOTIFICATION_MAIL_QUEUE = "notifications.mail";
 

@@ -1,4 +1,4 @@
-import { rawQuery } from "../../infrastructure/db/client";
+import { heardOwnChange, rawQuery } from "../../infrastructure/db/client";
 import { decodeKeysetCursor, encodeKeysetCursor, isUuid } from "../../infrastructure/db/keyset";
 import type { NotificationEvent } from "../../infrastructure/db/schema";
 import { NOTIFICATION_CHANNEL } from "./notify";
@@ -154,7 +154,7 @@ export async function listNotifications(reader: Reader, options: { cursor?: stri
  */
 export async function markRead(reader: Reader, id: string): Promise<{ link: string | null } | undefined> {
   if (!isUuid(id)) return undefined;
-  const [row] = await rawQuery<{ link: string | null }>(
+  const [row] = await rawQuery<{ link: string | null; told: number }>(
     `with target as (
        select id, link, read_at from notifications where id = $1 and user_id = $2 and organization_id = $3
      ), changed as (
@@ -163,6 +163,9 @@ export async function markRead(reader: Reader, id: string): Promise<{ link: stri
      select t.link, (select count(pg_notify($4, $5)) from changed)::int as told from target t`,
     [id, reader.userId, reader.organizationId, NOTIFICATION_CHANNEL, reader.userId],
   );
+  // The bell's count in every page's shell is kept per instance (decision 182): following a
+  // notification is a GET, and the page it leads to must not show the count from before.
+  if (row && Number(row.told) > 0) await heardOwnChange();
   return row ? { link: row.link } : undefined;
 }
 

@@ -186,7 +186,7 @@ export const EnvVariables = z.object({
     .max(60_000)
     .default(5_000)
     .describe(
-      "How long an instance may answer a signed-in request from its own copy of the session's lookup (session, user, organisation, and the organisation's month's usage; never the shell's counts), in milliseconds; `0` turns the cache off. A copy is dropped the moment PostgreSQL's NOTIFY says its session, user or organisation changed on any instance, and no copy is used while the instance's LISTEN connection is down (decision 166). The month's usage on `/api/auth/me` may be up to this long behind a charge (decision 170).",
+      "How long an instance may answer a signed-in request from its own copy of the session's lookup (session, user, organisation, the organisation's month's usage, and the member's shell counts: the bell's and the inbox's unread), in milliseconds; `0` turns the cache off. A copy is dropped the moment PostgreSQL's NOTIFY says its session, user or organisation changed on any instance (the shell counts: a notification of the member added or read, a change of the organisation's inbox), and no copy is used while the instance's LISTEN connection is down (decisions 166 and 182). The month's usage on `/api/auth/me` may be up to this long behind a charge (decision 170).",
     ),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()

@@ -79,6 +79,20 @@ export function listenerCaughtUp() {
   return state.current.listenerCaughtUp();
 }
 
+/**
+ * A GET of this instance wrote something that others' copies are dropped for by its NOTIFY (the
+ * shell's counts, decision 182): answers once this instance's listener has heard it, so the
+ * person's next request on this instance never meets the copy from before. Not listening (the
+ * caches are off then), it answers at once.
+ */
+export async function heardOwnChange() {
+  try {
+    await listenerCaughtUp();
+  } catch {
+    // Nothing listens: nothing is kept that the change could leave stale.
+  }
+}
+
 /** The open database's handle (undefined when none is open): what a subscriber compares to know the database it listens to is still the one open. */
 export function currentDatabaseHandle(): DatabaseHandle | undefined {
   return state.current;
