@@ -155,28 +155,42 @@ export async function startBaselines({ log = console.log } = {}) {
  * One row: `url` on Jumbe (process `serverPid`, its database's processes `databasePids`), then the
  * baseline app at the nearest size and the bare server at exactly `bytes` (from startBaselines()),
  * one after the other, with the CPU ratio. `row` carries what the caller names the row by.
+ *
+ * With `rounds` > 1, Jumbe and the baseline take turns that many times and the row's ratio is the
+ * median of the rounds' ratios (`row.ratios` keeps them all; the row's figures are its median
+ * round's). This machine's speed drifts by up to 2x within a minute: one Jumbe run and one baseline
+ * run, seconds apart, could each land on a slow or a fast stretch, and the ratio with them.
  */
-export async function measureBesideBaselines(row, { url, headers, kind, bytes, serverPid, databasePids, refs, duration, connections }) {
-  row.jumbe = await measureLoad({ url, headers, pids: [serverPid], databasePids, duration, connections });
+export async function measureBesideBaselines(
+  row,
+  { url, headers, kind, bytes, serverPid, databasePids, refs, duration, connections, rounds = 1 },
+) {
   const samePath = baselinePath(kind, bytes, refs.shell);
-  row.baseline = { path: samePath, bytes: (await probe(`${refs.baseline.baseUrl}${samePath}`, {})).bytes };
-  Object.assign(
-    row.baseline,
-    await measureLoad({
+  const baselineBytes = (await probe(`${refs.baseline.baseUrl}${samePath}`, {})).bytes;
+  const taken = [];
+  for (let round = 0; round < Math.max(1, rounds); round++) {
+    const jumbe = await measureLoad({ url, headers, pids: [serverPid], databasePids, duration, connections });
+    const baseline = await measureLoad({
       url: `${refs.baseline.baseUrl}${samePath}`,
       headers: { Accept: headers.Accept },
       pids: [refs.baseline.pid],
       duration,
       connections,
-    }),
-  );
+    });
+    // All the CPU a request cost Jumbe's side: its process, and the database's when it is known.
+    const jumbeCpu = jumbe.cpuMsPerRequest === null ? null : jumbe.cpuMsPerRequest + (jumbe.databaseCpuMsPerRequest ?? 0);
+    taken.push({ jumbe, baseline, ratio: jumbeCpu && baseline.cpuMsPerRequest ? jumbeCpu / baseline.cpuMsPerRequest : null });
+  }
+  const ordered = [...taken].sort((a, b) => (a.ratio ?? Infinity) - (b.ratio ?? Infinity));
+  const median = ordered[Math.floor((ordered.length - 1) / 2)];
+  row.jumbe = median.jumbe;
+  row.baseline = { path: samePath, bytes: baselineBytes, ...median.baseline };
   row.bare = {
     bytes,
     ...(await measureLoad({ url: `${refs.bare.baseUrl}/?bytes=${bytes}`, pids: [refs.bare.pid], duration, connections })),
   };
-  // All the CPU a request cost Jumbe's side: its process, and the database's when it is known.
-  const jumbeCpu = row.jumbe.cpuMsPerRequest === null ? null : row.jumbe.cpuMsPerRequest + (row.jumbe.databaseCpuMsPerRequest ?? 0);
-  row.cpuRatio = jumbeCpu && row.baseline.cpuMsPerRequest ? jumbeCpu / row.baseline.cpuMsPerRequest : null;
+  row.cpuRatio = median.ratio;
+  if (taken.length > 1) row.ratios = taken.map((t) => t.ratio);
   return row;
 }
 
@@ -194,6 +208,7 @@ export async function benchPages({
   duration,
   connections = 10,
   only,
+  rounds = 1,
   log = console.log,
 }) {
   const refs = await startBaselines({ log });
@@ -233,10 +248,10 @@ export async function benchPages({
         continue;
       }
       log(`  ${target.path} (${first.bytes} bytes) ...`);
-      const options = { url, headers, kind: target.kind, bytes: first.bytes, serverPid, databasePids, refs, duration, connections };
+      const options = { url, headers, kind: target.kind, bytes: first.bytes, serverPid, databasePids, refs, duration, connections, rounds };
       rows.push(await measureBesideBaselines(row, options));
     }
-    return { connections, durationSeconds: duration, baselineShellBytes: refs.shell, baselineBuild: refs.build, rows };
+    return { connections, durationSeconds: duration, rounds, baselineShellBytes: refs.shell, baselineBuild: refs.build, rows };
   } finally {
     await refs.stop();
   }
@@ -250,9 +265,10 @@ const statusNote = (run) => {
 
 export function formatPages(report, { table, databaseKind, title = "Pages and JSON API" }) {
   const database = report.rows.some((r) => typeof r.jumbe?.databaseCpuMsPerRequest === "number");
+  const rounds = report.rows.some((r) => r.ratios);
   const rows = report.rows.map((r) =>
     r.problem
-      ? [r.path, r.as ?? "-", r.bytes, r.problem, ...Array(database ? 12 : 11).fill("")]
+      ? [r.path, r.as ?? "-", r.bytes, r.problem, ...Array((database ? 12 : 11) + (rounds ? 1 : 0)).fill("")]
       : [
           r.path,
           r.as ?? "-",
@@ -266,6 +282,7 @@ export function formatPages(report, { table, databaseKind, title = "Pages and JS
           fixed(r.baseline.requestsPerSecond, 0),
           fixed(r.baseline.cpuMsPerRequest, 2),
           r.cpuRatio ? `${fixed(r.cpuRatio, 1)}x` : "-",
+          ...(rounds ? [(r.ratios ?? []).map((ratio) => fixed(ratio, 1)).join("/")] : []),
           fixed(r.bare.requestsPerSecond, 0),
           fixed(r.bare.cpuMsPerRequest, 3),
           fixed(Math.max(r.jumbe.otherCpus, r.baseline.otherCpus, r.bare.otherCpus), 1),
@@ -282,6 +299,9 @@ export function formatPages(report, { table, databaseKind, title = "Pages and JS
           : "PGlite runs inside Jumbe's process"
     })`,
     "other CPUs = CPUs busy with work outside the benchmark during the row's runs (the most of the three): near 0 on a quiet machine",
+    ...(rounds
+      ? [`CPU ratio = the median of ${report.rounds} rounds, Jumbe and the baseline taking turns (each round's ratio beside it)`]
+      : []),
   ].join("\n");
   return `${header}\n${table(
     [
@@ -297,6 +317,7 @@ export function formatPages(report, { table, databaseKind, title = "Pages and JS
       "base req/s",
       "base CPU ms",
       "CPU ratio",
+      ...(rounds ? ["rounds' ratios"] : []),
       "bare req/s",
       "bare CPU ms",
       "other CPUs",

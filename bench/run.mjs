@@ -84,6 +84,7 @@ const { values: args } = parseArgs({
     "skip-pages": { type: "boolean", default: false },
     "pages-only": { type: "boolean", default: false },
     "pages-paths": { type: "string" },
+    "pages-rounds": { type: "string", default: "1" },
     "templates-count": { type: "string", default: "5000" },
     "templates-hops": { type: "string", default: "100" },
     "skip-templates": { type: "boolean", default: false },
@@ -185,6 +186,7 @@ if (args.help) {
   --skip-pages                leave out the pages runs (every signed-in page and the JSON API beside the baselines)
   --pages-only                only the pages runs: Jumbe, bench/baseline-app and bare Node at the same sizes
   --pages-paths P1,P2         only these paths in the pages runs (as listed in the report, e.g. /developers,/api/auth/me)
+  --pages-rounds N            Jumbe and the baseline app take turns N times per path; the ratio is the rounds' median (default 1)
   --templates-count N         message templates inserted for the demo tenant and for the admin's (default 5000; PostgreSQL only)
   --templates-hops N          "Older" links followed from /templates to the deep page (default 100)
   --skip-templates            leave out the message templates benchmark
@@ -829,7 +831,9 @@ async function singleServerRuns(results) {
     // Before the webhooks, which leave tens of thousands of rows behind.
     let pages = null;
     if (runPages) {
-      console.log(`\nPages and JSON API beside bench/baseline-app and bare Node (${duration} s per run, three runs a row) ...`);
+      console.log(
+        `\nPages and JSON API beside bench/baseline-app and bare Node (${duration} s per run; Jumbe and the baseline ${Number(args["pages-rounds"])} time(s) a row, then bare) ...`,
+      );
       try {
         const apiKey = await apiKeyFor(server.baseUrl, cookies.individual);
         pages = await benchPages({
@@ -841,6 +845,7 @@ async function singleServerRuns(results) {
           duration,
           connections: Number(args["pages-connections"]),
           only: args["pages-paths"]?.split(",").filter(Boolean),
+          rounds: Math.max(1, Number(args["pages-rounds"]) || 1),
         });
         console.log(`\n${formatPages(pages, { table, databaseKind: ready.database })}`);
       } catch (error) {
