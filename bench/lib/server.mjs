@@ -6,6 +6,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { startSmtpSink } from "./smtp-sink.mjs";
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -24,13 +25,16 @@ export function freePort() {
  * It runs as production does (NODE_ENV=production: React's production build, fresh secrets), as a
  * demo host (SANDBOX=1 with DEMO_HOST=1 and a random SANDBOX_CONTROL_TOKEN) so the demo accounts are
  * seeded. APP_URL is the address the benchmarks open (pages at another host answer 421). SMTP_URL
- * points at a closed loopback port: no measured path sends mail.
+ * points at a sink of the benchmark's own (bench/lib/smtp-sink.mjs): production requires one, and a
+ * mail a run causes (the owner's usage warning during a campaign) is delivered rather than failing
+ * its job. `mails()` says how many it took.
  */
 export async function startServer({ root, databaseUrl, extraEnv = {}, nodeArgs = [] }) {
   const entry = path.join(root, "build/server/index.js");
   if (!existsSync(entry)) throw new Error("build/server/index.js is missing: run `npm run build` first.");
 
   const port = await freePort();
+  const smtp = await startSmtpSink();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "jumbe-bench-"));
   const childEnv = { ...process.env };
   // A developer's shell settings must not change what is measured.
@@ -51,7 +55,7 @@ export async function startServer({ root, databaseUrl, extraEnv = {}, nodeArgs =
     SESSION_SECRET: randomBytes(32).toString("hex"),
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     META_APP_SECRET: randomBytes(24).toString("hex"),
-    SMTP_URL: "smtp://127.0.0.1:9",
+    SMTP_URL: smtp.url,
     APP_URL: `http://127.0.0.1:${port}`,
     PORT: String(port),
     HOST: "127.0.0.1",
@@ -91,6 +95,7 @@ export async function startServer({ root, databaseUrl, extraEnv = {}, nodeArgs =
       clearTimeout(timer);
     }
     if (!keepDataDir) removeDataDir();
+    await smtp.stop();
   };
 
   try {
@@ -99,7 +104,7 @@ export async function startServer({ root, databaseUrl, extraEnv = {}, nodeArgs =
     await stop();
     throw new Error(`${error.message}\n--- server output ---\n${output.trim()}`);
   }
-  return { baseUrl, port, pid: child.pid, dataDir, stop, removeDataDir, output: () => output };
+  return { baseUrl, port, pid: child.pid, dataDir, stop, removeDataDir, output: () => output, mails: smtp.received };
 }
 
 async function waitForHealth(baseUrl, exited, timeoutMs) {

@@ -232,11 +232,13 @@ describe.skipIf(!buildExists())("SQL statements per page (built server)", () => 
     // The first view asks HubSpot for the portal's lists (the token, its pacing); within the minute the next views take them as read.
     const first = await statementsOf("/integrations/hubspot", demo);
     expect(first.status).toBe(200);
-    // session with the shell's counts (one statement); side by side: the connections, the HubSpot connection (read once
-    // for the lists and the missing properties: it was read twice more), the followed sources
+    // side by side: the connections, the HubSpot connection (read once for the lists and the missing properties: it
+    // was read twice more), the followed sources; the session and the shell's counts come from the instance's copies
+    // (decisions 166 and 182), or one statement more when a demo customer's message dropped the inbox's count meanwhile
     const again = await statementsOf("/integrations/hubspot", demo);
     expect(again.status).toBe(200);
-    expect(again.statements, `the first view sent ${first.statements}`).toBe(4);
+    expect(again.statements, `the first view sent ${first.statements}`).toBeGreaterThanOrEqual(3);
+    expect(again.statements, `the first view sent ${first.statements}`).toBeLessThanOrEqual(4);
   });
 
   it("keeps a payment's page and an invoice's page within their budgets", async () => {
@@ -278,10 +280,15 @@ describe.skipIf(!buildExists())("SQL statements per page (built server)", () => 
     },
   );
 
-  it("reads the session once however many loaders a page runs", async () => {
+  it("reads the session once however many loaders a page runs, and not at all on the next page", async () => {
     // /change-password runs the shell's loader and its own, both needing the user: one session read,
-    // with the shell's counts in its statement. A second lookup would make it 2.
-    expect((await statementsOf("/change-password", demo)).statements).toBe(1);
+    // with the shell's counts in its statement. A second lookup would make it 2. A new session: the
+    // instance holds no copy of it yet.
+    const fresh = await signInCookie(server, DEMO);
+    expect((await statementsOf("/change-password", fresh)).statements).toBe(1);
+    // The next page's session and shell counts come from the instance's copies (decisions 166 and 182),
+    // unless a demo customer's message dropped the inbox's count meanwhile.
+    expect((await statementsOf("/change-password", fresh)).statements).toBeLessThanOrEqual(1);
     // Signed out, the shell's middleware redirects before any loader: the one (failed) session read.
     expect((await statementsOf("/dashboard", "jumbe_session=not-a-session")).statements).toBeLessThanOrEqual(1);
   });
