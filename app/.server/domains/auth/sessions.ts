@@ -153,7 +153,8 @@ const FIND_SESSION_SQL = {
          ${SHELL.unread} as shell_unread, ${SHELL.inboxUnread} as shell_inbox_unread ${SESSION_FROM}`,
 };
 
-// On a cached lookup, what is not cached (the month's usage, the shell's counts) in one statement of its own.
+// On a cached lookup, what the instance does not hold a copy of (the month's usage, the shell's counts: decisions
+// 170 and 182) in one statement of its own.
 const SHELL_BY_ID = shellCountsSql("$1::uuid", "$2::uuid");
 const EXTRAS_SQL = {
   usage: `select ${messagesUsedThisMonthSql("$1::uuid")} as messages_used`,
