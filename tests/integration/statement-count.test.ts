@@ -286,8 +286,9 @@ describe.skipIf(!buildExists())("SQL statements per page (built server)", () => 
     // instance holds no copy of it yet.
     const fresh = await signInCookie(server, DEMO);
     expect((await statementsOf("/change-password", fresh)).statements).toBe(1);
-    // The next page's session and shell counts come from the instance's copies (decisions 166 and 182),
-    // unless a demo customer's message dropped the inbox's count meanwhile.
+    // The next page reads the session no more than once either: 0 statements when the session and the
+    // shell's counts come from the instance's copies (decisions 166 and 182; that they do is proven in
+    // session-cache.test.ts), 1 when a demo customer's message dropped the inbox's count meanwhile.
     expect((await statementsOf("/change-password", fresh)).statements).toBeLessThanOrEqual(1);
     // Signed out, the shell's middleware redirects before any loader: the one (failed) session read.
     expect((await statementsOf("/dashboard", "jumbe_session=not-a-session")).statements).toBeLessThanOrEqual(1);
