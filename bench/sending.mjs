@@ -1134,7 +1134,7 @@ async function verify(query, { organizationId, phoneNumberId, messages, sampleId
     ? (
         await query(
           `${BENCH_SQL} select count(*)::int as n from messages m join unnest($2::text[], $3::text[]) as k(wamid, callback)
-           on m.wamid = k.wamid and m.id::text = k.callback where m.organization_id = $1`,
+           on m.wamid = k.wamid and m.id::text = split_part(k.callback, ' ', 1) where m.organization_id = $1`, // "<id> <created_at>" (decision 183)
           [organizationId, kept.map((m) => m.wamid), kept.map((m) => m.callbackData ?? "")],
         )
       )[0].n

@@ -180,8 +180,8 @@ describe("hand-over to a person", () => {
         { kind: "interactive", interactive: { type: "button", body: "Chagua:", buttons: [{ id: "otc", title: "Bila cheti" }] } },
       ],
       source: "automation",
-      onQueued: async (_tx, messageId, followUpIds) => {
-        seen = [messageId, ...followUpIds];
+      onQueued: async (_tx, message, followUps) => {
+        seen = [message.id, ...followUps.map((f) => f.id)];
       },
     });
     const sent = await outbound(t.organizationId);

@@ -12,7 +12,7 @@ import { createCampaign } from "~/.server/domains/campaigns/lifecycle";
 import { feedCampaigns } from "~/.server/domains/campaigns/feeder";
 import { createVerifiedUser } from "../support/accounts";
 import { metaSandboxForFile, refusalOf } from "../support/meta-harness";
-import { approvedTemplate, metaReceived, recipient } from "../support/sending-kit";
+import { approvedTemplate, messageKeys, metaReceived, recipient } from "../support/sending-kit";
 
 // The wallet's ledger (issue 17): concurrency never takes it below zero or loses a cent, and the
 // sending engine holds, charges, releases and refunds each prepaid message exactly once.
@@ -152,9 +152,10 @@ describe("charging through the sending engine", () => {
     await approvedTemplate(meta.graph, { organizationId: t.organizationId, ...connection });
 
     const unsent = await queueMessage(t.organizationId, template(recipient(4)));
-    await failMessages([{ id: unsent.id, organizationId: t.organizationId, code: null, title: "no_whatsapp_number", details: "Gone" }]);
+    const [unsentKey] = await messageKeys([unsent.id]);
+    await failMessages([{ ...unsentKey!, organizationId: t.organizationId, code: null, title: "no_whatsapp_number", details: "Gone" }]);
     // A second failure of the same message changes nothing.
-    await failMessages([{ id: unsent.id, organizationId: t.organizationId, code: null, title: "no_whatsapp_number", details: "Gone" }]);
+    await failMessages([{ ...unsentKey!, organizationId: t.organizationId, code: null, title: "no_whatsapp_number", details: "Gone" }]);
     expect(await expectLedgerAgrees(t.organizationId)).toMatchObject({ balanceCents: 1_000, heldCents: 0 });
 
     // The sandbox accepts a send to a number ending 0000, then reports it failed (131026).

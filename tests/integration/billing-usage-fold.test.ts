@@ -18,13 +18,12 @@ async function postpaidTenant(name: string) {
 
 /** `n` template messages Meta accepted just now, not yet counted. */
 async function acceptedMessages(organizationId: string, n: number) {
-  const rows = await rawQuery<{ id: string }>(
+  return rawQuery<{ id: string; createdAt: string }>(
     `insert into messages (organization_id, direction, status, body, phone_number_id, pricing_category, charge_state, accepted_at, recipient_phone)
      select $1, 'outbound', 'sent', 'Habari', '1099', 'UTILITY', 'unbilled', now(), '+2547120000' || lpad(g::text, 2, '0')
-     from generate_series(1, $2::int) g returning id`,
+     from generate_series(1, $2::int) g returning id, created_at::text as "createdAt"`,
     [organizationId, n],
   );
-  return rows.map((r) => r.id);
 }
 
 const daily = async (organizationId: string) =>

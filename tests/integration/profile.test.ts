@@ -1,7 +1,7 @@
 import { chargeAccepted } from "~/.server/domains/billing/charging";
 import { describe, expect, it } from "vitest";
 import { foldAnalytics } from "~/.server/domains/analytics/fold";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db } from "~/.server/infrastructure/db/client";
 import { activityLogs, contacts, messageTemplates, messages, organizations, users } from "~/.server/infrastructure/db/schema";
 import { action as profileAction, loader as profileLoader } from "~/routes/app/profile";
@@ -173,12 +173,9 @@ describe("dashboard overview", () => {
           sentAt: new Date(),
         },
       ])
-      .returning({ id: messages.id });
+      .returning({ id: messages.id, createdAt: sql<string>`${messages.createdAt}::text` });
     // Meta accepted both outbound messages: the plan counts them as used (postpaid usage).
-    await chargeAccepted(
-      db(),
-      sent.map((m) => m.id),
-    );
+    await chargeAccepted(db(), sent);
     await db()
       .insert(messageTemplates)
       .values({

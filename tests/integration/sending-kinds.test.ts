@@ -10,6 +10,7 @@ import { getRequest, run } from "../support/http";
 import { startGraphSandbox } from "../support/sandbox-waba";
 import { startApiV1Server } from "../support/api-v1-server";
 import { startReceiver } from "../support/whatsapp";
+import { withMessageIds } from "../support/sending-kit";
 
 // Every kind of message a tenant can send, through the public API (POST /api/v1/messages on a real
 // socket), the dispatcher and the sandbox's Graph API, which checks each body as Meta does and
@@ -135,7 +136,7 @@ describe("every kind of message, through the API to Meta", () => {
       ]);
     }
 
-    const atMeta = new Map(graph.sandbox.messages({ phoneNumberId: t.phoneNumberId }).map((m) => [m.callbackData, m]));
+    const atMeta = new Map(withMessageIds(graph.sandbox.messages({ phoneNumberId: t.phoneNumberId })).map((m) => [m.callbackData, m]));
     const bodyOf = (name: string) => atMeta.get(ids[name])?.body as Record<string, unknown> | undefined;
     expect(atMeta.size).toBe(requests.length);
     expect(bodyOf("text")).toMatchObject({
@@ -260,7 +261,7 @@ describe("every kind of message, through the API to Meta", () => {
     }
     await drainDispatcher();
 
-    const atMeta = graph.sandbox.messages({ phoneNumberId: t.phoneNumberId });
+    const atMeta = withMessageIds(graph.sandbox.messages({ phoneNumberId: t.phoneNumberId }));
     expect(atMeta).toHaveLength(2);
     const sentDelivery = atMeta.find((m) => m.callbackData === delivery.body.id)!;
     expect(sentDelivery.template).toMatchObject({ name: "delivery_update", language: "en" });

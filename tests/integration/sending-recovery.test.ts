@@ -24,6 +24,7 @@ import {
   closedPort,
   dyingClient,
   leaseRunsOut,
+  messageKeys,
   messageRows,
   metaReceived,
   queueTemplates,
@@ -38,6 +39,7 @@ import {
 } from "../support/sending-kit";
 import { envelope, metaJson, startReceiver } from "../support/whatsapp";
 import { isRefusal } from "~/.server/infrastructure/refusal";
+import { callbackDataOf } from "~/.server/domains/messaging/callback-data";
 import { isDatabaseUnavailableError } from "~/.server/infrastructure/db/availability";
 
 // The sending engine when things go wrong: a worker that dies mid-batch, the service window's edge
@@ -764,7 +766,9 @@ describe("tenant separation in the public API", () => {
     const b = await connectedTenant("Baraka Sacco");
     await approvedTemplate(graph, b);
     const [theirs] = await queueTemplates(b.organizationId, [recipient(8)]);
-    // A status on A's number for a wamid A never sent, naming B's queued message.
+    const [theirKey] = await messageKeys([theirs!]);
+    // Statuses on A's number for wamids A never sent, naming B's queued message by its id (as sends
+    // before decision 183 did) and by its whole key (as Jumbe's sends now do).
     await metaPostsStatus(a, {
       id: "wamid.not-yours",
       status: "read",
@@ -772,11 +776,21 @@ describe("tenant separation in the public API", () => {
       recipient_id: "254710000088",
       biz_opaque_callback_data: theirs,
     });
+    await metaPostsStatus(a, {
+      id: "wamid.not-yours-either",
+      status: "read",
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: "254710000088",
+      biz_opaque_callback_data: callbackDataOf(theirKey!),
+    });
     await vi.waitFor(
       async () => {
         await drainJobs();
-        expect(await rawQuery(`select organization_id from message_statuses where wamid = 'wamid.not-yours'`)).toEqual([
-          { organization_id: a.organizationId },
+        expect(
+          await rawQuery(`select wamid, organization_id from message_statuses where wamid like 'wamid.not-yours%' order by wamid`),
+        ).toEqual([
+          { wamid: "wamid.not-yours", organization_id: a.organizationId },
+          { wamid: "wamid.not-yours-either", organization_id: a.organizationId },
         ]);
       },
       { timeout: 30_000, interval: 20 },

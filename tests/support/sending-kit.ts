@@ -5,6 +5,8 @@ import { createInterface } from "node:readline";
 import { expect, vi } from "vitest";
 import { db, rawQuery } from "~/.server/infrastructure/db/client";
 import { messageTemplates } from "~/.server/infrastructure/db/schema";
+import type { MessageKey } from "~/.server/infrastructure/db/message-keys";
+import { messageOfCallback } from "~/.server/domains/messaging/callback-data";
 import { drainJobs } from "~/.server/infrastructure/jobs/worker";
 import { queueMessage } from "~/.server/domains/messaging/queue";
 import type { GraphClient } from "~/.server/infrastructure/clients/whatsapp-graph/graph-client";
@@ -158,12 +160,22 @@ export async function untilAdopted(ids: string[], n: number, timeout = 30_000) {
   );
 }
 
-/** What Meta accepted from this number, oldest first, as the sandbox's control API lists it. */
+/**
+ * What Meta accepted from this number, oldest first, as the sandbox's control API lists it, with
+ * `callbackData` read as the Jumbe message id it names (it carries the message's key, decision 183).
+ */
 export async function metaReceived(graph: GraphSandbox, phoneNumberId: string): Promise<SandboxMessage[]> {
   const base = graph.graphBase.replace(/\/graph$/, "");
   const response = await fetch(`${base}/control/messages?phoneNumberId=${encodeURIComponent(phoneNumberId)}`);
   expect(response.status).toBe(200);
-  return ((await response.json()) as { messages: SandboxMessage[] }).messages;
+  return withMessageIds(((await response.json()) as { messages: SandboxMessage[] }).messages);
+}
+
+/** The sandbox's messages with `callbackData` read as the Jumbe message id it names (decision 183). */
+export function withMessageIds(messages: SandboxMessage[]): SandboxMessage[] {
+  return messages.map((m) =>
+    m.callbackData === undefined ? m : { ...m, callbackData: messageOfCallback(m.callbackData)?.id ?? m.callbackData },
+  );
 }
 
 /** How many times Meta accepted each Jumbe message id (biz_opaque_callback_data). */
@@ -188,6 +200,12 @@ export async function setBucketRate(phoneNumberId: string, rate: number) {
      on conflict (phone_number_id) do update set rate = excluded.rate, tokens = excluded.tokens, refilled_at = excluded.refilled_at`,
     [phoneNumberId, rate],
   );
+}
+
+/** The messages' keys (decision 183), as the statements that name a message by its key take them, in the ids' order. */
+export async function messageKeys(ids: string[]): Promise<MessageKey[]> {
+  const rows = await rawQuery<MessageKey>(`select id, created_at::text as "createdAt" from messages where id = any($1::uuid[])`, [ids]);
+  return ids.map((id) => rows.find((r) => r.id === id)!);
 }
 
 export async function messageRows(ids: string[]) {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../infrastructure/db/client";
+import { messageKeyTable, type MessageKey } from "../infrastructure/db/message-keys";
 import { NOTIFICATION_MAIL_QUEUE } from "../domains/notifications/notify";
 import { callbackSecret, completePayment, createPayment } from "../domains/billing/payments";
 import { startBankTransfer } from "../domains/billing/bank";
@@ -150,12 +151,13 @@ export async function seedBilling(organizationId: string, ownerId: string, now: 
 async function chargeSeededMessages(organizationId: string, step: (at: Date, run: () => Promise<unknown>) => void) {
   const rows = await rawQuery<{
     id: string;
+    createdAt: string;
     campaign_id: string | null;
     recipient_phone: string;
     accepted_at: Date | string;
     failed_at: Date | string | null;
   }>(
-    `select id, campaign_id, recipient_phone, accepted_at, failed_at from messages
+    `select id, created_at::text as "createdAt", campaign_id, recipient_phone, accepted_at, failed_at from messages
      where organization_id = $1 and direction = 'outbound' and message_type = 'template' and accepted_at is not null
      order by accepted_at, id`,
     [organizationId],
@@ -171,7 +173,7 @@ async function chargeSeededMessages(organizationId: string, step: (at: Date, run
     else batches.push([row]);
   }
   for (const batch of batches) {
-    const ids = batch.map((m) => m.id);
+    const keys = batch.map((m) => ({ id: m.id, createdAt: m.createdAt }));
     const first = time(batch[0]!.accepted_at);
     const last = time(batch.at(-1)!.accepted_at);
     step(new Date(first - 1000), () =>
@@ -190,17 +192,17 @@ async function chargeSeededMessages(organizationId: string, step: (at: Date, run
         });
         if (held < batch.length) throw new Error("The demo wallet cannot hold its messages' prices.");
         const charge = chargeColumns(price);
-        await tx.execute(sqlUpdateCharge(ids, charge.priceCents, charge.chargeState));
+        await tx.execute(sqlUpdateCharge(keys, charge.priceCents, charge.chargeState));
       }),
     );
-    step(new Date(last + 500), () => db().transaction((tx) => chargeAccepted(tx, ids)));
+    step(new Date(last + 500), () => db().transaction((tx) => chargeAccepted(tx, keys)));
     const failed = batch.filter((m) => m.failed_at);
     if (failed.length)
       step(new Date(Math.max(last + 500, ...failed.map((m) => time(m.failed_at!))) + 500), () =>
         db().transaction((tx) =>
           settleFailed(
             tx,
-            failed.map((m) => m.id),
+            failed.map((m) => ({ id: m.id, createdAt: m.createdAt })),
           ),
         ),
       );
@@ -216,8 +218,9 @@ function apiMonth(acceptedAt: Date | string) {
   return nairobiDate(new Date(acceptedAt)).slice(0, 7);
 }
 
-function sqlUpdateCharge(ids: string[], priceCents: number | null, chargeState: string) {
-  return sql`update messages set price_cents = ${priceCents}, charge_state = ${chargeState} where id = any(${sql.param(ids)}::uuid[])`;
+function sqlUpdateCharge(keys: MessageKey[], priceCents: number | null, chargeState: string) {
+  return sql`update messages m set price_cents = ${priceCents}, charge_state = ${chargeState}
+             from ${messageKeyTable(keys)} where m.id = k.id and m.created_at = k.created_at`;
 }
 
 /**

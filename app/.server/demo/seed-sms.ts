@@ -109,7 +109,7 @@ async function seedOneSms(organizationId: string, sentBy: string | null, sms: De
           : {}),
         ...chargeColumns(price),
       })
-      .returning({ id: messages.id });
+      .returning({ id: messages.id, createdAt: sql<string>`${messages.createdAt}::text` });
     await tx.insert(smsMessages).values({
       organizationId,
       messageId: sent!.id,
@@ -124,7 +124,7 @@ async function seedOneSms(organizationId: string, sentBy: string | null, sms: De
       reportedAt: new Date(at.getTime() + 20_000),
       createdAt: at,
     });
-    await chargeAccepted(tx, [sent!.id]);
+    await chargeAccepted(tx, [sent!]);
     if (sms.reply) await seedReply(tx, organizationId, customer, sms.reply, at, i);
     await tx
       .update(conversations)

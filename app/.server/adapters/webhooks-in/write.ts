@@ -6,6 +6,7 @@ import { isObject, messageText, unixToIso, type WebhookChange } from "./parse";
 import { applyTemplateChanges, type TemplateChange } from "../../domains/templates/webhook";
 import { adoptLostAccepts, applyKeptStatusesFound } from "../../domains/messaging/statuses";
 import { queueLateStatuses } from "../../domains/messaging/late-statuses";
+import { messageOfCallback } from "../../domains/messaging/callback-data";
 import { messageEventsFor, receivedEventsFor } from "../../domains/messaging/events";
 import { enqueueInboundMedia } from "../../domains/messaging/inbound-media";
 import { applyConsentKeywords, applyMarketingStops, applyUserPreferences } from "../../domains/contacts/signals";
@@ -54,7 +55,6 @@ export interface Phone {
 }
 
 type Row = Record<string, unknown>;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const rows = async <T = Row>(executor: Executor, query: ReturnType<typeof sql>) => await queryRows<T>(executor, query);
 
 interface StatusRow {
@@ -67,8 +67,8 @@ interface StatusRow {
   errors: string | null;
   pricing: string | null;
   eventId: number;
-  /** Jumbe's message id, echoed by Meta as biz_opaque_callback_data. */
-  callback: string | null;
+  /** Jumbe's message, echoed by Meta as biz_opaque_callback_data: its key, or its id alone (an older send). */
+  callback: { id: string; createdAt: string | null } | null;
 }
 interface InboundRow {
   organizationId: string;
@@ -171,10 +171,7 @@ export class ChangeWork {
         errors: status.errors ? JSON.stringify(status.errors) : null,
         pricing: status.pricing ? JSON.stringify(status.pricing) : null,
         eventId: change.eventId,
-        callback:
-          typeof status.biz_opaque_callback_data === "string" && UUID.test(status.biz_opaque_callback_data)
-            ? status.biz_opaque_callback_data
-            : null,
+        callback: messageOfCallback(status.biz_opaque_callback_data),
       });
     }
     for (const message of Array.isArray(value.messages) ? value.messages.filter(isObject) : []) {
@@ -330,7 +327,9 @@ export class ChangeWork {
                            ${col("eventId")}::bigint[])
       on conflict (organization_id, wamid, status) do nothing`);
     // Sends whose answer was lost (the worker died, a timeout) take their wamid from the status.
-    const ours = list.flatMap((s) => (s.callback ? [{ organizationId: s.organizationId, wamid: s.wamid, messageId: s.callback }] : []));
+    const ours = list.flatMap((s) =>
+      s.callback ? [{ organizationId: s.organizationId, wamid: s.wamid, messageId: s.callback.id, createdAt: s.callback.createdAt }] : [],
+    );
     await adoptLostAccepts(tx, ours);
     // Messages Jumbe sent move forward only: a late "delivered" never overwrites "read".
     const pairs = new Map(list.map((s) => [`${s.organizationId}|${s.wamid}`, { organizationId: s.organizationId, wamid: s.wamid }]));
@@ -441,6 +440,7 @@ export class ChangeWork {
     const mcol = <K extends keyof InboundRow>(key: K) => sql.param(list.map((m) => m[key]));
     const inserted = await rows<{
       id: string;
+      createdAt: string;
       organization_id: string;
       message_type: string;
       phone_number_id: string;
@@ -466,12 +466,12 @@ export class ChangeWork {
           insert into messages (id, organization_id, contact_id, direction, status, body, wamid, phone_number_id, message_type, payload, sent_at, recipient_phone, created_at)
           select t.id, o, c, 'inbound', 'received', b, w, p, ty, pl, s, case when f is null then null else '+' || f end, t.at
           from t join k on k.message_id = t.id
-          returning id, organization_id, message_type, phone_number_id, contact_id, wamid`,
+          returning id, created_at::text as "createdAt", organization_id, message_type, phone_number_id, contact_id, wamid`,
     );
     // Customers' images, voice notes, documents...: downloaded into storage by a job of their own.
     await enqueueInboundMedia(
       tx,
-      inserted.map((m) => ({ id: m.id, type: m.message_type })),
+      inserted.map((m) => ({ id: m.id, createdAt: m.createdAt, type: m.message_type })),
     );
     // Each customer's message opens (or extends) their 24-hour service window with that number.
     const windows = new Map<string, { organizationId: string; phoneNumberId: string; contactId: string; at: string }>();

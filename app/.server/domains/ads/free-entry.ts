@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
+import { distinctMessageKeys, messageKeyTable, type MessageKey } from "../../infrastructure/db/message-keys";
 import { changeWallet } from "../billing";
 import { formatKes } from "~/lib/invoice";
 
@@ -19,15 +20,15 @@ export const FREE_ENTRY_HOURS = 72;
  * and those inside a free window leave their price unpaid (`charge_state = 'free'`; a held price is
  * released). Runs before the charge, so a free message is never charged then refunded.
  */
-export async function settleFreeEntry(tx: Executor, messageIds: readonly string[]) {
-  if (!messageIds.length) return;
+export async function settleFreeEntry(tx: Executor, messages: readonly MessageKey[]) {
+  if (!messages.length) return;
   const freed = await queryRows<{ organization_id: string; was: string; n: number | string; cents: number | string }>(
     tx,
     sql`
     with sent as (
-      select m.id, m.organization_id, m.phone_number_id, m.contact_id, m.accepted_at, m.charge_state, coalesce(m.price_cents, 0) as price
-      from messages m
-      where m.id = any(${sql.param([...messageIds])}::uuid[]) and m.direction = 'outbound' and m.accepted_at is not null
+      select m.id, m.created_at, m.organization_id, m.phone_number_id, m.contact_id, m.accepted_at, m.charge_state, coalesce(m.price_cents, 0) as price
+      from messages m join ${messageKeyTable(distinctMessageKeys(messages))} on m.id = k.id and m.created_at = k.created_at
+      where m.direction = 'outbound' and m.accepted_at is not null
         and m.contact_id is not null
       for update of m),
     windows as (
@@ -49,7 +50,7 @@ export async function settleFreeEntry(tx: Executor, messageIds: readonly string[
       from sent s
       join windows w on w.organization_id = s.organization_id and w.phone_number_id = s.phone_number_id and w.contact_id = s.contact_id
       left join opened o on o.id = w.id
-      where m.id = s.id and s.charge_state in ('held', 'unbilled') and s.accepted_at < coalesce(o.free_entry_until, w.free_entry_until)
+      where m.id = s.id and m.created_at = s.created_at and s.charge_state in ('held', 'unbilled') and s.accepted_at < coalesce(o.free_entry_until, w.free_entry_until)
       returning m.organization_id, s.charge_state as was, s.price)
     select organization_id, was, count(*) as n, sum(price) as cents from free group by 1, 2`,
   );

@@ -616,7 +616,7 @@ async function deliver(inbound: Inbound, answer: Answer, replyTo?: string) {
     followUps: rest,
     replyTo,
     source: "automation",
-    onQueued: (tx, messageId, followUpIds) => writeRun(tx, inbound, answer, [messageId, ...followUpIds]),
+    onQueued: (tx, message, followUps) => writeRun(tx, inbound, answer, [message.id, ...followUps.map((f) => f.id)]),
   });
 }
 

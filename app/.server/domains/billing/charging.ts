@@ -4,6 +4,7 @@ import { changeWallet, holdForMessages } from "./ledger";
 import { formatKes } from "~/lib/invoice";
 import type { BillingType } from "../../infrastructure/db/schema/billing";
 import { queryRows } from "../../infrastructure/db/query";
+import { distinctMessageKeys, messageKeyTable, type MessageKey } from "../../infrastructure/db/message-keys";
 import type { Executor } from "../../infrastructure/db/client";
 import { m } from "~/paraglide/messages";
 
@@ -85,17 +86,18 @@ interface Settled {
  * Messages Meta accepted: held prices become charges, postpaid messages count as usage, and the
  * day's usage by number and category grows. Messages already charged are left alone.
  */
-export async function chargeAccepted(tx: Executor, messageIds: string[]) {
-  if (!messageIds.length) return;
+export async function chargeAccepted(tx: Executor, messages: readonly MessageKey[]) {
+  if (!messages.length) return;
   const result = await queryRows<Settled>(
     tx,
     sql`
     with settled as (
-      update messages set charge_state = case charge_state when 'held' then 'charged' else 'counted' end
-      where id = any(${sql.param(messageIds)}::uuid[]) and charge_state in ('held', 'unbilled') and accepted_at is not null
-      returning organization_id, phone_number_id, coalesce(lower(pricing_category), 'marketing') as category,
-                (accepted_at at time zone 'Africa/Nairobi')::date::text as day,
-                case when charge_state = 'charged' then price_cents else 0 end as cents)
+      update messages m set charge_state = case m.charge_state when 'held' then 'charged' else 'counted' end
+      from ${messageKeyTable(distinctMessageKeys(messages))}
+      where m.id = k.id and m.created_at = k.created_at and m.charge_state in ('held', 'unbilled') and m.accepted_at is not null
+      returning m.organization_id, m.phone_number_id, coalesce(lower(m.pricing_category), 'marketing') as category,
+                (m.accepted_at at time zone 'Africa/Nairobi')::date::text as day,
+                case when m.charge_state = 'charged' then m.price_cents else 0 end as cents)
     select organization_id, phone_number_id, category, day, count(*) as n, sum(cents) as cents
     from settled group by 1, 2, 3, 4`,
   );
@@ -119,18 +121,19 @@ export async function chargeAccepted(tx: Executor, messageIds: string[]) {
 /**
  * Messages that failed: a held price is released, a charge refunded, postpaid usage taken back.
  */
-export async function settleFailed(tx: Executor, messageIds: string[]) {
-  if (!messageIds.length) return;
+export async function settleFailed(tx: Executor, messages: readonly MessageKey[]) {
+  if (!messages.length) return;
   const result = await queryRows<Settled & { was: string }>(
     tx,
     sql`
     with before as (
-      select id, charge_state from messages
-      where id = any(${sql.param(messageIds)}::uuid[]) and charge_state in ('held', 'unbilled', 'charged', 'counted')
-      for update),
+      select m.id, m.created_at, m.charge_state from messages m join ${messageKeyTable(distinctMessageKeys(messages))}
+        on m.id = k.id and m.created_at = k.created_at
+      where m.charge_state in ('held', 'unbilled', 'charged', 'counted')
+      for update of m),
     settled as (
       update messages m set charge_state = case when before.charge_state in ('held', 'unbilled') then 'released' else 'refunded' end
-      from before where m.id = before.id
+      from before where m.id = before.id and m.created_at = before.created_at
       returning m.organization_id, m.phone_number_id, coalesce(lower(m.pricing_category), 'marketing') as category,
                 (m.accepted_at at time zone 'Africa/Nairobi')::date::text as day, before.charge_state as was, coalesce(m.price_cents, 0) as price)
     select organization_id, phone_number_id, category, day, was, count(*) as n, sum(price) as cents

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ConversationRow } from "~/lib/inbox";
 import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
 import { db, heardOwnChange, rawQuery, type Executor } from "../../infrastructure/db/client";
+import type { MessageKey } from "../../infrastructure/db/message-keys";
 import { queryRows } from "../../infrastructure/db/query";
 import { enqueueJob } from "../../infrastructure/jobs/queue";
 import {
@@ -38,12 +39,12 @@ export const refuseInbox = (status: RefusalStatus, message: string, field = "bod
  * conversation's lock first (messaging/conversation-lock.ts): an automated reply being queued
  * meanwhile finishes first, any later one finds the conversation held.
  */
-const touchConversation = (conversation: ConversationRow) => async (tx: Executor, messageId: string) => {
+const touchConversation = (conversation: ConversationRow) => async (tx: Executor, message: MessageKey) => {
   await lockConversations(tx, [conversation.id]);
   await tx.execute(sql`
     update conversations set last_message_at = greatest(last_message_at, now()), person_held_at = coalesce(person_held_at, now())
     where id = ${conversation.id}`);
-  await logMessageEvents(tx, "message", [messageId]);
+  await logMessageEvents(tx, "message", [message]);
 };
 
 /**
@@ -155,6 +156,7 @@ export async function sendTemplateReply(
 export async function retryMessage(actor: InboxActor, conversation: ConversationRow, messageId: string) {
   const [failed] = await rawQuery<{
     id: string;
+    createdAt: string;
     payload: Record<string, unknown>;
     message_type: string;
     body: string;
@@ -162,7 +164,7 @@ export async function retryMessage(actor: InboxActor, conversation: Conversation
     template_category: string | null;
     context_wamid: string | null;
   }>(
-    `select m.id, m.payload, m.message_type, m.body, m.template_id, m.pricing_category as template_category, m.context_wamid
+    `select m.id, m.created_at::text as "createdAt", m.payload, m.message_type, m.body, m.template_id, m.pricing_category as template_category, m.context_wamid
      from messages m join contacts c on c.id = m.contact_id
      where m.organization_id = $1 and m.id = $2::uuid and m.direction = 'outbound' and m.failed_at is not null and m.retried_at is null
        and m.contact_id = $3 and m.phone_number_id = $4`,
@@ -173,23 +175,23 @@ export async function retryMessage(actor: InboxActor, conversation: Conversation
   return db().transaction(async (tx) => {
     const claimed = await queryRows<unknown>(
       tx,
-      sql`update messages set retried_at = now() where id = ${failed.id} and retried_at is null returning id`,
+      sql`update messages set retried_at = now() where id = ${failed.id} and created_at = ${failed.createdAt}::timestamptz and retried_at is null returning id`,
     );
     if (!claimed.length) throw refuseInbox(409, m.inbox_retry_done());
-    const inserted = await queryRows<{ id: string }>(
+    const inserted = await queryRows<MessageKey>(
       tx,
       sql`
       insert into messages (organization_id, contact_id, direction, status, body, phone_number_id, message_type, payload, source,
                             recipient_phone, template_id, context_wamid, next_attempt_at, pricing_category, sent_by)
       select organization_id, contact_id, 'outbound', 'queued', body, phone_number_id, message_type, payload, 'inbox',
              recipient_phone, template_id, context_wamid, now(), pricing_category, ${actor.userId}
-      from messages where id = ${failed.id}
-      returning id`,
+      from messages where id = ${failed.id} and created_at = ${failed.createdAt}::timestamptz
+      returning id, created_at::text as "createdAt"`,
     );
-    const id = inserted[0]!.id;
-    await touchConversation(conversation)(tx, id);
-    await logMessageEvents(tx, "status", [failed.id]);
-    return id;
+    const message = inserted[0]!;
+    await touchConversation(conversation)(tx, message);
+    await logMessageEvents(tx, "status", [failed]);
+    return message.id;
   });
 }
 

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { countAffected, queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
 import { INBOX_CHANNEL } from "../../infrastructure/db/channels";
+import { distinctMessageKeys, messageKeyTable, type MessageKey } from "../../infrastructure/db/message-keys";
 
 /** The pg_notify channel an inbox change is announced on; the payload is the organisation's id. */
 export { INBOX_CHANNEL };
@@ -28,7 +29,7 @@ const INBOX_LOCK_SPACE = 16016;
 
 /** One call's changes for the change log, written now or, in a transaction that defers them, at its end. */
 export type InboxLogEntry =
-  | { type: "messages"; kind: "message" | "status"; messageIds: readonly string[] }
+  | { type: "messages"; kind: "message" | "status"; messages: readonly MessageKey[] }
   | {
       type: "found";
       kind: "message" | "status";
@@ -73,8 +74,8 @@ export async function gatheringInboxLog(tx: Executor, work: () => Promise<void>)
  * so a campaign's thousands of recipients who never wrote add nothing. Announces each organisation
  * once (pg_notify is delivered at commit, and not at all on a rollback).
  */
-export async function logMessageEvents(tx: Executor, kind: "message" | "status", messageIds: readonly string[]) {
-  if (messageIds.length) await record(tx, { type: "messages", kind, messageIds });
+export async function logMessageEvents(tx: Executor, kind: "message" | "status", messages: readonly MessageKey[]) {
+  if (messages.length) await record(tx, { type: "messages", kind, messages });
 }
 
 /**
@@ -103,16 +104,16 @@ export async function logConversationEvents(
  * an organisation.
  */
 export async function writeInboxLog(tx: Executor, entries: readonly InboxLogEntry[]) {
-  const asked = [...new Set(entries.flatMap((e) => (e.type === "messages" ? e.messageIds : [])))];
+  const asked = distinctMessageKeys(entries.flatMap((e) => (e.type === "messages" ? e.messages : [])));
   const conversationOf = new Map<string, { organization_id: string; conversation_id: string; seq: number }>();
   if (asked.length)
     for (const row of await queryRows<{ organization_id: string; conversation_id: string; message_id: string; seq: string | number }>(
       tx,
       sql`
         select m.organization_id, v.id as conversation_id, m.id as message_id, m.seq
-        from messages m
-        join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id
-        where m.id = any(${sql.param(asked)}::uuid[])`,
+        from ${messageKeyTable(asked)}
+        join messages m on m.id = k.id and m.created_at = k.created_at
+        join conversations v on v.organization_id = m.organization_id and v.phone_number_id = m.phone_number_id and v.contact_id = m.contact_id`,
     ))
       conversationOf.set(row.message_id, {
         organization_id: row.organization_id,
@@ -122,7 +123,7 @@ export async function writeInboxLog(tx: Executor, entries: readonly InboxLogEntr
   const rows: { o: string; c: string; k: InboxEventKind; m: string | null; e: string | null }[] = [];
   for (const entry of entries) {
     if (entry.type === "messages") {
-      const found = [...new Set(entry.messageIds)]
+      const found = [...new Set(entry.messages.map((k) => k.id))]
         .flatMap((id) => {
           const at = conversationOf.get(id);
           return at ? [{ id, ...at }] : [];

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db, rawQuery } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
+import { messageKeyTable, type MessageKey } from "../../infrastructure/db/message-keys";
 import { databaseIsDown, isDatabaseUnavailableError, noteDatabaseError } from "../../infrastructure/db/availability";
 import { createIdler } from "../../infrastructure/jobs/idle";
 import { log } from "../../infrastructure/log";
@@ -10,6 +11,7 @@ import { decryptSecret } from "../../infrastructure/security/crypto";
 import { GraphApiError, GraphNetworkError, graphClient, type GraphClient } from "../../infrastructure/clients/whatsapp-graph/graph-client";
 import { outageBackoffMs } from "../../infrastructure/jobs/worker";
 import { applyKeptStatuses } from "./statuses";
+import { callbackDataOf } from "./callback-data";
 import { failMessages, type Failure } from "./failures";
 import { messageEventsFor } from "./events";
 import { figuresMoved } from "./campaign-figures";
@@ -71,14 +73,14 @@ interface Claimed {
   recipient_phone: string;
   payload: Record<string, unknown>;
   attempts: number;
-  created_at: Date | string;
+  /** PostgreSQL's text of created_at: with the id, the message's key (decision 183). */
+  createdAt: string;
   /** Queueing order (bigint as text from the driver): a person's messages go in this order. */
   seq: string | number;
 }
 
 /** A claimed message put back untried, due again after `delayMs`, with why it waits when that is worth showing. */
-interface Deferral {
-  id: string;
+interface Deferral extends MessageKey {
   delayMs: number;
   why?: { title: string; details: string };
 }
@@ -98,7 +100,7 @@ export interface DispatchOutcome {
  * the campaign stalled that long after PgBouncer came back (docs/fault-runs.md).
  */
 interface AbandonedClaim {
-  ids: string[];
+  keys: MessageKey[];
   /** The round's locked_until values (the claim's, each hold's), as PostgreSQL wrote them (text keeps microseconds). */
   leases: string[];
 }
@@ -131,9 +133,10 @@ async function releaseAbandonedClaims() {
     while (claims.length) {
       const claim = claims[0]!;
       await db().execute(sql`
-        update messages set locked_until = null, attempts = greatest(attempts - 1, 0)
-        where id = any(${sql.param(claim.ids)}::uuid[]) and locked_until = any(${sql.param(claim.leases)}::timestamptz[])
-          and accepted_at is null and failed_at is null`);
+        update messages m set locked_until = null, attempts = greatest(m.attempts - 1, 0)
+        from ${messageKeyTable(claim.keys)}
+        where m.id = k.id and m.created_at = k.created_at and m.locked_until = any(${sql.param(claim.leases)}::timestamptz[])
+          and m.accepted_at is null and m.failed_at is null`);
       claims.shift();
     }
   } finally {
@@ -148,7 +151,7 @@ async function claimMessages(limit: number): Promise<(Claimed & { lease: string 
     db(),
     sql`
     with ready as (
-      select id from messages
+      select id, created_at from messages
       where direction = 'outbound' and accepted_at is null and failed_at is null
         and next_attempt_at <= now() and (locked_until is null or locked_until < now())
         -- A campaign paused or cancelled while a worker held its message: not sent (the feeder holds it).
@@ -158,8 +161,8 @@ async function claimMessages(limit: number): Promise<(Claimed & { lease: string 
       for update skip locked
     )
     update messages m set locked_until = now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}), attempts = m.attempts + 1
-    from ready where m.id = ready.id
-    returning m.id, m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.created_at, m.seq,
+    from ready where m.id = ready.id and m.created_at = ready.created_at
+    returning m.id, m.created_at::text as "createdAt", m.organization_id, m.phone_number_id, m.recipient_phone, m.payload, m.attempts, m.seq,
               m.locked_until::text as lease`,
   );
   return result;
@@ -173,10 +176,11 @@ async function deferMessages(items: Deferral[]) {
            next_attempt_at = now() + make_interval(secs => d.delay_ms / 1000.0),
            error_code = case when d.title is null then m.error_code end,
            error_title = coalesce(d.title, m.error_title), error_details = coalesce(d.details, m.error_details)
-    from unnest(${sql.param(items.map((i) => i.id))}::uuid[], ${sql.param(items.map((i) => Math.round(i.delayMs)))}::int[],
+    from unnest(${sql.param(items.map((i) => i.id))}::uuid[], ${sql.param(items.map((i) => i.createdAt))}::timestamptz[],
+                ${sql.param(items.map((i) => Math.round(i.delayMs)))}::int[],
                 ${sql.param(items.map((i) => i.why?.title ?? null))}::text[], ${sql.param(items.map((i) => i.why?.details ?? null))}::text[])
-         as d(id, delay_ms, title, details)
-    where m.id = d.id`);
+         as d(id, created_at, delay_ms, title, details)
+    where m.id = d.id and m.created_at = d.created_at`);
 }
 
 /**
@@ -227,21 +231,21 @@ async function takeSendTokens(wanted: Map<string, number>): Promise<Map<string, 
  * and the messages each (number, person) pair was sent in the last minute.
  */
 async function pairState(messages: Claimed[]) {
-  const ids = messages.map((m) => m.id);
   const [behind, recent] = await Promise.all([
     rawQuery<{ id: string }>(
       // One probe of messages_queued_pair_idx per claimed message (a lateral join). As a semi-join the
       // planner, trusting statistics from before a campaign queued its thousands, may read every
       // queued message for each claimed one: 300 ms a batch instead of 1 ms.
-      `select c.id from unnest($1::uuid[]) as c(id)
-       cross join lateral (select m.organization_id, m.phone_number_id, m.recipient_phone, m.seq from messages m where m.id = c.id) m
+      `select c.id from unnest($1::uuid[], $2::timestamptz[]) as c(id, created_at)
+       cross join lateral (select m.organization_id, m.phone_number_id, m.recipient_phone, m.seq from messages m
+                           where m.id = c.id and m.created_at = c.created_at) m
        cross join lateral (
          select 1 from messages e
          where e.organization_id = m.organization_id and e.phone_number_id = m.phone_number_id
            and e.recipient_phone = m.recipient_phone and e.direction = 'outbound' and e.accepted_at is null
            and e.failed_at is null and e.seq < m.seq and e.id <> all($1::uuid[])
          limit 1) e`,
-      [ids],
+      [messages.map((m) => m.id), messages.map((m) => m.createdAt)],
     ),
     rawQuery<{ phone_number_id: string; recipient_phone: string; n: number }>(
       // One probe of messages_pair_idx per pair. As a join, the planner may instead read every
@@ -322,17 +326,28 @@ export function retryDelayMs(error: unknown, attempts: number): number | null {
   return null;
 }
 
+/** A claimed message's key, as the statements after its claim name it. */
+const keyOf = (m: MessageKey): MessageKey => ({ id: m.id, createdAt: m.createdAt });
+
 /** Meta's error in words for the message (code, title, details), or Jumbe's for anything else. */
-function failureOf(id: string, organizationId: string, error: unknown): Failure {
+function failureOf({ id, createdAt }: MessageKey, organizationId: string, error: unknown): Failure {
   if (error instanceof GraphApiError)
     return {
       id,
+      createdAt,
       organizationId,
       code: error.code,
       title: (error as GraphApiError & { userTitle?: string }).userTitle ?? error.message.replace(/^\(#\d+\)\s*/, ""),
       details: (error as GraphApiError & { details?: string }).details ?? error.summary,
     };
-  return { id, organizationId, code: null, title: "send_failed", details: error instanceof Error ? error.message : String(error) };
+  return {
+    id,
+    createdAt,
+    organizationId,
+    code: null,
+    title: "send_failed",
+    details: error instanceof Error ? error.message : String(error),
+  };
 }
 
 /**
@@ -350,7 +365,7 @@ export async function dispatchBatch(client: GraphClient = graphClient(), limit =
   } catch (error) {
     if (isDatabaseUnavailableError(error))
       abandoned.push({
-        ids: claimed.filter((m) => !trace.called.has(m.id)).map((m) => m.id),
+        keys: claimed.filter((m) => !trace.called.has(m.id)).map(keyOf),
         leases: [claimed[0]!.lease, ...trace.holds],
       });
     throw error;
@@ -374,7 +389,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
     const pair = `${message.phone_number_id}|${message.recipient_phone}`;
     if (inBatch.has(pair) || pairs.behind.has(message.id) || (pairs.recent.get(pair) ?? 0) >= PAIR_MESSAGES_PER_MINUTE) {
       inBatch.add(pair);
-      deferred.push({ id: message.id, delayMs: 6000 });
+      deferred.push({ ...keyOf(message), delayMs: 6000 });
     } else {
       inBatch.add(pair);
       paced.push(message);
@@ -384,9 +399,11 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
   const overLimit = await holdOverMessagingLimit(paced);
   if (overLimit.length) {
     const over = new Set(overLimit.map((h) => h.id));
+    const createdAt = new Map(paced.map((m) => [m.id, m.createdAt]));
     for (const hold of overLimit)
       deferred.push({
         ...hold,
+        createdAt: createdAt.get(hold.id)!,
         why: {
           title: LIMIT_HELD,
           details: "The WhatsApp messaging limit for new people in 24 hours is reached. The message is sent when it allows again.",
@@ -410,7 +427,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
     if (typeof token === "object" && "closing" in token) {
       // Queued before its organisation began closing: not sent, now or on a reopening later.
       failures.push({
-        id: message.id,
+        ...keyOf(message),
         organizationId: message.organization_id,
         code: null,
         title: "organization_closing",
@@ -419,11 +436,11 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
       continue;
     }
     if (typeof token === "object") {
-      if (Date.now() - new Date(message.created_at).getTime() < TOKEN_HOLD_LIMIT_MS)
-        deferred.push({ id: message.id, delayMs: TOKEN_HOLD_MS, why: TOKEN_HOLD_WHY });
+      if (Date.now() - new Date(message.createdAt).getTime() < TOKEN_HOLD_LIMIT_MS)
+        deferred.push({ ...keyOf(message), delayMs: TOKEN_HOLD_MS, why: TOKEN_HOLD_WHY });
       else
         failures.push({
-          id: message.id,
+          ...keyOf(message),
           organizationId: message.organization_id,
           code: 190,
           title: TOKEN_HELD,
@@ -433,7 +450,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
     }
     if (!token) {
       failures.push({
-        id: message.id,
+        ...keyOf(message),
         organizationId: message.organization_id,
         code: null,
         title: "no_whatsapp_number",
@@ -457,7 +474,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
       used.set(message.phone_number_id, n + 1);
       // (TURN_MARGIN_MS after it: the bucket keeps what it refilled, so a little late loses no turn.)
       deferred.push({
-        id: message.id,
+        ...keyOf(message),
         delayMs: Math.ceil(grant.turnsFromMs + ((n - grant.granted + 1) / grant.rate) * 1000 + TURN_MARGIN_MS),
       });
       continue;
@@ -472,7 +489,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
     (error: unknown) => ({ error }),
   );
 
-  const accepted: { id: string; wamid: string; waId: string | null }[] = [];
+  const accepted: (MessageKey & { wamid: string; waId: string | null })[] = [];
   // Accepted sends are settled SETTLE_EVERY at a time while the rest of the batch is still on its
   // way, one settle after another: Meta's "sent" comes about 200 ms after its answer, and a send
   // settled only at the end of the batch made that status take the message first (a second
@@ -486,7 +503,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
     settled = end;
     settling = settling.then(() => settleAccepted(chunk).catch((error: unknown) => void settleFailures.push(error)));
   };
-  const retries: { id: string; delayMs: number; failure: Failure }[] = [];
+  const retries: { delayMs: number; failure: Failure }[] = [];
   const refused: { phoneNumberId: string; organizationId: string; reason: string }[] = [];
   const held: Deferral[] = [];
   const askSuspended = suspendedNow([...new Set(toSend.map((m) => m.organization_id))]);
@@ -501,11 +518,11 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
       const message = toSend[index]!;
       // Its call is about to start: that is on disk first, or the call does not start (it goes back untried).
       if (!(await callsStarting(index))) {
-        held.push({ id: message.id, delayMs: 0 });
+        held.push({ ...keyOf(message), delayMs: 0 });
         continue;
       }
       // Meta echoes this on every status: a lost answer is joined up by the webhook (statuses.ts).
-      const body = { ...message.payload, biz_opaque_callback_data: message.id };
+      const body = { ...message.payload, biz_opaque_callback_data: callbackDataOf(message) };
       try {
         // Files sent by mediaId become Meta's media id for this number (uploaded once; media.ts).
         const payload = await withMetaMediaIds(client, message, body);
@@ -513,7 +530,7 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
         // when the database cannot say, it goes back untried.
         const suspended = await askSuspended();
         if (!suspended) {
-          held.push({ id: message.id, delayMs: 1000 });
+          held.push({ ...keyOf(message), delayMs: 1000 });
           continue;
         }
         if (suspended.has(message.organization_id)) {
@@ -522,31 +539,31 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
         }
         trace.called.add(message.id);
         const sent = await client.sendMessage(message.phone_number_id, message.token, payload);
-        accepted.push({ id: message.id, wamid: sent.wamid, waId: sent.waId ?? null });
+        accepted.push({ ...keyOf(message), wamid: sent.wamid, waId: sent.waId ?? null });
         if (accepted.length - settled >= SETTLE_EVERY) settleUpTo(accepted.length);
       } catch (error) {
         if (error instanceof GraphApiError && error.code === 190) {
           // The connection's trouble, not the message's: it waits untried for the reconnection.
           refused.push({ phoneNumberId: message.phone_number_id, organizationId: message.organization_id, reason: error.summary });
-          held.push({ id: message.id, delayMs: TOKEN_HOLD_MS, why: TOKEN_HOLD_WHY });
+          held.push({ ...keyOf(message), delayMs: TOKEN_HOLD_MS, why: TOKEN_HOLD_WHY });
           continue;
         }
         const delay = retryDelayMs(error, message.attempts);
-        const failure = failureOf(message.id, message.organization_id, error);
+        const failure = failureOf(message, message.organization_id, error);
         if (delay === null) failures.push(failure);
-        else retries.push({ id: message.id, delayMs: delay, failure });
+        else retries.push({ delayMs: delay, failure });
       }
     }
   };
   const [deferFailure] = await Promise.all([deferring, ...Array.from({ length: Math.min(IN_FLIGHT, toSend.length) }, worker)]);
-  const unsent = toSend.slice(next).map((m) => ({ id: m.id, delayMs: 0 }));
+  const unsent = toSend.slice(next).map((m) => ({ ...keyOf(m), delayMs: 0 }));
 
   settleUpTo(accepted.length);
   await settling;
   if (settleFailures.length) throw settleFailures[0];
   const suspensionHeld = await holdForSuspension(suspendedClaims);
   // Not held: their organisation was reactivated meanwhile; they go round again.
-  const reactivated = suspendedClaims.filter((m) => !suspensionHeld.has(m.id)).map((m) => ({ id: m.id, delayMs: 0 }));
+  const reactivated = suspendedClaims.filter((m) => !suspensionHeld.has(m.id)).map((m) => ({ ...keyOf(m), delayMs: 0 }));
   await deferMessages([...held, ...unsent, ...reactivated]);
   await scheduleRetries(retries);
   await failMessages(failures);
@@ -573,21 +590,22 @@ async function sendClaimed(claimed: Claimed[], claimedAt: number, client: GraphC
  * SEND_IN_DOUBT_HOLD_SECONDS (their claim's end moved on). Answers, for a message's place in the
  * batch, whether that was written (false: the database refused it, so its call must not start).
  */
-function markCallsStarting(toSend: { id: string }[], trace: RoundTrace) {
+function markCallsStarting(toSend: MessageKey[], trace: RoundTrace) {
   let marked = 0;
   let marking: Promise<boolean> = Promise.resolve(true);
   return (index: number): Promise<boolean> => {
     while (marked <= index) {
-      const ids = toSend.slice(marked, marked + IN_FLIGHT).map((m) => m.id);
-      marked += ids.length;
+      const keys = toSend.slice(marked, marked + IN_FLIGHT);
+      marked += keys.length;
       marking = marking.then(
         async (ok) =>
           ok &&
           queryRows<{ hold: string }>(
             db(),
-            sql`update messages set locked_until = now() + make_interval(secs => ${SEND_IN_DOUBT_HOLD_SECONDS})
-                where id = any(${sql.param(ids)}::uuid[]) and accepted_at is null
-                returning locked_until::text as hold`,
+            sql`update messages m set locked_until = now() + make_interval(secs => ${SEND_IN_DOUBT_HOLD_SECONDS})
+                from ${messageKeyTable(keys)}
+                where m.id = k.id and m.created_at = k.created_at and m.accepted_at is null
+                returning m.locked_until::text as hold`,
           ).then(
             (rows) => {
               if (rows[0]) trace.holds.push(rows[0].hold);
@@ -604,18 +622,19 @@ function markCallsStarting(toSend: { id: string }[], trace: RoundTrace) {
   };
 }
 
-async function settleAccepted(accepted: { id: string; wamid: string; waId: string | null }[]) {
+async function settleAccepted(accepted: (MessageKey & { wamid: string; waId: string | null })[]) {
   if (!accepted.length) return;
   await db().transaction(async (tx) => {
-    const rows = await queryRows<{ id: string; organization_id: string; wamid: string; campaign_id: string | null }>(
+    const rows = await queryRows<{ id: string; createdAt: string; organization_id: string; wamid: string; campaign_id: string | null }>(
       tx,
       sql`
       update messages m set wamid = a.wamid, recipient_wa_id = a.wa_id, accepted_at = coalesce(m.accepted_at, now()), locked_until = null,
              error_code = null, error_title = null, error_details = null
-      from unnest(${sql.param(accepted.map((a) => a.id))}::uuid[], ${sql.param(accepted.map((a) => a.wamid))}::text[],
-                  ${sql.param(accepted.map((a) => a.waId))}::text[]) as a(id, wamid, wa_id)
-      where m.id = a.id
-      returning m.id, m.organization_id, m.wamid, m.campaign_id`,
+      from unnest(${sql.param(accepted.map((a) => a.id))}::uuid[], ${sql.param(accepted.map((a) => a.createdAt))}::timestamptz[],
+                  ${sql.param(accepted.map((a) => a.wamid))}::text[], ${sql.param(accepted.map((a) => a.waId))}::text[])
+           as a(id, created_at, wamid, wa_id)
+      where m.id = a.id and m.created_at = a.created_at
+      returning m.id, m.created_at::text as "createdAt", m.organization_id, m.wamid, m.campaign_id`,
     );
     // Sent after its campaign was paused or cancelled (the call had started): its figures move.
     await figuresMoved(
@@ -623,15 +642,9 @@ async function settleAccepted(accepted: { id: string; wamid: string; waId: strin
       rows.map((r) => r.campaign_id),
     );
     // An answer to a customer from an ad opens Meta's free entry window; what is sent inside it is not charged.
-    await settleFreeEntry(
-      tx,
-      rows.map((r) => r.id),
-    );
+    await settleFreeEntry(tx, rows);
     // Billing: a held price becomes a charge, a postpaid message counts as usage.
-    await chargeAccepted(
-      tx,
-      rows.map((r) => r.id),
-    );
+    await chargeAccepted(tx, rows);
     // Statuses that came in before this answer was written.
     const changes = await applyKeptStatuses(
       tx,
@@ -639,23 +652,20 @@ async function settleAccepted(accepted: { id: string; wamid: string; waId: strin
     );
     await messageEventsFor(tx, changes);
     // The inbox's single tick: Meta took it (the change log last: its lock is held from here to the commit).
-    await logMessageEvents(
-      tx,
-      "status",
-      rows.map((r) => r.id),
-    );
+    await logMessageEvents(tx, "status", rows);
   });
 }
 
-async function scheduleRetries(retries: { id: string; delayMs: number; failure: Failure }[]) {
+async function scheduleRetries(retries: { delayMs: number; failure: Failure }[]) {
   if (!retries.length) return;
   await db().execute(sql`
     update messages m set locked_until = null, next_attempt_at = now() + make_interval(secs => r.delay_ms / 1000.0),
            error_code = r.code, error_title = r.title, error_details = r.details
-    from unnest(${sql.param(retries.map((r) => r.id))}::uuid[], ${sql.param(retries.map((r) => r.delayMs))}::int[],
+    from unnest(${sql.param(retries.map((r) => r.failure.id))}::uuid[], ${sql.param(retries.map((r) => r.failure.createdAt))}::timestamptz[],
+                ${sql.param(retries.map((r) => r.delayMs))}::int[],
                 ${sql.param(retries.map((r) => r.failure.code))}::int[], ${sql.param(retries.map((r) => r.failure.title))}::text[],
-                ${sql.param(retries.map((r) => r.failure.details))}::text[]) as r(id, delay_ms, code, title, details)
-    where m.id = r.id and m.accepted_at is null`);
+                ${sql.param(retries.map((r) => r.failure.details))}::text[]) as r(id, created_at, delay_ms, code, title, details)
+    where m.id = r.id and m.created_at = r.created_at and m.accepted_at is null`);
 }
 
 /** Sends until nothing is due (tests drain this way). */

@@ -31,11 +31,11 @@ export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
   // charged; a failed one is released or refunded. Each is guarded, so repeats change nothing.
   await chargeAccepted(
     tx,
-    changes.filter((c) => c.previous === "queued" && c.status !== "failed").map((c) => c.id),
+    changes.filter((c) => c.previous === "queued" && c.status !== "failed"),
   );
   await settleFailed(
     tx,
-    changes.filter((c) => c.status === "failed").map((c) => c.id),
+    changes.filter((c) => c.status === "failed"),
   );
   // Higher domains' reactions (an SMS fallback queued or cancelled, decision 152).
   await announceStatusChanges(tx, changes);
@@ -47,11 +47,7 @@ export async function messageEventsFor(tx: Executor, changes: StatusChange[]) {
     }),
   );
   // The inbox's change log last: its lock is held from here to the commit.
-  await logMessageEvents(
-    tx,
-    "status",
-    changes.map((c) => c.id),
-  );
+  await logMessageEvents(tx, "status", changes);
 }
 
 /** message.received for inbound messages just stored, in the writer's transaction. */

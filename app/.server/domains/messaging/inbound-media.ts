@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { db, rawQuery, type Executor } from "../../infrastructure/db/client";
+import type { MessageKey } from "../../infrastructure/db/message-keys";
 import { logMessageEvents } from "./conversation-events";
 import { enqueueJob, type Job } from "../../infrastructure/jobs/queue";
 import { log } from "../../infrastructure/log";
@@ -30,14 +31,22 @@ export const INBOUND_MEDIA_ATTEMPTS = 5;
 export const isMediaKind = (type: string): type is MediaKind => (MEDIA_KINDS as readonly string[]).includes(type);
 
 /** Queues the download of each inbound media message just stored (in the webhook's transaction). */
-export async function enqueueInboundMedia(executor: Executor, messages: { id: string; type: string }[]) {
+export async function enqueueInboundMedia(executor: Executor, messages: (MessageKey & { type: string })[]) {
   for (const message of messages)
     if (isMediaKind(message.type))
-      await enqueueJob(INBOUND_MEDIA_QUEUE, { messageId: message.id }, { executor, uniqueKey: `inbound-media:${message.id}` });
+      await enqueueJob(INBOUND_MEDIA_QUEUE, { messageId: message.id, createdAt: message.createdAt } satisfies InboundMediaJob, {
+        executor,
+        uniqueKey: `inbound-media:${message.id}`,
+      });
 }
 
-interface InboundRow {
-  id: string;
+/** A job's message: by its key (decision 183); jobs queued before it name the id alone. */
+interface InboundMediaJob {
+  messageId: string;
+  createdAt?: string;
+}
+
+interface InboundRow extends MessageKey {
   organization_id: string;
   phone_number_id: string;
   message_type: string;
@@ -56,16 +65,18 @@ class PermanentMediaFailure extends Error {
 }
 
 /** The queue's handler: one message per job (each is one or two Graph calls and a file write). */
-export async function runInboundMediaJobs(jobs: Job<{ messageId: string }>[], client: GraphClient = graphClient()) {
+export async function runInboundMediaJobs(jobs: Job<InboundMediaJob>[], client: GraphClient = graphClient()) {
   for (const job of jobs) await downloadInboundMedia(job, client);
 }
 
-async function downloadInboundMedia(job: Job<{ messageId: string }>, client: GraphClient) {
-  const [message] = await rawQuery<InboundRow>(
-    `select id, organization_id, phone_number_id, message_type, payload, media_file_id from messages
-     where id = $1 and direction = 'inbound'`,
-    [job.payload.messageId],
-  );
+async function downloadInboundMedia(job: Job<InboundMediaJob>, client: GraphClient) {
+  const columns = `id, created_at::text as "createdAt", organization_id, phone_number_id, message_type, payload, media_file_id`;
+  const [message] = job.payload.createdAt
+    ? await rawQuery<InboundRow>(`select ${columns} from messages where id = $1 and created_at = $2 and direction = 'inbound'`, [
+        job.payload.messageId,
+        job.payload.createdAt,
+      ])
+    : await rawQuery<InboundRow>(`select ${columns} from messages where id = $1 and direction = 'inbound'`, [job.payload.messageId]);
   // Gone (the tenant left) or done already (a job run twice after a lost lease).
   if (!message || message.media_file_id) return;
   try {
@@ -74,11 +85,11 @@ async function downloadInboundMedia(job: Job<{ messageId: string }>, client: Gra
     if (!(await recordFailure(job, message, error))) throw error;
   }
   // Open threads show the file (or why there is none) at once.
-  await logMessageEvents(db(), "status", [message.id]);
+  await logMessageEvents(db(), "status", [message]);
 }
 
 /** Records a download that will not succeed on its message; false when it is worth another try. */
-async function recordFailure(job: Job<{ messageId: string }>, message: InboundRow, error: unknown) {
+async function recordFailure(job: Job<InboundMediaJob>, message: InboundRow, error: unknown) {
   const permanent =
     error instanceof PermanentMediaFailure ||
     error instanceof MediaTooLargeError ||
@@ -87,8 +98,14 @@ async function recordFailure(job: Job<{ messageId: string }>, message: InboundRo
   // The message stays as Meta sent it; its error says why there is no file.
   const code = error instanceof GraphApiError ? error.code : error instanceof PermanentMediaFailure ? error.code : null;
   await rawQuery(
-    `update messages set error_code = $2, error_title = 'media_download_failed', error_details = $3 where id = $1 and media_file_id is null`,
-    [message.id, code, `The ${message.message_type} could not be downloaded from WhatsApp: ${describeGraphFailure(error)}`.slice(0, 1000)],
+    `update messages set error_code = $3, error_title = 'media_download_failed', error_details = $4
+     where id = $1 and created_at = $2 and media_file_id is null`,
+    [
+      message.id,
+      message.createdAt,
+      code,
+      `The ${message.message_type} could not be downloaded from WhatsApp: ${describeGraphFailure(error)}`.slice(0, 1000),
+    ],
   );
   log().warn({ messageId: message.id, err: error }, "inbound media not downloaded");
   return true;
@@ -129,9 +146,9 @@ async function fetchAndStore(message: InboundRow, client: GraphClient) {
     );
     fileId = file!.id;
     const updated = await rawQuery(
-      `update messages set media_file_id = $2, error_code = null, error_title = null, error_details = null
-       where id = $1 and media_file_id is null returning id`,
-      [message.id, fileId],
+      `update messages set media_file_id = $3, error_code = null, error_title = null, error_details = null
+       where id = $1 and created_at = $2 and media_file_id is null returning id`,
+      [message.id, message.createdAt, fileId],
     );
     // None updated: another run linked a file first, and this copy is not needed.
     linked = updated.length > 0;

@@ -24,6 +24,8 @@ export interface EarlyStatus {
   wamid: string;
   /** Jumbe's message id, echoed by Meta (biz_opaque_callback_data). */
   messageId: string;
+  /** Its created_at (the key's other half, decision 183); null from a send older than the key in the callback data, absent in a job queued before it. */
+  createdAt?: string | null;
 }
 
 /** In the webhook batch's transaction: the statuses no message had yet, kept for a later try. */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { db, rawQuery } from "../../infrastructure/db/client";
+import type { MessageKey } from "../../infrastructure/db/message-keys";
 import { queryRows } from "../../infrastructure/db/query";
 import { sql } from "drizzle-orm";
 import type { OutboundContent } from "./content";
@@ -30,11 +31,11 @@ export interface SendRequest {
    * sent in order after it (an automation's several answers: a flow's message and its question).
    */
   followUps?: OutboundContent[];
-  /** More writes in the message's own transaction (the inbox's conversation and change log); `followUpIds` in order. */
+  /** More writes in the message's own transaction (the inbox's conversation and change log); `followUps` in order. */
   onQueued?: (
     tx: Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0],
-    messageId: string,
-    followUpIds: string[],
+    message: MessageKey,
+    followUps: MessageKey[],
   ) => Promise<void>;
 }
 
@@ -119,14 +120,15 @@ export async function queueMessage(organizationId: string, request: SendRequest,
                 'outbound', 'queued', ${summaryOf(content).slice(0, 4096)}, ${sender.phoneNumberId}, ${content.kind},
                 ${JSON.stringify(made.graph)}::jsonb, ${request.source}, ${to}, ${made.templateId}, ${made.contextWamid}, now(),
                 ${made.templateCategory}, ${request.sentBy ?? null}, ${priced?.priceCents ?? null}, ${priced?.chargeState ?? null})
-        returning *`,
+        returning *, created_at::text as "createdAt"`,
       );
     const inserted = await insert(request.content, composed, charge);
     const message = messageView(inserted[0]!, sender.number);
-    const followUpIds: string[] = [];
+    const keyOf = (row: Record<string, unknown>): MessageKey => ({ id: String(row.id), createdAt: String(row.createdAt) });
+    const followUpKeys: MessageKey[] = [];
     // In order: each row's seq follows the one before, and the dispatcher sends a person's messages in seq order.
-    for (const [i, content] of followUps.entries()) followUpIds.push(String((await insert(content, composedFollowUps[i]!, null))[0]!.id));
-    if (request.onQueued) await request.onQueued(tx, message.id, followUpIds);
+    for (const [i, content] of followUps.entries()) followUpKeys.push(keyOf((await insert(content, composedFollowUps[i]!, null))[0]!));
+    if (request.onQueued) await request.onQueued(tx, keyOf(inserted[0]!), followUpKeys);
     if (idempotency)
       await tx.execute(sql`
         update api_idempotency set response = ${JSON.stringify(message)}::jsonb

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../infrastructure/db/query";
 import type { Executor } from "../../infrastructure/db/client";
+import type { MessageKey } from "../../infrastructure/db/message-keys";
 
 /**
  * Moving outbound messages by Meta's status webhooks. Every status is kept in `message_statuses`
@@ -13,8 +14,7 @@ import type { Executor } from "../../infrastructure/db/client";
 export const STATUS_RANK_SQL = (column: string) =>
   `case ${column} when 'played' then 5 when 'read' then 4 when 'delivered' then 3 when 'failed' then 2 when 'sent' then 1 else 0 end`;
 
-export interface StatusChange {
-  id: string;
+export interface StatusChange extends MessageKey {
   organizationId: string;
   status: string;
   previous: string;
@@ -65,6 +65,7 @@ export async function applyKeptStatusesFound(
   const pairs = [...unordered].sort((a, b) => compare(a.organizationId, b.organizationId) || compare(a.wamid, b.wamid));
   const result = await queryRows<{
     id: string;
+    createdAt: string;
     organization_id: string;
     status: string;
     previous: string;
@@ -116,7 +117,7 @@ export async function applyKeptStatusesFound(
       locked_until = null
     from target t
     where m.id = t.id and m.created_at = t.created_at
-    returning m.id, m.organization_id, m.status, t.previous, m.campaign_id, m.message_type = 'template' as template, t.pair_wamid as wamid`,
+    returning m.id, m.created_at::text as "createdAt", m.organization_id, m.status, t.previous, m.campaign_id, m.message_type = 'template' as template, t.pair_wamid as wamid`,
   );
   const found = new Set(result.map((r) => `${r.organization_id}|${r.wamid}`));
   return {
@@ -124,6 +125,7 @@ export async function applyKeptStatusesFound(
       .filter((r) => r.status !== r.previous)
       .map((r) => ({
         id: r.id,
+        createdAt: r.createdAt,
         organizationId: r.organization_id,
         status: r.status,
         previous: r.previous,
@@ -142,8 +144,23 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * (a worker died, a timeout). The message takes the wamid, so it is never sent a second time, and
  * loses the error of the try that lost the answer (it was accepted after all).
  */
-export async function adoptLostAccepts(tx: Executor, found: { organizationId: string; wamid: string; messageId: string }[]) {
-  if (!found.length) return;
+export async function adoptLostAccepts(
+  tx: Executor,
+  found: { organizationId: string; wamid: string; messageId: string; createdAt?: string | null }[],
+) {
+  // By the key where the callback data carried it (one month's index, decision 183); by the id alone
+  // for a send from before that (every month's).
+  const keyed = found.filter((f) => f.createdAt);
+  const byId = found.filter((f) => !f.createdAt);
+  if (keyed.length) await adopt(tx, keyed, sql`m.id = f.id and m.created_at = f.created_at`);
+  if (byId.length) await adopt(tx, byId, sql`m.id = f.id`);
+}
+
+async function adopt(
+  tx: Executor,
+  found: { organizationId: string; wamid: string; messageId: string; createdAt?: string | null }[],
+  match: ReturnType<typeof sql>,
+) {
   // One probe by id per status (a lateral join): statistics that lag the table (a campaign has just
   // queued thousands of messages without a wamid) once made this a scan of the table for each
   // status, two seconds a call (decision 026).
@@ -154,17 +171,18 @@ export async function adoptLostAccepts(tx: Executor, found: { organizationId: st
   // send in doubt is not tried again for a minute (IN_DOUBT_WAIT_MS).
   await tx.execute(sql`
     with lost as (
-      select m.id, f.wamid
+      select m.id, m.created_at, f.wamid
       from unnest(${sql.param(found.map((f) => f.organizationId))}::uuid[], ${sql.param(found.map((f) => f.wamid))}::text[],
-                  ${sql.param(found.map((f) => f.messageId))}::uuid[]) as f(organization_id, wamid, id)
+                  ${sql.param(found.map((f) => f.messageId))}::uuid[], ${sql.param(found.map((f) => f.createdAt ?? null))}::timestamptz[])
+           as f(organization_id, wamid, id, created_at)
       cross join lateral (
-        select m.id from messages m
-        where m.id = f.id and m.organization_id = f.organization_id and m.direction = 'outbound' and m.wamid is null
+        select m.id, m.created_at from messages m
+        where ${match} and m.organization_id = f.organization_id and m.direction = 'outbound' and m.wamid is null
           and not exists (select 1 from message_wamids o where o.organization_id = f.organization_id and o.wamid = f.wamid)
         for update skip locked
       ) m
     )
     update messages m set wamid = lost.wamid, accepted_at = coalesce(m.accepted_at, now()), locked_until = null,
            error_code = null, error_title = null, error_details = null
-    from lost where m.id = lost.id`);
+    from lost where m.id = lost.id and m.created_at = lost.created_at`);
 }

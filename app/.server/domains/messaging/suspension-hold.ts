@@ -1,4 +1,5 @@
 import { rawQuery } from "../../infrastructure/db/client";
+import type { MessageKey } from "../../infrastructure/db/message-keys";
 
 /**
  * Suspension at the last moment before a send (issue 19). Suspending an organisation holds its
@@ -40,17 +41,17 @@ export function suspendedNow(organizationIds: string[]) {
  * it FOR UPDATE, then makes held messages due) comes wholly before or after. Answers the messages
  * held; the others' organisation was reactivated meanwhile, and they go back to the queue.
  */
-export async function holdForSuspension(messages: { id: string; organization_id: string }[]): Promise<Set<string>> {
+export async function holdForSuspension(messages: (MessageKey & { organization_id: string })[]): Promise<Set<string>> {
   if (!messages.length) return new Set();
   const rows = await rawQuery<{ id: string }>(
     `with suspended as (
-       select id from organizations where id = any($2::uuid[]) and status = 'suspended' for share
+       select id from organizations where id = any($3::uuid[]) and status = 'suspended' for share
      )
      update messages m set locked_until = null, attempts = greatest(m.attempts - 1, 0), next_attempt_at = 'infinity'
-     from suspended s
-     where m.id = any($1::uuid[]) and m.organization_id = s.id and m.accepted_at is null and m.failed_at is null
+     from unnest($1::uuid[], $2::timestamptz[]) as k(id, created_at), suspended s
+     where m.id = k.id and m.created_at = k.created_at and m.organization_id = s.id and m.accepted_at is null and m.failed_at is null
      returning m.id`,
-    [messages.map((m) => m.id), [...new Set(messages.map((m) => m.organization_id))]],
+    [messages.map((m) => m.id), messages.map((m) => m.createdAt), [...new Set(messages.map((m) => m.organization_id))]],
   );
   return new Set(rows.map((r) => r.id));
 }

@@ -243,13 +243,16 @@ async function queueSms(tx: Executor, rows: Claimed[], decisions: Map<string, De
       ...chargeColumns(price),
     };
   });
-  await tx.insert(messages).values(values);
+  const inserted = await tx
+    .insert(messages)
+    .values(values)
+    .returning({ id: messages.id, createdAt: sql<string>`${messages.createdAt}::text` });
   const conversationIds = [...new Set(held.map((r) => conversationOf.get(r.contact_id!)!.id))];
   await tx.execute(
     sql`update conversations set last_message_at = ${now.toISOString()}::timestamptz where id = any(${sql.param(conversationIds)}::uuid[])`,
   );
   const ids = values.map((v) => v.id);
-  await logMessageEvents(tx, "message", ids);
+  await logMessageEvents(tx, "message", inserted);
   await enqueueKeyedJobs(
     tx,
     SMS_SEND_QUEUE,

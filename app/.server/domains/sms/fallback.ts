@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
+import { messageKeyTable, type MessageKey } from "../../infrastructure/db/message-keys";
 import { smsFallbacks } from "../../infrastructure/db/schema";
 import type { StatusChange } from "../messaging";
 import { DELIVERED, SWEEP_HORIZON_HOURS, UNDELIVERABLE_CODES } from "./fallback-run";
@@ -21,9 +22,9 @@ const SWEEP_BATCH = 1000;
  * delivered or read cancels a fallback still pending, or notes that the SMS had already gone.
  */
 export async function fallbackOnStatusChanges(tx: Executor, changes: StatusChange[]) {
-  const failed = changes.filter((c) => c.status === "failed" && c.campaignId).map((c) => c.id);
+  const failed = changes.filter((c) => c.status === "failed" && c.campaignId);
   // An automation's template may have one armed (decision 159).
-  const armed = changes.filter((c) => c.status === "failed" && !c.campaignId && c.template).map((c) => c.id);
+  const armed = changes.filter((c) => c.status === "failed" && !c.campaignId && c.template);
   // Only a campaign's messages and templates have fallbacks: an inbox reply's "delivered" costs no statement here.
   const delivered = changes.filter((c) => DELIVERED.includes(c.status) && (c.campaignId || c.template)).map((c) => c.id);
   if (failed.length) await queueFailedFallbacks(tx, failed);
@@ -32,14 +33,14 @@ export async function fallbackOnStatusChanges(tx: Executor, changes: StatusChang
 }
 
 /** An automation's armed fallback whose message Meta failed as undeliverable is due now (and gets its job). */
-async function dueArmedFallbacks(tx: Executor, messageIds: string[]) {
+async function dueArmedFallbacks(tx: Executor, failed: readonly MessageKey[]) {
   const due = await queryRows<{ id: string }>(
     tx,
     sql`
     update sms_fallbacks f set trigger = 'failed', due_at = now()
-    from messages m
-    where f.source_message_id = any(${sql.param(messageIds)}::uuid[]) and f.state = 'pending' and f.automation is not null
-      and m.id = f.source_message_id and m.error_code = any(${sql.param([...UNDELIVERABLE_CODES])}::int[])
+    from ${messageKeyTable(failed)} join messages m on m.id = k.id and m.created_at = k.created_at
+    where f.source_message_id = k.id and f.state = 'pending' and f.automation is not null
+      and m.error_code = any(${sql.param([...UNDELIVERABLE_CODES])}::int[])
     returning f.id`,
   );
   await enqueueFallbackJobs(
@@ -48,14 +49,15 @@ async function dueArmedFallbacks(tx: Executor, messageIds: string[]) {
   );
 }
 
-async function queueFailedFallbacks(tx: Executor, messageIds: string[]) {
+async function queueFailedFallbacks(tx: Executor, failed: readonly MessageKey[]) {
   const made = await queryRows<{ id: string }>(
     tx,
     sql`
     insert into sms_fallbacks (organization_id, source_message_id, campaign_id, trigger)
     select m.organization_id, m.id, m.campaign_id, 'failed'
-    from messages m join campaigns c on c.id = m.campaign_id
-    where m.id = any(${sql.param(messageIds)}::uuid[]) and c.sms_fallback is not null and m.channel = 'whatsapp'
+    from ${messageKeyTable(failed)} join messages m on m.id = k.id and m.created_at = k.created_at
+    join campaigns c on c.id = m.campaign_id
+    where c.sms_fallback is not null and m.channel = 'whatsapp'
       and m.error_code = any(${sql.param([...UNDELIVERABLE_CODES])}::int[])
     on conflict (source_message_id) do nothing
     returning id`,

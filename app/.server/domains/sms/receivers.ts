@@ -247,7 +247,7 @@ async function applyReports(tx: Executor, items: ReportOf[]) {
   if (!chosen.length) return;
   const nextOf = (status: string) => (DELIVERED.has(status) ? "delivered" : FAILED.has(status) ? "failed" : "sent");
   const col = <T>(pick: (item: ReportOf) => T) => sql.param(chosen.map(pick));
-  const changed = await queryRows<{ id: string; next: "delivered" | "failed" | "sent"; accepted: boolean }>(
+  const changed = await queryRows<{ id: string; createdAt: string; next: "delivered" | "failed" | "sent"; accepted: boolean }>(
     tx,
     sql`
     update messages m set status = r.next,
@@ -261,7 +261,7 @@ async function applyReports(tx: Executor, items: ReportOf[]) {
                 ${col((i) => i.report.receivedAt.toISOString())}::timestamptz[]) as r(id, org, next, status, reason, at)
     where m.id = r.id and m.organization_id = r.org and m.status not in ('delivered', 'failed')
       and (r.next <> 'sent' or m.status <> 'sent')
-    returning m.id, r.next, m.accepted_at is not null as accepted`,
+    returning m.id, m.created_at::text as "createdAt", r.next, m.accepted_at is not null as accepted`,
   );
   if (!changed.length) return;
   const moved = changed.map((row) => bySms.get(row.id)!);
@@ -274,11 +274,11 @@ async function applyReports(tx: Executor, items: ReportOf[]) {
     where s.id = r.id`);
   await chargeAccepted(
     tx,
-    changed.filter((row) => row.next === "delivered").map((row) => row.id),
+    changed.filter((row) => row.next === "delivered"),
   );
   await settleFailed(
     tx,
-    changed.filter((row) => row.next === "failed" && !row.accepted).map((row) => row.id),
+    changed.filter((row) => row.next === "failed" && !row.accepted),
   );
   await enqueueMessageEvents(
     tx,
@@ -290,11 +290,7 @@ async function applyReports(tx: Executor, items: ReportOf[]) {
         messageId: row.id,
       })),
   );
-  await logMessageEvents(
-    tx,
-    "status",
-    changed.map((row) => row.id),
-  );
+  await logMessageEvents(tx, "status", changed);
 }
 
 /** AT's incoming date ("2026-11-30 05:01:02", UTC), or now when missing or unreadable. */
@@ -330,20 +326,23 @@ export async function receiveIncomingSms(token: string, form: URLSearchParams): 
     const contact = await contactByPhone(tx, organizationId, from);
     const conversation = await conversationForSms(tx, organizationId, contact.id);
     const sentAt = sentAtOf(field(form, "date", 40));
-    await tx.insert(messages).values({
-      id: messageId,
-      organizationId,
-      contactId: contact.id,
-      direction: "inbound",
-      status: "received",
-      body: text,
-      channel: "sms",
-      phoneNumberId: conversation.phoneNumberId,
-      messageType: "text",
-      payload: { from, to: field(form, "to", 20), id, linkId: field(form, "linkId", 100) || null },
-      sentAt,
-      recipientPhone: from,
-    });
+    const [inserted] = await tx
+      .insert(messages)
+      .values({
+        id: messageId,
+        organizationId,
+        contactId: contact.id,
+        direction: "inbound",
+        status: "received",
+        body: text,
+        channel: "sms",
+        phoneNumberId: conversation.phoneNumberId,
+        messageType: "text",
+        payload: { from, to: field(form, "to", 20), id, linkId: field(form, "linkId", 100) || null },
+        sentAt,
+        recipientPhone: from,
+      })
+      .returning({ id: messages.id, createdAt: sql<string>`${messages.createdAt}::text` });
     await tx
       .update(conversations)
       .set({
@@ -353,7 +352,7 @@ export async function receiveIncomingSms(token: string, form: URLSearchParams): 
         unreadCount: sql`${conversations.unreadCount} + 1`,
       })
       .where(eq(conversations.id, conversation.id));
-    await logMessageEvents(tx, "message", [messageId]);
+    await logMessageEvents(tx, "message", [inserted!]);
     await enqueueMessageEvents(tx, [{ organizationId, type: "message.received", messageId }]);
     const keyword = consentKeyword(text);
     if (keyword)

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import { db, type Executor } from "../../infrastructure/db/client";
 import { queryRows } from "../../infrastructure/db/query";
+import { messageKeyTable, type MessageKey } from "../../infrastructure/db/message-keys";
 import { contacts, conversations, messages, smsConnections, smsMessages } from "../../infrastructure/db/schema";
 import { retryingTransientFaults } from "../../infrastructure/db/errors";
 import { AfricastalkingError, africastalkingClient } from "../../infrastructure/clients/africastalking";
@@ -122,9 +123,9 @@ export async function queueSmsIn(
       pricingCategory: "sms",
       ...chargeColumns(price),
     })
-    .returning({ id: messages.id });
+    .returning({ id: messages.id, createdAt: sql<string>`${messages.createdAt}::text` });
   await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, found.id));
-  await logMessageEvents(tx, "message", [inserted!.id]);
+  await logMessageEvents(tx, "message", [inserted!]);
   await enqueueJob(SMS_SEND_QUEUE, { messageId: inserted!.id }, { executor: tx, uniqueKey: `sms-send:${inserted!.id}` });
   return inserted!.id;
 }
@@ -132,7 +133,7 @@ export async function queueSmsIn(
 /** What AT's answer to one send says: accepted (its id and cost), refused (its words), or unknown (no answer). */
 type SendOutcome = { messageId: string; cost: string } | { error: string } | { unknown: string };
 type Delivered = "sent" | "failed" | "unknown" | "skipped";
-type ClaimedSms = { id: string; organization_id: string; recipient_phone: string; body: string };
+type ClaimedSms = MessageKey & { organization_id: string; recipient_phone: string; body: string };
 
 /**
  * A call that ended without a readable answer (a timeout, the network, a 5xx, nonsense) may have sent
@@ -214,7 +215,7 @@ export async function deliverQueuedSmsBatch(messageIds: readonly string[]): Prom
     sql`
     update messages set attempts = 1, locked_until = now() + make_interval(secs => ${CLAIM_SECONDS})
     where id = any(${sql.param(ids)}::uuid[]) and channel = 'sms' and attempts = 0 and accepted_at is null and failed_at is null
-    returning id, organization_id, recipient_phone, body`,
+    returning id, created_at::text as "createdAt", organization_id, recipient_phone, body`,
   );
   if (!claimed.length) return new Map();
   // In the order asked for (the statement answers in the table's): the first SMS to a number goes first.
@@ -276,7 +277,7 @@ export async function recoverUnansweredSms(limit = 500): Promise<number> {
     const stranded = await queryRows<ClaimedSms>(
       tx,
       sql`
-      select id, organization_id, recipient_phone, body from messages
+      select id, created_at::text as "createdAt", organization_id, recipient_phone, body from messages
       where direction = 'outbound' and accepted_at is null and failed_at is null
         and channel = 'sms' and status = 'queued' and attempts = 1 and locked_until < now()
       order by id
@@ -326,8 +327,8 @@ async function writeOutcomes(tx: Executor, batch: ClaimedSms[], outcomes: Map<st
     (
       await queryRows<{ id: string }>(
         tx,
-        sql`select id from messages where id = any(${sql.param(batch.map((sms) => sms.id))}::uuid[]) and status = 'queued'
-            order by id for update`,
+        sql`select m.id from messages m join ${messageKeyTable(batch)} on m.id = k.id and m.created_at = k.created_at
+            where m.status = 'queued' order by m.id for update of m`,
       )
     ).map((row) => row.id),
   );
@@ -337,25 +338,17 @@ async function writeOutcomes(tx: Executor, batch: ClaimedSms[], outcomes: Map<st
   if (failed.length) {
     await tx.execute(sql`
       update messages m set status = 'failed', failed_at = ${now.toISOString()}::timestamptz, error_title = f.words
-      from unnest(${sql.param(failed.map((sms) => sms.id))}::uuid[],
-                  ${sql.param(failed.map((sms) => (outcomes.get(sms.id) as { error: string }).error))}::text[]) as f(id, words)
-      where m.id = f.id`);
-    await settleFailed(
-      tx,
-      failed.map((sms) => sms.id),
-    );
+      from unnest(${sql.param(failed.map((sms) => sms.id))}::uuid[], ${sql.param(failed.map((sms) => sms.createdAt))}::timestamptz[],
+                  ${sql.param(failed.map((sms) => (outcomes.get(sms.id) as { error: string }).error))}::text[]) as f(id, created_at, words)
+      where m.id = f.id and m.created_at = f.created_at`);
+    await settleFailed(tx, failed);
     await enqueueMessageEvents(
       tx,
       failed.map((sms) => ({ organizationId: sms.organization_id, type: "message.failed" as const, messageId: sms.id })),
     );
   }
   if (sent.length) await writeSent(tx, sent, outcomes, now);
-  if (claimed.length)
-    await logMessageEvents(
-      tx,
-      "status",
-      claimed.map((sms) => sms.id),
-    );
+  if (claimed.length) await logMessageEvents(tx, "status", claimed);
   return waiting;
 }
 
@@ -369,10 +362,11 @@ async function writeSent(tx: Executor, sent: ClaimedSms[], outcomes: Map<string,
     update messages m set status = 'sent', sent_at = ${now.toISOString()}::timestamptz,
       accepted_at = case when s.accepted then ${now.toISOString()}::timestamptz else m.accepted_at end,
       error_details = case when s.accepted then m.error_details else s.words end
-    from unnest(${sql.param(sent.map((sms) => sms.id))}::uuid[], ${sql.param(sent.map((sms) => atId(sms) !== null))}::boolean[],
+    from unnest(${sql.param(sent.map((sms) => sms.id))}::uuid[], ${sql.param(sent.map((sms) => sms.createdAt))}::timestamptz[],
+                ${sql.param(sent.map((sms) => atId(sms) !== null))}::boolean[],
                 ${sql.param(sent.map((sms) => ("unknown" in outcomeOf(sms) ? (outcomeOf(sms) as { unknown: string }).unknown : null)))}::text[])
-      as s(id, accepted, words)
-    where m.id = s.id`);
+      as s(id, created_at, accepted, words)
+    where m.id = s.id and m.created_at = s.created_at`);
   const stored = await tx
     .insert(smsMessages)
     .values(
@@ -393,10 +387,7 @@ async function writeSent(tx: Executor, sent: ClaimedSms[], outcomes: Map<string,
     .returning({ id: smsMessages.id, messageId: smsMessages.messageId });
   const accepted = sent.filter((sms) => atId(sms) !== null);
   if (accepted.length) {
-    await chargeAccepted(
-      tx,
-      accepted.map((sms) => sms.id),
-    );
+    await chargeAccepted(tx, accepted);
     const storedId = new Map(stored.map((row) => [row.messageId, row.id]));
     await applyEarlyReportsOf(
       tx,
@@ -433,11 +424,11 @@ export async function settleUnknownSms(messageId: string): Promise<"failed" | "s
       .update(messages)
       .set({ status: "failed", failedAt: new Date(), errorTitle: "No answer from Africa's Talking and no delivery report" })
       .where(and(eq(messages.id, messageId), isNull(messages.acceptedAt), isNull(messages.failedAt)))
-      .returning({ id: messages.id, organizationId: messages.organizationId });
+      .returning({ id: messages.id, createdAt: sql<string>`${messages.createdAt}::text`, organizationId: messages.organizationId });
     if (!failed.length) return "settled";
-    await settleFailed(tx, [messageId]);
+    await settleFailed(tx, failed);
     await enqueueMessageEvents(tx, [{ organizationId: failed[0]!.organizationId, type: "message.failed", messageId }]);
-    await logMessageEvents(tx, "status", [messageId]);
+    await logMessageEvents(tx, "status", failed);
     return "failed";
   });
 }

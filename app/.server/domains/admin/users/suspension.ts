@@ -116,10 +116,10 @@ export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id
       update organizations set status = 'active', suspended_at = null, suspension_reason = null, updated_at = now() where id = ${id}`);
     // What the dispatcher held (suspension-hold.ts), along messages_queued_pair_idx: due again, but
     // one queued more than a day ago (a code, a reply, a reminder) is failed rather than sent late.
-    const stale = await queryRows<{ id: string }>(
+    const stale = await queryRows<{ id: string; createdAt: string }>(
       tx,
       sql`
-      select id from messages
+      select id, created_at::text as "createdAt" from messages
       where organization_id = ${id} and direction = 'outbound' and accepted_at is null and failed_at is null
         and campaign_id is null and next_attempt_at = 'infinity'
         and created_at < now() - make_interval(hours => ${SUSPENSION_HOLD_HOURS})`,
@@ -128,6 +128,7 @@ export async function reactivateTenant(admin: CurrentUser, meta: RequestMeta, id
       tx,
       stale.map((m) => ({
         id: m.id,
+        createdAt: m.createdAt,
         organizationId: id,
         code: null,
         title: "organization_suspended",

@@ -62,7 +62,7 @@ export async function deliver(organizationId: string, reach: Reach, given: reado
       content: first,
       followUps: rest,
       source: "automation",
-      onQueued: async (tx, messageId, followUpIds) => {
+      onQueued: async (tx, message, followUps) => {
         await admitAutomatedReply(tx, {
           conversationId: reach.conversationId,
           phoneNumberId: reach.phoneNumberId,
@@ -70,7 +70,7 @@ export async function deliver(organizationId: string, reach: Reach, given: reado
           freeForm: replies.every(isFreeForm),
           answering: null,
         });
-        await labelFlowReplies(tx, organizationId, reach, [messageId, ...followUpIds]);
+        await labelFlowReplies(tx, organizationId, reach, [message.id, ...followUps.map((f) => f.id)]);
         await write(tx);
       },
     });

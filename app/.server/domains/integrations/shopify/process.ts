@@ -340,7 +340,7 @@ async function sendOne(row: EventRow, mapping: MappingRow, payload: Json, phone:
       to: phone,
       content: { kind: "template", template: { name: mapping.name!, language: mapping.language ?? undefined, parameters } },
       source: "automation",
-      onQueued: async (tx, messageId) => {
+      onQueued: async (tx, { id: messageId }) => {
         const done = await queryRows<{ id: string }>(
           tx,
           sql`update shopify_events set status = 'sent', reason = null, phone = ${phone}, message_id = ${messageId}, processed_at = now()

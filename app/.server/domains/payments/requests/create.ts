@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rawQuery, type Executor } from "../../../infrastructure/db/client";
+import type { MessageKey } from "../../../infrastructure/db/message-keys";
 import { isRefusal } from "../../../infrastructure/refusal";
 import { logMessageEvents, queueMessage, type OutboundContent } from "../../messaging";
 import { shortcodeForOrganization, type MpesaShortcode } from "../shortcodes-access";
@@ -108,16 +109,16 @@ export async function createPaymentRequest(
   if (!shortcode) throw refusePaymentRequest(422, "unknown_shortcode", m.payreq_refusal_no_shortcode(), "shortcodeId");
   if (!target.phone) throw refusePaymentRequest(422, "no_phone", m.payreq_refusal_no_phone(), "conversationId");
   const id = randomUUID();
-  const insert = async (tx: Executor, messageId: string) => {
+  const insert = async (tx: Executor, message: MessageKey) => {
     if (origin.gate) await origin.gate(tx);
     await tx.execute(sql`
       insert into payment_requests (id, organization_id, shortcode_id, contact_id, conversation_id, amount_kes, description, reference,
                                     expires_at, message_id, created_by, source, source_id, idempotency_key)
       values (${id}, ${actor.organizationId}, ${shortcode.id}, ${target.contact_id}, ${target.conversation_id}, ${input.amountKes},
-              ${input.description}, ${input.reference}, now() + make_interval(mins => ${input.expiresInMinutes}), ${messageId},
+              ${input.description}, ${input.reference}, now() + make_interval(mins => ${input.expiresInMinutes}), ${message.id},
               ${actor.userId}, ${origin.source}, ${origin.sourceId ?? null}, ${origin.idempotencyKey ?? null})`);
     await tx.execute(sql`update conversations set last_message_at = greatest(last_message_at, now()) where id = ${target.conversation_id}`);
-    await logMessageEvents(tx, "message", [messageId]);
+    await logMessageEvents(tx, "message", [message]);
     if (origin.withRequest) await origin.withRequest(tx, id);
   };
   const send = (content: OutboundContent, after?: (tx: Executor, messageId: string) => Promise<unknown>) =>
@@ -128,9 +129,9 @@ export async function createPaymentRequest(
       // Who sent it, as the thread labels it: a member, the API, or an automation (a flow, the order rule, a Shopify order).
       source: messageSourceOf(origin.source, actor.userId),
       sentBy: actor.userId ?? undefined,
-      onQueued: async (tx, messageId) => {
-        await insert(tx, messageId);
-        if (after) await after(tx, messageId);
+      onQueued: async (tx, message) => {
+        await insert(tx, message);
+        if (after) await after(tx, message.id);
       },
     });
   try {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rawQuery, type Executor } from "../../../infrastructure/db/client";
+import type { MessageKey } from "../../../infrastructure/db/message-keys";
 import { isRefusal } from "../../../infrastructure/refusal";
 import { log } from "../../../infrastructure/log";
 import { logMessageEvents, queueMessage, type OutboundContent } from "../../messaging";
@@ -66,12 +67,12 @@ export async function tellCustomer(customer: RequestCustomer, content: OutboundC
       from: customer.phoneNumberId,
       content,
       source: "system",
-      onQueued: async (tx: Executor, messageId: string) => {
+      onQueued: async (tx: Executor, message: MessageKey) => {
         if (customer.conversationId)
           await tx.execute(
             sql`update conversations set last_message_at = greatest(last_message_at, now()) where id = ${customer.conversationId}`,
           );
-        await logMessageEvents(tx, "message", [messageId]);
+        await logMessageEvents(tx, "message", [message]);
       },
     });
   } catch (error) {
