@@ -453,7 +453,8 @@ export function summariseProfile(file, { fromUs, toUs }) {
 const STATEMENT_KINDS = [
   // Billing (charging.ts, ledger.ts): the wallet's row and ledger, the messages' charge state, the usage rollup.
   ["billing: wallet change + ledger row", /update wallets set balance_cents/],
-  ["billing: charge messages (charge_state)", /update messages set charge_state/],
+  // "m" since the statement names each message by its key (decision 183).
+  ["billing: charge messages (charge_state)", /update messages (m )?set charge_state/],
   ["billing: usage rollup", /billing_usage_daily/],
   // Campaigns (bench/campaign.mjs): the feeder's batch and the figures, before the dispatcher's
   // kinds (the waiting count also reads the number's rate from sending_buckets).
@@ -469,6 +470,9 @@ const STATEMENT_KINDS = [
   ["dispatcher: number tokens", /access_token_encrypted/],
   ["dispatcher: messaging limit", /messaging_limit|business_id, a\.waba_id|last_inbound_at > now\(\) - interval/],
   ["dispatcher: defer", /attempts = greatest\(m\.attempts - 1/],
+  ["dispatcher: hold the calls starting", /set locked_until = now\(\) \+ make_interval\(secs => \$\d+\)\s+from unnest/],
+  ["ads: free entry window", /free_entry_until/],
+  ["inbox: change log", /inbox_events|join conversations v on v\.organization_id = m\.organization_id/],
   ["dispatcher: settle accepted", /set wamid = a\.wamid/],
   ["dispatcher: retries", /next_attempt_at = now\(\) \+ make_interval\(secs => r\.delay_ms/],
   // "with kept as" before decision 024, one pass with a lateral aggregate since.

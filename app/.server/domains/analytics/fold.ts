@@ -242,19 +242,23 @@ async function creditReplies(tx: Executor, events: PendingEvent[]) {
                            ${column(events, "at")}::timestamptz[])
            as e(organization_id, contact_id, phone_number_id, message_id, at)
     ), answered as (
-      select distinct on (coalesce(q.id, l.id)) coalesce(q.id, l.id) as id, coalesce(q.replied_at, l.replied_at) as replied_at, e.at
+      select distinct on (coalesce(q.id, l.id)) coalesce(q.id, l.id) as id, coalesce(q.created_at, l.created_at) as created_at,
+             coalesce(q.replied_at, l.replied_at) as replied_at, e.at
       from e
       join messages i on i.id = e.message_id
       left join lateral (
-        select m.id, m.replied_at from message_wamids w join messages m on m.id = w.message_id and m.created_at = w.created_at
+        select m.id, m.created_at, m.replied_at from message_wamids w join messages m on m.id = w.message_id and m.created_at = w.created_at
         where w.organization_id = e.organization_id and w.wamid = i.payload -> 'context' ->> 'id'
           and m.organization_id = e.organization_id and m.direction = 'outbound' and m.accepted_at <= e.at
         limit 1
       ) q on i.payload -> 'context' ->> 'id' is not null
       left join lateral (
-        select m.id, m.replied_at from messages m
+        select m.id, m.created_at, m.replied_at from messages m
         where q.id is null and m.contact_id = e.contact_id and m.organization_id = e.organization_id and m.direction = 'outbound'
           and m.phone_number_id = e.phone_number_id and m.accepted_at <= e.at and m.accepted_at > e.at - interval '24 hours'
+          -- Written before it was accepted (an hour's slack for Meta's whole-second times): the months
+          -- after the answer are not read (decision 183).
+          and m.created_at <= e.at + interval '1 hour'
         order by m.accepted_at desc, m.seq desc
         limit 1
       ) l on true
@@ -263,7 +267,7 @@ async function creditReplies(tx: Executor, events: PendingEvent[]) {
     )
     update messages m set replied_at = answered.at
     from answered
-    where m.id = answered.id and answered.replied_at is null and m.replied_at is null`);
+    where m.id = answered.id and m.created_at = answered.created_at and answered.replied_at is null and m.replied_at is null`);
 }
 
 /**
@@ -280,7 +284,7 @@ async function measureResponses(tx: Executor, events: PendingEvent[]) {
              (select max(p.accepted_at) from messages p
               where p.contact_id = m.contact_id and p.organization_id = m.organization_id and p.direction = 'outbound'
                 and (p.source = 'inbox' or (p.source = 'api' and p.template_id is null)) and p.phone_number_id = m.phone_number_id
-                and p.accepted_at is not null and p.id <> m.id
+                and p.accepted_at is not null and p.id <> m.id and p.created_at <= m.accepted_at + interval '1 hour'
                 and (p.accepted_at < m.accepted_at or (p.accepted_at = m.accepted_at and p.seq < m.seq))) as answered_before
       from e join messages m on m.id = e.message_id
       where m.contact_id is not null and m.accepted_at is not null

@@ -25,8 +25,9 @@ export async function markCampaignReplies(
                    -- From the send on (a reply may overtake the delivered status; Meta's times are whole seconds)
                    -- to 72 hours after delivery.
                    and t.at >= date_trunc('second', m.accepted_at)
-                   -- The same bound on created_at (never after accepted_at): the months after the reply are not read (decision 183).
-                   and m.created_at < t.at + interval '1 second'
+                   -- Written before it was accepted (an hour's slack for Meta's whole-second times): the months
+                   -- after the reply are not read (decision 183).
+                   and m.created_at < t.at + interval '1 hour'
                    and t.at < coalesce(m.delivered_at, m.read_at, m.accepted_at) + make_interval(hours => ${REPLY_WINDOW_HOURS})
     where r.message_id = m.id and r.replied_at is null
     returning r.campaign_id)
