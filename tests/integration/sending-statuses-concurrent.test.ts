@@ -15,9 +15,9 @@ describe("statuses of one message applied by two transactions at once", () => {
     const user = await createVerifiedUser({ businessName: "Mvule Traders" });
     const organizationId = user.organization.id;
     const wamid = "wamid.concurrent-1";
-    const [message] = await rawQuery<{ id: string }>(
+    const [message] = await rawQuery<{ id: string; createdAt: string }>(
       `insert into messages (organization_id, direction, status, wamid, phone_number_id, recipient_phone, accepted_at, sent_at)
-       values ($1, 'outbound', 'sent', $2, '1065', '+254712345678', now(), now()) returning id`,
+       values ($1, 'outbound', 'sent', $2, '1065', '+254712345678', now(), now()) returning id, created_at::text as "createdAt"`,
       [organizationId, wamid],
     );
     const keep = (client: pg.Client, status: string) =>
@@ -32,7 +32,15 @@ describe("statuses of one message applied by two transactions at once", () => {
       await a.query("begin");
       await keep(a, "delivered");
       expect(await applyKeptStatuses(drizzle(a) as unknown as Executor, pairs)).toEqual([
-        { id: message!.id, organizationId, status: "delivered", previous: "sent", campaignId: null, template: false },
+        {
+          id: message!.id,
+          createdAt: message!.createdAt,
+          organizationId,
+          status: "delivered",
+          previous: "sent",
+          campaignId: null,
+          template: false,
+        },
       ]);
       await b.query("begin");
       await keep(b, "read");
@@ -46,7 +54,15 @@ describe("statuses of one message applied by two transactions at once", () => {
       );
       await a.query("commit");
       expect(await second).toEqual([
-        { id: message!.id, organizationId, status: "read", previous: "delivered", campaignId: null, template: false },
+        {
+          id: message!.id,
+          createdAt: message!.createdAt,
+          organizationId,
+          status: "read",
+          previous: "delivered",
+          campaignId: null,
+          template: false,
+        },
       ]);
       await b.query("commit");
     } finally {
