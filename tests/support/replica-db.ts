@@ -41,7 +41,7 @@ export function replicatedPairForFile() {
     clusters = await startReplicatedClusters();
     await pair.open(60_000);
     await standbyCaughtUp();
-  }, 120_000);
+  }, 300_000); // the clusters' starts may take minutes on a loaded machine (replica.ts)
   afterAll(async () => {
     await closeDatabase();
     clusters?.destroy();

@@ -98,11 +98,13 @@ export async function startReplicatedClusters(): Promise<ReplicatedClusters> {
   // The default pg_hba.conf of `initdb -A trust` lets loopback replication connections in.
   run("initdb", ["-D", primaryData, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
   appendFileSync(path.join(primaryData, "postgresql.conf"), `${settings(primaryPort)}wal_level = replica\nmax_wal_senders = 4\n`);
+  // A start waits up to 180 s: a standby reaches consistency only once the primary's WAL has streamed
+  // to it, and under a loaded CI machine that once took over 60 s (the limit guards a hang, it times nothing).
   const pgCtl = (data: string, action: "start" | "stop") =>
     run(
       "pg_ctl",
       action === "start"
-        ? ["-D", data, "-l", path.join(dir, `${path.basename(data)}.log`), "-w", "-t", "60", "start"]
+        ? ["-D", data, "-l", path.join(dir, `${path.basename(data)}.log`), "-w", "-t", "180", "start"]
         : ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"],
     );
   pgCtl(primaryData, "start");
@@ -155,7 +157,7 @@ export async function startReplicatedClusters(): Promise<ReplicatedClusters> {
       killStandby: () => killPostmaster(standbyData),
       startStandby: () => pgCtl(standbyData, "start"),
       startStandbyInBackground: () =>
-        runInBackground("pg_ctl", ["-D", standbyData, "-l", path.join(dir, "standby.log"), "-w", "-t", "60", "start"]),
+        runInBackground("pg_ctl", ["-D", standbyData, "-l", path.join(dir, "standby.log"), "-w", "-t", "180", "start"]),
       destroy: cleanUp,
     };
   } catch (error) {
