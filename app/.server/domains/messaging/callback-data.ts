@@ -3,9 +3,10 @@ import type { MessageKey } from "../../infrastructure/db/message-keys";
 /**
  * What Jumbe sends Meta as a message's `biz_opaque_callback_data`, which Meta echoes on every status
  * webhook: the message's key (decision 183), `<id> <created_at as PostgreSQL writes it>`. A status
- * whose send's answer was lost finds its message by the key, in one month of the partitioned table,
- * instead of probing every month's index by the id. Sends from before decision 183 carried the id
- * alone; their statuses still name their message.
+ * whose send's answer was lost finds its message by the key (one month, once `messages` is
+ * partitioned), not by the id alone (every month's index). Sends from before decision 183 carried
+ * the id alone; their statuses still name their message. The status is bound to its tenant by the
+ * webhook's number, and adoption matches the organisation too (statuses.ts).
  */
 export const callbackDataOf = (key: MessageKey) => `${key.id} ${key.createdAt}`;
 
