@@ -490,17 +490,23 @@ const STATEMENT_KINDS = [
 
 export async function statementTimes(query) {
   const rows = await query(
-    `${BENCH_SQL} select query, calls::float8 as calls, total_exec_time as ms, total_plan_time as plan_ms, rows::float8 as rows from pg_stat_statements
+    `${BENCH_SQL} select query, calls::float8 as calls, total_exec_time as ms, total_plan_time as plan_ms, rows::float8 as rows,
+            jit_functions::float8 as jit_functions,
+            jit_generation_time + jit_inlining_time + jit_optimization_time + jit_emission_time as jit_ms
+     from pg_stat_statements
      where dbid = (select oid from pg_database where datname = current_database()) and query not like '/* bench:%'`,
   );
   const kinds = new Map();
   for (const row of rows) {
     const [kind] = STATEMENT_KINDS.find(([, pattern]) => pattern.test(row.query));
-    const entry = kinds.get(kind) ?? { kind, calls: 0, ms: 0, planMs: 0, rows: 0 };
+    const entry = kinds.get(kind) ?? { kind, calls: 0, ms: 0, planMs: 0, rows: 0, jitMs: 0, jitFunctions: 0 };
     entry.calls += row.calls;
     entry.ms += row.ms;
     entry.planMs += row.plan_ms;
     entry.rows += row.rows;
+    // JIT compilation (counted in the execution time): a plan over jit_above_cost compiles at every call.
+    entry.jitMs += row.jit_ms;
+    entry.jitFunctions += row.jit_functions;
     kinds.set(kind, entry);
   }
   const top = [...rows]
@@ -1259,9 +1265,19 @@ export function formatSending(report, { table }) {
   lines.push(`\n  Database time by statement (pg_stat_statements over the run: ${int(r.statements.totalMs)} ms in all)`);
   // Planning is counted only with BENCH_TRACK_PLANNING=1 (zero otherwise): shown apart, not in the shares.
   const planned = r.statements.kinds.some((k) => k.planMs > 0);
+  const compiled = r.statements.kinds.some((k) => k.jitMs > 0);
   lines.push(
     table(
-      ["statement", "calls", "total ms", "mean ms", "rows", "share", ...(planned ? ["plan ms", "mean plan ms"] : [])],
+      [
+        "statement",
+        "calls",
+        "total ms",
+        "mean ms",
+        "rows",
+        "share",
+        ...(planned ? ["plan ms", "mean plan ms"] : []),
+        ...(compiled ? ["JIT ms", "JIT functions"] : []),
+      ],
       r.statements.kinds.map((k) => [
         k.kind,
         int(k.calls),
@@ -1270,6 +1286,7 @@ export function formatSending(report, { table }) {
         int(k.rows),
         pct(k.ms / r.statements.totalMs),
         ...(planned ? [int(k.planMs ?? 0), fixed(k.calls ? (k.planMs ?? 0) / k.calls : 0, 2)] : []),
+        ...(compiled ? [int(k.jitMs ?? 0), int(k.jitFunctions ?? 0)] : []),
       ]),
     ),
   );

@@ -105,6 +105,13 @@ export async function startPrivatePostgres({ maxConnections = 200, extraSettings
       full_page_writes: "off",
       max_connections: String(maxConnections),
       ...extraSettings,
+      // BENCH_POSTGRES_SETTINGS="jit=off,work_mem=8MB": more postgresql.conf lines, for a run that compares settings.
+      ...Object.fromEntries(
+        (process.env.BENCH_POSTGRES_SETTINGS ?? "")
+          .split(",")
+          .filter((pair) => pair.includes("="))
+          .map((pair) => pair.split("=").map((part) => part.trim())),
+      ),
       // BENCH_AUTO_EXPLAIN_MS=<ms>: the plan (with row counts, without per-node timing) of every statement slower than that.
       ...(process.env.BENCH_AUTO_EXPLAIN_MS
         ? {
