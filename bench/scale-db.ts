@@ -67,8 +67,10 @@ export async function sizes(url: string) {
       from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
       group by p.relname`);
     const indexes = await query(`
-      select c.relname as name, pg_relation_size(c.oid) as bytes from pg_index x join pg_class c on c.oid = x.indexrelid
-      join pg_class t on t.oid = x.indrelid where t.relname = 'messages' order by 2 desc`);
+      select c.relname as name, coalesce(sum(pg_relation_size(part.inhrelid)), pg_relation_size(c.oid))::bigint as bytes
+      from pg_index x join pg_class c on c.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
+      left join pg_inherits part on part.inhparent = c.oid
+      where t.relname = 'messages' group by c.oid, c.relname order by 2 desc`); // a partitioned index's size is its partitions'
     const database = await query(`select pg_database_size('jumbe') as bytes`);
     return { database: Number(database.rows[0].bytes), tables: [...tables.rows, ...partitioned.rows], messageIndexes: indexes.rows };
   });

@@ -521,13 +521,14 @@ export async function statementTimes(query) {
 }
 
 /**
- * Updates of the messages table (pg_stat_user_tables) since `before`: how many were HOT (written on
+ * Updates of the messages table (pg_stat_user_tables, its monthly partitions summed) since `before`: how many were HOT (written on
  * the row's own page, no index entries), which needs every indexed column unchanged and room on the page.
  */
 async function messageUpdates(query, before) {
   if (before) await sleep(1500); // closed backends' counts reach the statistics within a second
   const [row] = await query(
-    `${BENCH_SQL} select n_tup_upd::float8 as updated, n_tup_hot_upd::float8 as hot from pg_stat_user_tables where relname = 'messages'`,
+    `${BENCH_SQL} select coalesce(sum(n_tup_upd), 0)::float8 as updated, coalesce(sum(n_tup_hot_upd), 0)::float8 as hot from pg_stat_user_tables
+     where relid in (select inhrelid from pg_inherits where inhparent = 'messages'::regclass)`,
   );
   if (!before) return row;
   const updated = row.updated - before.updated;

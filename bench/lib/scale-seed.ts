@@ -280,8 +280,13 @@ async function loadMessages(
   const all = messages + retentionMonth;
   const batches = Math.ceil(all / BATCH);
   if (loaded.rows[0].n < batches) {
+    // The months the messages fall in, each its partition (decision 181), not the default partition.
+    await query(`select jumbe_ensure_month_partition('messages', 'created_at', m::date)
+                 from generate_series(date_trunc('month', now() at time zone 'UTC') - interval '13 months',
+                                      date_trunc('month', now() at time zone 'UTC'), interval '1 month') as m`);
     await query(`create table if not exists scale_message_indexes as
-                 select indexname, indexdef from pg_indexes where tablename = 'messages' and indexname <> 'messages_pkey'`);
+                 select indexname, indexdef from pg_indexes
+                 where tablename = 'messages' and indexname not in ('messages_pkey', 'messages_id_created_at_pk')`);
     for (const { indexname } of (await query(`select indexname from scale_message_indexes`)).rows)
       await query(`drop index if exists "${indexname}"`);
   }

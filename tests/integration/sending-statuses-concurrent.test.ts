@@ -149,13 +149,16 @@ describe("applying statuses with statistics from before the messages had wamids"
       );
       expect(changes).toHaveLength(wamids.length);
       expect(new Set(changes.map((c) => c.status))).toEqual(new Set(["delivered"]));
-      // This transaction's reads of messages by index (pg_stat_xact_user_tables): its 300 messages
-      // and their new versions, not every one of the 3,000 with a wamid.
+      // This transaction's reads of messages by index (pg_stat_xact_user_tables, summed over the
+      // table's monthly partitions): its 300 messages and their new versions, not every one of the
+      // 3,000 with a wamid.
       const [read] = (
         await client.query<{ fetched: number }>(
-          `select idx_tup_fetch::int as fetched from pg_stat_xact_user_tables where relname = 'messages'`,
+          `select coalesce(sum(idx_tup_fetch), 0)::int as fetched from pg_stat_xact_user_tables
+           where relid in (select inhrelid from pg_inherits where inhparent = 'messages'::regclass)`,
         )
       ).rows;
+      expect(read!.fetched).toBeGreaterThanOrEqual(wamids.length);
       expect(read!.fetched).toBeLessThan(wamids.length * 3);
       await client.query("commit");
     } finally {

@@ -7,7 +7,7 @@ import { ADMIN_AUDIT_YEARS, RETENTION_LIMITS } from "~/lib/retention-limits";
 const DELIVERIES_KEEP_DAYS = RETENTION_LIMITS.logs.max;
 
 /**
- * The tables partitioned by month (decisions 164 and 169, migrations 0085 and 0086): each by the
+ * The tables partitioned by month (decisions 164, 169 and 181, migrations 0085, 0086 and 0092): each by the
  * column that says when a row was written, and how long the platform keeps any of it. A partition
  * whose month ended before that is dropped whole; shorter retentions (each organisation's) are
  * deletes of rows (retention.ts).
@@ -17,6 +17,9 @@ export const PARTITIONED_TABLES = [
   { table: "webhook_events", key: "received_at", keepDays: RETENTION_LIMITS.logs.max },
   { table: "admin_audit_log", key: "created_at", keepDays: ADMIN_AUDIT_YEARS * 366 },
   { table: "webhook_deliveries", key: "created_at", keepDays: DELIVERIES_KEEP_DAYS },
+  // A message's row outlives its body (statuses, prices, the conversation's order): kept as long as
+  // the longest message retention an organisation may choose.
+  { table: "messages", key: "created_at", keepDays: RETENTION_LIMITS.messages.max },
 ] as const;
 
 /** Months made ahead of the current one: three missed daily runs in a row still find their month. */
@@ -53,6 +56,7 @@ export async function createPartitionsAhead(): Promise<number> {
 export async function dropExpiredPartitions(): Promise<string[]> {
   const dropped: string[] = [];
   for (const { table, keepDays } of PARTITIONED_TABLES) {
+    if (table === "messages") await releaseExpiredMessageMonths(keepDays);
     const rows = await queryRows<{ name: string }>(
       db(),
       sql`select jumbe_drop_month_partitions(${table}, now() - make_interval(days => ${keepDays})) as name`,
@@ -68,6 +72,22 @@ export async function dropExpiredPartitions(): Promise<string[]> {
     await db().execute(sql`delete from activity_daily_counts where day < date_trunc('month', (${before}) at time zone 'UTC')::date`);
   }
   return dropped;
+}
+
+/**
+ * Before a month of messages is dropped: the automation runs, HubSpot log rows and SMS fallbacks of
+ * its messages go, orders and Shopify events lose their link, and the messages' wamid keys go
+ * (`messages_release_partition`, migration 0092), set based by joining the month's partition, as the
+ * messages' deletion would have done (decision 180). Months the drop below will take, by the same
+ * bound; a month released but not dropped (the drop failed) is released again the next day.
+ */
+async function releaseExpiredMessageMonths(keepDays: number) {
+  await db().execute(sql`
+    select messages_release_partition(c.relname::text)
+    from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = to_regclass('messages') and c.relname ~ '^messages_p[0-9]{4}_[0-9]{2}$'
+      and (to_date(right(c.relname, 7), 'YYYY_MM') + interval '1 month')::timestamp at time zone 'UTC'
+          <= now() - make_interval(days => ${keepDays})`);
 }
 
 /**

@@ -46,12 +46,12 @@ function expireBodies(organizationId: string, days: number) {
       db(),
       sql`
       update messages m set body = '', payload = null, body_expired_at = now()
-      from (select id from messages
+      from (select id, created_at from messages
             where organization_id = ${organizationId} and body_expired_at is null
               and created_at < now() - make_interval(days => ${days})
               and not (direction = 'outbound' and accepted_at is null and failed_at is null)
             limit ${CHUNK}) expired
-      where m.id = expired.id`,
+      where m.id = expired.id and m.created_at = expired.created_at`,
     ),
   );
 }

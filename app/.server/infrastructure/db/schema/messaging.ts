@@ -139,7 +139,11 @@ export const conversations = pgTable(
 export const messages = pgTable(
   "messages",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    /**
+     * With created_at, the key: the table is partitioned by month of created_at (decision 181). A message
+     * is read by both where both are known (one partition), by id alone elsewhere (each partition's index).
+     */
+    id: uuid("id").defaultRandom().notNull(),
     /**
      * Arrival order: Meta's timestamps are whole seconds, so messages of one second (several in one
      * webhook batch) keep their order by this. A conversation reads in (sent_at, seq) order.
@@ -238,9 +242,8 @@ export const messages = pgTable(
     index("messages_contact_idx")
       .on(t.contactId, t.createdAt)
       .where(sql`contact_id is not null`),
-    uniqueIndex("messages_org_wamid_idx")
-      .on(t.organizationId, t.wamid)
-      .where(sql`wamid is not null`),
+    primaryKey({ columns: [t.id, t.createdAt] }),
+    // A wamid is unique per organisation through message_wamids (decision 174), across every month.
     // No index names `status`, in its columns or its predicate: Meta's status webhooks change it
     // three times a message, and an update that changes no indexed column is written in place on its
     // page (a HOT update, helped by the table's fillfactor of migration 0024) instead of adding an
