@@ -14,6 +14,7 @@ import { checkChannel, createPgListener, type ChannelListener } from "./pg-liste
 import { guardTransactions, inOpenTransaction, StatementOutsideTransaction } from "./transaction-guard";
 import { attachReplica, detachReplica, replicaForRead } from "./replica";
 import { pgliteExtensions } from "./pglite-extensions";
+import { keepDatabaseSettings } from "./database-settings";
 
 // Every statement the ORM sends (transactions included) is counted for its request's Server-Timing.
 const counting = { logQuery: noteStatement };
@@ -286,6 +287,7 @@ async function migrateDirect(directUrl: string) {
   await client.connect();
   try {
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    await keepDatabaseSettings(async (text, params) => (await client.query(text, params)).rows);
   } finally {
     await client.end();
   }
@@ -299,4 +301,5 @@ async function migrateDatabase(handle: DatabaseHandle) {
     const { migrate } = await import("drizzle-orm/pglite/migrator");
     await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   }
+  await keepDatabaseSettings(handle.query);
 }

@@ -1,10 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
 
 /**
- * A message named by its whole key, `(id, created_at)` (decision 183). Once `messages` is partitioned
- * by month of `created_at` (decision 181, built but not landed: docs/unlanded/), a statement that
- * names a message by `id` alone probes every month's index, and one that also names `created_at`
- * reads one month. The hot paths (the dispatcher, billing, the inbox's change log) carry both from
+ * A message named by its whole key, `(id, created_at)` (decision 183). `messages` is partitioned by
+ * month of `created_at` (decision 181): a statement that names a message by `id` alone probes every
+ * month's index, and one that also names `created_at` reads one month. The hot paths (the dispatcher, billing, the inbox's change log) carry both from
  * the statement that found the message.
  *
  * `createdAt` is PostgreSQL's own text of the timestamp (`created_at::text`), never a JavaScript
