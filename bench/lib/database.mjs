@@ -110,7 +110,7 @@ export async function startPrivatePostgres({ maxConnections = 200, extraSettings
         (process.env.BENCH_POSTGRES_SETTINGS ?? "")
           .split(",")
           .filter((pair) => pair.includes("="))
-          .map((pair) => pair.split("=").map((part) => part.trim())),
+          .map((pair) => [pair.slice(0, pair.indexOf("=")).trim(), pair.slice(pair.indexOf("=") + 1).trim()]),
       ),
       // BENCH_AUTO_EXPLAIN_MS=<ms>: the plan (with row counts, without per-node timing) of every statement slower than that.
       ...(process.env.BENCH_AUTO_EXPLAIN_MS

@@ -3,8 +3,8 @@ import { sql, type SQL } from "drizzle-orm";
 /**
  * A message named by its whole key, `(id, created_at)` (decision 183). `messages` is partitioned by
  * month of `created_at` (decision 181): a statement that names a message by `id` alone probes every
- * month's index, and one that also names `created_at` reads one month. The hot paths (the dispatcher, billing, the inbox's change log) carry both from
- * the statement that found the message.
+ * month's index, and one that also names `created_at` reads one month. The hot paths (the
+ * dispatcher, billing, the inbox's change log) carry both from the statement that found the message.
  *
  * `createdAt` is PostgreSQL's own text of the timestamp (`created_at::text`), never a JavaScript
  * Date: a Date keeps milliseconds, the column microseconds, and the key must match exactly.
