@@ -52,8 +52,11 @@ const ALLOWED: Record<string, string[]> = {
   "LISTEN outside the dedicated connection": ["app/.server/infrastructure/db/pg-listener.ts"],
 };
 
-/** Settings a node-postgres Pool or Client may be given: none that PgBouncer 1.18 refuses at start-up. */
-export const DRIVER_SETTINGS = new Set(["connectionString", "max", "connectionTimeoutMillis", "idleTimeoutMillis"]);
+/**
+ * Settings a node-postgres Pool or Client may be given: none that PgBouncer 1.18 refuses at start-up.
+ * `pipeline` is the driver's own (how it writes queries, decision 185): never sent to the server.
+ */
+export const DRIVER_SETTINGS = new Set(["connectionString", "max", "connectionTimeoutMillis", "idleTimeoutMillis", "pipeline"]);
 
 export interface SessionProblem {
   file: string;

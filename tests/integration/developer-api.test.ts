@@ -19,6 +19,8 @@ import {
   whatsappAccounts,
 } from "~/.server/infrastructure/db/schema";
 import { accountSummary } from "~/.server/adapters/api-v1/account";
+import { recordApiCall } from "~/.server/adapters/api-v1/usage";
+import { countStatements } from "~/.server/infrastructure/db/statement-count";
 import { messagesUsedThisMonth } from "~/.server/domains/billing/month-usage";
 import { parseEnv, setEnv } from "~/.server/infrastructure/config/env";
 import { openApiDocument } from "~/.server/adapters/api-v1/openapi";
@@ -260,6 +262,28 @@ describe("public API v1", () => {
     expect(page.data.key).toBeNull(); // not shown (nor logged) until asked for
     const revealed = await run(developersPage.loader, getRequest("/developers?reveal=1", { cookie: t.cookie }));
     expect(revealed.data.key).toBe(t.key);
+  });
+
+  it("counts calls made at the same time once each, in their own organisation's figures", async () => {
+    const [a, b] = [await tenant("Together A Ltd"), await tenant("Together B Ltd")];
+    await Promise.all([
+      ...Array.from({ length: 12 }, () => call("/api/v1/account", a.key)),
+      ...Array.from({ length: 5 }, () => call("/api/v1/phone-numbers?bad=1", a.key)),
+      ...Array.from({ length: 7 }, () => call("/api/v1/account", b.key)),
+    ]);
+    const usage = async (t: typeof a) => (await run(developersPage.loader, getRequest("/developers", { cookie: t.cookie }))).data.usage;
+    expect(await usage(a)).toMatchObject({ calls: 17, successRate: 70.6 });
+    expect(await usage(b)).toMatchObject({ calls: 7, successRate: 100 });
+    // Outcomes that end in the same turn are written together (group commit): one statement for both tenants' 30.
+    const { statements } = await countStatements(() =>
+      Promise.all([
+        ...Array.from({ length: 20 }, (_, i) => recordApiCall(a.organization.id, i % 4 !== 0, 10)),
+        ...Array.from({ length: 10 }, () => recordApiCall(b.organization.id, true, 30)),
+      ]),
+    );
+    expect(statements).toBe(1);
+    expect(await usage(a)).toMatchObject({ calls: 37, successRate: 73 });
+    expect(await usage(b)).toMatchObject({ calls: 17, successRate: 100 });
   });
 
   it("refuses the 1001st call of a minute with 429 and Retry-After", async () => {

@@ -220,8 +220,10 @@ describe("a burst beyond the number's throughput", () => {
     // Two workers claiming as fast as they can: half a second's burst goes at once, the rest is put back.
     const putBack = await twoWorkers(ids);
     expect(sendErrorCodes(graph)).toEqual([]);
-    // Each of the 100 - 12 put back about once (every one of them with each batch was thousands).
-    expect(putBack).toBeGreaterThanOrEqual(100 - RATE / 2);
+    // Each of the 100 - 12 put back about once (every one of them with each batch was thousands). The
+    // bucket refills while the 100 are queued and claimed (a token every 40 ms; on a busy machine that
+    // took over 40 ms once and 13 went at once), so the bound allows up to a whole second's tokens.
+    expect(putBack).toBeGreaterThanOrEqual(100 - RATE);
     expect(putBack).toBeLessThanOrEqual(120);
     await expectEachSentOnceAndRead(t.phoneNumberId, ids);
   }, 120_000);

@@ -6,6 +6,7 @@ import { PgTable } from "drizzle-orm/pg-core";
 import * as schema from "~/.server/infrastructure/db/schema";
 import { closeDatabase, db, openDatabase, setCurrentDatabase, type DatabaseHandle } from "~/.server/infrastructure/db/client";
 import { queryRows } from "~/.server/infrastructure/db/query";
+import { DATABASE_SETTINGS } from "~/.server/infrastructure/db/database-settings";
 
 let droppable: { adminUrl: string; name: string } | undefined;
 
@@ -24,6 +25,9 @@ export async function openTestDatabase() {
     if (kept && (await stillAsOpened(kept))) {
       setCurrentDatabase(kept.handle);
       await kept.handle.query("reset all");
+      // A new session would start with the database's own settings (decision 184); RESET ALL goes back
+      // to this session's start, from before the first opening kept them on the database.
+      for (const [name, value] of Object.entries(DATABASE_SETTINGS)) await kept.handle.query(`set ${name} = '${value}'`);
       await resetTables();
       return;
     }

@@ -154,7 +154,7 @@ export const EnvVariables = z.object({
     .enum(["none", "pgbouncer-transaction"])
     .default("none")
     .describe(
-      "What `DATABASE_URL` reaches: `none`, PostgreSQL itself; `pgbouncer-transaction`, PgBouncer in transaction pooling (`pool_mode = transaction`): statements are then never prepared by name on a connection (decision 062 off), and what needs a session goes to `DATABASE_DIRECT_URL` (decision 162).",
+      "What `DATABASE_URL` reaches: `none`, PostgreSQL itself; `pgbouncer-transaction`, PgBouncer in transaction pooling (`pool_mode = transaction`): statements are then never prepared by name on a connection (decision 062 off) nor sent together in one turn (decision 185 off), and what needs a session goes to `DATABASE_DIRECT_URL` (decision 162).",
     ),
   DATABASE_DIRECT_URL: z
     .string()

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { nameStatements, StatementNames } from "./pg-statements";
+import { pipelineAutocommitQueries } from "./pipeline";
 import { withPreparedStatements } from "./pglite-statements";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
@@ -173,7 +174,15 @@ const CONNECT_TIMEOUT_MS = 3000;
 async function openPostgres(url: string, max: number, directUrl?: string, replica?: OpenOptions["replica"]): Promise<DatabaseHandle> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000 });
+  // Statements of one turn of the event loop sent together (decision 185); not through a transaction pooler.
+  const pipeline = !directUrl;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    pipeline,
+  });
   const dropped = (error: Error) => {
     log().warn({ sqlstate: (error as { code?: unknown }).code, reason: error.message }, "database connection lost");
     noteDatabaseError(error);
@@ -189,6 +198,7 @@ async function openPostgres(url: string, max: number, directUrl?: string, replic
     if (names) nameStatements(client, names);
   });
   pool.on("error", (error) => void noteDatabaseError(error));
+  if (pipeline) pipelineAutocommitQueries(pool);
   guardPool(pool);
   const query = async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as Row[];
   setAvailabilityProbe(() => query("select 1"));

@@ -77,7 +77,7 @@ const NAMEABLE = /^\s*(select|insert|update|delete|with|values)\b/i;
 export const PLANNED_FOR_ITS_VALUES = "/* planned for its values */ ";
 // A semicolon followed by anything but spaces: a second statement (or one in a string literal,
 // which is left unnamed too; nothing is lost but the saving).
-const SECOND_STATEMENT = /;\s*\S/;
+export const SECOND_STATEMENT = /;\s*\S/;
 
 /** The names this process gave statement texts: one for each text seen twice, at most `max` of them. */
 export class StatementNames {
