@@ -10,7 +10,7 @@ interface Pending {
 
 /** A text whose recent runs took longer than this on average goes alone, in parallel with the others (see below). */
 export const SLOW_STATEMENT_MS = 10;
-/** Texts whose durations are kept; past it the oldest is forgotten (and counts as quick again). */
+/** Texts whose durations (and verdicts) are kept; past it the oldest duration is forgotten (and counts as quick again). */
 const KEPT_DURATIONS = 2000;
 
 /**
@@ -37,6 +37,18 @@ const KEPT_DURATIONS = 2000;
 export function pipelineAutocommitQueries(pool: Pool, durations = new StatementDurations()) {
   const single = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   let open: Pending[] | null = null;
+  // Each text's verdict once, not its regular expressions on every run (at most KEPT_DURATIONS texts:
+  // texts written with a value inside them would otherwise grow it without end).
+  const verdicts = new Map<string, boolean>();
+  const batchable = (text: string) => {
+    let verdict = verdicts.get(text);
+    if (verdict === undefined) {
+      if (verdicts.size >= KEPT_DURATIONS) verdicts.clear();
+      verdict = isBatchable(text);
+      verdicts.set(text, verdict);
+    }
+    return verdict;
+  };
 
   /** pool.query as it was, timed for the text's average. */
   const alone = (config: QueryConfig) => {
@@ -100,7 +112,7 @@ export function pipelineAutocommitQueries(pool: Pool, durations = new StatementD
             ? { ...(first as QueryConfig), ...(Array.isArray(second) ? { values: second } : {}) }
             : null;
       if (!config) return single(...args);
-      if (!isBatchable(config.text) || durations.isSlow(config.text)) return alone(config);
+      if (!batchable(config.text) || durations.isSlow(config.text)) return alone(config);
       return new Promise<QueryResult>((resolve, reject) => {
         if (!open) {
           const batch: Pending[] = [];
