@@ -126,6 +126,24 @@ export default tseslint.config(
     },
   },
   {
+    // Links go through the kit's Link: a plain anchor on a page without React (components/ui/link.tsx).
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "react-router",
+              importNames: ["Link", "NavLink"],
+              message: "Import Link from ~/components/ui/link: on a document page it is a plain anchor.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Playwright fixtures use `use`, which is not React's hook.
     files: ["tests/e2e/**/*.ts", "playwright.config.ts"],
     rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },

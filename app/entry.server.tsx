@@ -178,8 +178,16 @@ const DISCOVERY_MARK = ' data-discover="true"';
  * 2% of a page (issue 42).
  */
 export function withoutDiscoveryMarks(html: Buffer<ArrayBuffer>): Buffer<ArrayBuffer> {
-  if (html.indexOf(DISCOVERY_MARK) < 0) return html;
-  return Buffer.from(html.toString("utf8").replaceAll(DISCOVERY_MARK, ""));
+  // Cut out of the bytes: no decoding of the page to a string and encoding it back.
+  const parts: Buffer<ArrayBuffer>[] = [];
+  let from = 0;
+  for (let at = html.indexOf(DISCOVERY_MARK); at >= 0; at = html.indexOf(DISCOVERY_MARK, from)) {
+    parts.push(html.subarray(from, at));
+    from = at + DISCOVERY_MARK.length;
+  }
+  if (from === 0) return html;
+  parts.push(html.subarray(from));
+  return Buffer.concat(parts);
 }
 
 export function compactManifestPatch(html: Buffer<ArrayBuffer>): Buffer<ArrayBuffer> {

@@ -25,6 +25,7 @@ import { readYourWritesMiddleware } from "~/.server/infrastructure/http/read-you
 import { sessionWrites } from "~/.server/domains/auth/guards";
 import { getLocale } from "~/paraglide/runtime";
 import { usePreloadModules } from "~/components/preloads";
+import { DocumentPageProvider } from "~/components/ui/link";
 
 // Every request is written in its person's language (decision 071): chosen once, here. With a read
 // replica, a person's own writes are read back from the primary (decision 163); a request that may
@@ -78,7 +79,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links nonce={nonce} />
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
-        {children}
+        {/* A page without React in the browser links with plain anchors (components/ui/link.tsx). */}
+        <DocumentPageProvider value={!hydrate}>{children}</DocumentPageProvider>
         {hydrate ? (
           <>
             <ScrollRestoration nonce={nonce} />

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { invoiceWords } from "~/lib/invoice-words";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Card, CardHeader } from "~/components/ui/card";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { BillingPageData } from "~/.server/domains/billing/page";
 import { Card, CardHeader } from "~/components/ui/card";
 import { dialogHref } from "~/lib/dialog-href";

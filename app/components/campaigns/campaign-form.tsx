@@ -1,4 +1,5 @@
-import { Form, href, Link } from "react-router";
+import { Form, href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import type { CampaignFormValues } from "~/lib/campaign-form";
 import type { CampaignKind } from "~/lib/schemas/campaign";

@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { CampaignReview } from "~/.server/domains/campaigns/campaign-form";
 import type { CampaignFormValues } from "~/lib/campaign-form";
 import type { CampaignKind } from "~/lib/schemas/campaign";

@@ -1,4 +1,5 @@
-import { Form, href, Link } from "react-router";
+import { Form, href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Button } from "~/components/ui/button";
 import { FilterInput, FilterSelect } from "~/components/ui/field";
 import { TextLink } from "~/components/ui/text-link";

@@ -1,4 +1,5 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { ContactLine as ContactRow } from "~/.server/domains/contacts/views";
 import { Badge } from "~/components/ui/badge";
 import { type Column } from "~/components/ui/table";

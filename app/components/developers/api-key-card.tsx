@@ -1,4 +1,5 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Eye, EyeOff, KeyRound, RefreshCw } from "~/components/ui/icons";
 import { Card } from "~/components/ui/card";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Card } from "~/components/ui/card";
 import { CodeBlock } from "~/components/ui/code-block";
 import { Table, type Column } from "~/components/ui/table";

@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { ReplyTemplate as ReplyTemplateView } from "~/lib/inbox";
 import { MAX_NOTE_LENGTH, MAX_TEXT_LENGTH } from "~/lib/inbox";
 import { Button } from "~/components/ui/button";

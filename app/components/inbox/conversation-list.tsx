@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { ConversationListRow, InboxFilter } from "~/lib/inbox";
 import { formatTime, formatDay, dayKey } from "~/lib/dates";
 import { Check, CheckCheck, Clock, RefreshCw, Search, XCircle } from "~/components/ui/icons";

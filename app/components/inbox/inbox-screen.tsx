@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { ConversationListRow } from "~/lib/inbox";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { useCan } from "~/components/layout/shell-role";
 import { buttonClass } from "~/components/ui/button";
 import { Plus } from "~/components/ui/icons";

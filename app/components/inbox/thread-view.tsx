@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { HandoverReason, ThreadEntry, ThreadItem, ThreadMessage } from "~/lib/inbox";
 import { dayKey, formatDay, formatTime } from "~/lib/dates";
 import { Check, CheckCheck, Clock, RefreshCw, Reply, XCircle } from "~/components/ui/icons";

@@ -1,4 +1,5 @@
-import { Form, href, Link, useLocation } from "react-router";
+import { Form, href, useLocation } from "react-router";
+import { Link } from "~/components/ui/link";
 import { LanguageSwitcher } from "~/components/ui/language-switcher";
 import { AlertCircle, AlertTriangle, Bell, Building2, Download, KeyRound, LogOut, ShieldCheck, User } from "~/components/ui/icons";
 import { SearchBox } from "~/components/ui/search";

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { LanguageSwitcher } from "~/components/ui/language-switcher";
-import { Form, href, Link, useFetcher, useLocation, useNavigation } from "react-router";
+import { Form, href, useFetcher, useLocation, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import {
   Bell,
   KeyRound,

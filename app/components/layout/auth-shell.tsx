@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { href, Link } from "react-router";
+import { href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { CheckCircle2, Globe2, ShieldCheck, Zap } from "~/components/ui/icons";
 import { Logo } from "~/components/ui/logo";
 import { LanguageSwitcher } from "~/components/ui/language-switcher";

@@ -1,4 +1,5 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { AlertTriangle } from "~/components/ui/icons";
 import { zoneWords } from "~/lib/dates";
 import { m } from "~/paraglide/messages";

@@ -1,4 +1,5 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { formatNumber, formatWhen } from "~/lib/dates";
 import { Badge } from "~/components/ui/badge";
 import { statusWords } from "~/lib/campaign-live";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { formatWhen } from "~/lib/dates";
 import { m } from "~/paraglide/messages";
 

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { partnerDetail } from "~/.server/domains/revenue-share/read";
 import { buttonClass } from "~/components/ui/button";
 import { closeDialogHref } from "~/components/ui/dialog";

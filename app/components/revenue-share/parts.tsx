@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/ui/link";
 import { PARTNER_FIELD_NAMES, type PartnerFields } from "~/lib/partner-fields";
 import { Tabs } from "~/components/ui/tabs";
 import { Badge, type BadgeTone } from "~/components/ui/badge";

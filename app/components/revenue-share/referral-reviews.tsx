@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { ReferralReviewRow } from "~/.server/domains/revenue-share/self-referral";
 import { Card, CardHeader } from "~/components/ui/card";
 import { IntentForm, replyFor, type RevenueActionData } from "~/components/revenue-share/parts";

@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Copy, Eye, Trash2 } from "~/components/ui/icons";
 import { Badge } from "~/components/ui/badge";
 import type { Column } from "~/components/ui/table";

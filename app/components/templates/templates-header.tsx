@@ -1,4 +1,5 @@
-import { Form, href, Link } from "react-router";
+import { Form, href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Plus, RefreshCw } from "~/components/ui/icons";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { PageTitle } from "~/components/ui/page-title";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { ArrowLeft } from "~/components/ui/icons";
 
 /** The link above a sub-page's heading back to the page it belongs to ("← Contacts"). */

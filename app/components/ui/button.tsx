@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode } from "react";
-import { Link, type LinkProps } from "react-router";
+import { Link, type LinkProps } from "~/components/ui/link";
 import { LoaderCircle } from "~/components/ui/icons";
 
 // Their looks are the kit's classes in app/app.css (.btn, .btn-<size>, .btn-<variant>).

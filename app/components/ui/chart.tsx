@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
-import { intlLocale } from "~/lib/intl";
+import { Link } from "~/components/ui/link";
+import { intlLocale, numberFormat } from "~/lib/intl";
 import { m } from "~/paraglide/messages";
 
 export interface Point {
@@ -273,7 +273,7 @@ export function Funnel({
   formatValue?: (value: number) => string;
 }) {
   const first = steps[0]?.value ?? 0;
-  const percent = new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 1 });
+  const percent = numberFormat(intlLocale(), { maximumFractionDigits: 1 });
   return (
     <figure>
       <figcaption className="sr-only">{title}</figcaption>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "~/components/ui/link";
 import { X } from "~/components/ui/icons";
 import { closeDialogHref } from "~/lib/dialog-href";
 import { m } from "~/paraglide/messages";

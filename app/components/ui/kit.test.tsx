@@ -16,6 +16,7 @@ import { Tabs } from "./tabs";
 import { ConfirmPanel } from "./confirm-panel";
 import { PageTitle } from "./page-title";
 import { TextLink } from "./text-link";
+import { DocumentPageProvider, Link } from "./link";
 
 /** Renders inside a router at `url`, as pages are, so links resolve. */
 function render(node: ReactNode, url = "/contacts") {
@@ -451,5 +452,39 @@ describe("TextLink", () => {
         </TextLink>,
       ),
     ).toContain('class="font-semibold link-hover"');
+  });
+});
+
+describe("Link", () => {
+  const onDocumentPage = (node: ReactNode) => <DocumentPageProvider value>{node}</DocumentPageProvider>;
+
+  it("is the router's link on a hydrated page, and the same anchor without the router's mark on a document page", () => {
+    const link = (
+      <Link to="/admin/templates?status=held#list" className="link" aria-label="Held templates" replace preventScrollReset>
+        Held
+      </Link>
+    );
+    const hydrated = render(link, "/admin");
+    expect(hydrated).toContain('data-discover="true"');
+    expect(render(onDocumentPage(link), "/admin")).toBe(hydrated.replace(' data-discover="true"', ""));
+    expect(render(onDocumentPage(link), "/admin")).toBe(
+      '<a class="link" aria-label="Held templates" href="/admin/templates?status=held#list">Held</a>',
+    );
+  });
+
+  it("still resolves a relative path through the router on a document page", () => {
+    expect(
+      render(
+        onDocumentPage(
+          <Link to=".." relative="path">
+            Back
+          </Link>,
+        ),
+        "/admin/templates/held",
+      ),
+    ).toContain('href="/admin/templates"');
+    expect(render(onDocumentPage(<Link to={{ pathname: "/billing", search: "?tab=invoices" }}>Invoices</Link>))).toContain(
+      'href="/billing?tab=invoices"',
+    );
   });
 });

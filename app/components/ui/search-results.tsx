@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Card } from "./card";
 import { Name } from "./name";
 import { m } from "~/paraglide/messages";

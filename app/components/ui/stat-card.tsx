@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp, type IconComponent } from "~/components/ui/icons";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { intlLocale } from "~/lib/intl";
 import { m } from "~/paraglide/messages";
 

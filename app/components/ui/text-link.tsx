@@ -1,4 +1,4 @@
-import { Link, type LinkProps } from "react-router";
+import { Link, type LinkProps } from "~/components/ui/link";
 
 const WEIGHT = { normal: "", medium: "font-medium", semibold: "font-semibold" } as const;
 // The brand colour and the underline are app/app.css's .link and .link-hover: a list has dozens.

@@ -1,5 +1,6 @@
 import type { PermissionHandle } from "~/lib/permissions";
-import { Form, href, Link, useSearchParams } from "react-router";
+import { Form, href, useSearchParams } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/billing";
 import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";

@@ -1,5 +1,6 @@
 import type { PermissionHandle } from "~/lib/permissions";
-import { data, Form, Link, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "react-router";
+import { data, Form, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/invoice";
 import { requireDeclaredStaff } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";

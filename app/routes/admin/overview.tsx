@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/overview";
 import { Activity, Building2, MessageSquare, Wallet } from "~/components/ui/icons";
 import { can, requireDeclaredStaff } from "~/.server/domains/auth/guards";

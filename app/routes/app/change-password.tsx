@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/ui/link";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/change-password";

@@ -1,4 +1,5 @@
-import { href, Link, useNavigation } from "react-router";
+import { href, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import { BarChart3, CheckCircle2, FileText, MessageSquare, Send, ShieldCheck, Users, XCircle, AlertTriangle } from "~/components/ui/icons";
 import type { Route } from "./+types/dashboard";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";

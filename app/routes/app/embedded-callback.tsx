@@ -1,4 +1,5 @@
-import { href, Link, redirect } from "react-router";
+import { href, redirect } from "react-router";
+import { Link } from "~/components/ui/link";
 import { CheckCircle2, XCircle } from "~/components/ui/icons";
 import type { Route } from "./+types/embedded-callback";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";

@@ -1,4 +1,5 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { ArrowLeft, ArrowRight } from "~/components/ui/icons";
 import type { Route } from "./+types/get-started";
 import { homeFor, requireDeclaredUser } from "~/.server/domains/auth/guards";

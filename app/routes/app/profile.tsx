@@ -1,4 +1,5 @@
-import { Form, href, Link } from "react-router";
+import { Form, href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import { lazySchema, useSchemaForm } from "~/components/ui/use-schema-form";
 import { Pencil } from "~/components/ui/icons";

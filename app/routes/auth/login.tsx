@@ -1,4 +1,5 @@
-import { Form, href, Link, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
+import { Link } from "~/components/ui/link";
 import { getFormProps, getInputProps } from "~/components/ui/form-state";
 import type { Route } from "./+types/login";
 import { SigninSchema } from "~/lib/schemas/auth";

@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/ui/link";
 import { ShieldAlert } from "~/components/ui/icons";
 import type { Role } from "~/lib/permissions";
 import type { Route } from "./+types/unauthorized";

@@ -1,4 +1,5 @@
-import { data, Form, href, Link } from "react-router";
+import { data, Form, href } from "react-router";
+import { Link } from "~/components/ui/link";
 import * as z from "zod/mini";
 import { getFormProps } from "~/components/ui/form-state";
 import type { Route } from "./+types/verify-otp";

@@ -87,8 +87,9 @@ async function route(request: Request, requestId: string, meta: RequestMeta): Pr
     if (request.method !== "GET" && request.method !== "HEAD") return apiError(405, "method_not_allowed", "Use GET.", { Allow: "GET" });
     return Response.json(openApiDocument(), { headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" } });
   }
+  const segments = url.pathname.split("/");
   const matches = ENDPOINTS.flatMap((e) => {
-    const params = matchPath(e.path, url.pathname);
+    const params = matchSegments(e.path, segments);
     return params ? [{ endpoint: e, params }] : [];
   });
   if (!matches.length) return apiError(404, "not_found", `No endpoint ${url.pathname}. The API is described at ${OPENAPI_PATH}.`);
@@ -226,18 +227,34 @@ async function refusalWords(response: Response): Promise<string> {
   }
 }
 
+/** A pattern's segments, each a literal or a parameter's name: split once per pattern, not on every request. */
+const patternSegments = new Map<string, { literal?: string; param?: string }[]>();
+
+function segmentsOf(pattern: string) {
+  let segments = patternSegments.get(pattern);
+  if (!segments) {
+    segments = pattern.split("/").map((part) => {
+      const param = /^\{(\w+)\}$/.exec(part)?.[1];
+      return param ? { param } : { literal: part };
+    });
+    patternSegments.set(pattern, segments);
+  }
+  return segments;
+}
+
 /** The path's parameters when `pattern` (`/api/v1/templates/{id}`) matches it; undefined otherwise. */
 export function matchPath(pattern: string, pathname: string): Record<string, string> | undefined {
-  const want = pattern.split("/");
-  const got = pathname.split("/");
+  return matchSegments(pattern, pathname.split("/"));
+}
+
+function matchSegments(pattern: string, got: string[]): Record<string, string> | undefined {
+  const want = segmentsOf(pattern);
   if (want.length !== got.length) return undefined;
+  for (let i = 0; i < want.length; i++) if (want[i]!.literal !== undefined && want[i]!.literal !== got[i]) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
-    const name = /^\{(\w+)\}$/.exec(want[i]!)?.[1];
-    if (!name) {
-      if (want[i] !== got[i]) return undefined;
-      continue;
-    }
+    const name = want[i]!.param;
+    if (name === undefined) continue;
     if (!got[i]) return undefined;
     try {
       params[name] = decodeURIComponent(got[i]!);

@@ -8,7 +8,7 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** A text whose recent runs took longer than this on average goes alone, in parallel with the others (see below). */
+/** A text whose latest runs all took longer than this goes alone, in parallel with the others (see below). */
 export const SLOW_STATEMENT_MS = 10;
 /** Texts whose durations (and verdicts) are kept; past it the oldest duration is forgotten (and counts as quick again). */
 const KEPT_DURATIONS = 2000;
@@ -26,8 +26,8 @@ const KEPT_DURATIONS = 2000;
  * - only reads (`isBatchable`): a plain select never waits for a row lock, so none of them can wait
  *   for a transaction whose progress needs another statement of its turn; writes, locking reads
  *   and lock functions go alone as before;
- * - only quick ones: a text whose runs have averaged over SLOW_STATEMENT_MS (`durations`) goes alone,
- *   so heavy reads (analytics at scale, the console's figures) keep running in parallel;
+ * - only quick ones: a text whose latest runs all took over SLOW_STATEMENT_MS (`durations`) goes
+ *   alone, so heavy reads (analytics at scale, the console's figures) keep running in parallel;
  * - nothing waits behind an earlier turn: a batch has its connection to itself until its answers
  *   are in, and a later turn takes another.
  * A lone statement goes as pool.query sends it. The pool's clients must be made with
@@ -50,7 +50,7 @@ export function pipelineAutocommitQueries(pool: Pool, durations = new StatementD
     return verdict;
   };
 
-  /** pool.query as it was, timed for the text's average. */
+  /** pool.query as it was, timed for the text's latest runs. */
   const alone = (config: QueryConfig) => {
     const started = performance.now();
     return (single(config) as Promise<QueryResult>).finally(() => durations.note(config.text, performance.now() - started));
@@ -148,21 +148,37 @@ export function isBatchable(text: string) {
   return READ.test(text) && !MAY_WAIT_OR_WRITE.test(text) && !SECOND_STATEMENT.test(text);
 }
 
-/** Each text's recent duration (ms, an average weighted to the latest runs), for at most KEPT_DURATIONS texts. */
+/** How many of a text's latest runs decide whether it is slow. */
+const RECENT_RUNS = 5;
+
+/**
+ * Each text's latest durations (ms, at most RECENT_RUNS of them), for at most KEPT_DURATIONS texts.
+ * A text is slow when every one of its latest runs took longer than SLOW_STATEMENT_MS: a duration
+ * is measured in this process, from the call to the answer's callback, so it also holds the wait for
+ * a connection and for the event loop, which under load is tens of milliseconds for any statement.
+ * An average of those made every statement of a busy server slow, and nothing went together at the
+ * very load pipelining is for; a statement that is slow in PostgreSQL is slow on every run, and one
+ * quick run shows the others were waits.
+ */
 export class StatementDurations {
-  private readonly averages = new Map<string, number>();
+  private readonly latest = new Map<string, number[]>();
   constructor(private readonly max = KEPT_DURATIONS) {}
 
   note(text: string, ms: number) {
-    const before = this.averages.get(text);
-    if (before === undefined && this.averages.size >= this.max) {
-      const oldest = this.averages.keys().next().value;
-      if (oldest !== undefined) this.averages.delete(oldest);
+    let runs = this.latest.get(text);
+    if (runs === undefined) {
+      if (this.latest.size >= this.max) {
+        const oldest = this.latest.keys().next().value;
+        if (oldest !== undefined) this.latest.delete(oldest);
+      }
+      this.latest.set(text, (runs = []));
     }
-    this.averages.set(text, before === undefined ? ms : before * 0.8 + ms * 0.2);
+    runs.push(ms);
+    if (runs.length > RECENT_RUNS) runs.shift();
   }
 
   isSlow(text: string) {
-    return (this.averages.get(text) ?? 0) > SLOW_STATEMENT_MS;
+    const runs = this.latest.get(text);
+    return runs !== undefined && runs.every((ms) => ms > SLOW_STATEMENT_MS);
   }
 }

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { AdminInvoiceRow } from "~/.server/domains/admin/billing/invoice-table";
 import type { DisputeListRow } from "~/.server/domains/admin/billing/disputes";
 import type { RevenueLine } from "~/.server/domains/admin/billing/figures";

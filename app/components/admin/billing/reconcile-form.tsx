@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/ui/link";
 import { getFormProps, type SubmissionResult } from "~/components/ui/form-state";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field, FormError, TextareaField } from "~/components/ui/field";

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { AlertRow } from "~/.server/domains/admin/system/alerts";
 import type { InstanceProbe, Probe } from "~/.server/domains/admin/system/probes";
 import { Badge, type BadgeTone } from "~/components/ui/badge";

@@ -1,4 +1,5 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { TemplateFigures as Figures } from "~/.server/domains/admin/templates/queries";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { TenantDetail, tenantActivity } from "~/.server/domains/admin/users/detail";
 import { Card, CardBody, CardHeader } from "~/components/ui/card";
 import { Name } from "~/components/ui/name";

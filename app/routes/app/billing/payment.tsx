@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/payment";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { env } from "~/.server/infrastructure/config/env";

@@ -1,4 +1,5 @@
-import { data, redirect, Form, Link, useActionData } from "react-router";
+import { data, redirect, Form, useActionData } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/conversation";
 import { can, requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { redirectWithToast } from "~/.server/infrastructure/http/toast";

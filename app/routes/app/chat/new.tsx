@@ -1,4 +1,5 @@
-import { data, Form, href, Link, redirect } from "react-router";
+import { data, Form, href, redirect } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/new";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import * as z from "zod/mini";

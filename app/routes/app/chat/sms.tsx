@@ -1,4 +1,5 @@
-import { data, Form, href, Link } from "react-router";
+import { data, Form, href } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/sms";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { intent, intentAction } from "~/.server/domains/auth/form-actions";

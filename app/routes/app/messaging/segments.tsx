@@ -1,4 +1,5 @@
-import { data, Form, href, Link, useSearchParams } from "react-router";
+import { data, Form, href, useSearchParams } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/segments";
 import * as z from "zod/mini";
 import { can, requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";

@@ -1,4 +1,5 @@
-import { data, Form, href, Link, redirect, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import { data, Form, href, redirect, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/index";
 import * as z from "zod/mini";
 import { isLocalPath, requireDeclaredUser, type CurrentUser } from "~/.server/domains/auth/guards";

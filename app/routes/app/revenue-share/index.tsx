@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/index";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import type { programmeOverview } from "~/.server/domains/revenue-share/read";

@@ -1,4 +1,5 @@
-import { data, Form, Link, useSearchParams } from "react-router";
+import { data, Form, useSearchParams } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/partners";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { platformScope } from "~/.server/infrastructure/db/scope";

@@ -1,4 +1,5 @@
-import { data, href, Link } from "react-router";
+import { data, href } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/order";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { getOrder } from "~/.server/domains/shop";

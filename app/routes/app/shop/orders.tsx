@@ -1,4 +1,5 @@
-import { Form, href, Link } from "react-router";
+import { Form, href } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/orders";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";
 import { listOrders, orderCounts, ORDERS_PAGE, type OrderView } from "~/.server/domains/shop";

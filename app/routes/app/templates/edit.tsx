@@ -1,4 +1,5 @@
-import { data, href, Link } from "react-router";
+import { data, href } from "react-router";
+import { Link } from "~/components/ui/link";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/edit";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";

@@ -6,7 +6,7 @@ import { queryRows } from "../../../infrastructure/db/query";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { nairobiMonthStart, nairobiMonthStartInstant, nairobiToday } from "../users/tenants";
 import { baseLocale, getLocale } from "~/paraglide/runtime";
-import { formatDateWords, intlLocale } from "~/lib/intl";
+import { dateTimeFormat, formatDateWords, intlLocale } from "~/lib/intl";
 
 /** Days the "active" KPI looks back over. */
 export const ACTIVE_DAYS = 30;
@@ -23,7 +23,7 @@ const n = (value: unknown) => Number(value ?? 0);
 function calendarWords(date: string, english: string, options: Intl.DateTimeFormatOptions) {
   if (getLocale() === baseLocale) return english;
   const at = new Date(`${date.length === 7 ? `${date}-01` : date}T12:00:00Z`);
-  return Number.isNaN(at.getTime()) ? english : formatDateWords(new Intl.DateTimeFormat(intlLocale(), { ...options, timeZone: "UTC" }), at);
+  return Number.isNaN(at.getTime()) ? english : formatDateWords(dateTimeFormat(intlLocale(), { ...options, timeZone: "UTC" }), at);
 }
 
 export interface PlatformOverview {

@@ -4,7 +4,7 @@ import { queryRows } from "../../../infrastructure/db/query";
 import { METRIC } from "./monitor";
 
 import { SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
-import { formatDateWords, intlLocale } from "~/lib/intl";
+import { dateTimeFormat, formatDateWords, intlLocale } from "~/lib/intl";
 
 export { DEFAULT_RANGE, parseRange, SYSTEM_RANGES, type SystemRange } from "~/lib/system-ranges";
 
@@ -41,11 +41,10 @@ function bucketLabel(range: SystemRange, epochSeconds: number) {
   const at = new Date(epochSeconds * 1000);
   const locale = intlLocale();
   const zone = { timeZone: "Africa/Nairobi" } as const;
-  if (range === "1h" || range === "24h")
-    return at.toLocaleTimeString(locale, { ...zone, hour: "2-digit", minute: "2-digit", hour12: false });
-  if (range === "7d")
-    return `${at.toLocaleDateString(locale, { ...zone, weekday: "short", day: "numeric" })} ${at.toLocaleTimeString(locale, { ...zone, hour: "2-digit", minute: "2-digit", hour12: false })}`;
-  return formatDateWords(new Intl.DateTimeFormat(locale, { ...zone, day: "numeric", month: "short" }), at);
+  const clock = dateTimeFormat(locale, { ...zone, hour: "2-digit", minute: "2-digit", hour12: false });
+  if (range === "1h" || range === "24h") return clock.format(at);
+  if (range === "7d") return `${dateTimeFormat(locale, { ...zone, weekday: "short", day: "numeric" }).format(at)} ${clock.format(at)}`;
+  return formatDateWords(dateTimeFormat(locale, { ...zone, day: "numeric", month: "short" }), at);
 }
 
 /** metric_samples over the range in its buckets: the platform's charts and each instance's resources. */

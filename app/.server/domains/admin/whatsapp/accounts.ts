@@ -2,7 +2,6 @@ import { messagesUsedThisMonthSql } from "../../billing";
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import { WEBHOOK_WABA_ID_SQL } from "../../../infrastructure/db/schema/webhooks";
 import { env } from "../../../infrastructure/config/env";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 import { ACCOUNT_STATUSES, type AccountStatus, type AdminAccountRow, type AdminNumber } from "~/lib/admin-whatsapp";
@@ -132,7 +131,7 @@ function rowFigures(): SQL {
     ) msgs on true
     left join lateral (
       select w.received_at as last_webhook_at from webhook_events w
-      where (${sql.raw(WEBHOOK_WABA_ID_SQL)}) = a.waba_id order by w.received_at desc nulls last limit 1
+      where w.waba_id = a.waba_id order by w.received_at desc nulls last limit 1
     ) hook on true`;
 }
 

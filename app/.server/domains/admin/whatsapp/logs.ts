@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "../../../infrastructure/db/client";
 import { queryRows } from "../../../infrastructure/db/query";
-import { WEBHOOK_WABA_ID_SQL } from "../../../infrastructure/db/schema/webhooks";
 import type { PlatformScope } from "../../../infrastructure/db/scope";
 
 /**
@@ -109,7 +108,7 @@ export async function webhooksOf(_scope: PlatformScope, wabaId: string, after: s
     sql`
     select id, received_at, received_at::text as position, outcome, processed_at is not null as processed, left(body, 20000) as body
     from webhook_events w
-    where (${sql.raw(WEBHOOK_WABA_ID_SQL)}) = ${wabaId}
+    where w.waba_id = ${wabaId}
       ${below ? sql`and (received_at, id) < (${below.at}::timestamptz, ${below.id})` : sql``}
     order by received_at desc nulls last, id desc nulls last limit ${limit + 1}`,
   );

@@ -5,9 +5,11 @@ import { createdAt } from "./columns";
 /**
  * The WABA id of a stored delivery: its first entry's id, read from the bytes as Meta sends them
  * (`{"object":"whatsapp_business_account","entry":[{"id":"<waba>",...`). A regular expression, not a
- * cast to jsonb: a body that is not JSON is stored too, and must not fail its insert. The admin
- * console's View Logs and webhook status read deliveries by it (webhook_events_waba_idx); a query
- * must use this very expression for the index to serve it.
+ * cast to jsonb: a body that is not JSON is stored too, and must not fail its insert. Kept as the
+ * stored column `waba_id` (computed once, at the insert), which the admin console's View Logs and
+ * webhook status read deliveries by (webhook_events_waba_idx): evaluated per row at read time the
+ * expression cost about 30 µs a body, and the planner, costing it as a cheap function, ran it for
+ * every account × delivery on a small table (10 ms of the WhatsApp tab's 14 ms).
  */
 export const WEBHOOK_WABA_ID_SQL = `substring(body from '"entry"\\s*:\\s*\\[\\s*\\{\\s*"id"\\s*:\\s*"([0-9]{1,32})"')`;
 
@@ -22,6 +24,8 @@ export const webhookEvents = pgTable(
     processedAt: timestamp("processed_at", { withTimezone: true }),
     /** processed, invalid (not JSON / not a WhatsApp envelope), failed (gave up after retries). */
     outcome: text("outcome"),
+    /** The first entry's id (WEBHOOK_WABA_ID_SQL), null when the body has none. */
+    wabaId: text("waba_id").generatedAlwaysAs(sql.raw(WEBHOOK_WABA_ID_SQL)),
   },
   // Partitioned by month of received_at (decision 164): the key holds the partition key.
   (t) => [
@@ -31,7 +35,7 @@ export const webhookEvents = pgTable(
       .where(sql`processed_at is null`),
     // Housekeeping removes processed deliveries past their retention by age.
     index("webhook_events_received_idx").on(t.receivedAt),
-    index("webhook_events_waba_idx").on(sql.raw(`(${WEBHOOK_WABA_ID_SQL})`), t.receivedAt.desc()),
+    index("webhook_events_waba_idx").on(t.wabaId, t.receivedAt.desc()),
   ],
 );
 

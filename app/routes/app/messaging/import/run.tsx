@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import { Form, href, Link, redirect, useNavigation, useRevalidator } from "react-router";
+import { Form, href, redirect, useNavigation, useRevalidator } from "react-router";
+import { Link } from "~/components/ui/link";
 import { ArrowLeft, Download } from "~/components/ui/icons";
 import type { Route } from "./+types/run";
 import * as z from "zod/mini";

@@ -1,4 +1,5 @@
-import { Form, href, Link, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
+import { Link } from "~/components/ui/link";
 import { ArrowLeft } from "~/components/ui/icons";
 import type { Route } from "./+types/upload";
 import { requireDeclaredUser } from "~/.server/domains/auth/guards";
