@@ -4,6 +4,7 @@ import { DEMO_ACCOUNTS, seedDemoData } from "~/.server/demo/seed";
 import { loader as usersLoader } from "~/routes/admin/users";
 import { loader as whatsappLoader } from "~/routes/admin/whatsapp";
 import { loader as overviewLoader } from "~/routes/admin/overview";
+import { loader as systemLoader } from "~/routes/admin/system";
 import { nairobiDate } from "~/lib/dates";
 import { getRequest, run } from "../support/http";
 import { signedInCookie } from "../support/accounts";
@@ -69,5 +70,29 @@ describe("the demo console's figures", () => {
       chart: overview.data.kpis.messagesThisMonth,
       whatsapp: overview.data.kpis.messagesThisMonth,
     });
+  });
+
+  it("draws the System tab's week from the demo's samples: every hour's sums the samples' own", async () => {
+    expect(await seedDemoData()).toBe(true);
+    const differing = await rawQuery<{ n: number }>(
+      `select count(*)::int as n from (
+         (select name, instance_id, date_trunc('hour', at, 'UTC') as hour, sum(value) as total, max(value) as peak, count(*)::int as samples
+          from metric_samples group by 1, 2, 3
+          except select name, instance_id, hour, total, peak, samples from metric_hours)
+         union all
+         (select name, instance_id, hour, total, peak, samples from metric_hours
+          except select name, instance_id, date_trunc('hour', at, 'UTC'), sum(value), max(value), count(*)::int from metric_samples group by 1, 2, 3)) d`,
+    );
+    expect(differing[0]!.n).toBe(0);
+    const admin = DEMO_ACCOUNTS.find((a) => a.usertype === "admin")!;
+    const cookie = await signedInCookie(admin.email, admin.password);
+    const week = await run(systemLoader, getRequest("/admin/system?range=7d", { cookie }));
+    const [raw] = await rawQuery<{ n: number }>(
+      `select coalesce(sum(value), 0)::float8 as n from metric_samples
+       where name = 'http_requests' and instance_id <> '' and at >= to_timestamp((floor(extract(epoch from now()) / 14400) - 41) * 14400)`,
+    );
+    const drawn = week.data.series.requests.reduce((n: number, p: { value: number }) => n + p.value, 0);
+    expect(raw!.n).toBeGreaterThan(0);
+    expect(drawn).toBeCloseTo(raw!.n, 0);
   });
 });

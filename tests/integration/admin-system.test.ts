@@ -495,6 +495,53 @@ describe("the System tab", () => {
     expect(await queryRows(db(), sql`select 1 from admin_audit_log`)).toEqual([]);
   });
 
+  it("keeps metric_hours equal to the samples added up by UTC hour through inserts, deletes, updates and a truncate", async () => {
+    const byHour = () =>
+      queryRows<{ name: string; instance_id: string; hour: string; total: number; peak: number; samples: number }>(
+        db(),
+        sql`select name, instance_id, hour::text, total, peak, samples from metric_hours order by 1, 2, 3`,
+      );
+    const fromSamples = () =>
+      queryRows(
+        db(),
+        sql`select name, instance_id, date_trunc('hour', at, 'UTC')::text as hour, sum(value) as total, max(value) as peak,
+                   count(*)::int as samples
+            from metric_samples group by 1, 2, 3 order by 1, 2, 3`,
+      );
+    await db().execute(sql`delete from metric_samples`);
+    expect(await byHour()).toEqual([]);
+    // Two statements into the same hours add up; another instance and the platform ('') stay apart.
+    await db().execute(sql`
+      insert into metric_samples (name, instance_id, at, value) values
+        ('cpu_percent', 'web-1:10:aa', '2026-11-30 10:05:00+00', 20), ('cpu_percent', 'web-1:10:aa', '2026-11-30 10:59:59+00', 40),
+        ('cpu_percent', 'web-1:10:aa', '2026-11-30 11:00:00+00', 5), ('cpu_percent', 'web-2:11:bb', '2026-11-30 10:30:00+00', 90),
+        ('jobs_ready', '', '2026-11-30 10:30:00+00', 7)`);
+    await db().execute(sql`
+      insert into metric_samples (name, instance_id, at, value) values ('cpu_percent', 'web-1:10:aa', '2026-11-30 10:30:00+00', 60)
+      on conflict do nothing`);
+    expect(await byHour()).toEqual(await fromSamples());
+    expect((await byHour())[0]).toEqual({
+      name: "cpu_percent",
+      instance_id: "web-1:10:aa",
+      hour: "2026-11-30 10:00:00+00",
+      total: 120,
+      peak: 60,
+      samples: 3,
+    });
+    // A sample written again (the same minute) changes nothing.
+    await db().execute(sql`
+      insert into metric_samples (name, instance_id, at, value) values ('cpu_percent', 'web-1:10:aa', '2026-11-30 10:30:00+00', 60)
+      on conflict do nothing`);
+    expect((await byHour())[0]!.samples).toBe(3);
+    // Retention's delete takes the peak with it; an update moving a sample to another hour moves its sums.
+    await db().execute(sql`delete from metric_samples where value = 60`);
+    await db().execute(sql`update metric_samples set at = '2026-11-30 12:10:00+00' where value = 5`);
+    expect(await byHour()).toEqual(await fromSamples());
+    expect((await byHour()).find((h) => h.instance_id === "web-1:10:aa" && h.hour.startsWith("2026-11-30 10"))?.peak).toBe(40);
+    await db().execute(sql`truncate metric_samples`);
+    expect(await byHour()).toEqual([]);
+  });
+
   it("takes each range from the URL; a bad one answers 400 with the reason and the default range", async () => {
     const me = await admin();
     await db().execute(sql`

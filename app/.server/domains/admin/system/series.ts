@@ -50,6 +50,10 @@ function bucketLabel(range: SystemRange, epochSeconds: number) {
 /** metric_samples over the range in its buckets: the platform's charts and each instance's resources. */
 export async function systemSeries(range: SystemRange): Promise<SystemSeries> {
   const { hours, bucketSeconds } = SYSTEM_RANGES[range];
+  const count = Math.round((hours * 3600) / bucketSeconds);
+  const last = Math.floor(Date.now() / 1000 / bucketSeconds);
+  const firstBucket = last - count + 1;
+  const buckets = Array.from({ length: count }, (_, i) => firstBucket + i);
   const rows = await queryRows<{
     name: string;
     instance_id: string;
@@ -59,16 +63,21 @@ export async function systemSeries(range: SystemRange): Promise<SystemSeries> {
     mean: number;
   }>(
     db(),
-    sql`
+    bucketSeconds % 3600 === 0
+      ? // Whole hours: from the hourly sums (metric_hours), the chart's buckets only (those start after now() - hours).
+        sql`
+    select name, instance_id, floor(extract(epoch from hour) / ${bucketSeconds})::bigint as bucket,
+           sum(total)::float8 as total, max(peak)::float8 as peak, (sum(total) / sum(samples))::float8 as mean
+    from metric_hours
+    where hour >= to_timestamp(${firstBucket * bucketSeconds}::float8)
+    group by name, instance_id, 3`
+      : sql`
     select name, instance_id, floor(extract(epoch from at) / ${bucketSeconds})::bigint as bucket,
            sum(value)::float8 as total, max(value)::float8 as peak, avg(value)::float8 as mean
     from metric_samples
     where at > now() - make_interval(hours => ${hours})
     group by name, instance_id, 3`,
   );
-  const count = Math.round((hours * 3600) / bucketSeconds);
-  const last = Math.floor(Date.now() / 1000 / bucketSeconds);
-  const buckets = Array.from({ length: count }, (_, i) => last - count + 1 + i);
   const labels = buckets.map((b) => bucketLabel(range, b * bucketSeconds));
 
   // name -> instance -> bucket -> row

@@ -104,6 +104,24 @@ export const metricSamples = pgTable(
   (t) => [primaryKey({ columns: [t.name, t.instanceId, t.at] }), index("metric_samples_at_idx").on(t.at)],
 );
 
+/**
+ * metric_samples added up by UTC hour, kept by triggers on metric_samples (migration 0094): the System
+ * tab's 24-hour, 7-day and 30-day charts read these (their buckets are whole hours) instead of every
+ * minute's sample; `mean` is total / samples.
+ */
+export const metricHours = pgTable(
+  "metric_hours",
+  {
+    name: text("name").notNull(),
+    instanceId: text("instance_id").notNull().default(""),
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    total: doublePrecision("total").notNull(),
+    peak: doublePrecision("peak").notNull(),
+    samples: integer("samples").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.instanceId, t.hour] }), index("metric_hours_hour_idx").on(t.hour)],
+);
+
 /** Alerts raised by rules (an instance missing, queue lag, error rate, webhook failures): one open per rule and key. */
 export const platformAlerts = pgTable(
   "system_alerts",
