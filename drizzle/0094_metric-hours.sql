@@ -50,11 +50,14 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- An update may move a sample to another hour: the hours of its old and its new rows.
+-- An update may move a sample to another hour: the hours of its old and its new rows. Both
+-- transition tables are read through EXECUTE, planned on each call (migration 0083's rule).
 CREATE FUNCTION jumbe_metric_hours_recount_moved() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM jumbe_metric_hours_redo(array_agg(name), array_agg(instance_id), array_agg(date_trunc('hour', at, 'UTC')))
-  FROM (SELECT name, instance_id, at FROM removed UNION ALL SELECT name, instance_id, at FROM added) r;
+  EXECUTE $q$
+    SELECT jumbe_metric_hours_redo(array_agg(name), array_agg(instance_id), array_agg(date_trunc('hour', at, 'UTC')))
+    FROM (SELECT name, instance_id, at FROM removed UNION ALL SELECT name, instance_id, at FROM added) r
+  $q$;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
