@@ -1,5 +1,5 @@
 import { formatNumber } from "~/lib/dates";
-import { formatDateWords, intlLocale } from "~/lib/intl";
+import { dateTimeFormat, formatDateWords, intlLocale } from "~/lib/intl";
 import { formatKes } from "~/lib/invoice";
 import { m } from "~/paraglide/messages";
 
@@ -9,29 +9,21 @@ import { m } from "~/paraglide/messages";
  * page's) language, read when called.
  */
 
-const longDates = new Map<string, Intl.DateTimeFormat>();
-
 /** "1 December 2026" from "2026-12-01" (a Nairobi calendar date), in the page's language; the text itself when it is not one. */
 export function longDate(ymd: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(ymd);
   if (!match) return ymd;
-  const locale = intlLocale();
-  let format = longDates.get(locale);
-  if (!format)
-    longDates.set(locale, (format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
+  const format = dateTimeFormat(intlLocale(), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
   return formatDateWords(format, new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
 }
-
-const longMonths = new Map<string, Intl.DateTimeFormat>();
 
 /** "November 2026" from "2026-11", in the page's language; the text itself when it is not one. */
 export function longMonth(ym: string): string {
   const match = /^(\d{4})-(\d{2})$/.exec(ym);
   if (!match) return ym;
-  const locale = intlLocale();
-  let format = longMonths.get(locale);
-  if (!format) longMonths.set(locale, (format = new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" })));
-  return format.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 15)));
+  return dateTimeFormat(intlLocale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 15)),
+  );
 }
 
 /** "Prepaid", "Postpaid": a billing type as a label (read when used). */

@@ -4,7 +4,7 @@ import { formatDay, formatNumber, formatWhen } from "./dates";
 import { formatAmount, formatKes, formatQuantity } from "./invoice";
 import { longDate } from "./billing-words";
 import { unitWords } from "./invoice-words";
-import { byCount, intlLocale } from "./intl";
+import { byCount, dateTimeFormat, intlLocale, numberFormat } from "./intl";
 
 // Issue 43: figures, amounts and dates in the page's language, by Node's ICU, compared character by
 // character (French groups with a narrow no-break space, U+202F, and puts a no-break space, U+00A0,
@@ -84,5 +84,19 @@ describe("figures, amounts and dates in each language", () => {
     expect([0, 1, 2].map(say)).toEqual(["other", "one", "other"]);
     inLocale("fr", () => expect([0, 1, 2].map(say)).toEqual(["one", "one", "other"]));
     inLocale("sw", () => expect([0, 1, 2].map(say)).toEqual(["other", "one", "other"]));
+  });
+});
+
+describe("dateTimeFormat and numberFormat", () => {
+  it("build one formatter per locale and options, reused by every call, and write as Intl writes", () => {
+    const options = { month: "long", year: "numeric", timeZone: "UTC" } as const;
+    expect(dateTimeFormat("fr-KE", options)).toBe(dateTimeFormat("fr-KE", { ...options }));
+    expect(dateTimeFormat("sw-KE", options)).not.toBe(dateTimeFormat("fr-KE", options));
+    expect(dateTimeFormat("fr-KE", options).format(new Date("2026-11-15T00:00:00Z"))).toBe(
+      new Intl.DateTimeFormat("fr-KE", options).format(new Date("2026-11-15T00:00:00Z")),
+    );
+    expect(numberFormat("fr-KE", { maximumFractionDigits: 2 })).toBe(numberFormat("fr-KE", { maximumFractionDigits: 2 }));
+    expect(numberFormat("fr-KE", { maximumFractionDigits: 2 })).not.toBe(numberFormat("fr-KE", { maximumFractionDigits: 0 }));
+    expect(numberFormat("fr-KE", { maximumFractionDigits: 2 }).format(12.5)).toBe("12,5");
   });
 });

@@ -5,7 +5,7 @@
 import { m } from "~/paraglide/messages";
 import { baseLocale, getLocale } from "~/paraglide/runtime";
 import { formatInvoiceDate, VAT_RATE_BASIS_POINTS, type InvoiceDocument, type InvoiceKind, type InvoiceStatus } from "./invoice";
-import { intlLocale } from "./intl";
+import { dateTimeFormat, intlLocale, numberFormat } from "./intl";
 
 /** What an invoice says in place of its eTIMS fields before it has been transmitted, in the request's language. */
 export const etimsPendingText = () => m.documents_etims_pending();
@@ -37,7 +37,7 @@ export function monthWords(ymd: string): string {
   if (!match) return ymd;
   if (getLocale() !== baseLocale) {
     const month = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
-    return new Intl.DateTimeFormat(intlLocale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(month);
+    return dateTimeFormat(intlLocale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(month);
   }
   return `${MONTH_NAMES[Number(match[2]) - 1]} ${match[1]}`;
 }
@@ -193,8 +193,7 @@ export function showsBankDetails(invoice: Pick<InvoiceDocument, "status" | "bank
 
 /** "16%" from 1600 basis points; "12.5%" from 1250 (in French "16 %", "12,5 %", by `Intl`). */
 export function formatRate(rateBp = VAT_RATE_BASIS_POINTS): string {
-  if (getLocale() !== baseLocale)
-    return new Intl.NumberFormat(intlLocale(), { style: "percent", maximumFractionDigits: 2 }).format(rateBp / 10_000);
+  if (getLocale() !== baseLocale) return numberFormat(intlLocale(), { style: "percent", maximumFractionDigits: 2 }).format(rateBp / 10_000);
   return `${rateBp / 100}%`;
 }
 

@@ -1,6 +1,6 @@
 import { m } from "~/paraglide/messages";
 import { getLocale } from "~/paraglide/runtime";
-import { intlLocale } from "./intl";
+import { dateTimeFormat, intlLocale } from "./intl";
 
 /**
  * An invoice's stored descriptions (its own and its lines') in the reader's language (issue 43).
@@ -28,7 +28,7 @@ export function invoiceWords(description: string): string {
   const plan = PLAN_MONTH.exec(description);
   if (plan) {
     const month = new Date(Date.UTC(Number(plan[3]), MONTHS.indexOf(plan[2]!), 15));
-    const words = new Intl.DateTimeFormat(intlLocale(getLocale()), { month: "long", year: "numeric", timeZone: "UTC" }).format(month);
+    const words = dateTimeFormat(intlLocale(getLocale()), { month: "long", year: "numeric", timeZone: "UTC" }).format(month);
     return m.documents_line_plan_month({ plan: plan[1]!, month: words });
   }
   const overage = OVERAGE.exec(description);

@@ -7,7 +7,7 @@ import { inLocale } from "../../infrastructure/http/display-zone";
 import { winAnsiText } from "../billing";
 import { formatAmount, formatKes } from "~/lib/invoice";
 import { formatNumber } from "~/lib/dates";
-import { formatDateWords, intlLocale } from "~/lib/intl";
+import { dateTimeFormat, formatDateWords, intlLocale, numberFormat } from "~/lib/intl";
 import { m } from "~/paraglide/messages";
 import type { Locale } from "~/paraglide/runtime";
 import type { Role } from "~/lib/permissions";
@@ -144,10 +144,10 @@ function ensureRoom(pen: Pen, height: number, header: () => void) {
 }
 
 const monthWords = (period: string) =>
-  new Intl.DateTimeFormat(intlLocale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${period}T00:00:00Z`));
+  dateTimeFormat(intlLocale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${period}T00:00:00Z`));
 const dayWords = (at: Date | string) =>
   formatDateWords(
-    new Intl.DateTimeFormat(intlLocale(), { day: "numeric", month: "long", year: "numeric", timeZone: "Africa/Nairobi" }),
+    dateTimeFormat(intlLocale(), { day: "numeric", month: "long", year: "numeric", timeZone: "Africa/Nairobi" }),
     new Date(at),
   );
 
@@ -223,7 +223,7 @@ async function render(head: SettlementHead, lines: ClientLine[]) {
   rule(pen);
   pen.y -= 10;
 
-  const percent = new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 2 }).format(head.withholding_bps / 100);
+  const percent = numberFormat(intlLocale(), { maximumFractionDigits: 2 }).format(head.withholding_bps / 100);
   const totals: [string, string, boolean][] = [
     [m.documents_statement_total_transactions(), formatNumber(head.transactions), false],
     [m.documents_statement_total_revenue(), formatKes(Number(head.revenue_cents)), false],

@@ -3,7 +3,7 @@ import { recordActivity } from "../activity";
 import type { RequestMeta } from "../../infrastructure/http/request-meta";
 import { can } from "../auth";
 import { formatNumber } from "~/lib/dates";
-import { byCount, intlLocale } from "~/lib/intl";
+import { byCount, intlLocale, numberFormat } from "~/lib/intl";
 import { m } from "~/paraglide/messages";
 import type { Locale } from "~/paraglide/runtime";
 import { APPROVAL_THRESHOLD_MAX } from "~/lib/schemas/approval";
@@ -24,7 +24,7 @@ export function approvalInWords(threshold: number | null, locale?: Locale): stri
       () => m.settings_team_approval_on_other({ count: formatNumber(threshold) }),
     );
   const tag = intlLocale(locale);
-  const count = new Intl.NumberFormat(tag).format(threshold);
+  const count = numberFormat(tag).format(threshold);
   return new Intl.PluralRules(tag).select(threshold) === "one"
     ? m.settings_team_approval_on_one({ count }, options)
     : m.settings_team_approval_on_other({ count }, options);

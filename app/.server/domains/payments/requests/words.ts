@@ -1,4 +1,5 @@
 import type { Locale } from "~/paraglide/runtime";
+import { numberFormat } from "~/lib/intl";
 import { m } from "~/paraglide/messages";
 import type { MpesaShortcode } from "../shortcodes-access";
 
@@ -9,7 +10,7 @@ export function customerLocale(language: string | null | undefined): Locale {
 
 /** KES amounts as the customer reads them ("1,250"; "1 250" in French). */
 export function kes(amount: number, locale: Locale) {
-  return new Intl.NumberFormat(locale === "fr" ? "fr-FR" : "en-KE", { maximumFractionDigits: 0 }).format(amount);
+  return numberFormat(locale === "fr" ? "fr-FR" : "en-KE", { maximumFractionDigits: 0 }).format(amount);
 }
 
 /** How to pay the shortcode by hand: the paybill, or the till. */
