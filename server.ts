@@ -49,6 +49,7 @@ import { createGoogleSandbox, type GoogleSandbox } from "@jumbe/sandbox/google/i
 import { createWebhookReceiver, WEBHOOK_PATH } from "~/.server/adapters/webhooks-in/receiver";
 import { registerPaybillUrls } from "~/.server/domains/billing/mpesa";
 import { createWebhookIngest } from "~/.server/adapters/webhooks-in/ingest";
+import { serveApiV1 } from "~/.server/adapters/api-v1/serve";
 import { registerJobHandlers } from "~/.server/composition/job-handlers";
 import { registerConnectors } from "~/.server/composition/integrations";
 import { handleShopifyWebhook, SHOPIFY_WEBHOOK_PATH, shopifyWebhookAddress } from "~/.server/adapters/webhooks-in/shopify";
@@ -205,6 +206,9 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
       }),
     );
   }
+  // The public API (decision 187): its own router behind the API key, without React Router's request
+  // pipeline. Development leaves it to React Router's route (routes/api/v1.ts), so edits to it reload.
+  if (!options.vite) app.all(["/api/v1", "/api/v1/{*splat}"], databaseGate(), serveApiV1());
   app.all(
     "/{*splat}",
     // 503 while PostgreSQL cannot be reached, not React Router's 500 (decision 011).

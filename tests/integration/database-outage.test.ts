@@ -15,12 +15,19 @@ const sign = (raw: string) => `sha256=${createHmac("sha256", APP_SECRET).update(
 let cluster: PrivateCluster;
 let server: BuiltServer;
 let cookie: string;
+/** The demo's API key: the public API (answered by Express, decision 187) is part of the load. */
+let apiKey: string;
 
 beforeAll(async () => {
   if (!runs) return;
   cluster = await startPrivateCluster();
-  server = await startBuiltServer({ JOB_WORKERS: "2", META_APP_SECRET: APP_SECRET, LOG_LEVEL: "warn" }, { databaseUrl: cluster.url });
+  // The public API's calls in the load stay under its per-key limit (a 429 would be no outage answer).
+  server = await startBuiltServer(
+    { JOB_WORKERS: "2", META_APP_SECRET: APP_SECRET, LOG_LEVEL: "warn", RATE_LIMIT_MULTIPLIER: "1000" },
+    { databaseUrl: cluster.url },
+  );
   cookie = await signInCookie(server, DEMO);
+  apiKey = ((await (await fetch(`${server.base}/api/developer/api-key`, { headers: { cookie } })).json()) as { key: string }).key;
 }, 120_000);
 
 afterAll(async () => {
@@ -44,13 +51,13 @@ async function postWebhook(marker: string) {
   });
 }
 
-/** Pages, the cookie API and webhooks, a few at a time, until stopped; every answer recorded. */
+/** Pages, the cookie API, the public API and webhooks, a few at a time, until stopped; every answer recorded. */
 function startLoad() {
   const outcomes: Outcome[] = [];
   let running = true;
   let n = 0;
-  const kinds = ["page", "api", "webhook"] as const;
-  const loops = Array.from({ length: 6 }, (_, i) =>
+  const kinds = ["page", "api", "webhook", "public-api"] as const;
+  const loops = Array.from({ length: 8 }, (_, i) =>
     (async () => {
       while (running) {
         const kind = kinds[i % kinds.length]!;
@@ -66,12 +73,16 @@ function startLoad() {
               redirect: "manual",
             });
           else if (kind === "api") response = await fetch(`${server.base}/api/auth/me`, { headers: { cookie } });
+          else if (kind === "public-api")
+            response = await fetch(`${server.base}/api/v1/account`, { headers: { authorization: `Bearer ${apiKey}` } });
           else response = await postWebhook(marker);
           const text = await response.text();
           outcomes.push({ kind, status: response.status, sent, at: Date.now(), marker: kind === "webhook" ? marker : undefined });
           if (response.status === 503) {
             expect(response.headers.get("retry-after"), `${kind} 503 without Retry-After`).toMatch(/^\d+$/);
             if (kind === "api") expect(JSON.parse(text)).toEqual({ message: expect.stringMatching(/temporarily unavailable/i) });
+            if (kind === "public-api")
+              expect(JSON.parse(text)).toEqual({ code: "service_unavailable", message: expect.stringMatching(/temporarily unavailable/i) });
             if (kind === "page") {
               expect(text).toContain(swahili ? '<html lang="sw">' : '<html lang="en">');
               expect(text).toContain(swahili ? "Huduma haipatikani kwa muda" : "Service temporarily unavailable");

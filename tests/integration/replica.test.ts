@@ -15,8 +15,11 @@ import { userCounts } from "~/.server/domains/admin/users/list";
 import { analyticsReport } from "~/.server/domains/analytics/report";
 import { prometheusText } from "~/.server/domains/admin/system/prometheus";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { formRequest } from "../support/http";
 import { appFetch } from "../support/in-process-app";
+import { formRequest, getRequest, run } from "../support/http";
+import * as keyApi from "~/routes/api/developer.api-key";
+import { answerApiV1 } from "~/.server/adapters/api-v1/serve";
+import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
 import { replicationAvailable } from "../support/replica";
 import { replicatedPairForFile } from "../support/replica-db";
 
@@ -117,6 +120,37 @@ describe.skipIf(!enabled)("a read replica for heavy reads", () => {
     expect(text).toMatch(/^jumbe_replica_up 1$/m);
     expect(text).toMatch(/^jumbe_replica_lag_seconds 0$/m);
     await open(60_000);
+  });
+
+  it("answers the public API's reads from the standby as the server serves them, not a call outside its read scope (decision 187)", async () => {
+    const owner = await createVerifiedUser({ businessName: "Jua Kali Traders" });
+    const cookie = await signedInCookie(owner.email, owner.password);
+    const key = (await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }))).data.key as string;
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Nairobi" }).format(new Date());
+    const analytics = () =>
+      new Request(`http://jumbe.test/api/v1/analytics?period=custom&from=${today}&to=${today}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+    const sent = async (response: Response) => {
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { cards: { sent: { value: number } } }).cards.sent.value;
+    };
+    await caughtUp();
+    await pair.clusters.standby("select pg_wal_replay_pause()");
+    try {
+      // Seven messages counted on the primary, not replayed.
+      await pair.clusters.primary(
+        `insert into message_stats_daily (organization_id, day, sent) values ('${owner.organization.id}', '${today}', 7)`,
+      );
+      const meta = { ip: "127.0.0.1", userAgent: "replica-test" };
+      expect(await sent(await answerApiV1(analytics(), meta))).toBe(0);
+      // The same call without the server's read scope reads the primary.
+      expect(await sent(await handleApiV1(analytics(), meta))).toBe(7);
+    } finally {
+      await pair.clusters.standby("select pg_wal_replay_resume()");
+    }
+    await caughtUp();
+    expect(await sent(await answerApiV1(analytics(), { ip: "127.0.0.1", userAgent: "replica-test" }))).toBe(7);
   });
 
   it("falls back to the primary with no error while the standby is down, and comes back when it is up", async () => {

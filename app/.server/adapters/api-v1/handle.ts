@@ -3,6 +3,7 @@ import { z } from "zod";
 import { authenticateApiKey } from "../../domains/developer/api-keys";
 import { recordActivity } from "../../domains/activity/record";
 import { log } from "../../infrastructure/log";
+import { isDatabaseUnavailableError } from "../../infrastructure/db/availability";
 import { STORAGE_UNAVAILABLE_MESSAGE, StorageUnavailableError } from "../../infrastructure/storage";
 import { englishOf, words, type MessageKey, type Said } from "../../infrastructure/words/said";
 import { BODY_LIMITS } from "../../infrastructure/http/body-limit";
@@ -152,15 +153,7 @@ async function route(request: Request, requestId: string, meta: RequestMeta): Pr
       response = await answer(endpoint, request, url, match.params, limitHeaders, key, meta);
     }
   } catch (error) {
-    // The limit passed while the body streamed in: Express has answered 413 (or this does).
-    if (isTooLarge(error)) response = apiError(413, "payload_too_large", tooLarge(endpoint));
-    else if (error instanceof StorageUnavailableError) {
-      log().warn({ err: error, path: url.pathname, requestId }, "file store unavailable");
-      response = apiError(503, "storage_unavailable", STORAGE_UNAVAILABLE_MESSAGE, { "Retry-After": String(error.retryAfterSeconds) });
-    } else {
-      log().error({ err: error, path: url.pathname, requestId }, "API call failed");
-      response = apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
-    }
+    response = failedCall(error, endpoint, url.pathname, requestId);
   }
 
   const ms = performance.now() - started;
@@ -179,6 +172,20 @@ async function route(request: Request, requestId: string, meta: RequestMeta): Pr
     log().error({ err: error }, "could not record an API call");
   }
   return response;
+}
+
+/** The answer to a call its endpoint did not answer: the error in the API's words, or thrown on to the server. */
+function failedCall(error: unknown, endpoint: Endpoint, path: string, requestId: string): Response {
+  // The database gone mid-call: the server's outage answer (503 with Retry-After), not a 500.
+  if (isDatabaseUnavailableError(error)) throw error;
+  // The limit passed while the body streamed in: Express has answered 413 (or this does).
+  if (isTooLarge(error)) return apiError(413, "payload_too_large", tooLarge(endpoint));
+  if (error instanceof StorageUnavailableError) {
+    log().warn({ err: error, path, requestId }, "file store unavailable");
+    return apiError(503, "storage_unavailable", STORAGE_UNAVAILABLE_MESSAGE, { "Retry-After": String(error.retryAfterSeconds) });
+  }
+  log().error({ err: error, path, requestId }, "API call failed");
+  return apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
 }
 
 const REFUSAL_WORDS_MAX = 300;

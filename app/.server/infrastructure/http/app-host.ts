@@ -14,6 +14,13 @@ function normalHost(protocol: string, host: string) {
   }
 }
 
+let lastAppUrl: { text: string; url: URL } | undefined;
+/** APP_URL parsed once for as long as it stays the same. */
+function parsedAppUrl(text: string) {
+  if (lastAppUrl?.text !== text) lastAppUrl = { text, url: new URL(text) };
+  return lastAppUrl.url;
+}
+
 /**
  * Pages opened at another host than APP_URL's break in ways a user cannot diagnose: Embedded
  * Signup's postMessage and redirect go to APP_URL, `form-action 'self'` blocks the no-JavaScript
@@ -24,13 +31,13 @@ function normalHost(protocol: string, host: string) {
  */
 export function appHostOnly(options: { appUrl: string | (() => string) }) {
   return (req: Request, res: Response, next: NextFunction) => {
-    // Read per request: with PORT=0 the server learns its port, and so APP_URL, after it listens.
-    const app = new URL(typeof options.appUrl === "function" ? options.appUrl() : options.appUrl);
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     if (!/\btext\/html\b/i.test(req.get("accept") ?? "")) return next();
     if (EXEMPT.some((prefix) => req.path === prefix.replace(/\/$/, "") || req.path.startsWith(prefix))) return next();
     // React Router's own data requests (`/path.data`) are fetches of the page already open.
     if (req.path.endsWith(".data")) return next();
+    // Read per request: with PORT=0 the server learns its port, and so APP_URL, after it listens.
+    const app = parsedAppUrl(typeof options.appUrl === "function" ? options.appUrl() : options.appUrl);
     const host = req.host ?? "";
     if (normalHost(app.protocol, host) === app.host) return next();
     const target = `${app.origin}${req.originalUrl.startsWith("/") ? req.originalUrl : "/"}`;

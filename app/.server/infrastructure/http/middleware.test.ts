@@ -3,7 +3,7 @@ import express from "express";
 import http, { type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { requireSameOrigin } from "./same-origin";
-import { securityHeaders } from "./security-headers";
+import { cspNonce, securityHeaders } from "./security-headers";
 
 let server: Server;
 let base = "";
@@ -72,6 +72,12 @@ describe("security headers", () => {
     expect(a.headers.get("x-content-type-options")).toBe("nosniff");
     expect(a.headers.get("x-frame-options")).toBe("DENY");
     expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("draws nonces of 16 random bytes, never the same one twice across several draws from the CSPRNG", () => {
+    const nonces = Array.from({ length: 1000 }, () => cspNonce());
+    expect(new Set(nonces).size).toBe(1000);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
   });
 
   // Issue 38, item 10c: a route's own nosniff and the one set here went out as two header lines.

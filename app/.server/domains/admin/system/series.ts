@@ -66,13 +66,13 @@ export async function systemSeries(range: SystemRange): Promise<SystemSeries> {
     bucketSeconds % 3600 === 0
       ? // Whole hours: from the hourly sums (metric_hours), the chart's buckets only (those start after now() - hours).
         sql`
-    select name, instance_id, floor(extract(epoch from hour) / ${bucketSeconds})::bigint as bucket,
+    select name, instance_id, floor(date_part('epoch', hour) / ${bucketSeconds})::bigint as bucket,
            sum(total)::float8 as total, max(peak)::float8 as peak, (sum(total) / sum(samples))::float8 as mean
     from metric_hours
     where hour >= to_timestamp(${firstBucket * bucketSeconds}::float8)
     group by name, instance_id, 3`
       : sql`
-    select name, instance_id, floor(extract(epoch from at) / ${bucketSeconds})::bigint as bucket,
+    select name, instance_id, floor(date_part('epoch', at) / ${bucketSeconds})::bigint as bucket,
            sum(value)::float8 as total, max(value)::float8 as peak, avg(value)::float8 as mean
     from metric_samples
     where at > now() - make_interval(hours => ${hours})

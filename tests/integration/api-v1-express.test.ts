@@ -1,0 +1,112 @@
+// The public API as the built server serves it (decision 187): Express hands /api/v1 to the API's
+// own handler, without React Router. What goes through the conversion both ways (headers, a
+// streamed JSON body, the answer's status and headers), and what a database
+// that goes away in the middle of a call answers: the server's 503, never the API's 500.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import express from "express";
+import { rawQuery } from "~/.server/infrastructure/db/client";
+import { serveApiV1 } from "~/.server/adapters/api-v1/serve";
+import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
+import { CONTACT_CREATE_EXAMPLE } from "~/.server/adapters/api-v1/contact-schemas";
+import { databaseUnavailableErrors } from "~/.server/infrastructure/http/database-unavailable";
+import * as keyApi from "~/routes/api/developer.api-key";
+import { createVerifiedUser, signedInCookie } from "../support/accounts";
+import { getRequest, run } from "../support/http";
+
+// The WhatsApp numbers' read fails as a lost connection does while `lost` is set.
+const lost = vi.hoisted(() => ({ on: false }));
+vi.mock("~/.server/domains/whatsapp/connections", async (original) => {
+  const real = await original<typeof import("~/.server/domains/whatsapp/connections")>();
+  return {
+    ...real,
+    listConnections: async (organizationId: string) => {
+      if (lost.on) throw Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+      return real.listConnections(organizationId);
+    },
+  };
+});
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const app = express();
+  app.all(["/api/v1", "/api/v1/{*splat}"], serveApiV1());
+  app.use(databaseUnavailableErrors());
+  server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function tenant(name: string) {
+  const account = await createVerifiedUser({ businessName: name });
+  const cookie = await signedInCookie(account.email, account.password);
+  const key = (await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }))).data.key as string;
+  return { ...account, key };
+}
+
+describe("the public API served by Express", () => {
+  it("answers as the API's own handler does, with its status, headers and body", async () => {
+    const t = await tenant("Nyota Savings Sacco");
+    const served = await fetch(`${base}/api/v1/account`, {
+      headers: { authorization: `Bearer ${t.key}`, "x-request-id": "req-express-1" },
+    });
+    expect(served.status).toBe(200);
+    expect(served.headers.get("x-request-id")).toBe("req-express-1");
+    expect(served.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+    const body = (await served.json()) as { organization: { id: string; name: string } };
+    expect(body.organization).toMatchObject({ id: t.organization.id, name: "Nyota Savings Sacco" });
+    const direct = await handleApiV1(new Request("http://jumbe.test/api/v1/account", { headers: { authorization: `Bearer ${t.key}` } }));
+    expect(Object.keys((await direct.json()) as object)).toEqual(Object.keys(body));
+
+    // Refusals keep the API's problem document; an unknown path under /api/v1 is the API's 404.
+    const refused = await fetch(`${base}/api/v1/account`, { headers: { authorization: "Bearer jmb_live_not-a-key" } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect(await refused.json()).toMatchObject({ code: "invalid_api_key" });
+    const unknown = await fetch(`${base}/api/v1/nothing-here`, { headers: { authorization: `Bearer ${t.key}` } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: "not_found" });
+  });
+
+  it("streams a JSON body to the endpoint, which stores what it says", async () => {
+    const t = await tenant("Baraka Hardware");
+    const made = await fetch(`${base}/api/v1/contacts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...CONTACT_CREATE_EXAMPLE, phone: "+254712000187" }),
+    });
+    expect(made.status).toBe(200);
+    const contact = (await made.json()) as { id: string; name: string };
+    expect(contact.name).toBe("Amina Hassan");
+    const [stored] = await rawQuery<{ name: string; phone: string }>(
+      `select name, phone from contacts where id = $1 and organization_id = $2`,
+      [contact.id, t.organization.id],
+    );
+    expect(stored).toEqual({ name: "Amina Hassan", phone: "+254712000187" });
+  });
+
+  it("answers 503 with Retry-After when the database goes away during the call, never the API's 500", async () => {
+    const t = await tenant("Mama Oliech Foods");
+    lost.on = true;
+    try {
+      const served = await fetch(`${base}/api/v1/phone-numbers`, { headers: { authorization: `Bearer ${t.key}` } });
+      expect(served.status).toBe(503);
+      expect(served.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await served.json()).toEqual({ code: "service_unavailable", message: expect.stringMatching(/temporarily unavailable/i) });
+      // The handler itself leaves the outage to the server instead of answering internal_error.
+      await expect(
+        handleApiV1(new Request("http://jumbe.test/api/v1/phone-numbers", { headers: { authorization: `Bearer ${t.key}` } })),
+      ).rejects.toMatchObject({ code: "57P01" });
+    } finally {
+      lost.on = false;
+    }
+    const back = await fetch(`${base}/api/v1/phone-numbers`, { headers: { authorization: `Bearer ${t.key}` } });
+    expect(back.status).toBe(200);
+  });
+});
