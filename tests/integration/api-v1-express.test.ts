@@ -2,7 +2,7 @@
 // own handler, without React Router. What goes through the conversion both ways (headers, a
 // streamed JSON body, the answer's status and headers), and what a database
 // that goes away in the middle of a call answers: the server's 503, never the API's 500.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
@@ -11,22 +11,10 @@ import { serveApiV1 } from "~/.server/adapters/api-v1/serve";
 import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
 import { CONTACT_CREATE_EXAMPLE } from "~/.server/adapters/api-v1/contact-schemas";
 import { databaseUnavailableErrors } from "~/.server/infrastructure/http/database-unavailable";
+import { isDatabaseUnavailableError } from "~/.server/infrastructure/db/availability";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "../support/accounts";
 import { getRequest, run } from "../support/http";
-
-// The WhatsApp numbers' read fails as a lost connection does while `lost` is set.
-const lost = vi.hoisted(() => ({ on: false }));
-vi.mock("~/.server/domains/whatsapp/connections", async (original) => {
-  const real = await original<typeof import("~/.server/domains/whatsapp/connections")>();
-  return {
-    ...real,
-    listConnections: async (organizationId: string) => {
-      if (lost.on) throw Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
-      return real.listConnections(organizationId);
-    },
-  };
-});
 
 let server: Server;
 let base: string;
@@ -39,9 +27,21 @@ beforeAll(async () => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Saving this one phone fails as a connection PostgreSQL terminated does (SQLSTATE 57P01), after
+  // the key's statement has answered: the database gone in the middle of a call.
+  await rawQuery(`create or replace function jumbe_test_connection_lost() returns trigger language plpgsql as $$
+    begin raise exception 'terminating connection due to administrator command' using errcode = '57P01'; end $$`);
+  await rawQuery(`create trigger jumbe_test_connection_lost before insert on contacts for each row
+    when (new.phone = '${LOST_PHONE}') execute function jumbe_test_connection_lost()`);
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  await rawQuery(`drop trigger if exists jumbe_test_connection_lost on contacts`);
+  await rawQuery(`drop function if exists jumbe_test_connection_lost()`);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const LOST_PHONE = "+254700000503";
 
 async function tenant(name: string) {
   const account = await createVerifiedUser({ businessName: name });
@@ -93,20 +93,23 @@ describe("the public API served by Express", () => {
 
   it("answers 503 with Retry-After when the database goes away during the call, never the API's 500", async () => {
     const t = await tenant("Mama Oliech Foods");
-    lost.on = true;
-    try {
-      const served = await fetch(`${base}/api/v1/phone-numbers`, { headers: { authorization: `Bearer ${t.key}` } });
-      expect(served.status).toBe(503);
-      expect(served.headers.get("retry-after")).toMatch(/^\d+$/);
-      expect(await served.json()).toEqual({ code: "service_unavailable", message: expect.stringMatching(/temporarily unavailable/i) });
-      // The handler itself leaves the outage to the server instead of answering internal_error.
-      await expect(
-        handleApiV1(new Request("http://jumbe.test/api/v1/phone-numbers", { headers: { authorization: `Bearer ${t.key}` } })),
-      ).rejects.toMatchObject({ code: "57P01" });
-    } finally {
-      lost.on = false;
-    }
-    const back = await fetch(`${base}/api/v1/phone-numbers`, { headers: { authorization: `Bearer ${t.key}` } });
-    expect(back.status).toBe(200);
+    const save = (phone: string) => ({
+      method: "POST",
+      headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...CONTACT_CREATE_EXAMPLE, phone }),
+    });
+    const served = await fetch(`${base}/api/v1/contacts`, save(LOST_PHONE));
+    expect(served.status).toBe(503);
+    expect(served.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await served.json()).toEqual({ code: "service_unavailable", message: expect.stringMatching(/temporarily unavailable/i) });
+    // The handler itself leaves the outage to the server instead of answering internal_error.
+    const thrown = await handleApiV1(new Request("http://jumbe.test/api/v1/contacts", save(LOST_PHONE))).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isDatabaseUnavailableError(thrown)).toBe(true);
+    expect(await rawQuery(`select 1 from contacts where organization_id = $1`, [t.organization.id])).toEqual([]);
+    // Another call answers as ever.
+    expect((await fetch(`${base}/api/v1/contacts`, save("+254700000504"))).status).toBe(200);
   });
 });

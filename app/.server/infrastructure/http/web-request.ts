@@ -1,5 +1,6 @@
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 
 /**
  * Express's request as a web `Request`, for a handler Express runs without React Router in between
@@ -18,7 +19,7 @@ export function webRequestOf(req: ExpressRequest, res: ExpressResponse): Request
   });
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = webStreamOf(Readable.toWeb(req));
     init.duplex = "half";
   }
   return new Request(`${req.protocol}://${req.host}${req.originalUrl}`, init);
@@ -36,11 +37,36 @@ export async function sendWebResponse(res: ExpressResponse, response: Response) 
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   if (!response.body) return void res.end();
+  const reader = response.body.getReader();
   try {
-    await writeReadableStreamToWritable(response.body, res);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // The client went while the body streamed: nothing is left to answer.
+      if (res.destroyed) return void (await reader.cancel());
+      if (!res.write(value)) await drained(res);
+    }
+    res.end();
   } catch (error) {
-    // The client went while the body streamed: nothing is left to answer.
     if (res.destroyed || res.writableEnded) return;
     throw error;
   }
+}
+
+/** Once the response can take more (or has closed: the next write then sees it destroyed). */
+function drained(res: ExpressResponse) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/** Node's web stream is the one `Request` takes; their type declarations differ in name only. */
+function webStreamOf(stream: NodeReadableStream): ReadableStream<Uint8Array> {
+  return stream as ReadableStream<Uint8Array>;
 }
