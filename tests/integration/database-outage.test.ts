@@ -195,7 +195,13 @@ describe.skipIf(!runs)("database outage (PostgreSQL only: a private cluster, bui
     expect(server.alive(), server.output()).toBe(true);
     await until(async () => (await readyz()).status === 200, "/readyz ready");
     await until(async () => (await fetch(`${server.base}/api/auth/me`, { headers: { cookie } })).status === 200, "/api/auth/me 200");
-    expect((await fetch(`${server.base}/dashboard`, { headers: { cookie }, redirect: "manual" })).status).toBe(200);
+    // A page's reads may still meet a pooled connection whose loss the server had not seen yet: that
+    // answers the outage's 503 once (never a 500), then pages answer.
+    await until(async () => {
+      const { status } = await fetch(`${server.base}/dashboard`, { headers: { cookie }, redirect: "manual" });
+      expect([200, 503]).toContain(status);
+      return status === 200;
+    }, "/dashboard 200");
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
   });
 
