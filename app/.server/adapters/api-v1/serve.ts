@@ -25,7 +25,9 @@ export function answerApiV1(request: Request, meta: RequestMeta): Promise<Respon
 export function serveApiV1() {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const meta: RequestMeta = { ip: req.ip || "127.0.0.1", userAgent: (req.get("user-agent") ?? "").slice(0, 512) };
-    answerApiV1(webRequestOf(req, res), meta)
+    // Inside the promise: a request the web Request refuses goes to Express's error handlers too.
+    Promise.resolve()
+      .then(() => answerApiV1(webRequestOf(req, res), meta))
       .then((response) => sendWebResponse(res, response))
       .catch(next);
   };
