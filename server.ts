@@ -208,7 +208,7 @@ export function createApp(given: ServerBuild | (() => Promise<ServerBuild>), opt
   }
   // The public API (decision 187): its own router behind the API key, without React Router's request
   // pipeline. Development leaves it to React Router's route (routes/api/v1.ts), so edits to it reload.
-  if (!options.vite) app.all(["/api/v1", "/api/v1/{*splat}"], databaseGate(), serveApiV1());
+  if (!options.vite) app.use(serveApiV1());
   app.all(
     "/{*splat}",
     // 503 while PostgreSQL cannot be reached, not React Router's 500 (decision 011).

@@ -3,30 +3,18 @@
 // streamed JSON body, the answer's status and headers), and what a database
 // that goes away in the middle of a call answers: the server's 503, never the API's 500.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
-import express from "express";
 import { rawQuery } from "~/.server/infrastructure/db/client";
-import { serveApiV1 } from "~/.server/adapters/api-v1/serve";
 import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
 import { CONTACT_CREATE_EXAMPLE } from "~/.server/adapters/api-v1/contact-schemas";
-import { databaseUnavailableErrors } from "~/.server/infrastructure/http/database-unavailable";
 import { isDatabaseUnavailableError } from "~/.server/infrastructure/db/availability";
-import * as keyApi from "~/routes/api/developer.api-key";
-import { createVerifiedUser, signedInCookie } from "../support/accounts";
-import { getRequest, run } from "../support/http";
+import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 
-let server: Server;
+let api: Awaited<ReturnType<typeof startApiV1Server>>;
 let base: string;
 
 beforeAll(async () => {
-  const app = express();
-  app.all(["/api/v1", "/api/v1/{*splat}"], serveApiV1());
-  app.use(databaseUnavailableErrors());
-  server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startApiV1Server();
+  base = api.base;
   // Saving this one phone fails as a connection PostgreSQL terminated does (SQLSTATE 57P01), after
   // the key's statement has answered: the database gone in the middle of a call.
   await rawQuery(`create or replace function jumbe_test_connection_lost() returns trigger language plpgsql as $$
@@ -38,17 +26,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await rawQuery(`drop trigger if exists jumbe_test_connection_lost on contacts`);
   await rawQuery(`drop function if exists jumbe_test_connection_lost()`);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await api.close();
 });
 
 const LOST_PHONE = "+254700000503";
 
-async function tenant(name: string) {
-  const account = await createVerifiedUser({ businessName: name });
-  const cookie = await signedInCookie(account.email, account.password);
-  const key = (await run(keyApi.loader, getRequest("/api/developer/api-key", { cookie }))).data.key as string;
-  return { ...account, key };
-}
+const tenant = tenantWithApiKey;
 
 describe("the public API served by Express", () => {
   it("answers as the API's own handler does, with its status, headers and body", async () => {
@@ -60,7 +43,7 @@ describe("the public API served by Express", () => {
     expect(served.headers.get("x-request-id")).toBe("req-express-1");
     expect(served.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
     const body = (await served.json()) as { organization: { id: string; name: string } };
-    expect(body.organization).toMatchObject({ id: t.organization.id, name: "Nyota Savings Sacco" });
+    expect(body.organization).toMatchObject({ id: t.organizationId, name: "Nyota Savings Sacco" });
     const direct = await handleApiV1(new Request("http://jumbe.test/api/v1/account", { headers: { authorization: `Bearer ${t.key}` } }));
     expect(Object.keys((await direct.json()) as object)).toEqual(Object.keys(body));
 
@@ -86,7 +69,7 @@ describe("the public API served by Express", () => {
     expect(contact.name).toBe("Amina Hassan");
     const [stored] = await rawQuery<{ name: string; phone: string }>(
       `select name, phone from contacts where id = $1 and organization_id = $2`,
-      [contact.id, t.organization.id],
+      [contact.id, t.organizationId],
     );
     expect(stored).toEqual({ name: "Amina Hassan", phone: "+254712000187" });
   });
@@ -108,7 +91,7 @@ describe("the public API served by Express", () => {
       (error: unknown) => error,
     );
     expect(isDatabaseUnavailableError(thrown)).toBe(true);
-    expect(await rawQuery(`select 1 from contacts where organization_id = $1`, [t.organization.id])).toEqual([]);
+    expect(await rawQuery(`select 1 from contacts where organization_id = $1`, [t.organizationId])).toEqual([]);
     // Another call answers as ever.
     expect((await fetch(`${base}/api/v1/contacts`, save("+254700000504"))).status).toBe(200);
   });

@@ -1,34 +1,29 @@
-import { createServer, type Server } from "node:http";
-import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
+import type { Server } from "node:http";
+import express from "express";
+import { serveApiV1 } from "~/.server/adapters/api-v1/serve";
+import { databaseUnavailableErrors } from "~/.server/infrastructure/http/database-unavailable";
+import { finalErrorHandler } from "~/.server/infrastructure/http/error-page";
 import * as keyApi from "~/routes/api/developer.api-key";
 import { createVerifiedUser, signedInCookie } from "./accounts";
 import { getRequest, run } from "./http";
 import { keepIdleConnections } from "@jumbe/sandbox/test-server";
 
 /**
- * The real /api/v1 handler on a real loopback socket (a free port), so tests can call it as clients
- * do: with fetch, curl, Node or Python.
+ * The real /api/v1 handler on a real loopback socket (a free port), served as the built server
+ * serves it (Express's `serveApiV1`, decision 187: the body streamed in, the answer streamed out, the
+ * caller's address as Express resolves it), so tests can call it as clients do: with fetch, curl,
+ * Node or Python.
  */
 export async function startApiV1Server() {
-  let base = "";
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const request = new Request(`${base}${req.url}`, {
-      method: req.method,
-      headers,
-      body: chunks.length && req.method !== "GET" ? Buffer.concat(chunks) : undefined,
-    });
-    // The caller's address as Express would resolve it: this socket's peer.
-    const response = await handleApiV1(request, { ip: req.socket.remoteAddress ?? "", userAgent: req.headers["user-agent"] ?? "" });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+  const app = express();
+  app.use(serveApiV1());
+  app.use(databaseUnavailableErrors());
+  app.use(finalErrorHandler());
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });
   keepIdleConnections(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   /**
    * One call with an API key, as a client makes it (a body that is not text is sent as JSON): its
    * status, content type, text and the JSON parsed from it.

@@ -1,7 +1,8 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { replicaConfigured, withReadScope } from "../../infrastructure/db/replica";
 import { sendWebResponse, webRequestOf } from "../../infrastructure/http/web-request";
-import type { RequestMeta } from "../../infrastructure/http/request-meta";
+import { databaseGate } from "../../infrastructure/http/database-unavailable";
+import { callerMeta, type RequestMeta } from "../../infrastructure/http/request-meta";
 import { handleApiV1 } from "./handle";
 
 /**
@@ -16,19 +17,30 @@ export function answerApiV1(request: Request, meta: RequestMeta): Promise<Respon
   return read && replicaConfigured() ? withReadScope(null, call) : call();
 }
 
+/** `/api/v1` and what is under it, as Express's `req.path` has it (still percent-encoded). */
+const API_V1_PATH = /^\/api\/v1(?:\/|$)/;
+
 /**
  * /api/v1 answered by Express (server.ts), without React Router's request pipeline: the API has its
  * own router (ENDPOINTS) and its key check, and React Router only passed its calls through (route
- * matching, three middlewares, the data strategy: about a tenth of a call's CPU). An error it does not
- * answer itself (the database gone) goes to Express's error handlers: 503 with Retry-After.
+ * matching, three middlewares, the data strategy: about a tenth of a call's CPU). Other paths go on.
+ * A middleware on the raw path, not an Express route: a route's parameters are decoded by Express,
+ * which answers a malformed escape (`/api/v1/templates/%E0%A4%A`) 400 where the API answers
+ * `not_found`. While the database is known to be down the gate answers 503 at once; an error the
+ * API does not answer itself (the database gone mid-call) goes to Express's error handlers: 503.
  */
 export function serveApiV1() {
+  const gate = databaseGate();
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    const meta: RequestMeta = { ip: req.ip || "127.0.0.1", userAgent: (req.get("user-agent") ?? "").slice(0, 512) };
-    // Inside the promise: a request the web Request refuses goes to Express's error handlers too.
-    Promise.resolve()
-      .then(() => answerApiV1(webRequestOf(req, res), meta))
-      .then((response) => sendWebResponse(res, response))
-      .catch(next);
+    if (!API_V1_PATH.test(req.path)) return next();
+    gate(req, res, () => {
+      // The address Express resolved (trust proxy: nginx's X-Forwarded-For), as React Router's context carries it.
+      const meta = callerMeta(req.ip, req.get("user-agent"));
+      // Inside the promise: a request the web Request refuses goes to Express's error handlers too.
+      Promise.resolve()
+        .then(() => answerApiV1(webRequestOf(req, res), meta))
+        .then((response) => sendWebResponse(res, response))
+        .catch(next);
+    });
   };
 }
