@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawQuery } from "~/.server/infrastructure/db/client";
 import { handleApiV1 } from "~/.server/adapters/api-v1/handle";
 import { CONTACT_CREATE_EXAMPLE } from "~/.server/adapters/api-v1/contact-schemas";
+import { ERROR_CATALOGUE } from "~/.server/adapters/api-v1/errors";
 import { databaseIsDown, isDatabaseUnavailableError } from "~/.server/infrastructure/db/availability";
 import { startApiV1Server, tenantWithApiKey } from "../support/api-v1-server";
 
@@ -84,7 +85,17 @@ describe("the public API served by Express", () => {
     const served = await fetch(`${base}/api/v1/contacts`, save(LOST_PHONE));
     expect(served.status).toBe(503);
     expect(served.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(await served.json()).toEqual({ code: "service_unavailable", message: expect.stringMatching(/temporarily unavailable/i) });
+    // The API's own problem document, with a code of its catalogue and the request's id.
+    expect(served.headers.get("content-type")).toBe("application/problem+json");
+    expect(await served.json()).toEqual({
+      type: expect.stringMatching(/\/developers\/errors#error-service_unavailable$/),
+      title: ERROR_CATALOGUE.service_unavailable.meaning,
+      status: 503,
+      detail: expect.stringMatching(/temporarily unavailable/i),
+      code: "service_unavailable",
+      message: expect.stringMatching(/temporarily unavailable/i),
+      requestId: served.headers.get("x-request-id"),
+    });
     // The handler itself leaves the outage to the server instead of answering internal_error.
     const thrown = await handleApiV1(new Request("http://jumbe.test/api/v1/contacts", save(LOST_PHONE))).then(
       () => null,

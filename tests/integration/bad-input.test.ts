@@ -47,7 +47,7 @@ describe.skipIf(!buildExists())("bad input never answers 500 (built server)", ()
     expect(login.headers["content-type"]).toMatch(/text\/html/);
     expect(login.body).toContain("Request body too large.");
 
-    // The public API keeps its own error shape, code included, when Express answers for it.
+    // The public API keeps its own problem document (a code of its catalogue) when Express answers for it.
     const api = await streamLargeBody(server.base, {
       path: "/api/v1/templates",
       headers: { "content-type": "application/json", authorization: "Bearer jmb_not_checked_before_the_body" },
@@ -55,7 +55,13 @@ describe.skipIf(!buildExists())("bad input never answers 500 (built server)", ()
       declareLength: true,
     });
     expect(api.status).toBe(413);
-    expect(JSON.parse(api.body)).toEqual({ code: "payload_too_large", message: "The request body is over 64 KB." });
+    expect(api.headers["content-type"]).toBe("application/problem+json");
+    expect(JSON.parse(api.body)).toMatchObject({
+      status: 413,
+      code: "payload_too_large",
+      message: "The request body is over 64 KB.",
+      requestId: api.headers["x-request-id"],
+    });
 
     // 64 KB for the other forms: a 60 KB profile post is read (and refused for what it says), 65 KB is not.
     const profile = (size: number) => post("/profile", formHeaders({ cookie: demo }), form({ intent: "nothing", pad: "x".repeat(size) }));
@@ -143,7 +149,8 @@ describe.skipIf(!buildExists())("bad input never answers 500 (built server)", ()
     }
     const v1 = await rawRequest(server.base, { method: "PROPFIND", path: "/api/v1/account" });
     expect(v1.status).toBe(405);
-    expect(json(v1.body)).toEqual({ code: "method_not_allowed", message: "Method not allowed." });
+    expect(v1.headers["content-type"]).toBe("application/problem+json");
+    expect(json(v1.body)).toMatchObject({ status: 405, code: "method_not_allowed", message: "Method not allowed." });
     const options = await rawRequest(server.base, { method: "OPTIONS", path: "/login" });
     expect(options.status).toBe(204);
     expect(options.headers.allow).toBe("GET, HEAD, POST, OPTIONS");

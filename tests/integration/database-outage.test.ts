@@ -82,7 +82,11 @@ function startLoad() {
             expect(response.headers.get("retry-after"), `${kind} 503 without Retry-After`).toMatch(/^\d+$/);
             if (kind === "api") expect(JSON.parse(text)).toEqual({ message: expect.stringMatching(/temporarily unavailable/i) });
             if (kind === "public-api")
-              expect(JSON.parse(text)).toEqual({ code: "service_unavailable", message: expect.stringMatching(/temporarily unavailable/i) });
+              expect(JSON.parse(text)).toMatchObject({
+                status: 503,
+                code: "service_unavailable",
+                message: expect.stringMatching(/temporarily unavailable/i),
+              });
             if (kind === "page") {
               expect(text).toContain(swahili ? '<html lang="sw">' : '<html lang="en">');
               expect(text).toContain(swahili ? "Huduma haipatikani kwa muda" : "Service temporarily unavailable");

@@ -355,6 +355,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       "422",
       "429",
       "500",
+      "503",
     ]);
     expect(doc.components.schemas.AutomationRule.required).toEqual(expect.arrayContaining(["id", "matchType", "actions", "position"]));
     expect(Object.keys(doc.paths["/api/v1/campaigns"])).toEqual(["post", "get"]);
@@ -371,6 +372,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       "422",
       "429",
       "500",
+      "503",
     ]);
     expect(Object.keys(doc.paths["/api/v1/campaigns/{id}/pause"].post.responses)).toEqual([
       "200",
@@ -381,6 +383,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       "409",
       "429",
       "500",
+      "503",
     ]);
     expect(doc.components.schemas.Campaign.required).toEqual(expect.arrayContaining(["id", "status", "counts"]));
     expect(Object.keys(doc.paths["/api/v1/media"].post.requestBody.content)).toEqual(["multipart/form-data"]);
@@ -411,6 +414,7 @@ describe("OpenAPI and the Developers page's examples", () => {
       "422",
       "429",
       "500",
+      "503",
     ]);
     expect(doc.paths["/api/v1/phone-numbers"].get.parameters).toEqual([
       expect.objectContaining({

@@ -668,13 +668,13 @@ describe("the OpenAPI document", () => {
     const create = doc.paths["/api/v1/templates"].post;
     expect(create.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/TemplateCreate" });
     expect(TemplateCreate.safeParse(create.requestBody.content["application/json"].example).success).toBe(true);
-    expect(Object.keys(create.responses).sort()).toEqual(["201", "400", "401", "403", "409", "413", "415", "429", "500", "502"]);
+    expect(Object.keys(create.responses).sort()).toEqual(["201", "400", "401", "403", "409", "413", "415", "429", "500", "502", "503"]);
     expect(create.responses["201"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Template" });
 
     const one = doc.paths["/api/v1/templates/{id}"];
     expect(one.get.parameters).toEqual([expect.objectContaining({ name: "id", in: "path", required: true, schema: { type: "string" } })]);
-    expect(Object.keys(one.get.responses).sort()).toEqual(["200", "400", "401", "403", "404", "429", "500"]);
-    expect(Object.keys(one.delete.responses).sort()).toEqual(["204", "400", "401", "403", "404", "429", "500", "502"]);
+    expect(Object.keys(one.get.responses).sort()).toEqual(["200", "400", "401", "403", "404", "429", "500", "503"]);
+    expect(Object.keys(one.delete.responses).sort()).toEqual(["204", "400", "401", "403", "404", "429", "500", "502", "503"]);
     expect(one.delete.responses["204"].content).toBeUndefined();
 
     const template = doc.components.schemas.Template;

@@ -1394,7 +1394,7 @@ export const ENDPOINTS: Endpoint[] = [
 
 /**
  * Every code an endpoint can answer, by the catalogue: those every call can get (the key, its
- * organisation and role, the rate limit, a bad query, a fault of ours), those of its path's id, its
+ * organisation and role, the rate limit, a bad query, a fault of ours, the database out of reach), those of its path's id, its
  * body and its Idempotency-Key, then its own. The OpenAPI document lists these per status, and the
  * tests hold each real answer to them.
  */
@@ -1412,5 +1412,6 @@ export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
   for (const code of endpoint.codes ?? []) codes.add(code);
   codes.add("rate_limited");
   codes.add("internal_error");
+  codes.add("service_unavailable");
   return [...codes].sort((a, b) => ERROR_CATALOGUE[a].status - ERROR_CATALOGUE[b].status || a.localeCompare(b));
 }

@@ -277,6 +277,12 @@ export const ERROR_CATALOGUE = {
     meaning: "Jumbe's file store cannot be reached for now; nothing was stored.",
     action: "Wait the seconds the Retry-After header gives, then send the file again.",
   },
+  service_unavailable: {
+    status: 503,
+    meaning: "Jumbe's database cannot be reached for a moment (maintenance or an outage).",
+    action:
+      "Wait the seconds the Retry-After header gives, then repeat the request; repeat a POST with the same Idempotency-Key, so that it is done once.",
+  },
   meta_error: {
     status: 502,
     meaning: "Meta refused or failed the request Jumbe made for you.",
@@ -315,3 +321,45 @@ export function cataloguedError(status: number, code: string): { status: number;
  * error answer's `type` (RFC 9457), so a client or a person reading it finds what it means and what to do.
  */
 export const errorTypeUrl = (code: string) => `${env().APP_URL}/developers/errors#error-${encodeURIComponent(code)}`;
+
+/**
+ * An error answer's document (RFC 9457, application/problem+json): `type` is the code's entry in the
+ * published catalogue, `title` its meaning, `status` the catalogue's, `detail` what went wrong here;
+ * with `code` and `message` (the same as detail) as the API has always answered. `extra` adds fields
+ * (permission_denied's permission, the request's id).
+ */
+export function problemDocument(status: number, code: string, message: string, extra: Record<string, string> = {}) {
+  const answered = cataloguedError(status, code);
+  return {
+    type: errorTypeUrl(answered.code),
+    title: isErrorCode(answered.code) ? ERROR_CATALOGUE[answered.code].meaning : "Error.",
+    status: answered.status,
+    detail: message,
+    code: answered.code,
+    message,
+    ...extra,
+  };
+}
+
+/** The catalogue's code for a status Express answers on the API's paths before the API runs (a body too large, a refused method, an outage). */
+const EXPRESS_CODES: Record<number, ErrorCode> = {
+  400: "invalid_request",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  500: "internal_error",
+  503: "service_unavailable",
+};
+
+/**
+ * What Express answers on /api/v1 when it refuses a request itself, as the API's own problem: the
+ * code given, or the catalogue's code for the status; a status the catalogue has no code for is
+ * answered as `invalid_request` (a 4xx: a timed-out or unterminated body, a malformed header) or
+ * `internal_error` (a 5xx), so every answer of the API is one of its published codes.
+ */
+export function expressProblem(status: number, message: string, requestId: string, code?: string) {
+  const known = code && isErrorCode(code) ? code : EXPRESS_CODES[status];
+  return problemDocument(status, known ?? (status >= 500 ? "internal_error" : "invalid_request"), message, { requestId });
+}

@@ -13,7 +13,7 @@ import { requestMeta, type RequestMeta } from "../../infrastructure/http/request
 import { multipartBoundary } from "../../infrastructure/http/multipart";
 import { openApiDocument } from "./openapi";
 import { ApiProblem } from "./problem";
-import { cataloguedError, ERROR_CATALOGUE, errorTypeUrl, isErrorCode } from "./errors";
+import { problemDocument } from "./errors";
 import { requestIdOf } from "../../infrastructure/http/request-id";
 import { decryptSecret, encryptSecret } from "../../infrastructure/security/crypto";
 import type { Role } from "~/lib/permissions";
@@ -37,25 +37,14 @@ const tooLarge = (endpoint: Endpoint) => {
 export const PROBLEM_JSON = "application/problem+json";
 
 /**
- * An error answer, a problem (RFC 9457, application/problem+json): `type` is the code's entry in the
- * published catalogue, `title` its meaning, `status`, `detail` what went wrong here; with `code` and
- * `message` (the same as detail) as the API has always answered, and the status the catalogue gives
- * the code (errors.ts): a code answers one status wherever it comes from. `extra` adds fields
+ * An error answer, a problem (`problemDocument`): the status the catalogue gives the code
+ * (errors.ts), so a code answers one status wherever it comes from. `extra` adds fields
  * (permission_denied's permission). handleApiV1 adds the request's id (requestId).
  */
 function apiError(status: number, code: string, message: string, headers: Record<string, string> = {}, extra: Record<string, string> = {}) {
-  const answered = cataloguedError(status, code);
-  const problem = {
-    type: errorTypeUrl(answered.code),
-    title: isErrorCode(answered.code) ? ERROR_CATALOGUE[answered.code].meaning : "Error.",
-    status: answered.status,
-    detail: message,
-    code: answered.code,
-    message,
-    ...extra,
-  };
+  const problem = problemDocument(status, code, message, extra);
   return new Response(JSON.stringify(problem), {
-    status: answered.status,
+    status: problem.status,
     headers: { "Content-Type": PROBLEM_JSON, "Cache-Control": "no-store", ...headers },
   });
 }

@@ -153,10 +153,13 @@ function errorResponses(endpoint: Endpoint) {
         ...errorResponse(description, !!idempotencyOf(endpoint)),
         "x-error-codes": codes,
       };
-      if (status === 429)
+      if (status === 429 || status === 503)
         response.headers = {
           ...response.headers,
-          "Retry-After": { description: "Seconds until the key may call again.", schema: { type: "integer" } },
+          "Retry-After": {
+            description: status === 429 ? "Seconds until the key may call again." : "Seconds to wait before repeating the request.",
+            schema: { type: "integer" },
+          },
         };
       return [String(status), response];
     }),

@@ -3,7 +3,13 @@ import { replicaConfigured, withReadScope } from "../../infrastructure/db/replic
 import { sendWebResponse, webRequestOf } from "../../infrastructure/http/web-request";
 import { databaseGate } from "../../infrastructure/http/database-unavailable";
 import { callerMeta, type RequestMeta } from "../../infrastructure/http/request-meta";
+import { answerPublicApiErrorsWith } from "../../infrastructure/http/error-page";
 import { handleApiV1 } from "./handle";
+import { expressProblem } from "./errors";
+
+// What Express answers on /api/v1 itself (413, 405, 503...) is the API's problem document. Set when
+// this module loads: server.ts imports it in every mode, the API tests' server through serveApiV1.
+answerPublicApiErrorsWith(expressProblem);
 
 /**
  * A public API call with what React Router's root middleware gave it (decision 187): a read (GET,

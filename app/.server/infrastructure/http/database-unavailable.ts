@@ -13,7 +13,8 @@ import { m } from "~/paraglide/messages";
  */
 export function sendUnavailable(req: Request, res: Response, outage: Outage = DATABASE) {
   res.statusMessage = "Service Unavailable";
-  sendError(req, res, 503, outage.message, { "Retry-After": String(outage.retryAfterSeconds) }, outagePage(req, outage));
+  const code = outage.what === "files" ? "storage_unavailable" : "service_unavailable";
+  sendError(req, res, 503, outage.message, { "Retry-After": String(outage.retryAfterSeconds) }, outagePage(req, outage), code);
 }
 
 interface Outage {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { log } from "../log";
+import { REQUEST_ID_HEADER, requestIdOf } from "./request-id";
 
 /**
  * Answers that Express gives before (or instead of) React Router: refused methods, content types
@@ -13,10 +14,14 @@ export function sendError(
   message: string,
   headers: Record<string, string> = {},
   page?: PageWords,
+  apiCode?: string,
 ) {
   if (res.headersSent) return void res.end();
   res.status(status).set({ ...headers, "Cache-Control": "no-store" });
-  if (wantsJson(req)) return void res.json(isPublicApi(req) ? { code: apiCode(status), message } : { message });
+  if (isPublicApi(req) && publicApiProblem)
+    return sendProblem(req, res, publicApiProblem(status, message, answerRequestId(req, res), apiCode));
+  if (wantsJson(req))
+    return void res.json(isPublicApi(req) ? { code: apiCode ?? API_CODES[status] ?? "invalid_request", message } : { message });
   res.type("html").send(req.method === "HEAD" ? "" : errorPage(status, message, res.locals.cspNonce as string | undefined, page));
 }
 
@@ -28,23 +33,47 @@ export interface PageWords {
   home: string;
 }
 
-// The public API answers every error as { code, message } (app/.server/adapters/api-v1/handle.ts); errors
-// Express gives before React Router runs (413, 503, 400 for a bad Host) keep that shape.
+/** The public API's error document for a status Express answers on its paths, with the code when the caller knows it. */
+export type PublicApiProblem = (
+  status: number,
+  message: string,
+  requestId: string,
+  code?: string,
+) => { status: number; code: string } & Record<string, unknown>;
+
+let publicApiProblem: PublicApiProblem | null = null;
+
+/**
+ * Errors Express gives on /api/v1 before the API runs (a body too large, a refused method, an
+ * outage) answer the API's own problem document (application/problem+json, a code of its published
+ * catalogue, the request's id): the API's adapter registers how (adapters/api-v1/serve.ts), as this
+ * layer does not know the catalogue.
+ */
+export function answerPublicApiErrorsWith(problem: PublicApiProblem) {
+  publicApiProblem = problem;
+}
+
+/** Before the adapter is loaded (never in the server): the code alone. */
 const API_CODES: Record<number, string> = {
-  400: "invalid_request",
-  403: "forbidden",
   404: "not_found",
   405: "method_not_allowed",
-  408: "request_timeout",
-  411: "length_required",
   413: "payload_too_large",
-  415: "unsupported_media_type",
-  429: "rate_limited",
   503: "service_unavailable",
 };
 
-function apiCode(status: number) {
-  return API_CODES[status] ?? (status >= 500 ? "internal_error" : "invalid_request");
+function sendProblem(req: Request, res: Response, problem: ReturnType<PublicApiProblem>) {
+  const body = Buffer.from(JSON.stringify(problem));
+  // Exactly the API's content type, which Express's send would give a charset.
+  res.status(problem.status).set({ "Content-Type": "application/problem+json", "Content-Length": String(body.length) });
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** The request's id (request-id.ts put a well-formed one on every request and its answer; one made here otherwise). */
+function answerRequestId(req: Request, res: Response) {
+  const incoming = req.headers[REQUEST_ID_HEADER];
+  const id = requestIdOf(typeof incoming === "string" ? incoming : undefined);
+  res.set("X-Request-Id", id);
+  return id;
 }
 
 function isPublicApi(req: Request) {

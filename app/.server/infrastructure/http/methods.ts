@@ -8,6 +8,7 @@ const WITH_ACTION = "GET, HEAD, POST, OPTIONS";
 const WITHOUT_ACTION = "GET, HEAD, OPTIONS";
 // The public API answers PUT, PATCH and DELETE itself (405 in its own error format).
 const API_V1_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const API_V1_ALLOW = [...API_V1_METHODS].join(", ");
 // The admin console's pages and files (and React Router's /admin….data) answer anyone but a platform
 // administrator 404 whatever the method (decision 037): these methods go on to its layout's guard,
 // which answers them (404, or 405 to an administrator) instead of a 405 here that would say the address exists.
@@ -94,10 +95,7 @@ export function allowedMethods(options: { exempt: (path: string) => boolean; rou
     if (options.exempt(req.path)) return next();
     if (req.path.startsWith("/api/v1/")) {
       if (API_V1_METHODS.has(req.method)) return next();
-      return void res
-        .status(405)
-        .set({ Allow: "GET, HEAD", "Cache-Control": "no-store" })
-        .json({ code: "method_not_allowed", message: "Method not allowed." });
+      return sendError(req, res, 405, "Method not allowed.", { Allow: API_V1_ALLOW });
     }
     // Reads go straight on: the route lookup (React Router's matcher over every route) is only
     // needed to tell a POST, OPTIONS or a refused method which methods the path takes.
