@@ -77,6 +77,7 @@ export function renderDocument(element: ReactNode) {
   const page = renderToString(element);
   return { page, complete: !page.includes(CLIENT_RENDERED_BOUNDARY) };
 }
+
 const BODY_END = "</body></html>";
 const VIEWPORT = '<meta name="viewport"';
 
@@ -107,7 +108,9 @@ export function withHandoff(page: string, handoff: string) {
 export function withImportMap(page: string, importMap: unknown, nonce: string) {
   if (!importMap) return page;
   const viewport = page.indexOf(VIEWPORT);
-  const at = viewport < 0 ? page.indexOf("<head>") + "<head>".length : page.indexOf("/>", viewport) + 2;
+  const head = page.indexOf("<head>");
+  // After the viewport's tag, else the head's opening, else first of all.
+  const at = viewport >= 0 ? page.indexOf(">", viewport) + 1 : head >= 0 ? head + "<head>".length : 0;
   return `${page.slice(0, at)}<script type="importmap" nonce="${nonce}">${scriptJson(importMap)}</script>${page.slice(at)}`;
 }
 

@@ -1394,8 +1394,8 @@ export const ENDPOINTS: Endpoint[] = [
 
 /**
  * Every code an endpoint can answer, by the catalogue: those every call can get (the key, its
- * organisation and role, the rate limit, a bad query, a fault of ours, the database out of reach), those of its path's id, its
- * body and its Idempotency-Key, then its own. The OpenAPI document lists these per status, and the
+ * organisation and role, the rate limit, a bad query, a fault of ours, the database out of reach),
+ * those of its path's id, its body and its Idempotency-Key, then its own. The OpenAPI document lists these per status, and the
  * tests hold each real answer to them.
  */
 export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
